@@ -1,0 +1,39 @@
+# Questbot: `make run` starts the bot on its embedded defaults; `make test` runs every test
+# against a private PostgreSQL that the tests start themselves.
+
+MODULE  := github.com/questbot/questbot
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+GO      ?= go
+
+.PHONY: run build test check fuzz clean
+
+run: build
+	./bin/questbot serve
+
+build:
+	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/ ./cmd/...
+
+test:
+	$(GO) test -race -count=1 ./...
+
+# Code checks: formatting, vet, staticcheck, and the dependency direction of the pure packages
+# (see the README's layout section).
+check:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
+	$(GO) vet ./...
+	$(GO) tool staticcheck ./...
+	@for spec in "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula"; do \
+	  pkg=$${spec%%:*}; allowed=$${spec#*:}; \
+	  [ -d $$pkg ] || continue; \
+	  for dep in $$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./$$pkg); do \
+	    ok=; for a in $$allowed; do case $$dep in $(MODULE)/$$a|$(MODULE)/$$a/*) ok=1;; esac; done; \
+	    [ -n "$$ok" ] || { echo "dependency rule: $$pkg must not import $$dep"; exit 1; }; \
+	  done; \
+	done
+
+# Longer fuzzing runs than the short ones `make test` does.
+FUZZTIME ?= 2m
+fuzz:
+
+clean:
+	rm -rf bin

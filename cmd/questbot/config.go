@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"github.com/questbot/questbot/migrations/pgcluster"
+)
+
+// Config is everything `questbot serve` reads from its environment. The README's configuration
+// table lists the same variables; keep the two in step.
+type Config struct {
+	// DatabaseURL is a PostgreSQL connection string. Empty means: run a private cluster in
+	// DataDir/postgres (the embedded default).
+	DatabaseURL string
+	// BotToken is the Telegram bot token. Empty means no real Telegram.
+	BotToken string
+	// HTTPAddr is where the HTTP side (health check) listens.
+	HTTPAddr string
+	// DataDir holds the embedded database and other local state.
+	DataDir string
+	// PGBin is the folder of the PostgreSQL server programs, for the embedded database.
+	PGBin string
+	// LogLevel is debug, info, warn or error; LogFormat is text or json.
+	LogLevel  string
+	LogFormat string
+}
+
+// envDefaults are the defaults of every variable, in the order the README lists them.
+var envDefaults = []struct{ name, def string }{
+	{"DATABASE_URL", ""},
+	{"BOT_TOKEN", ""},
+	{"HTTP_ADDR", "127.0.0.1:8080"},
+	{"DATA_DIR", ".data"},
+	{"PG_BIN", pgcluster.DefaultBin},
+	{"LOG_LEVEL", "info"},
+	{"LOG_FORMAT", "text"},
+}
+
+// ConfigFromEnv reads the configuration through getenv (os.Getenv in production) and validates it.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	v := make(map[string]string, len(envDefaults))
+	for _, e := range envDefaults {
+		v[e.name] = e.def
+		if s := strings.TrimSpace(getenv(e.name)); s != "" {
+			v[e.name] = s
+		}
+	}
+	cfg := Config{
+		DatabaseURL: v["DATABASE_URL"],
+		BotToken:    v["BOT_TOKEN"],
+		HTTPAddr:    v["HTTP_ADDR"],
+		DataDir:     v["DATA_DIR"],
+		PGBin:       v["PG_BIN"],
+		LogLevel:    strings.ToLower(v["LOG_LEVEL"]),
+		LogFormat:   strings.ToLower(v["LOG_FORMAT"]),
+	}
+	if _, err := parseLevel(cfg.LogLevel); err != nil {
+		return Config{}, err
+	}
+	if cfg.LogFormat != "text" && cfg.LogFormat != "json" {
+		return Config{}, fmt.Errorf("LOG_FORMAT must be text or json, not %q", cfg.LogFormat)
+	}
+	return cfg, nil
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	switch s {
+	case "debug":
+		return slog.LevelDebug, nil
+	case "info":
+		return slog.LevelInfo, nil
+	case "warn", "warning":
+		return slog.LevelWarn, nil
+	case "error":
+		return slog.LevelError, nil
+	}
+	return 0, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, not %q", s)
+}
+
+// NewLogger builds the process's logger from the configuration.
+func NewLogger(cfg Config, w io.Writer) *slog.Logger {
+	level, _ := parseLevel(cfg.LogLevel)
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}

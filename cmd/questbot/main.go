@@ -1,0 +1,58 @@
+// Command questbot is the Questbot binary: the bot itself (serve, the default) and the tools
+// around it for quest authors and operators.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time (make build) to the source revision.
+var version = "dev"
+
+// command is one subcommand: it gets its arguments (without its name) and the process's
+// standard streams, and returns the exit code.
+type command struct {
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+// commands lists every subcommand; "serve" runs when none is named.
+var commands = map[string]command{
+	"serve":   {"run the bot (the default)", runServe},
+	"version": {"print the version", runVersion},
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	name := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		name, args = args[0], args[1:]
+	}
+	if name == "help" {
+		usage(stdout)
+		return 0
+	}
+	cmd, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "questbot: unknown command %q\n", name)
+		usage(stderr)
+		return 2
+	}
+	return cmd.run(ctx, args, stdout, stderr)
+}
+
+func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fmt.Fprintln(stdout, "questbot", version)
+	return 0
+}

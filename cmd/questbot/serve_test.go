@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/questbot/questbot/migrations/pgcluster"
+	"github.com/questbot/questbot/migrations/pgtest"
+)
+
+// syncBuffer is a log sink that tests can read while the server writes to it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type running struct {
+	addr string
+	logs *syncBuffer
+	stop context.CancelFunc
+	done chan error
+}
+
+// startServer runs a Server with cfg until the test ends or stop is called.
+func startServer(t *testing.T, cfg Config) *running {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{logs: &syncBuffer{}, stop: cancel, done: make(chan error, 1)}
+	addrc := make(chan string, 1)
+	s := &Server{
+		Config:    cfg,
+		Log:       slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Listening: func(a net.Addr) { addrc <- a.String() },
+	}
+	go func() { r.done <- s.Run(ctx) }()
+	select {
+	case r.addr = <-addrc:
+	case err := <-r.done:
+		cancel()
+		t.Fatalf("server stopped before listening: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-r.done:
+		case <-time.After(30 * time.Second):
+			t.Error("server did not stop")
+		}
+	})
+	return r
+}
+
+// waitHealthy polls /healthz until it answers 200 and returns how long that took.
+func waitHealthy(t *testing.T, r *running, limit time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for time.Since(start) < limit {
+		resp, err := http.Get("http://" + r.addr + "/healthz")
+		if err == nil {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				if strings.TrimSpace(string(body)) != "ok" {
+					t.Fatalf("healthz body %q", body)
+				}
+				return time.Since(start)
+			}
+			if resp.StatusCode != http.StatusServiceUnavailable {
+				t.Fatalf("healthz status %d", resp.StatusCode)
+			}
+		}
+		select {
+		case err := <-r.done:
+			t.Fatalf("server stopped: %v\n%s", err, r.logs)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("healthz not 200 after %v\n%s", limit, r.logs)
+	return 0
+}
+
+func testConfig(t *testing.T) Config {
+	cfg, err := ConfigFromEnv(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.HTTPAddr = "127.0.0.1:0"
+	return cfg
+}
+
+// Ensure serve with DATABASE_URL migrates the database and reports healthy, and stops on cancel.
+func TestServeDatabaseURL(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.DatabaseURL = pgtest.ConnString(t)
+	r := startServer(t, cfg)
+	waitHealthy(t, r, 15*time.Second)
+	if !strings.Contains(r.logs.String(), "No Telegram transport is configured") {
+		t.Errorf("the log does not say that no Telegram transport is configured:\n%s", r.logs)
+	}
+	r.stop()
+	if err := <-r.done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	r.done <- nil // for the cleanup
+}
+
+// Ensure the embedded database is created on the first run, reused on the next, locked against a
+// second process, and stopped on exit.
+func TestServeEmbedded(t *testing.T) {
+	t.Parallel()
+	// The PostgreSQL server may run as another user: the folder must be reachable by it.
+	dir, err := os.MkdirTemp("", "qbdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t)
+	cfg.DataDir = filepath.Join(dir, "data")
+	cfg.PGBin = os.Getenv("PG_BIN")
+
+	first := startServer(t, cfg)
+	took := waitHealthy(t, first, 15*time.Second)
+	t.Logf("first run healthy after %v", took)
+
+	// A second process on the same data folder refuses to start.
+	second := &Server{Config: cfg, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	err = second.Run(context.Background())
+	if !errors.Is(err, ErrDataDirBusy) {
+		t.Fatalf("second server: got %v, want ErrDataDirBusy", err)
+	}
+
+	first.stop()
+	if err := <-first.done; err != nil {
+		t.Fatalf("Run: %v\n%s", err, first.logs)
+	}
+	first.done <- nil
+	c, err := pgcluster.New(pgcluster.Options{Bin: cfg.PGBin, Root: filepath.Join(cfg.DataDir, "postgres")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Running(context.Background()) {
+		t.Fatal("PostgreSQL still running after the server stopped")
+	}
+
+	again := startServer(t, cfg)
+	took = waitHealthy(t, again, 10*time.Second)
+	t.Logf("second run healthy after %v", took)
+	again.stop()
+	if err := <-again.done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	again.done <- nil
+	if c.Running(context.Background()) {
+		t.Fatal("PostgreSQL still running after the second server stopped")
+	}
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"LOG_LEVEL": "DEBUG", "LOG_FORMAT": "json", "HTTP_ADDR": "127.0.0.1:9999"}
+	cfg, err := ConfigFromEnv(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.LogLevel != "debug" || cfg.LogFormat != "json" || cfg.HTTPAddr != "127.0.0.1:9999" || cfg.DataDir != ".data" {
+		t.Fatalf("got %+v", cfg)
+	}
+	for _, bad := range []map[string]string{{"LOG_LEVEL": "loud"}, {"LOG_FORMAT": "xml"}} {
+		if _, err := ConfigFromEnv(func(k string) string { return bad[k] }); err == nil {
+			t.Errorf("%v: no error", bad)
+		}
+	}
+}

@@ -1,0 +1,244 @@
+// Package pgcluster runs a private PostgreSQL cluster from the server binaries installed on the
+// machine: the embedded database of `questbot serve` when no DATABASE_URL is given, and the
+// throwaway database of the tests.
+//
+// A cluster lives in one root folder: the data directory (data/), the server log (server.log) and,
+// when the path is short enough, the Unix socket. The server listens on that Unix socket only, never
+// on TCP, so any number of clusters can run side by side without port clashes.
+//
+// PostgreSQL refuses to run as root. When the calling process is root, every server program is run
+// as the existing "postgres" system user, and the root folder is handed over to that user.
+package pgcluster
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// DefaultBin is where Debian installs the PostgreSQL 15 server programs.
+const DefaultBin = "/usr/lib/postgresql/15/bin"
+
+// maxSocketPath is the longest socket path the kernel accepts (sun_path is 108 bytes with the
+// terminating NUL), less a margin.
+const maxSocketPath = 100
+
+// ErrNoBinaries is returned when the PostgreSQL server programs are not where they are expected.
+var ErrNoBinaries = errors.New("PostgreSQL server binaries not found")
+
+// Options says how a cluster is set up.
+type Options struct {
+	// Bin is the folder holding initdb, pg_ctl and postgres. Empty means DefaultBin.
+	Bin string
+	// Root is the cluster's folder. It is created if missing.
+	Root string
+	// Durable keeps PostgreSQL's crash safety (fsync and friends). Test clusters turn it off for
+	// speed: their data is thrown away anyway.
+	Durable bool
+}
+
+// Cluster is one private PostgreSQL cluster.
+type Cluster struct {
+	bin     string
+	root    string
+	durable bool
+	sockDir string
+	cred    *syscall.Credential // nil unless running the server as another user
+}
+
+// New checks the binaries and prepares a cluster description; it neither creates nor starts
+// anything.
+func New(opts Options) (*Cluster, error) {
+	bin := opts.Bin
+	if bin == "" {
+		bin = DefaultBin
+	}
+	for _, prog := range []string{"initdb", "pg_ctl", "postgres"} {
+		if _, err := os.Stat(filepath.Join(bin, prog)); err != nil {
+			return nil, fmt.Errorf("%w in %s (%s is missing; install PostgreSQL 15 or set PG_BIN)", ErrNoBinaries, bin, prog)
+		}
+	}
+	root, err := filepath.Abs(opts.Root)
+	if err != nil {
+		return nil, fmt.Errorf("pgcluster: %w", err)
+	}
+	c := &Cluster{bin: bin, root: root, durable: opts.Durable}
+	c.sockDir = root
+	if len(filepath.Join(root, ".s.PGSQL.5432")) > maxSocketPath {
+		// A deep project path would make the socket path too long: use a short folder in the
+		// temporary directory, named after the root so the same cluster always gets the same one.
+		sum := sha256.Sum256([]byte(root))
+		c.sockDir = filepath.Join(os.TempDir(), "questbot-pg-"+hex.EncodeToString(sum[:6]))
+	}
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			return nil, fmt.Errorf("pgcluster: running as root needs the postgres system user: %w", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+	}
+	return c, nil
+}
+
+// Root returns the cluster's folder.
+func (c *Cluster) Root() string { return c.root }
+
+// DataDir returns the PostgreSQL data directory.
+func (c *Cluster) DataDir() string { return filepath.Join(c.root, "data") }
+
+// SocketDir returns the folder holding the server's Unix socket.
+func (c *Cluster) SocketDir() string { return c.sockDir }
+
+// ConnString returns a connection string for database db on this cluster.
+func (c *Cluster) ConnString(db string) string {
+	return fmt.Sprintf("host=%s port=5432 user=postgres dbname=%s sslmode=disable", c.sockDir, db)
+}
+
+// Initialized reports whether the data directory already holds a cluster.
+func (c *Cluster) Initialized() bool {
+	_, err := os.Stat(filepath.Join(c.DataDir(), "PG_VERSION"))
+	return err == nil
+}
+
+// Init creates the cluster with initdb unless it exists already.
+func (c *Cluster) Init(ctx context.Context) error {
+	if c.Initialized() {
+		return nil
+	}
+	if err := c.mkdir(c.root); err != nil {
+		return err
+	}
+	args := []string{"-D", c.DataDir(), "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8"}
+	if !c.durable {
+		args = append(args, "--no-sync")
+	}
+	if err := c.run(ctx, "initdb", args...); err != nil {
+		// Leave no half-made cluster behind: the next attempt starts afresh.
+		os.RemoveAll(c.DataDir())
+		return err
+	}
+	return nil
+}
+
+// Running reports whether a server is running on the data directory.
+func (c *Cluster) Running(ctx context.Context) bool {
+	return c.run(ctx, "pg_ctl", "status", "-D", c.DataDir()) == nil
+}
+
+// Start starts the server and waits until it accepts connections. The server settings are
+// rewritten on every start, so a moved project folder or a changed durability setting takes effect.
+func (c *Cluster) Start(ctx context.Context) error {
+	if err := c.mkdir(c.sockDir); err != nil {
+		return err
+	}
+	if err := c.writeSettings(); err != nil {
+		return err
+	}
+	return c.run(ctx, "pg_ctl", "start", "-w", "-t", "60", "-D", c.DataDir(),
+		"-l", filepath.Join(c.root, "server.log"))
+}
+
+// Stop stops the server. Fast mode rolls back open transactions and shuts down cleanly; immediate
+// mode (for throwaway clusters) just ends the processes.
+func (c *Cluster) Stop(ctx context.Context, immediate bool) error {
+	mode := "fast"
+	if immediate {
+		mode = "immediate"
+	}
+	return c.run(ctx, "pg_ctl", "stop", "-w", "-m", mode, "-D", c.DataDir())
+}
+
+// settingsFile is included from postgresql.conf and rewritten on every start.
+const settingsFile = "questbot.conf"
+
+func (c *Cluster) writeSettings() error {
+	var b strings.Builder
+	b.WriteString("# Written by questbot on every start; edit postgresql.conf for your own settings.\n")
+	b.WriteString("listen_addresses = ''\n")
+	fmt.Fprintf(&b, "unix_socket_directories = '%s'\n", strings.ReplaceAll(c.sockDir, "'", "''"))
+	if !c.durable {
+		b.WriteString("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n")
+	}
+	path := filepath.Join(c.DataDir(), settingsFile)
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	if err := c.chown(path); err != nil {
+		return err
+	}
+	conf := filepath.Join(c.DataDir(), "postgresql.conf")
+	data, err := os.ReadFile(conf)
+	if err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	include := "include_if_exists = '" + settingsFile + "'\n"
+	if bytes.Contains(data, []byte(include)) {
+		return nil
+	}
+	f, err := os.OpenFile(conf, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	_, err = f.WriteString("\n" + include)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	return nil
+}
+
+// mkdir creates dir, owned by the server's user.
+func (c *Cluster) mkdir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	return c.chown(dir)
+}
+
+func (c *Cluster) chown(path string) error {
+	if c.cred == nil {
+		return nil
+	}
+	if err := os.Chown(path, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	return nil
+}
+
+// run runs one of the server programs, as the server's user, and turns a failure into an error
+// that carries the program's own words.
+func (c *Cluster) run(ctx context.Context, prog string, args ...string) error {
+	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, prog), args...)
+	cmd.Dir = c.root
+	if c.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+		cmd.Env = append(os.Environ(), "HOME="+c.root)
+	}
+	// The server started by pg_ctl inherits these pipes unless they are plain files; pg_ctl -l
+	// redirects the server's output, so capturing pg_ctl's own output here is safe.
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(out.String())
+		if c.cred != nil && strings.Contains(msg, "ermission denied") {
+			msg += fmt.Sprintf(" (the postgres user must be able to reach %s)", c.root)
+		}
+		return fmt.Errorf("pgcluster: %s: %w: %s", prog, err, msg)
+	}
+	return nil
+}
