@@ -23,6 +23,7 @@ type command struct {
 
 // commands lists every subcommand; "serve" runs when none is named.
 var commands = map[string]command{
+	"calc":    {"evaluate a quest formula", runCalc},
 	"serve":   {"run the bot (the default)", runServe},
 	"version": {"print the version", runVersion},
 }

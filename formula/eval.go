@@ -1,0 +1,405 @@
+package formula
+
+import (
+	"math"
+	"strings"
+)
+
+// maxValue is the reference's MAX_NUMBER: arithmetic results are clamped to ±maxValue, and
+// division by zero gives ±maxValue.
+const maxValue = 2_000_000_000
+
+// Random is the source of random draws. Random(n) must return an integer in [0, n), like the
+// reference's random(n) = floor(u·n); the evaluator calls it exactly once per range list or `to`
+// it evaluates, in the reference's order, including n = 0 and n = 1. *alea.Alea satisfies it.
+type Random interface {
+	Random(n int) int
+}
+
+// Expr is a parsed formula, compiled for evaluation. It is immutable after [Parse], so one
+// Expr may be evaluated from many goroutines at once (each with its own Random).
+type Expr struct {
+	root     *node
+	prog     []instr
+	maxStack int // most values the program keeps on its stack at once
+}
+
+// Calculate parses src and evaluates it: the reference's calculate(). Callers that evaluate
+// the same formula repeatedly should Parse once and call [Expr.Eval].
+func Calculate(src string, params []int, rnd Random) (int, error) {
+	e, err := Parse(src)
+	if err != nil {
+		return 0, err
+	}
+	return e.Eval(params, rnd)
+}
+
+// String returns the canonical text of the formula; parsing it gives the same tree.
+func (e *Expr) String() string {
+	if e == nil || e.root == nil {
+		return ""
+	}
+	var b strings.Builder
+	e.root.write(&b)
+	return b.String()
+}
+
+// Eval evaluates the formula with params[i] as the value of [p(i+1)], drawing from rnd, and
+// rounds the result like JavaScript's Math.round (half toward +∞: 2.5 → 3, −2.5 → −2).
+//
+// Everything inside is float64 arithmetic, exactly as the reference computes it (see the
+// package documentation). The errors are *UndefinedParamError, ErrEmptyRange,
+// ErrRangeTooLarge, ErrNotANumber and ErrNoRandom; an error stops the evaluation at once, after
+// the draws made so far. A result beyond the int range (only from huge literals, or infinity)
+// saturates to math.MaxInt or math.MinInt.
+func (e *Expr) Eval(params []int, rnd Random) (int, error) {
+	if e == nil || len(e.prog) == 0 {
+		return 0, ErrEmptyExpr
+	}
+	var buf [64]float64
+	stack := buf[:]
+	if e.maxStack > len(buf) {
+		stack = make([]float64, e.maxStack)
+	}
+	v, err := run(e.prog, stack, params, rnd)
+	if err != nil {
+		return 0, err
+	}
+	return jsRound(v)
+}
+
+// jsRound is JavaScript's Math.round converted to int. x − floor(x) is exact in floating
+// point, unlike x + 0.5, which would round 0.49999999999999994 up.
+func jsRound(x float64) (int, error) {
+	if x != x {
+		return 0, ErrNotANumber
+	}
+	f := math.Floor(x)
+	if x-f >= 0.5 {
+		f++
+	}
+	switch {
+	case f >= float64(math.MaxInt):
+		return math.MaxInt, nil
+	case f <= float64(math.MinInt):
+		return math.MinInt, nil
+	}
+	return int(f), nil
+}
+
+// clamp limits x to ±maxValue; NaN passes through, as with the reference's Math.min/Math.max.
+func clamp(x float64) float64 {
+	if x > maxValue {
+		return maxValue
+	}
+	if x < -maxValue {
+		return -maxValue
+	}
+	return x
+}
+
+// byZero is the reference's result of dividing a by zero (with /, div or mod): +max for a
+// positive a, −max otherwise (0/0 included).
+func byZero(a float64) float64 {
+	if a > 0 {
+		return maxValue
+	}
+	return -maxValue
+}
+
+// jsMod is JavaScript's a % b: the exact remainder, with the sign of a (math.Mod's definition
+// too). Quest operands are nearly always small integers, where integer division gives the same
+// exact result many times faster; only the zero's sign needs restoring.
+func jsMod(a, b float64) float64 {
+	const exact = 1 << 53 // integers up to here convert to int64 and back exactly
+	if a == math.Trunc(a) && b == math.Trunc(b) && math.Abs(a) < exact && math.Abs(b) < exact && b != 0 {
+		r := float64(int64(a) % int64(b))
+		if r == 0 {
+			return math.Copysign(0, a)
+		}
+		return r
+	}
+	return math.Mod(a, b)
+}
+
+// truthy is JavaScript truthiness of a number: non-zero and not NaN.
+func truthy(x float64) bool { return x != 0 && x == x }
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// run executes a compiled program on stack, which must hold at least maxStack values.
+func run(prog []instr, stack []float64, params []int, rnd Random) (float64, error) {
+	sp := 0 // stack[:sp] is in use
+	for _, in := range prog {
+		switch in.op {
+		case opNumber:
+			stack[sp] = in.val
+			sp++
+		case opParam:
+			i := int(in.arg)
+			if i < 0 || i >= len(params) {
+				return 0, &UndefinedParamError{Index: i}
+			}
+			stack[sp] = float64(params[i])
+			sp++
+		case opNeg:
+			stack[sp-1] = -stack[sp-1]
+		case opClamp:
+			stack[sp-1] = clamp(stack[sp-1])
+		case opPoint:
+			t := math.Trunc(stack[sp-1])
+			stack[sp-1] = t
+			stack[sp] = t
+			sp++
+		case opSpan:
+			from, to := math.Trunc(stack[sp-2]), math.Trunc(stack[sp-1])
+			if from > to {
+				from, to = to, from
+			}
+			stack[sp-2], stack[sp-1] = from, to
+		case opHull:
+			bounds := stack[sp-2*int(in.arg) : sp]
+			lo, hi := float64(maxValue), 0.0
+			for i := 0; i < len(bounds); i += 2 {
+				lo, hi = min(lo, bounds[i]), max(hi, bounds[i+1])
+			}
+			sp -= len(bounds)
+			stack[sp], stack[sp+1] = lo, hi
+			sp += 2
+		case opPick:
+			sp -= 2 * int(in.arg)
+			v, err := pick(stack[sp:sp+2*int(in.arg)], rnd)
+			if err != nil {
+				return 0, err
+			}
+			stack[sp] = v
+			sp++
+		case opInSpans:
+			sp -= 2 * int(in.arg)
+			x, bounds := stack[sp-1], stack[sp:sp+2*int(in.arg)]
+			found := false
+			for i := 0; i < len(bounds); i += 2 {
+				if x >= bounds[i] && x <= bounds[i+1] {
+					found = true
+					break
+				}
+			}
+			stack[sp-1] = b2f(found)
+		default: // a binary operator: pop b, then replace a by a op b
+			sp--
+			a, b := stack[sp-1], stack[sp]
+			var v float64
+			switch in.op {
+			case opAdd:
+				v = clamp(a + b)
+			case opSub:
+				v = clamp(a - b)
+			case opMul:
+				v = clamp(a * b)
+			case opSlash:
+				v = byZero(a)
+				if b != 0 {
+					v = clamp(a / b)
+				}
+			case opDiv:
+				v = byZero(a)
+				if b != 0 {
+					v = clamp(math.Trunc(a / b))
+				}
+			case opMod:
+				v = byZero(a)
+				if b != 0 {
+					v = clamp(jsMod(a, b))
+				}
+			case opGreaterEq:
+				v = b2f(a >= b)
+			case opGreater:
+				v = b2f(a > b)
+			case opLessEq:
+				v = b2f(a <= b)
+			case opLess:
+				v = b2f(a < b)
+			case opEquals:
+				v = b2f(a == b)
+			case opNotEquals:
+				v = b2f(a != b)
+			case opAnd:
+				v = b2f(truthy(a) && truthy(b))
+			case opOr:
+				v = b2f(truthy(a) || truthy(b))
+			}
+			stack[sp-1] = v
+		}
+	}
+	return stack[0], nil
+}
+
+// pick draws one value from the spans [from0, to0, from1, to1, …] (each already truncated and
+// ordered): r = random(total size), then the value at offset r when the spans are laid end to
+// end. Sums are computed in the reference's order, so even inexact (huge) sizes match.
+func pick(bounds []float64, rnd Random) (float64, error) {
+	total := 0.0
+	for i := 0; i < len(bounds); i += 2 {
+		total = total + bounds[i+1] - bounds[i] + 1
+	}
+	if !(total >= float64(math.MinInt) && total < float64(math.MaxInt)) {
+		return 0, ErrRangeTooLarge
+	}
+	if rnd == nil {
+		return 0, ErrNoRandom
+	}
+	r := float64(rnd.Random(int(total)))
+	for i := 0; i < len(bounds); i += 2 {
+		size := bounds[i+1] - bounds[i] + 1
+		if r >= size {
+			r -= size
+			continue
+		}
+		return r + bounds[i], nil
+	}
+	return 0, ErrEmptyRange
+}
+
+// opcode is one instruction of the compiled form. A program is postfix code for a value stack;
+// range lists put their spans on the stack as (from, to) pairs that a later opcode consumes.
+type opcode uint8
+
+const (
+	opNumber  opcode = iota // push val
+	opParam                 // push params[arg]
+	opNeg                   // negate the top
+	opClamp                 // clamp the top to ±maxValue
+	opPoint                 // truncate the top x and push it again: the span x..x
+	opSpan                  // truncate the top two (from, to) and order them
+	opHull                  // replace arg spans by one: min(froms, max)..max(tos, 0)
+	opPick                  // replace arg spans by a random value from them (one draw)
+	opInSpans               // pop arg spans, then replace the top x by 1 if x is in one, else 0
+	opAdd                   // the rest pop b, then replace the top a by a op b
+	opSub
+	opMul
+	opSlash
+	opDiv
+	opMod
+	opGreaterEq
+	opGreater
+	opLessEq
+	opLess
+	opEquals
+	opNotEquals
+	opAnd
+	opOr
+)
+
+// binaryOps maps the plain binary operators (all but `to` and `in`) to their opcodes.
+var binaryOps = map[tokenKind]opcode{
+	tkPlus: opAdd, tkMinus: opSub, tkAsterisk: opMul, tkSlash: opSlash, tkDiv: opDiv,
+	tkMod: opMod, tkGreaterEq: opGreaterEq, tkGreater: opGreater, tkLessEq: opLessEq,
+	tkLess: opLess, tkEquals: opEquals, tkNotEquals: opNotEquals, tkAnd: opAnd, tkOr: opOr,
+}
+
+// instr is one instruction; arg is a parameter index or a span count, val a literal.
+type instr struct {
+	op  opcode
+	arg int32
+	val float64
+}
+
+// compiler turns a tree into postfix code, tracking how deep the value stack gets.
+type compiler struct {
+	prog       []instr
+	depth, max int
+}
+
+func compile(root *node) *Expr {
+	c := &compiler{}
+	c.node(root)
+	return &Expr{root: root, prog: c.prog, maxStack: c.max}
+}
+
+// emit appends an instruction that changes the stack depth by delta.
+func (c *compiler) emit(op opcode, arg int, val float64, delta int) {
+	c.prog = append(c.prog, instr{op: op, arg: int32(arg), val: val})
+	c.depth += delta
+	c.max = max(c.max, c.depth)
+}
+
+// node compiles code that leaves the value of n on the stack. Operands are always evaluated
+// left before right, and both sides of `and`/`or` are evaluated (draws happen either way).
+func (c *compiler) node(n *node) {
+	switch n.kind {
+	case nodeNumber:
+		c.emit(opNumber, 0, n.val, 1)
+	case nodeParam:
+		c.emit(opParam, n.param, 0, 1)
+	case nodeNeg:
+		c.node(n.left)
+		c.emit(opNeg, 0, 0, 0)
+	case nodeRange:
+		k := c.spans(n)
+		c.emit(opPick, k, 0, 1-2*k)
+	case nodeBinary:
+		switch n.op {
+		case tkTo:
+			k := c.spans(n.left) + c.spans(n.right)
+			c.emit(opHull, k, 0, 2-2*k)
+			c.emit(opPick, 1, 0, -1)
+		case tkIn:
+			c.in(n)
+		default:
+			c.node(n.left)
+			c.node(n.right)
+			c.emit(binaryOps[n.op], 0, 0, -1)
+		}
+	}
+}
+
+// spans compiles an operand of `to` (or the items of a range list) into spans on the stack and
+// returns their number: a range list gives its items, anything else one point, its value.
+func (c *compiler) spans(n *node) int {
+	if n.kind != nodeRange {
+		c.node(n)
+		c.emit(opPoint, 0, 0, 1)
+		return 1
+	}
+	for _, it := range n.items {
+		c.node(it.from)
+		if it.to == nil {
+			c.emit(opPoint, 0, 0, 1)
+		} else {
+			c.node(it.to)
+			c.emit(opSpan, 0, 0, 0)
+		}
+	}
+	return len(n.items)
+}
+
+// in compiles "x in R". A range list on the left with a non-list on the right swaps the sides.
+// The left value is evaluated (a list or `to` there is drawn) and clamped; then a range list on
+// the right is tested for membership item by item, a `to` on the right by its hull (neither is
+// drawn), and anything else for equality after clamping.
+func (c *compiler) in(n *node) {
+	left, right := n.left, n.right
+	if left.kind == nodeRange && right.kind != nodeRange {
+		left, right = right, left
+	}
+	c.node(left)
+	c.emit(opClamp, 0, 0, 0)
+	switch {
+	case right.kind == nodeRange:
+		k := c.spans(right)
+		c.emit(opInSpans, k, 0, -2*k)
+	case right.kind == nodeBinary && right.op == tkTo:
+		k := c.spans(right.left) + c.spans(right.right)
+		c.emit(opHull, k, 0, 2-2*k)
+		c.emit(opInSpans, 1, 0, -2)
+	default:
+		c.node(right)
+		c.emit(opClamp, 0, 0, 0)
+		c.emit(opEquals, 0, 0, -1)
+	}
+}
