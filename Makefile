@@ -13,8 +13,11 @@ run: build
 build:
 	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/ ./cmd/...
 
+# Short fuzzing runs ride along with the tests; `make fuzz` runs the same fuzzers longer.
+FUZZ_SHORT ?= 10s
 test:
 	$(GO) test -race -count=1 ./...
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./formula/
 
 # Code checks: formatting, vet, staticcheck, and the dependency direction of the pure packages
 # (see the README's layout section).
@@ -32,8 +35,9 @@ check:
 	done
 
 # Longer fuzzing runs than the short ones `make test` does.
-FUZZTIME ?= 2m
+FUZZTIME ?= 10m
 fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./formula/
 
 clean:
 	rm -rf bin
