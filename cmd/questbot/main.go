@@ -24,6 +24,7 @@ type command struct {
 // commands lists every subcommand; "serve" runs when none is named.
 var commands = map[string]command{
 	"calc":    {"evaluate a quest formula", runCalc},
+	"inspect": {"summarise .qm/.qmm files (--json for the whole model)", runInspect},
 	"serve":   {"run the bot (the default)", runServe},
 	"version": {"print the version", runVersion},
 }
