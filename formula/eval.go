@@ -56,12 +56,20 @@ func (e *Expr) Eval(params []int, rnd Random) (int, error) {
 	if e == nil || len(e.prog) == 0 {
 		return 0, ErrEmptyExpr
 	}
-	var buf [64]float64
-	stack := buf[:]
-	if e.maxStack > len(buf) {
-		stack = make([]float64, e.maxStack)
+	// The stack lives in a fixed array sized to the formula, so evaluation does not allocate;
+	// most formulas need a handful of slots, and clearing a large array costs time on every call.
+	var v float64
+	var err error
+	switch {
+	case e.maxStack <= 8:
+		var buf [8]float64
+		v, err = run(e.prog, buf[:], params, rnd)
+	case e.maxStack <= 64:
+		var buf [64]float64
+		v, err = run(e.prog, buf[:], params, rnd)
+	default:
+		v, err = run(e.prog, make([]float64, e.maxStack), params, rnd)
 	}
-	v, err := run(e.prog, stack, params, rnd)
 	if err != nil {
 		return 0, err
 	}

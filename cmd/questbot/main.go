@@ -25,6 +25,8 @@ type command struct {
 var commands = map[string]command{
 	"calc":    {"evaluate a quest formula", runCalc},
 	"inspect": {"summarise .qm/.qmm files (--json for the whole model)", runInspect},
+	"play":    {"play a quest file in the terminal", runPlay},
+	"replay":  {"replay golden traces of the reference quest player", runReplay},
 	"serve":   {"run the bot (the default)", runServe},
 	"version": {"print the version", runVersion},
 }

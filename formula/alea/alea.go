@@ -106,6 +106,10 @@ func (a *Alea) Random(n int) int {
 // toInt32 is JavaScript's ToInt32 (what `x | 0` computes), returned as a double: NaN and
 // infinities give 0, anything else is truncated toward zero and wrapped into [-2^31, 2^31).
 func toInt32(x float64) float64 {
+	// Every state made by stepping lands here: no wrapping needed, and math.Mod is costly.
+	if x > -(1<<31) && x < 1<<31 {
+		return math.Trunc(x) + 0
+	}
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
 	}

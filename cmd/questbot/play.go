@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/questbot/questbot/qmm"
+	"github.com/questbot/questbot/quest"
+)
+
+// playInput is where `play` reads the player's choices; tests replace it.
+var playInput io.Reader = os.Stdin
+
+// runPlay is the `play` command: a terminal player, so that an author can try a quest without
+// Telegram.
+//
+//	questbot play FILE [-seed S] [-lang ru|en]
+//
+// It shows each screen as plain text (the markup tags removed), the shown parameters and the
+// choices numbered from 1; the player types a number. "q" quits. -seed fixes the game's seed
+// (the default is new each time and printed, so a game can be played again); -lang selects the
+// player's language (by default English for files named *_eng.*, else Russian). Exit status: 0
+// when the game ends or the player quits, 1 on an error, 2 on bad usage.
+func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return play(ctx, args, playInput, stdout, stderr, time.Now())
+}
+
+func play(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Writer, now time.Time) int {
+	fs := flag.NewFlagSet("play", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	seed := fs.String("seed", "", "game `seed` (default: a new one)")
+	lang := fs.String("lang", "", "player `language`: ru or en (default: en for *_eng.* files)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: questbot play FILE [-seed S] [-lang ru|en]")
+		fs.PrintDefaults()
+	}
+	// The file may come before or after the flags.
+	var file string
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return 0
+			}
+			return 2
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if file != "" {
+			fs.Usage()
+			return 2
+		}
+		file, rest = fs.Arg(0), fs.Args()[1:]
+	}
+	if file == "" {
+		fs.Usage()
+		return 2
+	}
+
+	player := quest.DefaultPlayer(quest.Russian, now)
+	switch strings.ToLower(*lang) {
+	case "":
+		if strings.Contains(filepath.Base(file), "_eng.") {
+			player = quest.DefaultPlayer(quest.English, now)
+		}
+	case "ru", "rus":
+	case "en", "eng":
+		player = quest.DefaultPlayer(quest.English, now)
+	default:
+		fmt.Fprintf(stderr, "questbot play: unknown language %q (use ru or en)\n", *lang)
+		return 2
+	}
+	if *seed == "" {
+		*seed = strconv.FormatInt(now.UnixNano(), 36)
+	}
+
+	data, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(stderr, "questbot play: %v\n", err)
+		return 1
+	}
+	mq, err := qmm.Decode(bytes.NewReader(data))
+	if err != nil {
+		fmt.Fprintf(stderr, "questbot play: %s: %v\n", file, err)
+		return 1
+	}
+	q, err := quest.Compile(mq)
+	if err != nil {
+		fmt.Fprintf(stderr, "questbot play: %s: %v\n", file, err)
+		return 1
+	}
+	s, err := q.Start(*seed)
+	if err != nil {
+		fmt.Fprintf(stderr, "questbot play: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s, seed %s\n", filepath.Base(file), *seed)
+
+	lines := readLines(ctx, in)
+	for {
+		v, err := q.View(s, player)
+		if err != nil {
+			fmt.Fprintf(stderr, "questbot play: %v\n", err)
+			return 1
+		}
+		var active []int
+		printView(stdout, &v, &active)
+		if len(active) == 0 {
+			if v.Status == quest.Running {
+				fmt.Fprintln(stdout, "*** no way on ***")
+			} else {
+				fmt.Fprintf(stdout, "*** %s ***\n", v.Status)
+			}
+			return 0
+		}
+		for {
+			fmt.Fprint(stdout, "> ")
+			var line string
+			select {
+			case <-ctx.Done():
+				fmt.Fprintln(stdout)
+				return 0
+			case l, ok := <-lines:
+				if !ok {
+					fmt.Fprintln(stdout)
+					return 0
+				}
+				line = strings.TrimSpace(l)
+			}
+			if line == "q" || line == "quit" {
+				return 0
+			}
+			n, err := strconv.Atoi(line)
+			if err != nil || n < 1 || n > len(v.Choices) {
+				fmt.Fprintf(stdout, "type a choice number from 1 to %d, or q to quit\n", len(v.Choices))
+				continue
+			}
+			c := v.Choices[n-1]
+			if !c.Active {
+				fmt.Fprintln(stdout, "that choice is not available")
+				continue
+			}
+			if s, err = q.Perform(s, c.JumpID); err != nil {
+				fmt.Fprintf(stderr, "questbot play: %v\n", err)
+				return 1
+			}
+			break
+		}
+	}
+}
+
+// readLines sends the lines of r on the returned channel, closed at the end of input. The
+// reading goroutine ends with the input (a terminal stays open until the process exits).
+func readLines(ctx context.Context, r io.Reader) <-chan string {
+	ch := make(chan string)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			select {
+			case ch <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return ch
+}
+
+// printView writes a screen: text, parameters, numbered choices. It appends the numbers of the
+// active choices to active.
+func printView(w io.Writer, v *quest.View, active *[]int) {
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, plainText(v.Text))
+	if len(v.Params) > 0 {
+		fmt.Fprintln(w)
+		for _, p := range v.Params {
+			fmt.Fprintln(w, "  "+plainText(p))
+		}
+	}
+	if v.Image != "" {
+		fmt.Fprintf(w, "  [image %s]\n", v.Image)
+	}
+	fmt.Fprintln(w)
+	for i, c := range v.Choices {
+		mark := ""
+		if !c.Active {
+			mark = " (not available)"
+		} else {
+			*active = append(*active, i+1)
+		}
+		fmt.Fprintf(w, "%d. %s%s\n", i+1, plainText(c.Text), mark)
+	}
+}
+
+// plainText removes the quest markup from a text: <clr>/<clrEnd> (highlighted values), <fix>
+// (fixed-width block) and <format…> tags go, <br> becomes a line break. Other text in angle
+// brackets is kept, since quests also use it literally.
+func plainText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(s, '<')
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:i])
+		s = s[i:]
+		j := strings.IndexByte(s, '>')
+		if j < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		switch tag := s[1:j]; {
+		case tag == "br":
+			b.WriteByte('\n')
+		case tag == "clr", tag == "clrEnd", tag == "fix", tag == "/fix", tag == "/format",
+			tag == "format", strings.HasPrefix(tag, "format="):
+		default:
+			b.WriteString(s[:j+1])
+		}
+		s = s[j+1:]
+	}
+}
