@@ -5,7 +5,7 @@ MODULE  := github.com/questbot/questbot
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 GO      ?= go
 
-.PHONY: run build test check fuzz clean
+.PHONY: run build test check fuzz loadtest clean chromium
 
 run: build
 	./bin/questbot serve
@@ -15,7 +15,7 @@ build:
 
 # Short fuzzing runs ride along with the tests; `make fuzz` runs the same fuzzers longer.
 FUZZ_SHORT ?= 10s
-test:
+test: chromium
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./formula/
 
@@ -38,6 +38,19 @@ check:
 FUZZTIME ?= 10m
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./formula/
+
+# The transport under load: simulated users through the emulator (see the README).
+USERS ?= 40
+DURATION ?= 10s
+loadtest: build
+	./bin/questbot loadtest -users $(USERS) -duration $(DURATION)
+
+# The web chat's tests drive a headless Chromium: Debian's package, installed when missing.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" -eq 0 ]; then SUDO=; else SUDO=sudo; fi; \
+	  echo "Installing Debian's chromium for the web chat tests"; \
+	  $$SUDO apt-get update -q && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium; }
 
 clean:
 	rm -rf bin

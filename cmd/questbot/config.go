@@ -15,9 +15,13 @@ type Config struct {
 	// DatabaseURL is a PostgreSQL connection string. Empty means: run a private cluster in
 	// DataDir/postgres (the embedded default).
 	DatabaseURL string
-	// BotToken is the Telegram bot token. Empty means no real Telegram.
+	// BotToken is the Telegram bot token, or several separated by commas. Empty means no real
+	// Telegram: the built-in Bot API emulator and its web chat run instead.
 	BotToken string
-	// HTTPAddr is where the HTTP side (health check) listens.
+	// TelegramAPIURL is the Bot API server for BotToken; empty means Telegram's.
+	TelegramAPIURL string
+	// HTTPAddr is where the HTTP side listens: health check, metrics and, without BotToken, the
+	// web chat and the emulated Bot API.
 	HTTPAddr string
 	// DataDir holds the embedded database and other local state.
 	DataDir string
@@ -32,6 +36,7 @@ type Config struct {
 var envDefaults = []struct{ name, def string }{
 	{"DATABASE_URL", ""},
 	{"BOT_TOKEN", ""},
+	{"TELEGRAM_API_URL", ""},
 	{"HTTP_ADDR", "127.0.0.1:8080"},
 	{"DATA_DIR", ".data"},
 	{"PG_BIN", pgcluster.DefaultBin},
@@ -49,16 +54,20 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	cfg := Config{
-		DatabaseURL: v["DATABASE_URL"],
-		BotToken:    v["BOT_TOKEN"],
-		HTTPAddr:    v["HTTP_ADDR"],
-		DataDir:     v["DATA_DIR"],
-		PGBin:       v["PG_BIN"],
-		LogLevel:    strings.ToLower(v["LOG_LEVEL"]),
-		LogFormat:   strings.ToLower(v["LOG_FORMAT"]),
+		DatabaseURL:    v["DATABASE_URL"],
+		BotToken:       v["BOT_TOKEN"],
+		TelegramAPIURL: strings.TrimSuffix(v["TELEGRAM_API_URL"], "/"),
+		HTTPAddr:       v["HTTP_ADDR"],
+		DataDir:        v["DATA_DIR"],
+		PGBin:          v["PG_BIN"],
+		LogLevel:       strings.ToLower(v["LOG_LEVEL"]),
+		LogFormat:      strings.ToLower(v["LOG_FORMAT"]),
 	}
 	if _, err := parseLevel(cfg.LogLevel); err != nil {
 		return Config{}, err
+	}
+	if u := cfg.TelegramAPIURL; u != "" && !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return Config{}, fmt.Errorf("TELEGRAM_API_URL must be an http:// or https:// URL, not %q", u)
 	}
 	if cfg.LogFormat != "text" && cfg.LogFormat != "json" {
 		return Config{}, fmt.Errorf("LOG_FORMAT must be text or json, not %q", cfg.LogFormat)

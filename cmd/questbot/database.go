@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -127,9 +128,20 @@ func ensureDatabase(ctx context.Context, adminURL, name string) error {
 	return nil
 }
 
+// defaultPoolSize is the pool size unless the connection string sets pool_max_conns: the
+// transport's handlers and senders each hold a connection while they work.
+const defaultPoolSize = 48
+
 // openDatabase connects a pool and brings the schema up to date.
 func openDatabase(ctx context.Context, url string) (*pgxpool.Pool, error) {
-	pool, err := pgxpool.New(ctx, url)
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("database: %w", err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = defaultPoolSize
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
 	}

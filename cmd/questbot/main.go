@@ -23,12 +23,13 @@ type command struct {
 
 // commands lists every subcommand; "serve" runs when none is named.
 var commands = map[string]command{
-	"calc":    {"evaluate a quest formula", runCalc},
-	"inspect": {"summarise .qm/.qmm files (--json for the whole model)", runInspect},
-	"play":    {"play a quest file in the terminal", runPlay},
-	"replay":  {"replay golden traces of the reference quest player", runReplay},
-	"serve":   {"run the bot (the default)", runServe},
-	"version": {"print the version", runVersion},
+	"calc":     {"evaluate a quest formula", runCalc},
+	"loadtest": {"measure the Telegram transport with simulated users", runLoadtest},
+	"inspect":  {"summarise .qm/.qmm files (--json for the whole model)", runInspect},
+	"play":     {"play a quest file in the terminal", runPlay},
+	"replay":   {"replay golden traces of the reference quest player", runReplay},
+	"serve":    {"run the bot (the default)", runServe},
+	"version":  {"print the version", runVersion},
 }
 
 func main() {

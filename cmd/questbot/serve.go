@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -9,10 +11,20 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/webchat"
 )
 
 // runServe is the `serve` command: it reads the configuration from the environment and runs the
@@ -36,8 +48,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return 0
 }
 
-// Server is a running `questbot serve`: the HTTP side, the database and, once configured, the
-// Telegram transport.
+// Server is a running `questbot serve`: the HTTP side, the database and the Telegram transport,
+// to Telegram with BOT_TOKEN, else to the built-in emulator and its web chat.
 type Server struct {
 	Config Config
 	Log    *slog.Logger
@@ -47,6 +59,22 @@ type Server struct {
 
 	pool  atomic.Pointer[pgxpool.Pool]
 	ready atomic.Bool
+
+	metrics  *bot.Metrics
+	registry *prometheus.Registry
+	// emu and chat are the built-in Bot API emulator and its web chat, when BOT_TOKEN is unset.
+	emu     *tgemu.Server
+	emuBot  *tgemu.Bot
+	chat    *webchat.Handler
+	started chan struct{} // closed once the transport runs
+}
+
+// emulatorToken makes the token of the emulated bot: random, so that nothing outside this
+// process can talk to the emulator as the bot.
+func emulatorToken() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	return "7000000001:" + hex.EncodeToString(b)
 }
 
 // Run starts everything, blocks until ctx is cancelled, then shuts down in reverse order. The HTTP
@@ -68,6 +96,18 @@ func (s *Server) Run(ctx context.Context) error {
 			lock.Close()
 		}
 		return fmt.Errorf("http: %w (is another program using HTTP_ADDR=%s?)", err, s.Config.HTTPAddr)
+	}
+	s.metrics = bot.NewMetrics()
+	s.registry = prometheus.NewRegistry()
+	s.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	if err := s.metrics.Register(s.registry); err != nil {
+		return err
+	}
+	s.started = make(chan struct{})
+	if s.Config.BotToken == "" {
+		s.emu = tgemu.New(tgemu.Options{EnforceRateLimits: true, Log: s.Log})
+		s.emuBot = s.emu.AddBot(emulatorToken(), "questbot")
+		s.chat = webchat.New(s.emu, s.emuBot)
 	}
 	srv := &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second}
 	httpDone := make(chan error, 1)
@@ -106,11 +146,17 @@ func (s *Server) Run(ctx context.Context) error {
 	s.ready.Store(true)
 	s.Log.Info("Database ready")
 
-	if s.Config.BotToken == "" {
-		s.Log.Warn("No Telegram transport is configured: BOT_TOKEN is not set")
-	} else {
-		s.Log.Warn("BOT_TOKEN is set, but this build has no Telegram transport yet; only the HTTP side runs")
-	}
+	transportDone := make(chan struct{})
+	trCtx, stopTransport := context.WithCancel(ctx)
+	go func() {
+		defer close(transportDone)
+		s.runTransport(trCtx, pool, "http://"+ln.Addr().String())
+	}()
+	// The transport finishes its work in flight before the pool closes.
+	defer func() {
+		stopTransport()
+		<-transportDone
+	}()
 
 	select {
 	case <-ctx.Done():
@@ -125,10 +171,78 @@ func (s *Server) Run(ctx context.Context) error {
 	return nil
 }
 
+// runTransport connects the bots (retrying while the Bot API cannot be reached) and runs the
+// Telegram transport until ctx is cancelled. Without BOT_TOKEN the one bot is the emulator's, at
+// selfURL.
+func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL string) {
+	var tokens []string
+	endpoint := bot.DefaultEndpoint
+	if s.emu != nil {
+		tokens = []string{s.emuBot.Token()}
+		endpoint = tgemu.Endpoint(selfURL)
+		s.Log.Warn("BOT_TOKEN is not set: serving the built-in Telegram emulator; open the web chat",
+			slog.String("url", selfURL+"/"))
+	} else {
+		for _, t := range strings.Split(s.Config.BotToken, ",") {
+			if t = strings.TrimSpace(t); t != "" {
+				tokens = append(tokens, t)
+			}
+		}
+		if s.Config.TelegramAPIURL != "" {
+			endpoint = s.Config.TelegramAPIURL + "/bot%s/%s"
+		}
+	}
+	// Bots configured in the database run too.
+	rows, err := pool.Query(ctx, `SELECT token FROM service WHERE enabled AND token IS NOT NULL ORDER BY id`)
+	if err == nil {
+		dbTokens, _ := pgx.CollectRows(rows, pgx.RowTo[string])
+		tokens = append(tokens, dbTokens...)
+	}
+	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: bot.Greeter, Log: s.Log, Metrics: s.metrics})
+	client := bot.NewHTTPClient()
+	for _, token := range tokens {
+		for {
+			api, err := bot.NewAPI(ctx, token, endpoint, client)
+			if err == nil {
+				service, err := tr.AddBot(ctx, api)
+				if err == nil {
+					if err := tr.Send(ctx, service, bot.MenuRequests()...); err != nil {
+						s.Log.Warn("Unable to queue the command menu", slog.Any("error", err))
+					}
+					break
+				}
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			s.Log.Error("Unable to connect a bot; retrying in 5 s", slog.Any("error", err))
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(5 * time.Second):
+			}
+		}
+	}
+	close(s.started)
+	tr.Run(ctx)
+}
+
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
-	return mux
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
+	if s.emu == nil {
+		return mux
+	}
+	mux.Handle("/", s.chat)
+	// The emulated Bot API: /bot<token>/<method> and /file/bot<token>/<path>.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/bot") || strings.HasPrefix(r.URL.Path, "/file/bot") {
+			s.emu.ServeHTTP(w, r)
+			return
+		}
+		mux.ServeHTTP(w, r)
+	})
 }
 
 // healthz answers 200 once the database is migrated and still answers, 503 otherwise.

@@ -8,12 +8,17 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/questbot/questbot/bot/tgemu"
 
 	"github.com/questbot/questbot/migrations/pgcluster"
 	"github.com/questbot/questbot/migrations/pgtest"
@@ -38,6 +43,7 @@ func (s *syncBuffer) String() string {
 }
 
 type running struct {
+	srv  *Server
 	addr string
 	logs *syncBuffer
 	stop context.CancelFunc
@@ -55,6 +61,7 @@ func startServer(t *testing.T, cfg Config) *running {
 		Log:       slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
 		Listening: func(a net.Addr) { addrc <- a.String() },
 	}
+	r.srv = s
 	go func() { r.done <- s.Run(ctx) }()
 	select {
 	case r.addr = <-addrc:
@@ -102,6 +109,18 @@ func waitHealthy(t *testing.T, r *running, limit time.Duration) time.Duration {
 	return 0
 }
 
+// waitFor polls cond until it holds or the limit passes.
+func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func testConfig(t *testing.T) Config {
 	cfg, err := ConfigFromEnv(func(string) string { return "" })
 	if err != nil {
@@ -118,8 +137,11 @@ func TestServeDatabaseURL(t *testing.T) {
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
 	waitHealthy(t, r, 15*time.Second)
-	if !strings.Contains(r.logs.String(), "No Telegram transport is configured") {
-		t.Errorf("the log does not say that no Telegram transport is configured:\n%s", r.logs)
+	waitFor(t, 10*time.Second, "the emulator's bot to be registered", func() bool {
+		return strings.Contains(r.logs.String(), "Bot registered")
+	})
+	if !strings.Contains(r.logs.String(), "serving the built-in Telegram emulator") {
+		t.Errorf("the log does not say that the emulator is served:\n%s", r.logs)
 	}
 	r.stop()
 	if err := <-r.done; err != nil {
@@ -146,7 +168,8 @@ func TestServeEmbedded(t *testing.T) {
 	cfg.PGBin = os.Getenv("PG_BIN")
 
 	first := startServer(t, cfg)
-	took := waitHealthy(t, first, 15*time.Second)
+	// The first run creates the cluster (initdb), which takes seconds and more on a busy machine.
+	took := waitHealthy(t, first, 30*time.Second)
 	t.Logf("first run healthy after %v", took)
 
 	// A second process on the same data folder refuses to start.
@@ -196,5 +219,97 @@ func TestConfigFromEnv(t *testing.T) {
 		if _, err := ConfigFromEnv(func(k string) string { return bad[k] }); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
+	}
+}
+
+// get fetches a URL and returns the body of a 200 answer.
+func get(t *testing.T, url string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", url, resp.StatusCode, body)
+	}
+	return string(body)
+}
+
+// Ensure serve without BOT_TOKEN serves the web chat and the emulated Bot API, greets a user
+// through the real transport, installs the command menu and exports metrics.
+func TestServeEmulator(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.DatabaseURL = pgtest.ConnString(t)
+	r := startServer(t, cfg)
+	waitHealthy(t, r, 15*time.Second)
+	if page := get(t, "http://"+r.addr+"/"); !strings.Contains(page, "Questbot web chat") {
+		t.Fatalf("/ is not the web chat:\n%.200s", page)
+	}
+	<-r.srv.started
+	b := r.srv.emuBot
+	b.AddUser(tgbotapi.User{ID: 5, FirstName: "Ann", LanguageCode: "en"})
+	if _, err := b.SendText(5, "/start"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the greeting", func() bool {
+		msgs := b.Messages(5)
+		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Hello, <b>Ann</b>")
+	})
+	waitFor(t, 10*time.Second, "the command menus", func() bool {
+		return len(b.Commands("")) > 0 && len(b.Commands("ru")) > 0
+	})
+	metrics := get(t, "http://"+r.addr+"/metrics")
+	for _, want := range []string{
+		"questbot_updates_received_total 1",
+		`questbot_updates_handled_total{result="ok"} 1`,
+		`questbot_sends_total{method="sendMessage",outcome="sent"} 1`,
+		"questbot_outbox_depth",
+		"questbot_update_handle_seconds_bucket",
+	} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("/metrics lacks %q", want)
+		}
+	}
+	if strings.Contains(r.logs.String(), b.Token()) {
+		t.Error("the emulated bot's token appears in the logs")
+	}
+}
+
+// Ensure serve with BOT_TOKEN and TELEGRAM_API_URL talks to that Bot API server, and serves no
+// web chat.
+func TestServeTelegram(t *testing.T) {
+	t.Parallel()
+	emu := tgemu.New(tgemu.Options{EnforceRateLimits: true})
+	const token = "777:real-looking-token"
+	b := emu.AddBot(token, "real_bot")
+	api := httptest.NewServer(emu)
+	t.Cleanup(api.Close) // after the server stops: its long poll holds a connection
+	cfg := testConfig(t)
+	cfg.DatabaseURL = pgtest.ConnString(t)
+	cfg.BotToken = token
+	cfg.TelegramAPIURL = api.URL
+	r := startServer(t, cfg)
+	waitHealthy(t, r, 15*time.Second)
+	b.AddUser(tgbotapi.User{ID: 9, FirstName: "Иван", LanguageCode: "ru"})
+	if _, err := b.SendText(9, "/start"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 10*time.Second, "the greeting", func() bool {
+		msgs := b.Messages(9)
+		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Привет")
+	})
+	resp, err := http.Get("http://" + r.addr + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET / with BOT_TOKEN: %d, want 404", resp.StatusCode)
+	}
+	if strings.Contains(r.logs.String(), "real-looking-token") {
+		t.Error("the token appears in the logs")
 	}
 }

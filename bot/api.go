@@ -1,0 +1,249 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// DefaultEndpoint is Telegram's Bot API, as a tgbotapi endpoint pattern.
+const DefaultEndpoint = tgbotapi.APIEndpoint
+
+// NewHTTPClient returns the HTTP client the transport uses: bounded connection set-up and no
+// overall timeout (every call sets its own deadline through its context), with enough idle
+// connections for the sender's parallel requests.
+func NewHTTPClient() *http.Client {
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		TLSHandshakeTimeout:   10 * time.Second,
+		ResponseHeaderTimeout: 0, // long polls hold the header back; the context bounds them
+		IdleConnTimeout:       90 * time.Second,
+		MaxIdleConns:          256,
+		MaxIdleConnsPerHost:   128,
+		ForceAttemptHTTP2:     true,
+	}}
+}
+
+// Redact replaces every occurrence of the token in s.
+func Redact(s, token string) string {
+	if token == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, token, "<token>")
+}
+
+// redactedError is a transport error with the token taken out of its text. It does not unwrap to
+// the original, whose text holds the token (it is in every Bot API URL).
+type redactedError struct {
+	msg     string
+	timeout bool
+}
+
+func (e *redactedError) Error() string { return e.msg }
+
+// Timeout reports whether the request timed out.
+func (e *redactedError) Timeout() bool { return e.timeout }
+
+// ctxClient gives tgbotapi, whose calls take no context, a context per call, and takes the token
+// out of every transport error.
+type ctxClient struct {
+	ctx   context.Context
+	c     *http.Client
+	token string
+}
+
+func (c ctxClient) Do(req *http.Request) (*http.Response, error) {
+	resp, err := c.c.Do(req.WithContext(c.ctx))
+	if err != nil {
+		var ne net.Error
+		timeout := errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
+		return nil, &redactedError{msg: Redact(err.Error(), c.token), timeout: timeout}
+	}
+	return resp, nil
+}
+
+// API is one bot's connection to the Bot API (Telegram's, or another server such as the
+// emulator). It wraps tgbotapi with a context per call and token redaction.
+type API struct {
+	bot      *tgbotapi.BotAPI
+	client   *http.Client
+	token    string
+	endpoint string
+}
+
+// NewAPI connects to the Bot API at endpoint (a tgbotapi pattern such as DefaultEndpoint or
+// tgemu.Endpoint(url)) and introduces the bot with getMe. Errors never contain the token.
+func NewAPI(ctx context.Context, token, endpoint string, client *http.Client) (*API, error) {
+	if client == nil {
+		client = NewHTTPClient()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	b, err := tgbotapi.NewBotAPIWithClient(token, endpoint, ctxClient{ctx: ctx, c: client, token: token})
+	if err != nil {
+		return nil, fmt.Errorf("getMe: %s", Redact(err.Error(), token))
+	}
+	return &API{bot: b, client: client, token: token, endpoint: endpoint}, nil
+}
+
+// Me returns the bot's own account.
+func (a *API) Me() tgbotapi.User { return a.bot.Self }
+
+// with returns a copy of the library's client whose requests run under ctx.
+func (a *API) with(ctx context.Context) *tgbotapi.BotAPI {
+	b := *a.bot
+	b.Client = ctxClient{ctx: ctx, c: a.client, token: a.token}
+	return &b
+}
+
+// GetUpdates long-polls for updates from offset, waiting up to timeout, and returns them raw.
+func (a *API) GetUpdates(ctx context.Context, offset int64, timeout time.Duration) ([]json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout+15*time.Second)
+	defer cancel()
+	resp, err := a.with(ctx).MakeRequest("getUpdates", tgbotapi.Params{
+		"offset":  strconv.FormatInt(offset, 10),
+		"timeout": strconv.Itoa(int(timeout / time.Second)),
+		"limit":   "100",
+	})
+	if err != nil {
+		return nil, a.apiError(resp, err)
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(resp.Result, &raw); err != nil {
+		return nil, fmt.Errorf("getUpdates: %w", err)
+	}
+	return raw, nil
+}
+
+// Do sends one request and returns Telegram's result. A file to upload is read from
+// req.FilePath unless fileID names a copy Telegram already has.
+func (a *API) Do(ctx context.Context, req Request, fileID string) (json.RawMessage, error) {
+	timeout := 30 * time.Second
+	if req.FilePath != "" {
+		timeout = 2 * time.Minute
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	b := a.with(ctx)
+	params := tgbotapi.Params{}
+	for k, v := range req.Params {
+		params[k] = v
+	}
+	var resp *tgbotapi.APIResponse
+	var err error
+	if field := fileField(req.Method); field != "" && req.FilePath != "" && fileID == "" {
+		f, ferr := os.Open(req.FilePath)
+		if ferr != nil {
+			return nil, &Error{Code: 400, Description: "file unreadable: " + ferr.Error()}
+		}
+		defer f.Close()
+		resp, err = b.UploadFiles(req.Method, params, []tgbotapi.RequestFile{{
+			Name: field,
+			Data: tgbotapi.FileReader{Name: baseName(req.FilePath), Reader: f},
+		}})
+	} else {
+		if field := fileField(req.Method); field != "" && fileID != "" {
+			params[field] = fileID
+		}
+		resp, err = b.MakeRequest(req.Method, params)
+	}
+	if err != nil {
+		return nil, a.apiError(resp, err)
+	}
+	return resp.Result, nil
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// Error is an error answer of the Bot API.
+type Error struct {
+	Code        int
+	Description string
+	// RetryAfter is the wait a 429 asks for.
+	RetryAfter time.Duration
+}
+
+// Error returns the code and Telegram's description.
+func (e *Error) Error() string {
+	return fmt.Sprintf("telegram: %d %s", e.Code, e.Description)
+}
+
+// apiError turns what tgbotapi returned into an *Error when Telegram answered, or a redacted
+// transport error. (tgbotapi leaves the code out of upload errors; the response has it.)
+func (a *API) apiError(resp *tgbotapi.APIResponse, err error) error {
+	var tgErr *tgbotapi.Error
+	if errors.As(err, &tgErr) {
+		e := &Error{Code: tgErr.Code, Description: tgErr.Message, RetryAfter: time.Duration(tgErr.RetryAfter) * time.Second}
+		if e.Code == 0 && resp != nil {
+			e.Code = resp.ErrorCode
+		}
+		return e
+	}
+	var re *redactedError
+	if errors.As(err, &re) {
+		return re
+	}
+	return errors.New(Redact(err.Error(), a.token))
+}
+
+// ErrFileTooBig means a file to download is larger than the caller accepts.
+var ErrFileTooBig = errors.New("bot: file too big")
+
+// Download fetches a file a user sent (getFile, then the file itself), up to max bytes, and
+// returns its content and the path Telegram gives it.
+func (a *API) Download(ctx context.Context, fileID string, max int64) ([]byte, string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+	b := a.with(ctx)
+	f, err := b.GetFile(tgbotapi.FileConfig{FileID: fileID})
+	if err != nil {
+		return nil, "", a.apiError(nil, err)
+	}
+	if int64(f.FileSize) > max {
+		return nil, "", fmt.Errorf("%w: %d bytes", ErrFileTooBig, f.FileSize)
+	}
+	// The file's URL holds the token; it is on the server of the API endpoint.
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.fileURL(f.FilePath), nil)
+	if err != nil {
+		return nil, "", errors.New(Redact(err.Error(), a.token))
+	}
+	resp, err := ctxClient{ctx: ctx, c: a.client, token: a.token}.Do(req)
+	if err != nil {
+		return nil, "", err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, "", &Error{Code: resp.StatusCode, Description: "file download failed"}
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
+	if err != nil {
+		return nil, "", errors.New(Redact(err.Error(), a.token))
+	}
+	if int64(len(data)) > max {
+		return nil, "", ErrFileTooBig
+	}
+	return data, f.FilePath, nil
+}
+
+// fileURL is the download URL of a file path: the API endpoint's server with /file/bot<token>/.
+func (a *API) fileURL(path string) string {
+	api := fmt.Sprintf(a.endpoint, a.token, "")
+	base := strings.TrimSuffix(api, "/bot"+a.token+"/")
+	return base + "/file/bot" + a.token + "/" + path
+}

@@ -1,0 +1,640 @@
+package bot_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/migrations/pgtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+const token = "123456:SECRET-token-never-logged"
+
+// logBuffer is a log sink the test reads while the transport writes.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// env is an emulator on a real HTTP listener, a fresh database and the logs of every transport
+// started on them.
+type env struct {
+	emu  *tgemu.Server
+	srv  *httptest.Server
+	bot  *tgemu.Bot
+	pool *pgxpool.Pool
+	logs *logBuffer
+}
+
+func newEnv(t *testing.T, opts tgemu.Options) *env {
+	t.Helper()
+	e := &env{emu: tgemu.New(opts), pool: pgtest.New(t), logs: &logBuffer{}}
+	e.srv = httptest.NewServer(e.emu)
+	t.Cleanup(e.srv.Close)
+	e.bot = e.emu.AddBot(token, "quest_test_bot")
+	t.Cleanup(func() {
+		if strings.Contains(e.logs.String(), "SECRET") {
+			t.Errorf("the token appears in the logs:\n%s", e.logs)
+		}
+	})
+	return e
+}
+
+// start runs a transport on the environment until the returned function is called (or the test
+// ends); cfg's Store, Log and timings are filled in.
+func (e *env) start(t *testing.T, cfg bot.Config) (stop func()) {
+	t.Helper()
+	cfg.Store = botpg.New(e.pool)
+	cfg.Log = slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cfg.PollTimeout = time.Second
+	if cfg.Rescan == 0 {
+		cfg.Rescan = 100 * time.Millisecond
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	api, err := bot.NewAPI(ctx, token, tgemu.Endpoint(e.srv.URL), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := bot.New(cfg)
+	if _, err := tr.AddBot(ctx, api); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { tr.Run(ctx); close(done) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Error("transport did not stop")
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+func (e *env) user(id int64, name, lang string) {
+	e.bot.AddUser(tgbotapi.User{ID: id, FirstName: name, LanguageCode: lang})
+}
+
+func (e *env) send(t *testing.T, user int64, text string) {
+	t.Helper()
+	if _, err := e.bot.SendText(user, text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// botMessages returns the texts of the bot's messages in a chat.
+func (e *env) botMessages(chat int64) []string {
+	var out []string
+	for _, m := range e.bot.Messages(chat) {
+		if m.FromBot {
+			out = append(out, m.Text)
+		}
+	}
+	return out
+}
+
+// waitFor polls cond until it holds or the limit passes.
+func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Ensure /start is greeted in the user's language and other text gets a hint.
+func TestGreeting(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{EnforceRateLimits: true})
+	e.start(t, bot.Config{})
+	e.user(1, "Ann", "en-GB")
+	e.user(2, "Иван", "ru")
+	e.user(3, "Hans", "de")
+	e.send(t, 1, "/start")
+	e.send(t, 2, "/start")
+	e.send(t, 3, "/start")
+	e.send(t, 1, "hello?")
+	waitFor(t, 10*time.Second, "replies", func() bool {
+		return len(e.botMessages(1)) == 2 && len(e.botMessages(2)) == 1 && len(e.botMessages(3)) == 1
+	})
+	for _, c := range []struct {
+		chat int64
+		i    int
+		want string
+	}{
+		{1, 0, "Hello, <b>Ann</b>!"},
+		{1, 1, "Send /start"},
+		{2, 0, "Привет, <b>Иван</b>!"},
+		{3, 0, "Hello, <b>Hans</b>!"},
+	} {
+		if got := e.botMessages(c.chat)[c.i]; !strings.HasPrefix(got, c.want) {
+			t.Errorf("chat %d message %d: got %q, want it to start with %q", c.chat, c.i, got, c.want)
+		}
+	}
+	if n := e.bot.Count("429"); n != 0 {
+		t.Errorf("%d flood errors, want none", n)
+	}
+	var lang string
+	if err := e.pool.QueryRow(context.Background(), `SELECT language FROM users WHERE id = 2`).Scan(&lang); err != nil || lang != "ru" {
+		t.Errorf("user 2: language %q, %v", lang, err)
+	}
+}
+
+// numbered replies with the number the user sent, so that order is visible; a text "fan N"
+// sends the number to the N chats 1001.. instead.
+func numbered(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	if u.Message == nil {
+		return nil
+	}
+	reqs, err := bot.SendHTML(u.Message.Chat.ID, "got "+u.Message.Text, nil)
+	if err != nil {
+		return err
+	}
+	return tx.Send(ctx, reqs...)
+}
+
+// Ensure updates of one chat are handled and answered in order while 50 chats write at once.
+func TestOrderPerChat(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	e.start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
+	const chats, each = 50, 20
+	for c := range int64(chats) {
+		e.user(1000+c, fmt.Sprint("u", c), "en")
+	}
+	var wg sync.WaitGroup
+	for c := range int64(chats) {
+		wg.Go(func() {
+			for i := range each {
+				e.send(t, 1000+c, fmt.Sprint(i))
+			}
+		})
+	}
+	wg.Wait()
+	waitFor(t, 30*time.Second, "every reply", func() bool {
+		for c := range int64(chats) {
+			if len(e.botMessages(1000+c)) < each {
+				return false
+			}
+		}
+		return true
+	})
+	for c := range int64(chats) {
+		got := e.botMessages(1000 + c)
+		if len(got) != each {
+			t.Fatalf("chat %d: %d replies, want %d", c, len(got), each)
+		}
+		for i, m := range got {
+			if want := fmt.Sprint("got ", i); m != want {
+				t.Fatalf("chat %d reply %d: got %q, want %q", c, i, m, want)
+			}
+		}
+	}
+}
+
+// Ensure a 429 is waited out for as long as retry_after says, and other chats go on meanwhile.
+func TestFloodWait(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	e.start(t, bot.Config{})
+	e.user(1, "Ann", "en")
+	e.user(2, "Bob", "en")
+	e.bot.InjectFault(tgemu.Fault{Method: "sendMessage", ChatID: 1, Code: 429, RetryAfter: 2})
+	events, cancel := e.bot.Subscribe(1)
+	defer cancel()
+	start := time.Now()
+	e.send(t, 1, "/start")
+	e.send(t, 2, "/start")
+	waitFor(t, 5*time.Second, "the other chat's reply", func() bool { return len(e.botMessages(2)) == 1 })
+	if other := time.Since(start); other > time.Second {
+		t.Errorf("the other chat waited %v", other)
+	}
+	for ev := range events {
+		if ev.Type == "message" && ev.Message.FromBot {
+			break
+		}
+	}
+	took := time.Since(start)
+	t.Logf("delivered %v after the update, with retry_after 2 s", took)
+	if took < 2*time.Second || took > 4*time.Second {
+		t.Errorf("delivered after %v, want between 2 s and 4 s", took)
+	}
+	if n := e.bot.Count("429"); n != 1 {
+		t.Errorf("%d 429s, want 1", n)
+	}
+}
+
+// Ensure 5xx answers and slow answers are retried until the message goes through, once.
+func TestTransientErrors(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	e.start(t, bot.Config{})
+	e.user(1, "Ann", "en")
+	e.bot.InjectFault(tgemu.Fault{Method: "sendMessage", Code: 500, Times: 1})
+	e.bot.InjectFault(tgemu.Fault{Method: "sendMessage", Code: 502, Times: 1})
+	e.bot.InjectFault(tgemu.Fault{Method: "sendMessage", Delay: 300 * time.Millisecond})
+	e.send(t, 1, "/start")
+	waitFor(t, 10*time.Second, "the reply", func() bool { return len(e.botMessages(1)) >= 1 })
+	time.Sleep(300 * time.Millisecond)
+	if got := e.botMessages(1); len(got) != 1 {
+		t.Errorf("%d replies, want 1", len(got))
+	}
+	if n := e.bot.Count("5xx"); n != 2 {
+		t.Errorf("%d 5xx answers, want 2", n)
+	}
+}
+
+// broadcaster sends three messages to each of the users 1 and 2 on "/all".
+func broadcaster(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	if u.Message == nil || u.Message.Text != "/all" {
+		return bot.Greeter(ctx, tx, u)
+	}
+	for _, chat := range []int64{1, 2} {
+		for i := range 3 {
+			reqs, _ := bot.SendHTML(chat, fmt.Sprint("news ", i), nil)
+			if err := tx.Send(ctx, reqs...); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Ensure a 403 marks the user blocked and drops only that user's messages.
+func TestBlockedUser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	e.start(t, bot.Config{Handler: broadcaster, Limits: &bot.NoLimits})
+	e.user(1, "Ann", "en")
+	e.user(2, "Bob", "en")
+	e.send(t, 1, "/start")
+	waitFor(t, 5*time.Second, "the greeting", func() bool { return len(e.botMessages(1)) == 1 })
+	e.bot.Block(1, true)
+	e.send(t, 2, "/all")
+	waitFor(t, 5*time.Second, "the news to Bob", func() bool { return len(e.botMessages(2)) == 3 })
+	ctx := context.Background()
+	waitFor(t, 5*time.Second, "Ann marked blocked", func() bool {
+		var blocked bool
+		e.pool.QueryRow(ctx, `SELECT blocked_at IS NOT NULL FROM users WHERE id = 1`).Scan(&blocked)
+		return blocked
+	})
+	var failed, pending int
+	e.pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'failed'), count(*) FILTER (WHERE status = 'pending') FROM outbox WHERE chat_id = 1`).Scan(&failed, &pending)
+	if failed != 3 || pending != 0 {
+		t.Errorf("Ann's outbox: %d failed, %d pending; want 3 and 0", failed, pending)
+	}
+	if n := e.bot.Count("403"); n != 1 {
+		t.Errorf("%d requests answered 403, want 1 (the rest dropped unsent)", n)
+	}
+	if got := e.botMessages(1); len(got) != 1 {
+		t.Errorf("Ann got %d messages, want only the greeting", len(got))
+	}
+	// Writing again unblocks.
+	e.send(t, 1, "/start")
+	waitFor(t, 5*time.Second, "Ann's second greeting", func() bool { return len(e.botMessages(1)) == 2 })
+}
+
+// Ensure nothing is lost when the process stops after an update is stored but before it is
+// handled, or after an outbox row is committed but before (or just after) it is sent.
+func TestCrashSafety(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	t.Run("BeforeHandle", func(t *testing.T) {
+		t.Parallel()
+		e := newEnv(t, tgemu.Options{})
+		e.user(1, "Ann", "en")
+		var crashed atomic.Bool
+		var stop func()
+		stop = e.start(t, bot.Config{Hooks: bot.Hooks{BeforeHandle: func(*bot.Update) bool {
+			crashed.Store(true)
+			go stop()
+			return true
+		}}})
+		e.send(t, 1, "/start")
+		waitFor(t, 5*time.Second, "the crash", crashed.Load)
+		stop()
+		var stored int
+		e.pool.QueryRow(ctx, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`).Scan(&stored)
+		if stored != 1 {
+			t.Fatalf("%d unhandled updates stored, want 1", stored)
+		}
+		e.start(t, bot.Config{})
+		waitFor(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botMessages(1)) >= 1 })
+		time.Sleep(300 * time.Millisecond)
+		if got := e.botMessages(1); len(got) != 1 {
+			t.Errorf("%d greetings, want 1", len(got))
+		}
+	})
+	for _, point := range []string{"BeforeSend", "AfterSend"} {
+		t.Run(point, func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t, tgemu.Options{})
+			e.user(1, "Ann", "en")
+			var crashed atomic.Bool
+			var stop func()
+			hook := func(*bot.OutboxRow) bool {
+				crashed.Store(true)
+				go stop()
+				return true
+			}
+			hooks := bot.Hooks{BeforeSend: hook}
+			if point == "AfterSend" {
+				hooks = bot.Hooks{AfterSend: hook}
+			}
+			stop = e.start(t, bot.Config{Hooks: hooks})
+			e.send(t, 1, "/start")
+			waitFor(t, 5*time.Second, "the crash", crashed.Load)
+			stop()
+			var pending int
+			e.pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE status = 'pending'`).Scan(&pending)
+			if pending != 1 {
+				t.Fatalf("%d pending outbox rows, want 1", pending)
+			}
+			e.start(t, bot.Config{})
+			want := 1
+			if point == "AfterSend" {
+				want = 2 // sent, crashed before the row was removed: sent once more
+			}
+			waitFor(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botMessages(1)) >= want })
+			time.Sleep(300 * time.Millisecond)
+			if got := e.botMessages(1); len(got) != want {
+				t.Errorf("%d greetings, want %d", len(got), want)
+			}
+			var left int
+			e.pool.QueryRow(ctx, `SELECT count(*) FROM inbox`).Scan(&left)
+			if left != 0 {
+				t.Errorf("%d updates left in the inbox, want none", left)
+			}
+		})
+	}
+}
+
+// Ensure the token stays out of the logs when requests fail at the transport level and when
+// Telegram rejects a request.
+func TestTokenRedacted(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	e.user(1, "Ann", "en")
+	e.start(t, bot.Config{Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		// Telegram rejects this one (unbalanced HTML): logged with its request.
+		return tx.Send(ctx, bot.Request{Method: "sendMessage", ChatID: 1, Params: map[string]string{
+			"chat_id": "1", "text": "<b>oops", "parse_mode": "HTML"}})
+	}})
+	e.send(t, 1, "/start")
+	waitFor(t, 5*time.Second, "the rejection", func() bool { return e.bot.Count("400") == 1 })
+	waitFor(t, 5*time.Second, "the rejection logged", func() bool {
+		return strings.Contains(e.logs.String(), "Telegram rejected a request")
+	})
+	// The server goes away: every poll now fails with an error whose URL holds the token.
+	e.srv.CloseClientConnections()
+	e.srv.Close()
+	waitFor(t, 10*time.Second, "a failed poll logged", func() bool {
+		return strings.Contains(e.logs.String(), "getUpdates failed")
+	})
+	if !strings.Contains(e.logs.String(), "<token>") {
+		t.Errorf("the failed poll's error does not show the redacted URL:\n%s", e.logs)
+	}
+	// newEnv's cleanup checks that the token never appears.
+}
+
+// Ensure photos and documents are uploaded from files once and sent by file_id afterwards, and
+// that the command menu and button answers go out.
+func TestFilesAndMenu(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	dir := t.TempDir()
+	photo, doc := dir+"/p.png", dir+"/notes.txt"
+	os.WriteFile(photo, []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89"), 0o644)
+	os.WriteFile(doc, []byte("some notes"), 0o644)
+	e.start(t, bot.Config{Limits: &bot.NoLimits, Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if u.CallbackQuery != nil {
+			return nil // the dispatcher answers it
+		}
+		p, err := bot.SendPhoto(1, photo, "<b>pic</b>", bot.Keyboard{{{Text: "ok", Data: "ok"}}})
+		if err != nil {
+			return err
+		}
+		d, err := bot.SendDocument(1, doc, "", nil)
+		if err != nil {
+			return err
+		}
+		return tx.Send(ctx, p, d)
+	}})
+	e.user(1, "Ann", "en")
+	e.send(t, 1, "one")
+	waitFor(t, 5*time.Second, "the first files", func() bool { return len(e.botMessages(1)) == 2 })
+	e.send(t, 1, "two")
+	waitFor(t, 5*time.Second, "the second files", func() bool { return len(e.botMessages(1)) == 4 })
+	var msgs []tgemu.Message
+	for _, m := range e.bot.Messages(1) {
+		if m.FromBot {
+			msgs = append(msgs, m)
+		}
+	}
+	if msgs[0].Photo == "" || msgs[0].Photo != msgs[2].Photo || msgs[1].Document == "" || msgs[1].Document != msgs[3].Document {
+		t.Errorf("files were uploaded again instead of reused: %+v", msgs)
+	}
+	if data, name, _, ok := e.emu.FileData(msgs[1].Document); !ok || string(data) != "some notes" || name != "notes.txt" {
+		t.Errorf("document: %q %q %v", data, name, ok)
+	}
+	if _, err := e.bot.Press(1, msgs[0].ID, "ok"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "the button answered", func() bool { return e.bot.UnansweredCallbacks() == 0 })
+}
+
+// Ensure a handler can download a document the user uploaded.
+func TestDownload(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	e.start(t, bot.Config{Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		d := u.Message.Document
+		data, path, err := u.Download(ctx, d.FileID, 1<<20)
+		if err != nil {
+			return err
+		}
+		reqs, _ := bot.SendHTML(u.Chat, fmt.Sprintf("%s: %d bytes, %q", path[strings.LastIndexByte(path, '.'):], len(data), data), nil)
+		return tx.Send(ctx, reqs...)
+	}})
+	e.user(1, "Ann", "en")
+	if _, err := e.bot.SendDocument(1, "quest.qmm", "application/octet-stream", []byte("QMM data")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, 5*time.Second, "the reply", func() bool { return len(e.botMessages(1)) == 1 })
+	if got, want := e.botMessages(1)[0], `.qmm: 8 bytes, "QMM data"`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// Ensure the sender keeps to Telegram's limits: the emulator, which enforces them, never answers
+// 429 while 40 chats get three messages each at once.
+func TestRateLimits(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{EnforceRateLimits: true})
+	e.start(t, bot.Config{Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		for i := range 3 {
+			reqs, _ := bot.SendHTML(u.Chat, fmt.Sprint("part ", i), nil)
+			if err := tx.Send(ctx, reqs...); err != nil {
+				return err
+			}
+		}
+		return nil
+	}})
+	const chats = 40
+	for c := range int64(chats) {
+		e.user(100+c, "u", "en")
+	}
+	start := time.Now()
+	for c := range int64(chats) {
+		e.send(t, 100+c, "go")
+	}
+	waitFor(t, 20*time.Second, "every message", func() bool {
+		for c := range int64(chats) {
+			if len(e.botMessages(100+c)) < 3 {
+				return false
+			}
+		}
+		return true
+	})
+	took := time.Since(start)
+	t.Logf("%d messages in %v", 3*chats, took)
+	if n := e.bot.Count("429"); n != 0 {
+		t.Errorf("%d flood errors, want none", n)
+	}
+	// 120 messages at 30 a second take about 4 s.
+	if took < 3500*time.Millisecond {
+		t.Errorf("took %v: faster than Telegram allows", took)
+	}
+	for c := range int64(chats) {
+		msgs := e.bot.Messages(100 + c)
+		var last time.Time
+		for _, m := range msgs {
+			if !m.FromBot {
+				continue
+			}
+			if !last.IsZero() && m.Date.Sub(last) < 900*time.Millisecond {
+				t.Fatalf("chat %d: two messages %v apart", c, m.Date.Sub(last))
+			}
+			last = m.Date
+		}
+	}
+}
+
+// Ensure two bots run in one transport, each answering its own users.
+func TestTwoBots(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	second := e.emu.AddBot("654321:other-secret", "second_bot")
+	tr := bot.New(bot.Config{Store: botpg.New(e.pool), PollTimeout: time.Second,
+		Log: slog.New(slog.NewTextHandler(e.logs, nil))})
+	for _, token := range []string{token, "654321:other-secret"} {
+		api, err := bot.NewAPI(context.Background(), token, tgemu.Endpoint(e.srv.URL), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.AddBot(context.Background(), api); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { tr.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	// The same Telegram user writes to both bots.
+	e.user(1, "Anna", "ru")
+	second.AddUser(tgbotapi.User{ID: 1, FirstName: "Anna", LanguageCode: "ru"})
+	e.send(t, 1, "/start")
+	second.SendText(1, "/start")
+	waitFor(t, 5*time.Second, "both greetings", func() bool {
+		return len(e.botMessages(1)) == 1 && len(second.Messages(1)) == 2
+	})
+	if got := second.Messages(1)[1].Text; !strings.HasPrefix(got, "Привет, <b>Anna</b>") {
+		t.Errorf("the second bot answered %q", got)
+	}
+	if got := e.botMessages(1)[0]; !strings.HasPrefix(got, "Привет, <b>Anna</b>") {
+		t.Errorf("the first bot answered %q", got)
+	}
+	var services int
+	e.pool.QueryRow(ctx, `SELECT count(*) FROM user_service WHERE user_id = 1`).Scan(&services)
+	if services != 2 {
+		t.Errorf("Ann is a member of %d bots, want 2", services)
+	}
+}
+
+// Ensure two processes on one database neither handle an update twice nor send a row twice, and
+// keep each chat in order.
+func TestTwoProcesses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	e.start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
+	e.start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
+	const chats, each = 20, 10
+	for c := range int64(chats) {
+		e.user(2000+c, "u", "en")
+	}
+	var wg sync.WaitGroup
+	for c := range int64(chats) {
+		wg.Go(func() {
+			for i := range each {
+				e.send(t, 2000+c, fmt.Sprint(i))
+			}
+		})
+	}
+	wg.Wait()
+	waitFor(t, 20*time.Second, "every reply", func() bool {
+		for c := range int64(chats) {
+			if len(e.botMessages(2000+c)) < each {
+				return false
+			}
+		}
+		return true
+	})
+	time.Sleep(300 * time.Millisecond)
+	for c := range int64(chats) {
+		got := e.botMessages(2000 + c)
+		if len(got) != each {
+			t.Fatalf("chat %d: %d replies, want %d", c, len(got), each)
+		}
+		for i, m := range got {
+			if want := fmt.Sprint("got ", i); m != want {
+				t.Fatalf("chat %d reply %d: got %q, want %q", c, i, m, want)
+			}
+		}
+	}
+}

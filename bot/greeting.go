@@ -1,0 +1,93 @@
+package bot
+
+import (
+	"context"
+	"html"
+	"strings"
+)
+
+// texts are the player-facing strings of the transport, in one language.
+type texts struct {
+	greeting string // %s-free HTML; {name} is replaced by the user's first name
+	hint     string
+	failure  string
+}
+
+// allTexts holds every language the transport speaks; English is the fallback.
+var allTexts = map[string]texts{
+	"en": {
+		greeting: "Hello, <b>{name}</b>! I am Questbot: I play Space Rangers text quests and board games with you.",
+		hint:     "Send /start to begin.",
+		failure:  "Sorry, something went wrong on our side. Please try again later.",
+	},
+	"ru": {
+		greeting: "Привет, <b>{name}</b>! Я Questbot: играю с тобой в текстовые квесты «Космических рейнджеров» и настольные игры.",
+		hint:     "Отправьте /start, чтобы начать.",
+		failure:  "Извините, у нас что-то сломалось. Попробуйте ещё раз позже.",
+	},
+}
+
+// Language picks the language the bot speaks to a user from their language code: Russian for
+// ru (and its regional variants), English otherwise.
+func Language(code string) string {
+	code = strings.ToLower(code)
+	if code == "ru" || strings.HasPrefix(code, "ru-") {
+		return "ru"
+	}
+	return "en"
+}
+
+func textFor(code string) texts { return allTexts[Language(code)] }
+
+// Greeter is the behaviour the transport has on its own: /start gets a greeting in the user's
+// language, any other text a short hint. Other updates (button presses are answered by the
+// dispatcher) get nothing.
+func Greeter(ctx context.Context, tx Tx, u *Update) error {
+	m := u.Message
+	if m == nil || u.User == nil || m.Chat == nil {
+		return nil
+	}
+	t := textFor(u.User.Language)
+	var text string
+	switch {
+	case m.IsCommand() && m.Command() == "start":
+		name := u.User.FirstName
+		if name == "" {
+			name = u.User.Username
+		}
+		text = strings.ReplaceAll(t.greeting, "{name}", html.EscapeString(name))
+	case m.Text != "" || m.Document != nil:
+		text = t.hint
+	default:
+		return nil
+	}
+	reqs, err := SendHTML(m.Chat.ID, text, nil)
+	if err != nil {
+		return err
+	}
+	return tx.Send(ctx, reqs...)
+}
+
+// commandMenu is the command menu of each language.
+var commandMenu = map[string][]Command{
+	"en": {{Command: "start", Description: "Start"}},
+	"ru": {{Command: "start", Description: "Начать"}},
+}
+
+// MenuRequests returns the setMyCommands requests that install the command menu: English for
+// everybody, Russian for Russian-speaking users.
+func MenuRequests() []Request {
+	var reqs []Request
+	for _, lang := range []string{"en", "ru"} {
+		code := lang
+		if lang == "en" {
+			code = ""
+		}
+		r, err := SetCommands(code, commandMenu[lang])
+		if err != nil {
+			panic(err) // the menu is a constant
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs
+}

@@ -1,0 +1,208 @@
+// Package loadtest drives simulated users through the Telegram transport and measures it: the
+// real transport (bot) on a real database, talking over loopback HTTP to the Bot API emulator
+// (bot/tgemu) with Telegram's rate limits switched off on both sides.
+//
+// Each simulated user writes a message, waits for the bot's reply, and writes again, for the
+// length of the run. The report gives the updates handled a second and the latency from the
+// moment an update is available to the bot to the moment its reply reaches the emulator.
+package loadtest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/tgemu"
+)
+
+// Options configure a run.
+type Options struct {
+	// Pool is the database; it must be migrated.
+	Pool *pgxpool.Pool
+	// Users is how many simulated users write at once.
+	Users int
+	// Duration is how long users keep writing (after a short warm-up).
+	Duration time.Duration
+	// Warmup runs before measuring; one second unless set.
+	Warmup time.Duration
+	// Workers and Senders size the transport (bot.Config); the defaults unless set.
+	Workers, Senders int
+	// Log receives the transport's log lines; nil discards them.
+	Log *slog.Logger
+	// DBCPU, when set, returns the CPU time the database server has used so far, so that the
+	// report can give the database's CPU cost per update.
+	DBCPU func() time.Duration
+}
+
+// Report is the result of a run.
+type Report struct {
+	Users    int
+	Updates  int           // updates answered in the measured window
+	Duration time.Duration // the measured window
+	PerSec   float64
+	P50, P99 time.Duration
+	Max      time.Duration
+	Timeouts int // updates whose reply did not come within 10 s
+	// CPU time per update in the measured window: this process (transport, emulator and
+	// simulated users together) and the database server (0 when unknown). On a machine shared
+	// with other work they tell what the run would do alone: 1 s of CPU per core per second.
+	ProcessCPU, DBCPU time.Duration
+}
+
+// String formats the report for people.
+func (r Report) String() string {
+	s := fmt.Sprintf("%d users, %d updates in %v: %.0f updates/s; update to delivered reply: p50 %v, p99 %v, max %v; %d timeouts",
+		r.Users, r.Updates, r.Duration.Round(time.Millisecond), r.PerSec,
+		r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond), r.Timeouts)
+	s += fmt.Sprintf("\nCPU per update: this process %v", r.ProcessCPU.Round(time.Microsecond))
+	if r.DBCPU > 0 {
+		s += fmt.Sprintf(", PostgreSQL %v", r.DBCPU.Round(time.Microsecond))
+	}
+	return s
+}
+
+// processCPU is the CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// Run runs the load test.
+func Run(ctx context.Context, opts Options) (Report, error) {
+	if opts.Users <= 0 || opts.Duration <= 0 || opts.Pool == nil {
+		return Report{}, errors.New("loadtest: users, duration and a database are needed")
+	}
+	if opts.Warmup <= 0 {
+		opts.Warmup = time.Second
+	}
+	if opts.Log == nil {
+		opts.Log = slog.New(slog.DiscardHandler)
+	}
+	emu := tgemu.New(tgemu.Options{})
+	emuBot := emu.AddBot("5000001:"+strconv.FormatInt(time.Now().UnixNano(), 36), "load_bot")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return Report{}, err
+	}
+	srv := &http.Server{Handler: emu}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	api, err := bot.NewAPI(ctx, emuBot.Token(), tgemu.Endpoint("http://"+ln.Addr().String()), nil)
+	if err != nil {
+		return Report{}, err
+	}
+	tr := bot.New(bot.Config{
+		Store: botpg.New(opts.Pool), Handler: bot.Greeter, Log: opts.Log, Limits: &bot.NoLimits,
+		Workers: opts.Workers, Senders: opts.Senders,
+	})
+	if _, err := tr.AddBot(ctx, api); err != nil {
+		return Report{}, err
+	}
+	trDone := make(chan struct{})
+	go func() { tr.Run(ctx); close(trDone) }()
+	defer func() { cancel(); <-trDone }()
+
+	start := time.Now()
+	measureFrom := start.Add(opts.Warmup)
+	stopAt := measureFrom.Add(opts.Duration)
+	var mu sync.Mutex
+	var lat []time.Duration
+	timeouts := 0
+	// The CPU counters are read when the measured window opens and closes.
+	var cpuMu sync.Mutex
+	var cpu0, db0, cpu1, db1 time.Duration
+	read := func(cpu, db *time.Duration) func() {
+		return func() {
+			cpuMu.Lock()
+			defer cpuMu.Unlock()
+			*cpu = processCPU()
+			if opts.DBCPU != nil {
+				*db = opts.DBCPU()
+			}
+		}
+	}
+	markStart := time.AfterFunc(time.Until(measureFrom), read(&cpu0, &db0))
+	defer markStart.Stop()
+	markEnd := time.AfterFunc(time.Until(stopAt), read(&cpu1, &db1))
+	defer markEnd.Stop()
+	var wg sync.WaitGroup
+	for i := range opts.Users {
+		id := int64(900_000_000 + i)
+		emuBot.AddUser(tgbotapi.User{ID: id, FirstName: "Load" + strconv.Itoa(i), LanguageCode: "en"})
+		wg.Go(func() {
+			events, unsubscribe := emuBot.Subscribe(id)
+			defer unsubscribe()
+			var mine []time.Duration
+			lost := 0
+			for n := 0; time.Now().Before(stopAt) && ctx.Err() == nil; n++ {
+				sent := time.Now()
+				if _, err := emuBot.SendText(id, "message "+strconv.Itoa(n)); err != nil {
+					return
+				}
+				if !awaitReply(ctx, events) {
+					lost++
+					continue
+				}
+				if sent.After(measureFrom) && sent.Before(stopAt) {
+					mine = append(mine, time.Since(sent))
+				}
+			}
+			mu.Lock()
+			lat = append(lat, mine...)
+			timeouts += lost
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if len(lat) == 0 {
+		return Report{}, errors.New("loadtest: no update was answered")
+	}
+	slices.Sort(lat)
+	pct := func(p float64) time.Duration { return lat[min(len(lat)-1, int(float64(len(lat))*p))] }
+	cpuMu.Lock()
+	defer cpuMu.Unlock()
+	per := func(d time.Duration) time.Duration { return max(d, 0) / time.Duration(len(lat)) }
+	return Report{
+		ProcessCPU: per(cpu1 - cpu0), DBCPU: per(db1 - db0),
+		Users: opts.Users, Updates: len(lat), Duration: opts.Duration,
+		PerSec: float64(len(lat)) / opts.Duration.Seconds(),
+		P50:    pct(0.50), P99: pct(0.99), Max: lat[len(lat)-1], Timeouts: timeouts,
+	}, nil
+}
+
+// awaitReply waits for the bot's next message in the chat.
+func awaitReply(ctx context.Context, events <-chan tgemu.Event) bool {
+	timeout := time.NewTimer(10 * time.Second)
+	defer timeout.Stop()
+	for {
+		select {
+		case ev := <-events:
+			if ev.Type == "message" && ev.Message != nil && ev.Message.FromBot {
+				return true
+			}
+		case <-timeout.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+}

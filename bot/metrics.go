@@ -1,0 +1,85 @@
+package bot
+
+import (
+	"context"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// Metrics are the transport's Prometheus metrics. Register them with Register; a Transport
+// without metrics uses an unregistered set.
+type Metrics struct {
+	UpdatesReceived prometheus.Counter
+	UpdatesHandled  *prometheus.CounterVec // by result: ok, error, gave_up
+	HandleSeconds   prometheus.Histogram
+	Sends           *prometheus.CounterVec // by method and outcome
+	Retries         prometheus.Counter
+	FloodWaits      prometheus.Counter
+	FloodWaitSecond prometheus.Counter
+	outboxDepth     prometheus.Gauge
+	outboxAge       prometheus.Gauge
+}
+
+// NewMetrics creates the metrics (not registered).
+func NewMetrics() *Metrics {
+	return &Metrics{
+		UpdatesReceived: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "questbot_updates_received_total", Help: "Updates received from Telegram and stored in the inbox.",
+		}),
+		UpdatesHandled: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "questbot_updates_handled_total", Help: "Updates handled, by result (ok, error, gave_up).",
+		}, []string{"result"}),
+		HandleSeconds: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "questbot_update_handle_seconds",
+			Help:    "Time to handle an update: the transaction it was handled in, with the updates of other chats handled with it.",
+			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .2, .5, 1, 2, 5},
+		}),
+		Sends: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "questbot_sends_total", Help: "Bot API requests from the outbox, by method and outcome (sent, retry, failed, blocked).",
+		}, []string{"method", "outcome"}),
+		Retries: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "questbot_send_retries_total", Help: "Outbox sends that failed transiently and will be retried.",
+		}),
+		FloodWaits: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "questbot_flood_waits_total", Help: "429 Too Many Requests answers waited out.",
+		}),
+		FloodWaitSecond: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "questbot_flood_wait_seconds_total", Help: "Seconds of retry_after asked for by 429 answers.",
+		}),
+		outboxDepth: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "questbot_outbox_depth", Help: "Pending outbox rows.",
+		}),
+		outboxAge: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "questbot_outbox_oldest_seconds", Help: "Age of the oldest pending outbox row.",
+		}),
+	}
+}
+
+// Register registers every metric with r.
+func (m *Metrics) Register(r prometheus.Registerer) error {
+	for _, c := range []prometheus.Collector{m.UpdatesReceived, m.UpdatesHandled, m.HandleSeconds,
+		m.Sends, m.Retries, m.FloodWaits, m.FloodWaitSecond, m.outboxDepth, m.outboxAge} {
+		if err := r.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// watchOutbox refreshes the outbox gauges from the store every interval until ctx ends.
+func (m *Metrics) watchOutbox(ctx context.Context, s Store, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		if depth, age, err := s.OutboxStats(ctx); err == nil {
+			m.outboxDepth.Set(float64(depth))
+			m.outboxAge.Set(age.Seconds())
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

@@ -1,0 +1,238 @@
+package bot
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// Telegram's limits on what a bot sends.
+const (
+	// MaxTextLen is the longest message text, in UTF-16 code units. Longer texts are split.
+	MaxTextLen = 4096
+	// MaxCaptionLen is the longest photo or document caption.
+	MaxCaptionLen = 1024
+	// MaxCallbackData is the longest callback_data of a button, in bytes.
+	MaxCallbackData = 64
+)
+
+// Errors of the request builders: programming errors of a handler, returned before anything is
+// written to the outbox.
+var (
+	ErrCallbackData = errors.New("bot: callback_data is empty or longer than 64 bytes")
+	ErrButton       = errors.New("bot: a button needs a text and exactly one of data and URL")
+	ErrTooLong      = errors.New("bot: text too long")
+	ErrEmpty        = errors.New("bot: empty text")
+)
+
+// Request is one call of the Bot API waiting in the outbox: the method, the chat it is about (it
+// decides the order and the rate limit; 0 for requests that concern no chat) and its parameters
+// as Telegram reads them. Build requests with the functions of this file, which check Telegram's
+// limits, rather than by hand.
+type Request struct {
+	Method string
+	ChatID int64
+	Params map[string]string
+	// FilePath is the local file that sendPhoto and sendDocument upload (as the "photo" or
+	// "document" parameter) unless Telegram already has it.
+	FilePath string
+}
+
+// Button is an inline keyboard button: a text, and either callback data (at most 64 bytes) or a
+// URL.
+type Button struct {
+	Text string
+	Data string
+	URL  string
+}
+
+// Keyboard is an inline keyboard, row by row.
+type Keyboard [][]Button
+
+// markup is the keyboard as a reply_markup parameter.
+func (k Keyboard) markup() (string, error) {
+	kb := tgbotapi.InlineKeyboardMarkup{InlineKeyboard: make([][]tgbotapi.InlineKeyboardButton, 0, len(k))}
+	for _, row := range k {
+		r := make([]tgbotapi.InlineKeyboardButton, 0, len(row))
+		for _, b := range row {
+			if strings.TrimSpace(b.Text) == "" || (b.Data == "") == (b.URL == "") {
+				return "", fmt.Errorf("%w: %+v", ErrButton, b)
+			}
+			btn := tgbotapi.InlineKeyboardButton{Text: b.Text}
+			if b.URL != "" {
+				btn.URL = &b.URL
+			} else {
+				if len(b.Data) > MaxCallbackData {
+					return "", fmt.Errorf("%w: %q", ErrCallbackData, b.Data)
+				}
+				btn.CallbackData = &b.Data
+			}
+			r = append(r, btn)
+		}
+		kb.InlineKeyboard = append(kb.InlineKeyboard, r)
+	}
+	raw, err := json.Marshal(kb)
+	return string(raw), err
+}
+
+func chatParams(chatID int64) map[string]string {
+	return map[string]string{"chat_id": strconv.FormatInt(chatID, 10)}
+}
+
+// SendHTML returns the sendMessage requests of an HTML text with an optional keyboard. A text
+// longer than Telegram allows is split at line boundaries (a single longer line at a space, or
+// anywhere as a last resort), and formatting tags open at a split are closed and reopened; the
+// keyboard goes under the last part.
+func SendHTML(chatID int64, html string, kb Keyboard) ([]Request, error) {
+	if strings.TrimSpace(html) == "" {
+		return nil, ErrEmpty
+	}
+	var markup string
+	if kb != nil {
+		var err error
+		if markup, err = kb.markup(); err != nil {
+			return nil, err
+		}
+	}
+	parts := SplitHTML(html, MaxTextLen)
+	reqs := make([]Request, len(parts))
+	for i, p := range parts {
+		params := chatParams(chatID)
+		params["text"] = p
+		params["parse_mode"] = tgbotapi.ModeHTML
+		if i == len(parts)-1 && markup != "" {
+			params["reply_markup"] = markup
+		}
+		reqs[i] = Request{Method: "sendMessage", ChatID: chatID, Params: params}
+	}
+	return reqs, nil
+}
+
+// EditHTML returns an editMessageText request. An edit cannot be split: a text that is too long
+// is ErrTooLong.
+func EditHTML(chatID int64, messageID int, html string, kb Keyboard) (Request, error) {
+	if strings.TrimSpace(html) == "" {
+		return Request{}, ErrEmpty
+	}
+	if utf16Len(html) > MaxTextLen {
+		return Request{}, fmt.Errorf("%w: %d characters", ErrTooLong, utf16Len(html))
+	}
+	params := chatParams(chatID)
+	params["message_id"] = strconv.Itoa(messageID)
+	params["text"] = html
+	params["parse_mode"] = tgbotapi.ModeHTML
+	if kb != nil {
+		markup, err := kb.markup()
+		if err != nil {
+			return Request{}, err
+		}
+		params["reply_markup"] = markup
+	}
+	return Request{Method: "editMessageText", ChatID: chatID, Params: params}, nil
+}
+
+// EditKeyboard returns an editMessageReplyMarkup request; a nil keyboard removes it.
+func EditKeyboard(chatID int64, messageID int, kb Keyboard) (Request, error) {
+	params := chatParams(chatID)
+	params["message_id"] = strconv.Itoa(messageID)
+	if kb == nil {
+		kb = Keyboard{}
+	}
+	markup, err := kb.markup()
+	if err != nil {
+		return Request{}, err
+	}
+	params["reply_markup"] = markup
+	return Request{Method: "editMessageReplyMarkup", ChatID: chatID, Params: params}, nil
+}
+
+// Delete returns a deleteMessage request.
+func Delete(chatID int64, messageID int) Request {
+	params := chatParams(chatID)
+	params["message_id"] = strconv.Itoa(messageID)
+	return Request{Method: "deleteMessage", ChatID: chatID, Params: params}
+}
+
+// AnswerCallback returns the answerCallbackQuery request for a button press in a chat; text may
+// be empty (the button just stops spinning).
+func AnswerCallback(chatID int64, queryID, text string) Request {
+	params := map[string]string{"callback_query_id": queryID}
+	if text != "" {
+		params["text"] = text
+	}
+	return Request{Method: "answerCallbackQuery", ChatID: chatID, Params: params}
+}
+
+// SendPhoto returns a sendPhoto request for a local image file, with an optional HTML caption and
+// keyboard. The file is uploaded the first time and sent by its file_id afterwards.
+func SendPhoto(chatID int64, path, captionHTML string, kb Keyboard) (Request, error) {
+	return sendFile("sendPhoto", chatID, path, captionHTML, kb)
+}
+
+// SendDocument returns a sendDocument request for a local file, like SendPhoto.
+func SendDocument(chatID int64, path, captionHTML string, kb Keyboard) (Request, error) {
+	return sendFile("sendDocument", chatID, path, captionHTML, kb)
+}
+
+func sendFile(method string, chatID int64, path, caption string, kb Keyboard) (Request, error) {
+	if utf16Len(caption) > MaxCaptionLen {
+		return Request{}, fmt.Errorf("%w: caption of %d characters", ErrTooLong, utf16Len(caption))
+	}
+	params := chatParams(chatID)
+	if caption != "" {
+		params["caption"] = caption
+		params["parse_mode"] = tgbotapi.ModeHTML
+	}
+	if kb != nil {
+		markup, err := kb.markup()
+		if err != nil {
+			return Request{}, err
+		}
+		params["reply_markup"] = markup
+	}
+	return Request{Method: method, ChatID: chatID, Params: params, FilePath: path}, nil
+}
+
+// Command is an entry of the bot's command menu.
+type Command struct {
+	Command     string `json:"command"`
+	Description string `json:"description"`
+}
+
+// SetCommands returns the setMyCommands request of the command menu for users whose language is
+// lang ("" for everybody else).
+func SetCommands(lang string, cmds []Command) (Request, error) {
+	raw, err := json.Marshal(cmds)
+	if err != nil {
+		return Request{}, err
+	}
+	params := map[string]string{"commands": string(raw)}
+	if lang != "" {
+		params["language_code"] = lang
+	}
+	return Request{Method: "setMyCommands", Params: params}, nil
+}
+
+// fileField is the parameter that carries the file of a file-sending method.
+func fileField(method string) string {
+	switch method {
+	case "sendPhoto":
+		return "photo"
+	case "sendDocument":
+		return "document"
+	}
+	return ""
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}

@@ -1,0 +1,72 @@
+package bot
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Ensure long texts are split at line boundaries into well-formed parts that fit.
+func TestSplitHTML(t *testing.T) {
+	t.Parallel()
+	line := strings.Repeat("word ", 19) + "end" // 98 characters
+	var lines []string
+	for range 100 {
+		lines = append(lines, line)
+	}
+	text := "<b>" + strings.Join(lines, "\n") + "</b>"
+	parts := SplitHTML(text, 4096)
+	if len(parts) != 3 {
+		t.Fatalf("%d parts, want 3", len(parts))
+	}
+	var joined []string
+	for i, p := range parts {
+		if n := utf16Len(p); n > 4096 {
+			t.Errorf("part %d: %d characters", i, n)
+		}
+		if !strings.HasPrefix(p, "<b>") || !strings.HasSuffix(p, "end</b>") {
+			t.Errorf("part %d is not a run of whole lines in <b>: %.20q...%q", i, p, p[len(p)-20:])
+		}
+		joined = append(joined, strings.TrimSuffix(strings.TrimPrefix(p, "<b>"), "</b>"))
+	}
+	if got := "<b>" + strings.Join(joined, "\n") + "</b>"; got != text {
+		t.Error("the parts do not add up to the text")
+	}
+	// One line longer than the limit is split at spaces; a word longer than it anywhere.
+	for _, s := range []string{strings.Repeat("ab ", 3000), strings.Repeat("я", 9000)} {
+		for i, p := range SplitHTML(s, 4096) {
+			if n := utf16Len(p); n > 4096 || n == 0 {
+				t.Errorf("part %d: %d characters", i, n)
+			}
+		}
+	}
+	if got := SplitHTML("short", 4096); len(got) != 1 || got[0] != "short" {
+		t.Errorf("a short text: %q", got)
+	}
+}
+
+// Ensure the builders refuse what Telegram would refuse.
+func TestBuilders(t *testing.T) {
+	t.Parallel()
+	if _, err := SendHTML(1, "hi", Keyboard{{{Text: "x", Data: strings.Repeat("d", 65)}}}); !errors.Is(err, ErrCallbackData) {
+		t.Errorf("65-byte callback data: %v", err)
+	}
+	if _, err := SendHTML(1, "hi", Keyboard{{{Text: "x"}}}); !errors.Is(err, ErrButton) {
+		t.Errorf("a button with neither data nor URL: %v", err)
+	}
+	if _, err := SendHTML(1, " ", nil); !errors.Is(err, ErrEmpty) {
+		t.Errorf("empty text: %v", err)
+	}
+	if _, err := EditHTML(1, 2, strings.Repeat("x", 4097), nil); !errors.Is(err, ErrTooLong) {
+		t.Errorf("long edit: %v", err)
+	}
+	reqs, err := SendHTML(1, strings.Repeat("line\n", 2000), Keyboard{{{Text: "ok", Data: strings.Repeat("d", 64)}}})
+	if err != nil || len(reqs) != 3 {
+		t.Fatalf("got %d requests, %v; want 3", len(reqs), err)
+	}
+	for i, r := range reqs {
+		if _, has := r.Params["reply_markup"]; has != (i == 2) {
+			t.Errorf("request %d: keyboard %v", i, has)
+		}
+	}
+}

@@ -1,0 +1,188 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/jackc/pgx/v5"
+)
+
+// Errors of a Store.
+var (
+	// ErrNoWork means the chat has nothing to handle or send now.
+	ErrNoWork = errors.New("bot: nothing to do for this chat")
+	// ErrBusy means another process holds the chat; it is left to that process.
+	ErrBusy = errors.New("bot: chat is busy in another process")
+)
+
+// ChatKey names a chat of one bot: the unit of ordering and of rate limits.
+type ChatKey struct {
+	Service int
+	Chat    int64
+}
+
+// User is the sender of an update as stored, after the update was recorded.
+type User struct {
+	ID        int64
+	ChatID    int64
+	Username  string
+	FirstName string
+	// Language is the user's language: Telegram's language_code when they first wrote, or what
+	// they chose since.
+	Language string
+	IsAdmin  bool
+}
+
+// Update is an update being handled: Telegram's update, the bot it came to and its sender.
+type Update struct {
+	tgbotapi.Update
+	// Service is the id of the bot (the service row).
+	Service int
+	// Chat is the chat the update belongs to (the ordering key).
+	Chat int64
+	// User is the sender, nil for updates without one.
+	User *User
+	// Download fetches a file the user sent (by file_id), up to max bytes. It is slow: handlers
+	// that must not hold their transaction that long record the file_id and fetch it later.
+	Download func(ctx context.Context, fileID string, max int64) (data []byte, path string, err error)
+}
+
+// Tx is the transaction an update is handled in. Everything done through it, the domain's state
+// change on DB and the requests given to Send, commits together or not at all.
+type Tx interface {
+	// DB is the database transaction, for the domain's stores. It may be a savepoint inside a
+	// transaction shared with other chats' updates: use it for statements (and nested Begin),
+	// never Commit or Rollback it; returning an error from the handler rolls it back.
+	DB() pgx.Tx
+	// Send adds requests to the outbox. They are sent after the transaction commits, in order.
+	Send(ctx context.Context, reqs ...Request) error
+}
+
+// Handled is the result of handling the first update of a chat (Store.HandleBatch).
+type Handled struct {
+	Chat ChatKey
+	// Update is the update handled (nil when there was none).
+	Update *Update
+	// Touched are the chats that got outbox rows.
+	Touched []ChatKey
+	// More reports whether the chat had more unhandled updates.
+	More bool
+	// Err is nil when the update was handled; see Store.HandleBatch.
+	Err error
+}
+
+// ErrAbandon, returned by a handler, abandons its whole batch as if the process had stopped (test
+// hooks use it).
+var ErrAbandon = errors.New("bot: batch abandoned")
+
+// Handler handles one update inside its transaction. A returned error rolls the transaction back;
+// the update is tried again a few times, then given up with a generic reply to the user.
+type Handler func(ctx context.Context, tx Tx, u *Update) error
+
+// OutboxRow is a request taken from the outbox for sending.
+type OutboxRow struct {
+	ID       int64
+	Chat     ChatKey
+	Request  Request
+	Attempts int
+	Created  time.Time
+	// CachedFile is what the store knows of FilePath from an earlier upload: the file_id Telegram
+	// gave it and the size and modification time the file had then.
+	CachedFile *CachedFile
+}
+
+// CachedFile is a file Telegram already has.
+type CachedFile struct {
+	FileID  string
+	Size    int64
+	ModTime time.Time
+}
+
+// SendResult is what became of the first outbox row of a chat (Store.SendBatch).
+type SendResult struct {
+	Chat ChatKey
+	// Outcome is the outcome of the send, when Err is nil.
+	Outcome Outcome
+	// More reports whether the chat had more pending rows.
+	More bool
+	// Err is ErrNoWork when the chat had no due row (Due is then when its first row becomes
+	// due, or zero when it has none) and ErrBusy when another process holds the chat.
+	Err error
+	Due time.Time
+}
+
+// Outcome is what became of an attempt to send an outbox row.
+type Outcome struct {
+	// Kind is what to do with the row.
+	Kind OutcomeKind
+	// RetryAt is when to try again (OutcomeRetry).
+	RetryAt time.Time
+	// Err describes the failure, for the record.
+	Err string
+	// FileID is the file_id Telegram gave to an uploaded file (OutcomeSent), with the size and
+	// modification time of the file uploaded.
+	Uploaded *CachedFile
+}
+
+// OutcomeKind says what to do with an outbox row after an attempt.
+type OutcomeKind int
+
+// The outcomes of a send.
+const (
+	// OutcomeSent: Telegram has it; the row is removed.
+	OutcomeSent OutcomeKind = iota
+	// OutcomeRetry: a transient failure or a 429; the row waits until RetryAt.
+	OutcomeRetry
+	// OutcomeFailed: a permanent failure; the row is kept as a record and skipped.
+	OutcomeFailed
+	// OutcomeBlocked: the user blocked the bot; the user is marked blocked and every pending row
+	// of the chat is dropped as failed.
+	OutcomeBlocked
+	// OutcomeAbandon: nothing happened (the process is stopping); the row stays as it was.
+	OutcomeAbandon
+)
+
+// Store is what the transport keeps in the database: the bots, the inbox, the users and the
+// outbox. bot/botpg implements it with PostgreSQL.
+type Store interface {
+	// RegisterService records the bot behind token (as getMe describes it) and returns its service
+	// id and the getUpdates offset at which its long poll resumes.
+	RegisterService(ctx context.Context, token string, me tgbotapi.User) (id int, offset int64, err error)
+	// SaveUpdates stores raw updates in the inbox and moves the bot's offset to next, in one
+	// transaction; updates below the stored offset, or still in the inbox, are ignored (they were
+	// stored before). With next 0 (a webhook) the offset is neither used nor moved. It returns
+	// the chats that got updates.
+	SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) ([]ChatKey, error)
+	// PendingChats returns up to limit chats with updates not yet handled.
+	PendingChats(ctx context.Context, limit int) ([]ChatKey, error)
+	// HandleBatch takes the oldest unhandled update of each chat, records its sender and runs fn
+	// on each, all in one transaction; fn's database work for an update that fails is rolled
+	// back alone, and the updates whose fn returned nil are marked handled, with their outbox rows,
+	// when everything commits. The result has one entry per chat, in order: Err is ErrNoWork when
+	// the chat had no unhandled update, ErrBusy when another process works on it, or fn's error.
+	// When fn returns ErrAbandon (or wraps it) the whole batch is rolled back and the error
+	// returned; any other error return means the same for a failure of the database.
+	HandleBatch(ctx context.Context, chats []ChatKey, fn Handler) ([]Handled, error)
+	// RecordFailure notes a failed attempt at handling an update. After maxAttempts the update is
+	// given up (marked handled, its error kept) and reply is written to the outbox; it then
+	// returns true.
+	RecordFailure(ctx context.Context, chat ChatKey, updateID int64, errText string, maxAttempts int, reply []Request) (bool, error)
+
+	// Enqueue writes requests of a bot to the outbox outside any update (start-up work such as the
+	// command menu, broadcasts). It returns the chats that got rows.
+	Enqueue(ctx context.Context, service int, reqs []Request) ([]ChatKey, error)
+	// PendingOutbox returns up to limit chats with pending outbox rows, with the earliest time
+	// the first row of each may be sent.
+	PendingOutbox(ctx context.Context, limit int) (map[ChatKey]time.Time, error)
+	// SendBatch takes the first pending row of each chat, if it is due, calls send with them
+	// (while holding them) and applies the outcomes, in one transaction. The result has one entry
+	// per chat, in order; see SendResult.
+	SendBatch(ctx context.Context, chats []ChatKey, send func(context.Context, []*OutboxRow) []Outcome) ([]SendResult, error)
+	// OutboxStats returns the number of pending outbox rows and the age of the oldest.
+	OutboxStats(ctx context.Context) (depth int64, oldest time.Duration, err error)
+	// Cleanup removes the records of given-up updates older than age.
+	Cleanup(ctx context.Context, age time.Duration) error
+}

@@ -1,0 +1,878 @@
+package tgemu
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// Limits Telegram applies to what a bot sends.
+const (
+	MaxTextLen         = 4096 // characters of a message text, after entity parsing
+	MaxCaptionLen      = 1024
+	MaxCallbackData    = 64 // bytes of a button's callback_data
+	MaxButtonsPerRow   = 8
+	MaxButtons         = 100
+	maxPollTimeout     = 50 * time.Second
+	perChatMinInterval = 900 * time.Millisecond // one message a second per chat, less jitter
+	globalPerSecond    = 33                     // about 30 a second overall, plus tolerance
+)
+
+// Bot is one emulated bot account: its pending updates, its chats with the simulated users and
+// the faults waiting to be injected into its requests.
+type Bot struct {
+	srv   *Server
+	token string
+	me    tgbotapi.User
+
+	mu        sync.Mutex
+	updates   []tgbotapi.Update // not yet acknowledged, in update_id order
+	nextUpd   int
+	wake      chan struct{} // closed and replaced when an update arrives
+	users     map[int64]*tgbotapi.User
+	chats     map[int64]*chat
+	callbacks map[string]*callback
+	cbSeq     int
+	faults    []*Fault
+	commands  map[string][]tgbotapi.BotCommand // by language code ("" = default)
+	counts    map[string]int                   // requests by method, and "429", "5xx", "403"
+	sends     []time.Time                      // recent sends, for the global flood limit
+}
+
+// chat is the private chat of one user with the bot.
+type chat struct {
+	messages []*Message // in id order; deleted ones removed
+	nextID   int
+	blocked  bool
+	lastSend time.Time
+	subs     map[chan Event]struct{}
+}
+
+type callback struct {
+	chatID   int64
+	answered bool
+}
+
+// Message is a message of a chat as a viewer shows it.
+type Message struct {
+	ID        int    `json:"id"`
+	ChatID    int64  `json:"chat_id"`
+	FromBot   bool   `json:"from_bot"`
+	Text      string `json:"text,omitempty"` // as sent; HTML when ParseMode is "HTML"
+	ParseMode string `json:"parse_mode,omitempty"`
+	// Keyboard is the inline keyboard, row by row.
+	Keyboard [][]Button `json:"keyboard,omitempty"`
+	// Photo and Document are file_ids (see Server.FileData); FileName is the document's name.
+	Photo    string    `json:"photo,omitempty"`
+	Document string    `json:"document,omitempty"`
+	FileName string    `json:"file_name,omitempty"`
+	Date     time.Time `json:"date"`
+	Edited   bool      `json:"edited,omitempty"`
+}
+
+// Button is an inline keyboard button.
+type Button struct {
+	Text string `json:"text"`
+	Data string `json:"data,omitempty"`
+	URL  string `json:"url,omitempty"`
+}
+
+// Event is something that happened in a chat: a new message (from the user or the bot), an edit, a
+// deletion, or the bot's answer to a button press.
+type Event struct {
+	// Type is "message", "edit", "delete" or "answer".
+	Type    string   `json:"type"`
+	ChatID  int64    `json:"chat_id"`
+	Message *Message `json:"message,omitempty"` // message and edit
+	// MessageID is the deleted message (delete).
+	MessageID int `json:"message_id,omitempty"`
+	// Text and ShowAlert are the answer to a button press (answer).
+	Text      string `json:"text,omitempty"`
+	ShowAlert bool   `json:"show_alert,omitempty"`
+	At        time.Time
+}
+
+// Fault is an error or delay the emulator injects into the bot's requests.
+type Fault struct {
+	// Method is the Bot API method the fault applies to; empty means every method except getMe
+	// and getUpdates.
+	Method string
+	// ChatID limits the fault to requests about this chat; 0 means any.
+	ChatID int64
+	// Code is the error to answer: 429 (with RetryAfter seconds), 500, 502, ... 0 answers normally,
+	// after Delay.
+	Code       int
+	RetryAfter int
+	// Delay holds the answer back this long (a slow server).
+	Delay time.Duration
+	// Times is how many matching requests the fault hits; 0 means once.
+	Times int
+}
+
+// Token returns the bot's token.
+func (b *Bot) Token() string { return b.token }
+
+// Me returns the bot's own user, as getMe answers it.
+func (b *Bot) Me() tgbotapi.User { return b.me }
+
+// AddUser adds a simulated user (or updates their name and language). The user's id is also the
+// id of their private chat with the bot.
+func (b *Bot) AddUser(u tgbotapi.User) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cp := u
+	b.users[u.ID] = &cp
+	b.chatLocked(u.ID)
+}
+
+// Users returns the simulated users, by id.
+func (b *Bot) Users() []tgbotapi.User {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []tgbotapi.User
+	for _, u := range b.users {
+		out = append(out, *u)
+	}
+	slices.SortFunc(out, func(x, y tgbotapi.User) int { return int(x.ID - y.ID) })
+	return out
+}
+
+// Block makes the user block the bot (blocked true): the bot's requests about their chat answer
+// 403 "Forbidden: bot was blocked by the user". The user unblocks it by writing again, or with
+// blocked false.
+func (b *Bot) Block(userID int64, blocked bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := b.chatLocked(userID)
+	if c.blocked == blocked {
+		return
+	}
+	c.blocked = blocked
+	// Telegram tells the bot with a my_chat_member update.
+	if u := b.users[userID]; u != nil {
+		old, next := "member", "kicked"
+		if !blocked {
+			old, next = next, old
+		}
+		me := b.me
+		b.queueLocked(tgbotapi.Update{MyChatMember: &tgbotapi.ChatMemberUpdated{
+			Chat: *privateChat(u), From: *u, Date: int(now().Unix()),
+			OldChatMember: tgbotapi.ChatMember{User: &me, Status: old},
+			NewChatMember: tgbotapi.ChatMember{User: &me, Status: next},
+		}})
+	}
+}
+
+// InjectFault adds a fault; faults are matched in the order they were added.
+func (b *Bot) InjectFault(f Fault) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if f.Times <= 0 {
+		f.Times = 1
+	}
+	b.faults = append(b.faults, &f)
+}
+
+// Count returns how many requests of a method the bot made, or for "429", "5xx" and "403" how
+// many answers of that kind it got.
+func (b *Bot) Count(what string) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.counts[what]
+}
+
+// Commands returns the command list the bot set for a language ("" for the default).
+func (b *Bot) Commands(lang string) []tgbotapi.BotCommand {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.commands[lang])
+}
+
+// Messages returns the messages of a chat, oldest first.
+func (b *Bot) Messages(chatID int64) []Message {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := b.chats[chatID]
+	if c == nil {
+		return nil
+	}
+	out := make([]Message, len(c.messages))
+	for i, m := range c.messages {
+		out[i] = *m
+	}
+	return out
+}
+
+// UnansweredCallbacks returns how many button presses the bot has not answered yet.
+func (b *Bot) UnansweredCallbacks() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	n := 0
+	for _, c := range b.callbacks {
+		if !c.answered {
+			n++
+		}
+	}
+	return n
+}
+
+// Subscribe returns a channel of the events of a chat and a function that ends the
+// subscription. Events are dropped when the channel's buffer (1024) is full.
+func (b *Bot) Subscribe(chatID int64) (<-chan Event, func()) {
+	ch := make(chan Event, 1024)
+	b.mu.Lock()
+	c := b.chatLocked(chatID)
+	c.subs[ch] = struct{}{}
+	b.mu.Unlock()
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			b.mu.Lock()
+			delete(c.subs, ch)
+			b.mu.Unlock()
+		})
+	}
+}
+
+func (b *Bot) chatLocked(id int64) *chat {
+	c := b.chats[id]
+	if c == nil {
+		c = &chat{nextID: 1, subs: map[chan Event]struct{}{}}
+		b.chats[id] = c
+	}
+	return c
+}
+
+func (b *Bot) publishLocked(c *chat, e Event) {
+	e.At = now()
+	for ch := range c.subs {
+		select {
+		case ch <- e:
+		default:
+		}
+	}
+}
+
+// ---- the user side ----
+
+func (b *Bot) userLocked(id int64) (*tgbotapi.User, error) {
+	u := b.users[id]
+	if u == nil {
+		return nil, fmt.Errorf("tgemu: no user %d", id)
+	}
+	return u, nil
+}
+
+// userMessageLocked adds a message from the user to their chat and queues the update.
+func (b *Bot) userMessageLocked(u *tgbotapi.User, m *Message, tm *tgbotapi.Message) {
+	c := b.chatLocked(u.ID)
+	c.blocked = false // writing to a bot unblocks it
+	m.ID, m.ChatID, m.Date = c.nextID, u.ID, now()
+	c.nextID++
+	c.messages = append(c.messages, m)
+	tm.MessageID = m.ID
+	tm.From = u
+	tm.Chat = privateChat(u)
+	tm.Date = int(m.Date.Unix())
+	b.queueLocked(tgbotapi.Update{Message: tm})
+	b.publishLocked(c, Event{Type: "message", ChatID: u.ID, Message: clone(m)})
+}
+
+// SendText is the user typing text into their chat. A leading /command gets the bot_command
+// entity, as Telegram's clients send it. It returns the message id.
+func (b *Bot) SendText(userID int64, text string) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	u, err := b.userLocked(userID)
+	if err != nil {
+		return 0, err
+	}
+	tm := &tgbotapi.Message{Text: text}
+	if strings.HasPrefix(text, "/") {
+		n := strings.IndexAny(text, " \n")
+		if n < 0 {
+			n = len(text)
+		}
+		tm.Entities = []tgbotapi.MessageEntity{{Type: "bot_command", Offset: 0, Length: textLen(text[:n])}}
+	}
+	m := &Message{Text: text}
+	b.userMessageLocked(u, m, tm)
+	return m.ID, nil
+}
+
+// SendDocument is the user uploading a file into their chat. It returns the message id.
+func (b *Bot) SendDocument(userID int64, name, mimeType string, data []byte) (int, error) {
+	b.mu.Lock()
+	u, err := b.userLocked(userID)
+	b.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	f := b.srv.addFile(b, name, mimeType, data, "documents")
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	tm := &tgbotapi.Message{Document: &tgbotapi.Document{
+		FileID: f.id, FileUniqueID: f.uniqueID, FileName: name, MimeType: mimeType, FileSize: len(data),
+	}}
+	m := &Message{Document: f.id, FileName: name}
+	b.userMessageLocked(u, m, tm)
+	return m.ID, nil
+}
+
+// Press is the user pressing the inline button with this callback data under a message of the
+// bot. It returns the callback query id.
+func (b *Bot) Press(userID int64, messageID int, data string) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	u, err := b.userLocked(userID)
+	if err != nil {
+		return "", err
+	}
+	c := b.chatLocked(userID)
+	m := c.find(messageID)
+	if m == nil || !m.FromBot {
+		return "", fmt.Errorf("tgemu: chat %d has no bot message %d", userID, messageID)
+	}
+	found := false
+	for _, row := range m.Keyboard {
+		for _, btn := range row {
+			found = found || (btn.Data == data && btn.URL == "")
+		}
+	}
+	if !found {
+		return "", fmt.Errorf("tgemu: message %d has no button with data %q", messageID, data)
+	}
+	b.cbSeq++
+	id := fmt.Sprintf("%d%06d", b.me.ID, b.cbSeq)
+	b.callbacks[id] = &callback{chatID: userID}
+	b.queueLocked(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{
+		ID: id, From: u, Message: b.toAPILocked(m), ChatInstance: strconv.FormatInt(userID, 10), Data: data,
+	}})
+	return id, nil
+}
+
+func (c *chat) find(id int) *Message {
+	for _, m := range c.messages {
+		if m.ID == id {
+			return m
+		}
+	}
+	return nil
+}
+
+func (b *Bot) queueLocked(u tgbotapi.Update) {
+	u.UpdateID = b.nextUpd
+	b.nextUpd++
+	b.updates = append(b.updates, u)
+	close(b.wake)
+	b.wake = make(chan struct{})
+}
+
+func privateChat(u *tgbotapi.User) *tgbotapi.Chat {
+	return &tgbotapi.Chat{ID: u.ID, Type: "private", UserName: u.UserName, FirstName: u.FirstName, LastName: u.LastName}
+}
+
+func clone(m *Message) *Message {
+	cp := *m
+	cp.Keyboard = slices.Clone(m.Keyboard)
+	return &cp
+}
+
+// toAPILocked is a chat message as the Bot API shows it.
+func (b *Bot) toAPILocked(m *Message) *tgbotapi.Message {
+	tm := &tgbotapi.Message{MessageID: m.ID, Date: int(m.Date.Unix()), Text: m.Text}
+	if u := b.users[m.ChatID]; u != nil {
+		tm.Chat = privateChat(u)
+		if !m.FromBot {
+			tm.From = u
+		}
+	} else {
+		tm.Chat = &tgbotapi.Chat{ID: m.ChatID, Type: "private"}
+	}
+	if m.FromBot {
+		me := b.me
+		tm.From = &me
+	}
+	if m.ParseMode == tgbotapi.ModeHTML {
+		tm.Text, _ = parseHTML(m.Text)
+	}
+	if len(m.Keyboard) > 0 {
+		kb := tgbotapi.InlineKeyboardMarkup{InlineKeyboard: [][]tgbotapi.InlineKeyboardButton{}}
+		for _, row := range m.Keyboard {
+			var r []tgbotapi.InlineKeyboardButton
+			for _, btn := range row {
+				tb := tgbotapi.InlineKeyboardButton{Text: btn.Text}
+				if btn.URL != "" {
+					tb.URL = &btn.URL
+				} else {
+					tb.CallbackData = &btn.Data
+				}
+				r = append(r, tb)
+			}
+			kb.InlineKeyboard = append(kb.InlineKeyboard, r)
+		}
+		tm.ReplyMarkup = &kb
+	}
+	if f := b.srv.file(m.Photo); f != nil {
+		tm.Photo = []tgbotapi.PhotoSize{{FileID: f.id, FileUniqueID: f.uniqueID, Width: 800, Height: 600, FileSize: len(f.data)}}
+		tm.Caption, tm.Text = tm.Text, ""
+	}
+	if f := b.srv.file(m.Document); f != nil {
+		tm.Document = &tgbotapi.Document{FileID: f.id, FileUniqueID: f.uniqueID, FileName: f.name, MimeType: f.mime, FileSize: len(f.data)}
+		tm.Caption, tm.Text = tm.Text, ""
+	}
+	return tm
+}
+
+// ---- the Bot API side ----
+
+// call runs one Bot API method.
+func (b *Bot) call(r *http.Request, method string, p params) (any, *apiError) {
+	chatID, _ := strconv.ParseInt(p.get("chat_id"), 10, 64)
+	if f := b.takeFault(method, chatID); f != nil {
+		if f.Delay > 0 {
+			select {
+			case <-time.After(f.Delay):
+			case <-r.Context().Done():
+				return nil, &apiError{code: 499, description: "client went away"}
+			}
+		}
+		if f.Code != 0 {
+			e := &apiError{code: f.Code, retryAfter: f.RetryAfter}
+			switch {
+			case f.Code == 429:
+				e.description = fmt.Sprintf("Too Many Requests: retry after %d", f.RetryAfter)
+			case f.Code >= 500:
+				e.description = http.StatusText(f.Code)
+			default:
+				e.description = fmt.Sprintf("Error %d", f.Code)
+			}
+			b.count(e)
+			return nil, e
+		}
+	}
+	var res any
+	var err *apiError
+	switch method {
+	case "getMe":
+		res = b.me
+	case "getUpdates":
+		res, err = b.getUpdates(r, p)
+	case "sendMessage":
+		res, err = b.sendMessage(p)
+	case "editMessageText":
+		res, err = b.editMessage(p, true)
+	case "editMessageReplyMarkup":
+		res, err = b.editMessage(p, false)
+	case "deleteMessage":
+		res, err = b.deleteMessage(p)
+	case "answerCallbackQuery":
+		res, err = b.answerCallback(p)
+	case "sendPhoto":
+		res, err = b.sendFile(p, "photo")
+	case "sendDocument":
+		res, err = b.sendFile(p, "document")
+	case "setMyCommands":
+		res, err = b.setMyCommands(p)
+	case "getFile":
+		res, err = b.getFile(p)
+	case "deleteWebhook":
+		res = true
+	default:
+		err = &apiError{code: 404, description: "Not Found: method not found"}
+	}
+	b.mu.Lock()
+	b.counts[method]++
+	b.mu.Unlock()
+	if err != nil {
+		b.count(err)
+	}
+	return res, err
+}
+
+func (b *Bot) count(e *apiError) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case e.code == 429:
+		b.counts["429"]++
+	case e.code >= 500:
+		b.counts["5xx"]++
+	case e.code == 403:
+		b.counts["403"]++
+	case e.code == 400:
+		b.counts["400"]++
+	}
+}
+
+func (b *Bot) takeFault(method string, chatID int64) *Fault {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, f := range b.faults {
+		if f.Method == "" && (method == "getMe" || method == "getUpdates") {
+			continue
+		}
+		if (f.Method != "" && f.Method != method) || (f.ChatID != 0 && f.ChatID != chatID) {
+			continue
+		}
+		f.Times--
+		if f.Times <= 0 {
+			b.faults = slices.Delete(b.faults, i, i+1)
+		}
+		cp := *f
+		return &cp
+	}
+	return nil
+}
+
+func (b *Bot) getUpdates(r *http.Request, p params) (any, *apiError) {
+	offset, _ := strconv.Atoi(p.get("offset"))
+	limit, _ := strconv.Atoi(p.get("limit"))
+	if limit <= 0 || limit > 100 {
+		limit = 100
+	}
+	timeout, _ := strconv.Atoi(p.get("timeout"))
+	deadline := time.NewTimer(min(time.Duration(timeout)*time.Second, maxPollTimeout))
+	defer deadline.Stop()
+	for {
+		b.mu.Lock()
+		// An offset acknowledges every update before it: they are forgotten.
+		i := 0
+		for i < len(b.updates) && b.updates[i].UpdateID < offset {
+			i++
+		}
+		b.updates = b.updates[i:]
+		if len(b.updates) > 0 || timeout <= 0 {
+			out := slices.Clone(b.updates[:min(limit, len(b.updates))])
+			b.mu.Unlock()
+			return out, nil
+		}
+		wake := b.wake
+		b.mu.Unlock()
+		select {
+		case <-wake:
+		case <-deadline.C:
+			return []tgbotapi.Update{}, nil
+		case <-r.Context().Done():
+			return []tgbotapi.Update{}, nil
+		}
+	}
+}
+
+// target finds the chat a sending method is about and applies the per-chat checks: the chat
+// exists, the user has not blocked the bot, and the flood limits.
+func (b *Bot) targetLocked(p params, flood bool) (int64, *chat, *apiError) {
+	id, err := p.int64("chat_id")
+	if err != nil {
+		return 0, nil, badRequest("chat_id is empty")
+	}
+	c := b.chats[id]
+	if c == nil || b.users[id] == nil {
+		return 0, nil, badRequest("chat not found")
+	}
+	if c.blocked {
+		return 0, nil, &apiError{code: 403, description: "Forbidden: bot was blocked by the user"}
+	}
+	if flood && b.srv.opts.EnforceRateLimits {
+		t := now()
+		if since := t.Sub(c.lastSend); since < perChatMinInterval {
+			return 0, nil, &apiError{code: 429, description: "Too Many Requests: retry after 1", retryAfter: 1}
+		}
+		recent := 0
+		for _, s := range b.sends {
+			if t.Sub(s) < time.Second {
+				recent++
+			}
+		}
+		if recent >= globalPerSecond {
+			return 0, nil, &apiError{code: 429, description: "Too Many Requests: retry after 1", retryAfter: 1}
+		}
+	}
+	return id, c, nil
+}
+
+func (b *Bot) noteSendLocked(c *chat) {
+	t := now()
+	c.lastSend = t
+	if b.srv.opts.EnforceRateLimits {
+		i := 0
+		for i < len(b.sends) && t.Sub(b.sends[i]) > time.Second {
+			i++
+		}
+		b.sends = append(b.sends[i:], t)
+	}
+}
+
+// checkText validates a text (or caption) and its parse mode.
+func checkText(text, parseMode string, max int, required bool) *apiError {
+	plain := text
+	switch parseMode {
+	case "":
+	case tgbotapi.ModeHTML:
+		var err error
+		if plain, err = parseHTML(text); err != nil {
+			return badRequest("%v", err)
+		}
+	default:
+		return badRequest("unsupported parse_mode")
+	}
+	if required && strings.TrimSpace(plain) == "" {
+		return badRequest("message text is empty")
+	}
+	if textLen(plain) > max {
+		if max == MaxCaptionLen {
+			return badRequest("message caption is too long")
+		}
+		return badRequest("message is too long")
+	}
+	return nil
+}
+
+// parseKeyboard checks a reply_markup. Only inline keyboards are kept; other markups (reply
+// keyboards, remove_keyboard) are accepted and not shown.
+func parseKeyboard(raw string) ([][]Button, *apiError) {
+	if raw == "" {
+		return nil, nil
+	}
+	var m struct {
+		InlineKeyboard *[][]map[string]json.RawMessage `json:"inline_keyboard"`
+	}
+	if err := json.Unmarshal([]byte(raw), &m); err != nil {
+		return nil, badRequest("can't parse reply keyboard markup JSON object")
+	}
+	if m.InlineKeyboard == nil {
+		return nil, nil
+	}
+	var kb [][]Button
+	total := 0
+	for _, row := range *m.InlineKeyboard {
+		if len(row) > MaxButtonsPerRow {
+			return nil, badRequest("too many inline keyboard buttons in a row")
+		}
+		var r []Button
+		for _, raw := range row {
+			var btn Button
+			var text, data, url *string
+			for k, v := range raw {
+				var s string
+				if err := json.Unmarshal(v, &s); err != nil {
+					return nil, badRequest("can't parse inline keyboard button: field \"%s\" must be of type String", k)
+				}
+				switch k {
+				case "text":
+					text = &s
+				case "callback_data":
+					data = &s
+				case "url":
+					url = &s
+				default:
+					return nil, badRequest("can't parse inline keyboard button: unsupported field \"%s\"", k)
+				}
+			}
+			if text == nil {
+				return nil, badRequest("can't parse inline keyboard button: Field \"text\" must be of type String")
+			}
+			btn.Text = *text
+			switch {
+			case data != nil && url == nil:
+				if len(*data) == 0 || len(*data) > MaxCallbackData {
+					return nil, badRequest("BUTTON_DATA_INVALID")
+				}
+				btn.Data = *data
+			case url != nil && data == nil:
+				if !strings.HasPrefix(*url, "http://") && !strings.HasPrefix(*url, "https://") && !strings.HasPrefix(*url, "tg://") {
+					return nil, badRequest("inline keyboard button URL '%s' is invalid: Unsupported URL protocol", *url)
+				}
+				btn.URL = *url
+			default:
+				return nil, badRequest("can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard")
+			}
+			if strings.TrimSpace(btn.Text) == "" {
+				return nil, badRequest("can't parse inline keyboard button: Text must be non-empty")
+			}
+			r = append(r, btn)
+			total++
+		}
+		if len(r) > 0 {
+			kb = append(kb, r)
+		}
+	}
+	if total > MaxButtons {
+		return nil, badRequest("reply markup is too long")
+	}
+	return kb, nil
+}
+
+func (b *Bot) sendMessage(p params) (any, *apiError) {
+	if e := checkText(p.get("text"), p.get("parse_mode"), MaxTextLen, true); e != nil {
+		return nil, e
+	}
+	kb, e := parseKeyboard(p.get("reply_markup"))
+	if e != nil {
+		return nil, e
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id, c, e := b.targetLocked(p, true)
+	if e != nil {
+		return nil, e
+	}
+	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("text"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: now()}
+	c.nextID++
+	c.messages = append(c.messages, m)
+	b.noteSendLocked(c)
+	b.publishLocked(c, Event{Type: "message", ChatID: id, Message: clone(m)})
+	return b.toAPILocked(m), nil
+}
+
+func (b *Bot) editMessage(p params, withText bool) (any, *apiError) {
+	if withText {
+		if e := checkText(p.get("text"), p.get("parse_mode"), MaxTextLen, true); e != nil {
+			return nil, e
+		}
+	}
+	kb, e := parseKeyboard(p.get("reply_markup"))
+	if e != nil {
+		return nil, e
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id, c, e := b.targetLocked(p, false)
+	if e != nil {
+		return nil, e
+	}
+	msgID, _ := strconv.Atoi(p.get("message_id"))
+	m := c.find(msgID)
+	if m == nil || !m.FromBot {
+		return nil, badRequest("message to edit not found")
+	}
+	next := *m
+	next.Keyboard = kb
+	if withText {
+		next.Text, next.ParseMode = p.get("text"), p.get("parse_mode")
+	}
+	if next.Text == m.Text && next.ParseMode == m.ParseMode && keyboardsEqual(next.Keyboard, m.Keyboard) {
+		return nil, badRequest("message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message")
+	}
+	next.Edited = true
+	*m = next
+	b.publishLocked(c, Event{Type: "edit", ChatID: id, Message: clone(m)})
+	return b.toAPILocked(m), nil
+}
+
+func keyboardsEqual(a, b [][]Button) bool {
+	return slices.EqualFunc(a, b, func(x, y []Button) bool { return slices.Equal(x, y) })
+}
+
+func (b *Bot) deleteMessage(p params) (any, *apiError) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id, c, e := b.targetLocked(p, false)
+	if e != nil {
+		return nil, e
+	}
+	msgID, _ := strconv.Atoi(p.get("message_id"))
+	i := slices.IndexFunc(c.messages, func(m *Message) bool { return m.ID == msgID })
+	if i < 0 {
+		return nil, badRequest("message to delete not found")
+	}
+	c.messages = slices.Delete(c.messages, i, i+1)
+	b.publishLocked(c, Event{Type: "delete", ChatID: id, MessageID: msgID})
+	return true, nil
+}
+
+func (b *Bot) answerCallback(p params) (any, *apiError) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cb := b.callbacks[p.get("callback_query_id")]
+	if cb == nil || cb.answered {
+		return nil, badRequest("query is too old and response timeout expired or query ID is invalid")
+	}
+	if len(p.get("text")) > 200 {
+		return nil, badRequest("MESSAGE_TOO_LONG")
+	}
+	cb.answered = true
+	b.publishLocked(b.chatLocked(cb.chatID), Event{Type: "answer", ChatID: cb.chatID, Text: p.get("text"), ShowAlert: p.get("show_alert") == "true"})
+	return true, nil
+}
+
+func (b *Bot) sendFile(p params, kind string) (any, *apiError) {
+	if e := checkText(p.get("caption"), p.get("parse_mode"), MaxCaptionLen, false); e != nil {
+		return nil, e
+	}
+	kb, e := parseKeyboard(p.get("reply_markup"))
+	if e != nil {
+		return nil, e
+	}
+	var f *file
+	if up, ok := p.files[kind]; ok {
+		if len(up.data) == 0 {
+			return nil, badRequest("file must be non-empty")
+		}
+		mimeType := http.DetectContentType(up.data)
+		if kind == "photo" && !strings.HasPrefix(mimeType, "image/") {
+			return nil, badRequest("IMAGE_PROCESS_FAILED")
+		}
+		f = b.srv.addFile(b, up.name, mimeType, up.data, kind+"s")
+	} else if id := p.get(kind); id != "" {
+		if f = b.srv.file(id); f == nil {
+			return nil, badRequest("wrong file identifier/HTTP URL specified")
+		}
+	} else {
+		return nil, badRequest("there is no %s in the request", kind)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id, c, e := b.targetLocked(p, true)
+	if e != nil {
+		return nil, e
+	}
+	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("caption"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: now()}
+	if kind == "photo" {
+		m.Photo = f.id
+	} else {
+		m.Document, m.FileName = f.id, f.name
+	}
+	c.nextID++
+	c.messages = append(c.messages, m)
+	b.noteSendLocked(c)
+	b.publishLocked(c, Event{Type: "message", ChatID: id, Message: clone(m)})
+	return b.toAPILocked(m), nil
+}
+
+func (b *Bot) setMyCommands(p params) (any, *apiError) {
+	var cmds []tgbotapi.BotCommand
+	if err := json.Unmarshal([]byte(p.get("commands")), &cmds); err != nil {
+		return nil, badRequest("can't parse commands JSON object")
+	}
+	if len(cmds) > 100 {
+		return nil, badRequest("too many commands")
+	}
+	for _, c := range cmds {
+		if len(c.Command) == 0 || len(c.Command) > 32 || strings.ToLower(c.Command) != c.Command {
+			return nil, badRequest("BOT_COMMAND_INVALID")
+		}
+		if len(c.Description) == 0 || len(c.Description) > 256 {
+			return nil, badRequest("BOT_COMMAND_DESCRIPTION_INVALID")
+		}
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.commands[p.get("language_code")] = cmds
+	return true, nil
+}
+
+func (b *Bot) getFile(p params) (any, *apiError) {
+	f := b.srv.file(p.get("file_id"))
+	if f == nil {
+		return nil, badRequest("invalid file_id")
+	}
+	return tgbotapi.File{FileID: f.id, FileUniqueID: f.uniqueID, FileSize: len(f.data), FilePath: f.path}, nil
+}

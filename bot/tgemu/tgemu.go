@@ -1,0 +1,308 @@
+// Package tgemu is a Telegram Bot API emulator: an HTTP server that answers the Bot API methods
+// Questbot uses with Telegram's JSON shapes and error format, and a set of simulated users who
+// write to the bots, press their buttons and upload files.
+//
+// The bot side is the real Bot API over HTTP: point a client at Endpoint(server URL) and it
+// behaves as it would against api.telegram.org, limits included (4096 characters, 64-byte
+// callback_data, well-formed HTML, inline keyboard shape, and optionally the flood limits), so
+// the same transport code serves Telegram and the emulator. The user side is Go methods on Bot
+// (SendText, Press, SendDocument) and a stream of chat events (Subscribe), which the web chat and
+// the end-to-end tests use. Faults are injected on demand: 429 with retry_after, 5xx, slow
+// answers, and 403 for users who blocked the bot.
+//
+// Only private chats are emulated; every chat id is the id of its user. The emulator keeps all
+// state in memory and depends on nothing but the standard library and the Telegram types.
+package tgemu
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+)
+
+// Endpoint returns the endpoint pattern, as tgbotapi.NewBotAPIWithClient wants it, of an emulator
+// served at baseURL (for example "http://127.0.0.1:8080").
+func Endpoint(baseURL string) string { return strings.TrimSuffix(baseURL, "/") + "/bot%s/%s" }
+
+// Options tune an emulator.
+type Options struct {
+	// EnforceRateLimits makes the emulator answer 429 when a bot sends more than Telegram allows:
+	// about 30 messages a second overall and one a second per chat (with some tolerance for
+	// network jitter). Off, it accepts any rate (load tests).
+	EnforceRateLimits bool
+	// Log receives a line for every 4xx and 5xx answer, at debug level. Nil discards.
+	Log *slog.Logger
+}
+
+// Server is the emulator. It is an http.Handler serving /bot<token>/<method> and the file
+// downloads /file/bot<token>/<path>. Create it with New; the zero value is not usable.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+
+	mu    sync.Mutex
+	bots  map[string]*Bot
+	files map[string]*file // by file_id
+	seq   int              // for file ids and bot ids
+}
+
+// New returns an emulator with no bots.
+func New(opts Options) *Server {
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Server{opts: opts, log: log, bots: map[string]*Bot{}, files: map[string]*file{}}
+}
+
+// AddBot registers a bot token and returns the bot. The bot's user id is the number before the
+// colon of the token when there is one, as on Telegram. Adding a token twice returns the same bot.
+func (s *Server) AddBot(token, username string) *Bot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if b, ok := s.bots[token]; ok {
+		return b
+	}
+	s.seq++
+	id := int64(1_000_000 + s.seq)
+	if before, _, ok := strings.Cut(token, ":"); ok {
+		var n int64
+		if _, err := fmt.Sscan(before, &n); err == nil && n > 0 {
+			id = n
+		}
+	}
+	b := &Bot{
+		srv:       s,
+		token:     token,
+		me:        tgbotapi.User{ID: id, IsBot: true, FirstName: username, UserName: username},
+		wake:      make(chan struct{}),
+		users:     map[int64]*tgbotapi.User{},
+		chats:     map[int64]*chat{},
+		callbacks: map[string]*callback{},
+		commands:  map[string][]tgbotapi.BotCommand{},
+		counts:    map[string]int{},
+		nextUpd:   1,
+	}
+	s.bots[token] = b
+	return b
+}
+
+// Bot returns the bot with this token, or nil.
+func (s *Server) Bot(token string) *Bot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.bots[token]
+}
+
+// apiError is a Telegram error answer.
+type apiError struct {
+	code        int
+	description string
+	retryAfter  int
+}
+
+func (e *apiError) Error() string { return e.description }
+
+func badRequest(format string, args ...any) *apiError {
+	return &apiError{code: 400, description: "Bad Request: " + fmt.Sprintf(format, args...)}
+}
+
+// ServeHTTP answers Bot API requests and file downloads.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := r.URL.Path
+	if rest, ok := strings.CutPrefix(path, "/file/bot"); ok {
+		s.serveFile(w, r, rest)
+		return
+	}
+	rest, ok := strings.CutPrefix(path, "/bot")
+	if !ok {
+		writeError(w, &apiError{code: 404, description: "Not Found"})
+		return
+	}
+	token, method, ok := strings.Cut(rest, "/")
+	b := s.Bot(token)
+	if !ok || b == nil {
+		writeError(w, &apiError{code: 401, description: "Unauthorized"})
+		return
+	}
+	p, err := readParams(r)
+	if err != nil {
+		writeError(w, badRequest("%v", err))
+		return
+	}
+	result, aerr := b.call(r, method, p)
+	if aerr != nil {
+		s.log.Debug("Emulated Bot API error", slog.String("method", method), slog.Int("code", aerr.code), slog.String("description", aerr.description))
+		writeError(w, aerr)
+		return
+	}
+	raw, err := json.Marshal(result)
+	if err != nil {
+		writeError(w, &apiError{code: 500, description: "Internal Server Error"})
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(tgbotapi.APIResponse{Ok: true, Result: raw})
+}
+
+func writeError(w http.ResponseWriter, e *apiError) {
+	resp := tgbotapi.APIResponse{Ok: false, ErrorCode: e.code, Description: e.description}
+	if e.retryAfter > 0 {
+		resp.Parameters = &tgbotapi.ResponseParameters{RetryAfter: e.retryAfter}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(e.code)
+	json.NewEncoder(w).Encode(resp)
+}
+
+// params are a request's parameters, from the query, a form, a multipart form or a JSON body.
+type params struct {
+	values map[string]string
+	files  map[string]upload
+}
+
+type upload struct {
+	name string
+	data []byte
+}
+
+func (p params) get(name string) string { return p.values[name] }
+
+func (p params) int64(name string) (int64, error) {
+	v := p.values[name]
+	if v == "" {
+		return 0, badRequest("%s is empty", name)
+	}
+	var n int64
+	if _, err := fmt.Sscan(v, &n); err != nil {
+		return 0, badRequest("%s is invalid", name)
+	}
+	return n, nil
+}
+
+const maxUpload = 50 << 20 // Telegram's limit for bots' uploads
+
+func readParams(r *http.Request) (params, error) {
+	p := params{values: map[string]string{}, files: map[string]upload{}}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	switch ct {
+	case "application/json":
+		var m map[string]any
+		if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxUpload)).Decode(&m); err != nil {
+			return p, fmt.Errorf("can't parse JSON request: %v", err)
+		}
+		for k, v := range m {
+			switch v := v.(type) {
+			case string:
+				p.values[k] = v
+			default:
+				raw, _ := json.Marshal(v)
+				p.values[k] = string(raw)
+			}
+		}
+		for k, v := range r.URL.Query() {
+			p.values[k] = v[0]
+		}
+		return p, nil
+	case "multipart/form-data":
+		if err := r.ParseMultipartForm(maxUpload); err != nil {
+			return p, fmt.Errorf("can't parse multipart request: %v", err)
+		}
+		for name, fhs := range r.MultipartForm.File {
+			f, err := fhs[0].Open()
+			if err != nil {
+				return p, err
+			}
+			data, err := io.ReadAll(f)
+			f.Close()
+			if err != nil {
+				return p, err
+			}
+			p.files[name] = upload{name: fhs[0].Filename, data: data}
+		}
+	default:
+		if err := r.ParseForm(); err != nil {
+			return p, fmt.Errorf("can't parse request: %v", err)
+		}
+	}
+	for k, v := range r.Form {
+		p.values[k] = v[0]
+	}
+	return p, nil
+}
+
+// file is a file the emulator holds: uploaded by a bot or by a user.
+type file struct {
+	id, uniqueID, path, name, mime string
+	data                           []byte
+	bot                            *Bot
+}
+
+func (s *Server) addFile(b *Bot, name, mimeType string, data []byte, kind string) *file {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	ext := ""
+	if i := strings.LastIndexByte(name, '.'); i >= 0 {
+		ext = name[i:]
+	}
+	f := &file{
+		id:       fmt.Sprintf("EMU%s%06d", strings.ToUpper(kind[:1]), s.seq),
+		uniqueID: fmt.Sprintf("U%06d", s.seq),
+		path:     fmt.Sprintf("%s/file_%d%s", kind, s.seq, ext),
+		name:     name,
+		mime:     mimeType,
+		data:     data,
+		bot:      b,
+	}
+	s.files[f.id] = f
+	return f
+}
+
+func (s *Server) file(id string) *file {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.files[id]
+}
+
+func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, rest string) {
+	token, path, _ := strings.Cut(rest, "/")
+	s.mu.Lock()
+	var found *file
+	for _, f := range s.files {
+		if f.path == path && f.bot.token == token {
+			found = f
+			break
+		}
+	}
+	s.mu.Unlock()
+	if found == nil {
+		http.NotFound(w, r)
+		return
+	}
+	if found.mime != "" {
+		w.Header().Set("Content-Type", found.mime)
+	}
+	w.Write(found.data)
+}
+
+// FileData returns the content, name and MIME type of a file by its file_id, for viewers such as
+// the web chat.
+func (s *Server) FileData(fileID string) (data []byte, name, mimeType string, ok bool) {
+	f := s.file(fileID)
+	if f == nil {
+		return nil, "", "", false
+	}
+	return f.data, f.name, f.mime, true
+}
+
+// now is the emulator's clock.
+func now() time.Time { return time.Now() }

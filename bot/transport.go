@@ -1,0 +1,504 @@
+package bot
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"sync"
+	"time"
+)
+
+// Config configures a Transport.
+type Config struct {
+	// Store keeps the inbox, the outbox and the users (bot/botpg).
+	Store Store
+	// Handler handles every update; Greeter is the behaviour the transport alone gives.
+	Handler Handler
+	// Log receives the transport's log lines. The bot token never appears in them.
+	Log *slog.Logger
+	// Metrics, when set, are updated as the transport works.
+	Metrics *Metrics
+	// Limits are Telegram's rate limits the sender keeps to; DefaultLimits unless set.
+	Limits *Limits
+	// PollTimeout is the getUpdates long-poll timeout; 25 s unless set.
+	PollTimeout time.Duration
+	// Workers is how many batches of chats are handled at once; 8 unless set. A worker takes up
+	// to Batch chats with work and handles the first update of each in one transaction.
+	Workers int
+	// Batch is the most chats a worker takes at once; 16 unless set.
+	Batch int
+	// Senders is how many batches of chats are sent to at once; 8 unless set. A sender takes
+	// up to Batch chats and sends the first row of each together.
+	Senders int
+	// Rescan is how often the inbox and the outbox are scanned for work that no notification
+	// announced (left by a crash, by another process, or waiting for a retry); 1 s unless set.
+	Rescan time.Duration
+	// Hooks are fault-injection points for tests; leave them nil.
+	Hooks Hooks
+}
+
+// Hooks let tests stop the transport at its crash-sensitive points. A hook returning true makes
+// the transport abandon the step as a crashed process would: the transaction is rolled back.
+type Hooks struct {
+	// BeforeHandle runs after an update was claimed, before its handler.
+	BeforeHandle func(*Update) bool
+	// BeforeSend runs after an outbox row was claimed, before it is sent.
+	BeforeSend func(*OutboxRow) bool
+	// AfterSend runs after Telegram accepted an outbox row, before the row is removed.
+	AfterSend func(*OutboxRow) bool
+}
+
+// maxHandleAttempts is how often an update whose handler fails is tried before it is given up.
+const maxHandleAttempts = 5
+
+// Transport is the Telegram transport of one process: for each bot a receiver that stores
+// updates in the inbox before acknowledging them, one dispatcher that handles each chat's
+// updates in order (different chats in parallel), and one sender that drains the outbox under
+// Telegram's limits.
+type Transport struct {
+	cfg   Config
+	log   *slog.Logger
+	m     *Metrics
+	disp  *dispatcher
+	send  *sender
+	mu    sync.Mutex
+	apis  map[int]*API // by service id
+	bots  []*botEntry
+	rscan time.Duration
+}
+
+type botEntry struct {
+	api     *API
+	service int
+	offset  int64
+}
+
+// New returns a transport; add bots with AddBot, then Run it.
+func New(cfg Config) *Transport {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = NewMetrics()
+	}
+	if cfg.Limits == nil {
+		l := DefaultLimits
+		cfg.Limits = &l
+	}
+	if cfg.PollTimeout <= 0 {
+		cfg.PollTimeout = 25 * time.Second
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = 8
+	}
+	if cfg.Batch <= 0 {
+		cfg.Batch = 16
+	}
+	if cfg.Senders <= 0 {
+		cfg.Senders = 8
+	}
+	if cfg.Rescan <= 0 {
+		cfg.Rescan = time.Second
+	}
+	if cfg.Handler == nil {
+		cfg.Handler = Greeter
+	}
+	t := &Transport{cfg: cfg, log: cfg.Log, m: cfg.Metrics, apis: map[int]*API{}, rscan: cfg.Rescan}
+	t.send = newSender(t)
+	t.disp = newDispatcher(t)
+	return t
+}
+
+// AddBot connects a bot (getMe), registers it in the store and returns its service id. Its
+// long poll starts with Run.
+func (t *Transport) AddBot(ctx context.Context, api *API) (int, error) {
+	id, offset, err := t.cfg.Store.RegisterService(ctx, api.token, api.Me())
+	if err != nil {
+		return 0, err
+	}
+	t.mu.Lock()
+	t.apis[id] = api
+	t.bots = append(t.bots, &botEntry{api: api, service: id, offset: offset})
+	t.mu.Unlock()
+	t.log.Info("Bot registered", slog.String("username", api.Me().UserName), slog.Int("service_id", id))
+	return id, nil
+}
+
+func (t *Transport) api(service int) *API {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.apis[service]
+}
+
+// Run polls every bot, handles and sends until ctx is cancelled, then waits for the work in
+// flight. Handled and sent work is committed; anything interrupted is found again on the next
+// start.
+func (t *Transport) Run(ctx context.Context) error {
+	var wg sync.WaitGroup
+	t.mu.Lock()
+	bots := append([]*botEntry(nil), t.bots...)
+	t.mu.Unlock()
+	for _, b := range bots {
+		wg.Go(func() { t.poll(ctx, b) })
+	}
+	wg.Go(func() { t.disp.run(ctx) })
+	wg.Go(func() { t.send.run(ctx) })
+	wg.Go(func() { t.m.watchOutbox(ctx, t.cfg.Store, 5*time.Second) })
+	wg.Go(func() { t.cleanup(ctx) })
+	wg.Wait()
+	return nil
+}
+
+// Send writes requests of a bot to the outbox outside any update, for start-up work such as the
+// command menu.
+func (t *Transport) Send(ctx context.Context, service int, reqs ...Request) error {
+	chats, err := t.cfg.Store.Enqueue(ctx, service, reqs)
+	if err != nil {
+		return err
+	}
+	for _, c := range chats {
+		t.send.notify(c)
+	}
+	return nil
+}
+
+// Accept stores updates that arrived by other means than the long poll (a webhook) and
+// schedules them. It returns once they are stored: answering the webhook after that is safe.
+// An update delivered again while its first copy waits in the inbox is stored once; one
+// delivered again after it was handled is handled again, so a webhook receiver should answer
+// promptly.
+func (t *Transport) Accept(ctx context.Context, service int, raw []json.RawMessage) error {
+	chats, err := t.cfg.Store.SaveUpdates(ctx, service, raw, 0)
+	if err != nil {
+		return err
+	}
+	t.m.UpdatesReceived.Add(float64(len(raw)))
+	for _, c := range chats {
+		t.disp.notify(c)
+	}
+	return nil
+}
+
+// poll is the long-poll loop of one bot: get updates, store them, and only then acknowledge them
+// by asking for the next offset.
+func (t *Transport) poll(ctx context.Context, b *botEntry) {
+	log := t.log.With(slog.Int("service_id", b.service))
+	backoff := time.Second
+	for ctx.Err() == nil {
+		raw, err := b.api.GetUpdates(ctx, b.offset, t.cfg.PollTimeout)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			wait := backoff
+			var apiErr *Error
+			if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
+				wait = apiErr.RetryAfter
+			} else {
+				backoff = min(backoff*2, 30*time.Second)
+			}
+			log.Warn("getUpdates failed", slog.Any("error", err), slog.Duration("retry_in", wait))
+			sleep(ctx, wait)
+			continue
+		}
+		backoff = time.Second
+		if len(raw) == 0 {
+			continue
+		}
+		var last struct {
+			UpdateID int64 `json:"update_id"`
+		}
+		if err := json.Unmarshal(raw[len(raw)-1], &last); err != nil {
+			log.Error("Undecodable update", slog.Any("error", err))
+			sleep(ctx, time.Second)
+			continue
+		}
+		next := last.UpdateID + 1
+		for {
+			chats, err := t.cfg.Store.SaveUpdates(ctx, b.service, raw, next)
+			if err == nil {
+				t.m.UpdatesReceived.Add(float64(len(raw)))
+				for _, c := range chats {
+					t.disp.notify(c)
+				}
+				break
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			// Not stored, so not acknowledged: keep trying with the same updates.
+			log.Error("Storing updates failed", slog.Any("error", err))
+			sleep(ctx, time.Second)
+		}
+		b.offset = next
+	}
+}
+
+// cleanup removes old records of given-up updates.
+func (t *Transport) cleanup(ctx context.Context) {
+	tick := time.NewTicker(10 * time.Minute)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if err := t.cfg.Store.Cleanup(ctx, 48*time.Hour); err != nil && ctx.Err() == nil {
+				t.log.Warn("Inbox cleanup failed", slog.Any("error", err))
+			}
+		}
+	}
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}
+
+// chatQueue schedules chats to workers: a chat is queued at most once and worked on by at most
+// one worker; work announced while a chat is being worked on makes it run again afterwards.
+type chatQueue struct {
+	mu      sync.Mutex
+	queue   []ChatKey
+	queued  map[ChatKey]bool
+	running map[ChatKey]bool
+	again   map[ChatKey]bool
+	signal  chan struct{}
+}
+
+func newChatQueue() *chatQueue {
+	return &chatQueue{queued: map[ChatKey]bool{}, running: map[ChatKey]bool{}, again: map[ChatKey]bool{}, signal: make(chan struct{}, 1)}
+}
+
+func (q *chatQueue) push(c ChatKey) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.running[c] {
+		q.again[c] = true
+		return
+	}
+	if q.queued[c] {
+		return
+	}
+	q.queued[c] = true
+	q.queue = append(q.queue, c)
+	select {
+	case q.signal <- struct{}{}:
+	default:
+	}
+}
+
+// pop waits for a chat and marks it running.
+func (q *chatQueue) pop(ctx context.Context) (ChatKey, bool) {
+	for {
+		q.mu.Lock()
+		if len(q.queue) > 0 {
+			c := q.queue[0]
+			q.queue = q.queue[1:]
+			delete(q.queued, c)
+			q.running[c] = true
+			more := len(q.queue) > 0
+			q.mu.Unlock()
+			if more {
+				select {
+				case q.signal <- struct{}{}:
+				default:
+				}
+			}
+			return c, true
+		}
+		q.mu.Unlock()
+		select {
+		case <-ctx.Done():
+			return ChatKey{}, false
+		case <-q.signal:
+		}
+	}
+}
+
+// popMany waits for a chat, then takes up to max chats without waiting, and marks them running.
+func (q *chatQueue) popMany(ctx context.Context, max int) ([]ChatKey, bool) {
+	first, ok := q.pop(ctx)
+	if !ok {
+		return nil, false
+	}
+	chats := []ChatKey{first}
+	q.mu.Lock()
+	for len(chats) < max && len(q.queue) > 0 {
+		c := q.queue[0]
+		q.queue = q.queue[1:]
+		delete(q.queued, c)
+		q.running[c] = true
+		chats = append(chats, c)
+	}
+	q.mu.Unlock()
+	return chats, true
+}
+
+// finish ends a worker's turn on c; the chat goes back in the queue, behind the others, when it
+// has more work or work arrived meanwhile.
+func (q *chatQueue) finish(c ChatKey, more bool) {
+	q.mu.Lock()
+	more = more || q.again[c]
+	delete(q.again, c)
+	delete(q.running, c)
+	q.mu.Unlock()
+	if more {
+		q.push(c)
+	}
+}
+
+// dispatcher handles each chat's updates one at a time in update order.
+type dispatcher struct {
+	t *Transport
+	q *chatQueue
+}
+
+func newDispatcher(t *Transport) *dispatcher { return &dispatcher{t: t, q: newChatQueue()} }
+
+func (d *dispatcher) notify(c ChatKey) { d.q.push(c) }
+
+func (d *dispatcher) run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for range d.t.cfg.Workers {
+		wg.Go(func() {
+			for {
+				chats, ok := d.q.popMany(ctx, d.t.cfg.Batch)
+				if !ok {
+					return
+				}
+				d.handleBatch(ctx, chats)
+			}
+		})
+	}
+	// The scan finds updates no notification announced: those of a previous run, of another
+	// process, or that failed and wait for another attempt.
+	tick := time.NewTicker(d.t.rscan)
+	defer tick.Stop()
+	for {
+		chats, err := d.t.cfg.Store.PendingChats(ctx, 10000)
+		if err != nil && ctx.Err() == nil {
+			d.t.log.Warn("Inbox scan failed", slog.Any("error", err))
+		}
+		for _, c := range chats {
+			d.q.push(c)
+		}
+		select {
+		case <-ctx.Done():
+			wg.Wait()
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// handleBatch handles the first update of each chat in one transaction. A chat with more updates
+// goes back in the queue; a chat whose update failed waits for the scan to try again.
+func (d *dispatcher) handleBatch(ctx context.Context, chats []ChatKey) {
+	start := time.Now()
+	results, err := d.t.cfg.Store.HandleBatch(ctx, chats, func(ctx context.Context, tx Tx, u *Update) error {
+		if h := d.t.cfg.Hooks.BeforeHandle; h != nil && h(u) {
+			return ErrAbandon
+		}
+		return d.handle(ctx, tx, u)
+	})
+	if err != nil {
+		if !errors.Is(err, ErrAbandon) && ctx.Err() == nil {
+			d.t.log.Error("Handling failed", slog.Int("chats", len(chats)), slog.Any("error", err))
+		}
+		for _, c := range chats {
+			d.q.finish(c, false)
+		}
+		return
+	}
+	took := time.Since(start).Seconds()
+	for _, r := range results {
+		more := false
+		switch {
+		case r.Err == nil:
+			d.t.m.HandleSeconds.Observe(took)
+			d.t.m.UpdatesHandled.WithLabelValues("ok").Inc()
+			for _, k := range r.Touched {
+				d.t.send.notify(k)
+			}
+			more = r.More
+		case errors.Is(r.Err, ErrNoWork), errors.Is(r.Err, ErrBusy):
+		case r.Update == nil:
+			d.t.log.Error("Handling failed", slog.Int64("chat_id", r.Chat.Chat), slog.Any("error", r.Err))
+		default:
+			d.fail(ctx, r.Chat, r.Update, r.Err)
+		}
+		d.q.finish(r.Chat, more)
+	}
+}
+
+// handle runs the handler with panics turned into errors, and answers a button press the
+// handler left unanswered, so that no button keeps spinning.
+func (d *dispatcher) handle(ctx context.Context, tx Tx, u *Update) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("handler panic: %v\n%s", r, debug.Stack())
+		}
+	}()
+	if api := d.t.api(u.Service); api != nil {
+		u.Download = api.Download
+	}
+	// A user blocking the bot (or unblocking it) in their private chat is recorded at once.
+	if m := u.MyChatMember; m != nil && m.Chat.Type == "private" && m.NewChatMember.Status == "kicked" {
+		if _, err := tx.DB().Exec(ctx, `UPDATE users SET blocked_at = now() WHERE id = $1`, m.From.ID); err != nil {
+			return fmt.Errorf("mark user %d blocked: %w", m.From.ID, err)
+		}
+	}
+	tt := &trackingTx{Tx: tx}
+	if err := d.t.cfg.Handler(ctx, tt, u); err != nil {
+		return err
+	}
+	if cq := u.CallbackQuery; cq != nil && !tt.answered {
+		return tx.Send(ctx, AnswerCallback(u.Chat, cq.ID, ""))
+	}
+	return nil
+}
+
+// fail records a failed attempt; the last attempt gives the update up with an apology.
+func (d *dispatcher) fail(ctx context.Context, c ChatKey, u *Update, err error) {
+	var reply []Request
+	if u.User != nil {
+		reply, _ = SendHTML(u.User.ChatID, textFor(u.User.Language).failure, nil)
+	}
+	if cq := u.CallbackQuery; cq != nil {
+		reply = append(reply, AnswerCallback(c.Chat, cq.ID, ""))
+	}
+	gaveUp, rerr := d.t.cfg.Store.RecordFailure(ctx, c, int64(u.UpdateID), err.Error(), maxHandleAttempts, reply)
+	log := d.t.log.With(slog.Int64("chat_id", c.Chat), slog.Int("update_id", u.UpdateID), slog.Any("error", err))
+	switch {
+	case rerr != nil:
+		log.Error("Handling failed, and so did recording it", slog.Any("record_error", rerr))
+	case gaveUp:
+		log.Error("Handling failed for good; the update is given up")
+		d.t.m.UpdatesHandled.WithLabelValues("gave_up").Inc()
+		for _, r := range reply {
+			d.t.send.notify(ChatKey{Service: c.Service, Chat: r.ChatID})
+		}
+	default:
+		log.Warn("Handling failed; it will be tried again")
+		d.t.m.UpdatesHandled.WithLabelValues("error").Inc()
+	}
+}
+
+// trackingTx notes whether the handler answered the button press itself.
+type trackingTx struct {
+	Tx
+	answered bool
+}
+
+func (t *trackingTx) Send(ctx context.Context, reqs ...Request) error {
+	for _, r := range reqs {
+		t.answered = t.answered || r.Method == "answerCallbackQuery"
+	}
+	return t.Tx.Send(ctx, reqs...)
+}

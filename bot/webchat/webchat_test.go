@@ -1,0 +1,215 @@
+package webchat_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/webchat"
+	"github.com/questbot/questbot/migrations/pgtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// pngPixel is a 1x1 PNG image.
+var pngPixel = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
+
+// demo is the greeting plus a little of everything the page must show: "/demo" sends a message
+// with buttons; pressing "photo" edits it and sends a photo; pressing "delete" deletes it.
+func demo(photo string) bot.Handler {
+	return func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if cq := u.CallbackQuery; cq != nil {
+			chat, msg := cq.Message.Chat.ID, cq.Message.MessageID
+			switch cq.Data {
+			case "photo":
+				edit, err := bot.EditHTML(chat, msg, "<i>edited</i>", bot.Keyboard{{{Text: "Delete me", Data: "delete"}}})
+				if err != nil {
+					return err
+				}
+				pic, err := bot.SendPhoto(chat, photo, "a <b>pixel</b>", nil)
+				if err != nil {
+					return err
+				}
+				return tx.Send(ctx, edit, pic, bot.AnswerCallback(chat, cq.ID, "done"))
+			case "delete":
+				return tx.Send(ctx, bot.Delete(chat, msg))
+			}
+			return nil
+		}
+		if u.Message != nil && u.Message.Text == "/demo" {
+			reqs, err := bot.SendHTML(u.Message.Chat.ID, "Pick one", bot.Keyboard{{{Text: "Photo", Data: "photo"}}})
+			if err != nil {
+				return err
+			}
+			return tx.Send(ctx, reqs...)
+		}
+		return bot.Greeter(ctx, tx, u)
+	}
+}
+
+// startStack serves the emulator's Bot API and the web chat on one listener and runs the real
+// transport against them; it returns the page's URL.
+func startStack(t *testing.T) string {
+	t.Helper()
+	photo := filepath.Join(t.TempDir(), "pixel.png")
+	if err := os.WriteFile(photo, pngPixel, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	emu := tgemu.New(tgemu.Options{EnforceRateLimits: true})
+	b := emu.AddBot("4242:webchat-test-token", "questbot")
+	chat := webchat.New(emu, b)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/bot") || strings.HasPrefix(r.URL.Path, "/file/bot") {
+			emu.ServeHTTP(w, r)
+			return
+		}
+		chat.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithCancel(context.Background())
+	api, err := bot.NewAPI(ctx, b.Token(), tgemu.Endpoint(srv.URL), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := bot.New(bot.Config{Store: botpg.New(pgtest.New(t)), Handler: demo(photo), PollTimeout: time.Second, Rescan: 100 * time.Millisecond})
+	if _, err := tr.AddBot(ctx, api); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { tr.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return srv.URL
+}
+
+// browser starts a headless Chromium for the test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("the web chat tests need Chromium: apt-get install -y chromium (.ci/run installs it)")
+	}
+	dir, err := os.MkdirTemp("", "chromium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.UserDataDir(dir),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	return ctx
+}
+
+// addUser fills in the header form and waits for the user's column.
+func addUser(name, lang string, n int) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.SendKeys("#new-name", name),
+		chromedp.SetValue("#new-lang", lang),
+		chromedp.Click("#add-user"),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelectorAll(".chat").length >= %d`, n)),
+	)
+}
+
+// col is the CSS selector of the n-th user's column (1-based).
+func col(n int, sel string) string { return fmt.Sprintf(".chat:nth-of-type(%d) %s", n, sel) }
+
+// say types text into the n-th column and sends it.
+func say(n int, text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.SendKeys(col(n, "input.text"), text),
+		chromedp.Click(col(n, "button.send")),
+	)
+}
+
+// botSays waits until the n-th column shows a bot message containing text.
+func botSays(n int, text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](fmt.Sprintf(
+		`[...document.querySelectorAll(%q)].some(m => m.textContent.includes(%q))`, col(n, ".msg.bot"), text),
+		chromedp.WithPollingTimeout(20*time.Second))
+}
+
+// Ensure a user of the web chat types /start and sees the greeting, and two users chatting at
+// once each see their own replies in their own language.
+func TestWebChat(t *testing.T) {
+	url := startStack(t)
+	ctx := browser(t)
+	err := chromedp.Do(ctx,
+		chromedp.Navigate(url+"/"),
+		chromedp.WaitVisible("#add-user"),
+		addUser("Ann", "en", 1),
+		say(1, "/start"),
+		botSays(1, "Hello, Ann!"),
+	)
+	if err != nil {
+		t.Fatalf("one user: %v", err)
+	}
+
+	err = chromedp.Do(ctx,
+		addUser("Иван", "ru", 2),
+		say(2, "/start"),
+		say(1, "what now?"),
+		botSays(2, "Привет, Иван!"),
+		botSays(1, "Send /start to begin."),
+	)
+	if err != nil {
+		t.Fatalf("two users: %v", err)
+	}
+	crossed, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(
+		`document.querySelector(%q).textContent.includes("Привет")`, col(1, ".messages"))))
+	if err != nil || crossed {
+		t.Fatalf("Ann's column shows Ivan's greeting (%v)", err)
+	}
+
+	// Buttons, edits, photos and deletions appear live.
+	err = chromedp.Do(ctx,
+		say(1, "/demo"),
+		botSays(1, "Pick one"),
+		chromedp.Click(col(1, `.keyboard button[data-data="photo"]`)),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector(%q) !== null`, col(1, ".msg.bot img")),
+			chromedp.WithPollingTimeout(20*time.Second)),
+		botSays(1, "edited"),
+		chromedp.Click(col(1, `.keyboard button[data-data="delete"]`)),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(
+			`![...document.querySelectorAll(%q)].some(m => m.textContent.includes("edited"))`, col(1, ".msg.bot")),
+			chromedp.WithPollingTimeout(20*time.Second)),
+	)
+	if err != nil {
+		t.Fatalf("buttons, edits and photos: %v", err)
+	}
+
+	// A file uploaded from the page reaches the bot as a document.
+	upload := filepath.Join(t.TempDir(), "quest.qmm")
+	if err := os.WriteFile(upload, []byte("not really a quest"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.SetUploadFiles(col(2, "input.file"), []string{upload}),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(
+			`[...document.querySelectorAll(%q)].some(m => m.textContent.includes("quest.qmm"))`, col(2, ".msg.user")),
+			chromedp.WithPollingTimeout(20*time.Second)),
+		botSays(2, "Отправьте /start"),
+	)
+	if err != nil {
+		t.Fatalf("upload: %v", err)
+	}
+}
