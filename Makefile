@@ -18,6 +18,7 @@ FUZZ_SHORT ?= 10s
 test: chromium
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./formula/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./qmm/
 
 # Code checks: formatting, vet, staticcheck, and the dependency direction of the pure packages
 # (see the README's layout section).
@@ -37,7 +38,9 @@ check:
 # Longer fuzzing runs than the short ones `make test` does.
 FUZZTIME ?= 10m
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./formula/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 30s ./formula/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 30s ./qmm/
+	$(GO) test -run '^$$' -fuzz '^FuzzUTF16$$' -fuzztime 1m ./qmm/
 
 # The transport under load: simulated users through the emulator (see the README).
 USERS ?= 40
