@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"context"
+	"testing"
+)
+
+// Benchmarks. Perft uses bulk counting on one goroutine and reports leaf
+// nodes per second; Apply must not allocate; Search reports the nodes per
+// second of each AI. Keep runs short: go test ./engine -run XXX -bench . -benchtime 3x
+
+var benchPerft = []struct {
+	name, variant, pos string
+	depth              int
+}{
+	{"russian", "russian", "", 7},
+	{"international", "international", "", 6},
+	{"brazilian", "brazilian", "", 7},
+	{"turkish", "turkish", "", 6},
+	{"english", "english", "", 8},
+	{"chess", "chess", "", 5},
+	{"kiwipete", "chess", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -", 4},
+	{"chase", "chase", "", 3},
+	{"foxgeese13", "foxgeese13", "", 8},
+}
+
+func BenchmarkPerft(b *testing.B) {
+	for _, bc := range benchPerft {
+		b.Run(bc.name, func(b *testing.B) {
+			var opts []Option
+			if bc.pos != "" {
+				opts = append(opts, WithPosition(bc.pos))
+			}
+			g := mustGame(b, bc.variant, opts...)
+			p := newPerfter(g.r)
+			s := g.State()
+			var n uint64
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				n += p.count(&s, bc.depth)
+			}
+			cpu = cpuSeconds() - cpu
+			b.ReportMetric(float64(n)/b.Elapsed().Seconds()/1e6, "Mnodes/s")
+			if cpu > 0 {
+				b.ReportMetric(float64(n)/cpu/1e6, "Mnodes/cpu-s")
+			}
+		})
+	}
+}
+
+func BenchmarkApply(b *testing.B) {
+	for _, v := range []string{"russian", "chess", "chase"} {
+		b.Run(v, func(b *testing.B) {
+			g := mustGame(b, v)
+			s := g.State()
+			ms := g.r.generate(&s, g.r.newCtx(), nil)
+			child := new(State)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				*child = s
+				g.r.apply(child, &ms[i%len(ms)])
+			}
+		})
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	for _, v := range []string{"russian", "international", "turkish", "chess", "chase", "foxgeese13"} {
+		for _, alg := range []Algorithm{AlphaBeta, MCTS} {
+			b.Run(v+"/"+alg.String(), func(b *testing.B) {
+				g := mustGame(b, v)
+				var nodes int64
+				cpu := cpuSeconds()
+				for i := 0; i < b.N; i++ {
+					_, info, err := g.BestMove(context.Background(), Limits{Nodes: 200_000, Algorithm: alg, Seed: 1})
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += info.Nodes
+				}
+				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e3, "knodes/s")
+				if cpu = cpuSeconds() - cpu; cpu > 0 {
+					b.ReportMetric(float64(nodes)/cpu/1e3, "knodes/cpu-s")
+				}
+			})
+		}
+	}
+}

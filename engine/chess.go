@@ -1,0 +1,731 @@
+package engine
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Chess, mainly there to keep the core honest (castling is a compound
+// move, en passant captures away from the landing square, promotion is a
+// choice, and legality is a whole-list filter), but fully playable.
+//
+// Rules as implemented: the FIDE laws of chess, including castling, en
+// passant and promotion to queen, rook, bishop or knight. The game ends by
+// checkmate, stalemate (draw), threefold repetition (draw, automatic), the
+// fifty-move rule (draw after 100 plies without capture or pawn move,
+// automatic), insufficient material (king against king, king and a minor
+// piece against king) or the platform's ply limit.
+//
+// Positions are FEN strings; moves are written in long algebraic notation
+// ("e2e4", "e1g1" for castling, "e7e8q"), and read also as "e2-e4", "O-O"
+// and standard algebraic notation ("Nf3", "exd5", "e8=Q").
+
+// Chess piece kinds.
+const (
+	kindPawn Kind = iota + 1
+	kindKnight
+	kindBishop
+	kindRook
+	kindQueen
+	kindChessKing
+)
+
+// Chess game variables in State.Aux.
+const (
+	auxEP     = 0 // en passant target square + 1, 0 = none
+	auxCastle = 1 // castling rights: castleWK | castleWQ | castleBK | castleBQ
+)
+
+// Castling rights bits.
+const (
+	castleWK = 1 << iota
+	castleWQ
+	castleBK
+	castleBQ
+)
+
+// Squares used by castling (a1 = 0, rank by rank).
+const (
+	sqA1, sqB1, sqC1, sqD1, sqE1, sqF1, sqG1, sqH1 = 0, 1, 2, 3, 4, 5, 6, 7
+	sqA8, sqE8, sqH8                               = 56, 60, 63
+)
+
+// chessData holds the precomputed tables of the chess rules.
+type chessData struct {
+	t *topology
+	// knight[sq] lists the knight's targets.
+	knight [64][]uint8
+	// aligned[a][b] tells whether b lies on a rank, file or diagonal
+	// through a: only such pieces can be pinned to a king on a.
+	aligned [64][64]bool
+	// castleMask[sq] clears the rights lost when a piece leaves or
+	// arrives on sq.
+	castleMask [64]uint8
+}
+
+// knightSteps are the knight's leaps as two steps: one orthogonal, then
+// one diagonal continuing away from the origin.
+var knightSteps = [8][2]int{
+	{dirN, dirNE}, {dirN, dirNW}, {dirE, dirNE}, {dirE, dirSE},
+	{dirS, dirSE}, {dirS, dirSW}, {dirW, dirSW}, {dirW, dirNW},
+}
+
+func newChessData(t *topology) *chessData {
+	cd := &chessData{t: t}
+	for sq := 0; sq < 64; sq++ {
+		for _, ks := range knightSteps {
+			if a := t.step(sq, ks[0]); a != none {
+				if b := t.step(a, ks[1]); b != none {
+					cd.knight[sq] = append(cd.knight[sq], uint8(b))
+				}
+			}
+		}
+		for d := 0; d < 8; d++ {
+			for q := t.step(sq, d); q != none; q = t.step(q, d) {
+				cd.aligned[sq][q] = true
+			}
+		}
+		cd.castleMask[sq] = 0xff
+	}
+	cd.castleMask[sqE1] &^= castleWK | castleWQ
+	cd.castleMask[sqH1] &^= castleWK
+	cd.castleMask[sqA1] &^= castleWQ
+	cd.castleMask[sqE8] &^= castleBK | castleBQ
+	cd.castleMask[sqH8] &^= castleBK
+	cd.castleMask[sqA8] &^= castleBQ
+	return cd
+}
+
+// chessRules builds the rules of chess.
+func chessRules() *rules {
+	t := rectBoard(8, 8, false, false)
+	cd := newChessData(t)
+	r := &rules{
+		name:        "chess",
+		title:       "Chess",
+		playerNames: [2]string{"White", "Black"},
+		topo:        t,
+		groups:      []uint32{group(modeQuiet)},
+		clockLimit:  100,
+		clockReason: "fifty-move rule",
+		repetitions: 3,
+		quiescence:  qCapture,
+	}
+	for k, ki := range []kindInfo{
+		{"pawn", 'P', 100}, {"knight", 'N', 320}, {"bishop", 'B', 330},
+		{"rook", 'R', 500}, {"queen", 'Q', 900}, {"king", 'K', 0},
+	} {
+		r.kinds[k+1] = ki
+	}
+	r.isKing[kindQueen] = true // "kings" for move ordering: the big pieces
+	r.irreversible[kindPawn] = true
+	diag := []int{dirNE, dirSE, dirSW, dirNW}
+	orth := []int{dirN, dirE, dirS, dirW}
+	r.byKind[kindPawn] = []moveRule{{modeQuiet, cd.pawnRule}}
+	r.byKind[kindKnight] = []moveRule{{modeQuiet, cd.knightRule}}
+	r.byKind[kindBishop] = []moveRule{{modeQuiet, cd.sliderRule(diag)}}
+	r.byKind[kindRook] = []moveRule{{modeQuiet, cd.sliderRule(orth)}}
+	r.byKind[kindQueen] = []moveRule{{modeQuiet, cd.sliderRule(append(orth, diag...))}}
+	r.byKind[kindChessKing] = []moveRule{{modeQuiet, cd.kingRule}}
+	r.filters = []filter{cd.legal}
+	r.encode = encodeFEN
+	r.decode = decodeFEN
+	r.notate = notateChess
+	r.alias = aliasChess
+	r.status = cd.status
+	r.terminal = func(_ *rules, s *State, n int) (bool, int) {
+		if n > 0 {
+			return false, 0
+		}
+		if k := kingSquare(&s.Board, s.Turn); k != none && cd.attacked(&s.Board, k, s.Turn.Other()) {
+			return true, -1
+		}
+		return true, 0
+	}
+	r.eval = evalChess
+	r.glyph = glyphChess
+	r.start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+	return r.finish()
+}
+
+// emit adds a chess move: the piece on from goes to to (as final, which
+// differs for a promotion), capSq (or none) is emptied, and for castling
+// the rook goes from rookFrom to rookTo. ep is the new en passant target
+// square or none.
+func (cd *chessData) emit(c *ctx, from, to int, final Piece, capSq, rookFrom, rookTo, ep int) {
+	b := &c.s.Board
+	z := c.r.z.sq
+	pc := b[from]
+	m := c.push()
+	m.sq[0], m.pc[0] = uint8(from), 0
+	m.sq[1], m.pc[1] = uint8(to), final
+	key := z[from*pieceCodes+int(pc)] ^ z[to*pieceCodes+int(b[to])] ^ z[to*pieceCodes+int(final)]
+	n := 2
+	m.flags, m.ncap, m.nking = 0, 0, 0
+	if pc.Kind() == kindPawn {
+		m.flags = flagIrrevers
+	}
+	if b[to] != 0 {
+		m.flags, m.ncap = flagCapture|flagIrrevers, 1
+		if c.r.isKing[b[to].Kind()] {
+			m.nking = 1
+		}
+	}
+	if capSq != none {
+		m.sq[n], m.pc[n] = uint8(capSq), 0
+		key ^= z[capSq*pieceCodes+int(b[capSq])]
+		n++
+		m.flags, m.ncap = flagCapture|flagIrrevers, 1
+	}
+	if rookFrom != none {
+		rook := b[rookFrom]
+		m.sq[n], m.pc[n] = uint8(rookFrom), 0
+		m.sq[n+1], m.pc[n+1] = uint8(rookTo), rook
+		key ^= z[rookFrom*pieceCodes+int(rook)] ^ z[rookTo*pieceCodes+int(rook)]
+		n += 2
+		m.flags |= flagCastle
+	}
+	if final != pc {
+		m.flags |= flagPromotion
+	}
+	m.key = key
+	m.nchg = uint8(n)
+	m.path[0], m.path[1], m.npath = uint8(from), uint8(to), 2
+	m.tag = 0
+	if final != pc {
+		m.tag = uint8(final.Kind())
+	}
+	m.auxMask = 1<<auxEP | 1<<auxCastle
+	m.aux[auxEP] = uint8(ep + 1)
+	m.aux[auxCastle] = c.s.Aux[auxCastle] & cd.castleMask[from] & cd.castleMask[to]
+}
+
+// pawnRule: one step forward, two from the start rank, diagonal captures,
+// en passant, promotion.
+func (cd *chessData) pawnRule(c *ctx) {
+	b := &c.s.Board
+	from := c.from
+	lastRank, startRank := 7, 1
+	if c.me == Second {
+		lastRank, startRank = 0, 6
+	}
+	add := func(to, capSq, ep int) {
+		if int(cd.t.row[to]) == lastRank {
+			for _, k := range []Kind{kindQueen, kindRook, kindBishop, kindKnight} {
+				cd.emit(c, from, to, makePiece(c.me, k), capSq, none, none, none)
+			}
+			return
+		}
+		cd.emit(c, from, to, c.piece, capSq, none, none, ep)
+	}
+	if t := c.next(from, dirN); t != none && b[t] == 0 {
+		add(t, none, none)
+		if int(cd.t.row[from]) == startRank {
+			if t2 := c.next(t, dirN); b[t2] == 0 {
+				ep := none
+				if cd.epPossible(c, t2) {
+					ep = t
+				}
+				add(t2, none, ep)
+			}
+		}
+	}
+	epSq := int(c.s.Aux[auxEP]) - 1
+	for _, d := range []int{dirNW, dirNE} {
+		t := c.next(from, d)
+		if t == none {
+			continue
+		}
+		if b[t] != 0 && b[t].Owner() != c.me {
+			add(t, none, none)
+		} else if t == epSq {
+			add(t, c.next(t, dirS), none)
+		}
+	}
+}
+
+// epPossible reports whether an enemy pawn stands next to sq, the square a
+// pawn has just reached by a double step. The en passant square is only
+// recorded when a capture is possible, so that positions differing only in
+// an unusable en passant right repeat as they should.
+func (cd *chessData) epPossible(c *ctx, sq int) bool {
+	enemyPawn := makePiece(c.me.Other(), kindPawn)
+	for _, d := range []int{dirE, dirW} {
+		if q := cd.t.step(sq, d); q != none && c.s.Board[q] == enemyPawn {
+			return true
+		}
+	}
+	return false
+}
+
+// knightRule: the knight's leaps.
+func (cd *chessData) knightRule(c *ctx) {
+	b := &c.s.Board
+	for _, t := range cd.knight[c.from] {
+		if pc := b[t]; pc == 0 || pc.Owner() != c.me {
+			cd.emit(c, c.from, int(t), c.piece, none, none, none, none)
+		}
+	}
+}
+
+// sliderRule: bishop, rook and queen moves along dirs.
+func (cd *chessData) sliderRule(dirs []int) func(c *ctx) {
+	return func(c *ctx) {
+		b := &c.s.Board
+		for _, d := range dirs {
+			for t := cd.t.step(c.from, d); t != none; t = cd.t.step(t, d) {
+				pc := b[t]
+				if pc != 0 && pc.Owner() == c.me {
+					break
+				}
+				cd.emit(c, c.from, t, c.piece, none, none, none, none)
+				if pc != 0 {
+					break
+				}
+			}
+		}
+	}
+}
+
+// kingRule: one step in any direction, and castling when the rights
+// remain, the squares between king and rook are empty, and the king is not
+// in check and does not pass through an attacked square (the landing
+// square is checked by the legality filter like any king move).
+func (cd *chessData) kingRule(c *ctx) {
+	b := &c.s.Board
+	for d := 0; d < 8; d++ {
+		if t := cd.t.step(c.from, d); t != none && (b[t] == 0 || b[t].Owner() != c.me) {
+			cd.emit(c, c.from, t, c.piece, none, none, none, none)
+		}
+	}
+	rights := c.s.Aux[auxCastle]
+	home, kBit, qBit := sqE1, uint8(castleWK), uint8(castleWQ)
+	if c.me == Second {
+		home, kBit, qBit = sqE8, castleBK, castleBQ
+	}
+	if c.from != home || rights&(kBit|qBit) == 0 {
+		return
+	}
+	enemy := c.me.Other()
+	if cd.attacked(b, home, enemy) {
+		return
+	}
+	rook := makePiece(c.me, kindRook)
+	if rights&kBit != 0 && b[home+1] == 0 && b[home+2] == 0 && b[home+3] == rook && !cd.attacked(b, home+1, enemy) {
+		cd.emit(c, home, home+2, c.piece, none, home+3, home+1, none)
+	}
+	if rights&qBit != 0 && b[home-1] == 0 && b[home-2] == 0 && b[home-3] == 0 && b[home-4] == rook && !cd.attacked(b, home-1, enemy) {
+		cd.emit(c, home, home-2, c.piece, none, home-4, home-1, none)
+	}
+}
+
+// attacked reports whether side by attacks sq on board b.
+func (cd *chessData) attacked(b *[MaxSquares]Piece, sq int, by Player) bool {
+	t := cd.t
+	for _, q := range cd.knight[sq] {
+		if b[q] == makePiece(by, kindKnight) {
+			return true
+		}
+	}
+	// Pawns of "by" attack sq from the squares diagonally behind it, as
+	// seen from by's side.
+	pawn := makePiece(by, kindPawn)
+	back := [2]int{dirSW, dirSE}
+	if by == Second {
+		back = [2]int{dirNW, dirNE}
+	}
+	for _, d := range back {
+		if q := t.step(sq, d); q != none && b[q] == pawn {
+			return true
+		}
+	}
+	king := makePiece(by, kindChessKing)
+	queen := makePiece(by, kindQueen)
+	for d := 0; d < 8; d++ {
+		slider := makePiece(by, kindRook)
+		if d%2 == 1 {
+			slider = makePiece(by, kindBishop)
+		}
+		q := t.step(sq, d)
+		if q == none {
+			continue
+		}
+		if b[q] == king {
+			return true
+		}
+		for ; q != none; q = t.step(q, d) {
+			if pc := b[q]; pc != 0 {
+				if pc == slider || pc == queen {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+// kingSquare finds p's king, or none.
+func kingSquare(b *[MaxSquares]Piece, p Player) int {
+	king := makePiece(p, kindChessKing)
+	for sq := 0; sq < 64; sq++ {
+		if b[sq] == king {
+			return sq
+		}
+	}
+	return none
+}
+
+// legal is the chess legality filter: it drops moves that leave the
+// mover's king attacked. When the king is not in check only king moves, en
+// passant captures and moves of pieces lined up with the king can expose
+// it, so only those are tried on a scratch board.
+func (cd *chessData) legal(_ *rules, s *State, ms []move) []move {
+	me := s.Turn
+	k := kingSquare(&s.Board, me)
+	if k == none {
+		return ms // positions without a king are rejected on load
+	}
+	inCheck := cd.attacked(&s.Board, k, me.Other())
+	var b [MaxSquares]Piece
+	n := 0
+	for i := range ms {
+		m := &ms[i]
+		from := int(m.path[0])
+		risky := inCheck || from == k || m.nchg > 2 || cd.aligned[k][from]
+		if risky {
+			b = s.Board
+			for j := 0; j < int(m.nchg); j++ {
+				b[m.sq[j]] = m.pc[j]
+			}
+			ks := k
+			if from == k {
+				ks = int(m.path[1])
+			}
+			if cd.attacked(&b, ks, me.Other()) {
+				continue
+			}
+		}
+		if n != i {
+			ms[n] = *m
+		}
+		n++
+	}
+	return ms[:n]
+}
+
+// status: checkmate, stalemate, insufficient material, then the common
+// draw rules.
+func (cd *chessData) status(g *Game, legal []Move) Status {
+	s := g.cur()
+	if len(legal) == 0 {
+		k := kingSquare(&s.Board, s.Turn)
+		if k != none && cd.attacked(&s.Board, k, s.Turn.Other()) {
+			return Status{Result: Win, Winner: s.Turn.Other(), Reason: "checkmate"}
+		}
+		return Status{Result: Draw, Reason: "stalemate"}
+	}
+	minors, others := 0, 0
+	for sq := 0; sq < 64; sq++ {
+		switch s.Board[sq].Kind() {
+		case 0, kindChessKing:
+		case kindKnight, kindBishop:
+			minors++
+		default:
+			others++
+		}
+	}
+	if others == 0 && minors <= 1 {
+		return Status{Result: Draw, Reason: "insufficient material"}
+	}
+	return g.drawStatus()
+}
+
+// glyphChess uses FEN letters: upper case White, lower case Black.
+func glyphChess(pc Piece) byte {
+	if pc == 0 {
+		return '.'
+	}
+	l := "?PNBRQK"[pc.Kind()%7]
+	if pc.Owner() == Second {
+		l += 'a' - 'A'
+	}
+	return l
+}
+
+// encodeFEN writes a FEN string.
+func encodeFEN(r *rules, s *State) string {
+	var b strings.Builder
+	for row := 7; row >= 0; row-- {
+		empty := 0
+		for col := 0; col < 8; col++ {
+			pc := s.Board[row*8+col]
+			if pc == 0 {
+				empty++
+				continue
+			}
+			if empty > 0 {
+				b.WriteByte(byte('0' + empty))
+				empty = 0
+			}
+			b.WriteByte(glyphChess(pc))
+		}
+		if empty > 0 {
+			b.WriteByte(byte('0' + empty))
+		}
+		if row > 0 {
+			b.WriteByte('/')
+		}
+	}
+	b.WriteString([]string{" w ", " b "}[s.Turn])
+	c := s.Aux[auxCastle]
+	if c == 0 {
+		b.WriteByte('-')
+	}
+	for i, l := range "KQkq" {
+		if c&(1<<i) != 0 {
+			b.WriteRune(l)
+		}
+	}
+	if ep := int(s.Aux[auxEP]) - 1; ep >= 0 {
+		b.WriteString(" " + r.topo.names[ep])
+	} else {
+		b.WriteString(" -")
+	}
+	fmt.Fprintf(&b, " %d %d", s.Clock, s.Ply/2+1)
+	return b.String()
+}
+
+// decodeFEN reads a FEN string; the move counters may be omitted. It
+// rejects positions a game cannot continue from: a missing or extra king,
+// pawns on the first or last rank, or the side not to move in check.
+func decodeFEN(r *rules, text string) (State, error) {
+	var s State
+	f := strings.Fields(text)
+	if len(f) < 2 || len(f) > 6 {
+		return s, fmt.Errorf("%w: FEN needs 2 to 6 fields", ErrBadPosition)
+	}
+	rows := strings.Split(f[0], "/")
+	if len(rows) != 8 {
+		return s, fmt.Errorf("%w: FEN needs 8 ranks", ErrBadPosition)
+	}
+	for i, row := range rows {
+		rank, col := 7-i, 0
+		for _, ch := range row {
+			if ch >= '1' && ch <= '8' {
+				col += int(ch - '0')
+				continue
+			}
+			k := strings.IndexRune("PNBRQK", ch)
+			p := First
+			if k < 0 {
+				k = strings.IndexRune("pnbrqk", ch)
+				p = Second
+			}
+			if k < 0 || col > 7 {
+				return s, fmt.Errorf("%w: bad rank %q", ErrBadPosition, row)
+			}
+			if Kind(k+1) == kindPawn && (rank == 0 || rank == 7) {
+				return s, fmt.Errorf("%w: pawn on rank %d", ErrBadPosition, rank+1)
+			}
+			s.Board[rank*8+col] = makePiece(p, Kind(k+1))
+			col++
+		}
+		if col != 8 {
+			return s, fmt.Errorf("%w: rank %q is not 8 squares", ErrBadPosition, row)
+		}
+	}
+	switch f[1] {
+	case "w", "W":
+		s.Turn = First
+	case "b", "B":
+		s.Turn = Second
+	default:
+		return s, fmt.Errorf("%w: side to move %q", ErrBadPosition, f[1])
+	}
+	if len(f) > 2 && f[2] != "-" {
+		for _, ch := range f[2] {
+			i := strings.IndexRune("KQkq", ch)
+			if i < 0 {
+				return s, fmt.Errorf("%w: castling %q", ErrBadPosition, f[2])
+			}
+			s.Aux[auxCastle] |= 1 << i
+		}
+	}
+	// Drop castling rights whose king or rook is not at home.
+	need := []struct {
+		bit     uint8
+		k, rook int
+		p       Player
+	}{{castleWK, sqE1, sqH1, First}, {castleWQ, sqE1, sqA1, First}, {castleBK, sqE8, sqH8, Second}, {castleBQ, sqE8, sqA8, Second}}
+	for _, n := range need {
+		if s.Board[n.k] != makePiece(n.p, kindChessKing) || s.Board[n.rook] != makePiece(n.p, kindRook) {
+			s.Aux[auxCastle] &^= n.bit
+		}
+	}
+	if len(f) > 3 && f[3] != "-" {
+		sq, ok := r.topo.square(f[3])
+		want := 5 // rank 6 when White is to move
+		if s.Turn == Second {
+			want = 2
+		}
+		if !ok || int(r.topo.row[sq]) != want {
+			return s, fmt.Errorf("%w: en passant square %q", ErrBadPosition, f[3])
+		}
+		s.Aux[auxEP] = uint8(sq + 1)
+	}
+	if len(f) > 4 {
+		n, err := strconv.Atoi(f[4])
+		if err != nil || n < 0 || n > 10000 {
+			return s, fmt.Errorf("%w: half-move clock %q", ErrBadPosition, f[4])
+		}
+		s.Clock = uint16(n)
+	}
+	if len(f) > 5 {
+		n, err := strconv.Atoi(f[5])
+		if err != nil || n < 1 || n > 100000 {
+			return s, fmt.Errorf("%w: move number %q", ErrBadPosition, f[5])
+		}
+		s.Ply = uint32(2*(n-1)) + uint32(s.Turn)
+	}
+	kings := [2]int{}
+	for sq := 0; sq < 64; sq++ {
+		if s.Board[sq].Kind() == kindChessKing {
+			kings[s.Board[sq].Owner()]++
+		}
+	}
+	if kings != [2]int{1, 1} {
+		return s, fmt.Errorf("%w: each side needs exactly one king", ErrBadPosition)
+	}
+	cd := newChessData(r.topo)
+	if k := kingSquare(&s.Board, s.Turn.Other()); cd.attacked(&s.Board, k, s.Turn) {
+		return s, fmt.Errorf("%w: the side not to move is in check", ErrBadPosition)
+	}
+	return s, nil
+}
+
+// notateChess writes long algebraic notation: "e2e4", "e7e8q".
+func notateChess(r *rules, _ *State, ms []move, text []string) {
+	for i := range ms {
+		m := &ms[i]
+		t := r.topo.names[m.path[0]] + r.topo.names[m.path[1]]
+		if m.tag != 0 {
+			t += string(rune("?pnbrqk"[m.tag%7]))
+		}
+		text[i] = t
+	}
+}
+
+// aliasChess rewrites castling written as O-O / 0-0 and standard
+// algebraic notation ("Nf3", "exd5", "e8=Q+") into long algebraic notation
+// when exactly one legal move fits.
+func aliasChess(r *rules, s *State, legal []Move, text string) string {
+	t := strings.TrimRight(strings.TrimSpace(text), "+#!?")
+	home := sqE1
+	if s.Turn == Second {
+		home = sqE8
+	}
+	switch strings.ToUpper(strings.ReplaceAll(t, "0", "O")) {
+	case "O-O", "OO":
+		return r.topo.names[home] + r.topo.names[home+2]
+	case "O-O-O", "OOO":
+		return r.topo.names[home] + r.topo.names[home-2]
+	}
+	// Standard algebraic notation: [piece][file][rank][x]square[=promotion].
+	san := strings.ReplaceAll(strings.ReplaceAll(t, "x", ""), ":", "")
+	san = strings.ReplaceAll(san, "=", "")
+	if len(san) < 2 {
+		return text
+	}
+	kind := kindPawn
+	if i := strings.IndexByte("NBRQK", san[0]); i >= 0 {
+		kind = Kind(i + 2)
+		san = san[1:]
+	}
+	var promo Kind
+	if n := len(san); n >= 3 {
+		if i := strings.IndexByte("NBRQnbrq", san[n-1]); i >= 0 && isDigit(san[n-2]) {
+			promo = Kind(i%4 + 2)
+			san = san[:n-1]
+		}
+	}
+	if len(san) < 2 || len(san) > 4 {
+		return text
+	}
+	to, ok := r.topo.square(san[len(san)-2:])
+	if !ok {
+		return text
+	}
+	hint := san[:len(san)-2]
+	found := ""
+	for _, lm := range legal {
+		m := &lm.m
+		from := int(m.path[0])
+		if int(m.path[1]) != to || s.Board[from].Kind() != kind || Kind(m.tag) != promo {
+			continue
+		}
+		name := r.topo.names[from]
+		okHint := true
+		for _, h := range hint {
+			if !strings.ContainsRune(name, h) {
+				okHint = false
+			}
+		}
+		if !okHint {
+			continue
+		}
+		if found != "" {
+			return text // ambiguous: let the generic parser report it
+		}
+		found = lm.text
+	}
+	if found == "" {
+		return text
+	}
+	return found
+}
+
+// evalChess: material plus small positional terms (centralised minor
+// pieces, advanced pawns), from the side to move's point of view.
+func evalChess(r *rules, s *State) int {
+	score := 0
+	for sq := 0; sq < 64; sq++ {
+		pc := s.Board[sq]
+		if pc == 0 {
+			continue
+		}
+		v := r.kinds[pc.Kind()].value
+		col, row := sq%8, sq/8
+		if pc.Owner() == Second {
+			row = 7 - row
+		}
+		cd := col
+		if cd > 3 {
+			cd = 7 - cd
+		}
+		rd := row
+		if rd > 3 {
+			rd = 7 - rd
+		}
+		switch pc.Kind() {
+		case kindPawn:
+			v += 4 * row
+			if (col == 3 || col == 4) && row >= 3 {
+				v += 10
+			}
+		case kindKnight, kindBishop:
+			v += 4 * (cd + rd)
+		case kindChessKing:
+			if row == 0 {
+				v += 10
+			}
+		}
+		if pc.Owner() == s.Turn {
+			score += v
+		} else {
+			score -= v
+		}
+	}
+	return score
+}

@@ -1,0 +1,392 @@
+package engine
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// DefaultPlyLimit is the number of plies after which a game is drawn
+// unless WithPlyLimit says otherwise. Chat games get abandoned; the cap also
+// guarantees that every game ends.
+const DefaultPlyLimit = 600
+
+// Variant describes one playable game for menus.
+type Variant struct {
+	Name  string // identifier passed to NewGame
+	Title string // English display name
+}
+
+// variantDef builds the rules of a variant from the options.
+type variantDef struct {
+	Variant
+	build func(cfg *config) (*rules, error)
+}
+
+// variantTable lists every game the engine knows, in menu order.
+func variantTable() []variantDef {
+	plain := func(f func() *rules) func(*config) (*rules, error) {
+		return func(*config) (*rules, error) { return f(), nil }
+	}
+	fox := func(n int) func(*config) (*rules, error) {
+		return func(cfg *config) (*rules, error) {
+			fc := cfg.fox
+			fc.geese = n
+			return foxGeeseRules(fc)
+		}
+	}
+	return []variantDef{
+		{Variant{"russian", "Russian draughts"}, plain(russianRules)},
+		{Variant{"turkish", "Turkish draughts"}, plain(turkishRules)},
+		{Variant{"international", "International draughts"}, plain(internationalRules)},
+		{Variant{"brazilian", "Brazilian draughts"}, plain(brazilianRules)},
+		{Variant{"english", "English draughts (test configuration)"}, plain(englishRules)},
+		{Variant{"chase", "Chase"}, plain(chaseRules)},
+		{Variant{"foxgeese13", "Fox and Geese (13 geese)"}, fox(13)},
+		{Variant{"foxgeese15", "Fox and Geese (15 geese)"}, fox(15)},
+		{Variant{"foxgeese17", "Fox and Geese (17 geese)"}, fox(17)},
+		{Variant{"chess", "Chess"}, plain(chessRules)},
+	}
+}
+
+// Variants lists the games NewGame accepts, in menu order.
+func Variants() []Variant {
+	var out []Variant
+	for _, v := range variantTable() {
+		out = append(out, v.Variant)
+	}
+	return out
+}
+
+// config collects the options of NewGame.
+type config struct {
+	position string
+	seed     uint64
+	plyLimit int
+	first    *Player
+	fox      foxConfig
+	foxSet   bool // a Fox and Geese option was given
+}
+
+// Option configures NewGame.
+type Option func(*config) error
+
+// WithPosition starts the game from a position string in the game's own
+// format (see Game.Position) instead of the standard start.
+func WithPosition(pos string) Option {
+	return func(c *config) error { c.position = pos; return nil }
+}
+
+// WithSeed sets the game's random seed. The AI uses it when Limits.Seed is
+// zero, so two games with the same seed and node-bounded AI play alike.
+func WithSeed(seed uint64) Option {
+	return func(c *config) error { c.seed = seed; return nil }
+}
+
+// WithPlyLimit sets the number of plies after which the game is drawn
+// (0 or less: DefaultPlyLimit).
+func WithPlyLimit(n int) Option {
+	return func(c *config) error { c.plyLimit = n; return nil }
+}
+
+// WithFirstPlayer chooses which side moves first from the standard start
+// position (Chase: Red, the first player, by default).
+func WithFirstPlayer(p Player) Option {
+	return func(c *config) error {
+		if p > Second {
+			return fmt.Errorf("%w: player %d", ErrBadOption, p)
+		}
+		c.first = &p
+		return nil
+	}
+}
+
+// Game is one game in progress: its rules, the position history and the
+// moves played. It is not safe for concurrent use; the caller serialises
+// access (one game per session).
+type Game struct {
+	r     *rules
+	cfg   config
+	hist  []State
+	moves []Move
+	c     *ctx
+	// legal caches the sorted, notated legal moves of the position at
+	// history length legalAt (0 = none cached).
+	legal   []Move
+	legalAt int
+}
+
+// NewGame starts a game of the named variant (see Variants).
+func NewGame(variant string, opts ...Option) (*Game, error) {
+	cfg := config{fox: defaultFoxConfig()}
+	for _, o := range opts {
+		if err := o(&cfg); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.plyLimit <= 0 {
+		cfg.plyLimit = DefaultPlyLimit
+	}
+	name := strings.ToLower(strings.TrimSpace(variant))
+	for _, v := range variantTable() {
+		if v.Name != name {
+			continue
+		}
+		if cfg.foxSet && !strings.HasPrefix(v.Name, "foxgeese") {
+			return nil, fmt.Errorf("%w: Fox and Geese option for %s", ErrBadOption, v.Name)
+		}
+		r, err := v.build(&cfg)
+		if err != nil {
+			return nil, err
+		}
+		pos := cfg.position
+		if pos == "" {
+			pos = r.start
+		}
+		s, err := r.load(pos)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.first != nil && cfg.position == "" {
+			if s.Turn != *cfg.first {
+				s.Turn = *cfg.first
+				s.Hash ^= r.z.turn
+			}
+		}
+		g := &Game{r: r, cfg: cfg, hist: []State{s}, c: r.newCtx()}
+		return g, nil
+	}
+	return nil, fmt.Errorf("%w: %q", ErrUnknownVariant, variant)
+}
+
+// load decodes a position string and completes the state (hash, checks).
+func (r *rules) load(pos string) (s State, err error) {
+	defer func() {
+		// Position strings come from players; a decoder bug must not take
+		// the bot down.
+		if e := recover(); e != nil {
+			err = fmt.Errorf("%w: %v", ErrBadPosition, e)
+		}
+	}()
+	s, err = r.decode(r, pos)
+	if err != nil {
+		return s, err
+	}
+	s.Hash = r.z.hashOf(&s, r.topo.n())
+	return s, nil
+}
+
+// cur returns the current state.
+func (g *Game) cur() *State { return &g.hist[len(g.hist)-1] }
+
+// Variant returns the game's variant name.
+func (g *Game) Variant() string { return g.r.name }
+
+// Title returns the game's display name.
+func (g *Game) Title() string { return g.r.title }
+
+// PlayerName returns the display name of a side ("White", "Red", "Fox"...).
+func (g *Game) PlayerName(p Player) string { return g.r.playerNames[p&1] }
+
+// Seed returns the game's random seed.
+func (g *Game) Seed() uint64 { return g.cfg.seed }
+
+// ToMove returns the side to move.
+func (g *Game) ToMove() Player { return g.cur().Turn }
+
+// State returns a copy of the current position.
+func (g *Game) State() State { return *g.cur() }
+
+// Ply returns the number of moves played in this game.
+func (g *Game) Ply() int { return len(g.moves) }
+
+// History returns the moves played so far, with their notation.
+func (g *Game) History() []Move { return append([]Move(nil), g.moves...) }
+
+// Position returns the current position as a string in the game's own
+// format; NewGame(variant, WithPosition(s)) restores it.
+func (g *Game) Position() string { return g.r.encode(g.r, g.cur()) }
+
+// legalMoves returns the cached sorted, notated legal list (shared slice).
+func (g *Game) legalMoves() []Move {
+	if g.legalAt == len(g.hist) {
+		return g.legal
+	}
+	s := g.cur()
+	raw := g.r.generate(s, g.c, g.c.out)
+	text := make([]string, len(raw))
+	g.r.notate(g.r, s, raw, text)
+	ms := make([]Move, len(raw))
+	for i := range raw {
+		ms[i] = Move{m: raw[i], text: text[i]}
+	}
+	sort.SliceStable(ms, func(i, j int) bool { return naturalLess(ms[i].text, ms[j].text) })
+	g.legal, g.legalAt = ms, len(g.hist)
+	return ms
+}
+
+// LegalMoves returns the legal moves of the current position, one per
+// distinct effect, sorted by notation. It returns nothing once the game is
+// over.
+func (g *Game) LegalMoves() []Move {
+	if g.Status().Result != Ongoing {
+		return nil
+	}
+	return append([]Move(nil), g.legalMoves()...)
+}
+
+// Apply plays a legal move, as returned by LegalMoves or ParseMove.
+// Returns ErrGameOver if the game has ended and ErrIllegalMove if the move
+// is not legal here.
+func (g *Game) Apply(m Move) error {
+	if st := g.Status(); st.Result != Ongoing {
+		return fmt.Errorf("%w: %s", ErrGameOver, st.Reason)
+	}
+	for _, lm := range g.legalMoves() {
+		if lm.m.equal(&m.m) {
+			s := *g.cur()
+			g.r.apply(&s, &lm.m)
+			g.hist = append(g.hist, s)
+			g.moves = append(g.moves, lm)
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %s", ErrIllegalMove, m.text)
+}
+
+// Play parses a move written by a player and plays it.
+func (g *Game) Play(text string) (Move, error) {
+	m, err := g.ParseMove(text)
+	if err != nil {
+		return Move{}, err
+	}
+	return m, g.Apply(m)
+}
+
+// Undo takes back the last move. Returns ErrNoHistory at the start.
+func (g *Game) Undo() error {
+	if len(g.moves) == 0 {
+		return ErrNoHistory
+	}
+	g.hist = g.hist[:len(g.hist)-1]
+	g.moves = g.moves[:len(g.moves)-1]
+	g.legalAt = 0
+	return nil
+}
+
+// Result is the outcome class of a game.
+type Result uint8
+
+// Game outcomes.
+const (
+	Ongoing Result = iota
+	Win
+	Draw
+)
+
+// String names the result.
+func (r Result) String() string {
+	switch r {
+	case Win:
+		return "win"
+	case Draw:
+		return "draw"
+	default:
+		return "ongoing"
+	}
+}
+
+// Status is the state of play: ongoing, or won (by Winner) or drawn, with
+// a short English reason ("no legal moves", "threefold repetition", ...).
+type Status struct {
+	Result Result
+	Winner Player // meaningful only when Result == Win
+	Reason string
+}
+
+// Status returns the current state of play.
+func (g *Game) Status() Status {
+	legal := g.legalMoves()
+	if g.r.status != nil {
+		return g.r.status(g, legal)
+	}
+	return defaultStatus(g, legal)
+}
+
+// defaultStatus: a side without legal moves loses (or draws, if the game
+// says so); otherwise the common draw rules apply.
+func defaultStatus(g *Game, legal []Move) Status {
+	if len(legal) == 0 {
+		if g.r.noMovesDraw {
+			return Status{Result: Draw, Reason: "no legal moves"}
+		}
+		return Status{Result: Win, Winner: g.cur().Turn.Other(), Reason: "no legal moves"}
+	}
+	return g.drawStatus()
+}
+
+// drawStatus applies the draw rules shared by the games: repetition, the
+// reversible-move clock and the ply limit.
+func (g *Game) drawStatus() Status {
+	s := g.cur()
+	if g.r.repetitions > 0 && g.repetitions() >= g.r.repetitions {
+		return Status{Result: Draw, Reason: "repetition"}
+	}
+	if g.r.clockLimit > 0 && int(s.Clock) >= g.r.clockLimit {
+		return Status{Result: Draw, Reason: g.r.clockReason}
+	}
+	if len(g.moves) >= g.cfg.plyLimit {
+		return Status{Result: Draw, Reason: "ply limit"}
+	}
+	return Status{Result: Ongoing}
+}
+
+// repetitions counts how often the current position (same pieces, side to
+// move and game variables) has occurred since the last irreversible move.
+func (g *Game) repetitions() int {
+	s := g.cur()
+	n := 0
+	lo := len(g.hist) - 1 - int(s.Clock)
+	if lo < 0 {
+		lo = 0
+	}
+	for i := len(g.hist) - 1; i >= lo; i-- {
+		if g.hist[i].Hash == s.Hash && g.hist[i].Board == s.Board && g.hist[i].Turn == s.Turn {
+			n++
+		}
+	}
+	return n
+}
+
+// naturalLess orders strings with embedded numbers numerically ("2-7"
+// before "10-14", "a2" before "a10").
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		ca, cb := a[0], b[0]
+		if isDigit(ca) && isDigit(cb) {
+			i, j := 0, 0
+			for i < len(a) && isDigit(a[i]) {
+				i++
+			}
+			for j < len(b) && isDigit(b[j]) {
+				j++
+			}
+			na, nb := strings.TrimLeft(a[:i], "0"), strings.TrimLeft(b[:j], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[i:], b[j:]
+			continue
+		}
+		if ca != cb {
+			return ca < cb
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }

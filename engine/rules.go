@@ -1,0 +1,261 @@
+package engine
+
+// mode is a move rule's type in the ZRF/Dagaz sense (capture, quiet, ...).
+// Priority groups list modes; continuations ask for a mode.
+type mode uint8
+
+const (
+	modeQuiet mode = iota
+	modeCapture
+)
+
+// moveRule is one way a kind of piece may move: a small function over the
+// move context, tagged with its mode.
+type moveRule struct {
+	mode mode
+	fn   func(c *ctx)
+}
+
+// promoTiming says when a piece reaching its promotion zone is crowned.
+type promoTiming uint8
+
+const (
+	// promoNow crowns on arrival, also in the middle of a capture; the
+	// capture goes on with the new kind's rules (Russian draughts).
+	promoNow promoTiming = iota
+	// promoAtEnd crowns only if the move ends in the zone (International,
+	// Brazilian, Turkish); a man passing through the zone mid-capture
+	// stays a man.
+	promoAtEnd
+	// promoStop crowns on arrival and ends the move there (English).
+	promoStop
+)
+
+// filter is a whole-list rule: it sees every generated move of a position
+// and keeps the legal ones (majority capture, the Russian king's landing
+// rule, chess legality). It compacts the slice in place.
+type filter func(r *rules, s *State, ms []move) []move
+
+// kindInfo describes a piece kind for notation, diagrams and the AI.
+type kindInfo struct {
+	name   string
+	letter byte // position strings and diagrams (upper case)
+	value  int  // material value for evaluation
+}
+
+// rules is an immutable game description: board, pieces and their move
+// rules, priorities, capture semantics, filters, and the hooks each game
+// supplies for status, position strings, notation and evaluation. One
+// value serves any number of games and searches at once.
+type rules struct {
+	name        string
+	title       string
+	playerNames [2]string
+	topo        *topology
+	kinds       [16]kindInfo
+	byKind      [16][]moveRule
+	// groups lists mode sets in priority order; generation stops at the
+	// first group that yields a move (mandatory capture).
+	groups       []uint32
+	immediate    bool // captured pieces vanish at once (Turkish strike)
+	promo        promoTiming
+	promoKind    [16]Kind // kind -> kind it is crowned to (0 = never)
+	promoZone    [2]bitset
+	isKing       [16]bool // counted as "king" by majority refinements and the AI
+	irreversible [16]bool // moving this kind resets the clock (men, pawns)
+	filters      []filter
+	// dedupe merges moves with the same effect (ring captures, a king
+	// stopping between two pieces on a line, symmetric ricochets);
+	// dedupeAll compares every move, not only captures.
+	dedupe, dedupeAll bool
+	z                 zobrist
+	// Game hooks.
+	start  string                           // start position string
+	pregen func(r *rules, s *State) bool    // false: the game is over, no moves
+	gen    func(r *rules, s *State, c *ctx) // replaces rule-driven generation
+	encode func(r *rules, s *State) string  // position string
+	decode func(r *rules, s string) (State, error)
+	status func(g *Game, legal []Move) Status                         // game end; nil: default rules
+	notate func(r *rules, s *State, ms []move, text []string)         // writes the notation of each legal move
+	eval   func(r *rules, s *State) int                               // static evaluation, side to move's view
+	alias  func(r *rules, s *State, legal []Move, text string) string // rewrites special move text (O-O)
+	// terminal tells the AI whether a position with nMoves legal moves
+	// ends the game, and the result for the side to move (1, 0, -1);
+	// nil: no moves loses (or draws with noMovesDraw).
+	terminal func(r *rules, s *State, nMoves int) (bool, int)
+	glyph    func(pc Piece) byte // diagram character
+	// Draw and termination parameters.
+	clockLimit  int    // plies of reversible moves that draw (0 = none)
+	clockReason string // the Status reason of that draw
+	repetitions int    // occurrences of a position that draw (0 = none)
+	noMovesDraw bool   // a side without moves draws instead of losing
+	// AI parameters.
+	quiescence qmode
+	// useMCTS makes MCTS the game's default AI. Self-play (TestSelfPlay)
+	// decides it; at the time of writing alpha-beta won in every game.
+	useMCTS bool
+}
+
+// qmode selects the quiescence search of the alpha-beta player.
+type qmode uint8
+
+const (
+	qNone    qmode = iota
+	qForced        // captures are mandatory: search positions with captures to the end
+	qCapture       // stand pat, then try captures (chess, Chase)
+)
+
+// group builds a priority group from modes.
+func group(ms ...mode) uint32 {
+	var g uint32
+	for _, m := range ms {
+		g |= 1 << m
+	}
+	return g
+}
+
+// finish computes derived tables once the description is complete.
+func (r *rules) finish() *rules {
+	r.z = newZobrist(r.topo.n())
+	return r
+}
+
+// newCtx returns a generation context for r with room for typical lists.
+func (r *rules) newCtx() *ctx {
+	return &ctx{r: r, out: make([]move, 0, 128)}
+}
+
+// generate fills out with the legal moves of s (unsorted, without
+// notation) and returns it. It allocates only if out is too small.
+func (r *rules) generate(s *State, c *ctx, out []move) []move {
+	c.s, c.out, c.me = s, out[:0], s.Turn
+	c.dmap = r.topo.sym[s.Turn]
+	c.links, c.nd = r.topo.links, r.topo.nd
+	if r.pregen != nil && !r.pregen(r, s) {
+		return c.out
+	}
+	if r.gen != nil {
+		r.gen(r, s, c)
+	} else {
+		// Collect the mover's pieces once; every priority group walks them.
+		var own [MaxSquares]uint8
+		nown := 0
+		for sq := 0; sq < r.topo.n(); sq++ {
+			if pc := s.Board[sq]; pc != 0 && pc.Owner() == s.Turn {
+				own[nown] = uint8(sq)
+				nown++
+			}
+		}
+		for _, g := range r.groups {
+			for _, sq8 := range own[:nown] {
+				sq := int(sq8)
+				pc := s.Board[sq]
+				rs := r.byKind[pc.Kind()]
+				for i := range rs {
+					if g&(1<<rs[i].mode) != 0 {
+						c.begin(sq, pc)
+						rs[i].fn(c)
+					}
+				}
+			}
+			if len(c.out) > 0 {
+				break
+			}
+		}
+	}
+	ms := c.out
+	for _, f := range r.filters {
+		ms = f(r, s, ms)
+	}
+	if r.dedupe {
+		ms = dedupeMoves(ms, !r.dedupeAll)
+	}
+	c.out = ms
+	return ms
+}
+
+// dedupeMoves keeps the first of every set of moves with the same effect.
+// With capturesOnly, quiet moves are kept without comparison: in draughts
+// only capture chains can coincide, so quiet lists skip the quadratic scan.
+func dedupeMoves(ms []move, capturesOnly bool) []move {
+	k := 0
+outer:
+	for i := range ms {
+		m := &ms[i]
+		for j := 0; j < k && !(capturesOnly && m.ncap == 0); j++ {
+			if ms[j].sameEffect(m) {
+				continue outer
+			}
+		}
+		if k != i {
+			ms[k] = *m
+		}
+		k++
+	}
+	return ms[:k]
+}
+
+// filterMajority keeps only the captures that take the most pieces (the
+// majority rule of International, Brazilian and Turkish draughts; kings
+// count as men).
+func filterMajority(_ *rules, _ *State, ms []move) []move {
+	best := 0
+	for i := range ms {
+		if int(ms[i].ncap) > best {
+			best = int(ms[i].ncap)
+		}
+	}
+	if best == 0 {
+		return ms
+	}
+	k := 0
+	for i := range ms {
+		if int(ms[i].ncap) == best {
+			ms[k] = ms[i]
+			k++
+		}
+	}
+	return ms[:k]
+}
+
+// filterKingLanding applies the Russian rule for a king that has just
+// jumped a piece: it may land on any free square beyond, but if landing on
+// some of them lets it capture again, it must land on one of those. In
+// list terms, a capture A is illegal when another capture B follows the
+// same path up to A's last jump, takes the same piece with it, and then
+// goes on capturing.
+func filterKingLanding(_ *rules, _ *State, ms []move) []move {
+	k := 0
+	for i := range ms {
+		a := &ms[i]
+		if a.ncap > 0 && shortLanding(a, ms) {
+			continue
+		}
+		if k != i {
+			ms[k] = *a
+		}
+		k++
+	}
+	return ms[:k]
+}
+
+// shortLanding reports whether capture a stopped on a landing square from
+// which no continuation exists while some other landing after the same
+// jump continues (see filterKingLanding).
+func shortLanding(a *move, ms []move) bool {
+	n := int(a.ncap)
+	for j := range ms {
+		b := &ms[j]
+		if b.ncap <= a.ncap || b.path[0] != a.path[0] {
+			continue
+		}
+		same := b.capturedAt(n-1) == a.capturedAt(n-1)
+		for i := 1; same && i < n; i++ {
+			same = b.path[i] == a.path[i]
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
