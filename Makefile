@@ -5,7 +5,7 @@ MODULE  := github.com/questbot/questbot
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 GO      ?= go
 
-.PHONY: run build test check fuzz loadtest clean chromium
+.PHONY: run build test check fuzz deep bench loadtest clean chromium
 
 run: build
 	./bin/questbot serve
@@ -41,6 +41,15 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 30s ./formula/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 30s ./qmm/
 	$(GO) test -run '^$$' -fuzz '^FuzzUTF16$$' -fuzztime 1m ./qmm/
+
+# The engine's deep perft tables and long random playouts (about a minute).
+deep:
+	$(GO) test -count=1 ./engine -args -deep
+
+# Benchmarks of the pure packages: codec, formulas, player, engine.
+BENCHTIME ?= 1s
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime $(BENCHTIME) -cpu 1 ./qmm ./formula ./quest ./engine
 
 # The transport under load: simulated users through the emulator (see the README).
 USERS ?= 40
