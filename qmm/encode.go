@@ -299,45 +299,31 @@ func written(c *ParamChange) bool {
 		c.Media.Sound.Value != "" || c.Media.Track.Value != ""
 }
 
-// sortedChanges returns list, or a sorted copy when it is not sorted by parameter; ok is false,
-// with the offending index, when a parameter is out of range or listed twice.
-func sortedChanges(list []ParamChange, nParams int) (sorted []ParamChange, bad int32, ok bool) {
+// sortedByParam returns list, or a sorted copy when it is not sorted by parameter; ok is false,
+// with the offending index, when a parameter is out of range or listed twice. It serves both the
+// change lists and the condition lists.
+func sortedByParam[T any](list []T, param func(*T) int32, nParams int) (sorted []T, bad int32, ok bool) {
 	for i := 1; i < len(list); i++ {
-		if list[i].Param <= list[i-1].Param {
+		if param(&list[i]) <= param(&list[i-1]) {
 			list = slices.Clone(list)
-			slices.SortStableFunc(list, func(a, b ParamChange) int { return cmp.Compare(a.Param, b.Param) })
+			slices.SortStableFunc(list, func(a, b T) int { return cmp.Compare(param(&a), param(&b)) })
 			break
 		}
 	}
 	for i := range list {
-		p := list[i].Param
-		if p < 0 || int(p) >= nParams || i > 0 && list[i-1].Param == p {
+		p := param(&list[i])
+		if p < 0 || int(p) >= nParams || i > 0 && param(&list[i-1]) == p {
 			return nil, p, false
 		}
 	}
 	return list, 0, true
 }
 
-// sortedConditions is sortedChanges for conditions.
-func sortedConditions(list []Condition, nParams int) (sorted []Condition, bad int32, ok bool) {
-	for i := 1; i < len(list); i++ {
-		if list[i].Param <= list[i-1].Param {
-			list = slices.Clone(list)
-			slices.SortStableFunc(list, func(a, b Condition) int { return cmp.Compare(a.Param, b.Param) })
-			break
-		}
-	}
-	for i := range list {
-		p := list[i].Param
-		if p < 0 || int(p) >= nParams || i > 0 && list[i-1].Param == p {
-			return nil, p, false
-		}
-	}
-	return list, 0, true
-}
+func changeParam(c *ParamChange) int32  { return c.Param }
+func conditionParam(c *Condition) int32 { return c.Param }
 
 func (e *encoder) changes(owner string, index int, list []ParamChange) {
-	list, bad, ok := sortedChanges(list, len(e.q.Params))
+	list, bad, ok := sortedByParam(list, changeParam, len(e.q.Params))
 	if !ok {
 		e.fail("%s %d: change for parameter index %d: out of range or listed twice", owner, index, bad)
 		e.i32(0)
@@ -375,7 +361,7 @@ func (e *encoder) changes(owner string, index int, list []ParamChange) {
 }
 
 func (e *encoder) conditions(jump int, list []Condition) {
-	list, bad, ok := sortedConditions(list, len(e.q.Params))
+	list, bad, ok := sortedByParam(list, conditionParam, len(e.q.Params))
 	if !ok {
 		e.fail("jump %d: condition for parameter index %d: out of range or listed twice", jump, bad)
 		e.i32(0)
