@@ -1,6 +1,7 @@
 package quest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -188,33 +189,21 @@ type Counts []Count
 
 // Get returns the count of id.
 func (c Counts) Get(id int) int {
-	lo, hi := 0, len(c)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if c[m].ID < id {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(c) && c[lo].ID == id {
-		return c[lo].N
+	if i, ok := c.find(id); ok {
+		return c[i].N
 	}
 	return 0
 }
 
+// find returns where id is, or where it would be inserted, by binary search.
+func (c Counts) find(id int) (int, bool) {
+	return slices.BinarySearchFunc(c, id, func(e Count, id int) int { return cmp.Compare(e.ID, id) })
+}
+
 // inc adds one to the count of id, in place when id is present.
 func (c Counts) inc(id int) Counts {
-	lo, hi := 0, len(c)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if c[m].ID < id {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(c) && c[lo].ID == id {
+	lo, ok := c.find(id)
+	if ok {
 		c[lo].N++
 		return c
 	}

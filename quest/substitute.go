@@ -274,21 +274,30 @@ func insideBraces(s string) (string, bool) {
 	return s, false
 }
 
+// nextFormula finds the next {formula} in s: the first "{" that has a "}" after it, and the first
+// "}" after that. It returns the positions of both braces.
+func nextFormula(s string) (open, close int, ok bool) {
+	open = strings.IndexByte(s, '{')
+	if open < 0 {
+		return 0, 0, false
+	}
+	close = strings.IndexByte(s[open+1:], '}')
+	if close < 0 {
+		return 0, 0, false
+	}
+	return open, open + 1 + close, true
+}
+
 // formulas replaces each {formula} by its value, first to last: the first "{" that is followed
 // by a "}" starts the formula, the first "}" after it ends it. An unclosed "{" is left alone.
 func (t *substituter) formulas(str string) (string, error) {
 	var b strings.Builder
 	rest := str
 	for {
-		o := strings.IndexByte(rest, '{')
-		if o < 0 {
+		o, c, ok := nextFormula(rest)
+		if !ok {
 			break
 		}
-		c := strings.IndexByte(rest[o+1:], '}')
-		if c < 0 {
-			break
-		}
-		c += o + 1
 		v, err := t.q.textFormula(rest[o+1:c]).eval(t.params, t.rnd)
 		if err != nil {
 			return "", err

@@ -56,15 +56,10 @@ func compileText(src string, diamond, nParams int) *text {
 	// Stage 3: {formulas}, the first "{" that has a "}" after it, up to that "}".
 	rest := s
 	for {
-		o := strings.IndexByte(rest, '{')
-		if o < 0 {
+		o, c, ok := nextFormula(rest)
+		if !ok {
 			break
 		}
-		c := strings.IndexByte(rest[o+1:], '}')
-		if c < 0 {
-			break
-		}
-		c += o + 1
 		t.literal(rest[:o], nParams)
 		t.parts = append(t.parts, part{kind: partFormula, f: newExpr(rest[o+1:c], where{kind: inText})})
 		rest = rest[c+1:]
