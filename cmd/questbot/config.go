@@ -25,6 +25,8 @@ type Config struct {
 	HTTPAddr string
 	// DataDir holds the embedded database and other local state.
 	DataDir string
+	// UploadsDir is the folder quest files (the script table's file column) are relative to.
+	UploadsDir string
 	// PGBin is the folder of the PostgreSQL server programs, for the embedded database.
 	PGBin string
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
@@ -39,6 +41,7 @@ var envDefaults = []struct{ name, def string }{
 	{"TELEGRAM_API_URL", ""},
 	{"HTTP_ADDR", "127.0.0.1:8080"},
 	{"DATA_DIR", ".data"},
+	{"UPLOADS_DIR", "uploads"},
 	{"PG_BIN", pgcluster.DefaultBin},
 	{"LOG_LEVEL", "info"},
 	{"LOG_FORMAT", "text"},

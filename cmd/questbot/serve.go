@@ -23,8 +23,11 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/questplay"
+	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/bot/webchat"
+	"github.com/questbot/questbot/scripts/scriptpg"
 )
 
 // runServe is the `serve` command: it reads the configuration from the environment and runs the
@@ -198,7 +201,12 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 		dbTokens, _ := pgx.CollectRows(rows, pgx.RowTo[string])
 		tokens = append(tokens, dbTokens...)
 	}
-	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: bot.Greeter, Log: s.Log, Metrics: s.metrics})
+	// Updates go to the command tree stored in the database (scripts), which hands quest buttons
+	// to the quest player. Quest files are found in uploads/ under the working folder.
+	scriptStore := scriptpg.New(pool)
+	games := questplay.New(questplay.Config{Log: s.Log, Root: s.Config.UploadsDir})
+	handler := scriptbot.New(scriptbot.Config{Source: scriptStore, Contexts: scriptStore, Games: games, Log: s.Log})
+	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: handler.Handle, Log: s.Log, Metrics: s.metrics})
 	client := bot.NewHTTPClient()
 	for _, token := range tokens {
 		for {
@@ -206,7 +214,12 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 			if err == nil {
 				service, err := tr.AddBot(ctx, api)
 				if err == nil {
-					if err := tr.Send(ctx, service, bot.MenuRequests()...); err != nil {
+					// The command menu of the bot's tree; it is sent again when the tree changes.
+					menu, err := handler.Menu(ctx, service)
+					if err == nil {
+						err = tr.Send(ctx, service, menu...)
+					}
+					if err != nil {
 						s.Log.Warn("Unable to queue the command menu", slog.Any("error", err))
 					}
 					break

@@ -261,6 +261,10 @@ func TestServeEmulator(t *testing.T) {
 	waitFor(t, 10*time.Second, "the command menus", func() bool {
 		return len(b.Commands("")) > 0 && len(b.Commands("ru")) > 0
 	})
+	// The menus come from the command tree in the database.
+	if en := b.Commands(""); en[0].Command != "quest" || en[0].Description != "Choose a quest" {
+		t.Errorf("command menu %+v, want /quest first", en)
+	}
 	metrics := get(t, "http://"+r.addr+"/metrics")
 	for _, want := range []string{
 		"questbot_updates_received_total 1",

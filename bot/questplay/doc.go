@@ -1,0 +1,44 @@
+// Package questplay plays Space Rangers text quests in Telegram: it launches a quest of the
+// catalogue (the script table) for a user, shows each screen of the game as one message, takes
+// button presses as the player's choices and keeps every game in the database (the game table),
+// step by step, in the transaction that writes the step's messages.
+//
+// # Screens
+//
+// A screen is what package quest's View gives: the text of a location, of a jump's description,
+// of a critical message, the task (greeting) or the success text (congratulation). It becomes one
+// HTML message (see render.go): the quest markup is converted, everything else is escaped, the
+// parameter lines follow the text, and the active choices are inline buttons. A choice too long
+// for a button is written in full under the text, numbered, with a short numbered button. A
+// location image, when the quest names one that exists beside the quest file, is sent as a photo
+// before the text.
+//
+// A button's callback data is "q:<game>:<step>:<action>": the game's id (a new one per launch),
+// the step at which the screen was shown and the quest action. A press is performed only when
+// the game and step are the current ones and the action is an active choice of the current
+// state; anything else is answered "this choice is no longer available" and changes nothing.
+// After a choice the pressed message loses its keyboard and stays in the chat as a transcript,
+// except the screens of the starting location and of empty locations, which are deleted.
+//
+// # Persistence and cost
+//
+// The game row holds the player's quest.State as JSON, which restores a game exactly (location,
+// parameters, visibility, counters, the random generator's state), so a restart resumes every
+// game. Each step writes the new state (or, at an ending, settles money and statistics and
+// deletes the row) in the transport's transaction, together with the step's outbox rows.
+//
+// Games played recently are also remembered in memory (live.go). A step of a remembered game
+// costs one statement: the update, made conditional on the row's nonce (a random value written
+// with every change), so that a change made by another process, or a step of this one whose
+// transaction was rolled back, is noticed and the row read again. A step of a game not
+// remembered (after a restart) costs two: the read and the update. With the transport's own
+// round trips (the claim with BEGIN, the handler's savepoint, the commit with the outbox rows,
+// the first and last shared by the updates of a batch) a step takes at most four.
+//
+// Compiled quests are cached in memory (cache.go), shared by all games, bounded by an estimate
+// of their size and keyed by file, modification time and size, so a click never parses a file.
+//
+// # Money
+//
+// See money.go for the rule binding the quest's money parameter to the player's credits.
+package questplay

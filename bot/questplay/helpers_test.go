@@ -1,0 +1,56 @@
+package questplay
+
+import (
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/questbot/questbot/quest"
+)
+
+var fixedNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// shortestEnd finds the shortest sequence of actions from s to an ended game (breadth first,
+// equal states visited once), exploring at most maxStates states.
+func shortestEnd(q *quest.Quest, s quest.State, maxStates int) ([]int, bool) {
+	return shortestTo(q, s, maxStates, quest.Status.Over)
+}
+
+// shortestTo is shortestEnd for the ending statuses that want accepts; other endings are dead
+// ends of the search.
+func shortestTo(q *quest.Quest, s quest.State, maxStates int, want func(quest.Status) bool) ([]int, bool) {
+	type node struct {
+		s    quest.State
+		path []int
+	}
+	seen := map[string]bool{}
+	queue := []node{{s: s}}
+	for len(queue) > 0 && len(seen) < maxStates {
+		n := queue[0]
+		queue = queue[1:]
+		key, _ := json.Marshal(n.s)
+		if seen[string(key)] {
+			continue
+		}
+		seen[string(key)] = true
+		v, err := q.View(n.s, quest.DefaultPlayer(quest.English, fixedNow))
+		if err != nil {
+			continue
+		}
+		if want(v.Status) {
+			return n.path, true
+		}
+		if v.Status.Over() {
+			continue
+		}
+		for _, c := range v.Choices {
+			if !c.Active {
+				continue
+			}
+			if next, err := q.Perform(n.s, c.JumpID); err == nil {
+				queue = append(queue, node{s: next, path: append(slices.Clone(n.path), c.JumpID)})
+			}
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,682 @@
+package scriptbot_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/questplay"
+	"github.com/questbot/questbot/bot/scriptbot"
+	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/migrations/pgtest"
+	"github.com/questbot/questbot/scripts/scriptpg"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+const token = "123456:script-test-token"
+
+// logBuffer is a log sink the test reads while the handler writes.
+type logBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// fakeGames stands in for the quest player: it keeps the game row the seeded procedures read,
+// sends one line per operation, and records the calls.
+type fakeGames struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (g *fakeGames) record(s string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.calls = append(g.calls, s)
+}
+
+func (g *fakeGames) Calls() []string {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return slices.Clone(g.calls)
+}
+
+func (g *fakeGames) say(ctx context.Context, tx bot.Tx, u *bot.Update, text string, kb bot.Keyboard) error {
+	reqs, err := bot.SendHTML(u.Chat, text, kb)
+	if err != nil {
+		return err
+	}
+	return tx.Send(ctx, reqs...)
+}
+
+func (g *fakeGames) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID int64) error {
+	g.record(fmt.Sprintf("launch %d", scriptID))
+	_, err := tx.DB().Exec(ctx, `INSERT INTO game (service_id, user_id, script_id, state) VALUES ($1, $2, $3, '{}')
+		ON CONFLICT (service_id, user_id) DO UPDATE SET script_id = EXCLUDED.script_id`, u.Service, u.User.ID, scriptID)
+	if err != nil {
+		return err
+	}
+	return g.say(ctx, tx, u, fmt.Sprintf("quest %d screen", scriptID), bot.Keyboard{{{Text: "Go", Data: fmt.Sprintf("q:%d", scriptID)}}})
+}
+
+func (g *fakeGames) Running(ctx context.Context, tx bot.Tx, u *bot.Update) (int64, bool, error) {
+	var id int64
+	err := tx.DB().QueryRow(ctx, `SELECT script_id FROM game WHERE service_id = $1 AND user_id = $2`, u.Service, u.User.ID).Scan(&id)
+	return id, err == nil, nil
+}
+
+func (g *fakeGames) Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	g.record("cancel")
+	_, err := tx.DB().Exec(ctx, `DELETE FROM game WHERE service_id = $1 AND user_id = $2`, u.Service, u.User.ID)
+	return err
+}
+
+func (g *fakeGames) SwitchLanguage(ctx context.Context, tx bot.Tx, u *bot.Update, lang string) (bool, error) {
+	g.record("switch " + lang)
+	return false, nil
+}
+
+func (g *fakeGames) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	g.record("retry")
+	return g.say(ctx, tx, u, "quest screen again", nil)
+}
+
+func (g *fakeGames) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+	g.record("press " + u.CallbackQuery.Data)
+	return u.CallbackQuery.Data != "q:stale", nil
+}
+
+// env is an emulator, a fresh database and a transport running the script handler.
+type env struct {
+	emu     *tgemu.Server
+	bot     *tgemu.Bot
+	pool    *pgxpool.Pool
+	logs    *logBuffer
+	games   *fakeGames
+	tr      *bot.Transport
+	srv     *httptest.Server
+	stop    func()
+	service int
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	e := &env{games: &fakeGames{}}
+	return e.run(t, e.games)
+}
+
+// run starts the environment with a quest player.
+func (e *env) run(t *testing.T, games scriptbot.Games) *env {
+	t.Helper()
+	e.emu, e.pool, e.logs = tgemu.New(tgemu.Options{}), pgtest.New(t), &logBuffer{}
+	e.srv = httptest.NewServer(e.emu)
+	t.Cleanup(e.srv.Close)
+	e.bot = e.emu.AddBot(token, "script_test_bot")
+	e.stop = e.start(t, scriptbot.Config{Games: games})
+	return e
+}
+
+// start runs a transport with a new script handler (as a new process would) until the returned
+// function is called or the test ends. cfg's Source, Contexts and Log are filled in.
+func (e *env) start(t *testing.T, cfg scriptbot.Config) (stop func()) {
+	t.Helper()
+	cfg.Log = slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	store := scriptpg.New(e.pool)
+	store.CheckEvery = 0
+	cfg.Source, cfg.Contexts = store, store
+	h := scriptbot.New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	api, err := bot.NewAPI(ctx, token, tgemu.Endpoint(e.srv.URL), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits := bot.NoLimits
+	e.tr = bot.New(bot.Config{Store: botpg.New(e.pool), Handler: h.Handle, Log: cfg.Log, PollTimeout: time.Second,
+		Rescan: 100 * time.Millisecond, Limits: &limits})
+	if e.service, err = e.tr.AddBot(ctx, api); err != nil {
+		t.Fatal(err)
+	}
+	menu, err := h.Menu(ctx, e.service)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.tr.Send(ctx, e.service, menu...); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { e.tr.Run(ctx); close(done) }()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			<-done
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// restart stops the transport and handler and starts new ones with cfg on the same database.
+func (e *env) restart(t *testing.T, cfg scriptbot.Config) {
+	t.Helper()
+	e.stop()
+	e.stop = e.start(t, cfg)
+}
+
+func (e *env) user(id int64, name, lang string) {
+	e.bot.AddUser(tgbotapi.User{ID: id, FirstName: name, LanguageCode: lang})
+}
+
+func (e *env) send(t *testing.T, user int64, text string) int {
+	t.Helper()
+	id, err := e.bot.SendText(user, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func (e *env) exec(t *testing.T, sql string, args ...any) {
+	t.Helper()
+	if _, err := e.pool.Exec(context.Background(), sql, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// botMessages returns the bot's messages in a chat.
+func (e *env) botMessages(chat int64) []tgemu.Message {
+	var out []tgemu.Message
+	for _, m := range e.bot.Messages(chat) {
+		if m.FromBot {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// waitText waits for a bot message containing want after the first skip ones and returns it.
+func (e *env) waitText(t *testing.T, chat int64, skip int, want string) tgemu.Message {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		msgs := e.botMessages(chat)
+		for i := skip; i < len(msgs); i++ {
+			if strings.Contains(msgs[i].Text, want) {
+				return msgs[i]
+			}
+		}
+		if time.Now().After(deadline) {
+			var texts []string
+			for _, m := range msgs {
+				texts = append(texts, m.Text)
+			}
+			t.Fatalf("no bot message with %q in chat %d; messages:\n%s\nlogs:\n%s", want, chat, strings.Join(texts, "\n"), e.logs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// press presses a button by its label under a bot message.
+func (e *env) press(t *testing.T, user int64, m tgemu.Message, label string) string {
+	t.Helper()
+	for _, row := range m.Keyboard {
+		for _, b := range row {
+			if b.Text == label {
+				if _, err := e.bot.Press(user, m.ID, b.Data); err != nil {
+					t.Fatal(err)
+				}
+				return b.Data
+			}
+		}
+	}
+	t.Fatalf("message %d has no button %q: %+v", m.ID, label, m.Keyboard)
+	return ""
+}
+
+// waitIdle waits until the bot has handled every update and answered every press.
+func (e *env) waitIdle(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var inbox, outbox int
+		e.pool.QueryRow(context.Background(), `SELECT count(*) FROM inbox WHERE handled_at IS NULL`).Scan(&inbox)
+		e.pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE status = 'pending'`).Scan(&outbox)
+		if inbox == 0 && outbox == 0 && e.bot.UnansweredCallbacks() == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not idle: %d updates, %d sends pending\n%s", inbox, outbox, e.logs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// addQuests adds English quests Alpha and Beta and an unlisted one, and returns their ids by name.
+func (e *env) addQuests(t *testing.T) map[string]int64 {
+	t.Helper()
+	ids := map[string]int64{}
+	rows, err := e.pool.Query(context.Background(), `
+		INSERT INTO script (name, common_name, file, language, listed) VALUES
+			('Alpha', 'alpha', 'a.qmm', 'en', true), ('Beta', 'beta', 'b.qmm', 'en', true),
+			('Secret', 'secret', 's.qmm', 'en', false)
+		RETURNING name, id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var name string
+		var id int64
+		rows.Scan(&name, &id)
+		ids[name] = id
+	}
+	var cargo int64
+	e.pool.QueryRow(context.Background(), `SELECT id FROM script WHERE name = 'Cargo run'`).Scan(&cargo)
+	ids["Cargo run"] = cargo
+	return ids
+}
+
+// Ensure /quest shows the catalogue three to a row, a press launches the quest and removes the
+// menu, /quest with a running quest offers to cancel it, and a name starts its quest at once.
+func TestQuestMenuLaunch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ids := e.addQuests(t)
+	e.user(1, "Ann", "en")
+	e.send(t, 1, "/quest")
+	menu := e.waitText(t, 1, 0, "Choose a quest:")
+	if len(menu.Keyboard) != 1 || len(menu.Keyboard[0]) != 3 {
+		t.Fatalf("catalogue keyboard %+v, want one row of Alpha, Beta, Cargo run", menu.Keyboard)
+	}
+	for i, name := range []string{"Alpha", "Beta", "Cargo run"} {
+		if got := menu.Keyboard[0][i].Text; got != name {
+			t.Errorf("button %d: %q, want %q", i, got, name)
+		}
+		if d := menu.Keyboard[0][i].Data; !strings.HasPrefix(d, "m:") || len(d) > 64 {
+			t.Errorf("button %d data %q", i, d)
+		}
+	}
+	e.press(t, 1, menu, "Beta")
+	e.waitText(t, 1, 0, fmt.Sprintf("quest %d screen", ids["Beta"]))
+	e.waitIdle(t)
+	for _, m := range e.botMessages(1) {
+		if m.ID == menu.ID {
+			t.Error("the catalogue menu was not deleted after the choice")
+		}
+	}
+	// The old catalogue button again: forged through the API, as the message is gone.
+	n := len(e.botMessages(1))
+	e.send(t, 1, "/quest")
+	ask := e.waitText(t, 1, n, "You are playing «Beta». Cancel it?")
+	e.press(t, 1, ask, "No")
+	e.waitText(t, 1, n, "Carry on!")
+	e.send(t, 1, "/quest")
+	ask = e.waitText(t, 1, n+1, "Cancel it?")
+	e.press(t, 1, ask, "Yes")
+	e.waitText(t, 1, n, "The quest is cancelled.")
+	e.send(t, 1, "/quest secret")
+	e.waitText(t, 1, n, "I have no quest called «secret»")
+	e.send(t, 1, "/quest alp")
+	e.waitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Alpha"]))
+	e.waitIdle(t)
+	want := []string{fmt.Sprintf("launch %d", ids["Beta"]), "cancel", fmt.Sprintf("launch %d", ids["Alpha"])}
+	if got := e.games.Calls(); !slices.Equal(got, want) {
+		t.Errorf("games calls %q, want %q", got, want)
+	}
+	// A quest button goes to the quest player.
+	screen := e.waitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Alpha"]))
+	e.press(t, 1, screen, "Go")
+	e.waitIdle(t)
+	if got := e.games.Calls(); got[len(got)-1] != fmt.Sprintf("press q:%d", ids["Alpha"]) {
+		t.Errorf("games calls %q, want the press last", got)
+	}
+	// /start with a deep link launches even an unlisted quest; a plain /start greets.
+	e.send(t, 1, fmt.Sprintf("/start %d", ids["Secret"]))
+	e.waitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Secret"]))
+	e.send(t, 1, "/start")
+	e.waitText(t, 1, n, "Hello, <b>Ann</b>!")
+	e.send(t, 1, "/start 999999")
+	e.waitText(t, 1, n, "There is no quest with this number.")
+}
+
+// Ensure /lang switches the user's language, asks the quest player to follow, and the menus and
+// texts that follow are in the new language; the command menus are installed per language.
+func TestLang(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.addQuests(t)
+	e.user(2, "Ivan", "en")
+	e.send(t, 2, "/lang")
+	menu := e.waitText(t, 2, 0, "Choose your language:")
+	e.press(t, 2, menu, "Русский")
+	e.waitText(t, 2, 0, "Теперь я говорю с вами по-русски.")
+	e.send(t, 2, "/help")
+	e.waitText(t, 2, 0, "выбрать квест")
+	e.send(t, 2, "/retry")
+	e.waitText(t, 2, 0, "Сейчас вы не играете в квест.")
+	// The catalogue: Russian versions where there are, English ones for the other quests.
+	e.send(t, 2, "/quest")
+	catalogue := e.waitText(t, 2, 0, "Выберите квест:")
+	var labels []string
+	for _, row := range catalogue.Keyboard {
+		for _, b := range row {
+			labels = append(labels, b.Text)
+		}
+	}
+	if want := []string{"Alpha", "Beta", "Груз до Боннасиса"}; !slices.Equal(labels, want) {
+		t.Errorf("Russian catalogue %q, want %q", labels, want)
+	}
+	e.waitIdle(t)
+	var lang string
+	e.pool.QueryRow(context.Background(), `SELECT language FROM users WHERE id = 2`).Scan(&lang)
+	if lang != "ru" {
+		t.Errorf("language %q, want ru", lang)
+	}
+	if got := e.games.Calls(); !slices.Equal(got, []string{"switch ru"}) {
+		t.Errorf("games calls %q, want the switch to ru", got)
+	}
+	// Back to English.
+	n := len(e.botMessages(2))
+	e.send(t, 2, "/lang")
+	menu = e.waitText(t, 2, n, "Выберите язык:")
+	e.press(t, 2, menu, "English")
+	e.waitText(t, 2, n, "I speak English with you now.")
+	e.waitIdle(t)
+	en, ru := e.bot.Commands(""), e.bot.Commands("ru")
+	if len(en) != 5 || len(ru) != 5 || en[0].Command != "quest" || en[0].Description != "Choose a quest" ||
+		ru[0].Description != "Выбрать квест" {
+		t.Errorf("command menus: en %+v, ru %+v", en, ru)
+	}
+}
+
+// Ensure /score shows the results table with the credits, and a user without games is told so.
+func TestScore(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ids := e.addQuests(t)
+	e.user(3, "Ann", "en")
+	e.user(4, "Bob", "en")
+	e.send(t, 3, "/start")
+	e.waitText(t, 3, 0, "Hello")
+	e.exec(t, `INSERT INTO user_stats (service_id, user_id, credits, launches, wins, failures, deaths)
+		VALUES ($1, 3, 9500, 3, 1, 1, 1)`, e.service)
+	e.exec(t, `INSERT INTO user_script_stats (service_id, user_id, script_id, launches, wins, failures, deaths)
+		VALUES ($1, 3, $2, 2, 1, 1, 0), ($1, 3, $3, 1, 0, 0, 1)`, e.service, ids["Alpha"], ids["Cargo run"])
+	e.send(t, 3, "/score")
+	m := e.waitText(t, 3, 0, "<pre>")
+	for _, want := range []string{"Alpha", "Cargo run", "Total", "Credits: 9500", "  1   1   0     2"} {
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("score lacks %q:\n%s", want, m.Text)
+		}
+	}
+	e.send(t, 4, "/score")
+	e.waitText(t, 4, 0, "You have not played any quest yet.")
+}
+
+// hostile are strings meant to break quoting, SQL, HTML or sizes.
+var hostile = []string{
+	`"'; DROP TABLE script; --`,
+	`<b>bold</b> <a href="x">&amp; <script>`,
+	`%_\ ' " `,
+	`{USER} {LANG} {{.}}`,
+	strings.Repeat("Ж", 2100), // 4 KB and more
+}
+
+// Ensure hostile strings in arguments, prompts and button data change nothing they should not:
+// they are shown escaped, stored as they are, and forged menu presses are answered and ignored.
+func TestHostileInput(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.addQuests(t)
+	// A command with a hidden input whose answer is echoed.
+	e.exec(t, `
+		INSERT INTO param_type (name, hidden) VALUES ('SECRET', true), ('WORD', false);
+		INSERT INTO command (id, name, visible) VALUES (2000, 'echo', false);
+		INSERT INTO action (id, command_id, order_num, type, param) VALUES
+			(20001, 2000, 1, 'input', 'WORD'), (20002, 2000, 2, 'input', 'SECRET'), (20003, 2000, 3, 'output', NULL);
+		INSERT INTO localized_string (action_id, lang, text) VALUES
+			(20001, 'en', 'Say a word:'), (20002, 'en', 'Your secret:'), (20003, 'en', 'Word: {WORD}. Secret length ok.');`)
+	e.user(5, "<i>Eve</i> & co", "en")
+	e.send(t, 5, "/start")
+	e.waitText(t, 5, 0, "Hello, <b>&lt;i&gt;Eve&lt;/i&gt; &amp; co</b>!")
+	for i, s := range hostile {
+		n := len(e.botMessages(5))
+		e.send(t, 5, "/quest "+s)
+		e.waitText(t, 5, n, "I have no quest called")
+		e.send(t, 5, "/start "+s)
+		e.waitText(t, 5, n, "There is no quest with this number.")
+		e.send(t, 5, "/echo")
+		e.waitText(t, 5, n, "Say a word:")
+		e.send(t, 5, s)
+		e.waitText(t, 5, n, "Your secret:")
+		secret := e.send(t, 5, s+" secret")
+		e.waitText(t, 5, n, "Secret length ok.")
+		e.waitIdle(t)
+		for _, m := range e.bot.Messages(5) {
+			if m.ID == secret {
+				t.Errorf("input %d: the hidden answer is still in the chat", i)
+			}
+		}
+	}
+	// Every reply was valid HTML (the emulator refuses anything else), so nothing failed.
+	var failed int
+	e.pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE status = 'failed'`).Scan(&failed)
+	if failed != 0 {
+		t.Errorf("%d sends failed", failed)
+	}
+	var quests int
+	e.pool.QueryRow(context.Background(), `SELECT count(*) FROM script`).Scan(&quests)
+	if quests != 5 {
+		t.Errorf("%d quests, want 5", quests)
+	}
+	if strings.Contains(e.logs.String(), "secret") {
+		t.Error("a hidden answer appears in the logs")
+	}
+	// Forged and stale menu presses: answered, nothing else.
+	e.send(t, 5, "/quest")
+	menu := e.waitText(t, 5, 0, "Choose a quest:")
+	before := len(e.botMessages(5))
+	for _, data := range []string{"m:1:1:1", "m:x", "m:99999999999999999999:1:1", strings.Replace(menu.Keyboard[0][0].Data, "m:", "m:1", 1), "zzz", "q:stale",
+		strings.Replace(menu.Keyboard[0][0].Data, ":0", ":77", 1)} {
+		e.inject(t, 5, menu.ID, data)
+	}
+	e.waitIdle(t)
+	if got := len(e.botMessages(5)); got != before {
+		t.Errorf("forged presses changed the chat: %d messages, want %d", got, before)
+	}
+	e.press(t, 5, menu, "Alpha")
+	e.waitText(t, 5, before-1, "screen")
+}
+
+// inject delivers a button press with any data, as a forged client could.
+func (e *env) inject(t *testing.T, user int64, msgID int, data string) {
+	t.Helper()
+	raw, _ := json.Marshal(tgbotapi.Update{UpdateID: int(time.Now().UnixNano() % 1e9), CallbackQuery: &tgbotapi.CallbackQuery{
+		ID: "forged-" + data, From: &tgbotapi.User{ID: user, FirstName: "Eve"}, Data: data,
+		Message: &tgbotapi.Message{MessageID: msgID, Chat: &tgbotapi.Chat{ID: user, Type: "private"}},
+	}})
+	if err := e.tr.Accept(context.Background(), e.service, []json.RawMessage{raw}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Ensure a broken command in the database is refused whole and logged, while the others work.
+func TestInvalidTree(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.user(6, "Ann", "en")
+	e.exec(t, `
+		INSERT INTO command (id, name, visible) VALUES (3000, 'broken', false);
+		INSERT INTO action (id, command_id, order_num, type) VALUES (30001, 3000, 1, 'output'), (30002, 3000, 2, 'menu');
+		INSERT INTO localized_string (action_id, lang, text) VALUES (30001, 'en', 'first step');`)
+	e.send(t, 6, "/broken")
+	e.waitText(t, 6, 0, "this command is unavailable")
+	e.send(t, 6, "/help")
+	e.waitText(t, 6, 0, "choose a quest")
+	e.waitIdle(t)
+	for _, m := range e.botMessages(6) {
+		if strings.Contains(m.Text, "first step") {
+			t.Error("the broken command ran in part")
+		}
+	}
+	if logs := e.logs.String(); !strings.Contains(logs, "Command refused") || !strings.Contains(logs, "a menu needs options") {
+		t.Errorf("the refusal is not logged:\n%s", logs)
+	}
+}
+
+// Ensure the real quest player is reached: /quest starts the one English quest at once, its
+// buttons play it, /lang moves it to Russian, and /quest then offers to cancel it by its Russian
+// name.
+func TestRealQuest(t *testing.T) {
+	t.Parallel()
+	e := (&env{}).run(t, questplay.New(questplay.Config{Root: "../../uploads", Log: slog.New(slog.DiscardHandler)}))
+	e.user(7, "Ann", "en")
+	e.send(t, 7, "/quest")
+	var screen tgemu.Message
+	waitFor(t, "a quest screen", func() bool {
+		for _, m := range e.botMessages(7) {
+			if len(m.Keyboard) > 0 && strings.HasPrefix(m.Keyboard[0][0].Data, "q:") {
+				screen = m
+				return true
+			}
+		}
+		return false
+	})
+	n := len(e.botMessages(7))
+	if _, err := e.bot.Press(7, screen.ID, screen.Keyboard[0][0].Data); err != nil {
+		t.Fatal(err)
+	}
+	e.waitIdle(t)
+	if len(e.botMessages(7)) == n && e.bot.Messages(7)[len(e.bot.Messages(7))-1].Text == screen.Text {
+		t.Error("pressing a quest button did nothing")
+	}
+	e.send(t, 7, "/lang")
+	menu := e.waitText(t, 7, 0, "Choose your language:")
+	e.press(t, 7, menu, "Русский")
+	e.waitText(t, 7, 0, "Теперь я говорю с вами по-русски.")
+	e.send(t, 7, "/quest")
+	e.waitText(t, 7, 0, "Вы играете в «Груз до Боннасиса». Прервать квест?")
+	e.send(t, 7, "/score")
+	e.waitText(t, 7, 0, "Груз до Боннасиса")
+	e.waitIdle(t)
+}
+
+// waitFor polls cond until it holds, for at most ten seconds.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// Ensure an HTTP action is awaited: its request carries the parameters, its status picks the
+// branch, its JSON fills parameters, and a server slower than the timeout takes the error branch.
+func TestHTTPAction(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body map[string]string
+		json.NewDecoder(r.Body).Decode(&body)
+		if body["word"] == "slow" {
+			time.Sleep(time.Second)
+		}
+		if r.Method != http.MethodPut || body["user"] != "8" {
+			w.WriteHeader(http.StatusBadRequest)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"reply": "echo <" + body["word"] + ">"})
+	}))
+	t.Cleanup(srv.Close)
+	e := newEnv(t)
+	e.exec(t, `
+		INSERT INTO param_type (name) VALUES ('WORD'), ('REPLY');
+		INSERT INTO command (id, name, visible) VALUES (4000, 'ask', false);
+		INSERT INTO command_param (command_id, order_num, param) VALUES (4000, 1, 'WORD');
+		INSERT INTO action (id, command_id, parent_id, order_num, type, request, method, timeout_ms, result_code) VALUES
+			(40001, 4000, NULL, 1, 'http', '`+srv.URL+`/hook', 'PUT', 300, NULL),
+			(40002, 4000, 40001, 1, 'output', NULL, NULL, NULL, '200'),
+			(40003, 4000, 40001, 2, 'output', NULL, NULL, NULL, 'error'),
+			(40004, 4000, 40001, 3, 'output', NULL, NULL, NULL, NULL);
+		INSERT INTO request_param (action_id, order_num, name, param) VALUES (40001, 1, 'user', 'USER'), (40001, 2, 'word', 'WORD');
+		INSERT INTO response_param (action_id, name, param) VALUES (40001, 'reply', 'REPLY');
+		INSERT INTO localized_string (action_id, lang, text) VALUES
+			(40002, 'en', 'got {REPLY}'), (40003, 'en', 'no answer'), (40004, 'en', 'status {RESULT_CODE}');`)
+	e.user(8, "Ann", "en")
+	e.send(t, 8, "/ask hello")
+	e.waitText(t, 8, 0, "got echo &lt;hello&gt;")
+	e.send(t, 8, "/ask slow")
+	e.waitText(t, 8, 0, "no answer")
+	e.waitIdle(t)
+}
+
+// Ensure a dialogue waiting for an answer survives a restart, and a procedure slower than its
+// timeout takes the error branch without holding the update.
+func TestRestartAndProcedureTimeout(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.exec(t, `
+		CREATE FUNCTION slow_echo(p_word text) RETURNS jsonb LANGUAGE plpgsql AS $$
+		BEGIN
+			IF p_word = 'slow' THEN PERFORM pg_sleep(2); END IF;
+			RETURN jsonb_build_object('result_code', 'ok', 'word', upper(p_word));
+		END $$;
+		INSERT INTO param_type (name) VALUES ('WORD');
+		INSERT INTO command (id, name, visible) VALUES (5000, 'shout', false);
+		INSERT INTO action (id, command_id, parent_id, order_num, type, param, request, result_code) VALUES
+			(50001, 5000, NULL, 1, 'input', 'WORD', NULL, NULL),
+			(50002, 5000, NULL, 2, 'procedure', NULL, 'slow_echo', NULL),
+			(50003, 5000, 50002, 1, 'output', NULL, NULL, 'ok'),
+			(50004, 5000, 50002, 2, 'output', NULL, NULL, 'error');
+		INSERT INTO request_param (action_id, order_num, name, param) VALUES (50002, 1, 'word', 'WORD');
+		INSERT INTO response_param (action_id, name, param) VALUES (50002, 'word', 'WORD');
+		INSERT INTO localized_string (action_id, lang, text) VALUES
+			(50001, 'en', 'Say something:'), (50003, 'en', '{WORD}!'), (50004, 'en', 'Too slow.');`)
+	e.user(9, "Ann", "en")
+	e.send(t, 9, "/shout")
+	e.waitText(t, 9, 0, "Say something:")
+	e.waitIdle(t)
+	e.restart(t, scriptbot.Config{Games: e.games, ProcedureTimeout: 300 * time.Millisecond})
+	e.send(t, 9, "hello")
+	e.waitText(t, 9, 0, "HELLO!")
+	e.send(t, 9, "/shout")
+	n := len(e.botMessages(9))
+	e.waitText(t, 9, n-1, "Say something:")
+	start := time.Now()
+	e.send(t, 9, "slow")
+	e.waitText(t, 9, n, "Too slow.")
+	if d := time.Since(start); d > 1500*time.Millisecond {
+		t.Errorf("the slow procedure held the update %v", d)
+	}
+	// The timeout did not outlive the call: a later command's statements run normally.
+	e.send(t, 9, "/help")
+	e.waitText(t, 9, n, "choose a quest")
+}

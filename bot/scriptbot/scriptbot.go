@@ -1,0 +1,426 @@
+// Package scriptbot is the bot's top-level update handler: slash commands and the answers to
+// their prompts go to the command tree of package scripts, presses of its menus ("m:..." callback
+// data) too, and presses of quest buttons ("q:...") go to the quest player (bot/questplay).
+//
+// The interpreter returns effects as data; Handler carries them out inside the update's
+// transaction: texts and menus become outbox rows, quest effects become calls of Games, and a
+// stored-procedure or HTTP call is made at once (the procedure through the transaction, behind a
+// savepoint so that its failure rolls back only itself; the HTTP request with the action's
+// timeout) and the interpreter is run again with its result, until the dialogue waits for the
+// user or ends. The dialogue's state is saved with the update, so a restart continues it.
+//
+// A text that is neither a command nor the answer to a prompt gets a hint. A press of a menu
+// that is no longer the one the dialogue waits on (an old message, another user's data, forged
+// data) is answered with a short notice and changes nothing.
+package scriptbot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/scripts"
+)
+
+// Games is the quest player, as the command tree uses it (bot/questplay implements it).
+type Games interface {
+	// Launch starts quest script scriptID for the user, replacing any running game, and sends
+	// its first screen.
+	Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID int64) error
+	// Running returns the script of the user's running game.
+	Running(ctx context.Context, tx bot.Tx, u *bot.Update) (scriptID int64, ok bool, err error)
+	// Cancel ends the user's running game.
+	Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error
+	// SwitchLanguage moves the running game to the same quest in lang, when it has that
+	// translation, and reports whether it did.
+	SwitchLanguage(ctx context.Context, tx bot.Tx, u *bot.Update, lang string) (bool, error)
+	// Retry shows the current screen of the running game again, applying nothing.
+	Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error
+	// HandleCallback handles a press of a quest button ("q:..." data) and reports whether the
+	// press was the game's.
+	HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (handled bool, err error)
+}
+
+// Contexts keeps the users' running dialogues (scripts/scriptpg implements it). db is the
+// update's transaction.
+type Contexts interface {
+	// Load returns the user's dialogue, or nil when there is none.
+	Load(ctx context.Context, db pgx.Tx, service int, user int64) (*scripts.State, error)
+	// NewID returns a fresh dialogue id.
+	NewID(ctx context.Context, db pgx.Tx) (int64, error)
+	// Save stores the dialogue, replacing the user's other one; a finished dialogue is deleted.
+	Save(ctx context.Context, db pgx.Tx, service int, user int64, st *scripts.State) error
+	// Delete ends the user's dialogue.
+	Delete(ctx context.Context, db pgx.Tx, service int, user int64) error
+}
+
+// Config configures a Handler.
+type Config struct {
+	// Source gives the command trees.
+	Source scripts.Source
+	// Contexts keeps the running dialogues.
+	Contexts Contexts
+	// Games plays quests; nil answers quest actions with a notice that quests are unavailable.
+	Games Games
+	// Log receives the refused trees and failed calls.
+	Log *slog.Logger
+	// HTTPClient makes the requests of HTTP actions, each bounded by its action's timeout;
+	// http.Client's defaults unless set.
+	HTTPClient *http.Client
+	// ProcedureTimeout bounds each stored-procedure call; DefaultProcedureTimeout unless set.
+	ProcedureTimeout time.Duration
+}
+
+// DefaultProcedureTimeout bounds a stored-procedure call of the command tree.
+const DefaultProcedureTimeout = 5 * time.Second
+
+// maxCalls bounds the procedure and HTTP calls one update makes.
+const maxCalls = 32
+
+// Handler handles updates with the command tree.
+type Handler struct {
+	cfg         Config
+	log         *slog.Logger
+	http        *http.Client
+	procTimeout time.Duration
+
+	mu   sync.Mutex
+	seen map[int]int64 // the tree revision last logged, by service
+}
+
+// New returns a handler.
+func New(cfg Config) *Handler {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	client := cfg.HTTPClient
+	if client == nil {
+		client = &http.Client{}
+	}
+	if cfg.ProcedureTimeout <= 0 {
+		cfg.ProcedureTimeout = DefaultProcedureTimeout
+	}
+	return &Handler{cfg: cfg, log: cfg.Log, http: client, procTimeout: cfg.ProcedureTimeout, seen: map[int]int64{}}
+}
+
+// Handle is the bot.Handler: it routes an update to the command tree or the quest player.
+func (h *Handler) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	if u.User == nil {
+		return nil
+	}
+	tree, err := h.cfg.Source.Tree(ctx, u.Service)
+	if err != nil {
+		return err
+	}
+	if h.note(u.Service, tree) {
+		// An operator changed the tree: the command menu may have changed too.
+		if reqs, err := MenuRequests(tree); err == nil {
+			if err := tx.Send(ctx, reqs...); err != nil {
+				return err
+			}
+		}
+	}
+	switch {
+	case u.CallbackQuery != nil:
+		return h.press(ctx, tx, u, tree)
+	case u.Message != nil:
+		return h.message(ctx, tx, u, tree)
+	}
+	return nil
+}
+
+// note logs the problems of a tree the first time its revision is seen for a service, and
+// reports whether the tree replaced an earlier revision.
+func (h *Handler) note(service int, tree *scripts.Tree) bool {
+	h.mu.Lock()
+	old, known := h.seen[service]
+	if known && old == tree.Revision {
+		h.mu.Unlock()
+		return false
+	}
+	h.seen[service] = tree.Revision
+	h.mu.Unlock()
+	for _, p := range tree.Problems {
+		h.log.Error("Command refused: invalid tree", slog.Int("service_id", service),
+			slog.String("command", p.Command), slog.Int64("action_id", p.Action), slog.String("problem", p.Msg))
+	}
+	return known
+}
+
+// Menu returns the setMyCommands requests of a bot's command menu, and logs the problems of its
+// tree. It is called at start-up; later changes of the tree send the menu again by themselves.
+func (h *Handler) Menu(ctx context.Context, service int) ([]bot.Request, error) {
+	tree, err := h.cfg.Source.Tree(ctx, service)
+	if err != nil {
+		return nil, err
+	}
+	h.note(service, tree)
+	return MenuRequests(tree)
+}
+
+// MenuRequests returns the setMyCommands requests of the visible commands of a tree: the English
+// descriptions for everybody, and one list for each other language some description is in
+// (falling back to English for the commands without one).
+func MenuRequests(tree *scripts.Tree) ([]bot.Request, error) {
+	var cmds []*scripts.Command
+	langs := map[string]bool{}
+	for _, c := range tree.Commands {
+		if c.Visible {
+			cmds = append(cmds, c)
+			for l := range c.Descriptions {
+				langs[l] = true
+			}
+		}
+	}
+	slices.SortFunc(cmds, func(a, b *scripts.Command) int {
+		if a.Order != b.Order {
+			return a.Order - b.Order
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	list := func(lang string) []bot.Command {
+		out := make([]bot.Command, 0, len(cmds))
+		for _, c := range cmds {
+			d := c.Descriptions[lang]
+			if strings.TrimSpace(d) == "" {
+				d = c.Descriptions["en"]
+			}
+			out = append(out, bot.Command{Command: c.Name, Description: truncate(d, 256)})
+		}
+		return out
+	}
+	r, err := bot.SetCommands("", list("en"))
+	if err != nil {
+		return nil, err
+	}
+	reqs := []bot.Request{r}
+	others := make([]string, 0, len(langs))
+	for l := range langs {
+		if l != "en" {
+			others = append(others, l)
+		}
+	}
+	slices.Sort(others)
+	for _, l := range others {
+		r, err := bot.SetCommands(l, list(l))
+		if err != nil {
+			return nil, err
+		}
+		reqs = append(reqs, r)
+	}
+	return reqs, nil
+}
+
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
+
+// message handles a text: a command starts its dialogue, anything else may answer a prompt.
+func (h *Handler) message(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scripts.Tree) error {
+	m := u.Message
+	lang := bot.Language(u.User.Language)
+	if m.IsCommand() {
+		name := strings.ToLower(m.Command())
+		cmd := tree.Commands[name]
+		if cmd == nil {
+			if refused(tree, name) {
+				return h.say(ctx, tx, u, textsFor(lang).unavailable)
+			}
+			return h.say(ctx, tx, u, textsFor(lang).unknown)
+		}
+		return h.start(ctx, tx, u, tree, cmd, m.CommandArguments())
+	}
+	if m.Text == "" {
+		if m.Document != nil {
+			return h.say(ctx, tx, u, textsFor(lang).hint)
+		}
+		return nil
+	}
+	st, err := h.cfg.Contexts.Load(ctx, tx.DB(), u.Service, u.User.ID)
+	if err != nil {
+		return err
+	}
+	if st == nil || tree.WaitingKind(st) != scripts.KindInput {
+		return h.say(ctx, tx, u, textsFor(lang).hint)
+	}
+	return h.drive(ctx, tx, u, tree, st, scripts.Input{Kind: scripts.InputText, Text: m.Text, MessageID: m.MessageID})
+}
+
+// refused reports whether the tree refused a command of this name.
+func refused(tree *scripts.Tree, name string) bool {
+	for _, p := range tree.Problems {
+		if p.Command == name {
+			return true
+		}
+	}
+	return false
+}
+
+// start starts a command, replacing the user's dialogue.
+func (h *Handler) start(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scripts.Tree, cmd *scripts.Command, args string) error {
+	id, err := h.cfg.Contexts.NewID(ctx, tx.DB())
+	if err != nil {
+		return err
+	}
+	var dev bool
+	err = tx.DB().QueryRow(ctx, `SELECT is_developer FROM user_service WHERE user_id = $1 AND service_id = $2`,
+		u.User.ID, u.Service).Scan(&dev)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("developer flag of user %d: %w", u.User.ID, err)
+	}
+	name := u.User.FirstName
+	if name == "" {
+		name = u.User.Username
+	}
+	env := scripts.Env{User: u.User.ID, Service: u.Service, Lang: bot.Language(u.User.Language), Name: name,
+		Developer: dev, Admin: u.User.IsAdmin}
+	st := scripts.Start(tree, cmd, id, args, env)
+	return h.drive(ctx, tx, u, tree, st, scripts.Input{})
+}
+
+// press handles a button press.
+func (h *Handler) press(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scripts.Tree) error {
+	cq := u.CallbackQuery
+	stale := bot.AnswerCallback(u.Chat, cq.ID, textsFor(bot.Language(u.User.Language)).stale)
+	switch {
+	case strings.HasPrefix(cq.Data, "q:") && h.cfg.Games != nil:
+		handled, err := h.cfg.Games.HandleCallback(ctx, tx, u)
+		if err != nil || handled {
+			return err
+		}
+	case strings.HasPrefix(cq.Data, "m:"):
+		st, err := h.cfg.Contexts.Load(ctx, tx.DB(), u.Service, u.User.ID)
+		if err != nil {
+			return err
+		}
+		if st != nil {
+			msgID := 0
+			if cq.Message != nil {
+				msgID = cq.Message.MessageID
+			}
+			in := scripts.Input{Kind: scripts.InputChoice, Data: cq.Data, MessageID: msgID}
+			if err := h.drive(ctx, tx, u, tree, st, in); !errors.Is(err, errStale) {
+				return err
+			}
+		}
+	}
+	return tx.Send(ctx, stale)
+}
+
+// errStale reports to press that the dialogue refused the input and nothing was done.
+var errStale = errors.New("scriptbot: stale input")
+
+// drive runs the dialogue until it waits for the user or ends, carrying out its effects and
+// making its calls, then saves it.
+func (h *Handler) drive(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scripts.Tree, st *scripts.State, in scripts.Input) error {
+	log := h.log.With(slog.Int("service_id", u.Service), slog.Int64("user_id", u.User.ID), slog.Int64("command_id", st.Command))
+	for calls := 0; ; calls++ {
+		effects, err := scripts.Run(tree, st, in)
+		switch {
+		case errors.Is(err, scripts.ErrStale), errors.Is(err, scripts.ErrUnexpected):
+			return errStale
+		case err != nil:
+			// The tree changed under the dialogue, or a limit was hit: end it, say so.
+			log.Warn("Dialogue ended", slog.Any("error", err))
+			if err := h.cfg.Contexts.Delete(ctx, tx.DB(), u.Service, u.User.ID); err != nil {
+				return err
+			}
+			return h.say(ctx, tx, u, textsFor(st.Values[scripts.ParamLang]).unavailable)
+		}
+		var call scripts.Effect
+		if st.Pending != 0 && len(effects) > 0 {
+			call, effects = effects[len(effects)-1], effects[:len(effects)-1]
+		}
+		if err := h.apply(ctx, tx, u, st, effects); err != nil {
+			return err
+		}
+		if call == nil {
+			break
+		}
+		if calls == maxCalls {
+			log.Warn("Dialogue ended: too many calls in one update")
+			st.Pending, st.Next = 0, 0
+			break
+		}
+		res, err := h.call(ctx, tx, log, call)
+		if err != nil {
+			return err
+		}
+		in = scripts.Input{Kind: scripts.InputResult, Result: res}
+	}
+	return h.cfg.Contexts.Save(ctx, tx.DB(), u.Service, u.User.ID, st)
+}
+
+// apply carries out effects in order.
+func (h *Handler) apply(ctx context.Context, tx bot.Tx, u *bot.Update, st *scripts.State, effects []scripts.Effect) error {
+	lang := st.Values[scripts.ParamLang]
+	for _, e := range effects {
+		var err error
+		switch e := e.(type) {
+		case scripts.SendText:
+			err = h.say(ctx, tx, u, e.Text)
+		case scripts.ShowMenu:
+			kb := make(bot.Keyboard, len(e.Rows))
+			for i, row := range e.Rows {
+				for _, b := range row {
+					kb[i] = append(kb[i], bot.Button{Text: b.Label, Data: b.Data})
+				}
+			}
+			var reqs []bot.Request
+			if reqs, err = bot.SendHTML(u.Chat, e.Text, kb); err == nil {
+				err = tx.Send(ctx, reqs...)
+			}
+		case scripts.DeleteMessage:
+			err = tx.Send(ctx, bot.Delete(u.Chat, e.MessageID))
+		case scripts.LaunchQuest:
+			if h.cfg.Games == nil {
+				err = h.say(ctx, tx, u, textsFor(lang).noQuests)
+			} else {
+				err = h.cfg.Games.Launch(ctx, tx, u, e.ScriptID)
+			}
+		case scripts.RefreshQuest:
+			if h.cfg.Games != nil {
+				_, err = h.cfg.Games.SwitchLanguage(ctx, tx, u, e.Lang)
+			}
+		case scripts.CancelQuest:
+			if h.cfg.Games != nil {
+				err = h.cfg.Games.Cancel(ctx, tx, u)
+			}
+		case scripts.RetryQuest:
+			if h.cfg.Games == nil {
+				err = h.say(ctx, tx, u, textsFor(lang).noQuests)
+			} else {
+				err = h.cfg.Games.Retry(ctx, tx, u)
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// say sends an HTML text to the update's chat; an empty text sends nothing.
+func (h *Handler) say(ctx context.Context, tx bot.Tx, u *bot.Update, text string) error {
+	reqs, err := bot.SendHTML(u.Chat, text, nil)
+	if errors.Is(err, bot.ErrEmpty) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return tx.Send(ctx, reqs...)
+}
