@@ -26,6 +26,14 @@
 // UPDATE SKIP LOCKED on that row alone, so a second process never takes a chat's rows out of
 // order and never sends a row twice.
 //
+// Messages by reference: a handler may name a message it sends (Request.Ref) and later act on it
+// by that name (DeleteRef, EditHTMLRef) without knowing its message_id. The sender records the
+// message_id Telegram returns in the transaction that removes the row, and fills it into a
+// request that targets the ref when that request's turn comes; since a chat's rows go in order, a
+// message queued earlier in the chat is known by then, across restarts too. A request whose ref
+// names no known message is dropped (logged at debug level), never retried. Records are removed
+// when their messages are deleted by ref, else after 48 hours.
+//
 // Storage is the Store interface (implemented in bot/botpg); the Bot API is reached through
 // tgbotapi with our own poll loop, a context per call and the token redacted from every error.
 // bot/tgemu emulates the Bot API for the web chat and the tests; bot/webchat is the web page on

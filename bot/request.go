@@ -41,6 +41,27 @@ type Request struct {
 	// FilePath is the local file that sendPhoto and sendDocument upload (as the "photo" or
 	// "document" parameter) unless Telegram already has it.
 	FilePath string
+	// Ref names the message this request sends, so that a later request of the same chat can
+	// target it by name (TargetRef) without knowing its message_id. When Telegram accepts the
+	// request, the message_id it returns is recorded under (bot, chat, Ref) in the transaction
+	// that removes the request from the outbox. The parts of a split text share their Ref. A
+	// handler picks refs unique in the chat for as long as the messages may be targeted (see
+	// WithRef).
+	Ref string
+	// TargetRef makes the request act on the messages sent under this ref in the same chat: the
+	// sender fills in message_id when the request's turn comes (see DeleteRef and EditHTMLRef).
+	// The chat's requests are sent in order, so a message sent by an earlier request of the chat
+	// is known by then. When no message is known under the ref (its send failed, or it was never
+	// sent, or its record expired) the request is dropped.
+	TargetRef string
+}
+
+// WithRef tags requests (such as the parts of SendHTML) with ref and returns them.
+func WithRef(ref string, reqs ...Request) []Request {
+	for i := range reqs {
+		reqs[i].Ref = ref
+	}
+	return reqs
 }
 
 // Button is an inline keyboard button: a text, and either callback data (at most 64 bytes) or a
@@ -158,6 +179,25 @@ func Delete(chatID int64, messageID int) Request {
 	return Request{Method: "deleteMessage", ChatID: chatID, Params: params}
 }
 
+// DeleteRef returns the request that deletes the messages sent under ref in a chat (all the parts
+// of a split text). It is sent as deleteMessage, or deleteMessages for several messages, and the
+// record of the ref is removed once Telegram accepts it.
+func DeleteRef(chatID int64, ref string) Request {
+	return Request{Method: "deleteMessage", ChatID: chatID, Params: chatParams(chatID), TargetRef: ref}
+}
+
+// EditHTMLRef is EditHTML for the message sent under ref: the last part, the one that carries the
+// keyboard, of a split text.
+func EditHTMLRef(chatID int64, ref, html string, kb Keyboard) (Request, error) {
+	r, err := EditHTML(chatID, 0, html, kb)
+	if err != nil {
+		return Request{}, err
+	}
+	delete(r.Params, "message_id")
+	r.TargetRef = ref
+	return r, nil
+}
+
 // AnswerCallback returns the answerCallbackQuery request for a button press in a chat; text may
 // be empty (the button just stops spinning).
 func AnswerCallback(chatID int64, queryID, text string) Request {
@@ -216,6 +256,22 @@ func SetCommands(lang string, cmds []Command) (Request, error) {
 		params["language_code"] = lang
 	}
 	return Request{Method: "setMyCommands", Params: params}, nil
+}
+
+// SetChatCommands returns the setMyCommands request of the command menu of one chat (scope
+// "chat"), which Telegram shows in that chat instead of the menus by language. It is queued in the
+// chat, after the chat's earlier requests.
+func SetChatCommands(chatID int64, cmds []Command) (Request, error) {
+	raw, err := json.Marshal(cmds)
+	if err != nil {
+		return Request{}, err
+	}
+	scope, err := json.Marshal(map[string]any{"type": "chat", "chat_id": chatID})
+	if err != nil {
+		return Request{}, err
+	}
+	params := map[string]string{"commands": string(raw), "scope": string(scope)}
+	return Request{Method: "setMyCommands", ChatID: chatID, Params: params}, nil
 }
 
 // fileField is the parameter that carries the file of a file-sending method.

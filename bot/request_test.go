@@ -70,3 +70,42 @@ func TestBuilders(t *testing.T) {
 		}
 	}
 }
+
+// Ensure requests by ref are resolved to the messages recorded under the ref: one deletion for
+// all the parts of a split text, an edit of the last part, and nothing when none is known.
+func TestResolveRef(t *testing.T) {
+	t.Parallel()
+	del := DeleteRef(5, "p")
+	if _, ok := resolveRef(del, nil); ok {
+		t.Error("resolved with no message")
+	}
+	one, ok := resolveRef(del, []int{10})
+	if !ok || one.Method != "deleteMessage" || one.Params["message_id"] != "10" || one.Params["chat_id"] != "5" {
+		t.Errorf("one message: %+v", one)
+	}
+	if _, ok := del.Params["message_id"]; ok {
+		t.Error("resolving changed the stored request")
+	}
+	many, _ := resolveRef(del, []int{10, 11})
+	if many.Method != "deleteMessages" || many.Params["message_ids"] != "[10,11]" {
+		t.Errorf("two messages: %+v", many)
+	}
+	edit, err := EditHTMLRef(5, "p", "new", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit, _ = resolveRef(edit, []int{10, 11})
+	if edit.Method != "editMessageText" || edit.Params["message_id"] != "11" || edit.Params["text"] != "new" {
+		t.Errorf("edit: %+v", edit)
+	}
+	parts, _ := SendHTML(5, strings.Repeat("line\n", 1000), nil)
+	for _, r := range WithRef("p", parts...) {
+		if r.Ref != "p" {
+			t.Errorf("part without the ref: %+v", r)
+		}
+	}
+	menu, err := SetChatCommands(5, []Command{{Command: "a", Description: "b"}})
+	if err != nil || menu.ChatID != 5 || menu.Params["scope"] != `{"chat_id":5,"type":"chat"}` {
+		t.Errorf("chat menu: %+v, %v", menu, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"sync"
 	"time"
 
@@ -37,7 +38,7 @@ const maxSendAttempts = 10
 // presses, deletions and the command menu do not.
 func counted(method string) bool {
 	switch method {
-	case "answerCallbackQuery", "deleteMessage", "setMyCommands":
+	case "answerCallbackQuery", "deleteMessage", "deleteMessages", "setMyCommands":
 		return false
 	}
 	return true
@@ -269,6 +270,13 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) Outcome {
 		// A bot of another process: leave the row to it.
 		return Outcome{Kind: OutcomeAbandon, RetryAt: time.Now().Add(time.Minute)}
 	}
+	if req.TargetRef != "" {
+		var ok bool
+		if req, ok = resolveRef(req, row.RefMessageIDs); !ok {
+			log.Debug("No message is known under the ref; the request is dropped", slog.String("ref", req.TargetRef))
+			return s.outcome(req, Outcome{Kind: OutcomeDropped})
+		}
+	}
 	if counted(req.Method) {
 		if at := s.chatWait(row.Chat, time.Now()); !at.IsZero() {
 			return Outcome{Kind: OutcomeAbandon, RetryAt: at}
@@ -307,6 +315,11 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) Outcome {
 			return Outcome{Kind: OutcomeAbandon}
 		}
 		out := Outcome{Kind: OutcomeSent}
+		if req.Ref != "" {
+			if id := sentMessageID(result); id != 0 {
+				out.MessageIDs = []int{id}
+			}
+		}
 		if req.FilePath != "" && fileID == "" {
 			if id := uploadedFileID(result); id != "" {
 				out.Uploaded = &CachedFile{FileID: id, Size: st.Size(), ModTime: st.ModTime().Truncate(time.Microsecond)}
@@ -351,7 +364,7 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) Outcome {
 }
 
 func (s *sender) outcome(req Request, out Outcome) Outcome {
-	name := [...]string{"sent", "retry", "failed", "blocked", "abandoned"}[out.Kind]
+	name := [...]string{"sent", "retry", "failed", "blocked", "abandoned", "dropped"}[out.Kind]
 	s.t.m.Sends.WithLabelValues(req.Method, name).Inc()
 	return out
 }
@@ -362,6 +375,40 @@ func backoff(attempts int) time.Duration {
 	d := 250 * time.Millisecond << min(attempts, 11)
 	d = min(d, 5*time.Minute)
 	return time.Duration(float64(d) * (0.75 + rand.Float64()/2))
+}
+
+// resolveRef returns req aimed at ids, the messages sent under its TargetRef, or false when there
+// are none. A deletion of several messages becomes one deleteMessages; any other method acts on
+// the last message (the part of a split text that carries the keyboard). req's Params are copied,
+// not changed.
+func resolveRef(req Request, ids []int) (Request, bool) {
+	if len(ids) == 0 {
+		return req, false
+	}
+	params := make(map[string]string, len(req.Params)+1)
+	for k, v := range req.Params {
+		params[k] = v
+	}
+	req.Params = params
+	if req.Method == "deleteMessage" && len(ids) > 1 {
+		raw, _ := json.Marshal(ids) // a slice of ints always marshals
+		req.Method = "deleteMessages"
+		params["message_ids"] = string(raw)
+		return req, true
+	}
+	params["message_id"] = strconv.Itoa(ids[len(ids)-1])
+	return req, true
+}
+
+// sentMessageID finds the message_id of the message a send method returned, or 0.
+func sentMessageID(result json.RawMessage) int {
+	var m struct {
+		MessageID int `json:"message_id"`
+	}
+	if json.Unmarshal(result, &m) != nil {
+		return 0
+	}
+	return m.MessageID
 }
 
 // uploadedFileID finds the file_id of the file in a sendPhoto or sendDocument result.

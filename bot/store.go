@@ -92,6 +92,9 @@ type OutboxRow struct {
 	// CachedFile is what the store knows of FilePath from an earlier upload: the file_id Telegram
 	// gave it and the size and modification time the file had then.
 	CachedFile *CachedFile
+	// RefMessageIDs are the messages recorded under Request.TargetRef, in the order they were
+	// sent; empty when the request targets no ref or none is known.
+	RefMessageIDs []int
 }
 
 // CachedFile is a file Telegram already has.
@@ -125,6 +128,9 @@ type Outcome struct {
 	// FileID is the file_id Telegram gave to an uploaded file (OutcomeSent), with the size and
 	// modification time of the file uploaded.
 	Uploaded *CachedFile
+	// MessageIDs are the messages Telegram created for a request with a Ref (OutcomeSent), to be
+	// recorded under it.
+	MessageIDs []int
 }
 
 // OutcomeKind says what to do with an outbox row after an attempt.
@@ -143,6 +149,9 @@ const (
 	OutcomeBlocked
 	// OutcomeAbandon: nothing happened (the process is stopping); the row stays as it was.
 	OutcomeAbandon
+	// OutcomeDropped: the request targets a ref under which no message is known; it was not
+	// sent and the row is removed.
+	OutcomeDropped
 )
 
 // Store is what the transport keeps in the database: the bots, the inbox, the users and the
@@ -183,6 +192,7 @@ type Store interface {
 	SendBatch(ctx context.Context, chats []ChatKey, send func(context.Context, []*OutboxRow) []Outcome) ([]SendResult, error)
 	// OutboxStats returns the number of pending outbox rows and the age of the oldest.
 	OutboxStats(ctx context.Context) (depth int64, oldest time.Duration, err error)
-	// Cleanup removes the records of given-up updates older than age.
+	// Cleanup removes the records of given-up updates, and the message ids recorded under refs,
+	// older than age.
 	Cleanup(ctx context.Context, age time.Duration) error
 }

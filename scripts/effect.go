@@ -9,6 +9,9 @@ type Effect interface{ isEffect() }
 // SendText sends an HTML text to the user.
 type SendText struct {
 	Text string
+	// Ref, when set, names the message so that a later DeleteRef can delete it: the prompt of a
+	// hidden parameter. It is unique in the chat (it holds the dialogue's id).
+	Ref string
 }
 
 // ShowMenu sends an HTML text with an inline keyboard.
@@ -24,10 +27,16 @@ type Button struct {
 	Data  string
 }
 
-// DeleteMessage deletes a message of the chat: a pressed menu, or the answer to a hidden
-// prompt.
+// DeleteMessage deletes a message of the chat by its id: a pressed menu, or the answer to a
+// hidden prompt.
 type DeleteMessage struct {
 	MessageID int
+}
+
+// DeleteRef deletes the message sent under Ref (SendText.Ref): the prompt of a hidden parameter,
+// once answered. It comes after the SendText in the chat, so the message is known by then.
+type DeleteRef struct {
+	Ref string
 }
 
 // CallProcedure calls a stored procedure with positional text arguments; the caller runs the
@@ -66,6 +75,7 @@ type RetryQuest struct{}
 func (SendText) isEffect()      {}
 func (ShowMenu) isEffect()      {}
 func (DeleteMessage) isEffect() {}
+func (DeleteRef) isEffect()     {}
 func (CallProcedure) isEffect() {}
 func (HTTPRequest) isEffect()   {}
 func (LaunchQuest) isEffect()   {}

@@ -209,8 +209,12 @@ func (r *run) accept(in Input) error {
 				return ErrUnexpected
 			}
 			st.Values[a.Param] = clip(in.Text)
-			if p := r.t.Params[a.Param]; p != nil && p.Hidden && in.MessageID != 0 {
-				r.emit(DeleteMessage{MessageID: in.MessageID})
+			if r.hidden(a) {
+				// Neither the question nor the secret stays in the chat.
+				r.emit(DeleteRef{Ref: promptRef(st, a)})
+				if in.MessageID != 0 {
+					r.emit(DeleteMessage{MessageID: in.MessageID})
+				}
 			}
 			st.Waiting, st.Next = 0, r.after(a)
 		case InputChoice:
@@ -306,7 +310,11 @@ func (r *run) exec(a *Action) bool {
 	case KindOutput:
 		r.emit(SendText{Text: r.render(r.text(a))})
 	case KindInput:
-		r.emit(SendText{Text: r.render(r.text(a))})
+		prompt := SendText{Text: r.render(r.text(a))}
+		if r.hidden(a) {
+			prompt.Ref = promptRef(st, a)
+		}
+		r.emit(prompt)
 		st.Waiting, st.Next = a.ID, 0
 		return true
 	case KindMenu:
@@ -380,6 +388,18 @@ func (r *run) exec(a *Action) bool {
 	}
 	st.Next = r.after(a)
 	return false
+}
+
+// hidden reports whether input action a asks for a hidden parameter.
+func (r *run) hidden(a *Action) bool {
+	p := r.t.Params[a.Param]
+	return p != nil && p.Hidden
+}
+
+// promptRef names the prompt of input action a in dialogue st: unique in the chat, since the
+// dialogue's id is fresh and the walk never runs an action twice.
+func promptRef(st *State, a *Action) string {
+	return "input:" + strconv.FormatInt(st.ID, 10) + ":" + strconv.FormatInt(a.ID, 10)
 }
 
 // branch picks the branch of call a for its result: the first allowed child whose result code

@@ -168,8 +168,13 @@ func TestListMenuAndHiddenInput(t *testing.T) {
 	if got := texts(effects); !reflect.DeepEqual(got, []string{"LaunchQuest", "pin?"}) || effects[0].(scripts.LaunchQuest).ScriptID != 12 {
 		t.Errorf("single item: %q", got)
 	}
+	ref := effects[1].(scripts.SendText).Ref
+	if ref == "" {
+		t.Error("the hidden prompt has no ref")
+	}
 	effects, _ = scripts.Run(tree, st, scripts.Input{Kind: scripts.InputText, Text: "1234", MessageID: 50})
-	if got := texts(effects); !reflect.DeepEqual(got, []string{"DeleteMessage", "ok"}) || effects[0].(scripts.DeleteMessage).MessageID != 50 {
+	if got := texts(effects); !reflect.DeepEqual(got, []string{"DeleteRef", "DeleteMessage", "ok"}) ||
+		effects[0].(scripts.DeleteRef).Ref != ref || effects[1].(scripts.DeleteMessage).MessageID != 50 {
 		t.Errorf("hidden answer: %q", got)
 	}
 	st = start(t, tree, `[{"value":"12","label":"X"},{"value":"13","label":"Y"},"14"]`, scripts.Env{})

@@ -14,8 +14,8 @@ const (
 	// KindFolder groups its children, which run in order.
 	KindFolder Kind = iota + 1
 	// KindInput sends its text as a prompt and waits for the user's next message, which is
-	// stored in the action's parameter. The answer to a hidden parameter is deleted from the
-	// chat.
+	// stored in the action's parameter. For a hidden parameter the prompt and the answer are
+	// both deleted from the chat once it is answered.
 	KindInput
 	// KindOutput sends its text, with {PARAM} placeholders replaced by parameter values.
 	KindOutput
@@ -126,8 +126,8 @@ type CommandParam struct {
 type ParamType struct {
 	Name    string
 	Default string
-	// Hidden parameters hold secrets: the user's answer to their prompt is deleted from the
-	// chat and never relayed.
+	// Hidden parameters hold secrets: once the user answers, their answer and the prompt are
+	// deleted from the chat, and the answer is never relayed.
 	Hidden bool
 }
 

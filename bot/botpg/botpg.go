@@ -324,6 +324,8 @@ func queueOutbox(b *pgx.Batch, service int, reqs []bot.Request) []bot.ChatKey {
 	methods := make([]string, len(reqs))
 	params := make([]string, len(reqs))
 	files := make([]*string, len(reqs))
+	refs := make([]*string, len(reqs))
+	targets := make([]*string, len(reqs))
 	var touched []bot.ChatKey
 	seen := map[int64]bool{}
 	for i, r := range reqs {
@@ -332,16 +334,23 @@ func queueOutbox(b *pgx.Batch, service int, reqs []bot.Request) []bot.ChatKey {
 		if r.FilePath != "" {
 			files[i] = &r.FilePath
 		}
+		if r.Ref != "" {
+			refs[i] = &r.Ref
+		}
+		if r.TargetRef != "" {
+			targets[i] = &r.TargetRef
+		}
 		if !seen[r.ChatID] {
 			seen[r.ChatID] = true
 			touched = append(touched, bot.ChatKey{Service: service, Chat: r.ChatID})
 		}
 	}
 	b.Queue(`
-		INSERT INTO outbox (service_id, chat_id, method, params, file_path)
-		SELECT $1, r.chat, r.method, r.params::jsonb, r.file
-		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS r (chat, method, params, file, n)
-		ORDER BY r.n`, service, chats, methods, params, files)
+		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref)
+		SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target
+		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+			WITH ORDINALITY AS r (chat, method, params, file, ref, target, n)
+		ORDER BY r.n`, service, chats, methods, params, files, refs, targets)
 	return touched
 }
 
@@ -406,8 +415,8 @@ func (s *Store) PendingOutbox(ctx context.Context, limit int) (map[bot.ChatKey]t
 }
 
 // sendClaimSQL claims the first pending row of each of a set of chats (arrays $1 of service ids
-// and $2 of chat ids), with what is known of its file. A chat whose first row another process
-// holds comes back without a row (busy).
+// and $2 of chat ids), with what is known of its file and the messages recorded under the ref it
+// targets. A chat whose first row another process holds comes back without a row (busy).
 const sendClaimSQL = `
 	WITH k AS (
 		SELECT * FROM unnest($1::int[], $2::bigint[]) AS k (service_id, chat_id)),
@@ -420,7 +429,9 @@ const sendClaimSQL = `
 		WHERE o.status = 'pending'
 		FOR UPDATE OF o SKIP LOCKED)
 	SELECT h.service_id, h.chat_id, h.n, c.id, c.method, c.params, c.file_path, c.attempts,
-		c.created_at, c.not_before, f.file_id, f.size, f.mod_time
+		c.created_at, c.not_before, f.file_id, f.size, f.mod_time, c.ref, c.target_ref,
+		(SELECT array_agg(r.message_id ORDER BY r.sent_at, r.message_id) FROM sent_ref r
+		 WHERE r.service_id = c.service_id AND r.chat_id = c.chat_id AND r.ref = c.target_ref)
 	FROM h LEFT JOIN c ON c.id = h.id
 	LEFT JOIN tg_file f ON f.service_id = c.service_id AND f.path = c.file_path`
 
@@ -459,7 +470,10 @@ func (s *Store) SendBatch(ctx context.Context, chats []bot.ChatKey, send func(co
 			var attempts *int
 			var created, due, fileMod *time.Time
 			var fileSize *int64
-			if err := r.Scan(&svc, &chat, &n, &id, &method, &params, &filePath, &attempts, &created, &due, &fileID, &fileSize, &fileMod); err != nil {
+			var ref, target *string
+			var refIDs []int64
+			if err := r.Scan(&svc, &chat, &n, &id, &method, &params, &filePath, &attempts, &created, &due, &fileID, &fileSize, &fileMod,
+				&ref, &target, &refIDs); err != nil {
 				return err
 			}
 			key := bot.ChatKey{Service: int(svc), Chat: chat}
@@ -476,6 +490,15 @@ func (s *Store) SendBatch(ctx context.Context, chats []bot.ChatKey, send func(co
 				Request: bot.Request{Method: *method, ChatID: chat}}
 			if err := json.Unmarshal(params, &row.Request.Params); err != nil {
 				return fmt.Errorf("decode row %d: %w", *id, err)
+			}
+			if ref != nil {
+				row.Request.Ref = *ref
+			}
+			if target != nil {
+				row.Request.TargetRef = *target
+				for _, m := range refIDs {
+					row.RefMessageIDs = append(row.RefMessageIDs, int(m))
+				}
 			}
 			if filePath != nil {
 				row.Request.FilePath = *filePath
@@ -506,6 +529,17 @@ func (s *Store) SendBatch(ctx context.Context, chats []bot.ChatKey, send func(co
 		switch o.Kind {
 		case bot.OutcomeSent:
 			b.Queue(`DELETE FROM outbox WHERE id = $1`, row.ID)
+			if req := row.Request; req.Ref != "" && len(o.MessageIDs) > 0 {
+				b.Queue(`
+					INSERT INTO sent_ref (service_id, chat_id, ref, message_id)
+					SELECT $1, $2, $3, unnest($4::bigint[]) ON CONFLICT DO NOTHING`,
+					chat.Service, chat.Chat, req.Ref, o.MessageIDs)
+			}
+			if req := row.Request; req.TargetRef != "" && req.Method == "deleteMessage" {
+				// The messages are gone: so is their record.
+				b.Queue(`DELETE FROM sent_ref WHERE service_id = $1 AND chat_id = $2 AND ref = $3 AND message_id = ANY($4)`,
+					chat.Service, chat.Chat, req.TargetRef, row.RefMessageIDs)
+			}
 			if f := o.Uploaded; f != nil {
 				b.Queue(`
 					INSERT INTO tg_file (service_id, path, size, mod_time, file_id) VALUES ($1, $2, $3, $4, $5)
@@ -513,6 +547,8 @@ func (s *Store) SendBatch(ctx context.Context, chats []bot.ChatKey, send func(co
 						mod_time = EXCLUDED.mod_time, file_id = EXCLUDED.file_id`,
 					chat.Service, row.Request.FilePath, f.Size, f.ModTime, f.FileID)
 			}
+		case bot.OutcomeDropped:
+			b.Queue(`DELETE FROM outbox WHERE id = $1`, row.ID)
 		case bot.OutcomeRetry:
 			b.Queue(`UPDATE outbox SET attempts = attempts + 1, not_before = $2, last_error = $3 WHERE id = $1`,
 				row.ID, o.RetryAt, o.Err)
@@ -550,8 +586,11 @@ func (s *Store) OutboxStats(ctx context.Context) (int64, time.Duration, error) {
 
 // Cleanup implements bot.Store.
 func (s *Store) Cleanup(ctx context.Context, age time.Duration) error {
-	_, err := s.pool.Exec(ctx, `DELETE FROM inbox WHERE handled_at < now() - $1::interval`,
-		strconv.FormatInt(int64(age/time.Second), 10)+" seconds")
+	interval := strconv.FormatInt(int64(age/time.Second), 10) + " seconds"
+	_, err := s.pool.Exec(ctx, `DELETE FROM inbox WHERE handled_at < now() - $1::interval`, interval)
+	if err == nil {
+		_, err = s.pool.Exec(ctx, `DELETE FROM sent_ref WHERE sent_at < now() - $1::interval`, interval)
+	}
 	if err != nil {
 		return fmt.Errorf("cleanup: %w", err)
 	}

@@ -401,6 +401,10 @@ func TestLang(t *testing.T) {
 	if got := e.games.Calls(); !slices.Equal(got, []string{"switch ru"}) {
 		t.Errorf("games calls %q, want the switch to ru", got)
 	}
+	// The chat's own command menu is in Russian, whatever the client's language.
+	if got := e.bot.ChatCommands(2, ""); len(got) != 5 || got[0].Description != "Выбрать квест" {
+		t.Errorf("chat menu after /lang ru: %+v", got)
+	}
 	// Back to English.
 	n := len(e.botMessages(2))
 	e.send(t, 2, "/lang")
@@ -412,6 +416,64 @@ func TestLang(t *testing.T) {
 	if len(en) != 5 || len(ru) != 5 || en[0].Command != "quest" || en[0].Description != "Choose a quest" ||
 		ru[0].Description != "Выбрать квест" {
 		t.Errorf("command menus: en %+v, ru %+v", en, ru)
+	}
+	if got := e.bot.ChatCommands(2, ""); !slices.Equal(got, en) {
+		t.Errorf("chat menu after /lang en: %+v, want %+v", got, en)
+	}
+	// An operator renames a command: the chat's own menu follows, as the others do.
+	e.exec(t, `UPDATE localized_string SET text = 'Pick a quest' WHERE text = 'Choose a quest'`)
+	e.user(3, "Ann", "en")
+	e.send(t, 3, "/help")
+	e.waitText(t, 3, 0, "choose a quest")
+	e.waitIdle(t)
+	if got := e.bot.ChatCommands(2, ""); len(got) != 5 || got[0].Description != "Pick a quest" {
+		t.Errorf("chat menu after the tree changed: %+v", got)
+	}
+}
+
+// Ensure the prompt of a hidden parameter and the answer are both deleted once answered, also
+// when the bot restarts between the prompt and the answer, and the answer is never relayed.
+func TestHiddenInput(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.exec(t, `
+		INSERT INTO param_type (name, hidden) VALUES ('PIN', true);
+		INSERT INTO command (id, name, visible) VALUES (2100, 'pin', false);
+		INSERT INTO action (id, command_id, order_num, type, param) VALUES
+			(21001, 2100, 1, 'input', 'PIN'), (21002, 2100, 2, 'output', NULL);
+		INSERT INTO localized_string (action_id, lang, text) VALUES
+			(21001, 'en', 'Your PIN:'), (21002, 'en', 'Thank you, {NAME}.');`)
+	e.user(6, "Ann", "en")
+	for round := range 2 {
+		before := len(e.bot.Deleted(6))
+		e.send(t, 6, "/pin")
+		prompt := e.waitText(t, 6, 0, "Your PIN:")
+		e.waitIdle(t)
+		if round == 1 {
+			// The prompt's id must outlive the process that sent it.
+			e.restart(t, scriptbot.Config{Games: e.games})
+		}
+		answer := e.send(t, 6, "4321")
+		e.waitText(t, 6, 0, "Thank you, Ann.")
+		e.waitIdle(t)
+		deleted := e.bot.Deleted(6)[before:]
+		slices.Sort(deleted)
+		if want := []int{prompt.ID, answer}; !slices.Equal(deleted, want) {
+			t.Errorf("round %d: deleted %v, want the prompt and the answer %v", round, deleted, want)
+		}
+	}
+	for _, m := range e.bot.Messages(6) {
+		if strings.Contains(m.Text, "PIN") || strings.Contains(m.Text, "4321") {
+			t.Errorf("still in the chat: %+v", m)
+		}
+	}
+	var left int
+	e.pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM sent_ref) + (SELECT count(*) FROM outbox)`).Scan(&left)
+	if left != 0 {
+		t.Errorf("%d rows left in sent_ref and outbox, want none", left)
+	}
+	if strings.Contains(e.logs.String(), "4321") {
+		t.Error("the hidden answer appears in the logs")
 	}
 }
 
@@ -479,8 +541,8 @@ func TestHostileInput(t *testing.T) {
 		e.waitText(t, 5, n, "Secret length ok.")
 		e.waitIdle(t)
 		for _, m := range e.bot.Messages(5) {
-			if m.ID == secret {
-				t.Errorf("input %d: the hidden answer is still in the chat", i)
+			if m.ID == secret || m.Text == "Your secret:" {
+				t.Errorf("input %d: the hidden answer or its prompt is still in the chat", i)
 			}
 		}
 	}

@@ -9,6 +9,11 @@
 // timeout) and the interpreter is run again with its result, until the dialogue waits for the
 // user or ends. The dialogue's state is saved with the update, so a restart continues it.
 //
+// The prompt of a hidden parameter is sent under a message reference (bot.Request.Ref), so that
+// once it is answered the prompt is deleted by reference along with the answer. When a dialogue
+// changes the user's language (/lang), the chat gets its own command menu in that language, sent
+// again whenever the command tree changes.
+//
 // A text that is neither a command nor the answer to a prompt gets a hint. A press of a menu
 // that is no longer the one the dialogue waits on (an old message, another user's data, forged
 // data) is answered with a short notice and changes nothing.
@@ -93,8 +98,9 @@ type Handler struct {
 	http        *http.Client
 	procTimeout time.Duration
 
-	mu   sync.Mutex
-	seen map[int]int64 // the tree revision last logged, by service
+	mu    sync.Mutex
+	seen  map[int]int64 // the tree revision last logged, by service
+	menus map[int]int64 // the tree revision the chats' own menus were last checked against
 }
 
 // New returns a handler.
@@ -109,7 +115,8 @@ func New(cfg Config) *Handler {
 	if cfg.ProcedureTimeout <= 0 {
 		cfg.ProcedureTimeout = DefaultProcedureTimeout
 	}
-	return &Handler{cfg: cfg, log: cfg.Log, http: client, procTimeout: cfg.ProcedureTimeout, seen: map[int]int64{}}
+	return &Handler{cfg: cfg, log: cfg.Log, http: client, procTimeout: cfg.ProcedureTimeout, seen: map[int]int64{},
+		menus: map[int]int64{}}
 }
 
 // Handle is the bot.Handler: it routes an update to the command tree or the quest player.
@@ -127,6 +134,13 @@ func (h *Handler) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 			if err := tx.Send(ctx, reqs...); err != nil {
 				return err
 			}
+		}
+	}
+	if h.chatMenusDue(u.Service, tree.Revision) {
+		// The chats' own menus too: once per revision and process, so also when the tree
+		// changed while no process ran.
+		if err := h.refreshChatMenus(ctx, tx, u.Service, tree); err != nil {
+			return err
 		}
 	}
 	switch {
@@ -156,6 +170,20 @@ func (h *Handler) note(service int, tree *scripts.Tree) bool {
 	return known
 }
 
+// chatMenusDue reports whether the chats' own menus of a service are to be checked against tree
+// revision rev: the first time this handler sees the revision. (An update whose handling fails
+// after the check rolls the check back with it; the menus then wait for the next revision or
+// process.)
+func (h *Handler) chatMenusDue(service int, rev int64) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if old, ok := h.menus[service]; ok && old == rev {
+		return false
+	}
+	h.menus[service] = rev
+	return true
+}
+
 // Menu returns the setMyCommands requests of a bot's command menu, and logs the problems of its
 // tree. It is called at start-up; later changes of the tree send the menu again by themselves.
 func (h *Handler) Menu(ctx context.Context, service int) ([]bot.Request, error) {
@@ -171,33 +199,15 @@ func (h *Handler) Menu(ctx context.Context, service int) ([]bot.Request, error) 
 // descriptions for everybody, and one list for each other language some description is in
 // (falling back to English for the commands without one).
 func MenuRequests(tree *scripts.Tree) ([]bot.Request, error) {
-	var cmds []*scripts.Command
 	langs := map[string]bool{}
 	for _, c := range tree.Commands {
 		if c.Visible {
-			cmds = append(cmds, c)
 			for l := range c.Descriptions {
 				langs[l] = true
 			}
 		}
 	}
-	slices.SortFunc(cmds, func(a, b *scripts.Command) int {
-		if a.Order != b.Order {
-			return a.Order - b.Order
-		}
-		return strings.Compare(a.Name, b.Name)
-	})
-	list := func(lang string) []bot.Command {
-		out := make([]bot.Command, 0, len(cmds))
-		for _, c := range cmds {
-			d := c.Descriptions[lang]
-			if strings.TrimSpace(d) == "" {
-				d = c.Descriptions["en"]
-			}
-			out = append(out, bot.Command{Command: c.Name, Description: truncate(d, 256)})
-		}
-		return out
-	}
+	list := func(lang string) []bot.Command { return commandList(tree, lang) }
 	r, err := bot.SetCommands("", list("en"))
 	if err != nil {
 		return nil, err
@@ -218,6 +228,32 @@ func MenuRequests(tree *scripts.Tree) ([]bot.Request, error) {
 		reqs = append(reqs, r)
 	}
 	return reqs, nil
+}
+
+// commandList is the command menu of a tree in a language: the visible commands in order, with
+// their descriptions in lang, or in English where they have none in it.
+func commandList(tree *scripts.Tree, lang string) []bot.Command {
+	var cmds []*scripts.Command
+	for _, c := range tree.Commands {
+		if c.Visible {
+			cmds = append(cmds, c)
+		}
+	}
+	slices.SortFunc(cmds, func(a, b *scripts.Command) int {
+		if a.Order != b.Order {
+			return a.Order - b.Order
+		}
+		return strings.Compare(a.Name, b.Name)
+	})
+	out := make([]bot.Command, 0, len(cmds))
+	for _, c := range cmds {
+		d := c.Descriptions[lang]
+		if strings.TrimSpace(d) == "" {
+			d = c.Descriptions["en"]
+		}
+		out = append(out, bot.Command{Command: c.Name, Description: truncate(d, 256)})
+	}
+	return out
 }
 
 func truncate(s string, n int) string {
@@ -327,6 +363,7 @@ var errStale = errors.New("scriptbot: stale input")
 // making its calls, then saves it.
 func (h *Handler) drive(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scripts.Tree, st *scripts.State, in scripts.Input) error {
 	log := h.log.With(slog.Int("service_id", u.Service), slog.Int64("user_id", u.User.ID), slog.Int64("command_id", st.Command))
+	lang := st.Values[scripts.ParamLang]
 	for calls := 0; ; calls++ {
 		effects, err := scripts.Run(tree, st, in)
 		switch {
@@ -361,7 +398,70 @@ func (h *Handler) drive(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scr
 		}
 		in = scripts.Input{Kind: scripts.InputResult, Result: res}
 	}
+	if next := st.Values[scripts.ParamLang]; next != lang && next != "" {
+		// The user chose another language (/lang): their chat's command menu follows it, over
+		// the menu of their Telegram client's language.
+		if err := h.chatMenu(ctx, tx, u, tree, next); err != nil {
+			return err
+		}
+	}
 	return h.cfg.Contexts.Save(ctx, tx.DB(), u.Service, u.User.ID, st)
+}
+
+// chatMenu sends the command menu of the update's chat in lang, and records it so that a change
+// of the tree sends it again (refreshChatMenus).
+func (h *Handler) chatMenu(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scripts.Tree, lang string) error {
+	req, err := bot.SetChatCommands(u.Chat, commandList(tree, lang))
+	if err != nil {
+		return err
+	}
+	_, err = tx.DB().Exec(ctx, `UPDATE user_service SET menu_language = $3, menu_revision = $4
+		WHERE user_id = $1 AND service_id = $2`, u.User.ID, u.Service, lang, tree.Revision)
+	if err != nil {
+		return fmt.Errorf("chat menu of user %d: %w", u.User.ID, err)
+	}
+	return tx.Send(ctx, req)
+}
+
+// refreshChatMenus sends the chats that have a menu of their own (chatMenu) the menu of the
+// tree, when it was built from another revision. It runs in the first update a handler sees of
+// each revision; the rows it claims keep two processes from sending the same menus.
+func (h *Handler) refreshChatMenus(ctx context.Context, tx bot.Tx, service int, tree *scripts.Tree) error {
+	rows, err := tx.DB().Query(ctx, `
+		UPDATE user_service us SET menu_revision = $2 FROM users u
+		WHERE us.service_id = $1 AND us.menu_language IS NOT NULL AND us.menu_revision IS DISTINCT FROM $2
+			AND u.id = us.user_id AND u.blocked_at IS NULL
+		RETURNING u.chat_id, us.menu_language`, service, tree.Revision)
+	if err != nil {
+		return fmt.Errorf("chat menus: %w", err)
+	}
+	type chatMenu struct {
+		chat int64
+		lang string
+	}
+	menus, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (chatMenu, error) {
+		var m chatMenu
+		err := r.Scan(&m.chat, &m.lang)
+		return m, err
+	})
+	if err != nil {
+		return fmt.Errorf("chat menus: %w", err)
+	}
+	lists := map[string][]bot.Command{}
+	reqs := make([]bot.Request, 0, len(menus))
+	for _, m := range menus {
+		list, ok := lists[m.lang]
+		if !ok {
+			list = commandList(tree, m.lang)
+			lists[m.lang] = list
+		}
+		req, err := bot.SetChatCommands(m.chat, list)
+		if err != nil {
+			return err
+		}
+		reqs = append(reqs, req)
+	}
+	return tx.Send(ctx, reqs...)
 }
 
 // apply carries out effects in order.
@@ -371,7 +471,7 @@ func (h *Handler) apply(ctx context.Context, tx bot.Tx, u *bot.Update, st *scrip
 		var err error
 		switch e := e.(type) {
 		case scripts.SendText:
-			err = h.say(ctx, tx, u, e.Text)
+			err = h.sayRef(ctx, tx, u, e.Text, e.Ref)
 		case scripts.ShowMenu:
 			kb := make(bot.Keyboard, len(e.Rows))
 			for i, row := range e.Rows {
@@ -385,6 +485,8 @@ func (h *Handler) apply(ctx context.Context, tx bot.Tx, u *bot.Update, st *scrip
 			}
 		case scripts.DeleteMessage:
 			err = tx.Send(ctx, bot.Delete(u.Chat, e.MessageID))
+		case scripts.DeleteRef:
+			err = tx.Send(ctx, bot.DeleteRef(u.Chat, e.Ref))
 		case scripts.LaunchQuest:
 			if h.cfg.Games == nil {
 				err = h.say(ctx, tx, u, textsFor(lang).noQuests)
@@ -415,6 +517,11 @@ func (h *Handler) apply(ctx context.Context, tx bot.Tx, u *bot.Update, st *scrip
 
 // say sends an HTML text to the update's chat; an empty text sends nothing.
 func (h *Handler) say(ctx context.Context, tx bot.Tx, u *bot.Update, text string) error {
+	return h.sayRef(ctx, tx, u, text, "")
+}
+
+// sayRef is say with the message sent under ref (none when ref is empty), for a later deletion.
+func (h *Handler) sayRef(ctx context.Context, tx bot.Tx, u *bot.Update, text, ref string) error {
 	reqs, err := bot.SendHTML(u.Chat, text, nil)
 	if errors.Is(err, bot.ErrEmpty) {
 		return nil
@@ -422,5 +529,5 @@ func (h *Handler) say(ctx context.Context, tx bot.Tx, u *bot.Update, text string
 	if err != nil {
 		return err
 	}
-	return tx.Send(ctx, reqs...)
+	return tx.Send(ctx, bot.WithRef(ref, reqs...)...)
 }

@@ -41,14 +41,25 @@ type Bot struct {
 	callbacks map[string]*callback
 	cbSeq     int
 	faults    []*Fault
-	commands  map[string][]tgbotapi.BotCommand // by language code ("" = default)
-	counts    map[string]int                   // requests by method, and "429", "5xx", "403"
-	sends     []time.Time                      // recent sends, for the global flood limit
+	commands  map[commandsKey][]tgbotapi.BotCommand
+	counts    map[string]int // requests by method, and "429", "5xx", "403"
+	sends     []time.Time    // recent sends, for the global flood limit
+}
+
+// commandsKey names a command list as setMyCommands scopes it: the scope's type ("default",
+// "chat", "all_private_chats", ...), its chat for the chat scopes and its user for chat_member,
+// and the language code ("" for every language).
+type commandsKey struct {
+	scope string
+	chat  int64
+	user  int64
+	lang  string
 }
 
 // chat is the private chat of one user with the bot.
 type chat struct {
 	messages []*Message // in id order; deleted ones removed
+	deleted  []int      // the ids of the deleted messages, in the order they were deleted
 	nextID   int
 	blocked  bool
 	lastSend time.Time
@@ -188,11 +199,30 @@ func (b *Bot) Count(what string) int {
 	return b.counts[what]
 }
 
-// Commands returns the command list the bot set for a language ("" for the default).
+// Commands returns the command list the bot set for a language ("" for the default) in the
+// default scope.
 func (b *Bot) Commands(lang string) []tgbotapi.BotCommand {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return slices.Clone(b.commands[lang])
+	return slices.Clone(b.commands[commandsKey{scope: "default", lang: lang}])
+}
+
+// ChatCommands returns the command list the bot set for one chat (scope "chat") and a language
+// ("" for every language).
+func (b *Bot) ChatCommands(chatID int64, lang string) []tgbotapi.BotCommand {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.commands[commandsKey{scope: "chat", chat: chatID, lang: lang}])
+}
+
+// Deleted returns the ids of the messages deleted from a chat, in the order they were deleted.
+func (b *Bot) Deleted(chatID int64) []int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if c := b.chats[chatID]; c != nil {
+		return slices.Clone(c.deleted)
+	}
+	return nil
 }
 
 // Messages returns the messages of a chat, oldest first.
@@ -473,6 +503,8 @@ func (b *Bot) call(r *http.Request, method string, p params) (any, *apiError) {
 		res, err = b.editMessage(p, false)
 	case "deleteMessage":
 		res, err = b.deleteMessage(p)
+	case "deleteMessages":
+		res, err = b.deleteMessages(p)
 	case "answerCallbackQuery":
 		res, err = b.answerCallback(p)
 	case "sendPhoto":
@@ -481,6 +513,8 @@ func (b *Bot) call(r *http.Request, method string, p params) (any, *apiError) {
 		res, err = b.sendFile(p, "document")
 	case "setMyCommands":
 		res, err = b.setMyCommands(p)
+	case "getMyCommands":
+		res, err = b.getMyCommands(p)
 	case "getFile":
 		res, err = b.getFile(p)
 	case "deleteWebhook":
@@ -779,13 +813,47 @@ func (b *Bot) deleteMessage(p params) (any, *apiError) {
 		return nil, e
 	}
 	msgID, _ := strconv.Atoi(p.get("message_id"))
-	i := slices.IndexFunc(c.messages, func(m *Message) bool { return m.ID == msgID })
-	if i < 0 {
+	if !b.deleteLocked(id, c, msgID) {
 		return nil, badRequest("message to delete not found")
 	}
-	c.messages = slices.Delete(c.messages, i, i+1)
-	b.publishLocked(c, Event{Type: "delete", ChatID: id, MessageID: msgID})
 	return true, nil
+}
+
+// deleteMessages deletes several messages of a chat (1 to 100); like Telegram, it skips the ones
+// it cannot find and fails only when none could be deleted.
+func (b *Bot) deleteMessages(p params) (any, *apiError) {
+	var ids []int
+	if err := json.Unmarshal([]byte(p.get("message_ids")), &ids); err != nil || len(ids) == 0 || len(ids) > 100 {
+		return nil, badRequest("message_ids must be a JSON array of 1-100 message identifiers")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id, c, e := b.targetLocked(p, false)
+	if e != nil {
+		return nil, e
+	}
+	n := 0
+	for _, m := range ids {
+		if b.deleteLocked(id, c, m) {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil, badRequest("message to delete not found")
+	}
+	return true, nil
+}
+
+// deleteLocked removes message msgID of chat c (id) and reports whether it was there.
+func (b *Bot) deleteLocked(id int64, c *chat, msgID int) bool {
+	i := slices.IndexFunc(c.messages, func(m *Message) bool { return m.ID == msgID })
+	if i < 0 {
+		return false
+	}
+	c.messages = slices.Delete(c.messages, i, i+1)
+	c.deleted = append(c.deleted, msgID)
+	b.publishLocked(c, Event{Type: "delete", ChatID: id, MessageID: msgID})
+	return true
 }
 
 func (b *Bot) answerCallback(p params) (any, *apiError) {
@@ -865,8 +933,65 @@ func (b *Bot) setMyCommands(p params) (any, *apiError) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.commands[p.get("language_code")] = cmds
+	key, e := b.commandsKeyLocked(p)
+	if e != nil {
+		return nil, e
+	}
+	b.commands[key] = cmds
 	return true, nil
+}
+
+// getMyCommands answers the list set for exactly the scope and language asked (an empty list when
+// none was), as Telegram does.
+func (b *Bot) getMyCommands(p params) (any, *apiError) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	key, e := b.commandsKeyLocked(p)
+	if e != nil {
+		return nil, e
+	}
+	cmds := b.commands[key]
+	if cmds == nil {
+		cmds = []tgbotapi.BotCommand{}
+	}
+	return slices.Clone(cmds), nil
+}
+
+// commandsKeyLocked reads the scope (a BotCommandScope as JSON; the default scope when absent)
+// and language_code of setMyCommands and getMyCommands.
+func (b *Bot) commandsKeyLocked(p params) (commandsKey, *apiError) {
+	key := commandsKey{scope: "default", lang: p.get("language_code")}
+	raw := p.get("scope")
+	if raw == "" {
+		return key, nil
+	}
+	var scope struct {
+		Type   string          `json:"type"`
+		ChatID json.RawMessage `json:"chat_id"`
+		UserID int64           `json:"user_id"`
+	}
+	if err := json.Unmarshal([]byte(raw), &scope); err != nil {
+		return key, badRequest("can't parse BotCommandScope JSON object")
+	}
+	key.scope = scope.Type
+	switch scope.Type {
+	case "default", "all_private_chats", "all_group_chats", "all_chat_administrators":
+	case "chat", "chat_administrators", "chat_member":
+		id, err := strconv.ParseInt(strings.Trim(string(scope.ChatID), `"`), 10, 64)
+		if err != nil || b.chats[id] == nil {
+			return key, badRequest("chat not found")
+		}
+		key.chat = id
+		if scope.Type == "chat_member" {
+			if b.users[scope.UserID] == nil {
+				return key, badRequest("user not found")
+			}
+			key.user = scope.UserID
+		}
+	default:
+		return key, badRequest("wrong BotCommandScope type specified")
+	}
+	return key, nil
 }
 
 func (b *Bot) getFile(p params) (any, *apiError) {

@@ -87,7 +87,7 @@ func (s *Server) AddBot(token, username string) *Bot {
 		users:     map[int64]*tgbotapi.User{},
 		chats:     map[int64]*chat{},
 		callbacks: map[string]*callback{},
-		commands:  map[string][]tgbotapi.BotCommand{},
+		commands:  map[commandsKey][]tgbotapi.BotCommand{},
 		counts:    map[string]int{},
 		nextUpd:   1,
 	}

@@ -2,9 +2,12 @@ package tgemu
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -125,5 +128,103 @@ func TestGetUpdates(t *testing.T) {
 	}
 	if none := updates("3"); len(none) != 0 {
 		t.Fatalf("after offset 3: %+v", none)
+	}
+}
+
+// Ensure command lists are kept by scope and language, as setMyCommands sets them and
+// getMyCommands reads them, and bad scopes are refused.
+func TestCommandScopes(t *testing.T) {
+	t.Parallel()
+	emu := New(Options{})
+	b := emu.AddBot("1:T", "b")
+	b.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann"})
+	srv := httptest.NewServer(emu)
+	defer srv.Close()
+	chat7 := `{"type":"chat","chat_id":7}`
+	for _, c := range []struct {
+		form url.Values
+		code int
+	}{
+		{url.Values{"commands": {`[{"command":"a","description":"default"}]`}}, 200},
+		{url.Values{"commands": {`[{"command":"a","description":"ru"}]`}, "language_code": {"ru"}}, 200},
+		{url.Values{"commands": {`[{"command":"a","description":"chat"}]`}, "scope": {chat7}}, 200},
+		{url.Values{"commands": {`[{"command":"a","description":"x"}]`}, "scope": {`{"type":"chat","chat_id":8}`}}, 400},
+		{url.Values{"commands": {`[{"command":"a","description":"x"}]`}, "scope": {`{"type":"nowhere"}`}}, 400},
+		{url.Values{"commands": {`[{"command":"a","description":"x"}]`}, "scope": {`{`}}, 400},
+	} {
+		if code, resp := call(t, srv, "1:T", "setMyCommands", c.form); code != c.code {
+			t.Errorf("setMyCommands %v: %d %+v, want %d", c.form, code, resp, c.code)
+		}
+	}
+	get := func(form url.Values) string {
+		code, resp := call(t, srv, "1:T", "getMyCommands", form)
+		var cmds []tgbotapi.BotCommand
+		if code != 200 || json.Unmarshal(resp.Result, &cmds) != nil || len(cmds) > 1 {
+			t.Fatalf("getMyCommands %v: %d %+v", form, code, resp)
+		}
+		if len(cmds) == 0 {
+			return ""
+		}
+		return cmds[0].Description
+	}
+	for _, c := range []struct {
+		form url.Values
+		want string
+	}{
+		{nil, "default"},
+		{url.Values{"language_code": {"ru"}}, "ru"},
+		{url.Values{"scope": {chat7}}, "chat"},
+		{url.Values{"scope": {`{"type":"chat","chat_id":"7"}`}}, "chat"},
+		{url.Values{"scope": {chat7}, "language_code": {"ru"}}, ""},
+		{url.Values{"scope": {`{"type":"all_private_chats"}`}}, ""},
+	} {
+		if got := get(c.form); got != c.want {
+			t.Errorf("getMyCommands %v: %q, want %q", c.form, got, c.want)
+		}
+	}
+	if got := b.ChatCommands(7, ""); len(got) != 1 || got[0].Description != "chat" {
+		t.Errorf("ChatCommands: %+v", got)
+	}
+}
+
+// Ensure deleteMessage and deleteMessages remove messages and record the deletions.
+func TestDeletions(t *testing.T) {
+	t.Parallel()
+	emu := New(Options{})
+	b := emu.AddBot("1:T", "b")
+	b.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann"})
+	srv := httptest.NewServer(emu)
+	defer srv.Close()
+	var ids []int
+	for range 4 {
+		_, resp := call(t, srv, "1:T", "sendMessage", url.Values{"chat_id": {"7"}, "text": {"hi"}})
+		var m tgbotapi.Message
+		json.Unmarshal(resp.Result, &m)
+		ids = append(ids, m.MessageID)
+	}
+	del := func(method string, form url.Values) int {
+		form.Set("chat_id", "7")
+		code, _ := call(t, srv, "1:T", method, form)
+		return code
+	}
+	if code := del("deleteMessage", url.Values{"message_id": {strconv.Itoa(ids[1])}}); code != 200 {
+		t.Errorf("deleteMessage: %d", code)
+	}
+	if code := del("deleteMessage", url.Values{"message_id": {strconv.Itoa(ids[1])}}); code != 400 {
+		t.Errorf("deleteMessage of a deleted message: %d, want 400", code)
+	}
+	// Missing messages are skipped.
+	list := fmt.Sprintf("[%d,%d,%d]", ids[3], ids[1], ids[0])
+	if code := del("deleteMessages", url.Values{"message_ids": {list}}); code != 200 {
+		t.Errorf("deleteMessages: %d", code)
+	}
+	if code := del("deleteMessages", url.Values{"message_ids": {"[]"}}); code != 400 {
+		t.Errorf("deleteMessages of nothing: %d, want 400", code)
+	}
+	if got, want := b.Deleted(7), []int{ids[1], ids[3], ids[0]}; !slices.Equal(got, want) {
+		t.Errorf("deleted %v, want %v", got, want)
+	}
+	if msgs := b.Messages(7); len(msgs) != 1 || msgs[0].ID != ids[2] {
+		t.Errorf("left %+v, want message %d", msgs, ids[2])
 	}
 }
