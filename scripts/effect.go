@@ -56,6 +56,13 @@ type HTTPRequest struct {
 	Timeout time.Duration
 }
 
+// CallBuiltin calls the bot's built-in operation Name with its arguments by name; the caller
+// runs the interpreter again with its result (Input.Result).
+type CallBuiltin struct {
+	Name string
+	Args map[string]string
+}
+
 // LaunchQuest starts the quest with this script id, replacing the user's running quest.
 type LaunchQuest struct {
 	ScriptID int64
@@ -78,6 +85,7 @@ func (DeleteMessage) isEffect() {}
 func (DeleteRef) isEffect()     {}
 func (CallProcedure) isEffect() {}
 func (HTTPRequest) isEffect()   {}
+func (CallBuiltin) isEffect()   {}
 func (LaunchQuest) isEffect()   {}
 func (RefreshQuest) isEffect()  {}
 func (CancelQuest) isEffect()   {}

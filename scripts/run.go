@@ -375,6 +375,14 @@ func (r *run) exec(a *Action) bool {
 		r.emit(HTTPRequest{Method: method, URL: a.Request, Body: body, Timeout: min(timeout, MaxHTTPTimeout)})
 		st.Pending, st.Next = a.ID, 0
 		return true
+	case KindBuiltin:
+		args := make(map[string]string, len(a.RequestParams))
+		for _, p := range a.RequestParams {
+			args[p.Name] = r.value(p)
+		}
+		r.emit(CallBuiltin{Name: a.Request, Args: args})
+		st.Pending, st.Next = a.ID, 0
+		return true
 	case KindQuest:
 		if id, err := strconv.ParseInt(strings.TrimSpace(st.Values[a.Param]), 10, 64); err == nil && id > 0 {
 			r.emit(LaunchQuest{ScriptID: id})

@@ -155,6 +155,38 @@ func TestCallBranches(t *testing.T) {
 	}
 }
 
+// Ensure a built-in call passes its arguments by name, suspends the walk, and branches on its
+// result as a procedure does; a built-in the bot does not implement refuses the command.
+func TestBuiltin(t *testing.T) {
+	d := def(nil,
+		&scripts.Action{ID: 1, Kind: scripts.KindBuiltin, Request: "quest.show",
+			RequestParams:  []scripts.RequestParam{{Name: "what", Param: "ARGS"}, {Name: "user", Param: "USER"}},
+			ResponseParams: []scripts.ResponseParam{{Name: "text", Param: "A"}}},
+		&scripts.Action{ID: 2, Parent: 1, Kind: scripts.KindOutput, ResultCode: ptr("denied"), Texts: en("no")},
+		&scripts.Action{ID: 3, Parent: 1, Order: 1, Kind: scripts.KindOutput, Texts: en("ok {A}")})
+	if tree := scripts.Build(d); tree.Commands["c"] != nil || !strings.Contains(tree.Problems.Error(), `built-in "quest.show"`) {
+		t.Fatalf("an unknown built-in: problems %q", tree.Problems.Error())
+	}
+	d.Builtins = []string{"quest.show"}
+	tree := scripts.Build(d)
+	if tree.Commands["c"] == nil {
+		t.Fatalf("refused: %v", tree.Problems)
+	}
+	for code, want := range map[string][]string{"denied": {"no"}, "": {"ok params"}} {
+		st := start(t, tree, "params", scripts.Env{User: 4})
+		effects, err := scripts.Run(tree, st, scripts.Input{})
+		call, ok := effects[len(effects)-1].(scripts.CallBuiltin)
+		if err != nil || !ok || call.Name != "quest.show" || !reflect.DeepEqual(call.Args, map[string]string{"what": "params", "user": "4"}) {
+			t.Fatalf("got %+v, %v", effects, err)
+		}
+		res := &scripts.Result{Code: code, Fields: map[string]json.RawMessage{"text": json.RawMessage(`"params"`)}}
+		effects, err = scripts.Run(tree, st, scripts.Input{Kind: scripts.InputResult, Result: res})
+		if err != nil || !reflect.DeepEqual(texts(effects), want) || !st.Done() {
+			t.Errorf("code %q: got %q, %v; want %q", code, texts(effects), err, want)
+		}
+	}
+}
+
 // Ensure a list menu asks only with several items, chooses a single one itself, and a hidden
 // input's answer is deleted.
 func TestListMenuAndHiddenInput(t *testing.T) {

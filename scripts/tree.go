@@ -41,12 +41,17 @@ const (
 	KindCancelQuest
 	// KindRetryQuest shows the running quest's current screen again.
 	KindRetryQuest
+	// KindBuiltin calls the operation named in Request that the bot implements in Go (the
+	// quest developers' tools, for example), with the request parameters by name; its answer
+	// is mapped and branched on as a procedure's.
+	KindBuiltin
 )
 
 var kindNames = map[Kind]string{
 	KindFolder: "folder", KindInput: "input", KindOutput: "output", KindMenu: "menu",
 	KindListMenu: "list_menu", KindProcedure: "procedure", KindHTTP: "http", KindQuest: "quest",
 	KindRefresh: "refresh", KindCancelQuest: "cancel_quest", KindRetryQuest: "retry_quest",
+	KindBuiltin: "builtin",
 }
 
 // String returns the kind's name as the database spells it.
@@ -70,7 +75,7 @@ func ParseKind(s string) (Kind, bool) {
 // branching reports whether the children of an action of this kind are alternatives, of which
 // one runs, rather than a sequence.
 func (k Kind) branching() bool {
-	return k == KindMenu || k == KindProcedure || k == KindHTTP
+	return k == KindMenu || k == KindProcedure || k == KindHTTP || k == KindBuiltin
 }
 
 // Built-in parameters, set when a command starts.
@@ -95,9 +100,11 @@ type Tree struct {
 	Params map[string]*ParamType
 	// Problems are what Validate found; the commands concerned are not in Commands.
 	Problems ErrorList
-	// actions are all actions of the runnable commands, by id, and cmds the commands by id.
-	actions map[int64]*Action
-	cmds    map[int64]*Command
+	// actions are all actions of the runnable commands, by id, cmds the commands by id, and
+	// builtins the built-in operations the bot implements (Definition.Builtins).
+	actions  map[int64]*Action
+	cmds     map[int64]*Command
+	builtins []string
 }
 
 // Command is a slash command: its name, its place in the bot's command menu, the parameters
@@ -143,7 +150,8 @@ type Action struct {
 	Width int
 	// Param is the parameter the action reads or writes.
 	Param string
-	// Request is the procedure name (KindProcedure) or URL (KindHTTP).
+	// Request is the procedure name (KindProcedure), the URL (KindHTTP) or the built-in's name
+	// (KindBuiltin).
 	Request string
 	// Method is the HTTP method (KindHTTP).
 	Method string
@@ -170,7 +178,7 @@ type Action struct {
 }
 
 // RequestParam is an argument of a call: the value of Param, else Default. Name is the key of
-// an HTTP request's JSON body; procedure arguments are positional.
+// an HTTP request's JSON body or of a built-in's arguments; procedure arguments are positional.
 type RequestParam struct {
 	Name    string
 	Param   string

@@ -56,6 +56,9 @@ type Definition struct {
 	Commands []*Command
 	Actions  []*Action
 	Params   []*ParamType
+	// Builtins are the names of the built-in operations the running code implements; a
+	// builtin action naming another is a problem of its command.
+	Builtins []string
 }
 
 var (
@@ -71,7 +74,7 @@ var (
 // run in part. The definition's actions are linked in place.
 func Build(d Definition) *Tree {
 	t := &Tree{Revision: d.Revision, Commands: map[string]*Command{}, Params: map[string]*ParamType{},
-		actions: map[int64]*Action{}, cmds: map[int64]*Command{}}
+		actions: map[int64]*Action{}, cmds: map[int64]*Command{}, builtins: d.Builtins}
 	for _, p := range d.Params {
 		t.Params[p.Name] = p
 	}
@@ -214,6 +217,10 @@ func (t *Tree) checkAction(a *Action, report func(int64, int64, string, ...any))
 	case KindProcedure:
 		if !procedureName.MatchString(a.Request) {
 			r("procedure name %q is not a plain (schema-qualified) lower-case name", a.Request)
+		}
+	case KindBuiltin:
+		if !slices.Contains(t.builtins, a.Request) {
+			r("built-in %q is not implemented by this bot", a.Request)
 		}
 	case KindHTTP:
 		if !strings.HasPrefix(a.Request, "http://") && !strings.HasPrefix(a.Request, "https://") {

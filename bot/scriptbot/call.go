@@ -20,15 +20,30 @@ import (
 // maxResponse bounds the body of an HTTP action's answer that is read.
 const maxResponse = 1 << 20
 
-// call makes a procedure or HTTP call and returns its result. A call that fails gives the result
-// code "error" (logged), so that the tree can branch on it; only a failure of the update's own
-// transaction is returned as an error.
-func (h *Handler) call(ctx context.Context, tx bot.Tx, log *slog.Logger, e scripts.Effect) (*scripts.Result, error) {
+// call makes a procedure, HTTP or built-in call and returns its result. A procedure or HTTP call
+// that fails gives the result code "error" (logged), so that the tree can branch on it; only a
+// failure of the update's own transaction, or of a built-in, is returned as an error.
+func (h *Handler) call(ctx context.Context, tx bot.Tx, u *bot.Update, log *slog.Logger, e scripts.Effect) (*scripts.Result, error) {
 	switch e := e.(type) {
 	case scripts.CallProcedure:
 		return h.procedure(ctx, tx, log, e)
 	case scripts.HTTPRequest:
 		return h.request(ctx, log, e), nil
+	case scripts.CallBuiltin:
+		b := h.cfg.Builtins[e.Name]
+		if b == nil {
+			// The tree was validated against another set of built-ins.
+			log.Warn("Built-in not implemented", slog.String("builtin", e.Name))
+			return &scripts.Result{Code: "error"}, nil
+		}
+		res, err := b(ctx, tx, u, e.Args)
+		if err != nil {
+			return nil, fmt.Errorf("built-in %s: %w", e.Name, err)
+		}
+		if res == nil {
+			res = &scripts.Result{}
+		}
+		return res, nil
 	}
 	return nil, fmt.Errorf("scriptbot: %T is not a call", e)
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,6 +26,7 @@ import (
 	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
+	"github.com/questbot/questbot/scripts"
 	"github.com/questbot/questbot/scripts/scriptpg"
 )
 
@@ -152,6 +155,7 @@ func (e *env) start(t *testing.T, cfg scriptbot.Config) (stop func()) {
 	store.CheckEvery = 0
 	cfg.Source, cfg.Contexts = store, store
 	h := scriptbot.New(cfg)
+	store.Builtins = h.BuiltinNames()
 	ctx, cancel := context.WithCancel(context.Background())
 	api, err := bot.NewAPI(ctx, token, tgemu.Endpoint(e.srv.URL), nil)
 	if err != nil {
@@ -741,4 +745,92 @@ func TestRestartAndProcedureTimeout(t *testing.T) {
 	// The timeout did not outlive the call: a later command's statements run normally.
 	e.send(t, 9, "/help")
 	e.waitText(t, 9, n, "choose a quest")
+}
+
+// echoExtension takes every text starting with "echo " and every press of "x:" buttons, which
+// it counts.
+type echoExtension struct{ pressed atomic.Int32 }
+
+func (*echoExtension) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+	text, ok := strings.CutPrefix(u.Message.Text, "echo ")
+	if !ok {
+		return false, nil
+	}
+	reqs, err := bot.SendHTML(u.Chat, "echoed "+html.EscapeString(text), bot.Keyboard{{{Text: "X", Data: "x:1"}}})
+	if err != nil {
+		return false, err
+	}
+	return true, tx.Send(ctx, reqs...)
+}
+
+func (x *echoExtension) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+	if !strings.HasPrefix(u.CallbackQuery.Data, "x:") {
+		return false, nil
+	}
+	x.pressed.Add(1)
+	return true, tx.Send(ctx, bot.AnswerCallback(u.Chat, u.CallbackQuery.ID, "x pressed"))
+}
+
+// Ensure a built-in is called with its arguments by name and its result code picks the branch,
+// a command calling a built-in the bot lacks is refused, and an extension gets the texts and
+// presses the tree leaves, the others still getting the hint.
+func TestBuiltinAndExtension(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	var mu sync.Mutex
+	var got []map[string]string
+	builtins := map[string]scriptbot.Builtin{
+		"test.count": func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+			mu.Lock()
+			got = append(got, args)
+			mu.Unlock()
+			if args["word"] == "" {
+				return &scripts.Result{Code: "empty"}, nil
+			}
+			n, _ := json.Marshal(len(args["word"]))
+			return &scripts.Result{Fields: map[string]json.RawMessage{"n": n}}, nil
+		},
+	}
+	e.exec(t, `
+		INSERT INTO param_type (name) VALUES ('WORD'), ('N');
+		INSERT INTO command (id, name, visible) VALUES (6000, 'count', false), (6001, 'missing', false);
+		INSERT INTO command_param (command_id, order_num, param) VALUES (6000, 1, 'WORD');
+		INSERT INTO action (id, command_id, parent_id, order_num, type, request, result_code) VALUES
+			(60001, 6000, NULL, 1, 'builtin', 'test.count', NULL),
+			(60002, 6000, 60001, 1, 'output', NULL, 'empty'),
+			(60003, 6000, 60001, 2, 'output', NULL, NULL),
+			(60004, 6001, NULL, 1, 'builtin', 'test.absent', NULL);
+		INSERT INTO request_param (action_id, order_num, name, param) VALUES (60001, 1, 'word', 'WORD'), (60001, 2, 'user', 'USER');
+		INSERT INTO response_param (action_id, name, param) VALUES (60001, 'n', 'N');
+		INSERT INTO localized_string (action_id, lang, text) VALUES
+			(60002, 'en', 'Count what?'), (60003, 'en', '{WORD} has {N} letters');`)
+	x := &echoExtension{}
+	e.restart(t, scriptbot.Config{Games: e.games, Builtins: builtins, Extensions: []scriptbot.Extension{x}})
+	e.user(4, "Ann", "en")
+	e.send(t, 4, "/count hello")
+	e.waitText(t, 4, 0, "hello has 5 letters")
+	e.send(t, 4, "/count")
+	e.waitText(t, 4, 0, "Count what?")
+	mu.Lock()
+	if len(got) != 2 || got[0]["word"] != "hello" || got[0]["user"] != "4" {
+		t.Errorf("built-in arguments %v", got)
+	}
+	mu.Unlock()
+	e.send(t, 4, "/missing")
+	e.waitText(t, 4, 0, "this command is unavailable")
+	if !strings.Contains(e.logs.String(), `built-in \"test.absent\" is not implemented`) {
+		t.Errorf("the refusal is not logged:\n%s", e.logs.String())
+	}
+	e.send(t, 4, "echo <b>")
+	m := e.waitText(t, 4, 0, "echoed &lt;b&gt;")
+	if _, err := e.bot.Press(4, m.ID, "x:1"); err != nil {
+		t.Fatal(err)
+	}
+	e.waitIdle(t)
+	if x.pressed.Load() != 1 {
+		t.Errorf("the extension got %d presses, want 1", x.pressed.Load())
+	}
+	e.send(t, 4, "something else")
+	e.waitText(t, 4, 0, "Send /quest to choose a quest")
+	e.waitIdle(t)
 }

@@ -55,6 +55,24 @@ type Games interface {
 	HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (handled bool, err error)
 }
 
+// Builtin is an operation the command tree calls by name (action type builtin) for what SQL
+// cannot do: the quest developers' tools, which need the running game and the files. It gets
+// the action's request parameters by name and runs in the update's transaction; it may send
+// messages itself (tx.Send). Its result is mapped into parameters and branched on as a stored
+// procedure's: Result.Code picks the child. An error fails the update; a refusal or a bad
+// argument is a result code, for the tree to answer.
+type Builtin func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error)
+
+// Extension handles what the command tree leaves: a message that is neither a command nor the
+// answer to a prompt (a file, a reply, free text), and a press of a button whose callback data
+// neither the tree ("m:") nor the quest player ("q:") owns. Extensions are asked in order; the
+// first that reports handled ends the search. Nothing handled gets the tree's hint or the
+// stale-button notice.
+type Extension interface {
+	HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (handled bool, err error)
+	HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (handled bool, err error)
+}
+
 // Contexts keeps the users' running dialogues (scripts/scriptpg implements it). db is the
 // update's transaction.
 type Contexts interface {
@@ -76,6 +94,11 @@ type Config struct {
 	Contexts Contexts
 	// Games plays quests; nil answers quest actions with a notice that quests are unavailable.
 	Games Games
+	// Builtins are the built-in operations, by name; the tree's Source must be told their
+	// names (BuiltinNames) so that it refuses commands calling others.
+	Builtins map[string]Builtin
+	// Extensions handle the messages and presses the tree and the quest player leave.
+	Extensions []Extension
 	// Log receives the refused trees and failed calls.
 	Log *slog.Logger
 	// HTTPClient makes the requests of HTTP actions, each bounded by its action's timeout;
@@ -279,20 +302,34 @@ func (h *Handler) message(ctx context.Context, tx bot.Tx, u *bot.Update, tree *s
 		}
 		return h.start(ctx, tx, u, tree, cmd, m.CommandArguments())
 	}
-	if m.Text == "" {
-		if m.Document != nil {
-			return h.say(ctx, tx, u, textsFor(lang).hint)
+	if m.Text != "" {
+		st, err := h.cfg.Contexts.Load(ctx, tx.DB(), u.Service, u.User.ID)
+		if err != nil {
+			return err
 		}
+		if st != nil && tree.WaitingKind(st) == scripts.KindInput {
+			return h.drive(ctx, tx, u, tree, st, scripts.Input{Kind: scripts.InputText, Text: m.Text, MessageID: m.MessageID})
+		}
+	}
+	for _, x := range h.cfg.Extensions {
+		if handled, err := x.HandleMessage(ctx, tx, u); err != nil || handled {
+			return err
+		}
+	}
+	if m.Text == "" && m.Document == nil {
 		return nil
 	}
-	st, err := h.cfg.Contexts.Load(ctx, tx.DB(), u.Service, u.User.ID)
-	if err != nil {
-		return err
+	return h.say(ctx, tx, u, textsFor(lang).hint)
+}
+
+// BuiltinNames returns the names of the handler's built-in operations, for the tree's Source.
+func (h *Handler) BuiltinNames() []string {
+	names := make([]string, 0, len(h.cfg.Builtins))
+	for name := range h.cfg.Builtins {
+		names = append(names, name)
 	}
-	if st == nil || tree.WaitingKind(st) != scripts.KindInput {
-		return h.say(ctx, tx, u, textsFor(lang).hint)
-	}
-	return h.drive(ctx, tx, u, tree, st, scripts.Input{Kind: scripts.InputText, Text: m.Text, MessageID: m.MessageID})
+	slices.Sort(names)
+	return names
 }
 
 // refused reports whether the tree refused a command of this name.
@@ -352,6 +389,12 @@ func (h *Handler) press(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scr
 				return err
 			}
 		}
+	default:
+		for _, x := range h.cfg.Extensions {
+			if handled, err := x.HandleCallback(ctx, tx, u); err != nil || handled {
+				return err
+			}
+		}
 	}
 	return tx.Send(ctx, stale)
 }
@@ -392,7 +435,7 @@ func (h *Handler) drive(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scr
 			st.Pending, st.Next = 0, 0
 			break
 		}
-		res, err := h.call(ctx, tx, log, call)
+		res, err := h.call(ctx, tx, u, log, call)
 		if err != nil {
 			return err
 		}

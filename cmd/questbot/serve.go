@@ -206,6 +206,7 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 	scriptStore := scriptpg.New(pool)
 	games := questplay.New(questplay.Config{Log: s.Log, Root: s.Config.UploadsDir})
 	handler := scriptbot.New(scriptbot.Config{Source: scriptStore, Contexts: scriptStore, Games: games, Log: s.Log})
+	scriptStore.Builtins = handler.BuiltinNames()
 	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: handler.Handle, Log: s.Log, Metrics: s.metrics})
 	client := bot.NewHTTPClient()
 	for _, token := range tokens {

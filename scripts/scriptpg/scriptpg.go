@@ -33,6 +33,9 @@ type Store struct {
 	// CheckEvery is how long a cached tree is used before the revision is checked again; 0
 	// checks on every call. Set it before first use.
 	CheckEvery time.Duration
+	// Builtins are the names of the built-in operations the bot implements
+	// (scripts.Definition.Builtins). Set it before first use.
+	Builtins []string
 
 	mu    sync.Mutex
 	trees map[int]*cached
@@ -75,6 +78,7 @@ func (s *Store) Tree(ctx context.Context, serviceID int) (*scripts.Tree, error) 
 			if err != nil {
 				return err
 			}
+			d.Builtins = s.Builtins
 			t = scripts.Build(d)
 			return nil
 		})
