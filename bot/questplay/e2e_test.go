@@ -80,6 +80,8 @@ type env struct {
 	srv  *httptest.Server
 	bot  *tgemu.Bot
 	pool *pgxpool.Pool
+	// handler builds the update handler around the quest player; testHandler when nil.
+	handler func(*Games) bot.Handler
 }
 
 func newEnv(t *testing.T) *env {
@@ -100,7 +102,11 @@ func (e *env) start(t *testing.T) (stop func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := bot.New(bot.Config{Store: botpg.New(e.pool), Handler: testHandler(g), Log: slog.New(slog.DiscardHandler),
+	h := testHandler(g)
+	if e.handler != nil {
+		h = e.handler(g)
+	}
+	tr := bot.New(bot.Config{Store: botpg.New(e.pool), Handler: h, Log: slog.New(slog.DiscardHandler),
 		Limits: &bot.NoLimits, PollTimeout: time.Second, Rescan: 50 * time.Millisecond})
 	if _, err := tr.AddBot(ctx, api); err != nil {
 		t.Fatal(err)
