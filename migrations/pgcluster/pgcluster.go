@@ -169,7 +169,8 @@ func (c *Cluster) writeSettings() error {
 	b.WriteString("listen_addresses = ''\n")
 	fmt.Fprintf(&b, "unix_socket_directories = '%s'\n", strings.ReplaceAll(c.sockDir, "'", "''"))
 	if !c.durable {
-		b.WriteString("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n")
+		// Test clusters also serve many databases at once, each with a transport's pool.
+		b.WriteString("fsync = off\nsynchronous_commit = off\nfull_page_writes = off\nmax_connections = 400\n")
 	}
 	path := filepath.Join(c.DataDir(), settingsFile)
 	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {

@@ -155,11 +155,22 @@ func ConnString(tb testing.TB) string {
 	return cluster.ConnString(name)
 }
 
-// New returns a pool connected to a fresh, migrated database of its own. The pool is closed when
-// the test ends.
+// PoolSize is the size of the pools New returns: room for a transport's workers and senders (8
+// each by default, every one holding a connection while it works) and the reads a handler makes
+// beside its transaction, as the server's own pool has. pgxpool's default (the number of CPUs,
+// at least 4) would leave a busy transport's handlers waiting for each other forever.
+const PoolSize = 24
+
+// New returns a pool of PoolSize connections to a fresh, migrated database of its own. The pool is
+// closed when the test ends.
 func New(tb testing.TB) *pgxpool.Pool {
 	tb.Helper()
-	pool, err := pgxpool.New(context.Background(), ConnString(tb))
+	cfg, err := pgxpool.ParseConfig(ConnString(tb))
+	if err != nil {
+		tb.Fatalf("pgtest: %v", err)
+	}
+	cfg.MaxConns = PoolSize
+	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
 	}
