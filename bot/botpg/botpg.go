@@ -389,6 +389,19 @@ func (s *Store) Enqueue(ctx context.Context, service int, reqs []bot.Request) ([
 	return touched, nil
 }
 
+// EnqueueTx writes requests of a bot to the outbox in tx, the caller's own transaction, so that
+// they commit together with the state change they belong to (a background job that records how
+// far it got along with the messages it queued). The sender finds them on its next scan of the
+// outbox. It returns the chats that got rows.
+func EnqueueTx(ctx context.Context, tx pgx.Tx, service int, reqs []bot.Request) ([]bot.ChatKey, error) {
+	b := &pgx.Batch{}
+	touched := queueOutbox(b, service, reqs)
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return nil, fmt.Errorf("enqueue: %w", err)
+	}
+	return touched, nil
+}
+
 // PendingOutbox implements bot.Store.
 func (s *Store) PendingOutbox(ctx context.Context, limit int) (map[bot.ChatKey]time.Time, error) {
 	rows, err := s.pool.Query(ctx, `

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/questbot/questbot/bot/multiplayer"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
 )
@@ -23,6 +24,8 @@ type compiled struct {
 	plain map[int]bool
 	// dir is the quest file's folder, where its images are looked for.
 	dir string
+	// points are the multiplayer jumps (!session, !wait) by jump id (multi.go).
+	points map[int]multiplayer.Point
 }
 
 // cacheKey identifies one version of a quest file.
@@ -157,7 +160,7 @@ func compileFile(path string, data []byte) (*compiled, error) {
 	if err != nil {
 		return nil, fmt.Errorf("quest file %s: %w", path, err)
 	}
-	c := &compiled{q: q, money: -1, plain: map[int]bool{}, dir: dirOf(path)}
+	c := &compiled{q: q, money: -1, plain: map[int]bool{}, dir: dirOf(path), points: pointsOf(d)}
 	for i := range d.Params {
 		p := &d.Params[i]
 		if p.Active && p.IsMoney {

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/multiplayer"
 	"github.com/questbot/questbot/quest"
 )
 
@@ -31,6 +32,12 @@ type Config struct {
 	CacheBytes int64
 	// Now is the clock of the quests' dates; nil is time.Now.
 	Now func() time.Time
+	// Sessions keeps the sessions of multiplayer quests (multi.go); nil makes one with the
+	// defaults (its timeouts then act only where its timer job runs).
+	Sessions *multiplayer.Manager
+	// Images finds quest images beyond the quest's own folder (the images developers upload,
+	// dev.go); nil looks only beside the quest file.
+	Images ImageFinder
 }
 
 // Games plays quests for Telegram users; safe for concurrent use.
@@ -42,11 +49,14 @@ type Games struct {
 	live  *live
 	// seed gives the seed of a new game's random generator; tests fix it.
 	seed func() string
+	mp   *multiplayer.Manager
+	// images is Config.Images (dev.go).
+	images ImageFinder
 }
 
 // New returns the quest player of the bots.
 func New(cfg Config) *Games {
-	g := &Games{root: cfg.Root, log: cfg.Log, now: cfg.Now, cache: newCache(cfg.CacheBytes), live: newLive(maxLive)}
+	g := &Games{root: cfg.Root, log: cfg.Log, now: cfg.Now, cache: newCache(cfg.CacheBytes), live: newLive(maxLive), mp: cfg.Sessions}
 	if g.root == "" {
 		g.root = "uploads"
 	}
@@ -61,6 +71,10 @@ func New(cfg Config) *Games {
 	if g.now == nil {
 		g.now = time.Now
 	}
+	if g.mp == nil {
+		g.mp = multiplayer.New(multiplayer.Config{Now: g.now, Log: g.log})
+	}
+	g.images = cfg.Images
 	if cfg.CacheBytes <= 0 {
 		g.cache.max = 256 << 20
 	}
@@ -89,6 +103,11 @@ type game struct {
 	sandbox    bool
 	moneyParam int
 	script     script
+	// mp is what a game of a multiplayer quest shows beyond its state (multi.go).
+	mp *mpState
+	// ranger is the player's name in the quest's texts a developer set (/set Ranger, dev.go);
+	// "" is the user's own name.
+	ranger string
 }
 
 // path resolves a script's file against the quest root.
@@ -167,11 +186,16 @@ func money(s *quest.State, idx int) int64 {
 // screenOf builds the requests of a game's current screen: the image, then the text with the
 // buttons.
 func (g *Games) screenOf(chat int64, c *compiled, gm *game, name string) (quest.View, []bot.Request, error) {
+	if gm.ranger != "" {
+		name = gm.ranger
+	}
 	v, err := c.q.View(gm.state, g.player(gm.script.lang, money(&gm.state, gm.moneyParam)))
 	if err != nil {
 		return v, nil, err
 	}
+	g.multiView(c, gm, &v, name)
 	sc := render(c, v, gm.id, gm.step, name)
+	g.findImage(gm.script.id, v, &sc)
 	var reqs []bot.Request
 	if sc.image != "" {
 		r, err := bot.SendPhoto(chat, sc.image, "", nil)
@@ -184,7 +208,7 @@ func (g *Games) screenOf(chat int64, c *compiled, gm *game, name string) (quest.
 	if err != nil {
 		return v, nil, err
 	}
-	return v, append(reqs, msgs...), nil
+	return v, g.multiScreen(gm, append(reqs, msgs...)), nil
 }
 
 // show sends a game's current screen.
@@ -197,7 +221,7 @@ func (g *Games) show(ctx context.Context, tx bot.Tx, chat int64, c *compiled, gm
 }
 
 const loadGameSQL = `
-	SELECT g.game_id, g.step, g.nonce, g.state, g.sandbox, g.money_param,
+	SELECT g.game_id, g.step, g.nonce, g.state, g.sandbox, g.money_param, COALESCE(g.ranger, ''),
 	       s.id, s.file, s.language, s.win_bonus, s.death_penalty, s.common_name
 	FROM game g JOIN script s ON s.id = g.script_id
 	WHERE g.service_id = $1 AND g.user_id = $2`
@@ -206,7 +230,7 @@ const loadGameSQL = `
 func loadGame(ctx context.Context, db pgx.Tx, service int, user int64) (*game, error) {
 	var gm game
 	var raw []byte
-	err := db.QueryRow(ctx, loadGameSQL, service, user).Scan(&gm.id, &gm.step, &gm.nonce, &raw, &gm.sandbox, &gm.moneyParam,
+	err := db.QueryRow(ctx, loadGameSQL, service, user).Scan(&gm.id, &gm.step, &gm.nonce, &raw, &gm.sandbox, &gm.moneyParam, &gm.ranger,
 		&gm.script.id, &gm.script.file, &gm.script.lang, &gm.script.winBonus, &gm.script.deathPenalty, &gm.script.commonName)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
@@ -359,6 +383,9 @@ func (g *Games) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 		g.log.Error("quest cannot be loaded", "script", gm.script.id, "err", err)
 		return g.apology(ctx, tx, chat, msgsFor(gm.script.lang).noQuest)
 	}
+	if shown, err := g.multiShow(ctx, tx, u, c, gm); err != nil || shown {
+		return err
+	}
 	if err := g.show(ctx, tx, chat, c, gm, name(u)); err != nil {
 		g.log.Error("quest screen failed", "script", gm.script.id, "err", err)
 		return g.apology(ctx, tx, chat, msgsFor(gm.script.lang).brokenNow)
@@ -383,6 +410,7 @@ func (g *Games) SwitchLanguage(ctx context.Context, tx bot.Tx, u *bot.Update, la
 	err = db.QueryRow(ctx, `
 		SELECT id, file, win_bonus, death_penalty FROM script
 		WHERE common_name = $1 AND language = $2 AND (service_id IS NULL OR service_id = $3)
+			AND (listed OR NOT uploaded) -- never a developer's private upload (dev.go)
 		ORDER BY version DESC, id DESC LIMIT 1`, gm.script.commonName, lang, service).
 		Scan(&sc.id, &sc.file, &sc.winBonus, &sc.deathPenalty)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -407,6 +435,9 @@ func (g *Games) SwitchLanguage(ctx context.Context, tx bot.Tx, u *bot.Update, la
 	if _, err := db.Exec(ctx, `UPDATE game SET script_id = $3, step = $4, nonce = $5, updated_at = now()
 		WHERE service_id = $1 AND user_id = $2`, service, user, sc.id, gm.step, newNonce()); err != nil {
 		return false, fmt.Errorf("questplay: switch language: %w", err)
+	}
+	if err := g.multiNames(ctx, tx, c, gm); err != nil {
+		return false, err
 	}
 	if err := g.show(ctx, tx, chat, c, gm, name(u)); err != nil {
 		return false, fmt.Errorf("questplay: switch language: %w", err)
@@ -471,13 +502,26 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (h
 	}
 	if gm.id != gameID || gm.step != step {
 		g.live.put(service, user, gm)
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(gm.script.lang).stale))
+		text, err := g.staleAnswer(ctx, tx, &gm)
+		if err != nil {
+			return true, err
+		}
+		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, text))
 	}
 	lang = gm.script.lang
 	c, err := g.cache.get(g.path(gm.script.file))
 	if err != nil {
 		g.log.Error("quest cannot be loaded", "script", gm.script.id, "err", err)
 		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).noQuest))
+	}
+	if _, ok := c.points[action]; ok {
+		// A multiplayer jump is taken only when its session says so (multi.go); its button on
+		// a waiting screen tells what the game waits for.
+		text, err := g.staleAnswer(ctx, tx, &gm)
+		if err != nil {
+			return true, err
+		}
+		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, text))
 	}
 	old := gm.state
 	next, err := c.q.Perform(old, action)
@@ -492,6 +536,15 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (h
 	gm.state = next
 	gm.step++
 	gm.nonce = newNonce()
+	if retry, err := g.multiStep(ctx, tx, u, c, &gm, prev.nonce); err != nil {
+		return true, err
+	} else if retry {
+		g.live.forget(service, user)
+		if remembered {
+			return g.HandleCallback(ctx, tx, u)
+		}
+		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).stale))
+	}
 	v, screen, err := g.screenOf(chat, c, &gm, name(u))
 	if err != nil {
 		// The new state cannot be shown (a broken formula in its text): keep the old one.

@@ -315,8 +315,9 @@ func TestQuestMenuLaunch(t *testing.T) {
 	e.user(1, "Ann", "en")
 	e.send(t, 1, "/quest")
 	menu := e.waitText(t, 1, 0, "Choose a quest:")
-	if len(menu.Keyboard) != 1 || len(menu.Keyboard[0]) != 3 {
-		t.Fatalf("catalogue keyboard %+v, want one row of Alpha, Beta, Cargo run", menu.Keyboard)
+	// The shipped multiplayer duel (010_multiplayer.sql) makes a second row.
+	if len(menu.Keyboard) != 2 || len(menu.Keyboard[0]) != 3 || menu.Keyboard[1][0].Text != "Orbital duel" {
+		t.Fatalf("catalogue keyboard %+v, want a row of Alpha, Beta, Cargo run, then Orbital duel", menu.Keyboard)
 	}
 	for i, name := range []string{"Alpha", "Beta", "Cargo run"} {
 		if got := menu.Keyboard[0][i].Text; got != name {
@@ -393,7 +394,7 @@ func TestLang(t *testing.T) {
 			labels = append(labels, b.Text)
 		}
 	}
-	if want := []string{"Alpha", "Beta", "Груз до Боннасиса"}; !slices.Equal(labels, want) {
+	if want := []string{"Alpha", "Beta", "Груз до Боннасиса", "Дуэль на орбите"}; !slices.Equal(labels, want) {
 		t.Errorf("Russian catalogue %q, want %q", labels, want)
 	}
 	e.waitIdle(t)
@@ -558,8 +559,8 @@ func TestHostileInput(t *testing.T) {
 	}
 	var quests int
 	e.pool.QueryRow(context.Background(), `SELECT count(*) FROM script`).Scan(&quests)
-	if quests != 5 {
-		t.Errorf("%d quests, want 5", quests)
+	if quests != 7 { // the three added, and the shipped cargo run and duel in two languages each
+		t.Errorf("%d quests, want 7", quests)
 	}
 	if strings.Contains(e.logs.String(), "secret") {
 		t.Error("a hidden answer appears in the logs")
@@ -622,6 +623,7 @@ func TestInvalidTree(t *testing.T) {
 func TestRealQuest(t *testing.T) {
 	t.Parallel()
 	e := (&env{}).run(t, questplay.New(questplay.Config{Root: "../../uploads", Log: slog.New(slog.DiscardHandler)}))
+	e.exec(t, `UPDATE script SET listed = false WHERE common_name = 'duel'`) // leave one English quest
 	e.user(7, "Ann", "en")
 	e.send(t, 7, "/quest")
 	var screen tgemu.Message

@@ -86,6 +86,10 @@ type Message struct {
 	FileName string    `json:"file_name,omitempty"`
 	Date     time.Time `json:"date"`
 	Edited   bool      `json:"edited,omitempty"`
+	// ReplyTo is the message of the same chat this one replies to, 0 for none.
+	ReplyTo int `json:"reply_to,omitempty"`
+	// Sticker is the emoji of a sticker the user sent.
+	Sticker string `json:"sticker,omitempty"`
 }
 
 // Button is an inline keyboard button.
@@ -337,6 +341,40 @@ func (b *Bot) SendText(userID int64, text string) (int, error) {
 	return m.ID, nil
 }
 
+// SendReply is the user typing text as a reply to message replyTo of their chat (the bot's or
+// their own). It returns the message id.
+func (b *Bot) SendReply(userID int64, replyTo int, text string) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	u, err := b.userLocked(userID)
+	if err != nil {
+		return 0, err
+	}
+	orig := b.chatLocked(userID).find(replyTo)
+	if orig == nil {
+		return 0, fmt.Errorf("tgemu: chat %d has no message %d", userID, replyTo)
+	}
+	tm := &tgbotapi.Message{Text: text, ReplyToMessage: b.repliedLocked(orig)}
+	m := &Message{Text: text, ReplyTo: replyTo}
+	b.userMessageLocked(u, m, tm)
+	return m.ID, nil
+}
+
+// SendSticker is the user sending a sticker (shown by its emoji). It returns the message id.
+func (b *Bot) SendSticker(userID int64, emoji string) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	u, err := b.userLocked(userID)
+	if err != nil {
+		return 0, err
+	}
+	id := fmt.Sprintf("sticker-%d-%d", userID, b.chatLocked(userID).nextID)
+	tm := &tgbotapi.Message{Sticker: &tgbotapi.Sticker{FileID: id, FileUniqueID: id, Width: 512, Height: 512, Emoji: emoji}}
+	m := &Message{Sticker: emoji}
+	b.userMessageLocked(u, m, tm)
+	return m.ID, nil
+}
+
 // SendDocument is the user uploading a file into their chat. It returns the message id.
 func (b *Bot) SendDocument(userID int64, name, mimeType string, data []byte) (int, error) {
 	b.mu.Lock()
@@ -458,7 +496,56 @@ func (b *Bot) toAPILocked(m *Message) *tgbotapi.Message {
 		tm.Document = &tgbotapi.Document{FileID: f.id, FileUniqueID: f.uniqueID, FileName: f.name, MimeType: f.mime, FileSize: len(f.data)}
 		tm.Caption, tm.Text = tm.Text, ""
 	}
+	if m.ReplyTo != 0 {
+		if c := b.chats[m.ChatID]; c != nil {
+			if orig := c.find(m.ReplyTo); orig != nil {
+				tm.ReplyToMessage = b.repliedLocked(orig)
+			}
+		}
+	}
 	return tm
+}
+
+// repliedLocked is a message as the reply_to_message of another: like Telegram, without the
+// message it replies to in turn.
+func (b *Bot) repliedLocked(m *Message) *tgbotapi.Message {
+	cp := *m
+	cp.ReplyTo = 0
+	return b.toAPILocked(&cp)
+}
+
+// replyToLocked reads the reply parameters of a sending method (reply_parameters, or the older
+// reply_to_message_id and allow_sending_without_reply) and returns the message of chat c replied
+// to, 0 for none.
+func replyToLocked(c *chat, p params) (int, *apiError) {
+	var rp struct {
+		MessageID                int   `json:"message_id"`
+		ChatID                   int64 `json:"chat_id"`
+		AllowSendingWithoutReply bool  `json:"allow_sending_without_reply"`
+	}
+	if raw := p.get("reply_parameters"); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &rp); err != nil || rp.MessageID == 0 {
+			return 0, badRequest("can't parse reply parameters JSON object")
+		}
+		if rp.ChatID != 0 {
+			return 0, badRequest("replies to other chats are not emulated")
+		}
+	} else if raw := p.get("reply_to_message_id"); raw != "" {
+		id, err := strconv.Atoi(raw)
+		if err != nil {
+			return 0, badRequest("reply_to_message_id is invalid")
+		}
+		rp.MessageID, rp.AllowSendingWithoutReply = id, p.get("allow_sending_without_reply") == "true"
+	} else {
+		return 0, nil
+	}
+	if c.find(rp.MessageID) == nil {
+		if rp.AllowSendingWithoutReply {
+			return 0, nil
+		}
+		return 0, badRequest("message to be replied not found")
+	}
+	return rp.MessageID, nil
 }
 
 // ---- the Bot API side ----
@@ -758,7 +845,12 @@ func (b *Bot) sendMessage(p params) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("text"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: now()}
+	replyTo, e := replyToLocked(c, p)
+	if e != nil {
+		return nil, e
+	}
+	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("text"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: now(),
+		ReplyTo: replyTo}
 	c.nextID++
 	c.messages = append(c.messages, m)
 	b.noteSendLocked(c)

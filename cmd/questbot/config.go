@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strconv"
 	"strings"
 
 	"github.com/questbot/questbot/migrations/pgcluster"
@@ -32,6 +33,11 @@ type Config struct {
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
 	LogLevel  string
 	LogFormat string
+	// Admins are the Telegram user ids made admins at start (bot/devtools, ApplyRoles).
+	Admins []int64
+	// NewUsersDevelopers, when set, says whether the bots make every user who first writes to
+	// them a quest developer; nil leaves each bot's setting (service.new_users_developers) as it is.
+	NewUsersDevelopers *bool
 }
 
 // envDefaults are the defaults of every variable, in the order the README lists them.
@@ -45,6 +51,8 @@ var envDefaults = []struct{ name, def string }{
 	{"PG_BIN", pgcluster.DefaultBin},
 	{"LOG_LEVEL", "info"},
 	{"LOG_FORMAT", "text"},
+	{"ADMINS", ""},
+	{"NEW_USERS_ARE_DEVELOPERS", ""},
 }
 
 // ConfigFromEnv reads the configuration through getenv (os.Getenv in production) and validates it.
@@ -62,6 +70,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		TelegramAPIURL: strings.TrimSuffix(v["TELEGRAM_API_URL"], "/"),
 		HTTPAddr:       v["HTTP_ADDR"],
 		DataDir:        v["DATA_DIR"],
+		UploadsDir:     v["UPLOADS_DIR"],
 		PGBin:          v["PG_BIN"],
 		LogLevel:       strings.ToLower(v["LOG_LEVEL"]),
 		LogFormat:      strings.ToLower(v["LOG_FORMAT"]),
@@ -74,6 +83,20 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	if cfg.LogFormat != "text" && cfg.LogFormat != "json" {
 		return Config{}, fmt.Errorf("LOG_FORMAT must be text or json, not %q", cfg.LogFormat)
+	}
+	for _, f := range strings.FieldsFunc(v["ADMINS"], func(r rune) bool { return r == ',' || r == ' ' }) {
+		id, err := strconv.ParseInt(f, 10, 64)
+		if err != nil || id <= 0 {
+			return Config{}, fmt.Errorf("ADMINS must be Telegram user ids separated by commas, not %q", v["ADMINS"])
+		}
+		cfg.Admins = append(cfg.Admins, id)
+	}
+	if s := v["NEW_USERS_ARE_DEVELOPERS"]; s != "" {
+		on, err := strconv.ParseBool(s)
+		if err != nil {
+			return Config{}, fmt.Errorf("NEW_USERS_ARE_DEVELOPERS must be true or false, not %q", s)
+		}
+		cfg.NewUsersDevelopers = &on
 	}
 	return cfg, nil
 }

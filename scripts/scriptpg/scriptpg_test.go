@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/scripts"
@@ -25,6 +26,7 @@ func TestSeededTree(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := scriptpg.New(pool)
+	s.Builtins = seededBuiltins(t, pool)
 	tree, err := s.Tree(ctx, svc)
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +154,9 @@ func TestOperatorExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := scriptpg.New(pool).Tree(ctx, svc)
+	s := scriptpg.New(pool)
+	s.Builtins = seededBuiltins(t, pool)
+	tree, err := s.Tree(ctx, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,4 +171,19 @@ func TestOperatorExample(t *testing.T) {
 			t.Errorf("developer %v: %+v, %v", dev, effects, err)
 		}
 	}
+}
+
+// seededBuiltins returns the built-in operations the seeded commands call (bot/devtools
+// implements them), as the bot tells its store.
+func seededBuiltins(t *testing.T, pool *pgxpool.Pool) []string {
+	t.Helper()
+	rows, err := pool.Query(context.Background(), `SELECT DISTINCT request FROM action WHERE type = 'builtin' ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return names
 }

@@ -1,0 +1,545 @@
+package devtools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/questplay"
+	"github.com/questbot/questbot/formula"
+	"github.com/questbot/questbot/formula/alea"
+	"github.com/questbot/questbot/qmm"
+	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/scripts"
+)
+
+// The built-ins of the command tree. Each checks the user's role itself (the tree's guards are
+// the first gate, not the only one) and answers with a result code for the tree to word; the
+// reports that can be long (/show, the documents) are sent by the built-in itself.
+
+// find is dev.find (/load): with an argument, the quest it names that the user may open
+// (code ok, fields quest and script); without, the user's uploaded quests (list, or none).
+// An argument is a quest number (script id, "#12" too), else the name of one of the user's
+// uploads (its newest version), else the name, common name or file name of a quest of the bot
+// the user may open. It is never a path: every lookup is in the database.
+func (t *Tools) find(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	db := tx.DB()
+	if ok, err := mayDevelop(ctx, db, u); err != nil || !ok {
+		return forbidden, err
+	}
+	what := strings.TrimSpace(args["what"])
+	if what == "" {
+		return t.ownQuests(ctx, db, u)
+	}
+	if id, err := strconv.ParseInt(strings.TrimPrefix(what, "#"), 10, 64); err == nil {
+		ok, file, name, err := openable(ctx, db, u, id)
+		if err != nil || !ok {
+			return &scripts.Result{Code: "not_found"}, err
+		}
+		return t.found(id, file, name), nil
+	}
+	var id int64
+	var file, name string
+	err := db.QueryRow(ctx, `
+		SELECT s.id, s.file, s.name FROM (
+			SELECT d.script_id AS id, 0 AS rank, d.version FROM dev_upload d
+			WHERE d.service_id = $2 AND d.owner_id = $1 AND d.kind = 'quest' AND d.name = $4
+			UNION ALL
+			SELECT s.id, 1, s.version FROM script s
+			WHERE lower(s.name) = lower($3) OR lower(s.common_name) = lower($3)
+				OR lower(regexp_replace(s.file, '^.*[/\\]', '')) = lower($3)) c
+		JOIN script s ON s.id = c.id
+		WHERE dev_openable($1, $2, s.id)
+		ORDER BY c.rank, s.language = $5 DESC, s.listed DESC, c.version DESC, s.id DESC LIMIT 1`,
+		u.User.ID, u.Service, what, questKey(what), lang(u)).Scan(&id, &file, &name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return &scripts.Result{Code: "not_found"}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("devtools: find %q: %w", what, err)
+	}
+	return t.found(id, file, name), nil
+}
+
+// found is dev.find's answer for a quest: ok when it starts, else broken with the reason, so
+// that the tree does not announce a game that cannot begin.
+func (t *Tools) found(id int64, file, name string) *scripts.Result {
+	script := strconv.FormatInt(id, 10)
+	q, err := t.games.Quest(file)
+	if err == nil {
+		_, err = q.Start(t.games.NewSeed())
+	}
+	if err != nil {
+		return result("broken", "quest", name, "script", script, "error", reason(err))
+	}
+	return result("ok", "quest", name, "script", script)
+}
+
+// ownQuests lists the newest version of each of the user's uploaded quests, the most recent
+// first, at most 20.
+func (t *Tools) ownQuests(ctx context.Context, db pgx.Tx, u *bot.Update) (*scripts.Result, error) {
+	rows, err := db.Query(ctx, `
+		SELECT s.id, s.name, d.version FROM (
+			SELECT DISTINCT ON (name) script_id, version, created_at FROM dev_upload
+			WHERE service_id = $1 AND owner_id = $2 AND kind = 'quest' AND script_id IS NOT NULL
+			ORDER BY name, version DESC) d
+		JOIN script s ON s.id = d.script_id
+		ORDER BY d.created_at DESC, s.id DESC LIMIT 20`, u.Service, u.User.ID)
+	if err != nil {
+		return nil, fmt.Errorf("devtools: own quests: %w", err)
+	}
+	var lines []string
+	for rows.Next() {
+		var id int64
+		var name string
+		var version int
+		if err := rows.Scan(&id, &name, &version); err != nil {
+			return nil, err
+		}
+		lines = append(lines, fmt.Sprintf("%d — %s (v%d)", id, name, version))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("devtools: own quests: %w", err)
+	}
+	if len(lines) == 0 {
+		return &scripts.Result{Code: "none"}, nil
+	}
+	return result("list", "list", strings.Join(lines, "\n")), nil
+}
+
+// run is dev.run (/load): it starts quest script, found by dev.find, as a sandbox game (ok),
+// or reports why it cannot start (broken, field error).
+func (t *Tools) run(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	db := tx.DB()
+	if ok, err := mayDevelop(ctx, db, u); err != nil || !ok {
+		return forbidden, err
+	}
+	id, err := strconv.ParseInt(args["script"], 10, 64)
+	if err != nil {
+		return &scripts.Result{Code: "error"}, nil
+	}
+	ok, _, _, err := openable(ctx, db, u, id)
+	if err != nil || !ok {
+		return forbidden, err
+	}
+	err = t.games.StartSandbox(ctx, tx, u, id, nil, "")
+	if errors.Is(err, questplay.ErrUnplayable) {
+		return result("broken", "error", reason(err)), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &scripts.Result{Code: "ok"}, nil
+}
+
+// running is the user's running game with its quest, for the tools that need both.
+type running struct {
+	gm   *questplay.DevGame
+	qf   *questFile
+	name string
+}
+
+// errUnreadable reports a running game whose quest file cannot be read any more; the tools
+// answer it with the tree's "did not work" branch.
+var errUnreadable = errors.New("devtools: the quest file cannot be read")
+
+// current reads the user's running game and its quest; nil without a game.
+func (t *Tools) current(ctx context.Context, tx bot.Tx, u *bot.Update) (*running, error) {
+	gm, err := t.games.DevGame(ctx, tx, u)
+	if err != nil || gm == nil {
+		return nil, err
+	}
+	qf, err := t.loadQuest(gm.File)
+	if err != nil {
+		t.log.Warn("Quest of a running game unreadable", "script", gm.ScriptID, "err", err)
+		return nil, errUnreadable
+	}
+	name, err := scriptName(ctx, tx.DB(), gm.ScriptID)
+	if err != nil {
+		return nil, err
+	}
+	return &running{gm: gm, qf: qf, name: name}, nil
+}
+
+// show is dev.show: /show id, params, jumps or location, answered in the chat.
+func (t *Tools) show(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	if ok, err := mayDevelop(ctx, tx.DB(), u); err != nil || !ok {
+		return forbidden, err
+	}
+	what := strings.ToLower(strings.TrimSpace(args["what"]))
+	switch what {
+	case "id", "params", "jumps", "location", "loc":
+	default:
+		return &scripts.Result{Code: "usage"}, nil
+	}
+	r, err := t.current(ctx, tx, u)
+	if errors.Is(err, errUnreadable) {
+		return &scripts.Result{Code: "error"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return &scripts.Result{Code: "no_game"}, nil
+	}
+	txt := textsFor(lang(u))
+	var text string
+	switch what {
+	case "id":
+		kind := txt.counted
+		if r.gm.Sandbox {
+			kind = txt.sandbox
+		}
+		text = escapef(txt.showID, r.gm.State.LocationID, r.gm.State.Phase, r.gm.Step, r.name, r.gm.ScriptID, kind)
+	case "params":
+		text = showParams(txt, r)
+	case "jumps":
+		text = showJumps(txt, r)
+	default:
+		text = showLocation(txt, r)
+	}
+	if err := say(ctx, tx, u, text); err != nil {
+		return nil, err
+	}
+	return &scripts.Result{Code: "ok"}, nil
+}
+
+// showParams lists the parameters: number, name, value, bounds and notes, in a fixed-width
+// block.
+func showParams(txt texts, r *running) string {
+	var b strings.Builder
+	b.WriteString(escapef(txt.showParams, r.name))
+	b.WriteString("\n<pre>")
+	for i := range r.qf.d.Params {
+		p := &r.qf.d.Params[i]
+		var notes []string
+		if !p.Active {
+			notes = append(notes, txt.paramInactive)
+		}
+		if i < len(r.gm.State.Shown) && !r.gm.State.Shown[i] {
+			notes = append(notes, txt.paramHidden)
+		}
+		if i == r.gm.MoneyParam {
+			notes = append(notes, txt.paramMoney)
+		}
+		v := 0
+		if i < len(r.gm.State.Params) {
+			v = r.gm.State.Params[i]
+		}
+		line := fmt.Sprintf("p%-3d %-20s %8d  [%d..%d]", i+1, clip(p.Name, 20), v, p.Min, p.Max)
+		if len(notes) > 0 {
+			line += "  " + strings.Join(notes, ", ")
+		}
+		b.WriteString(html.EscapeString(line))
+		b.WriteString("\n")
+	}
+	b.WriteString("</pre>")
+	return b.String()
+}
+
+// showJumps lists the jumps out of the current location: whether the game offers each (and
+// whether it can be taken), its target and its text.
+func showJumps(txt texts, r *running) string {
+	st := &r.gm.State
+	if st.Phase != quest.PhaseLocation {
+		return escapef(txt.noJumpsHere, st.Phase)
+	}
+	offered := map[int]bool{}
+	for _, o := range st.Jumps {
+		offered[o.ID] = o.Active
+	}
+	var b strings.Builder
+	b.WriteString(escapef(txt.showJumps, st.LocationID))
+	for i := range r.qf.d.Jumps {
+		j := &r.qf.d.Jumps[i]
+		if int(j.From) != st.LocationID {
+			continue
+		}
+		status := txt.jumpHidden
+		if active, ok := offered[int(j.ID)]; ok {
+			status = txt.jumpInactive
+			if active {
+				status = txt.jumpOffered
+			}
+		}
+		text := strings.TrimSpace(j.Text)
+		if text == "" {
+			text = "…"
+		}
+		b.WriteString(escapef("\n#%s → %s (%s): %s", j.ID, j.To, status, clip(text, 200)))
+	}
+	return b.String()
+}
+
+// showLocation shows the current location: its kind, its texts with their images, and the
+// changes made on entering it.
+func showLocation(txt texts, r *running) string {
+	st := &r.gm.State
+	var l *qmm.Location
+	for i := range r.qf.d.Locations {
+		if int(r.qf.d.Locations[i].ID) == st.LocationID {
+			l = &r.qf.d.Locations[i]
+		}
+	}
+	if l == nil {
+		return escapef(txt.showLocation, st.LocationID, "?")
+	}
+	kinds := map[qmm.LocationType]string{qmm.LocationOrdinary: "ordinary", qmm.LocationStarting: "starting",
+		qmm.LocationEmpty: "empty", qmm.LocationSuccess: "success", qmm.LocationFail: "fail", qmm.LocationDeadly: "deadly"}
+	var b strings.Builder
+	b.WriteString(escapef(txt.showLocation, l.ID, kinds[l.Type()]))
+	for i, lt := range l.Texts {
+		if strings.TrimSpace(lt.Text) == "" {
+			continue
+		}
+		b.WriteString("\n\n<b>" + escapef(txt.locationText, i+1) + "</b>")
+		if img, ok := lt.Media.Image.Get(); ok && img != "" {
+			b.WriteString(" (" + escapef(txt.locationMedia, img) + ")")
+		}
+		b.WriteString("\n" + html.EscapeString(clip(lt.Text, 600)))
+	}
+	if len(l.Changes) > 0 {
+		b.WriteString("\n\n<b>" + txt.locChanges + "</b>")
+		for _, c := range l.Changes {
+			b.WriteString("\n" + html.EscapeString(describeChange(c)))
+		}
+	}
+	return b.String()
+}
+
+// describeChange writes a parameter change briefly: "p3 = 5", "p1 + 2", "p2 + 10%", "p4 = [p1]*2",
+// with the shown or hidden flag.
+func describeChange(c qmm.ParamChange) string {
+	s := "p" + strconv.Itoa(int(c.Param)+1)
+	switch c.Kind() {
+	case qmm.ChangeValue:
+		s += fmt.Sprintf(" = %d", c.Change)
+	case qmm.ChangePercentage:
+		s += fmt.Sprintf(" %+d%%", c.Change)
+	case qmm.ChangeFormula:
+		s += " = " + clip(c.Formula, 100)
+	default:
+		if c.Change != 0 {
+			s += fmt.Sprintf(" %+d", c.Change)
+		}
+	}
+	switch c.Showing {
+	case qmm.ShowingShow:
+		s += " (show)"
+	case qmm.ShowingHide:
+		s += " (hide)"
+	}
+	return s
+}
+
+// set is dev.set: /set pN V, /set Money V, /set Ranger NAME on the running sandbox game. A
+// value must lie within the parameter's bounds; Money is the quest's money parameter, whose
+// value is the money the quest's texts show. The tree then shows the game again.
+func (t *Tools) set(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	if ok, err := mayDevelop(ctx, tx.DB(), u); err != nil || !ok {
+		return forbidden, err
+	}
+	fields := strings.Fields(args["args"])
+	if len(fields) < 2 {
+		return &scripts.Result{Code: "usage"}, nil
+	}
+	target := fields[0]
+	value := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(args["args"]), target))
+	r, err := t.current(ctx, tx, u)
+	if errors.Is(err, errUnreadable) {
+		return &scripts.Result{Code: "error"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return &scripts.Result{Code: "no_game"}, nil
+	}
+	if !r.gm.Sandbox {
+		return &scripts.Result{Code: "not_sandbox"}, nil
+	}
+	var label string
+	switch low := strings.ToLower(target); {
+	case low == "ranger":
+		name, ok := cleanRanger(value)
+		if !ok {
+			return &scripts.Result{Code: "bad_name"}, nil
+		}
+		r.gm.Ranger, label, value = name, "Ranger", name
+	case low == "money" || (len(low) > 1 && low[0] == 'p'):
+		idx := r.gm.MoneyParam
+		if low == "money" {
+			if idx < 0 {
+				return &scripts.Result{Code: "no_money"}, nil
+			}
+		} else {
+			n, err := strconv.Atoi(low[1:])
+			if err != nil || n < 1 || n > len(r.qf.d.Params) {
+				return result("no_param", "param", target), nil
+			}
+			idx = n - 1
+		}
+		p := &r.qf.d.Params[idx]
+		label = fmt.Sprintf("p%d (%s)", idx+1, p.Name)
+		if low == "money" {
+			label = "Money, " + label
+		}
+		v, err := strconv.Atoi(value)
+		if err != nil {
+			return result("bad_value", "param", label, "value", clip(value, 40)), nil
+		}
+		if v < int(p.Min) || v > int(p.Max) {
+			return result("range", "param", label, "min", strconv.Itoa(int(p.Min)), "max", strconv.Itoa(int(p.Max))), nil
+		}
+		r.gm.State = r.gm.State.Clone()
+		r.gm.State.Params[idx] = v
+		value = strconv.Itoa(v)
+	default:
+		return &scripts.Result{Code: "usage"}, nil
+	}
+	ok, err := t.games.UpdateDev(ctx, tx, u, r.gm)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return &scripts.Result{Code: "error"}, nil
+	}
+	return result("ok", "param", label, "value", value), nil
+}
+
+// calcSeed seeds the draws of /calc when no game is running.
+const calcSeed = "calc"
+
+// calc is dev.calc: a formula evaluated with the running game's parameters and a copy of its
+// random generator, so that it shows what the game's next draw would give and changes nothing.
+// Without a game there are no parameters.
+func (t *Tools) calc(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	if ok, err := mayDevelop(ctx, tx.DB(), u); err != nil || !ok {
+		return forbidden, err
+	}
+	src := strings.TrimSpace(args["formula"])
+	if src == "" {
+		return &scripts.Result{Code: "usage"}, nil
+	}
+	e, err := formula.Parse(src)
+	var se *formula.SyntaxError
+	if errors.As(err, &se) {
+		return result("syntax", "error", caret(src, se.Pos)+"\n"+se.Msg), nil
+	}
+	if err != nil {
+		return result("error", "error", err.Error()), nil
+	}
+	gm, err := t.games.DevGame(ctx, tx, u)
+	if err != nil {
+		return nil, err
+	}
+	var params []int
+	rnd := alea.New(calcSeed)
+	if gm != nil {
+		params, rnd = gm.State.Params, alea.FromState(gm.State.Alea)
+	}
+	v, err := e.Eval(params, rnd)
+	if err != nil {
+		return result("error", "error", strings.TrimPrefix(err.Error(), "formula: ")), nil
+	}
+	return result("ok", "value", strconv.Itoa(v)), nil
+}
+
+// caret writes a formula on one line with a caret under byte offset pos (everything before a
+// syntax error's position is ASCII, so bytes and columns agree).
+func caret(src string, pos int) string {
+	line := strings.NewReplacer("\r", " ", "\n", " ", "\t", " ").Replace(src)
+	pos = min(max(pos, 0), len(line))
+	return clip(line, 200) + "\n" + strings.Repeat(" ", min(pos, 200)) + "^"
+}
+
+// fileBase is the base of the names of the files sent about quest script.
+func fileBase(script int64) string { return "quest-" + strconv.FormatInt(script, 10) }
+
+// dump is dev.dump: the running game's quest as a JSON document (package qmm's model, the field
+// names of the quest editor), as `questbot inspect --json` prints it.
+func (t *Tools) dump(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	return t.document(ctx, tx, u, func(r *running) (string, []byte, error) {
+		data, err := json.MarshalIndent(r.qf.d, "", "  ")
+		return fileBase(r.gm.ScriptID) + ".json", data, err
+	})
+}
+
+// write is dev.write: the running game's quest re-encoded as .qmm (a .qm quest converted).
+func (t *Tools) write(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	return t.document(ctx, tx, u, func(r *running) (string, []byte, error) {
+		var b bytes.Buffer
+		err := qmm.Encode(&b, r.qf.d)
+		return fileBase(r.gm.ScriptID) + ".qmm", b.Bytes(), err
+	})
+}
+
+// document sends a document made from the running game, for developers.
+func (t *Tools) document(ctx context.Context, tx bot.Tx, u *bot.Update, build func(*running) (string, []byte, error)) (*scripts.Result, error) {
+	if ok, err := mayDevelop(ctx, tx.DB(), u); err != nil || !ok {
+		return forbidden, err
+	}
+	r, err := t.current(ctx, tx, u)
+	if errors.Is(err, errUnreadable) {
+		return &scripts.Result{Code: "error"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return &scripts.Result{Code: "no_game"}, nil
+	}
+	name, data, err := build(r)
+	if err != nil {
+		t.log.Warn("Quest document failed", "script", r.gm.ScriptID, "err", err)
+		return &scripts.Result{Code: "error"}, nil
+	}
+	path, err := t.output(name, data)
+	if err != nil {
+		return nil, err
+	}
+	txt := textsFor(lang(u))
+	if err := sendDocument(ctx, tx, u, path, escapef(txt.docCaption, r.name, r.gm.ScriptID)); err != nil {
+		return nil, err
+	}
+	return &scripts.Result{Code: "ok"}, nil
+}
+
+// save is dev.save (/save, for everybody): the running game as a save file (see save.go).
+func (t *Tools) save(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	r, err := t.current(ctx, tx, u)
+	if errors.Is(err, errUnreadable) {
+		return &scripts.Result{Code: "error"}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return &scripts.Result{Code: "no_game"}, nil
+	}
+	now := t.now().UTC().Truncate(time.Second)
+	s := Save{Format: SaveFormat, Version: SaveVersion, SavedAt: now, Ranger: r.gm.Ranger, State: r.gm.State,
+		Quest: SaveQuest{ID: r.gm.ScriptID, Name: r.name, SHA256: sum(r.qf.data)}}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	path, err := t.output(fmt.Sprintf("save-%d-%s.qsave", r.gm.ScriptID, now.Format("20060102-150405")), data)
+	if err != nil {
+		return nil, err
+	}
+	txt := textsFor(lang(u))
+	if err := sendDocument(ctx, tx, u, path, escapef(txt.docCaption, r.name, r.gm.ScriptID)); err != nil {
+		return nil, err
+	}
+	return &scripts.Result{Code: "ok"}, nil
+}

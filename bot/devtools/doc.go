@@ -1,0 +1,66 @@
+// Package devtools gives quest developers and admins their tools in the chat: uploads of quests,
+// images and saved games, private (sandbox) runs, inspection and changes of the running game,
+// exports, and the admin commands that manage the catalogue and the developer role.
+//
+// The commands are rows of the command tree (migration 008_developers.sql), not code: the tree
+// parses the arguments, guards each command by role (DEVELOPER == true || ADMIN == true, or
+// ADMIN == true) with a refusal branch for everybody else, and words every answer in English
+// and Russian. The tree calls the built-ins of this package (Tools.Builtins: dev.find, dev.run,
+// dev.show, dev.set, dev.calc, dev.dump, dev.write, dev.save, dev.quests), which check the role
+// again themselves and answer with result codes, and stored procedures for what is plain SQL
+// (dev_set_quest, dev_set_developer, dev_developers). Uploads come through Tools, a
+// scriptbot.Extension that takes every document sent into the chat and nothing else.
+//
+// # Roles
+//
+// Everybody may play, /save a game and restore a save. A developer of a bot
+// (user_service.is_developer) may also upload quests and images and use the developer commands;
+// an admin (users.is_admin) may do everything a developer may, in every bot, and manage the
+// catalogue and the developers. Uploading never makes anyone a developer: an admin grants the
+// role with /grantdev (and takes it with /revokedev), or a bot gives it to every user who first
+// writes to it (service.new_users_developers, from NEW_USERS_ARE_DEVELOPERS). Admins are made
+// with SQL or by the ADMINS configuration (ApplyRoles).
+//
+// # Uploads
+//
+// A file's kind is its extension: .qm and .qmm are quests, .png, .jpg (.jpeg) and .gif images,
+// .qsave and .qms saved games; anything else is refused. Each kind has a size limit, checked
+// against the size Telegram announces before the download and again while downloading. The
+// content is checked whole before anything is stored: a quest must decode, compile, start and
+// enter its first location; an image must be of the format its extension says, at most 10000
+// pixels a side and 16 megapixels in all (checked from its header, before the pixels are
+// decoded), and decode. A rejected file gets a message saying why and leaves nothing behind.
+//
+// Accepted files are stored under UPLOADS_DIR/dev/quests and dev/images with names made from
+// their content (the SHA-256), never with a name or path the sender chose; the sender's file
+// name is only a label. Each upload is a row of dev_upload: its owner, bot, kind, name and
+// version (the versions of a name are counted per owner and bot; the same file sent again is
+// recognised and stores nothing). A quest upload also gets a catalogue entry (script) of its
+// own, unlisted and private: only its owner and the admins open it, and only as a sandbox; /start
+// with its number does not launch it (a counted game of a quest nobody reviewed could mint
+// credits). An admin lists it with /setquest, after which it is a quest like any other;
+// unlisted again, it is private again. The images a quest names are looked for first among its
+// owner's uploads in its bot (the newest version of that file name, ignoring case), then among
+// the images the project ships (Images).
+//
+// The file is downloaded inside the update's transaction. Uploads are rare and small (the
+// limits are a few megabytes), so holding the transaction for one download is simpler than a
+// background job and keeps the answer in order with the chat's other messages. A file stored
+// whose transaction then failed is removed by Sweep.
+//
+// # Sandbox games
+//
+// /load runs a quest the user may open (a listed quest, one the project ships, their own upload;
+// an admin any quest of the bot) as a sandbox game: it takes no stake, moves no credits when it
+// ends and counts in no statistics (see bot/questplay's dev.go). A restored save is a sandbox
+// game too. /set changes only sandbox games, so that nothing set by hand ever counts; a value
+// must lie within the parameter's bounds. /set Money sets the quest's money parameter, which is
+// what the quest's texts show as money; /set Ranger sets the name the quest's texts call the
+// player, for the rest of that game.
+//
+// /show, /calc, /dump and /write work on any running game and change nothing: /calc draws from
+// a copy of the game's random generator, /dump and /write read the quest's file. The files sent
+// by /dump, /write and /save are written under dev/out and removed after a day.
+//
+// The save format is documented in save.go.
+package devtools

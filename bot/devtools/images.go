@@ -1,0 +1,139 @@
+package devtools
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot/questplay"
+)
+
+// imageTTL is how long an answer of the image finder is reused: an image uploaded in another
+// process shows within this time (one uploaded in this process at once).
+const imageTTL = 10 * time.Second
+
+// Images finds the images of uploaded quests for the quest player (questplay.ImageFinder): the
+// newest version of an image of that name uploaded by the quest's owner in its bot, else an
+// image the project ships in the quest folder (UPLOADS_DIR or its images folder). Names are
+// compared by their base name, ignoring case. The quests the project ships are left to the
+// player, which looks beside their files.
+type Images struct {
+	pool *pgxpool.Pool
+	root string
+
+	mu      sync.Mutex
+	shipped map[int64]bool // scripts known not to be uploads, which never change into one
+	found   map[imageKey]imageHit
+}
+
+type imageKey struct {
+	script int64
+	name   string
+}
+
+type imageHit struct {
+	path    string
+	expires time.Time
+}
+
+var _ questplay.ImageFinder = (*Images)(nil)
+
+// NewImages returns the image finder of the uploads kept under root (UPLOADS_DIR; "" is
+// "uploads"), for questplay.Config.Images and Config.Images.
+func NewImages(pool *pgxpool.Pool, root string) *Images {
+	if root == "" {
+		root = "uploads"
+	}
+	return &Images{pool: pool, root: root, shipped: map[int64]bool{}, found: map[imageKey]imageHit{}}
+}
+
+// baseName reduces an image name a quest or a sender gives to its base name, "" for none.
+func baseName(name string) string {
+	name = filepath.Base(strings.ReplaceAll(strings.TrimSpace(name), `\`, "/"))
+	if name == "." || name == "/" || name == ".." {
+		return ""
+	}
+	return name
+}
+
+// imageName is the name uploads of an image are kept by: its base name in lower case.
+func imageName(name string) string { return strings.ToLower(baseName(name)) }
+
+// FindImage implements questplay.ImageFinder.
+func (im *Images) FindImage(script int64, name string) string {
+	key := imageKey{script: script, name: imageName(name)}
+	if im == nil || im.pool == nil || key.name == "" {
+		return ""
+	}
+	now := time.Now()
+	im.mu.Lock()
+	if im.shipped[script] {
+		im.mu.Unlock()
+		return ""
+	}
+	if hit, ok := im.found[key]; ok && now.Before(hit.expires) {
+		im.mu.Unlock()
+		return hit.path
+	}
+	im.mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	var uploaded bool
+	var file *string
+	err := im.pool.QueryRow(ctx, `
+		SELECT s.uploaded, (
+			SELECT d.file FROM dev_upload d
+			WHERE d.service_id = s.service_id AND d.owner_id = s.owner_id AND d.kind = 'image' AND d.name = $2
+			ORDER BY d.version DESC LIMIT 1)
+		FROM script s WHERE s.id = $1`, script, key.name).Scan(&uploaded, &file)
+	if err != nil {
+		if !errors.Is(err, pgx.ErrNoRows) {
+			return "" // the screen goes without its image; the next one asks again
+		}
+		uploaded = false
+	}
+	path := ""
+	switch {
+	case !uploaded:
+	case file != nil:
+		path = filepath.Join(im.root, *file)
+	default:
+		path = im.shippedImage(baseName(name))
+	}
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	if !uploaded {
+		im.shipped[script] = true
+		return ""
+	}
+	if len(im.found) > 10000 {
+		clear(im.found)
+	}
+	im.found[key] = imageHit{path: path, expires: now.Add(imageTTL)}
+	return path
+}
+
+// shippedImage returns an image the project ships under that name, or "".
+func (im *Images) shippedImage(name string) string {
+	for _, p := range []string{filepath.Join(im.root, name), filepath.Join(im.root, "images", name)} {
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			return p
+		}
+	}
+	return ""
+}
+
+// forget drops the remembered answers, after an upload of this process.
+func (im *Images) forget() {
+	im.mu.Lock()
+	defer im.mu.Unlock()
+	clear(im.found)
+}

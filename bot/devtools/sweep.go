@@ -1,0 +1,59 @@
+package devtools
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// sweepAge is how old a stored upload must be before Sweep removes it unreferenced, so that the
+// file of an upload whose transaction is still open is left alone.
+const sweepAge = time.Hour
+
+// Sweep removes what uploads left behind: stored files that no row names (the transaction that
+// was to register them failed, or a row was deleted by hand) once they are an hour old, and the
+// files sent by /dump, /write and /save after a day. It returns how many it removed.
+func (t *Tools) Sweep(ctx context.Context) (int, error) {
+	if t.pool == nil {
+		return 0, nil
+	}
+	rows, err := t.pool.Query(ctx, `
+		SELECT file FROM dev_upload UNION SELECT file FROM script WHERE file LIKE 'dev/%'`)
+	if err != nil {
+		return 0, fmt.Errorf("devtools: sweep: %w", err)
+	}
+	files, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return 0, fmt.Errorf("devtools: sweep: %w", err)
+	}
+	used := map[string]bool{}
+	for _, f := range files {
+		used[filepath.Clean(f)] = true
+	}
+	removed := 0
+	for _, dir := range []string{"dev/quests", "dev/images"} {
+		entries, err := os.ReadDir(filepath.Join(t.root, dir))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			rel := filepath.Join(dir, e.Name())
+			info, err := e.Info()
+			if err != nil || !info.Mode().IsRegular() || used[rel] || t.now().Sub(info.ModTime()) < sweepAge {
+				continue
+			}
+			if os.Remove(filepath.Join(t.root, rel)) == nil {
+				removed++
+			}
+		}
+	}
+	t.mu.Lock()
+	t.lastClean = time.Time{}
+	t.mu.Unlock()
+	t.cleanOutputs()
+	return removed, nil
+}

@@ -1,0 +1,373 @@
+package devtools
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"image"
+	_ "image/gif" // registers the formats image.Decode reads
+	_ "image/jpeg"
+	_ "image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/qmm"
+	"github.com/questbot/questbot/quest"
+)
+
+// kind is what an uploaded file is, by its extension.
+type kind int
+
+const (
+	kindNone kind = iota
+	kindQuest
+	kindImage
+	kindSave
+)
+
+// kindOf tells an upload's kind from its file name's extension.
+func kindOf(name string) (kind, string) {
+	ext := strings.ToLower(filepath.Ext(name))
+	switch ext {
+	case ".qm", ".qmm":
+		return kindQuest, ext
+	case ".png", ".jpg", ".jpeg", ".gif":
+		return kindImage, ext
+	case ".qsave", ".qms":
+		return kindSave, ext
+	}
+	return kindNone, ext
+}
+
+// cleanName is a file name as the sender gave it, made safe to show and to compare: its base
+// name, without control or format characters, at most 64 characters; "file" when nothing is
+// left. It is only ever a label: files are stored under names made from their content.
+func cleanName(name string) string {
+	name = strings.ReplaceAll(name, `\`, "/")
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range name {
+		if r == utf8.RuneError || !unicode.IsPrint(r) || unicode.Is(unicode.Cf, r) {
+			continue
+		}
+		if n == 64 {
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	s := strings.TrimSpace(b.String())
+	if s == "" || s == "." || s == ".." {
+		return "file"
+	}
+	return s
+}
+
+// HandleMessage implements scriptbot.Extension: it takes every document sent into the chat (and
+// nothing else). Quests and images are taken from developers and admins, saved games from
+// everybody. A file is checked whole before anything is stored; a rejected one gets a message
+// saying why and leaves nothing behind.
+//
+// The file is downloaded inside the update's transaction: uploads are rare and bounded in size
+// (the size Telegram announces is checked before the download, and the download stops at the
+// limit), so the transaction is held at most for the download of one small file.
+func (t *Tools) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+	m := u.Message
+	if m == nil || m.Document == nil || u.User == nil {
+		return false, nil
+	}
+	doc := m.Document
+	txt := textsFor(lang(u))
+	label := cleanName(doc.FileName)
+	k, ext := kindOf(label)
+	if k == kindNone {
+		return true, sayf(ctx, tx, u, txt.unsupported, label)
+	}
+	if k != kindSave {
+		ok, err := mayDevelop(ctx, tx.DB(), u)
+		if err != nil {
+			return true, err
+		}
+		if !ok {
+			return true, say(ctx, tx, u, txt.notDeveloper)
+		}
+	}
+	limit := t.max[k]
+	if int64(doc.FileSize) > limit {
+		return true, sayf(ctx, tx, u, txt.tooBig, label, size(int64(doc.FileSize)), size(limit))
+	}
+	if u.Download == nil {
+		return true, sayf(ctx, tx, u, txt.noDownload, label)
+	}
+	data, _, err := u.Download(ctx, doc.FileID, limit)
+	switch {
+	case errors.Is(err, bot.ErrFileTooBig):
+		return true, sayf(ctx, tx, u, txt.tooBigUnsized, label, size(limit))
+	case err != nil:
+		if ctx.Err() != nil {
+			return true, ctx.Err()
+		}
+		t.log.Warn("Upload not downloaded", "user_id", u.User.ID, "err", err)
+		return true, sayf(ctx, tx, u, txt.noDownload, label)
+	}
+	switch k {
+	case kindQuest:
+		return true, t.uploadQuest(ctx, tx, u, label, data)
+	case kindImage:
+		return true, t.uploadImage(ctx, tx, u, label, ext, data)
+	}
+	return true, t.restore(ctx, tx, u, label, ext, data)
+}
+
+// size writes a byte count for people.
+func size(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MB"
+	case n >= 1<<10:
+		return strconv.FormatInt((n+1<<10-1)>>10, 10) + " KB"
+	}
+	return strconv.FormatInt(n, 10) + " B"
+}
+
+// clip shortens a technical detail for a message.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n]) + "…"
+}
+
+// questProblem says for people why data is not a quest that plays, "" when it is one: it must
+// decode, compile, start, and enter its first location.
+func questProblem(txt texts, data []byte) (*qmm.Quest, string) {
+	d, err := qmm.DecodeBytes(data)
+	var fe *qmm.FormatError
+	switch {
+	case errors.Is(err, qmm.ErrUnknownMagic):
+		return nil, txt.notQuest
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return nil, txt.endsEarly
+	case errors.As(err, &fe):
+		return nil, fmt.Sprintf(txt.damaged, clip(fe.Msg, 200))
+	case err != nil:
+		return nil, fmt.Sprintf(txt.damaged, clip(err.Error(), 200))
+	}
+	q, err := quest.Compile(d)
+	if err != nil {
+		return nil, fmt.Sprintf(txt.noCompile, clip(err.Error(), 200))
+	}
+	st, err := q.Start("upload")
+	if err == nil {
+		st, err = q.Perform(st, quest.JumpIAgree)
+	}
+	if err == nil {
+		_, err = q.View(st, quest.DefaultPlayer(quest.English, fixedClock))
+	}
+	if err != nil {
+		return nil, fmt.Sprintf(txt.noStart, clip(err.Error(), 200))
+	}
+	return d, ""
+}
+
+// fixedClock is the date a quest is shown at when it is checked.
+var fixedClock = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// sum is the hex SHA-256 of data: the name the file is stored under.
+func sum(data []byte) string {
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:])
+}
+
+// store writes data to rel under the quest root unless the file is there already (the names are
+// content hashes), through a temporary file renamed into place, so that a file under its final
+// name is always whole. It reports whether it wrote the file.
+func (t *Tools) store(rel string, data []byte) (bool, error) {
+	path := filepath.Join(t.root, rel)
+	if fi, err := os.Stat(path); err == nil && fi.Size() == int64(len(data)) {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, fmt.Errorf("devtools: store upload: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".upload-*")
+	if err != nil {
+		return false, fmt.Errorf("devtools: store upload: %w", err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return false, fmt.Errorf("devtools: store upload: %w", err)
+	}
+	return true, nil
+}
+
+// unstore removes a file store wrote when the rows that were to name it could not be written.
+func (t *Tools) unstore(rel string, wrote bool) {
+	if wrote {
+		os.Remove(filepath.Join(t.root, rel))
+	}
+}
+
+// lastUpload is the newest version of an upload name.
+type lastUpload struct {
+	version int
+	sha     string
+	script  *int64
+}
+
+func lastVersion(ctx context.Context, db pgx.Tx, u *bot.Update, k, name string) (lastUpload, error) {
+	var l lastUpload
+	err := db.QueryRow(ctx, `
+		SELECT version, sha256, script_id FROM dev_upload
+		WHERE service_id = $1 AND owner_id = $2 AND kind = $3 AND name = $4
+		ORDER BY version DESC LIMIT 1`, u.Service, u.User.ID, k, name).Scan(&l.version, &l.sha, &l.script)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return lastUpload{}, nil
+	}
+	if err != nil {
+		return l, fmt.Errorf("devtools: uploads: %w", err)
+	}
+	return l, nil
+}
+
+// notSlug matches what a common name may not hold.
+var notSlug = regexp.MustCompile(`[^a-z0-9_.-]+`)
+
+// questKey is the name a quest's versions are counted by: its file name without the extension,
+// in lower case.
+func questKey(label string) string {
+	return strings.ToLower(strings.TrimSpace(strings.TrimSuffix(label, filepath.Ext(label))))
+}
+
+// uploadQuest checks and registers an uploaded quest: a new version of the owner's quest of that
+// name, with a private catalogue entry (script) of its own.
+func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label string, data []byte) error {
+	txt := textsFor(lang(u))
+	d, problem := questProblem(txt, data)
+	if problem != "" {
+		return sayf(ctx, tx, u, txt.badQuest, label, problem)
+	}
+	db := tx.DB()
+	key := questKey(label)
+	if key == "" {
+		key = "quest"
+	}
+	hash := sum(data)
+	last, err := lastVersion(ctx, db, u, "quest", key)
+	if err != nil {
+		return err
+	}
+	if last.version > 0 && last.sha == hash && last.script != nil {
+		return sayf(ctx, tx, u, txt.questSame, label, last.version, *last.script)
+	}
+	ext := ".qmm"
+	if d.Magic.IsQM() {
+		ext = ".qm"
+	}
+	rel := "dev/quests/" + hash + ext
+	wrote, err := t.store(rel, data)
+	if err != nil {
+		return err
+	}
+	name := strings.TrimSpace(strings.TrimSuffix(label, filepath.Ext(label)))
+	if name == "" {
+		name = label
+	}
+	slug := strings.Trim(notSlug.ReplaceAllString(key, "-"), "-.")
+	if len(slug) > 40 {
+		slug = slug[:40]
+	}
+	if slug == "" {
+		slug = "quest"
+	}
+	common := "dev-" + strconv.FormatInt(u.User.ID, 10) + "-" + slug
+	version := last.version + 1
+	var script int64
+	err = db.QueryRow(ctx, `
+		WITH s AS (
+			INSERT INTO script (service_id, name, common_name, file, version, language, listed, owner_id, uploaded)
+			SELECT $1, $3, $4, $6, GREATEST($5, COALESCE(max(version), 0) + 1), $9, false, $2, true
+			FROM script WHERE common_name = $4 AND language = $9
+			RETURNING id)
+		INSERT INTO dev_upload (service_id, owner_id, kind, name, file_name, version, file, sha256, size, script_id)
+		SELECT $1, $2, 'quest', $10, $11, $5, $6, $7, $8, s.id FROM s
+		RETURNING script_id`,
+		u.Service, u.User.ID, name, common, version, rel, hash, len(data), lang(u), key, label).Scan(&script)
+	if err != nil {
+		t.unstore(rel, wrote)
+		return fmt.Errorf("devtools: register quest: %w", err)
+	}
+	return sayf(ctx, tx, u, txt.questStored, name, script, version, script)
+}
+
+// imageFormats are the image formats by extension.
+var imageFormats = map[string]string{".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".gif": "gif"}
+
+// uploadImage checks and registers an uploaded image: a new version of the owner's image of that
+// name, which their quests show from then on.
+func (t *Tools) uploadImage(ctx context.Context, tx bot.Tx, u *bot.Update, label, ext string, data []byte) error {
+	txt := textsFor(lang(u))
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return sayf(ctx, tx, u, txt.badImage, label, txt.notImage)
+	}
+	if format != imageFormats[ext] {
+		return sayf(ctx, tx, u, txt.badImage, label, fmt.Sprintf(txt.wrongFormat, strings.ToUpper(format), ext))
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxSide || cfg.Height > maxSide || cfg.Width*cfg.Height > maxPixels {
+		return sayf(ctx, tx, u, txt.badImage, label, fmt.Sprintf(txt.imageTooLarge, strconv.Itoa(cfg.Width), strconv.Itoa(cfg.Height)))
+	}
+	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+		return sayf(ctx, tx, u, txt.badImage, label, fmt.Sprintf(txt.imageDamaged, clip(err.Error(), 200)))
+	}
+	db := tx.DB()
+	key := imageName(label)
+	hash := sum(data)
+	last, err := lastVersion(ctx, db, u, "image", key)
+	if err != nil {
+		return err
+	}
+	if last.version > 0 && last.sha == hash {
+		return sayf(ctx, tx, u, txt.imageSame, label, last.version)
+	}
+	stored := map[string]string{"png": ".png", "jpeg": ".jpg", "gif": ".gif"}[format]
+	rel := "dev/images/" + hash + stored
+	wrote, err := t.store(rel, data)
+	if err != nil {
+		return err
+	}
+	version := last.version + 1
+	if _, err := db.Exec(ctx, `
+		INSERT INTO dev_upload (service_id, owner_id, kind, name, file_name, version, file, sha256, size)
+		VALUES ($1, $2, 'image', $3, $4, $5, $6, $7, $8)`,
+		u.Service, u.User.ID, key, label, version, rel, hash, len(data)); err != nil {
+		t.unstore(rel, wrote)
+		return fmt.Errorf("devtools: register image: %w", err)
+	}
+	t.images.forget()
+	return sayf(ctx, tx, u, txt.imageStored, label, version)
+}

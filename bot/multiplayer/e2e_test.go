@@ -1,0 +1,486 @@
+package multiplayer_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/multiplayer"
+	"github.com/questbot/questbot/bot/questplay"
+	"github.com/questbot/questbot/bot/scriptbot"
+	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/migrations/pgtest"
+	"github.com/questbot/questbot/scripts/scriptpg"
+)
+
+const token = "5550001:multiplayer-test-token"
+
+// testClock is the clock of the sessions' deadlines: the real time plus an offset the test
+// moves forward.
+type testClock struct{ offset atomic.Int64 }
+
+func (c *testClock) now() time.Time          { return time.Now().Add(time.Duration(c.offset.Load())) }
+func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// stack is the bot as serve wires it (the command tree, the quest player, the sessions and their
+// timer job) on the Bot API emulator, over HTTP, with a clock the test moves.
+type stack struct {
+	emu   *tgemu.Server
+	srv   *httptest.Server
+	bot   *tgemu.Bot
+	pool  *pgxpool.Pool
+	clock *testClock
+}
+
+func newStack(t *testing.T) *stack {
+	t.Helper()
+	s := &stack{emu: tgemu.New(tgemu.Options{}), pool: pgtest.New(t), clock: &testClock{}}
+	s.bot = s.emu.AddBot(token, "mp_bot")
+	s.srv = httptest.NewServer(s.emu)
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// start runs the bot until the returned stop is called (or the test ends). Each start is a new
+// process as far as the bot knows: nothing is shared with the previous one but the database.
+func (s *stack) start(t *testing.T) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	log := slog.New(slog.DiscardHandler)
+	sessions := multiplayer.New(multiplayer.Config{Now: s.clock.now, Log: log})
+	games := questplay.New(questplay.Config{Root: uploads(t), Log: log, Sessions: sessions})
+	store := scriptpg.New(s.pool)
+	h := scriptbot.New(scriptbot.Config{Source: store, Contexts: store, Games: games, Log: log})
+	store.Builtins = h.BuiltinNames()
+	api, err := bot.NewAPI(ctx, token, tgemu.Endpoint(s.srv.URL), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := bot.New(bot.Config{Store: botpg.New(s.pool), Handler: h.Handle, Log: log, Limits: &bot.NoLimits,
+		PollTimeout: time.Second, Rescan: 20 * time.Millisecond})
+	if _, err := tr.AddBot(ctx, api); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { tr.Run(ctx) })
+	wg.Go(func() { sessions.Run(ctx, s.pool, games, 20*time.Millisecond) })
+	var once sync.Once
+	stop = func() { once.Do(func() { cancel(); wg.Wait() }) }
+	t.Cleanup(stop)
+	return stop
+}
+
+func uploads(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "uploads"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// spock registers the reference's multiplayer quest, bound to the two-player type of the
+// migrations, and returns its script id.
+func (s *stack) spock(t *testing.T) int64 {
+	t.Helper()
+	file, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "quests", "dagazbot", "spock.qmm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("the shared quest corpus is missing: %v", err)
+	}
+	var id int64
+	err = s.pool.QueryRow(context.Background(), `
+		INSERT INTO script (name, common_name, file, language, listed, session_type_id)
+		SELECT 'Спок', 'spock', $1, 'ru', false, id FROM session_type WHERE name = 'pair' RETURNING id`, file).Scan(&id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// user adds a user to the emulator.
+func (s *stack) user(id int64, name, lang string) {
+	s.bot.AddUser(tgbotapi.User{ID: id, FirstName: name, LanguageCode: lang})
+}
+
+func (s *stack) send(t *testing.T, user int64, text string) {
+	t.Helper()
+	if _, err := s.bot.SendText(user, text); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// last returns the newest bot message of a chat whose text contains want, and whether there is
+// one after message id after.
+func (s *stack) last(user int64, after int, want string) (tgemu.Message, bool) {
+	msgs := s.bot.Messages(user)
+	for i := len(msgs) - 1; i >= 0 && msgs[i].ID > after; i-- {
+		if msgs[i].FromBot && strings.Contains(msgs[i].Text, want) {
+			return msgs[i], true
+		}
+	}
+	return tgemu.Message{}, false
+}
+
+// await waits for a bot message after message id after whose text contains want.
+func (s *stack) await(t *testing.T, user int64, after int, want string) tgemu.Message {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		if m, ok := s.last(user, after, want); ok {
+			return m
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("user %d: no message with %q after %d; the chat:\n%s", user, want, after, s.transcript(user))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (s *stack) transcript(user int64) string {
+	var b strings.Builder
+	for _, m := range s.bot.Messages(user) {
+		fmt.Fprintf(&b, "  #%d bot=%v %q %v\n", m.ID, m.FromBot, m.Text, m.Keyboard)
+	}
+	return b.String()
+}
+
+// button returns the newest message of a chat with a button labelled label, and its data.
+func (s *stack) button(user int64, label string) (msg int, data string) {
+	msgs := s.bot.Messages(user)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		for _, row := range msgs[i].Keyboard {
+			for _, b := range row {
+				if b.Text == label {
+					return msgs[i].ID, b.Data
+				}
+			}
+		}
+	}
+	return 0, ""
+}
+
+// press presses the button labelled label of the newest message that has one and returns the
+// id of that message; with want, it waits for a newer message containing want.
+func (s *stack) press(t *testing.T, user int64, label, want string) int {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	var msg int
+	var data string
+	for msg, data = s.button(user, label); msg == 0; msg, data = s.button(user, label) {
+		if time.Now().After(deadline) {
+			t.Fatalf("user %d: no button %q; the chat:\n%s", user, label, s.transcript(user))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if _, err := s.bot.Press(user, msg, data); err != nil {
+		t.Fatal(err)
+	}
+	if want != "" {
+		s.await(t, user, msg, want)
+	}
+	return msg
+}
+
+// answer presses a button and returns the bot's answer to the press.
+func (s *stack) answer(t *testing.T, user int64, label string) string {
+	t.Helper()
+	events, cancel := s.bot.Subscribe(user)
+	defer cancel()
+	s.press(t, user, label, "")
+	timeout := time.After(20 * time.Second)
+	for {
+		select {
+		case e := <-events:
+			if e.Type == "answer" {
+				return e.Text
+			}
+		case <-timeout:
+			t.Fatalf("user %d: the press of %q was not answered", user, label)
+		}
+	}
+}
+
+// countText is the number of bot messages of a chat that contain text.
+func (s *stack) countText(user int64, text string) int {
+	n := 0
+	for _, m := range s.bot.Messages(user) {
+		if m.FromBot && strings.Contains(m.Text, text) {
+			n++
+		}
+	}
+	return n
+}
+
+// lastID is the id of the newest message of a chat.
+func (s *stack) lastID(user int64) int {
+	msgs := s.bot.Messages(user)
+	if len(msgs) == 0 {
+		return 0
+	}
+	return msgs[len(msgs)-1].ID
+}
+
+// count runs a counting query.
+func (s *stack) count(t *testing.T, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := s.pool.QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Spock's texts.
+const (
+	spockAgree  = "Я берусь за это задание"
+	spockJoin   = "Конечно, я приму участие в игре"
+	spockMove   = "Ваш ход"
+	spockNext   = "Далее..."
+	spockWaitP  = "⏳ Ждём соперника"
+	spockRock   = "Камень"
+	spockPaper  = "Бумага"
+	spockScissr = "Ножницы"
+)
+
+// enter launches spock for a user by its deep link and accepts the tournament; it returns the
+// id of the last message before the acceptance's effects.
+func (s *stack) enter(t *testing.T, user int64, script int64) int {
+	t.Helper()
+	before := s.lastID(user)
+	s.send(t, user, fmt.Sprintf("/start %d", script))
+	s.await(t, user, before, "Описание задания")
+	s.press(t, user, spockAgree, "клуб гаальских интеллектуалов")
+	return s.press(t, user, spockJoin, "")
+}
+
+// Ensure two users play spock.qmm against each other to the end: the first waits for an
+// opponent, the second's joining starts the game for both; in a round the first to move waits
+// (the waiting screen's button says for whom, /retry shows it again) until the other moves, and
+// the waiting screens go; both see the round's result with both moves under the players' names;
+// they play on until both games are over, and then the session is gone. (Spock picks a round's
+// result among jumps of different priorities at random, as the reference player does, so a
+// round may come out a draw in one player's game and not in the other's: the players' games can
+// take different numbers of rounds, and a player whose opponent has finished plays the last
+// rounds against the bot.)
+func TestSpockTwoPlayers(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	s.start(t)
+	script := s.spock(t)
+	s.user(1, "Alice", "ru")
+	s.user(2, "Bob", "ru")
+
+	a := s.enter(t, 1, script)
+	s.await(t, 1, a, spockWaitP)
+	if got := s.answer(t, 1, "⏳ Кого мы ждём?"); got != "Ждём, пока присоединятся другие игроки…" {
+		t.Errorf("a press while waiting for an opponent: %q", got)
+	}
+	b := s.enter(t, 2, script)
+	s.await(t, 2, b, spockMove)
+	s.await(t, 1, a, spockMove)
+	if s.count(t, `SELECT count(*) FROM quest_session WHERE state = 'playing'`) != 1 {
+		t.Fatal("no session is being played")
+	}
+
+	a = s.press(t, 1, spockRock, "⏳ Ждём: Bob")
+	if got := s.answer(t, 1, "⏳ Кого мы ждём?"); got != "Ждём: Bob…" {
+		t.Errorf("a press while waiting for a move: %q", got)
+	}
+	// /retry shows the waiting screen again and posts nothing twice.
+	s.send(t, 1, "/retry")
+	waitFor(t, "the waiting screen again", func() bool { return s.countText(1, "⏳ Ждём: Bob") == 2 })
+	s.press(t, 2, spockScissr, "Bob: Ножницы")
+	res := s.await(t, 1, a, "Bob: Ножницы")
+	for _, want := range []string{"Alice: Камень", "Bob: Ножницы"} {
+		if !strings.Contains(res.Text, want) {
+			t.Errorf("Alice's first result lacks %q:\n%s", want, res.Text)
+		}
+	}
+	waitFor(t, "Alice's waiting screens to go", func() bool { return s.countText(1, "Ждём: Bob") == 0 })
+	// Play on: Alice always plays rock, Bob scissors.
+	moves := map[int64][]string{
+		1: {spockRock, spockNext, "Вернуться на корабль"},
+		2: {spockScissr, spockNext, "Вернуться на корабль"},
+	}
+	for i := 0; s.count(t, `SELECT count(*) FROM game`) > 0; i++ {
+		if i > 400 {
+			t.Fatalf("the games do not end; Alice:\n%s\nBob:\n%s", s.transcript(1), s.transcript(2))
+		}
+		if !s.step(t, 1, moves[1]) && !s.step(t, 2, moves[2]) {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	// Alice, always winning or drawing, wins, unless Bob's game ended first and she lost the
+	// rest against the bot.
+	_, won := s.last(1, 0, "Поздравляем с победой!")
+	_, alone := s.last(1, 0, "вы продолжаете с ботом")
+	if !won && !alone {
+		t.Errorf("Alice did not win:\n%s", s.transcript(1))
+	}
+	waitFor(t, "the session to go", func() bool { return s.count(t, `SELECT count(*) FROM quest_session`) == 0 })
+	if s.bot.UnansweredCallbacks() != 0 {
+		t.Error("a press was left unanswered")
+	}
+}
+
+// step presses the first of labels found on the newest message of a chat with buttons, if it has
+// one, and waits for the bot's next message; it reports whether it pressed.
+func (s *stack) step(t *testing.T, user int64, labels []string) bool {
+	t.Helper()
+	msgs := s.bot.Messages(user)
+	for i := len(msgs) - 1; i >= 0; i-- {
+		m := msgs[i]
+		if len(m.Keyboard) == 0 {
+			continue
+		}
+		for _, label := range labels {
+			for _, row := range m.Keyboard {
+				for _, b := range row {
+					if b.Text == label {
+						if _, err := s.bot.Press(user, m.ID, b.Data); err != nil {
+							t.Fatal(err)
+						}
+						waitFor(t, "the answer to "+label, func() bool { return s.lastID(user) > m.ID })
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// Ensure three users joining a two-player type make one full session and a second, open one
+// holding the third, who waits.
+func TestThirdPlayerGetsNewSession(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	s.start(t)
+	script := s.spock(t)
+	var after [4]int
+	for id, name := range map[int64]string{1: "Ann", 2: "Ben", 3: "Cid"} {
+		s.user(id, name, "ru")
+	}
+	for id := int64(1); id <= 3; id++ {
+		after[id] = s.enter(t, id, script)
+		if id == 1 {
+			s.await(t, 1, after[1], spockWaitP)
+		}
+	}
+	s.await(t, 1, after[1], spockMove)
+	s.await(t, 2, after[2], spockMove)
+	s.await(t, 3, after[3], spockWaitP)
+	waitFor(t, "two sessions", func() bool {
+		return s.count(t, `SELECT count(*) FROM quest_session WHERE state = 'playing' AND players = 2`) == 1 &&
+			s.count(t, `SELECT count(*) FROM quest_session WHERE state = 'open' AND players = 1`) == 1
+	})
+	if n := s.count(t, `SELECT count(*) FROM quest_session_player p JOIN quest_session s ON s.id = p.session_id
+		WHERE s.state = 'open' AND p.user_id = 3 AND p.waiting`); n != 1 {
+		t.Errorf("the third player is not waiting in the open session")
+	}
+}
+
+// Ensure the deadlines through the bot: a player alone when joining ends plays the bot; in a
+// session, the player who moved goes on against the bot when the other misses the round, being
+// told who was late, and the late player, moving later, is told and plays the bot too.
+func TestTimeoutsFallBackToBot(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	s.start(t)
+	script := s.spock(t)
+	s.user(1, "Dan", "ru")
+	s.user(2, "Eve", "ru")
+	s.user(3, "Fay", "ru")
+
+	// Alone: after spock's 120 s the bot plays.
+	c := s.enter(t, 3, script)
+	s.await(t, 3, c, spockWaitP)
+	s.clock.advance(121 * time.Second)
+	s.await(t, 3, c, "Никто не присоединился вовремя")
+	s.await(t, 3, c, spockMove)
+	s.press(t, 3, spockPaper, "Fay: Бумага")
+
+	a := s.enter(t, 1, script)
+	b := s.enter(t, 2, script)
+	s.await(t, 1, a, spockMove)
+	s.await(t, 2, b, spockMove)
+	a = s.press(t, 1, spockRock, "⏳ Ждём: Eve")
+	s.clock.advance(31 * time.Second) // spock's round: 30 s
+	s.await(t, 1, a, "Ход игрока Eve не пришёл вовремя: вы продолжаете с ботом.")
+	// Against the bot, Dan is player 1 and the bot's move is random.
+	res := s.await(t, 1, a, "Dan: Камень")
+	if !strings.Contains(res.Text, "Бот: ") {
+		t.Errorf("Dan's round against the bot:\n%s", res.Text)
+	}
+	b = s.press(t, 2, spockScissr, "Вы не сделали ход вовремя")
+	res = s.await(t, 2, b, "Eve: Ножницы")
+	if !strings.Contains(res.Text, "Бот: ") {
+		t.Errorf("Eve's round against the bot:\n%s", res.Text)
+	}
+	if n := s.count(t, `SELECT count(*) FROM quest_session`); n != 0 {
+		t.Errorf("%d sessions left", n)
+	}
+}
+
+// Ensure a restart loses nobody: a player waits for the other's move while the bot stops; after
+// a new start the other moves and the round completes for both. Then a player waits again, the
+// bot stops, the round's deadline passes while it is down, and after the next start the waiting
+// player goes on against the bot.
+func TestRestartWhileWaiting(t *testing.T) {
+	t.Parallel()
+	s := newStack(t)
+	stop := s.start(t)
+	script := s.spock(t)
+	s.user(1, "Gus", "ru")
+	s.user(2, "Hal", "ru")
+	a := s.enter(t, 1, script)
+	b := s.enter(t, 2, script)
+	s.await(t, 1, a, spockMove)
+	s.await(t, 2, b, spockMove)
+	a = s.press(t, 1, spockPaper, "⏳ Ждём: Hal")
+	stop()
+
+	stop = s.start(t)
+	s.press(t, 2, spockRock, "Hal: Камень")
+	res := s.await(t, 1, a, "Hal: Камень")
+	if !strings.Contains(res.Text, "Gus: Бумага") {
+		t.Errorf("Gus's result after the restart:\n%s", res.Text)
+	}
+	s.press(t, 1, spockNext, spockMove)
+	s.press(t, 2, spockNext, spockMove)
+	a = s.press(t, 1, spockPaper, "⏳ Ждём: Hal")
+	stop()
+
+	s.clock.advance(31 * time.Second)
+	s.start(t)
+	s.await(t, 1, a, "Ход игрока Hal не пришёл вовремя")
+	s.await(t, 1, a, "Gus: Бумага")
+}
+
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
