@@ -451,15 +451,18 @@ func TestHiddenInput(t *testing.T) {
 	e.user(6, "Ann", "en")
 	for round := range 2 {
 		before := len(e.bot.Deleted(6))
+		// The bot messages of earlier rounds are skipped: the thanks of round 0 must not be
+		// taken for those of round 1.
+		n := len(e.botMessages(6))
 		e.send(t, 6, "/pin")
-		prompt := e.waitText(t, 6, 0, "Your PIN:")
+		prompt := e.waitText(t, 6, n, "Your PIN:")
 		e.waitIdle(t)
 		if round == 1 {
 			// The prompt's id must outlive the process that sent it.
 			e.restart(t, scriptbot.Config{Games: e.games})
 		}
 		answer := e.send(t, 6, "4321")
-		e.waitText(t, 6, 0, "Thank you, Ann.")
+		e.waitText(t, 6, n, "Thank you, Ann.")
 		e.waitIdle(t)
 		deleted := e.bot.Deleted(6)[before:]
 		slices.Sort(deleted)
