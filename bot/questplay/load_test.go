@@ -20,13 +20,12 @@ import (
 )
 
 // TestLoad is the load test of quest steps: QUESTPLAY_LOAD_USERS simulated players (500 when
-// set to "1") play the shipped quest at once through the real transport and the Bot API
-// emulator for QUESTPLAY_LOAD_SECONDS (10 by default), each pressing a button, waiting for the
-// next screen, thinking for a while (QUESTPLAY_LOAD_THINK, a Go duration, 2s on average by
-// default, uniformly from half to one and a half of it; 0 presses at once, which measures the
-// saturated throughput instead) and pressing again, starting a new game after each ending. It
-// reports the
-// latency of a step from the button press to the moment the sender takes the step's first
+// set to "1") play the shipped quest at once through the real transport, the command tree and
+// the Bot API emulator for QUESTPLAY_LOAD_SECONDS (10 by default), each starting it with
+// /start <id>, pressing a button, waiting for the next screen, thinking for a while
+// (QUESTPLAY_LOAD_THINK, a Go duration, 2s on average by default, uniformly from half to one and
+// a half of it; 0 presses at once, which measures the saturated throughput instead) and pressing
+// again, starting a new game after each ending. It reports the latency of a step from the button press to the moment the sender takes the step's first
 // outbox row, i.e. after the receiver stored the press, the handler ran and its transaction
 // (the game's new state and the step's messages) committed. It is not part of the normal tests:
 //
@@ -82,7 +81,7 @@ func TestLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := bot.New(bot.Config{Store: botpg.New(e.pool), Handler: testHandler(g), Log: slog.New(slog.DiscardHandler),
+	tr := bot.New(bot.Config{Store: botpg.New(e.pool), Handler: e.productHandler(g), Log: slog.New(slog.DiscardHandler),
 		Limits: &bot.NoLimits, Hooks: bot.Hooks{BeforeSend: hook}})
 	if _, err := tr.AddBot(ctx, api); err != nil {
 		t.Fatal(err)
@@ -117,7 +116,7 @@ func TestLoad(t *testing.T) {
 				}
 			}
 			for time.Now().Before(deadline) {
-				if _, err := e.bot.SendText(user, fmt.Sprintf("/play %d", id)); err != nil {
+				if _, err := e.bot.SendText(user, fmt.Sprintf("/start %d", id)); err != nil {
 					t.Error(err)
 					return
 				}
