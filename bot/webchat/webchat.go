@@ -109,12 +109,20 @@ func (h *Handler) send(w http.ResponseWriter, r *http.Request) {
 	var in struct {
 		User int64  `json:"user"`
 		Text string `json:"text"`
+		// ReplyTo, when set, makes the text a reply to that message of the user's chat.
+		ReplyTo int `json:"reply_to"`
 	}
 	if err := json.NewDecoder(io.LimitReader(r.Body, 64<<10)).Decode(&in); err != nil || in.Text == "" {
 		http.Error(w, "user and text are needed", http.StatusBadRequest)
 		return
 	}
-	id, err := h.bot.SendText(in.User, in.Text)
+	var id int
+	var err error
+	if in.ReplyTo > 0 {
+		id, err = h.bot.SendReply(in.User, in.ReplyTo, in.Text)
+	} else {
+		id, err = h.bot.SendText(in.User, in.Text)
+	}
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return

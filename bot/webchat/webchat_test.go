@@ -3,6 +3,7 @@ package webchat_test
 import (
 	"context"
 	"fmt"
+	"html"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -27,7 +28,8 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 var pngPixel = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\xff\xff?\x00\x05\xfe\x02\xfe\xa7\x35\x81\x84\x00\x00\x00\x00IEND\xaeB`\x82")
 
 // demo is the greeting plus a little of everything the page must show: "/demo" sends a message
-// with buttons; pressing "photo" edits it and sends a photo; pressing "delete" deletes it.
+// with buttons; pressing "photo" edits it and sends a photo; pressing "delete" deletes it; a
+// reply is answered with the text it replied to.
 func demo(photo string) bot.Handler {
 	return func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 		if cq := u.CallbackQuery; cq != nil {
@@ -47,6 +49,13 @@ func demo(photo string) bot.Handler {
 				return tx.Send(ctx, bot.Delete(chat, msg))
 			}
 			return nil
+		}
+		if m := u.Message; m != nil && m.ReplyToMessage != nil {
+			reqs, err := bot.SendHTML(m.Chat.ID, "You replied to: "+html.EscapeString(m.ReplyToMessage.Text), nil)
+			if err != nil {
+				return err
+			}
+			return tx.Send(ctx, reqs...)
 		}
 		if u.Message != nil && u.Message.Text == "/demo" {
 			reqs, err := bot.SendHTML(u.Message.Chat.ID, "Pick one", bot.Keyboard{{{Text: "Photo", Data: "photo"}}})
@@ -211,5 +220,25 @@ func TestWebChat(t *testing.T) {
 	)
 	if err != nil {
 		t.Fatalf("upload: %v", err)
+	}
+
+	// A reply: the arrow of a message starts it, the bot gets it as a reply to that message, and
+	// the page shows it with a quote of the original.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(
+		`[...document.querySelectorAll(%q)].find(m => m.textContent.includes("Hello, Ann!")).querySelector(".reply").click() === undefined`,
+		col(1, ".msg.bot")))); err != nil {
+		t.Fatalf("reply arrow: %v", err)
+	}
+	err = chromedp.Do(ctx,
+		chromedp.WaitVisible(col(1, ".replying")),
+		say(1, "thanks"),
+		botSays(1, "You replied to: Hello, Ann!"),
+		chromedp.Poll[chromedp.Void](fmt.Sprintf(
+			`[...document.querySelectorAll(%q)].some(m => m.textContent.includes("Hello, Ann!") && m.textContent.includes("thanks"))`,
+			col(1, ".msg.user")), chromedp.WithPollingTimeout(20*time.Second)),
+		chromedp.WaitNotVisible(col(1, ".replying")),
+	)
+	if err != nil {
+		t.Fatalf("reply: %v", err)
 	}
 }
