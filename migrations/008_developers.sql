@@ -281,15 +281,26 @@ ON CONFLICT DO NOTHING;
 SELECT setval(pg_get_serial_sequence('command', 'id'), GREATEST((SELECT max(id) FROM command), 1000));
 SELECT setval(pg_get_serial_sequence('action', 'id'), GREATEST((SELECT max(id) FROM action), 100000));
 
--- An action with its English and Russian texts (either may be NULL); returns its id.
-CREATE FUNCTION pg_temp.act(p_cmd bigint, p_parent bigint, p_order integer, p_type text, p_param text,
-    p_request text, p_code text, p_guard text, p_en text, p_ru text)
+-- Helpers for writing command trees in SQL, kept for operators and later migrations:
+--   tree_command(name, en, ru, params...)       a command hidden from the menu (order 100), its
+--                                               descriptions and the parameters its arguments fill
+--   tree_action(command, parent, order, type, param, request, result_code, guard, en, ru [, width])
+--                                               an action with its English and Russian texts
+--                                               (either may be NULL)
+--   tree_request_params(action, name, param, ...) the named arguments of a call, in order
+--   tree_response_params(action, key, param, ...) where a call's answer goes
+-- Each returns the id it created (the last two nothing). For example:
+--   SELECT tree_action(tree_command('ping', 'Ping', 'Пинг'), NULL, 1, 'output',
+--       NULL, NULL, NULL, NULL, 'pong, {NAME}', 'понг, {NAME}');
+
+CREATE FUNCTION tree_action(p_cmd bigint, p_parent bigint, p_order integer, p_type text, p_param text,
+    p_request text, p_code text, p_guard text, p_en text, p_ru text, p_width integer DEFAULT 1)
 RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     id bigint;
 BEGIN
-    INSERT INTO action (command_id, parent_id, order_num, type, param, request, result_code, guard)
-    VALUES (p_cmd, p_parent, p_order, p_type, p_param, p_request, p_code, p_guard)
+    INSERT INTO action (command_id, parent_id, order_num, type, width, param, request, result_code, guard)
+    VALUES (p_cmd, p_parent, p_order, p_type, p_width, p_param, p_request, p_code, p_guard)
     RETURNING action.id INTO id;
     IF p_en IS NOT NULL THEN
         INSERT INTO localized_string (action_id, lang, text) VALUES (id, 'en', p_en);
@@ -300,9 +311,8 @@ BEGIN
     RETURN id;
 END $$;
 
--- A command, hidden from the menu, with its descriptions and the parameters its arguments fill
--- (the last takes the rest of the text); returns its id.
-CREATE FUNCTION pg_temp.cmd(p_name text, p_en text, p_ru text, VARIADIC p_params text[] DEFAULT '{}')
+-- The parameters of a command's arguments are filled in order, the last taking the rest of the text.
+CREATE FUNCTION tree_command(p_name text, p_en text, p_ru text, VARIADIC p_params text[] DEFAULT '{}')
 RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     id bigint;
@@ -315,16 +325,14 @@ BEGIN
     RETURN id;
 END $$;
 
--- The request parameters of a call, as pairs name, parameter.
-CREATE FUNCTION pg_temp.args(p_action bigint, VARIADIC p_pairs text[]) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION tree_request_params(p_action bigint, VARIADIC p_pairs text[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
     FOR i IN 1 .. array_length(p_pairs, 1) / 2 LOOP
         INSERT INTO request_param (action_id, order_num, name, param) VALUES (p_action, i, p_pairs[2 * i - 1], p_pairs[2 * i]);
     END LOOP;
 END $$;
 
--- The response parameters of a call, as pairs key, parameter.
-CREATE FUNCTION pg_temp.answers(p_action bigint, VARIADIC p_pairs text[]) RETURNS void LANGUAGE plpgsql AS $$
+CREATE FUNCTION tree_response_params(p_action bigint, VARIADIC p_pairs text[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
     FOR i IN 1 .. array_length(p_pairs, 1) / 2 LOOP
         INSERT INTO response_param (action_id, name, param) VALUES (p_action, p_pairs[2 * i - 1], p_pairs[2 * i]);
@@ -349,125 +357,125 @@ DECLARE
 BEGIN
     -- /load [id or name]: a quest the user may open, run as a sandbox; without an argument,
     -- the user's uploads.
-    c := pg_temp.cmd('load', 'Run a quest privately (developers)', 'Запустить квест в песочнице (разработчикам)', 'DEV_ARG');
-    p := pg_temp.act(c, NULL, 1, 'builtin', NULL, 'dev.find', NULL, dev, NULL, NULL);
-    PERFORM pg_temp.args(p, 'what', 'DEV_ARG');
-    PERFORM pg_temp.answers(p, 'quest', 'DEV_QUEST', 'script', 'DEV_SCRIPT', 'list', 'DEV_LIST', 'error', 'DEV_ERROR');
-    f := pg_temp.act(c, p, 1, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
-    PERFORM pg_temp.act(c, f, 1, 'output', NULL, NULL, NULL, NULL,
+    c := tree_command('load', 'Run a quest privately (developers)', 'Запустить квест в песочнице (разработчикам)', 'DEV_ARG');
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.find', NULL, dev, NULL, NULL);
+    PERFORM tree_request_params(p, 'what', 'DEV_ARG');
+    PERFORM tree_response_params(p, 'quest', 'DEV_QUEST', 'script', 'DEV_SCRIPT', 'list', 'DEV_LIST', 'error', 'DEV_ERROR');
+    f := tree_action(c, p, 1, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
+    PERFORM tree_action(c, f, 1, 'output', NULL, NULL, NULL, NULL,
         '«{DEV_QUEST}» (#{DEV_SCRIPT}) runs as a sandbox: it moves no credits and counts in no statistics.',
         '«{DEV_QUEST}» (#{DEV_SCRIPT}) запущен в песочнице: кредиты не меняются, статистика не ведётся.');
-    f := pg_temp.act(c, f, 2, 'builtin', NULL, 'dev.run', NULL, NULL, NULL, NULL);
-    PERFORM pg_temp.args(f, 'script', 'DEV_SCRIPT');
-    PERFORM pg_temp.answers(f, 'error', 'DEV_ERROR');
-    PERFORM pg_temp.act(c, f, 1, 'output', NULL, NULL, 'broken', NULL,
+    f := tree_action(c, f, 2, 'builtin', NULL, 'dev.run', NULL, NULL, NULL, NULL);
+    PERFORM tree_request_params(f, 'script', 'DEV_SCRIPT');
+    PERFORM tree_response_params(f, 'error', 'DEV_ERROR');
+    PERFORM tree_action(c, f, 1, 'output', NULL, NULL, 'broken', NULL,
         'This quest cannot start: {DEV_ERROR}', 'Этот квест не запускается: {DEV_ERROR}');
-    PERFORM pg_temp.act(c, f, 2, 'output', NULL, NULL, 'error', NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'broken', NULL,
+    PERFORM tree_action(c, f, 2, 'output', NULL, NULL, 'error', NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'broken', NULL,
         '«{DEV_QUEST}» (#{DEV_SCRIPT}) cannot start: {DEV_ERROR}', '«{DEV_QUEST}» (#{DEV_SCRIPT}) не запускается: {DEV_ERROR}');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'list', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'list', NULL,
         E'Your quests:\n{DEV_LIST}\n\n/load <i>number</i> or /load <i>name</i> runs one as a sandbox.',
         E'Ваши квесты:\n{DEV_LIST}\n\n/load <i>номер</i> или /load <i>название</i> запустит квест в песочнице.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'none', NULL,
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'none', NULL,
         'You have not uploaded a quest yet: send a .qm or .qmm file into this chat. /load <i>number</i> runs any quest of the catalogue as a sandbox.',
         'Вы ещё не загрузили ни одного квеста: отправьте в этот чат файл .qm или .qmm. /load <i>номер</i> запустит в песочнице любой квест каталога.');
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, 'not_found', NULL,
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'not_found', NULL,
         'There is no quest «{DEV_ARG}» you can open. /load without a name lists your quests.',
         'Квеста «{DEV_ARG}», доступного вам, нет. /load без названия покажет ваши квесты.');
-    PERFORM pg_temp.act(c, p, 5, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
-    PERFORM pg_temp.act(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
 
     -- /show id|params|jumps|location: the running game, answered in the chat.
-    c := pg_temp.cmd('show', 'Inspect the running quest (developers)', 'Состояние квеста (разработчикам)', 'DEV_ARG');
-    p := pg_temp.act(c, NULL, 1, 'builtin', NULL, 'dev.show', NULL, dev, NULL, NULL);
-    PERFORM pg_temp.args(p, 'what', 'DEV_ARG');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'usage', NULL,
+    c := tree_command('show', 'Inspect the running quest (developers)', 'Состояние квеста (разработчикам)', 'DEV_ARG');
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.show', NULL, dev, NULL, NULL);
+    PERFORM tree_request_params(p, 'what', 'DEV_ARG');
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'usage', NULL,
         '/show id — the location, /show params — the parameters, /show jumps — the jumps of the location, /show location — the location in full.',
         '/show id — локация, /show params — параметры, /show jumps — переходы локации, /show location — локация целиком.');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'no_game', NULL, game_en, game_ru);
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
-    PERFORM pg_temp.act(c, p, 4, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
-    PERFORM pg_temp.act(c, p, 5, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'no_game', NULL, game_en, game_ru);
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 4, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
 
     -- /set pN V | Money V | Ranger NAME: changes the running sandbox game and shows it again.
-    c := pg_temp.cmd('set', 'Change the running quest (developers)', 'Изменить квест (разработчикам)', 'DEV_ARG');
-    p := pg_temp.act(c, NULL, 1, 'builtin', NULL, 'dev.set', NULL, dev, NULL, NULL);
-    PERFORM pg_temp.args(p, 'args', 'DEV_ARG');
-    PERFORM pg_temp.answers(p, 'param', 'DEV_PARAM', 'value', 'DEV_VALUE', 'min', 'DEV_MIN', 'max', 'DEV_MAX');
-    f := pg_temp.act(c, p, 1, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
-    PERFORM pg_temp.act(c, f, 1, 'output', NULL, NULL, NULL, NULL,
+    c := tree_command('set', 'Change the running quest (developers)', 'Изменить квест (разработчикам)', 'DEV_ARG');
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.set', NULL, dev, NULL, NULL);
+    PERFORM tree_request_params(p, 'args', 'DEV_ARG');
+    PERFORM tree_response_params(p, 'param', 'DEV_PARAM', 'value', 'DEV_VALUE', 'min', 'DEV_MIN', 'max', 'DEV_MAX');
+    f := tree_action(c, p, 1, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
+    PERFORM tree_action(c, f, 1, 'output', NULL, NULL, NULL, NULL,
         '{DEV_PARAM} is now {DEV_VALUE}.', '{DEV_PARAM} теперь {DEV_VALUE}.');
-    PERFORM pg_temp.act(c, f, 2, 'retry_quest', NULL, NULL, NULL, NULL, NULL, NULL);
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'usage', NULL,
+    PERFORM tree_action(c, f, 2, 'retry_quest', NULL, NULL, NULL, NULL, NULL, NULL);
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'usage', NULL,
         'Usage: /set p<i>N</i> <i>value</i>, /set Money <i>value</i> or /set Ranger <i>name</i>.',
         'Использование: /set p<i>N</i> <i>значение</i>, /set Money <i>значение</i> или /set Ranger <i>имя</i>.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'no_game', NULL, game_en, game_ru);
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, 'not_sandbox', NULL,
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'no_game', NULL, game_en, game_ru);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'not_sandbox', NULL,
         'Only a sandbox game can be changed, so that nothing set by hand counts. /load the quest to run it as a sandbox.',
         'Менять можно только игру в песочнице, чтобы ничего заданное вручную не засчитывалось. Запустите квест в песочнице командой /load.');
-    PERFORM pg_temp.act(c, p, 5, 'output', NULL, NULL, 'no_param', NULL,
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, 'no_param', NULL,
         'This quest has no parameter {DEV_PARAM}.', 'В этом квесте нет параметра {DEV_PARAM}.');
-    PERFORM pg_temp.act(c, p, 6, 'output', NULL, NULL, 'no_money', NULL,
+    PERFORM tree_action(c, p, 6, 'output', NULL, NULL, 'no_money', NULL,
         'This quest has no money parameter.', 'В этом квесте нет параметра денег.');
-    PERFORM pg_temp.act(c, p, 7, 'output', NULL, NULL, 'range', NULL,
+    PERFORM tree_action(c, p, 7, 'output', NULL, NULL, 'range', NULL,
         '{DEV_PARAM} must be between {DEV_MIN} and {DEV_MAX}.', '{DEV_PARAM} должен быть от {DEV_MIN} до {DEV_MAX}.');
-    PERFORM pg_temp.act(c, p, 8, 'output', NULL, NULL, 'bad_value', NULL,
+    PERFORM tree_action(c, p, 8, 'output', NULL, NULL, 'bad_value', NULL,
         '«{DEV_VALUE}» is not a whole number.', '«{DEV_VALUE}» — не целое число.');
-    PERFORM pg_temp.act(c, p, 9, 'output', NULL, NULL, 'bad_name', NULL,
+    PERFORM tree_action(c, p, 9, 'output', NULL, NULL, 'bad_name', NULL,
         'A name is 1 to 32 characters on one line.', 'Имя — от 1 до 32 символов в одну строку.');
-    PERFORM pg_temp.act(c, p, 10, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
-    PERFORM pg_temp.act(c, p, 11, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 10, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 11, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
 
     -- /calc <formula>: evaluated with the running game's parameters.
-    c := pg_temp.cmd('calc', 'Evaluate a quest formula (developers)', 'Вычислить формулу (разработчикам)', 'DEV_ARG');
-    p := pg_temp.act(c, NULL, 1, 'builtin', NULL, 'dev.calc', NULL, dev, NULL, NULL);
-    PERFORM pg_temp.args(p, 'formula', 'DEV_ARG');
-    PERFORM pg_temp.answers(p, 'value', 'DEV_VALUE', 'error', 'DEV_ERROR');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    c := tree_command('calc', 'Evaluate a quest formula (developers)', 'Вычислить формулу (разработчикам)', 'DEV_ARG');
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.calc', NULL, dev, NULL, NULL);
+    PERFORM tree_request_params(p, 'formula', 'DEV_ARG');
+    PERFORM tree_response_params(p, 'value', 'DEV_VALUE', 'error', 'DEV_ERROR');
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         '<code>{DEV_ARG}</code> = <b>{DEV_VALUE}</b>', '<code>{DEV_ARG}</code> = <b>{DEV_VALUE}</b>');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'usage', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'usage', NULL,
         'Usage: /calc <i>formula</i>, such as /calc [p1] * 2 + [1..6]; [p<i>N</i>] are the parameters of the running quest.',
         'Использование: /calc <i>формула</i>, например /calc [p1] * 2 + [1..6]; [p<i>N</i>] — параметры запущенного квеста.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'syntax', NULL,
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'syntax', NULL,
         E'The formula does not parse:\n<pre>{DEV_ERROR}</pre>', E'Формула не разбирается:\n<pre>{DEV_ERROR}</pre>');
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, 'error', NULL,
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'error', NULL,
         'The formula fails: {DEV_ERROR}', 'Формула не вычисляется: {DEV_ERROR}');
-    PERFORM pg_temp.act(c, p, 5, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
-    PERFORM pg_temp.act(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
 
     -- /dump and /write: the running quest as a JSON document, or re-encoded as .qmm.
     FOR i IN 1 .. 2 LOOP
         IF i = 1 THEN
-            c := pg_temp.cmd('dump', 'The quest as JSON (developers)', 'Квест в JSON (разработчикам)');
-            p := pg_temp.act(c, NULL, 1, 'builtin', NULL, 'dev.dump', NULL, dev, NULL, NULL);
+            c := tree_command('dump', 'The quest as JSON (developers)', 'Квест в JSON (разработчикам)');
+            p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.dump', NULL, dev, NULL, NULL);
         ELSE
-            c := pg_temp.cmd('write', 'The quest as .qmm (developers)', 'Квест в .qmm (разработчикам)');
-            p := pg_temp.act(c, NULL, 1, 'builtin', NULL, 'dev.write', NULL, dev, NULL, NULL);
+            c := tree_command('write', 'The quest as .qmm (developers)', 'Квест в .qmm (разработчикам)');
+            p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.write', NULL, dev, NULL, NULL);
         END IF;
-        PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'no_game', NULL, game_en, game_ru);
-        PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
-        PERFORM pg_temp.act(c, p, 3, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
-        PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-        PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+        PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'no_game', NULL, game_en, game_ru);
+        PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
+        PERFORM tree_action(c, p, 3, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
+        PERFORM tree_action(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+        PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
     END LOOP;
 
     -- /save: the running game as a file, for everyone.
-    c := pg_temp.cmd('save', 'Save the game to a file', 'Сохранить игру в файл');
-    p := pg_temp.act(c, NULL, 1, 'builtin', NULL, 'dev.save', NULL, NULL, NULL, NULL);
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    c := tree_command('save', 'Save the game to a file', 'Сохранить игру в файл');
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.save', NULL, NULL, NULL, NULL);
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         'Send this file back into this chat to go on from here. A restored game is a sandbox: it moves no credits and counts in no statistics.',
         'Отправьте этот файл обратно в чат, чтобы продолжить с этого места. Восстановленная игра идёт в песочнице: кредиты не меняются, статистика не ведётся.');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'no_game', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'no_game', NULL,
         'No quest is running: there is nothing to save.', 'Квест не запущен: сохранять нечего.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
 
     -- /devhelp
-    c := pg_temp.cmd('devhelp', 'Commands of developers and admins', 'Команды разработчиков и администраторов');
-    PERFORM pg_temp.act(c, NULL, 1, 'output', NULL, NULL, NULL, dev,
+    c := tree_command('devhelp', 'Commands of developers and admins', 'Команды разработчиков и администраторов');
+    PERFORM tree_action(c, NULL, 1, 'output', NULL, NULL, NULL, dev,
         E'<b>Quest developers</b>\nSend a .qm or .qmm file to upload a quest (private until an admin lists it), a .png, .jpg or .gif file to upload an image your quests name, a saved game (.qsave, or .qms of the old bot) to restore it.\n'
         || E'/load [<i>number or name</i>] — run a quest as a sandbox (no credits, no statistics); without an argument, your quests\n'
         || E'/show id | params | jumps | location — the running game\n'
@@ -480,97 +488,93 @@ BEGIN
         || E'/set p<i>N</i> <i>значение</i> | Money <i>значение</i> | Ranger <i>имя</i> — изменить игру в песочнице\n'
         || E'/calc <i>формула</i> — вычислить с параметрами игры\n'
         || E'/dump — квест в JSON; /write — квест в .qmm; /save — игра в файл');
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN == true',
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN == true',
         E'<b>Admins</b>\n/quests [<i>text</i>] — the uploaded quests\n'
         || E'/setquest <i>number</i> listed yes|no | name <i>text</i> | lang en|ru | common <i>name</i> | bonus <i>credits</i> | penalty <i>credits</i>\n'
         || E'/grantdev, /revokedev <i>id or @username</i> — the developer role; /developers — who has it',
         E'<b>Администраторам</b>\n/quests [<i>текст</i>] — загруженные квесты\n'
         || E'/setquest <i>номер</i> listed yes|no | name <i>текст</i> | lang en|ru | common <i>имя</i> | bonus <i>кредиты</i> | penalty <i>кредиты</i>\n'
         || E'/grantdev, /revokedev <i>id или @имя</i> — роль разработчика; /developers — у кого она есть');
-    PERFORM pg_temp.act(c, NULL, 3, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+    PERFORM tree_action(c, NULL, 3, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
 
     -- /quests [text]: the uploaded quests (admins).
-    c := pg_temp.cmd('quests', 'Uploaded quests (admins)', 'Загруженные квесты (админам)', 'DEV_ARG');
-    p := pg_temp.act(c, NULL, 1, 'builtin', NULL, 'dev.quests', NULL, 'ADMIN == true', NULL, NULL);
-    PERFORM pg_temp.args(p, 'filter', 'DEV_ARG');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'none', NULL,
+    c := tree_command('quests', 'Uploaded quests (admins)', 'Загруженные квесты (админам)', 'DEV_ARG');
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.quests', NULL, 'ADMIN == true', NULL, NULL);
+    PERFORM tree_request_params(p, 'filter', 'DEV_ARG');
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'none', NULL,
         'No uploaded quest matches.', 'Подходящих загруженных квестов нет.');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'forbidden', NULL, adm_en, adm_ru);
-    PERFORM pg_temp.act(c, p, 3, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', adm_en, adm_ru);
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'forbidden', NULL, adm_en, adm_ru);
+    PERFORM tree_action(c, p, 3, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', adm_en, adm_ru);
 
     -- /setquest <id> <field> <value> (admins).
-    c := pg_temp.cmd('setquest', 'Change a quest of the catalogue (admins)', 'Изменить квест каталога (админам)',
+    c := tree_command('setquest', 'Change a quest of the catalogue (admins)', 'Изменить квест каталога (админам)',
         'DEV_ID', 'DEV_FIELD', 'DEV_VALUE');
-    p := pg_temp.act(c, NULL, 1, 'procedure', NULL, 'dev_set_quest', NULL, 'ADMIN == true', NULL, NULL);
-    PERFORM pg_temp.args(p, 'user', 'USER', 'service', 'SERVICE', 'id', 'DEV_ID', 'field', 'DEV_FIELD', 'value', 'DEV_VALUE');
-    PERFORM pg_temp.answers(p, 'quest', 'DEV_QUEST', 'field', 'DEV_FIELD', 'value', 'DEV_VALUE');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    p := tree_action(c, NULL, 1, 'procedure', NULL, 'dev_set_quest', NULL, 'ADMIN == true', NULL, NULL);
+    PERFORM tree_request_params(p, 'user', 'USER', 'service', 'SERVICE', 'id', 'DEV_ID', 'field', 'DEV_FIELD', 'value', 'DEV_VALUE');
+    PERFORM tree_response_params(p, 'quest', 'DEV_QUEST', 'field', 'DEV_FIELD', 'value', 'DEV_VALUE');
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         'Quest #{DEV_ID} «{DEV_QUEST}»: {DEV_FIELD} is now {DEV_VALUE}.',
         'Квест #{DEV_ID} «{DEV_QUEST}»: {DEV_FIELD} теперь {DEV_VALUE}.');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'not_found', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'not_found', NULL,
         'This bot has no quest #{DEV_ID}. /quests lists the uploaded ones.',
         'В этом боте нет квеста #{DEV_ID}. /quests покажет загруженные.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'bad_value', NULL,
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'bad_value', NULL,
         '«{DEV_VALUE}» is not a valid {DEV_FIELD}: listed is yes or no; name is up to 64 characters; lang is en or ru; common is up to 64 lower-case letters, digits, «.», «_» or «-»; bonus and penalty are 0 to 1000000.',
         '«{DEV_VALUE}» — недопустимое значение {DEV_FIELD}: listed — yes или no; name — до 64 символов; lang — en или ru; common — до 64 строчных латинских букв, цифр, «.», «_» или «-»; bonus и penalty — от 0 до 1000000.');
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, 'usage', NULL,
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'usage', NULL,
         'Usage: /setquest <i>number</i> <i>field</i> <i>value</i>; the fields are listed (yes or no), name, lang (en or ru), common (the name its language versions share), bonus and penalty (credits on a win, on a death).',
         'Использование: /setquest <i>номер</i> <i>поле</i> <i>значение</i>; поля: listed (yes или no), name, lang (en или ru), common (общее имя языковых версий), bonus и penalty (кредиты за победу и за гибель).');
-    PERFORM pg_temp.act(c, p, 5, 'output', NULL, NULL, 'not_admin', NULL, adm_en, adm_ru);
-    PERFORM pg_temp.act(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', adm_en, adm_ru);
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, 'not_admin', NULL, adm_en, adm_ru);
+    PERFORM tree_action(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', adm_en, adm_ru);
 
     -- /grantdev and /revokedev <id or @username> (admins).
     FOR i IN 1 .. 2 LOOP
         IF i = 1 THEN
-            c := pg_temp.cmd('grantdev', 'Make a user a developer (admins)', 'Сделать разработчиком (админам)', 'DEV_ARG');
+            c := tree_command('grantdev', 'Make a user a developer (admins)', 'Сделать разработчиком (админам)', 'DEV_ARG');
         ELSE
-            c := pg_temp.cmd('revokedev', 'Take the developer role (admins)', 'Снять роль разработчика (админам)', 'DEV_ARG');
+            c := tree_command('revokedev', 'Take the developer role (admins)', 'Снять роль разработчика (админам)', 'DEV_ARG');
         END IF;
-        p := pg_temp.act(c, NULL, 1, 'procedure', NULL, 'dev_set_developer', NULL, 'ADMIN == true', NULL, NULL);
+        p := tree_action(c, NULL, 1, 'procedure', NULL, 'dev_set_developer', NULL, 'ADMIN == true', NULL, NULL);
         INSERT INTO request_param (action_id, order_num, name, param, default_value) VALUES
             (p, 1, 'user', 'USER', NULL), (p, 2, 'service', 'SERVICE', NULL), (p, 3, 'target', 'DEV_ARG', NULL),
             (p, 4, 'on', NULL, CASE WHEN i = 1 THEN 'true' ELSE 'false' END);
-        PERFORM pg_temp.answers(p, 'who', 'DEV_WHO');
+        PERFORM tree_response_params(p, 'who', 'DEV_WHO');
         IF i = 1 THEN
-            PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+            PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
                 '{DEV_WHO} is now a quest developer of this bot.', '{DEV_WHO} теперь разработчик квестов этого бота.');
-            PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'already', NULL,
+            PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'already', NULL,
                 '{DEV_WHO} is a developer already.', '{DEV_WHO} уже разработчик.');
         ELSE
-            PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+            PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
                 '{DEV_WHO} is no longer a developer of this bot.', '{DEV_WHO} больше не разработчик этого бота.');
-            PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'already', NULL,
+            PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'already', NULL,
                 '{DEV_WHO} is not a developer.', '{DEV_WHO} — не разработчик.');
         END IF;
-        PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'unknown', NULL,
+        PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'unknown', NULL,
             'No user «{DEV_ARG}» has written to this bot. Give their Telegram id or @username.',
             'Пользователь «{DEV_ARG}» этому боту не писал. Укажите его id в Telegram или @имя.');
-        PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, 'usage', NULL,
+        PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'usage', NULL,
             'Usage: /grantdev <i>id</i> or /grantdev @<i>username</i>; /revokedev likewise.',
             'Использование: /grantdev <i>id</i> или /grantdev @<i>имя</i>; /revokedev так же.');
-        PERFORM pg_temp.act(c, p, 5, 'output', NULL, NULL, 'not_admin', NULL, adm_en, adm_ru);
-        PERFORM pg_temp.act(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-        PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', adm_en, adm_ru);
+        PERFORM tree_action(c, p, 5, 'output', NULL, NULL, 'not_admin', NULL, adm_en, adm_ru);
+        PERFORM tree_action(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+        PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', adm_en, adm_ru);
     END LOOP;
 
     -- /developers (admins).
-    c := pg_temp.cmd('developers', 'Who the developers are (admins)', 'Кто разработчики (админам)');
-    p := pg_temp.act(c, NULL, 1, 'procedure', NULL, 'dev_developers', NULL, 'ADMIN == true', NULL, NULL);
-    PERFORM pg_temp.args(p, 'user', 'USER', 'service', 'SERVICE');
-    PERFORM pg_temp.answers(p, 'list', 'DEV_LIST', 'count', 'DEV_COUNT');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    c := tree_command('developers', 'Who the developers are (admins)', 'Кто разработчики (админам)');
+    p := tree_action(c, NULL, 1, 'procedure', NULL, 'dev_developers', NULL, 'ADMIN == true', NULL, NULL);
+    PERFORM tree_request_params(p, 'user', 'USER', 'service', 'SERVICE');
+    PERFORM tree_response_params(p, 'list', 'DEV_LIST', 'count', 'DEV_COUNT');
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         E'Developers of this bot ({DEV_COUNT}):\n{DEV_LIST}', E'Разработчики этого бота ({DEV_COUNT}):\n{DEV_LIST}');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'none', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'none', NULL,
         'This bot has no developers. /grantdev makes one.', 'У этого бота нет разработчиков. /grantdev назначит.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'not_admin', NULL, adm_en, adm_ru);
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', adm_en, adm_ru);
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'not_admin', NULL, adm_en, adm_ru);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', adm_en, adm_ru);
 END $$;
 
-DROP FUNCTION pg_temp.act(bigint, bigint, integer, text, text, text, text, text, text, text);
-DROP FUNCTION pg_temp.cmd(text, text, text, text[]);
-DROP FUNCTION pg_temp.args(bigint, text[]);
-DROP FUNCTION pg_temp.answers(bigint, text[]);

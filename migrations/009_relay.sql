@@ -353,45 +353,12 @@ BEGIN
     RETURN jsonb_build_object('result_code', 'ok', 'id', want::text);
 END $$;
 
--- ---- The commands. Ids come from the identity sequences, moved past any id an earlier
--- ---- migration or an operator gave by hand.
+-- ---- The commands, written with the helpers of 008_developers.sql (tree_command, tree_action).
 
 INSERT INTO param_type (name) VALUES
     ('BAN_TARGET'), ('BAN_WHO'), ('BAN_LIST'),
     ('NEWS_EN'), ('NEWS_RU'), ('NEWS_AUDIENCE'), ('NEWS_DAYS'), ('NEWS_ID'), ('NEWS_LIST')
 ON CONFLICT DO NOTHING;
-
-SELECT setval(pg_get_serial_sequence('command', 'id'), GREATEST((SELECT max(id) FROM command), 1000));
-SELECT setval(pg_get_serial_sequence('action', 'id'), GREATEST((SELECT max(id) FROM action), 100000));
-
--- An action with its English and Russian texts (either may be NULL); returns its id.
-CREATE FUNCTION pg_temp.act(p_cmd bigint, p_parent bigint, p_order integer, p_type text, p_param text,
-    p_request text, p_code text, p_guard text, p_en text, p_ru text, p_width integer DEFAULT 1)
-RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-    id bigint;
-BEGIN
-    INSERT INTO action (command_id, parent_id, order_num, type, width, param, request, result_code, guard)
-    VALUES (p_cmd, p_parent, p_order, p_type, p_width, p_param, p_request, p_code, p_guard)
-    RETURNING action.id INTO id;
-    IF p_en IS NOT NULL THEN
-        INSERT INTO localized_string (action_id, lang, text) VALUES (id, 'en', p_en);
-    END IF;
-    IF p_ru IS NOT NULL THEN
-        INSERT INTO localized_string (action_id, lang, text) VALUES (id, 'ru', p_ru);
-    END IF;
-    RETURN id;
-END $$;
-
--- A command with its menu descriptions; returns its id.
-CREATE FUNCTION pg_temp.cmd(p_name text, p_en text, p_ru text) RETURNS bigint LANGUAGE plpgsql AS $$
-DECLARE
-    id bigint;
-BEGIN
-    INSERT INTO command (name, visible, order_num) VALUES (p_name, false, 100) RETURNING command.id INTO id;
-    INSERT INTO localized_string (command_id, lang, text) VALUES (id, 'en', p_en), (id, 'ru', p_ru);
-    RETURN id;
-END $$;
 
 DO $$
 DECLARE
@@ -404,129 +371,127 @@ DECLARE
     f bigint;
 BEGIN
     -- /ban <id or @username>
-    c := pg_temp.cmd('ban', 'Black-list a user (admins)', 'Внести в чёрный список (админам)');
+    c := tree_command('ban', 'Black-list a user (admins)', 'Внести в чёрный список (админам)');
     INSERT INTO command_param (command_id, order_num, param) VALUES (c, 1, 'BAN_TARGET');
-    p := pg_temp.act(c, NULL, 1, 'procedure', NULL, 'relay_ban', NULL, 'ADMIN == true', NULL, NULL);
+    p := tree_action(c, NULL, 1, 'procedure', NULL, 'relay_ban', NULL, 'ADMIN == true', NULL, NULL);
     INSERT INTO request_param (action_id, order_num, name, param) VALUES
         (p, 1, 'user', 'USER'), (p, 2, 'service', 'SERVICE'), (p, 3, 'target', 'BAN_TARGET');
     INSERT INTO response_param (action_id, name, param) VALUES (p, 'who', 'BAN_WHO');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         '{BAN_WHO} is on the black list: their messages no longer reach the admins (they can still play). /unban {BAN_TARGET} takes them off.',
         '{BAN_WHO} — в чёрном списке: их сообщения больше не доходят до администраторов (играть они могут). /unban {BAN_TARGET} снимет запрет.');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'already', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'already', NULL,
         '{BAN_WHO} is already on the black list.', '{BAN_WHO} — уже в чёрном списке.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'admin', NULL,
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'admin', NULL,
         '{BAN_WHO} is an admin; admins cannot be black-listed.',
         '{BAN_WHO} — администратор; администраторов нельзя внести в чёрный список.');
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, 'unknown', NULL,
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'unknown', NULL,
         'No user «{BAN_TARGET}» has written to this bot. Give the id a relayed message shows, or the @username.',
         'Пользователь «{BAN_TARGET}» этому боту не писал. Укажите id из пересланного сообщения или @имя.');
-    PERFORM pg_temp.act(c, p, 5, 'output', NULL, NULL, 'usage', NULL,
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, 'usage', NULL,
         'Usage: /ban <i>id</i> or /ban @<i>username</i>. Every relayed message shows its author''s id.',
         'Использование: /ban <i>id</i> или /ban @<i>имя</i>. В каждом пересланном сообщении указан id автора.');
-    PERFORM pg_temp.act(c, p, 6, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
-    PERFORM pg_temp.act(c, p, 7, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 6, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 7, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
 
     -- /unban <id or @username>
-    c := pg_temp.cmd('unban', 'Take a user off the black list (admins)', 'Убрать из чёрного списка (админам)');
+    c := tree_command('unban', 'Take a user off the black list (admins)', 'Убрать из чёрного списка (админам)');
     INSERT INTO command_param (command_id, order_num, param) VALUES (c, 1, 'BAN_TARGET');
-    p := pg_temp.act(c, NULL, 1, 'procedure', NULL, 'relay_unban', NULL, 'ADMIN == true', NULL, NULL);
+    p := tree_action(c, NULL, 1, 'procedure', NULL, 'relay_unban', NULL, 'ADMIN == true', NULL, NULL);
     INSERT INTO request_param (action_id, order_num, name, param) VALUES
         (p, 1, 'user', 'USER'), (p, 2, 'service', 'SERVICE'), (p, 3, 'target', 'BAN_TARGET');
     INSERT INTO response_param (action_id, name, param) VALUES (p, 'who', 'BAN_WHO');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         '{BAN_WHO} is off the black list: their messages reach the admins again.',
         '{BAN_WHO} — больше не в чёрном списке: их сообщения снова доходят до администраторов.');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'not_listed', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'not_listed', NULL,
         '{BAN_WHO} is not on the black list. /banlist shows who is.',
         '{BAN_WHO} — не в чёрном списке. /banlist покажет, кто в нём.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'usage', NULL,
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'usage', NULL,
         'Usage: /unban <i>id</i> or /unban @<i>username</i>.',
         'Использование: /unban <i>id</i> или /unban @<i>имя</i>.');
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
-    PERFORM pg_temp.act(c, p, 5, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
 
     -- /banlist
-    c := pg_temp.cmd('banlist', 'The black list (admins)', 'Чёрный список (админам)');
-    p := pg_temp.act(c, NULL, 1, 'procedure', NULL, 'relay_banned', NULL, 'ADMIN == true', NULL, NULL);
+    c := tree_command('banlist', 'The black list (admins)', 'Чёрный список (админам)');
+    p := tree_action(c, NULL, 1, 'procedure', NULL, 'relay_banned', NULL, 'ADMIN == true', NULL, NULL);
     INSERT INTO request_param (action_id, order_num, name, param) VALUES (p, 1, 'user', 'USER'), (p, 2, 'service', 'SERVICE');
     INSERT INTO response_param (action_id, name, param) VALUES (p, 'list', 'BAN_LIST');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         E'<b>Black list</b> (chat id · name · since):\n{BAN_LIST}', E'<b>Чёрный список</b> (id чата · имя · с какого дня):\n{BAN_LIST}');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'empty', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'empty', NULL,
         'The black list is empty.', 'Чёрный список пуст.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
 
     -- /news: the English text, the Russian text, who gets it, for how long.
-    c := pg_temp.cmd('news', 'Publish news (admins)', 'Опубликовать новость (админам)');
-    f := pg_temp.act(c, NULL, 1, 'folder', NULL, NULL, NULL, 'ADMIN == true', NULL, NULL);
-    PERFORM pg_temp.act(c, f, 1, 'input', 'NEWS_EN', NULL, NULL, NULL,
+    c := tree_command('news', 'Publish news (admins)', 'Опубликовать новость (админам)');
+    f := tree_action(c, NULL, 1, 'folder', NULL, NULL, NULL, 'ADMIN == true', NULL, NULL);
+    PERFORM tree_action(c, f, 1, 'input', 'NEWS_EN', NULL, NULL, NULL,
         'Write the news in English, as users should read it. Send - to cancel.',
         'Напишите новость по-английски, как её должны прочитать пользователи. Отправьте -, чтобы отменить.');
-    PERFORM pg_temp.act(c, f, 2, 'output', NULL, NULL, NULL, 'NEWS_EN == ''-''',
+    PERFORM tree_action(c, f, 2, 'output', NULL, NULL, NULL, 'NEWS_EN == ''-''',
         'Cancelled: no news was published.', 'Отменено: новость не опубликована.');
-    f := pg_temp.act(c, f, 3, 'folder', NULL, NULL, NULL, 'NEWS_EN != ''-''', NULL, NULL);
-    PERFORM pg_temp.act(c, f, 1, 'input', 'NEWS_RU', NULL, NULL, NULL,
+    f := tree_action(c, f, 3, 'folder', NULL, NULL, NULL, 'NEWS_EN != ''-''', NULL, NULL);
+    PERFORM tree_action(c, f, 1, 'input', 'NEWS_RU', NULL, NULL, NULL,
         'Now the same in Russian, or - to show the English text to Russian speakers too.',
         'Теперь то же по-русски, или -, чтобы русскоязычные тоже получили английский текст.');
-    p := pg_temp.act(c, f, 2, 'procedure', NULL, 'news_choices', NULL, NULL, NULL, NULL);
+    p := tree_action(c, f, 2, 'procedure', NULL, 'news_choices', NULL, NULL, NULL, NULL);
     INSERT INTO request_param (action_id, order_num, name, param) VALUES (p, 1, 'lang', 'LANG');
     INSERT INTO response_param (action_id, name, param) VALUES (p, 'audiences', 'NEWS_AUDIENCE'), (p, 'days', 'NEWS_DAYS');
-    PERFORM pg_temp.act(c, f, 3, 'list_menu', 'NEWS_AUDIENCE', NULL, NULL, NULL,
+    PERFORM tree_action(c, f, 3, 'list_menu', 'NEWS_AUDIENCE', NULL, NULL, NULL,
         'Who gets it?', 'Кому её показать?', 1);
-    PERFORM pg_temp.act(c, f, 4, 'list_menu', 'NEWS_DAYS', NULL, NULL, NULL,
+    PERFORM tree_action(c, f, 4, 'list_menu', 'NEWS_DAYS', NULL, NULL, NULL,
         'For how long, from now?', 'Как долго, начиная с этой минуты?', 4);
-    p := pg_temp.act(c, f, 5, 'procedure', NULL, 'news_add', NULL, NULL, NULL, NULL);
+    p := tree_action(c, f, 5, 'procedure', NULL, 'news_add', NULL, NULL, NULL, NULL);
     INSERT INTO request_param (action_id, order_num, name, param) VALUES
         (p, 1, 'user', 'USER'), (p, 2, 'service', 'SERVICE'), (p, 3, 'en', 'NEWS_EN'), (p, 4, 'ru', 'NEWS_RU'),
         (p, 5, 'audience', 'NEWS_AUDIENCE'), (p, 6, 'days', 'NEWS_DAYS');
     INSERT INTO response_param (action_id, name, param) VALUES (p, 'id', 'NEWS_ID');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         'News #{NEWS_ID} is published. Each user it is for gets it once, with their next message or button press, until it ends. /newslist shows how many got it; /newsend {NEWS_ID} withdraws it.',
         'Новость #{NEWS_ID} опубликована. Каждый, кому она предназначена, получит её один раз — со своим следующим сообщением или нажатием кнопки, пока она не закончится. /newslist покажет, сколько её получили; /newsend {NEWS_ID} снимет её.');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'cancelled', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'cancelled', NULL,
         'Cancelled: no news was published.', 'Отменено: новость не опубликована.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, NULL, NULL,
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, NULL, NULL,
         'The news could not be published. Please send /news again.',
         'Новость не удалось опубликовать. Отправьте /news ещё раз.');
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
 
     -- /newslist
-    c := pg_temp.cmd('newslist', 'News being shown (admins)', 'Текущие новости (админам)');
-    p := pg_temp.act(c, NULL, 1, 'procedure', NULL, 'news_list', NULL, 'ADMIN == true', NULL, NULL);
+    c := tree_command('newslist', 'News being shown (admins)', 'Текущие новости (админам)');
+    p := tree_action(c, NULL, 1, 'procedure', NULL, 'news_list', NULL, 'ADMIN == true', NULL, NULL);
     INSERT INTO request_param (action_id, order_num, name, param) VALUES
         (p, 1, 'user', 'USER'), (p, 2, 'service', 'SERVICE'), (p, 3, 'lang', 'LANG');
     INSERT INTO response_param (action_id, name, param) VALUES (p, 'list', 'NEWS_LIST');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         E'<b>News</b>\n{NEWS_LIST}', E'<b>Новости</b>\n{NEWS_LIST}');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'empty', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'empty', NULL,
         'No news is being shown. /news publishes one.', 'Сейчас новостей нет. /news опубликует новость.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
 
     -- /newsend <id>
-    c := pg_temp.cmd('newsend', 'Withdraw news (admins)', 'Снять новость (админам)');
+    c := tree_command('newsend', 'Withdraw news (admins)', 'Снять новость (админам)');
     INSERT INTO command_param (command_id, order_num, param) VALUES (c, 1, 'NEWS_ID');
-    p := pg_temp.act(c, NULL, 1, 'procedure', NULL, 'news_end', NULL, 'ADMIN == true', NULL, NULL);
+    p := tree_action(c, NULL, 1, 'procedure', NULL, 'news_end', NULL, 'ADMIN == true', NULL, NULL);
     INSERT INTO request_param (action_id, order_num, name, param) VALUES
         (p, 1, 'user', 'USER'), (p, 2, 'service', 'SERVICE'), (p, 3, 'id', 'NEWS_ID');
     INSERT INTO response_param (action_id, name, param) VALUES (p, 'id', 'NEWS_ID');
-    PERFORM pg_temp.act(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
         'News #{NEWS_ID} is withdrawn: nobody gets it any more.', 'Новость #{NEWS_ID} снята: её больше никто не получит.');
-    PERFORM pg_temp.act(c, p, 2, 'output', NULL, NULL, 'unknown', NULL,
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'unknown', NULL,
         'There is no news #{NEWS_ID} being shown. /newslist shows them.', 'Новости #{NEWS_ID} сейчас нет. /newslist покажет текущие.');
-    PERFORM pg_temp.act(c, p, 3, 'output', NULL, NULL, 'usage', NULL,
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'usage', NULL,
         'Usage: /newsend <i>number</i>; /newslist shows the numbers.', 'Использование: /newsend <i>номер</i>; номера покажет /newslist.');
-    PERFORM pg_temp.act(c, p, 4, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
-    PERFORM pg_temp.act(c, p, 5, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
-    PERFORM pg_temp.act(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'not_admin', NULL, refuse_en, refuse_ru);
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, 'ADMIN != true', refuse_en, refuse_ru);
 END $$;
 
-DROP FUNCTION pg_temp.act(bigint, bigint, integer, text, text, text, text, text, text, text, integer);
-DROP FUNCTION pg_temp.cmd(text, text, text);

@@ -150,7 +150,10 @@ func TestOperatorExample(t *testing.T) {
 		WITH c AS (INSERT INTO command (name, visible) VALUES ('ping', false) RETURNING id),
 		     a AS (INSERT INTO action (command_id, type, guard)
 		           SELECT id, 'output', 'DEVELOPER == true' FROM c RETURNING id)
-		INSERT INTO localized_string (action_id, lang, text) SELECT id, 'en', 'pong, {NAME}' FROM a`)
+		INSERT INTO localized_string (action_id, lang, text) SELECT id, 'en', 'pong, {NAME}' FROM a;
+		-- The same with the helpers, as the README shows it too.
+		SELECT tree_action(tree_command('ping2', 'Ping', 'Пинг'), NULL, 1, 'output', NULL, NULL, NULL,
+		    'DEVELOPER == true', 'pong, {NAME}', 'понг, {NAME}');`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,15 +163,20 @@ func TestOperatorExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := tree.Commands["ping"]
-	if c == nil || len(tree.Problems) > 0 {
-		t.Fatalf("ping refused: %v", tree.Problems)
+	if len(tree.Problems) > 0 {
+		t.Fatalf("refused: %v", tree.Problems)
 	}
-	for _, dev := range []bool{false, true} {
-		st := scripts.Start(tree, c, 1, "", scripts.Env{Lang: "en", Name: "Ann", Developer: dev})
-		effects, err := scripts.Run(tree, st, scripts.Input{})
-		if err != nil || (len(effects) == 1) != dev {
-			t.Errorf("developer %v: %+v, %v", dev, effects, err)
+	for _, name := range []string{"ping", "ping2"} {
+		c := tree.Commands[name]
+		if c == nil {
+			t.Fatalf("%s is missing", name)
+		}
+		for _, dev := range []bool{false, true} {
+			st := scripts.Start(tree, c, 1, "", scripts.Env{Lang: "en", Name: "Ann", Developer: dev})
+			effects, err := scripts.Run(tree, st, scripts.Input{})
+			if err != nil || (len(effects) == 1) != dev {
+				t.Errorf("%s, developer %v: %+v, %v", name, dev, effects, err)
+			}
 		}
 	}
 }
