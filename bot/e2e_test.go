@@ -1,11 +1,9 @@
 package bot_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"strings"
 	"sync"
@@ -14,10 +12,10 @@ import (
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
@@ -26,43 +24,16 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 const token = "123456:SECRET-token-never-logged"
 
-// logBuffer is a log sink the test reads while the transport writes.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // env is an emulator on a real HTTP listener, a fresh database and the logs of every transport
 // started on them.
-type env struct {
-	emu  *tgemu.Server
-	srv  *httptest.Server
-	bot  *tgemu.Bot
-	pool *pgxpool.Pool
-	logs *logBuffer
-}
+type env struct{ *bottest.Env }
 
 func newEnv(t *testing.T, opts tgemu.Options) *env {
 	t.Helper()
-	e := &env{emu: tgemu.New(opts), pool: pgtest.New(t), logs: &logBuffer{}}
-	e.srv = httptest.NewServer(e.emu)
-	t.Cleanup(e.srv.Close)
-	e.bot = e.emu.AddBot(token, "quest_test_bot")
+	e := &env{bottest.New(t, bottest.Options{Token: token, Username: "quest_test_bot", Emulator: opts})}
 	t.Cleanup(func() {
-		if strings.Contains(e.logs.String(), "SECRET") {
-			t.Errorf("the token appears in the logs:\n%s", e.logs)
+		if strings.Contains(e.Logs.String(), "SECRET") {
+			t.Errorf("the token appears in the logs:\n%s", e.Logs)
 		}
 	})
 	return e
@@ -72,70 +43,16 @@ func newEnv(t *testing.T, opts tgemu.Options) *env {
 // ends); cfg's Store, Log and timings are filled in.
 func (e *env) start(t *testing.T, cfg bot.Config) (stop func()) {
 	t.Helper()
-	cfg.Store = botpg.New(e.pool)
-	cfg.Log = slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cfg.PollTimeout = time.Second
-	if cfg.Rescan == 0 {
-		cfg.Rescan = 100 * time.Millisecond
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	api, err := bot.NewAPI(ctx, token, tgemu.Endpoint(e.srv.URL), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := bot.New(cfg)
-	if _, err := tr.AddBot(ctx, api); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { tr.Run(ctx); close(done) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case <-done:
-			case <-time.After(30 * time.Second):
-				t.Error("transport did not stop")
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return stop
+	return e.Start(t, cfg).Stop
 }
 
-func (e *env) user(id int64, name, lang string) {
-	e.bot.AddUser(tgbotapi.User{ID: id, FirstName: name, LanguageCode: lang})
-}
-
-func (e *env) send(t *testing.T, user int64, text string) {
-	t.Helper()
-	if _, err := e.bot.SendText(user, text); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// botMessages returns the texts of the bot's messages in a chat.
-func (e *env) botMessages(chat int64) []string {
+// botTexts returns the texts of the bot's messages in a chat.
+func (e *env) botTexts(chat int64) []string {
 	var out []string
-	for _, m := range e.bot.Messages(chat) {
-		if m.FromBot {
-			out = append(out, m.Text)
-		}
+	for _, m := range e.BotMessages(chat) {
+		out = append(out, m.Text)
 	}
 	return out
-}
-
-// waitFor polls cond until it holds or the limit passes.
-func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // Ensure /start is greeted in the user's language and other text gets a hint.
@@ -143,15 +60,15 @@ func TestGreeting(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, tgemu.Options{EnforceRateLimits: true})
 	e.start(t, bot.Config{})
-	e.user(1, "Ann", "en-GB")
-	e.user(2, "Иван", "ru")
-	e.user(3, "Hans", "de")
-	e.send(t, 1, "/start")
-	e.send(t, 2, "/start")
-	e.send(t, 3, "/start")
-	e.send(t, 1, "hello?")
-	waitFor(t, 10*time.Second, "replies", func() bool {
-		return len(e.botMessages(1)) == 2 && len(e.botMessages(2)) == 1 && len(e.botMessages(3)) == 1
+	e.User(1, "Ann", "en-GB")
+	e.User(2, "Иван", "ru")
+	e.User(3, "Hans", "de")
+	e.Send(t, 1, "/start")
+	e.Send(t, 2, "/start")
+	e.Send(t, 3, "/start")
+	e.Send(t, 1, "hello?")
+	bottest.WaitFor(t, 10*time.Second, "replies", func() bool {
+		return len(e.botTexts(1)) == 2 && len(e.botTexts(2)) == 1 && len(e.botTexts(3)) == 1
 	})
 	for _, c := range []struct {
 		chat int64
@@ -163,15 +80,15 @@ func TestGreeting(t *testing.T) {
 		{2, 0, "Привет, <b>Иван</b>!"},
 		{3, 0, "Hello, <b>Hans</b>!"},
 	} {
-		if got := e.botMessages(c.chat)[c.i]; !strings.HasPrefix(got, c.want) {
+		if got := e.botTexts(c.chat)[c.i]; !strings.HasPrefix(got, c.want) {
 			t.Errorf("chat %d message %d: got %q, want it to start with %q", c.chat, c.i, got, c.want)
 		}
 	}
-	if n := e.bot.Count("429"); n != 0 {
+	if n := e.Bot.Count("429"); n != 0 {
 		t.Errorf("%d flood errors, want none", n)
 	}
 	var lang string
-	if err := e.pool.QueryRow(context.Background(), `SELECT language FROM users WHERE id = 2`).Scan(&lang); err != nil || lang != "ru" {
+	if err := e.Pool.QueryRow(context.Background(), `SELECT language FROM users WHERE id = 2`).Scan(&lang); err != nil || lang != "ru" {
 		t.Errorf("user 2: language %q, %v", lang, err)
 	}
 }
@@ -196,27 +113,27 @@ func TestOrderPerChat(t *testing.T) {
 	e.start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
 	const chats, each = 50, 20
 	for c := range int64(chats) {
-		e.user(1000+c, fmt.Sprint("u", c), "en")
+		e.User(1000+c, fmt.Sprint("u", c), "en")
 	}
 	var wg sync.WaitGroup
 	for c := range int64(chats) {
 		wg.Go(func() {
 			for i := range each {
-				e.send(t, 1000+c, fmt.Sprint(i))
+				e.Send(t, 1000+c, fmt.Sprint(i))
 			}
 		})
 	}
 	wg.Wait()
-	waitFor(t, 30*time.Second, "every reply", func() bool {
+	bottest.WaitFor(t, 30*time.Second, "every reply", func() bool {
 		for c := range int64(chats) {
-			if len(e.botMessages(1000+c)) < each {
+			if len(e.botTexts(1000+c)) < each {
 				return false
 			}
 		}
 		return true
 	})
 	for c := range int64(chats) {
-		got := e.botMessages(1000 + c)
+		got := e.botTexts(1000 + c)
 		if len(got) != each {
 			t.Fatalf("chat %d: %d replies, want %d", c, len(got), each)
 		}
@@ -233,15 +150,15 @@ func TestFloodWait(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, tgemu.Options{})
 	e.start(t, bot.Config{})
-	e.user(1, "Ann", "en")
-	e.user(2, "Bob", "en")
-	e.bot.InjectFault(tgemu.Fault{Method: "sendMessage", ChatID: 1, Code: 429, RetryAfter: 2})
-	events, cancel := e.bot.Subscribe(1)
+	e.User(1, "Ann", "en")
+	e.User(2, "Bob", "en")
+	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", ChatID: 1, Code: 429, RetryAfter: 2})
+	events, cancel := e.Bot.Subscribe(1)
 	defer cancel()
 	start := time.Now()
-	e.send(t, 1, "/start")
-	e.send(t, 2, "/start")
-	waitFor(t, 5*time.Second, "the other chat's reply", func() bool { return len(e.botMessages(2)) == 1 })
+	e.Send(t, 1, "/start")
+	e.Send(t, 2, "/start")
+	bottest.WaitFor(t, 5*time.Second, "the other chat's reply", func() bool { return len(e.botTexts(2)) == 1 })
 	if other := time.Since(start); other > time.Second {
 		t.Errorf("the other chat waited %v", other)
 	}
@@ -255,7 +172,7 @@ func TestFloodWait(t *testing.T) {
 	if took < 2*time.Second || took > 4*time.Second {
 		t.Errorf("delivered after %v, want between 2 s and 4 s", took)
 	}
-	if n := e.bot.Count("429"); n != 1 {
+	if n := e.Bot.Count("429"); n != 1 {
 		t.Errorf("%d 429s, want 1", n)
 	}
 }
@@ -265,17 +182,17 @@ func TestTransientErrors(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, tgemu.Options{})
 	e.start(t, bot.Config{})
-	e.user(1, "Ann", "en")
-	e.bot.InjectFault(tgemu.Fault{Method: "sendMessage", Code: 500, Times: 1})
-	e.bot.InjectFault(tgemu.Fault{Method: "sendMessage", Code: 502, Times: 1})
-	e.bot.InjectFault(tgemu.Fault{Method: "sendMessage", Delay: 300 * time.Millisecond})
-	e.send(t, 1, "/start")
-	waitFor(t, 10*time.Second, "the reply", func() bool { return len(e.botMessages(1)) >= 1 })
+	e.User(1, "Ann", "en")
+	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", Code: 500, Times: 1})
+	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", Code: 502, Times: 1})
+	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", Delay: 300 * time.Millisecond})
+	e.Send(t, 1, "/start")
+	bottest.WaitFor(t, 10*time.Second, "the reply", func() bool { return len(e.botTexts(1)) >= 1 })
 	time.Sleep(300 * time.Millisecond)
-	if got := e.botMessages(1); len(got) != 1 {
+	if got := e.botTexts(1); len(got) != 1 {
 		t.Errorf("%d replies, want 1", len(got))
 	}
-	if n := e.bot.Count("5xx"); n != 2 {
+	if n := e.Bot.Count("5xx"); n != 2 {
 		t.Errorf("%d 5xx answers, want 2", n)
 	}
 }
@@ -301,33 +218,33 @@ func TestBlockedUser(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, tgemu.Options{})
 	e.start(t, bot.Config{Handler: broadcaster, Limits: &bot.NoLimits})
-	e.user(1, "Ann", "en")
-	e.user(2, "Bob", "en")
-	e.send(t, 1, "/start")
-	waitFor(t, 5*time.Second, "the greeting", func() bool { return len(e.botMessages(1)) == 1 })
-	e.bot.Block(1, true)
-	e.send(t, 2, "/all")
-	waitFor(t, 5*time.Second, "the news to Bob", func() bool { return len(e.botMessages(2)) == 3 })
+	e.User(1, "Ann", "en")
+	e.User(2, "Bob", "en")
+	e.Send(t, 1, "/start")
+	bottest.WaitFor(t, 5*time.Second, "the greeting", func() bool { return len(e.botTexts(1)) == 1 })
+	e.Bot.Block(1, true)
+	e.Send(t, 2, "/all")
+	bottest.WaitFor(t, 5*time.Second, "the news to Bob", func() bool { return len(e.botTexts(2)) == 3 })
 	ctx := context.Background()
-	waitFor(t, 5*time.Second, "Ann marked blocked", func() bool {
+	bottest.WaitFor(t, 5*time.Second, "Ann marked blocked", func() bool {
 		var blocked bool
-		e.pool.QueryRow(ctx, `SELECT blocked_at IS NOT NULL FROM users WHERE id = 1`).Scan(&blocked)
+		e.Pool.QueryRow(ctx, `SELECT blocked_at IS NOT NULL FROM users WHERE id = 1`).Scan(&blocked)
 		return blocked
 	})
 	var failed, pending int
-	e.pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'failed'), count(*) FILTER (WHERE status = 'pending') FROM outbox WHERE chat_id = 1`).Scan(&failed, &pending)
+	e.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'failed'), count(*) FILTER (WHERE status = 'pending') FROM outbox WHERE chat_id = 1`).Scan(&failed, &pending)
 	if failed != 3 || pending != 0 {
 		t.Errorf("Ann's outbox: %d failed, %d pending; want 3 and 0", failed, pending)
 	}
-	if n := e.bot.Count("403"); n != 1 {
+	if n := e.Bot.Count("403"); n != 1 {
 		t.Errorf("%d requests answered 403, want 1 (the rest dropped unsent)", n)
 	}
-	if got := e.botMessages(1); len(got) != 1 {
+	if got := e.botTexts(1); len(got) != 1 {
 		t.Errorf("Ann got %d messages, want only the greeting", len(got))
 	}
 	// Writing again unblocks.
-	e.send(t, 1, "/start")
-	waitFor(t, 5*time.Second, "Ann's second greeting", func() bool { return len(e.botMessages(1)) == 2 })
+	e.Send(t, 1, "/start")
+	bottest.WaitFor(t, 5*time.Second, "Ann's second greeting", func() bool { return len(e.botTexts(1)) == 2 })
 }
 
 // Ensure nothing is lost when the process stops after an update is stored but before it is
@@ -338,7 +255,7 @@ func TestCrashSafety(t *testing.T) {
 	t.Run("BeforeHandle", func(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t, tgemu.Options{})
-		e.user(1, "Ann", "en")
+		e.User(1, "Ann", "en")
 		var crashed atomic.Bool
 		var stop func()
 		stop = e.start(t, bot.Config{Hooks: bot.Hooks{BeforeHandle: func(*bot.Update) bool {
@@ -346,18 +263,18 @@ func TestCrashSafety(t *testing.T) {
 			go stop()
 			return true
 		}}})
-		e.send(t, 1, "/start")
-		waitFor(t, 5*time.Second, "the crash", crashed.Load)
+		e.Send(t, 1, "/start")
+		bottest.WaitFor(t, 5*time.Second, "the crash", crashed.Load)
 		stop()
 		var stored int
-		e.pool.QueryRow(ctx, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`).Scan(&stored)
+		e.Pool.QueryRow(ctx, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`).Scan(&stored)
 		if stored != 1 {
 			t.Fatalf("%d unhandled updates stored, want 1", stored)
 		}
 		e.start(t, bot.Config{})
-		waitFor(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botMessages(1)) >= 1 })
+		bottest.WaitFor(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botTexts(1)) >= 1 })
 		time.Sleep(300 * time.Millisecond)
-		if got := e.botMessages(1); len(got) != 1 {
+		if got := e.botTexts(1); len(got) != 1 {
 			t.Errorf("%d greetings, want 1", len(got))
 		}
 	})
@@ -365,7 +282,7 @@ func TestCrashSafety(t *testing.T) {
 		t.Run(point, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t, tgemu.Options{})
-			e.user(1, "Ann", "en")
+			e.User(1, "Ann", "en")
 			var crashed atomic.Bool
 			var stop func()
 			hook := func(*bot.OutboxRow) bool {
@@ -378,11 +295,11 @@ func TestCrashSafety(t *testing.T) {
 				hooks = bot.Hooks{AfterSend: hook}
 			}
 			stop = e.start(t, bot.Config{Hooks: hooks})
-			e.send(t, 1, "/start")
-			waitFor(t, 5*time.Second, "the crash", crashed.Load)
+			e.Send(t, 1, "/start")
+			bottest.WaitFor(t, 5*time.Second, "the crash", crashed.Load)
 			stop()
 			var pending int
-			e.pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE status = 'pending'`).Scan(&pending)
+			e.Pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE status = 'pending'`).Scan(&pending)
 			if pending != 1 {
 				t.Fatalf("%d pending outbox rows, want 1", pending)
 			}
@@ -391,13 +308,13 @@ func TestCrashSafety(t *testing.T) {
 			if point == "AfterSend" {
 				want = 2 // sent, crashed before the row was removed: sent once more
 			}
-			waitFor(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botMessages(1)) >= want })
+			bottest.WaitFor(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botTexts(1)) >= want })
 			time.Sleep(300 * time.Millisecond)
-			if got := e.botMessages(1); len(got) != want {
+			if got := e.botTexts(1); len(got) != want {
 				t.Errorf("%d greetings, want %d", len(got), want)
 			}
 			var left int
-			e.pool.QueryRow(ctx, `SELECT count(*) FROM inbox`).Scan(&left)
+			e.Pool.QueryRow(ctx, `SELECT count(*) FROM inbox`).Scan(&left)
 			if left != 0 {
 				t.Errorf("%d updates left in the inbox, want none", left)
 			}
@@ -410,25 +327,25 @@ func TestCrashSafety(t *testing.T) {
 func TestTokenRedacted(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, tgemu.Options{})
-	e.user(1, "Ann", "en")
+	e.User(1, "Ann", "en")
 	e.start(t, bot.Config{Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 		// Telegram rejects this one (unbalanced HTML): logged with its request.
 		return tx.Send(ctx, bot.Request{Method: "sendMessage", ChatID: 1, Params: map[string]string{
 			"chat_id": "1", "text": "<b>oops", "parse_mode": "HTML"}})
 	}})
-	e.send(t, 1, "/start")
-	waitFor(t, 5*time.Second, "the rejection", func() bool { return e.bot.Count("400") == 1 })
-	waitFor(t, 5*time.Second, "the rejection logged", func() bool {
-		return strings.Contains(e.logs.String(), "Telegram rejected a request")
+	e.Send(t, 1, "/start")
+	bottest.WaitFor(t, 5*time.Second, "the rejection", func() bool { return e.Bot.Count("400") == 1 })
+	bottest.WaitFor(t, 5*time.Second, "the rejection logged", func() bool {
+		return strings.Contains(e.Logs.String(), "Telegram rejected a request")
 	})
 	// The server goes away: every poll now fails with an error whose URL holds the token.
-	e.srv.CloseClientConnections()
-	e.srv.Close()
-	waitFor(t, 10*time.Second, "a failed poll logged", func() bool {
-		return strings.Contains(e.logs.String(), "getUpdates failed")
+	e.Srv.CloseClientConnections()
+	e.Srv.Close()
+	bottest.WaitFor(t, 10*time.Second, "a failed poll logged", func() bool {
+		return strings.Contains(e.Logs.String(), "getUpdates failed")
 	})
-	if !strings.Contains(e.logs.String(), "<token>") {
-		t.Errorf("the failed poll's error does not show the redacted URL:\n%s", e.logs)
+	if !strings.Contains(e.Logs.String(), "<token>") {
+		t.Errorf("the failed poll's error does not show the redacted URL:\n%s", e.Logs)
 	}
 	// newEnv's cleanup checks that the token never appears.
 }
@@ -456,27 +373,22 @@ func TestFilesAndMenu(t *testing.T) {
 		}
 		return tx.Send(ctx, p, d)
 	}})
-	e.user(1, "Ann", "en")
-	e.send(t, 1, "one")
-	waitFor(t, 5*time.Second, "the first files", func() bool { return len(e.botMessages(1)) == 2 })
-	e.send(t, 1, "two")
-	waitFor(t, 5*time.Second, "the second files", func() bool { return len(e.botMessages(1)) == 4 })
-	var msgs []tgemu.Message
-	for _, m := range e.bot.Messages(1) {
-		if m.FromBot {
-			msgs = append(msgs, m)
-		}
-	}
+	e.User(1, "Ann", "en")
+	e.Send(t, 1, "one")
+	bottest.WaitFor(t, 5*time.Second, "the first files", func() bool { return len(e.botTexts(1)) == 2 })
+	e.Send(t, 1, "two")
+	bottest.WaitFor(t, 5*time.Second, "the second files", func() bool { return len(e.botTexts(1)) == 4 })
+	msgs := e.BotMessages(1)
 	if msgs[0].Photo == "" || msgs[0].Photo != msgs[2].Photo || msgs[1].Document == "" || msgs[1].Document != msgs[3].Document {
 		t.Errorf("files were uploaded again instead of reused: %+v", msgs)
 	}
-	if data, name, _, ok := e.emu.FileData(msgs[1].Document); !ok || string(data) != "some notes" || name != "notes.txt" {
+	if data, name, _, ok := e.Emu.FileData(msgs[1].Document); !ok || string(data) != "some notes" || name != "notes.txt" {
 		t.Errorf("document: %q %q %v", data, name, ok)
 	}
-	if _, err := e.bot.Press(1, msgs[0].ID, "ok"); err != nil {
+	if _, err := e.Bot.Press(1, msgs[0].ID, "ok"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "the button answered", func() bool { return e.bot.UnansweredCallbacks() == 0 })
+	bottest.WaitFor(t, 5*time.Second, "the button answered", func() bool { return e.Bot.UnansweredCallbacks() == 0 })
 }
 
 // Ensure a handler can download a document the user uploaded.
@@ -492,12 +404,12 @@ func TestDownload(t *testing.T) {
 		reqs, _ := bot.SendHTML(u.Chat, fmt.Sprintf("%s: %d bytes, %q", path[strings.LastIndexByte(path, '.'):], len(data), data), nil)
 		return tx.Send(ctx, reqs...)
 	}})
-	e.user(1, "Ann", "en")
-	if _, err := e.bot.SendDocument(1, "quest.qmm", "application/octet-stream", []byte("QMM data")); err != nil {
+	e.User(1, "Ann", "en")
+	if _, err := e.Bot.SendDocument(1, "quest.qmm", "application/octet-stream", []byte("QMM data")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 5*time.Second, "the reply", func() bool { return len(e.botMessages(1)) == 1 })
-	if got, want := e.botMessages(1)[0], `.qmm: 8 bytes, "QMM data"`; got != want {
+	bottest.WaitFor(t, 5*time.Second, "the reply", func() bool { return len(e.botTexts(1)) == 1 })
+	if got, want := e.botTexts(1)[0], `.qmm: 8 bytes, "QMM data"`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
@@ -518,15 +430,15 @@ func TestRateLimits(t *testing.T) {
 	}})
 	const chats = 40
 	for c := range int64(chats) {
-		e.user(100+c, "u", "en")
+		e.User(100+c, "u", "en")
 	}
 	start := time.Now()
 	for c := range int64(chats) {
-		e.send(t, 100+c, "go")
+		e.Send(t, 100+c, "go")
 	}
-	waitFor(t, 20*time.Second, "every message", func() bool {
+	bottest.WaitFor(t, 20*time.Second, "every message", func() bool {
 		for c := range int64(chats) {
-			if len(e.botMessages(100+c)) < 3 {
+			if len(e.botTexts(100+c)) < 3 {
 				return false
 			}
 		}
@@ -534,7 +446,7 @@ func TestRateLimits(t *testing.T) {
 	})
 	took := time.Since(start)
 	t.Logf("%d messages in %v", 3*chats, took)
-	if n := e.bot.Count("429"); n != 0 {
+	if n := e.Bot.Count("429"); n != 0 {
 		t.Errorf("%d flood errors, want none", n)
 	}
 	// 120 messages at 30 a second take about 4 s.
@@ -542,7 +454,7 @@ func TestRateLimits(t *testing.T) {
 		t.Errorf("took %v: faster than Telegram allows", took)
 	}
 	for c := range int64(chats) {
-		msgs := e.bot.Messages(100 + c)
+		msgs := e.Bot.Messages(100 + c)
 		var last time.Time
 		for _, m := range msgs {
 			if !m.FromBot {
@@ -560,11 +472,11 @@ func TestRateLimits(t *testing.T) {
 func TestTwoBots(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, tgemu.Options{})
-	second := e.emu.AddBot("654321:other-secret", "second_bot")
-	tr := bot.New(bot.Config{Store: botpg.New(e.pool), PollTimeout: time.Second,
-		Log: slog.New(slog.NewTextHandler(e.logs, nil))})
+	second := e.Emu.AddBot("654321:other-secret", "second_bot")
+	tr := bot.New(bot.Config{Store: botpg.New(e.Pool), PollTimeout: time.Second,
+		Log: slog.New(slog.NewTextHandler(e.Logs, nil))})
 	for _, token := range []string{token, "654321:other-secret"} {
-		api, err := bot.NewAPI(context.Background(), token, tgemu.Endpoint(e.srv.URL), nil)
+		api, err := bot.NewAPI(context.Background(), token, tgemu.Endpoint(e.Srv.URL), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -577,21 +489,21 @@ func TestTwoBots(t *testing.T) {
 	go func() { tr.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	// The same Telegram user writes to both bots.
-	e.user(1, "Anna", "ru")
+	e.User(1, "Anna", "ru")
 	second.AddUser(tgbotapi.User{ID: 1, FirstName: "Anna", LanguageCode: "ru"})
-	e.send(t, 1, "/start")
+	e.Send(t, 1, "/start")
 	second.SendText(1, "/start")
-	waitFor(t, 5*time.Second, "both greetings", func() bool {
-		return len(e.botMessages(1)) == 1 && len(second.Messages(1)) == 2
+	bottest.WaitFor(t, 5*time.Second, "both greetings", func() bool {
+		return len(e.botTexts(1)) == 1 && len(second.Messages(1)) == 2
 	})
 	if got := second.Messages(1)[1].Text; !strings.HasPrefix(got, "Привет, <b>Anna</b>") {
 		t.Errorf("the second bot answered %q", got)
 	}
-	if got := e.botMessages(1)[0]; !strings.HasPrefix(got, "Привет, <b>Anna</b>") {
+	if got := e.botTexts(1)[0]; !strings.HasPrefix(got, "Привет, <b>Anna</b>") {
 		t.Errorf("the first bot answered %q", got)
 	}
 	var services int
-	e.pool.QueryRow(ctx, `SELECT count(*) FROM user_service WHERE user_id = 1`).Scan(&services)
+	e.Pool.QueryRow(ctx, `SELECT count(*) FROM user_service WHERE user_id = 1`).Scan(&services)
 	if services != 2 {
 		t.Errorf("Ann is a member of %d bots, want 2", services)
 	}
@@ -606,20 +518,20 @@ func TestTwoProcesses(t *testing.T) {
 	e.start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
 	const chats, each = 20, 10
 	for c := range int64(chats) {
-		e.user(2000+c, "u", "en")
+		e.User(2000+c, "u", "en")
 	}
 	var wg sync.WaitGroup
 	for c := range int64(chats) {
 		wg.Go(func() {
 			for i := range each {
-				e.send(t, 2000+c, fmt.Sprint(i))
+				e.Send(t, 2000+c, fmt.Sprint(i))
 			}
 		})
 	}
 	wg.Wait()
-	waitFor(t, 20*time.Second, "every reply", func() bool {
+	bottest.WaitFor(t, 20*time.Second, "every reply", func() bool {
 		for c := range int64(chats) {
-			if len(e.botMessages(2000+c)) < each {
+			if len(e.botTexts(2000+c)) < each {
 				return false
 			}
 		}
@@ -627,7 +539,7 @@ func TestTwoProcesses(t *testing.T) {
 	})
 	time.Sleep(300 * time.Millisecond)
 	for c := range int64(chats) {
-		got := e.botMessages(2000 + c)
+		got := e.botTexts(2000 + c)
 		if len(got) != each {
 			t.Fatalf("chat %d: %d replies, want %d", c, len(got), each)
 		}

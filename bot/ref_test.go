@@ -10,6 +10,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/tgemu"
 )
 
@@ -62,21 +63,11 @@ func refs(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 
 // lastText returns the text of the bot's last message in a chat.
 func (e *env) lastText(chat int64) string {
-	got := e.botMessages(chat)
+	got := e.botTexts(chat)
 	if len(got) == 0 {
 		return ""
 	}
 	return got[len(got)-1]
-}
-
-// count runs a counting query.
-func (e *env) count(t *testing.T, sql string) int {
-	t.Helper()
-	var n int
-	if err := e.pool.QueryRow(context.Background(), sql).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // Ensure a message sent under a ref can be deleted and edited by its ref, also by a process
@@ -85,57 +76,57 @@ func (e *env) count(t *testing.T, sql string) int {
 func TestMessageRefs(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, tgemu.Options{})
-	e.user(1, "Ann", "en")
+	e.User(1, "Ann", "en")
 	stop := e.start(t, bot.Config{Handler: refs, Limits: &bot.NoLimits})
 
-	e.send(t, 1, "prompt a")
-	waitFor(t, 5*time.Second, "the prompt", func() bool { return e.lastText(1) == "prompt a" })
-	prompt := e.bot.Messages(1)[1].ID
-	waitFor(t, 5*time.Second, "the prompt's record", func() bool {
-		return e.count(t, `SELECT count(*) FROM sent_ref WHERE ref = 'a'`) == 1
+	e.Send(t, 1, "prompt a")
+	bottest.WaitFor(t, 5*time.Second, "the prompt", func() bool { return e.lastText(1) == "prompt a" })
+	prompt := e.Bot.Messages(1)[1].ID
+	bottest.WaitFor(t, 5*time.Second, "the prompt's record", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM sent_ref WHERE ref = 'a'`) == 1
 	})
 	// A restart between the prompt and its deletion: the id is in the database.
 	stop()
 	e.start(t, bot.Config{Handler: refs, Limits: &bot.NoLimits})
-	e.send(t, 1, "del a")
-	waitFor(t, 5*time.Second, "the deletion", func() bool { return e.lastText(1) == "done del a" })
-	if got := e.bot.Deleted(1); !slices.Equal(got, []int{prompt}) {
+	e.Send(t, 1, "del a")
+	bottest.WaitFor(t, 5*time.Second, "the deletion", func() bool { return e.lastText(1) == "done del a" })
+	if got := e.Bot.Deleted(1); !slices.Equal(got, []int{prompt}) {
 		t.Errorf("deleted %v, want the prompt %d", got, prompt)
 	}
-	if n := e.count(t, `SELECT count(*) FROM sent_ref`); n != 0 {
+	if n := e.QueryInt(t, `SELECT count(*) FROM sent_ref`); n != 0 {
 		t.Errorf("%d refs left after the deletion, want none", n)
 	}
 
 	// A second deletion of the same ref, and one of a ref never used: dropped.
-	e.send(t, 1, "del a")
-	e.send(t, 1, "del ghost")
-	waitFor(t, 5*time.Second, "the answers", func() bool { return e.lastText(1) == "done del ghost" })
-	if n := len(e.bot.Deleted(1)); n != 1 {
+	e.Send(t, 1, "del a")
+	e.Send(t, 1, "del ghost")
+	bottest.WaitFor(t, 5*time.Second, "the answers", func() bool { return e.lastText(1) == "done del ghost" })
+	if n := len(e.Bot.Deleted(1)); n != 1 {
 		t.Errorf("%d deletions, want still 1", n)
 	}
-	if !strings.Contains(e.logs.String(), "ref=ghost") {
-		t.Errorf("the dropped request is not logged:\n%s", e.logs)
+	if !strings.Contains(e.Logs.String(), "ref=ghost") {
+		t.Errorf("the dropped request is not logged:\n%s", e.Logs)
 	}
 
 	// A split text: both parts go.
-	before := len(e.bot.Messages(1))
-	e.send(t, 1, "long b")
-	waitFor(t, 5*time.Second, "the long text", func() bool { return len(e.bot.Messages(1)) == before+3 })
-	e.send(t, 1, "del b")
-	waitFor(t, 5*time.Second, "its deletion", func() bool { return e.lastText(1) == "done del b" })
-	if n := len(e.bot.Deleted(1)); n != 3 {
-		t.Errorf("%d deletions, want 3: %v", n, e.bot.Deleted(1))
+	before := len(e.Bot.Messages(1))
+	e.Send(t, 1, "long b")
+	bottest.WaitFor(t, 5*time.Second, "the long text", func() bool { return len(e.Bot.Messages(1)) == before+3 })
+	e.Send(t, 1, "del b")
+	bottest.WaitFor(t, 5*time.Second, "its deletion", func() bool { return e.lastText(1) == "done del b" })
+	if n := len(e.Bot.Deleted(1)); n != 3 {
+		t.Errorf("%d deletions, want 3: %v", n, e.Bot.Deleted(1))
 	}
-	if n := e.bot.Count("deleteMessages"); n != 1 {
+	if n := e.Bot.Count("deleteMessages"); n != 1 {
 		t.Errorf("%d deleteMessages, want 1", n)
 	}
 
 	// An edit by ref.
-	e.send(t, 1, "prompt c")
-	e.send(t, 1, "edit c")
-	waitFor(t, 5*time.Second, "the edit", func() bool { return e.lastText(1) == "done edit c" })
+	e.Send(t, 1, "prompt c")
+	e.Send(t, 1, "edit c")
+	bottest.WaitFor(t, 5*time.Second, "the edit", func() bool { return e.lastText(1) == "done edit c" })
 	var edited []tgemu.Message
-	for _, m := range e.bot.Messages(1) {
+	for _, m := range e.Bot.Messages(1) {
 		if m.Edited {
 			edited = append(edited, m)
 		}
@@ -145,18 +136,18 @@ func TestMessageRefs(t *testing.T) {
 	}
 
 	// The last row is removed just after Telegram has it.
-	waitFor(t, 5*time.Second, "an empty outbox (no failed rows)", func() bool {
-		return e.count(t, `SELECT count(*) FROM outbox`) == 0
+	bottest.WaitFor(t, 5*time.Second, "an empty outbox (no failed rows)", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM outbox`) == 0
 	})
 
 	// The records of messages never deleted by ref expire.
-	if n := e.count(t, `SELECT count(*) FROM sent_ref WHERE ref = 'c'`); n != 1 {
+	if n := e.QueryInt(t, `SELECT count(*) FROM sent_ref WHERE ref = 'c'`); n != 1 {
 		t.Fatalf("%d records of ref c, want 1", n)
 	}
-	if err := botpg.New(e.pool).Cleanup(context.Background(), 0); err != nil {
+	if err := botpg.New(e.Pool).Cleanup(context.Background(), 0); err != nil {
 		t.Fatal(err)
 	}
-	if n := e.count(t, `SELECT count(*) FROM sent_ref`); n != 0 {
+	if n := e.QueryInt(t, `SELECT count(*) FROM sent_ref`); n != 0 {
 		t.Errorf("%d records left after the cleanup, want none", n)
 	}
 }
@@ -166,7 +157,7 @@ func TestMessageRefs(t *testing.T) {
 func TestMessageRefCrash(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, tgemu.Options{})
-	e.user(1, "Ann", "en")
+	e.User(1, "Ann", "en")
 	var crashed atomic.Bool
 	var stop func()
 	stop = e.start(t, bot.Config{Handler: refs, Limits: &bot.NoLimits, Hooks: bot.Hooks{BeforeSend: func(*bot.OutboxRow) bool {
@@ -176,19 +167,19 @@ func TestMessageRefCrash(t *testing.T) {
 		go stop()
 		return true
 	}}})
-	e.send(t, 1, "both x")
-	waitFor(t, 5*time.Second, "the crash", crashed.Load)
+	e.Send(t, 1, "both x")
+	bottest.WaitFor(t, 5*time.Second, "the crash", crashed.Load)
 	stop()
-	if n := e.count(t, `SELECT count(*) FROM outbox WHERE status = 'pending'`); n != 3 {
+	if n := e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending'`); n != 3 {
 		t.Fatalf("%d pending rows, want the prompt, its deletion and the answer", n)
 	}
 	e.start(t, bot.Config{Handler: refs, Limits: &bot.NoLimits})
-	waitFor(t, 5*time.Second, "the answer", func() bool { return e.lastText(1) == "done both x" })
-	msgs := e.bot.Messages(1)
-	if len(msgs) != 2 || msgs[0].FromBot || len(e.bot.Deleted(1)) != 1 {
-		t.Errorf("messages %+v, deleted %v: want the user's, the answer, and the prompt deleted", msgs, e.bot.Deleted(1))
+	bottest.WaitFor(t, 5*time.Second, "the answer", func() bool { return e.lastText(1) == "done both x" })
+	msgs := e.Bot.Messages(1)
+	if len(msgs) != 2 || msgs[0].FromBot || len(e.Bot.Deleted(1)) != 1 {
+		t.Errorf("messages %+v, deleted %v: want the user's, the answer, and the prompt deleted", msgs, e.Bot.Deleted(1))
 	}
-	waitFor(t, 5*time.Second, "empty outbox and sent_ref", func() bool {
-		return e.count(t, `SELECT count(*) FROM outbox`)+e.count(t, `SELECT count(*) FROM sent_ref`) == 0
+	bottest.WaitFor(t, 5*time.Second, "empty outbox and sent_ref", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM outbox`)+e.QueryInt(t, `SELECT count(*) FROM sent_ref`) == 0
 	})
 }

@@ -16,7 +16,7 @@ import (
 func (e *env) gameRow(t *testing.T, user int64) (st quest.State, sandbox bool, script int64) {
 	t.Helper()
 	var raw []byte
-	err := e.pool.QueryRow(context.Background(), `SELECT state, sandbox, script_id FROM game WHERE user_id = $1`, user).
+	err := e.Pool.QueryRow(context.Background(), `SELECT state, sandbox, script_id FROM game WHERE user_id = $1`, user).
 		Scan(&raw, &sandbox, &script)
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func TestDeveloperCommands(t *testing.T) {
 	e.hello(t, dev)
 	e.makeDeveloper(t, dev)
 	var cargo int64
-	e.pool.QueryRow(ctx, `SELECT id FROM script WHERE file = 'cargo-run_en.qmm'`).Scan(&cargo)
+	e.Pool.QueryRow(ctx, `SELECT id FROM script WHERE file = 'cargo-run_en.qmm'`).Scan(&cargo)
 
 	e.ask(t, dev, "/show id", "No quest is running.")
 	e.ask(t, dev, "/set p1 1", "No quest is running.")
@@ -52,19 +52,19 @@ func TestDeveloperCommands(t *testing.T) {
 	e.ask(t, dev, "/load nothing-like-this", "There is no quest «nothing-like-this» you can open.")
 
 	// A quest whose file is gone is named, not started, and its path is not told.
-	e.exec(t, `INSERT INTO script (name, common_name, file, language) VALUES ('Lost', 'lost', 'lost.qmm', 'en')`)
+	e.Exec(t, `INSERT INTO script (name, common_name, file, language) VALUES ('Lost', 'lost', 'lost.qmm', 'en')`)
 	lost := e.ask(t, dev, "/load lost", "«Lost»")
 	if !strings.Contains(lost.Text, "cannot start: its file cannot be read") || strings.Contains(lost.Text, e.root) {
 		t.Errorf("/load of a missing file: %q", lost.Text)
 	}
 
-	n := e.mark(dev)
-	e.send(t, dev, "/load Cargo run")
-	e.waitText(t, dev, n, fmt.Sprintf("«Cargo run» (#%d) runs as a sandbox", cargo))
+	n := e.LastID(dev)
+	e.Send(t, dev, "/load Cargo run")
+	e.WaitTextAfter(t, dev, n, fmt.Sprintf("«Cargo run» (#%d) runs as a sandbox", cargo))
 	task := e.screen(t, dev, n)
 	e.ask(t, dev, "/show id", "Location <b>1</b> (phase starting, step 0) of «Cargo run»")
-	n = e.mark(dev)
-	e.press(t, dev, task, "I agree")
+	n = e.LastID(dev)
+	e.Press(t, dev, task, "I agree")
 	e.screen(t, dev, n)
 	e.ask(t, dev, "/show id", "a sandbox game")
 	params := e.ask(t, dev, "/show params", "Parameters of «Cargo run»:")
@@ -85,10 +85,10 @@ func TestDeveloperCommands(t *testing.T) {
 
 	// /set, within bounds, and the screen shown again.
 	before := e.lastScreen(t, dev)
-	n = e.mark(dev)
-	e.send(t, dev, "/set p1 7")
-	e.waitText(t, dev, n, "p1 (Fuel) is now 7.")
-	e.waitText(t, dev, n, "Fuel: <b>7</b> units")
+	n = e.LastID(dev)
+	e.Send(t, dev, "/set p1 7")
+	e.WaitTextAfter(t, dev, n, "p1 (Fuel) is now 7.")
+	e.WaitTextAfter(t, dev, n, "Fuel: <b>7</b> units")
 	e.ask(t, dev, "/set p1 11", "p1 (Fuel) must be between 0 and 10.")
 	e.ask(t, dev, "/set p9 1", "This quest has no parameter p9.")
 	e.ask(t, dev, "/set p1 seven", "«seven» is not a whole number.")
@@ -102,8 +102,8 @@ func TestDeveloperCommands(t *testing.T) {
 		t.Errorf("after /set: sandbox %v, params %v", sandbox, st.Params)
 	}
 	// The buttons shown before the change are stale.
-	e.press(t, dev, before, "Undock and set off")
-	e.waitIdle(t)
+	e.Press(t, dev, before, "Undock and set off")
+	e.WaitIdle(t)
 	if st, _, _ := e.gameRow(t, dev); st.LocationID != 1 {
 		t.Errorf("a button of the screen before /set moved the game to location %d", st.LocationID)
 	}
@@ -113,22 +113,22 @@ func TestDeveloperCommands(t *testing.T) {
 	e.ask(t, dev, "/calc", "Usage: /calc")
 
 	// Documents.
-	n = e.mark(dev)
-	e.send(t, dev, "/dump")
+	n = e.LastID(dev)
+	e.Send(t, dev, "/dump")
 	_, dump := e.document(t, dev, n, fmt.Sprintf("quest-%d.json", cargo))
 	var dq qmm.Quest
 	if err := json.Unmarshal(dump, &dq); err != nil || len(dq.Params) != 3 || len(dq.Locations) != 6 {
 		t.Errorf("/dump: %v, %d params, %d locations", err, len(dq.Params), len(dq.Locations))
 	}
-	n = e.mark(dev)
-	e.send(t, dev, "/write")
+	n = e.LastID(dev)
+	e.Send(t, dev, "/write")
 	_, written := e.document(t, dev, n, fmt.Sprintf("quest-%d.qmm", cargo))
 	if wq, err := qmm.DecodeBytes(written); err != nil || len(wq.Jumps) != 8 || wq.Params[0].Name != "Fuel" {
 		t.Errorf("/write: %v", err)
 	}
-	n = e.mark(dev)
-	e.send(t, dev, "/save")
-	e.waitText(t, dev, n, "Send this file back into this chat to go on from here.")
+	n = e.LastID(dev)
+	e.Send(t, dev, "/save")
+	e.WaitTextAfter(t, dev, n, "Send this file back into this chat to go on from here.")
 	doc, saved := e.document(t, dev, n, ".qsave")
 	if !strings.HasPrefix(doc.FileName, fmt.Sprintf("save-%d-", cargo)) {
 		t.Errorf("save file name %q", doc.FileName)
@@ -140,16 +140,16 @@ func TestDeveloperCommands(t *testing.T) {
 
 	// Play on, then restore the save: the game is back where it was, as a sandbox.
 	screen := e.lastScreen(t, dev)
-	n = e.mark(dev)
-	e.press(t, dev, screen, "Undock and set off")
+	n = e.LastID(dev)
+	e.Press(t, dev, screen, "Undock and set off")
 	e.screen(t, dev, n)
 	if st, _, _ := e.gameRow(t, dev); st.LocationID != 2 {
 		t.Fatalf("after the jump the game is at location %d", st.LocationID)
 	}
-	n = e.mark(dev)
+	n = e.LastID(dev)
 	e.upload(t, dev, "my game.qsave", saved)
-	e.waitText(t, dev, n, "The saved game of «Cargo run» goes on as a sandbox")
-	e.waitText(t, dev, n, "Fuel: <b>7</b> units")
+	e.WaitTextAfter(t, dev, n, "The saved game of «Cargo run» goes on as a sandbox")
+	e.WaitTextAfter(t, dev, n, "Fuel: <b>7</b> units")
 	got, sandbox, _ := e.gameRow(t, dev)
 	want := s.State
 	if gj, _ := json.Marshal(got); !sandbox || string(gj) != mustJSON(t, want) {
@@ -160,9 +160,9 @@ func TestDeveloperCommands(t *testing.T) {
 	// A save of the original bot's binary format: the location entered with the saved values.
 	old := devtools.EncodeQMS(&devtools.QMS{Quest: "CARGO-RUN_EN.qmm", Location: 2, Params: []devtools.QMSParam{
 		{Title: "Fuel", Max: 10, Value: 4}, {Title: "Money", Max: 5000, Value: 500}, {Title: "Belt roll", Max: 6, Hidden: true}}})
-	n = e.mark(dev)
+	n = e.LastID(dev)
 	e.upload(t, dev, "old.qms", old)
-	e.waitText(t, dev, n, "The saved game of «Cargo run» goes on as a sandbox")
+	e.WaitTextAfter(t, dev, n, "The saved game of «Cargo run» goes on as a sandbox")
 	e.screen(t, dev, n)
 	got, sandbox, _ = e.gameRow(t, dev)
 	if !sandbox || got.LocationID != 2 || got.Params[0] != 4 || got.Params[1] != 500 || got.Shown[2] {
@@ -180,15 +180,15 @@ func TestDeveloperCommands(t *testing.T) {
 	}
 
 	// A counted game cannot be changed by hand; it can be inspected and saved.
-	n = e.mark(dev)
-	e.send(t, dev, fmt.Sprintf("/start %d", cargo))
+	n = e.LastID(dev)
+	e.Send(t, dev, fmt.Sprintf("/start %d", cargo))
 	e.screen(t, dev, n)
 	e.ask(t, dev, "/set p1 9", "Only a sandbox game can be changed")
 	e.ask(t, dev, "/show id", "a counted game")
 	if st, sandbox, _ := e.gameRow(t, dev); sandbox || st.Phase != quest.PhaseStarting {
 		t.Errorf("the counted game: sandbox %v, phase %v", sandbox, st.Phase)
 	}
-	e.waitIdle(t)
+	e.WaitIdle(t)
 }
 
 func mustJSON(t *testing.T, v any) string {

@@ -37,13 +37,13 @@ func TestImages(t *testing.T) {
 	// photo plays the quest to its first location and returns the photo shown there.
 	photo := func(user int64, quest int64) []byte {
 		t.Helper()
-		n := e.mark(user)
-		e.send(t, user, fmt.Sprintf("/load %d", quest))
+		n := e.LastID(user)
+		e.Send(t, user, fmt.Sprintf("/load %d", quest))
 		task := e.screen(t, user, n)
-		n = e.mark(user)
-		e.press(t, user, task, "I agree")
-		m := e.wait(t, user, n, "a photo", func(m tgemu.Message) bool { return m.Photo != "" })
-		data, _, _, ok := e.emu.FileData(m.Photo)
+		n = e.LastID(user)
+		e.Press(t, user, task, "I agree")
+		m := e.WaitMessage(t, user, n, "a photo", func(m tgemu.Message) bool { return m.Photo != "" })
+		data, _, _, ok := e.Emu.FileData(m.Photo)
 		if !ok {
 			t.Fatal("the photo has no data")
 		}
@@ -94,5 +94,5 @@ func TestImages(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(e.root, "dev", "images", sha(green)+".png")); err != nil {
 		t.Error("a file in use was swept")
 	}
-	e.waitIdle(t)
+	e.WaitIdle(t)
 }

@@ -27,13 +27,13 @@ func TestRoles(t *testing.T) {
 	e.user(3, "Pat", "pat", "en")
 	e.user(4, "Ru", "ru_user", "ru")
 	// Ada is an admin by configuration before she ever writes.
-	if err := devtools.ApplyRoles(ctx, e.pool, []int{e.service}, nil, []int64{1}); err != nil {
+	if err := devtools.ApplyRoles(ctx, e.Pool, []int{e.service}, nil, []int64{1}); err != nil {
 		t.Fatal(err)
 	}
 	for _, u := range []int64{1, 2, 3, 4} {
 		e.hello(t, u)
 	}
-	if e.count(t, `SELECT count(*) FROM users WHERE id = 1 AND is_admin`) != 1 {
+	if e.QueryInt(t, `SELECT count(*) FROM users WHERE id = 1 AND is_admin`) != 1 {
 		t.Fatal("the configured admin did not become one when she first wrote")
 	}
 
@@ -48,14 +48,14 @@ func TestRoles(t *testing.T) {
 
 	// Saves are for everybody: a player saves a counted game and restores it as a sandbox.
 	e.ask(t, 3, "/save", "No quest is running: there is nothing to save.")
-	n := e.mark(3)
-	e.send(t, 3, "/quest cargo")
+	n := e.LastID(3)
+	e.Send(t, 3, "/quest cargo")
 	e.screen(t, 3, n)
-	n = e.mark(3)
-	e.send(t, 3, "/save")
+	n = e.LastID(3)
+	e.Send(t, 3, "/save")
 	_, saved := e.document(t, 3, n, ".qsave")
 	e.put(t, 3, "cargo.qsave", saved, "The saved game of «Cargo run» goes on as a sandbox")
-	if e.count(t, `SELECT count(*) FROM game WHERE user_id = 3 AND sandbox`) != 1 {
+	if e.QueryInt(t, `SELECT count(*) FROM game WHERE user_id = 3 AND sandbox`) != 1 {
 		t.Error("the restored game is not a sandbox")
 	}
 
@@ -63,11 +63,11 @@ func TestRoles(t *testing.T) {
 	before := e.stored(t)
 	e.put(t, 3, "probe.qmm", probe(t, "one"), "Only quest developers can upload")
 	e.put(t, 3, "map.png", pngOf(t, 2, 2, color.White), "Only quest developers can upload")
-	e.waitIdle(t)
+	e.WaitIdle(t)
 	if got := e.stored(t); got.uploads != before.uploads || got.scripts != before.scripts || len(got.files) != len(before.files) {
 		t.Errorf("a refused upload left %+v (before %+v)", got, before)
 	}
-	if e.count(t, `SELECT count(*) FROM user_service WHERE user_id = 3 AND is_developer`) != 0 {
+	if e.QueryInt(t, `SELECT count(*) FROM user_service WHERE user_id = 3 AND is_developer`) != 0 {
 		t.Error("uploading made the user a developer")
 	}
 
@@ -93,7 +93,7 @@ func TestRoles(t *testing.T) {
 
 	// New users become developers once the bot is set so; known users keep their role.
 	on := true
-	if err := devtools.ApplyRoles(ctx, e.pool, []int{e.service}, &on, []int64{1}); err != nil {
+	if err := devtools.ApplyRoles(ctx, e.Pool, []int{e.service}, &on, []int64{1}); err != nil {
 		t.Fatal(err)
 	}
 	e.user(5, "Neo", "neo", "en")
@@ -103,10 +103,10 @@ func TestRoles(t *testing.T) {
 
 	// Ada leaves the configuration and loses the role; an admin made with SQL keeps it.
 	e.makeAdmin(t, 3)
-	if err := devtools.ApplyRoles(ctx, e.pool, []int{e.service}, nil, nil); err != nil {
+	if err := devtools.ApplyRoles(ctx, e.Pool, []int{e.service}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	e.ask(t, 1, "/quests", adminRefusal)
 	e.ask(t, 3, "/quests", "No uploaded quest matches.")
-	e.waitIdle(t)
+	e.WaitIdle(t)
 }

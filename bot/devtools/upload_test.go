@@ -44,7 +44,7 @@ func TestQuestUpload(t *testing.T) {
 	var file, name, common string
 	var listed, uploaded bool
 	var owner int64
-	err := e.pool.QueryRow(ctx, `SELECT file, name, common_name, listed, uploaded, owner_id FROM script WHERE id = $1`, first).
+	err := e.Pool.QueryRow(ctx, `SELECT file, name, common_name, listed, uploaded, owner_id FROM script WHERE id = $1`, first).
 		Scan(&file, &name, &common, &listed, &uploaded, &owner)
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +64,7 @@ func TestQuestUpload(t *testing.T) {
 	v2 := probe(t, "two")
 	m = e.put(t, dana, "probe.qmm", v2, "version 2")
 	second := number(t, m.Text)
-	if second == first || e.count(t, `SELECT count(*) FROM dev_upload WHERE owner_id = $1`, dana) != 2 {
+	if second == first || e.QueryInt(t, `SELECT count(*) FROM dev_upload WHERE owner_id = $1`, dana) != 2 {
 		t.Errorf("version 2 is quest %d (version 1 is %d)", second, first)
 	}
 	list := e.ask(t, dana, "/load", "Your quests:")
@@ -78,21 +78,21 @@ func TestQuestUpload(t *testing.T) {
 	e.ask(t, player, fmt.Sprintf("/start %d", second), "There is no quest with this number.")
 
 	// The owner plays it as a sandbox to its won end: no credits move, nothing counts.
-	n := e.mark(dana)
-	e.send(t, dana, "/load probe")
-	e.waitText(t, dana, n, fmt.Sprintf("«probe» (#%d) runs as a sandbox", second))
+	n := e.LastID(dana)
+	e.Send(t, dana, "/load probe")
+	e.WaitTextAfter(t, dana, n, fmt.Sprintf("«probe» (#%d) runs as a sandbox", second))
 	for _, label := range []string{"I agree", "Go on", "Arrive", "Go back to ship"} {
 		screen := e.screen(t, dana, n)
-		n = e.mark(dana)
-		e.press(t, dana, screen, label)
+		n = e.LastID(dana)
+		e.Press(t, dana, screen, label)
 	}
-	e.waitText(t, dana, n, "Probe done, <b>Dana</b>.")
-	e.waitIdle(t)
-	if got := e.count(t, `SELECT count(*) FROM game`); got != 0 {
+	e.WaitTextAfter(t, dana, n, "Probe done, <b>Dana</b>.")
+	e.WaitIdle(t)
+	if got := e.QueryInt(t, `SELECT count(*) FROM game`); got != 0 {
 		t.Errorf("%d games left after the ending", got)
 	}
-	if got := e.count(t, `SELECT count(*) FROM user_stats WHERE user_id = $1`, dana) +
-		e.count(t, `SELECT count(*) FROM user_script_stats WHERE user_id = $1`, dana); got != 0 {
+	if got := e.QueryInt(t, `SELECT count(*) FROM user_stats WHERE user_id = $1`, dana) +
+		e.QueryInt(t, `SELECT count(*) FROM user_script_stats WHERE user_id = $1`, dana); got != 0 {
 		t.Errorf("the sandbox game counted: %d statistics rows", got)
 	}
 
@@ -117,7 +117,7 @@ func TestQuestUpload(t *testing.T) {
 	e.ask(t, admin, "/setquest 999999 name X", "This bot has no quest #999999.")
 	e.ask(t, admin, "/setquest", "Usage: /setquest")
 	var bonus, penalty int
-	e.pool.QueryRow(ctx, `SELECT name, common_name, listed, win_bonus, death_penalty FROM script WHERE id = $1`, second).
+	e.Pool.QueryRow(ctx, `SELECT name, common_name, listed, win_bonus, death_penalty FROM script WHERE id = $1`, second).
 		Scan(&name, &common, &listed, &bonus, &penalty)
 	if name != "Probe <Run>" || common != "probe" || !listed || bonus != 250 || penalty != 100 {
 		t.Errorf("after /setquest: %q %q %v %d %d", name, common, listed, bonus, penalty)
@@ -134,11 +134,11 @@ func TestQuestUpload(t *testing.T) {
 	if !slices.Contains(labels, "Probe <Run>") {
 		t.Errorf("catalogue %q lacks the listed upload", labels)
 	}
-	n = e.mark(player)
-	e.send(t, player, fmt.Sprintf("/start %d", second))
+	n = e.LastID(player)
+	e.Send(t, player, fmt.Sprintf("/start %d", second))
 	e.screen(t, player, n)
-	e.waitIdle(t)
-	if got := e.count(t, `SELECT launches FROM user_stats WHERE user_id = $1`, player); got != 1 {
+	e.WaitIdle(t)
+	if got := e.QueryInt(t, `SELECT launches FROM user_stats WHERE user_id = $1`, player); got != 1 {
 		t.Errorf("the listed quest's launch counted %d times", got)
 	}
 	// Version 1 stays private.
@@ -162,13 +162,13 @@ func TestMalformedUploads(t *testing.T) {
 
 	// Another developer's private quest, and a save of it.
 	secret := number(t, e.put(t, other, "secret.qmm", probe(t, "secret"), "is uploaded").Text)
-	n := e.mark(other)
-	e.send(t, other, fmt.Sprintf("/load %d", secret))
+	n := e.LastID(other)
+	e.Send(t, other, fmt.Sprintf("/load %d", secret))
 	e.screen(t, other, n)
-	n = e.mark(other)
-	e.send(t, other, "/save")
+	n = e.LastID(other)
+	e.Send(t, other, "/save")
 	_, foreignSave := e.document(t, other, n, ".qsave")
-	e.waitIdle(t)
+	e.WaitIdle(t)
 	before := e.stored(t)
 
 	quest := probe(t, "ok")
@@ -215,17 +215,17 @@ func TestMalformedUploads(t *testing.T) {
 	for _, c := range cases {
 		e.put(t, dev, c.name, c.data, c.want)
 	}
-	e.waitIdle(t)
+	e.WaitIdle(t)
 	after := e.stored(t)
 	if after.uploads != before.uploads || after.scripts != before.scripts || after.games != before.games ||
 		!slices.Equal(after.files, before.files) {
 		t.Errorf("malformed uploads left something: %+v, before %+v", after, before)
 	}
-	if got := e.count(t, `SELECT count(*) FROM game WHERE user_id = $1`, dev); got != 0 {
+	if got := e.QueryInt(t, `SELECT count(*) FROM game WHERE user_id = $1`, dev); got != 0 {
 		t.Errorf("a refused save started %d games", got)
 	}
 	var failed int
-	e.pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE status = 'failed'`).Scan(&failed)
+	e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE status = 'failed'`).Scan(&failed)
 	if failed != 0 {
 		t.Errorf("%d messages failed to send", failed)
 	}

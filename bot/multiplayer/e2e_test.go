@@ -4,25 +4,19 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
-	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/multiplayer"
 	"github.com/questbot/questbot/bot/questplay"
 	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
-	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/scripts/scriptpg"
 )
 
@@ -38,49 +32,27 @@ func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // stack is the bot as serve wires it (the command tree, the quest player, the sessions and their
 // timer job) on the Bot API emulator, over HTTP, with a clock the test moves.
 type stack struct {
-	emu   *tgemu.Server
-	srv   *httptest.Server
-	bot   *tgemu.Bot
-	pool  *pgxpool.Pool
+	*bottest.Env
 	clock *testClock
 }
 
 func newStack(t *testing.T) *stack {
 	t.Helper()
-	s := &stack{emu: tgemu.New(tgemu.Options{}), pool: pgtest.New(t), clock: &testClock{}}
-	s.bot = s.emu.AddBot(token, "mp_bot")
-	s.srv = httptest.NewServer(s.emu)
-	t.Cleanup(s.srv.Close)
-	return s
+	return &stack{Env: bottest.New(t, bottest.Options{Token: token, Username: "mp_bot"}), clock: &testClock{}}
 }
 
 // start runs the bot until the returned stop is called (or the test ends). Each start is a new
 // process as far as the bot knows: nothing is shared with the previous one but the database.
 func (s *stack) start(t *testing.T) (stop func()) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
 	log := slog.New(slog.DiscardHandler)
 	sessions := multiplayer.New(multiplayer.Config{Now: s.clock.now, Log: log})
 	games := questplay.New(questplay.Config{Root: uploads(t), Log: log, Sessions: sessions})
-	store := scriptpg.New(s.pool)
+	store := scriptpg.New(s.Pool)
 	h := scriptbot.New(scriptbot.Config{Source: store, Contexts: store, Games: games, Log: log})
 	store.Builtins = h.BuiltinNames()
-	api, err := bot.NewAPI(ctx, token, tgemu.Endpoint(s.srv.URL), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := bot.New(bot.Config{Store: botpg.New(s.pool), Handler: h.Handle, Log: log, Limits: &bot.NoLimits,
-		PollTimeout: time.Second, Rescan: 20 * time.Millisecond})
-	if _, err := tr.AddBot(ctx, api); err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	wg.Go(func() { tr.Run(ctx) })
-	wg.Go(func() { sessions.Run(ctx, s.pool, games, 20*time.Millisecond) })
-	var once sync.Once
-	stop = func() { once.Do(func() { cancel(); wg.Wait() }) }
-	t.Cleanup(stop)
-	return stop
+	return s.Start(t, bot.Config{Handler: h.Handle, Log: log, Limits: &bot.NoLimits, Rescan: 20 * time.Millisecond},
+		func(ctx context.Context) { sessions.Run(ctx, s.Pool, games, 20*time.Millisecond) }).Stop
 }
 
 func uploads(t *testing.T) string {
@@ -104,7 +76,7 @@ func (s *stack) spock(t *testing.T) int64 {
 		t.Fatalf("the shared quest corpus is missing: %v", err)
 	}
 	var id int64
-	err = s.pool.QueryRow(context.Background(), `
+	err = s.Pool.QueryRow(context.Background(), `
 		INSERT INTO script (name, common_name, file, language, listed, session_type_id)
 		SELECT 'Спок', 'spock', $1, 'ru', false, id FROM session_type WHERE name = 'pair' RETURNING id`, file).Scan(&id)
 	if err != nil {
@@ -113,22 +85,10 @@ func (s *stack) spock(t *testing.T) int64 {
 	return id
 }
 
-// user adds a user to the emulator.
-func (s *stack) user(id int64, name, lang string) {
-	s.bot.AddUser(tgbotapi.User{ID: id, FirstName: name, LanguageCode: lang})
-}
-
-func (s *stack) send(t *testing.T, user int64, text string) {
-	t.Helper()
-	if _, err := s.bot.SendText(user, text); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // last returns the newest bot message of a chat whose text contains want, and whether there is
 // one after message id after.
 func (s *stack) last(user int64, after int, want string) (tgemu.Message, bool) {
-	msgs := s.bot.Messages(user)
+	msgs := s.Bot.Messages(user)
 	for i := len(msgs) - 1; i >= 0 && msgs[i].ID > after; i-- {
 		if msgs[i].FromBot && strings.Contains(msgs[i].Text, want) {
 			return msgs[i], true
@@ -154,7 +114,7 @@ func (s *stack) await(t *testing.T, user int64, after int, want string) tgemu.Me
 
 func (s *stack) transcript(user int64) string {
 	var b strings.Builder
-	for _, m := range s.bot.Messages(user) {
+	for _, m := range s.Bot.Messages(user) {
 		fmt.Fprintf(&b, "  #%d bot=%v %q %v\n", m.ID, m.FromBot, m.Text, m.Keyboard)
 	}
 	return b.String()
@@ -162,7 +122,7 @@ func (s *stack) transcript(user int64) string {
 
 // button returns the newest message of a chat with a button labelled label, and its data.
 func (s *stack) button(user int64, label string) (msg int, data string) {
-	msgs := s.bot.Messages(user)
+	msgs := s.Bot.Messages(user)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		for _, row := range msgs[i].Keyboard {
 			for _, b := range row {
@@ -188,7 +148,7 @@ func (s *stack) press(t *testing.T, user int64, label, want string) int {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if _, err := s.bot.Press(user, msg, data); err != nil {
+	if _, err := s.Bot.Press(user, msg, data); err != nil {
 		t.Fatal(err)
 	}
 	if want != "" {
@@ -200,7 +160,7 @@ func (s *stack) press(t *testing.T, user int64, label, want string) int {
 // answer presses a button and returns the bot's answer to the press.
 func (s *stack) answer(t *testing.T, user int64, label string) string {
 	t.Helper()
-	events, cancel := s.bot.Subscribe(user)
+	events, cancel := s.Bot.Subscribe(user)
 	defer cancel()
 	s.press(t, user, label, "")
 	timeout := time.After(20 * time.Second)
@@ -214,36 +174,6 @@ func (s *stack) answer(t *testing.T, user int64, label string) string {
 			t.Fatalf("user %d: the press of %q was not answered", user, label)
 		}
 	}
-}
-
-// countText is the number of bot messages of a chat that contain text.
-func (s *stack) countText(user int64, text string) int {
-	n := 0
-	for _, m := range s.bot.Messages(user) {
-		if m.FromBot && strings.Contains(m.Text, text) {
-			n++
-		}
-	}
-	return n
-}
-
-// lastID is the id of the newest message of a chat.
-func (s *stack) lastID(user int64) int {
-	msgs := s.bot.Messages(user)
-	if len(msgs) == 0 {
-		return 0
-	}
-	return msgs[len(msgs)-1].ID
-}
-
-// count runs a counting query.
-func (s *stack) count(t *testing.T, query string, args ...any) int {
-	t.Helper()
-	var n int
-	if err := s.pool.QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // Spock's texts.
@@ -262,8 +192,8 @@ const (
 // id of the last message before the acceptance's effects.
 func (s *stack) enter(t *testing.T, user int64, script int64) int {
 	t.Helper()
-	before := s.lastID(user)
-	s.send(t, user, fmt.Sprintf("/start %d", script))
+	before := s.LastID(user)
+	s.Send(t, user, fmt.Sprintf("/start %d", script))
 	s.await(t, user, before, "Описание задания")
 	s.press(t, user, spockAgree, "клуб гаальских интеллектуалов")
 	return s.press(t, user, spockJoin, "")
@@ -283,8 +213,8 @@ func TestSpockTwoPlayers(t *testing.T) {
 	s := newStack(t)
 	s.start(t)
 	script := s.spock(t)
-	s.user(1, "Alice", "ru")
-	s.user(2, "Bob", "ru")
+	s.User(1, "Alice", "ru")
+	s.User(2, "Bob", "ru")
 
 	a := s.enter(t, 1, script)
 	s.await(t, 1, a, spockWaitP)
@@ -294,7 +224,7 @@ func TestSpockTwoPlayers(t *testing.T) {
 	b := s.enter(t, 2, script)
 	s.await(t, 2, b, spockMove)
 	s.await(t, 1, a, spockMove)
-	if s.count(t, `SELECT count(*) FROM quest_session WHERE state = 'playing'`) != 1 {
+	if s.QueryInt(t, `SELECT count(*) FROM quest_session WHERE state = 'playing'`) != 1 {
 		t.Fatal("no session is being played")
 	}
 
@@ -303,8 +233,8 @@ func TestSpockTwoPlayers(t *testing.T) {
 		t.Errorf("a press while waiting for a move: %q", got)
 	}
 	// /retry shows the waiting screen again and posts nothing twice.
-	s.send(t, 1, "/retry")
-	waitFor(t, "the waiting screen again", func() bool { return s.countText(1, "⏳ Ждём: Bob") == 2 })
+	s.Send(t, 1, "/retry")
+	s.WaitFor(t, "the waiting screen again", func() bool { return s.CountText(1, "⏳ Ждём: Bob") == 2 })
 	s.press(t, 2, spockScissr, "Bob: Ножницы")
 	res := s.await(t, 1, a, "Bob: Ножницы")
 	for _, want := range []string{"Alice: Камень", "Bob: Ножницы"} {
@@ -312,13 +242,13 @@ func TestSpockTwoPlayers(t *testing.T) {
 			t.Errorf("Alice's first result lacks %q:\n%s", want, res.Text)
 		}
 	}
-	waitFor(t, "Alice's waiting screens to go", func() bool { return s.countText(1, "Ждём: Bob") == 0 })
+	s.WaitFor(t, "Alice's waiting screens to go", func() bool { return s.CountText(1, "Ждём: Bob") == 0 })
 	// Play on: Alice always plays rock, Bob scissors.
 	moves := map[int64][]string{
 		1: {spockRock, spockNext, "Вернуться на корабль"},
 		2: {spockScissr, spockNext, "Вернуться на корабль"},
 	}
-	for i := 0; s.count(t, `SELECT count(*) FROM game`) > 0; i++ {
+	for i := 0; s.QueryInt(t, `SELECT count(*) FROM game`) > 0; i++ {
 		if i > 400 {
 			t.Fatalf("the games do not end; Alice:\n%s\nBob:\n%s", s.transcript(1), s.transcript(2))
 		}
@@ -333,8 +263,8 @@ func TestSpockTwoPlayers(t *testing.T) {
 	if !won && !alone {
 		t.Errorf("Alice did not win:\n%s", s.transcript(1))
 	}
-	waitFor(t, "the session to go", func() bool { return s.count(t, `SELECT count(*) FROM quest_session`) == 0 })
-	if s.bot.UnansweredCallbacks() != 0 {
+	s.WaitFor(t, "the session to go", func() bool { return s.QueryInt(t, `SELECT count(*) FROM quest_session`) == 0 })
+	if s.Bot.UnansweredCallbacks() != 0 {
 		t.Error("a press was left unanswered")
 	}
 }
@@ -343,7 +273,7 @@ func TestSpockTwoPlayers(t *testing.T) {
 // one, and waits for the bot's next message; it reports whether it pressed.
 func (s *stack) step(t *testing.T, user int64, labels []string) bool {
 	t.Helper()
-	msgs := s.bot.Messages(user)
+	msgs := s.Bot.Messages(user)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		m := msgs[i]
 		if len(m.Keyboard) == 0 {
@@ -353,10 +283,10 @@ func (s *stack) step(t *testing.T, user int64, labels []string) bool {
 			for _, row := range m.Keyboard {
 				for _, b := range row {
 					if b.Text == label {
-						if _, err := s.bot.Press(user, m.ID, b.Data); err != nil {
+						if _, err := s.Bot.Press(user, m.ID, b.Data); err != nil {
 							t.Fatal(err)
 						}
-						waitFor(t, "the answer to "+label, func() bool { return s.lastID(user) > m.ID })
+						s.WaitFor(t, "the answer to "+label, func() bool { return s.LastID(user) > m.ID })
 						return true
 					}
 				}
@@ -376,7 +306,7 @@ func TestThirdPlayerGetsNewSession(t *testing.T) {
 	script := s.spock(t)
 	var after [4]int
 	for id, name := range map[int64]string{1: "Ann", 2: "Ben", 3: "Cid"} {
-		s.user(id, name, "ru")
+		s.User(id, name, "ru")
 	}
 	for id := int64(1); id <= 3; id++ {
 		after[id] = s.enter(t, id, script)
@@ -387,11 +317,11 @@ func TestThirdPlayerGetsNewSession(t *testing.T) {
 	s.await(t, 1, after[1], spockMove)
 	s.await(t, 2, after[2], spockMove)
 	s.await(t, 3, after[3], spockWaitP)
-	waitFor(t, "two sessions", func() bool {
-		return s.count(t, `SELECT count(*) FROM quest_session WHERE state = 'playing' AND players = 2`) == 1 &&
-			s.count(t, `SELECT count(*) FROM quest_session WHERE state = 'open' AND players = 1`) == 1
+	s.WaitFor(t, "two sessions", func() bool {
+		return s.QueryInt(t, `SELECT count(*) FROM quest_session WHERE state = 'playing' AND players = 2`) == 1 &&
+			s.QueryInt(t, `SELECT count(*) FROM quest_session WHERE state = 'open' AND players = 1`) == 1
 	})
-	if n := s.count(t, `SELECT count(*) FROM quest_session_player p JOIN quest_session s ON s.id = p.session_id
+	if n := s.QueryInt(t, `SELECT count(*) FROM quest_session_player p JOIN quest_session s ON s.id = p.session_id
 		WHERE s.state = 'open' AND p.user_id = 3 AND p.waiting`); n != 1 {
 		t.Errorf("the third player is not waiting in the open session")
 	}
@@ -405,9 +335,9 @@ func TestTimeoutsFallBackToBot(t *testing.T) {
 	s := newStack(t)
 	s.start(t)
 	script := s.spock(t)
-	s.user(1, "Dan", "ru")
-	s.user(2, "Eve", "ru")
-	s.user(3, "Fay", "ru")
+	s.User(1, "Dan", "ru")
+	s.User(2, "Eve", "ru")
+	s.User(3, "Fay", "ru")
 
 	// Alone: after spock's 120 s the bot plays.
 	c := s.enter(t, 3, script)
@@ -434,7 +364,7 @@ func TestTimeoutsFallBackToBot(t *testing.T) {
 	if !strings.Contains(res.Text, "Бот: ") {
 		t.Errorf("Eve's round against the bot:\n%s", res.Text)
 	}
-	if n := s.count(t, `SELECT count(*) FROM quest_session`); n != 0 {
+	if n := s.QueryInt(t, `SELECT count(*) FROM quest_session`); n != 0 {
 		t.Errorf("%d sessions left", n)
 	}
 }
@@ -448,8 +378,8 @@ func TestRestartWhileWaiting(t *testing.T) {
 	s := newStack(t)
 	stop := s.start(t)
 	script := s.spock(t)
-	s.user(1, "Gus", "ru")
-	s.user(2, "Hal", "ru")
+	s.User(1, "Gus", "ru")
+	s.User(2, "Hal", "ru")
 	a := s.enter(t, 1, script)
 	b := s.enter(t, 2, script)
 	s.await(t, 1, a, spockMove)
@@ -472,15 +402,4 @@ func TestRestartWhileWaiting(t *testing.T) {
 	s.start(t)
 	s.await(t, 1, a, "Ход игрока Hal не пришёл вовремя")
 	s.await(t, 1, a, "Gus: Бумага")
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }

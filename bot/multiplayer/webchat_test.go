@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/bot/webchat"
 )
@@ -103,7 +104,7 @@ func (u *webUser) count(text string) int {
 // choose waits until the newest message with buttons has one labelled label, and presses it.
 func (u *webUser) choose(label string) {
 	u.t.Helper()
-	waitFor(u.t, "a button "+label, func() bool { return u.press(label) })
+	bottest.WaitFor(u.t, bottest.Timeout, "a button "+label, func() bool { return u.press(label) })
 }
 
 // press presses the first of labels on the newest message with buttons, if any, and reports
@@ -119,7 +120,7 @@ func (u *webUser) press(labels ...string) bool {
 				for _, b := range row {
 					if b.Text == label {
 						post(u.t, u.url+"/api/press", map[string]any{"user": u.ID, "message_id": msgs[i].ID, "data": b.Data}, nil)
-						waitFor(u.t, "the bot's answer", func() bool {
+						bottest.WaitFor(u.t, bottest.Timeout, "the bot's answer", func() bool {
 							m := u.messages()
 							return len(m) > 0 && m[len(m)-1].ID > msgs[i].ID
 						})
@@ -140,48 +141,48 @@ func (u *webUser) press(labels ...string) bool {
 func TestWebChatDuel(t *testing.T) {
 	t.Parallel()
 	s := newStack(t)
-	chat := webchat.New(s.emu, s.bot)
+	chat := webchat.New(s.Emu, s.Bot)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/bot") || strings.HasPrefix(r.URL.Path, "/file/bot") {
-			s.emu.ServeHTTP(w, r)
+			s.Emu.ServeHTTP(w, r)
 			return
 		}
 		chat.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	s.srv = srv
+	s.Srv = srv
 	s.start(t)
 
 	ira := addWebUser(t, srv.URL, "Ира", "ru")
 	jim := addWebUser(t, srv.URL, "Jim", "en")
 	ira.send("/quest")
 	jim.send("/quest")
-	waitFor(t, "the catalogues", func() bool { return ira.has("Выберите квест") && jim.has("Choose a quest") })
+	s.WaitFor(t, "the catalogues", func() bool { return ira.has("Выберите квест") && jim.has("Choose a quest") })
 	ira.choose("Дуэль на орбите")
 	jim.choose("Orbital duel")
-	waitFor(t, "the tasks", func() bool { return ira.has("Орбитальная арена") && jim.has("Gaal Orbital Arena") })
+	s.WaitFor(t, "the tasks", func() bool { return ira.has("Орбитальная арена") && jim.has("Gaal Orbital Arena") })
 	ira.choose("Я берусь за это задание")
 	ira.choose("Принять вызов")
-	waitFor(t, "Ира waiting", func() bool { return ira.has("Ждём соперника") })
+	s.WaitFor(t, "Ира waiting", func() bool { return ira.has("Ждём соперника") })
 	jim.choose("I agree")
 	jim.choose("Accept the duel")
-	waitFor(t, "the first round", func() bool {
+	s.WaitFor(t, "the first round", func() bool {
 		return ira.has("Раунд: выберите оружие") && jim.has("Round: choose your weapon")
 	})
 	for round := 1; round <= 2; round++ {
 		ira.choose("Лазер")
 		jim.choose("Missile")
-		waitFor(t, "the hit", func() bool {
+		s.WaitFor(t, "the hit", func() bool {
 			return ira.count("Лазер игрока Ира сжигает ракету игрока Jim") == round &&
 				jim.count("Ира's laser burns Jim's missile") == round
 		})
 		ira.choose("Дальше")
 		jim.choose("Go on")
 	}
-	waitFor(t, "the ends", func() bool {
+	s.WaitFor(t, "the ends", func() bool {
 		return ira.has("Дуэль выиграна") && jim.has("your ship breaks apart")
 	})
 	ira.choose("Вернуться на корабль")
-	waitFor(t, "the prize", func() bool { return ira.has("Приз в 300 cr ваш") })
-	waitFor(t, "the session to go", func() bool { return s.count(t, `SELECT count(*) FROM quest_session`) == 0 })
+	s.WaitFor(t, "the prize", func() bool { return ira.has("Приз в 300 cr ваш") })
+	s.WaitFor(t, "the session to go", func() bool { return s.QueryInt(t, `SELECT count(*) FROM quest_session`) == 0 })
 }

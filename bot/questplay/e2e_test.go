@@ -6,21 +6,18 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/qmm"
@@ -76,66 +73,33 @@ func testHandler(g *Games) bot.Handler {
 }
 
 type env struct {
-	emu  *tgemu.Server
-	srv  *httptest.Server
-	bot  *tgemu.Bot
-	pool *pgxpool.Pool
+	*bottest.Env
 	// handler builds the update handler around the quest player; testHandler when nil.
 	handler func(*Games) bot.Handler
 }
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{emu: tgemu.New(tgemu.Options{}), pool: pgtest.New(t)}
-	e.srv = httptest.NewServer(e.emu)
-	t.Cleanup(e.srv.Close)
-	e.bot = e.emu.AddBot(token, "quest_play_bot")
-	return e
+	return &env{Env: bottest.New(t, bottest.Options{Token: token, Username: "quest_play_bot"})}
 }
 
 // start runs a transport with a fresh Games (an empty cache, as after a restart).
 func (e *env) start(t *testing.T) (stop func()) {
 	t.Helper()
 	g := New(Config{Root: "../../uploads", Log: slog.New(slog.DiscardHandler)})
-	ctx, cancel := context.WithCancel(context.Background())
-	api, err := bot.NewAPI(ctx, token, tgemu.Endpoint(e.srv.URL), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	h := testHandler(g)
 	if e.handler != nil {
 		h = e.handler(g)
 	}
-	tr := bot.New(bot.Config{Store: botpg.New(e.pool), Handler: h, Log: slog.New(slog.DiscardHandler),
-		Limits: &bot.NoLimits, PollTimeout: time.Second, Rescan: 50 * time.Millisecond})
-	if _, err := tr.AddBot(ctx, api); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan struct{})
-	go func() { tr.Run(ctx); close(done) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			<-done
-		})
-	}
-	t.Cleanup(stop)
-	return stop
-}
-
-func (e *env) send(t *testing.T, user int64, text string) {
-	t.Helper()
-	if _, err := e.bot.SendText(user, text); err != nil {
-		t.Fatal(err)
-	}
+	return e.Start(t, bot.Config{Handler: h, Log: slog.New(slog.DiscardHandler), Limits: &bot.NoLimits,
+		Rescan: 50 * time.Millisecond}).Stop
 }
 
 // addScript registers a quest file and returns its script id.
 func (e *env) addScript(t *testing.T, name, common, file, lang string, bonus, penalty int) int64 {
 	t.Helper()
 	var id int64
-	err := e.pool.QueryRow(context.Background(), `INSERT INTO script (name, common_name, file, language, win_bonus, death_penalty)
+	err := e.Pool.QueryRow(context.Background(), `INSERT INTO script (name, common_name, file, language, win_bonus, death_penalty)
 		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, name, common, file, lang, bonus, penalty).Scan(&id)
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +118,7 @@ func (e *env) game(t *testing.T, user int64) (gameRow, bool) {
 	t.Helper()
 	var g gameRow
 	var raw []byte
-	err := e.pool.QueryRow(context.Background(), `SELECT game_id, script_id, step, state FROM game WHERE user_id = $1`, user).
+	err := e.Pool.QueryRow(context.Background(), `SELECT game_id, script_id, step, state FROM game WHERE user_id = $1`, user).
 		Scan(&g.id, &g.script, &g.step, &raw)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return g, false
@@ -168,20 +132,9 @@ func (e *env) game(t *testing.T, user int64) (gameRow, bool) {
 	return g, true
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // button returns the id of the bot message that has a button with this data, 0 if none.
 func (e *env) button(chat int64, data string) int {
-	for _, m := range e.bot.Messages(chat) {
+	for _, m := range e.Bot.Messages(chat) {
 		for _, row := range m.Keyboard {
 			for _, b := range row {
 				if b.Data == data {
@@ -202,11 +155,11 @@ func (e *env) press(t *testing.T, user int64, g gameRow, action int) {
 	t.Helper()
 	data := dataOf(g, action)
 	var msg int
-	waitFor(t, "button "+data, func() bool { msg = e.button(user, data); return msg != 0 })
-	if _, err := e.bot.Press(user, msg, data); err != nil {
+	e.WaitFor(t, "button "+data, func() bool { msg = e.button(user, data); return msg != 0 })
+	if _, err := e.Bot.Press(user, msg, data); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the step after "+data, func() bool {
+	e.WaitFor(t, "the step after "+data, func() bool {
 		n, ok := e.game(t, user)
 		return !ok || n.step != g.step
 	})
@@ -244,9 +197,9 @@ func (e *env) playToEnd(t *testing.T, user int64, q *quest.Quest, restartAt int,
 		if i == restartAt {
 			// Stop between steps: a send cut short would be repeated after the restart (the
 			// transport's at-least-once delivery), leaving a duplicate screen behind.
-			waitFor(t, "an empty outbox", func() bool {
+			e.WaitFor(t, "an empty outbox", func() bool {
 				var n int
-				err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE chat_id = $1`, user).Scan(&n)
+				err := e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE chat_id = $1`, user).Scan(&n)
 				return err == nil && n == 0
 			})
 			stop()
@@ -267,18 +220,18 @@ func TestPlayCorpusQuest(t *testing.T) {
 	file := filepath.Join(sharedDir(t), "quests", "dagazbot", "test.qmm")
 	e := newEnv(t)
 	stop := e.start(t)
-	e.bot.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann", LanguageCode: "ru"})
+	e.Bot.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann", LanguageCode: "ru"})
 	id := e.addScript(t, "Test", "test", file, "ru", 500, 1000)
-	e.send(t, 7, fmt.Sprintf("/play %d", id))
-	waitFor(t, "the game", func() bool { _, ok := e.game(t, 7); return ok })
+	e.Send(t, 7, fmt.Sprintf("/play %d", id))
+	e.WaitFor(t, "the game", func() bool { _, ok := e.game(t, 7); return ok })
 	n := e.playToEnd(t, 7, loadQuest(t, file), 2, stop)
 	if n < 3 {
 		t.Errorf("the quest ended after %d presses, want a real game", n)
 	}
-	waitFor(t, "every press answered", func() bool { return e.bot.UnansweredCallbacks() == 0 })
+	e.WaitFor(t, "every press answered", func() bool { return e.Bot.UnansweredCallbacks() == 0 })
 	var wins, launches int
 	var credits int64
-	if err := e.pool.QueryRow(context.Background(), `SELECT wins, launches, credits FROM user_stats WHERE user_id = 7`).
+	if err := e.Pool.QueryRow(context.Background(), `SELECT wins, launches, credits FROM user_stats WHERE user_id = 7`).
 		Scan(&wins, &launches, &credits); err != nil {
 		t.Fatal(err)
 	}
@@ -286,8 +239,8 @@ func TestPlayCorpusQuest(t *testing.T) {
 		t.Errorf("wins %d, launches %d; want 1 and 1", wins, launches)
 	}
 	var msgs []tgemu.Message
-	waitFor(t, "the congratulation", func() bool {
-		msgs = e.bot.Messages(7)
+	e.WaitFor(t, "the congratulation", func() bool {
+		msgs = e.Bot.Messages(7)
 		return strings.Contains(msgs[len(msgs)-1].Text, "Описание поздравления")
 	})
 	last := msgs[len(msgs)-1]
@@ -315,26 +268,26 @@ func TestShippedQuestStaleRetrySwitch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.start(t)
-	e.bot.AddUser(tgbotapi.User{ID: 8, FirstName: "Bob", LanguageCode: "en"})
+	e.Bot.AddUser(tgbotapi.User{ID: 8, FirstName: "Bob", LanguageCode: "en"})
 	var en, ru int64
 	ctx := context.Background()
-	if err := e.pool.QueryRow(ctx, `SELECT id FROM script WHERE common_name = 'cargo-run' AND language = 'en'`).Scan(&en); err != nil {
+	if err := e.Pool.QueryRow(ctx, `SELECT id FROM script WHERE common_name = 'cargo-run' AND language = 'en'`).Scan(&en); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.pool.QueryRow(ctx, `SELECT id FROM script WHERE common_name = 'cargo-run' AND language = 'ru'`).Scan(&ru); err != nil {
+	if err := e.Pool.QueryRow(ctx, `SELECT id FROM script WHERE common_name = 'cargo-run' AND language = 'ru'`).Scan(&ru); err != nil {
 		t.Fatal(err)
 	}
-	e.send(t, 8, fmt.Sprintf("/play %d", en))
-	waitFor(t, "the game", func() bool { _, ok := e.game(t, 8); return ok })
+	e.Send(t, 8, fmt.Sprintf("/play %d", en))
+	e.WaitFor(t, "the game", func() bool { _, ok := e.game(t, 8); return ok })
 	g, _ := e.game(t, 8)
 	e.press(t, 8, g, quest.JumpIAgree)
 	g, _ = e.game(t, 8)
 	first := dataOf(g, 2) // "Undock and set off"
-	waitFor(t, "the station screen", func() bool { return e.button(8, first) != 0 })
-	e.send(t, 8, "/retry")
-	waitFor(t, "the repeated screen", func() bool {
+	e.WaitFor(t, "the station screen", func() bool { return e.button(8, first) != 0 })
+	e.Send(t, 8, "/retry")
+	e.WaitFor(t, "the repeated screen", func() bool {
 		n := 0
-		for _, m := range e.bot.Messages(8) {
+		for _, m := range e.Bot.Messages(8) {
 			for _, row := range m.Keyboard {
 				if row[0].Data == first {
 					n++
@@ -349,7 +302,7 @@ func TestShippedQuestStaleRetrySwitch(t *testing.T) {
 	}
 	// Two screens carry the same buttons; pressing one makes the other stale.
 	var ids []int
-	for _, m := range e.bot.Messages(8) {
+	for _, m := range e.Bot.Messages(8) {
 		for _, row := range m.Keyboard {
 			if row[0].Data == first {
 				ids = append(ids, m.ID)
@@ -359,29 +312,29 @@ func TestShippedQuestStaleRetrySwitch(t *testing.T) {
 	if len(ids) != 2 {
 		t.Fatalf("messages with %s: %v", first, ids)
 	}
-	if _, err := e.bot.Press(8, ids[1], first); err != nil {
+	if _, err := e.Bot.Press(8, ids[1], first); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the step", func() bool { n, _ := e.game(t, 8); return n.step == g.step+1 })
+	e.WaitFor(t, "the step", func() bool { n, _ := e.game(t, 8); return n.step == g.step+1 })
 	after, _ := e.game(t, 8)
-	if _, err := e.bot.Press(8, ids[0], first); err != nil {
+	if _, err := e.Bot.Press(8, ids[0], first); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the stale press answered", func() bool { return e.bot.UnansweredCallbacks() == 0 })
+	e.WaitFor(t, "the stale press answered", func() bool { return e.Bot.UnansweredCallbacks() == 0 })
 	time.Sleep(100 * time.Millisecond)
 	if n, _ := e.game(t, 8); n.step != after.step || !statesEqual(n.state, after.state) {
 		t.Errorf("a stale press changed the game: step %d → %d", after.step, n.step)
 	}
 
 	// The Russian version continues the same game.
-	e.send(t, 8, "/lang ru")
-	waitFor(t, "the switch", func() bool { n, _ := e.game(t, 8); return n.script == ru })
+	e.Send(t, 8, "/lang ru")
+	e.WaitFor(t, "the switch", func() bool { n, _ := e.game(t, 8); return n.script == ru })
 	n, _ := e.game(t, 8)
 	if !statesEqual(n.state, after.state) {
 		t.Error("the language switch changed the game's state")
 	}
-	waitFor(t, "the Russian screen", func() bool {
-		msgs := e.bot.Messages(8)
+	e.WaitFor(t, "the Russian screen", func() bool {
+		msgs := e.Bot.Messages(8)
 		return strings.Contains(msgs[len(msgs)-1].Text, "пояс")
 	})
 }

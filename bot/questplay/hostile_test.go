@@ -63,18 +63,18 @@ func TestHostileStrings(t *testing.T) {
 	e := newEnv(t)
 	e.start(t)
 	name := hostile + strings.Repeat("я", 2000)
-	e.bot.AddUser(tgbotapi.User{ID: 9, FirstName: name, LanguageCode: "en"})
+	e.Bot.AddUser(tgbotapi.User{ID: 9, FirstName: name, LanguageCode: "en"})
 	id := e.addScript(t, hostile, hostile, hostileQuest(t), "en", 0, 0)
-	e.send(t, 9, fmt.Sprintf("/play %d", id))
-	waitFor(t, "the game", func() bool { _, ok := e.game(t, 9); return ok })
+	e.Send(t, 9, fmt.Sprintf("/play %d", id))
+	e.WaitFor(t, "the game", func() bool { _, ok := e.game(t, 9); return ok })
 	g, _ := e.game(t, 9)
 	e.press(t, 9, g, quest.JumpIAgree)
 	g, _ = e.game(t, 9)
 	long := dataOf(g, 2)
-	waitFor(t, "the dock screen", func() bool { return e.button(9, long) != 0 })
+	e.WaitFor(t, "the dock screen", func() bool { return e.button(9, long) != 0 })
 	var all strings.Builder
 	photos, texts := 0, 0
-	for _, m := range e.bot.Messages(9) {
+	for _, m := range e.Bot.Messages(9) {
 		if !m.FromBot {
 			continue
 		}
@@ -109,7 +109,7 @@ func TestHostileStrings(t *testing.T) {
 	if !strings.Contains(got, "<b>1.</b> Undock "+escaped) {
 		t.Error("the long choice is not written out in the message")
 	}
-	if e.bot.Count("400") != 0 {
-		t.Errorf("%d messages refused by the Bot API", e.bot.Count("400"))
+	if e.Bot.Count("400") != 0 {
+		t.Errorf("%d messages refused by the Bot API", e.Bot.Count("400"))
 	}
 }

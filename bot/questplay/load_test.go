@@ -15,7 +15,6 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/tgemu"
 )
 
@@ -52,7 +51,7 @@ func TestLoad(t *testing.T) {
 	}
 	e := newEnv(t)
 	var id int64
-	if err := e.pool.QueryRow(context.Background(), `SELECT id FROM script WHERE common_name = 'cargo-run' AND language = 'en'`).Scan(&id); err != nil {
+	if err := e.Pool.QueryRow(context.Background(), `SELECT id FROM script WHERE common_name = 'cargo-run' AND language = 'en'`).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
 
@@ -75,29 +74,20 @@ func TestLoad(t *testing.T) {
 		return false
 	}
 	g := New(Config{Root: uploadsDir})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	api, err := bot.NewAPI(ctx, token, tgemu.Endpoint(e.srv.URL), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := bot.New(bot.Config{Store: botpg.New(e.pool), Handler: e.productHandler(g), Log: slog.New(slog.DiscardHandler),
-		Limits: &bot.NoLimits, Hooks: bot.Hooks{BeforeSend: hook}})
-	if _, err := tr.AddBot(ctx, api); err != nil {
-		t.Fatal(err)
-	}
-	go tr.Run(ctx)
+	// The transport's own defaults for the poll and the rescan, as in production.
+	e.Start(t, bot.Config{Handler: e.productHandler(g), Log: slog.New(slog.DiscardHandler), Limits: &bot.NoLimits,
+		PollTimeout: 25 * time.Second, Rescan: time.Second, Hooks: bot.Hooks{BeforeSend: hook}})
 
 	deadline := time.Now().Add(time.Duration(seconds)*time.Second + 2*time.Second)
 	var wg sync.WaitGroup
 	var steps, timeouts sync.Map
 	for u := range int64(users) {
 		user := 10_000 + u
-		e.bot.AddUser(tgbotapi.User{ID: user, FirstName: fmt.Sprint("p", u), LanguageCode: "en"})
+		e.Bot.AddUser(tgbotapi.User{ID: user, FirstName: fmt.Sprint("p", u), LanguageCode: "en"})
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			events, done := e.bot.Subscribe(user)
+			events, done := e.Bot.Subscribe(user)
 			defer done()
 			rnd := rand.New(rand.NewPCG(uint64(user), 1))
 			n := 0
@@ -116,7 +106,7 @@ func TestLoad(t *testing.T) {
 				}
 			}
 			for time.Now().Before(deadline) {
-				if _, err := e.bot.SendText(user, fmt.Sprintf("/start %d", id)); err != nil {
+				if _, err := e.Bot.SendText(user, fmt.Sprintf("/start %d", id)); err != nil {
 					t.Error(err)
 					return
 				}
@@ -130,7 +120,7 @@ func TestLoad(t *testing.T) {
 					mu.Lock()
 					pressed[user] = time.Now()
 					mu.Unlock()
-					if _, err := e.bot.Press(user, m.ID, data); err != nil {
+					if _, err := e.Bot.Press(user, m.ID, data); err != nil {
 						t.Error(err)
 						return
 					}

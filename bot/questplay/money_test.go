@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/quest"
 )
@@ -130,7 +131,7 @@ func (d *direct) press(data string) []bot.Request {
 }
 
 func (d *direct) game() (gameRow, bool) {
-	e := &env{pool: d.pool}
+	e := &env{Env: &bottest.Env{Pool: d.pool}}
 	return e.game(d.t, d.user)
 }
 

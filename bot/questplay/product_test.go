@@ -18,7 +18,7 @@ import (
 // productHandler is the bot as serve wires it: the command tree stored by the migrations, with
 // quest buttons going to the quest player.
 func (e *env) productHandler(g *Games) bot.Handler {
-	store := scriptpg.New(e.pool)
+	store := scriptpg.New(e.Pool)
 	h := scriptbot.New(scriptbot.Config{Source: store, Contexts: store, Games: g, Log: slog.New(slog.DiscardHandler)})
 	store.Builtins = h.BuiltinNames()
 	return h.Handle
@@ -26,7 +26,7 @@ func (e *env) productHandler(g *Games) bot.Handler {
 
 // lastWith returns the last bot message in the chat whose text contains want.
 func (e *env) lastWith(chat int64, want string) (tgemu.Message, bool) {
-	msgs := e.bot.Messages(chat)
+	msgs := e.Bot.Messages(chat)
 	for i := len(msgs) - 1; i >= 0; i-- {
 		if msgs[i].FromBot && strings.Contains(msgs[i].Text, want) {
 			return msgs[i], true
@@ -44,11 +44,11 @@ func TestQuestMenuToWin(t *testing.T) {
 	e := newEnv(t)
 	e.handler = e.productHandler
 	stop := e.start(t)
-	e.bot.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann", LanguageCode: "ru"})
+	e.Bot.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann", LanguageCode: "ru"})
 	e.addScript(t, "Проверка", "check", file, "ru", 500, 1000)
-	e.send(t, 7, "/quest")
+	e.Send(t, 7, "/quest")
 	var menu tgemu.Message
-	waitFor(t, "the catalogue", func() (ok bool) { menu, ok = e.lastWith(7, "Выберите квест"); return ok })
+	e.WaitFor(t, "the catalogue", func() (ok bool) { menu, ok = e.lastWith(7, "Выберите квест"); return ok })
 	var data string
 	for _, row := range menu.Keyboard {
 		for _, b := range row {
@@ -60,28 +60,28 @@ func TestQuestMenuToWin(t *testing.T) {
 	if data == "" {
 		t.Fatalf("the catalogue %+v lacks the quest", menu.Keyboard)
 	}
-	if _, err := e.bot.Press(7, menu.ID, data); err != nil {
+	if _, err := e.Bot.Press(7, menu.ID, data); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the game", func() bool { _, ok := e.game(t, 7); return ok })
+	e.WaitFor(t, "the game", func() bool { _, ok := e.game(t, 7); return ok })
 	if n := e.playToEnd(t, 7, loadQuest(t, file), 2, stop); n < 3 {
 		t.Errorf("the quest ended after %d presses, want a real game", n)
 	}
-	waitFor(t, "the congratulation", func() bool { _, ok := e.lastWith(7, "Описание поздравления"); return ok })
-	e.send(t, 7, "/score")
+	e.WaitFor(t, "the congratulation", func() bool { _, ok := e.lastWith(7, "Описание поздравления"); return ok })
+	e.Send(t, 7, "/score")
 	var score tgemu.Message
-	waitFor(t, "the score", func() (ok bool) { score, ok = e.lastWith(7, "<pre>"); return ok })
+	e.WaitFor(t, "the score", func() (ok bool) { score, ok = e.lastWith(7, "<pre>"); return ok })
 	// One win of one launch; the stake came back and the bonus was added to the starting 10 000.
 	for _, want := range []string{"Проверка    1   0   0     1", "Кредиты: 10500"} {
 		if !strings.Contains(score.Text, want) {
 			t.Errorf("score lacks %q:\n%s", want, score.Text)
 		}
 	}
-	if e.bot.UnansweredCallbacks() != 0 {
+	if e.Bot.UnansweredCallbacks() != 0 {
 		t.Error("a press was left unanswered")
 	}
 	var games int
-	if err := e.pool.QueryRow(context.Background(), `SELECT count(*) FROM game`).Scan(&games); err != nil || games != 0 {
+	if err := e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM game`).Scan(&games); err != nil || games != 0 {
 		t.Errorf("%d games left after the win (%v)", games, err)
 	}
 }

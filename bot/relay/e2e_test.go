@@ -17,40 +17,40 @@ func TestRelayAndReplies(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.cast(t)
-	e.send(t, ann, "/quest cargo")
-	e.waitFor(t, "Ann's game", func() bool {
-		return e.queryInt(t, `SELECT count(*) FROM game WHERE user_id = $1`, ann) == 1
+	e.Send(t, ann, "/quest cargo")
+	e.WaitFor(t, "Ann's game", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM game WHERE user_id = $1`, ann) == 1
 	})
 	e.waitIdle(t)
 
 	// Alice answers the greeting: not a relayed message.
-	greeting := e.waitText(t, alice, 0, "Questbot")
+	greeting := e.WaitText(t, alice, 0, "Questbot")
 	e.reply(t, alice, greeting.ID, "Hi bot")
-	e.waitText(t, alice, 0, "went nowhere")
-	if n := e.queryInt(t, `SELECT count(*) FROM relay_message`) + e.queryInt(t, `SELECT count(*) FROM broadcast`); n != 0 {
+	e.WaitText(t, alice, 0, "went nowhere")
+	if n := e.QueryInt(t, `SELECT count(*) FROM relay_message`) + e.QueryInt(t, `SELECT count(*) FROM broadcast`); n != 0 {
 		t.Fatalf("an admin's reply to the bot stored %d rows", n)
 	}
 
-	question := e.send(t, ann, "Where is the exit?")
-	e.waitText(t, ann, 0, "went to the admins")
-	aliceCopy := e.waitText(t, alice, 0, "Where is the exit?")
+	question := e.Send(t, ann, "Where is the exit?")
+	e.WaitText(t, ann, 0, "went to the admins")
+	aliceCopy := e.WaitText(t, alice, 0, "Where is the exit?")
 	for _, want := range []string{"<b>Ann</b> @ann · id <code>101</code>", "«Cargo run», location ", ", step 0"} {
 		if !strings.Contains(aliceCopy.Text, want) {
 			t.Errorf("Alice's copy %q lacks %q", aliceCopy.Text, want)
 		}
 	}
-	borisCopy := e.waitText(t, boris, 0, "Where is the exit?")
+	borisCopy := e.WaitText(t, boris, 0, "Where is the exit?")
 	if !strings.Contains(borisCopy.Text, "«Cargo run», локация ") {
 		t.Errorf("Boris's copy %q is not headed in Russian", borisCopy.Text)
 	}
-	e.send(t, bob, "Hello <admins> & co")
-	if m := e.waitText(t, alice, 0, "Hello &lt;admins&gt; &amp; co"); !strings.Contains(m.Text, "<i>not in a quest</i>") {
+	e.Send(t, bob, "Hello <admins> & co")
+	if m := e.WaitText(t, alice, 0, "Hello &lt;admins&gt; &amp; co"); !strings.Contains(m.Text, "<i>not in a quest</i>") {
 		t.Errorf("Bob's copy %q", m.Text)
 	}
-	e.waitText(t, boris, 0, "<i>не в квесте</i>")
-	veraQuestion := e.send(t, vera, "Где выход?")
-	e.waitText(t, alice, 0, "Где выход?")
-	veraCopy := e.waitText(t, boris, 0, "Где выход?")
+	e.WaitText(t, boris, 0, "<i>не в квесте</i>")
+	veraQuestion := e.Send(t, vera, "Где выход?")
+	e.WaitText(t, alice, 0, "Где выход?")
+	veraCopy := e.WaitText(t, boris, 0, "Где выход?")
 	e.waitIdle(t)
 
 	// Message ids repeat across chats: Boris's copy of Vera's message has the id of Alice's
@@ -59,36 +59,36 @@ func TestRelayAndReplies(t *testing.T) {
 		t.Fatalf("the ids do not collide as planned: Alice's copy of Ann's %d, Boris's copy of Vera's %d", aliceCopy.ID, veraCopy.ID)
 	}
 	answer := e.reply(t, alice, aliceCopy.ID, "Take the left door.")
-	e.waitText(t, alice, 0, "Sent to Ann.")
-	got := e.waitText(t, ann, 0, "Take the left door.")
+	e.WaitText(t, alice, 0, "Sent to Ann.")
+	got := e.WaitText(t, ann, 0, "Take the left door.")
 	if got.Text != "Take the left door." || got.ReplyTo != question {
 		t.Errorf("Ann got %q replying to %d, want the bare text replying to %d", got.Text, got.ReplyTo, question)
 	}
 	e.reply(t, boris, veraCopy.ID, "Здравствуйте, Вера")
-	if got := e.waitText(t, vera, 0, "Здравствуйте, Вера"); got.ReplyTo != veraQuestion {
+	if got := e.WaitText(t, vera, 0, "Здравствуйте, Вера"); got.ReplyTo != veraQuestion {
 		t.Errorf("Vera got a reply to %d, want to %d", got.ReplyTo, veraQuestion)
 	}
-	e.waitText(t, boris, 0, "Отправлено: Вера.")
+	e.WaitText(t, boris, 0, "Отправлено: Вера.")
 	e.waitIdle(t)
-	if e.count(ann, "Здравствуйте") != 0 || e.count(vera, "left door") != 0 {
+	if e.CountText(ann, "Здравствуйте") != 0 || e.CountText(vera, "left door") != 0 {
 		t.Fatal("a reply reached the wrong user")
 	}
 
 	// Ann answers Alice's reply: it reaches Alice alone, as a reply to her message.
-	borisBefore := len(e.botMessages(boris))
+	borisBefore := len(e.BotMessages(boris))
 	thanks := e.reply(t, ann, got.ID, "Thanks!")
-	back := e.waitText(t, alice, 0, "Thanks!")
+	back := e.WaitText(t, alice, 0, "Thanks!")
 	if back.ReplyTo != answer || !strings.Contains(back.Text, "<b>Ann</b>") {
 		t.Errorf("Alice got %q replying to %d, want Ann's header replying to %d", back.Text, back.ReplyTo, answer)
 	}
 	// And the thread goes on (once the copy is recorded, as it is when the outbox is empty).
 	e.waitIdle(t)
 	e.reply(t, alice, back.ID, "You are welcome")
-	if m := e.waitText(t, ann, 0, "You are welcome"); m.ReplyTo != thanks {
+	if m := e.WaitText(t, ann, 0, "You are welcome"); m.ReplyTo != thanks {
 		t.Errorf("Ann got a reply to %d, want to %d", m.ReplyTo, thanks)
 	}
 	e.waitIdle(t)
-	if n := len(e.botMessages(boris)); n != borisBefore {
+	if n := len(e.BotMessages(boris)); n != borisBefore {
 		t.Errorf("Boris got %d messages of a thread between Ann and Alice", n-borisBefore)
 	}
 }
@@ -100,58 +100,58 @@ func TestBroadcastByLanguage(t *testing.T) {
 	e := newEnv(t)
 	e.cast(t)
 
-	e.send(t, alice, "Maintenance tonight")
-	ask := e.waitText(t, alice, 0, "every user who speaks English: 2")
-	e.press(t, alice, ask, "Cancel")
-	e.waitFor(t, "the cancellation", func() bool { return e.message(t, alice, ask.ID).Text == "Not sent." })
+	e.Send(t, alice, "Maintenance tonight")
+	ask := e.WaitText(t, alice, 0, "every user who speaks English: 2")
+	e.Press(t, alice, ask, "Cancel")
+	e.WaitFor(t, "the cancellation", func() bool { return e.message(t, alice, ask.ID).Text == "Not sent." })
 	e.waitIdle(t)
-	if e.count(ann, "Maintenance") != 0 {
+	if e.CountText(ann, "Maintenance") != 0 {
 		t.Fatal("a cancelled broadcast was sent")
 	}
 
-	original := e.send(t, alice, "Maintenance at 22:00")
-	ask = e.waitText(t, alice, 1, "every user who speaks English: 2")
-	e.press(t, alice, ask, "Send")
+	original := e.Send(t, alice, "Maintenance at 22:00")
+	ask = e.WaitText(t, alice, 1, "every user who speaks English: 2")
+	e.Press(t, alice, ask, "Send")
 	for _, u := range []int64{ann, bob} {
-		if m := e.waitText(t, u, 0, "Maintenance at 22:00"); m.Text != "Maintenance at 22:00" {
+		if m := e.WaitText(t, u, 0, "Maintenance at 22:00"); m.Text != "Maintenance at 22:00" {
 			t.Errorf("user %d got %q", u, m.Text)
 		}
 	}
-	e.waitFor(t, "the report", func() bool {
+	e.WaitFor(t, "the report", func() bool {
 		return e.message(t, alice, ask.ID).Text == "Broadcast finished: sent to 2 of 2 users."
 	})
 	if m := e.message(t, alice, ask.ID); len(m.Keyboard) != 0 {
 		t.Errorf("the finished report keeps its buttons: %+v", m.Keyboard)
 	}
 
-	e.send(t, boris, "Технические работы")
-	ask = e.waitText(t, boris, 0, "все, кто говорит на языке «русский»: 1")
-	e.press(t, boris, ask, "Отправить")
-	e.waitText(t, vera, 0, "Технические работы")
-	e.waitFor(t, "the report", func() bool {
+	e.Send(t, boris, "Технические работы")
+	ask = e.WaitText(t, boris, 0, "все, кто говорит на языке «русский»: 1")
+	e.Press(t, boris, ask, "Отправить")
+	e.WaitText(t, vera, 0, "Технические работы")
+	e.WaitFor(t, "the report", func() bool {
 		return e.message(t, boris, ask.ID).Text == "Рассылка закончена: отправлено 1 из 1."
 	})
 	e.waitIdle(t)
 	for _, u := range []int64{vera, boris} {
-		if e.count(u, "Maintenance") != 0 {
+		if e.CountText(u, "Maintenance") != 0 {
 			t.Errorf("user %d got the English broadcast", u)
 		}
 	}
 	for _, u := range []int64{ann, bob, alice} {
-		if e.count(u, "Технические") != 0 {
+		if e.CountText(u, "Технические") != 0 {
 			t.Errorf("user %d got the Russian broadcast", u)
 		}
 	}
 
-	copyOf := e.waitText(t, bob, 0, "Maintenance at 22:00")
+	copyOf := e.WaitText(t, bob, 0, "Maintenance at 22:00")
 	e.reply(t, bob, copyOf.ID, "Will my quest be saved?")
-	m := e.waitText(t, alice, 0, "Will my quest be saved?")
+	m := e.WaitText(t, alice, 0, "Will my quest be saved?")
 	if m.ReplyTo != original || !strings.Contains(m.Text, "<b>Bob</b>") {
 		t.Errorf("Alice got %q replying to %d, want Bob's header replying to %d", m.Text, m.ReplyTo, original)
 	}
-	e.waitText(t, bob, 0, "went to the admins")
+	e.WaitText(t, bob, 0, "went to the admins")
 	e.waitIdle(t)
-	if e.count(boris, "quest be saved") != 0 {
+	if e.CountText(boris, "quest be saved") != 0 {
 		t.Error("a reply to Alice's broadcast reached Boris")
 	}
 }
@@ -163,9 +163,9 @@ func TestBlackList(t *testing.T) {
 	e := newEnv(t)
 	e.cast(t)
 	for _, cmd := range []string{"/ban 102", "/unban 102", "/banlist"} {
-		skip := len(e.botMessages(ann))
-		e.send(t, ann, cmd)
-		e.waitText(t, ann, skip, "for the bot's admins")
+		skip := len(e.BotMessages(ann))
+		e.Send(t, ann, cmd)
+		e.WaitText(t, ann, skip, "for the bot's admins")
 	}
 
 	for _, c := range []struct{ cmd, want string }{
@@ -177,31 +177,31 @@ func TestBlackList(t *testing.T) {
 		{"/ban 102", "Bob @bob (id 102) is already on the black list."},
 		{"/banlist", "102 · Bob @bob · "},
 	} {
-		skip := len(e.botMessages(alice))
-		e.send(t, alice, c.cmd)
-		e.waitText(t, alice, skip, c.want)
+		skip := len(e.BotMessages(alice))
+		e.Send(t, alice, c.cmd)
+		e.WaitText(t, alice, skip, c.want)
 	}
 	e.waitIdle(t)
 
-	e.send(t, bob, "buy cheap credits")
-	e.waitText(t, bob, 0, "Send /quest to choose a quest")
-	e.send(t, bob, "/quest cargo")
-	e.waitFor(t, "Bob's game", func() bool {
-		return e.queryInt(t, `SELECT count(*) FROM game WHERE user_id = $1`, bob) == 1
+	e.Send(t, bob, "buy cheap credits")
+	e.WaitText(t, bob, 0, "Send /quest to choose a quest")
+	e.Send(t, bob, "/quest cargo")
+	e.WaitFor(t, "Bob's game", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM game WHERE user_id = $1`, bob) == 1
 	})
 	e.waitIdle(t)
-	if e.count(alice, "cheap credits")+e.count(boris, "cheap credits") != 0 ||
-		e.queryInt(t, `SELECT count(*) FROM relay_message WHERE author_id = $1`, bob) != 0 {
+	if e.CountText(alice, "cheap credits")+e.CountText(boris, "cheap credits") != 0 ||
+		e.QueryInt(t, `SELECT count(*) FROM relay_message WHERE author_id = $1`, bob) != 0 {
 		t.Fatal("a black-listed user's text was relayed or stored")
 	}
 
-	skip := len(e.botMessages(alice))
-	e.send(t, alice, "/unban bob")
-	e.waitText(t, alice, skip, "is off the black list")
-	e.send(t, alice, "/unban 102")
-	e.waitText(t, alice, skip, "is not on the black list")
-	e.send(t, bob, "sorry, a real question")
-	e.waitText(t, alice, 0, "sorry, a real question")
+	skip := len(e.BotMessages(alice))
+	e.Send(t, alice, "/unban bob")
+	e.WaitText(t, alice, skip, "is off the black list")
+	e.Send(t, alice, "/unban 102")
+	e.WaitText(t, alice, skip, "is not on the black list")
+	e.Send(t, bob, "sorry, a real question")
+	e.WaitText(t, alice, 0, "sorry, a real question")
 }
 
 // Ensure the answers to the command tree's prompts, a user's (plain and hidden) and an admin's,
@@ -209,7 +209,7 @@ func TestBlackList(t *testing.T) {
 func TestPromptAnswersNotRelayed(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.exec(t, `
+	e.Exec(t, `
 		INSERT INTO param_type (name, hidden) VALUES ('NOTE', false), ('PIN', true);
 		WITH c AS (INSERT INTO command (name, visible) VALUES ('secret', false) RETURNING id),
 		     a AS (INSERT INTO action (command_id, order_num, type, param)
@@ -218,25 +218,25 @@ func TestPromptAnswersNotRelayed(t *testing.T) {
 		INSERT INTO localized_string (action_id, lang, text)
 		SELECT id, 'en', (ARRAY['A note?', 'Your PIN?', 'Thank you.'])[order_num] FROM a;`)
 	e.cast(t)
-	e.send(t, ann, "/secret")
-	e.waitText(t, ann, 0, "A note?")
-	e.send(t, ann, "my plain note")
-	e.waitText(t, ann, 0, "Your PIN?")
-	e.send(t, ann, "4321")
-	e.waitText(t, ann, 0, "Thank you.")
+	e.Send(t, ann, "/secret")
+	e.WaitText(t, ann, 0, "A note?")
+	e.Send(t, ann, "my plain note")
+	e.WaitText(t, ann, 0, "Your PIN?")
+	e.Send(t, ann, "4321")
+	e.WaitText(t, ann, 0, "Thank you.")
 
-	e.send(t, alice, "/news")
-	e.waitText(t, alice, 0, "Write the news in English")
-	e.send(t, alice, "-")
-	e.waitText(t, alice, 0, "Cancelled: no news was published.")
+	e.Send(t, alice, "/news")
+	e.WaitText(t, alice, 0, "Write the news in English")
+	e.Send(t, alice, "-")
+	e.WaitText(t, alice, 0, "Cancelled: no news was published.")
 	e.waitIdle(t)
 	for _, a := range []int64{alice, boris} {
-		if e.count(a, "plain note")+e.count(a, "4321") != 0 {
+		if e.CountText(a, "plain note")+e.CountText(a, "4321") != 0 {
 			t.Errorf("admin %d got a prompt's answer", a)
 		}
 	}
-	if e.count(ann, "went to the admins") != 0 || e.queryInt(t, `SELECT count(*) FROM relay_message`) != 0 ||
-		e.queryInt(t, `SELECT count(*) FROM news`) != 0 {
+	if e.CountText(ann, "went to the admins") != 0 || e.QueryInt(t, `SELECT count(*) FROM relay_message`) != 0 ||
+		e.QueryInt(t, `SELECT count(*) FROM news`) != 0 {
 		t.Error("a prompt's answer was relayed or stored")
 	}
 }
@@ -248,79 +248,79 @@ func TestNews(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.cast(t)
-	e.send(t, ann, "/news")
-	e.waitText(t, ann, 0, "for the bot's admins")
+	e.Send(t, ann, "/news")
+	e.WaitText(t, ann, 0, "for the bot's admins")
 
-	e.send(t, alice, "/news")
-	e.waitText(t, alice, 0, "Write the news in English")
-	e.send(t, alice, "New quests are out! <3")
-	e.waitText(t, alice, 0, "Now the same in Russian")
-	e.send(t, alice, "Новые квесты!")
-	e.press(t, alice, e.waitText(t, alice, 0, "Who gets it?"), "Everybody (mandatory)")
-	e.press(t, alice, e.waitText(t, alice, 0, "For how long"), "7 days")
-	done := e.waitText(t, alice, 0, "is published")
+	e.Send(t, alice, "/news")
+	e.WaitText(t, alice, 0, "Write the news in English")
+	e.Send(t, alice, "New quests are out! <3")
+	e.WaitText(t, alice, 0, "Now the same in Russian")
+	e.Send(t, alice, "Новые квесты!")
+	e.Press(t, alice, e.WaitText(t, alice, 0, "Who gets it?"), "Everybody (mandatory)")
+	e.Press(t, alice, e.WaitText(t, alice, 0, "For how long"), "7 days")
+	done := e.WaitText(t, alice, 0, "is published")
 	id := strings.TrimPrefix(strings.Fields(done.Text)[1], "#")
 	e.waitIdle(t)
-	if e.queryInt(t, `SELECT count(*) FROM broadcast`)+e.queryInt(t, `SELECT count(*) FROM relay_message`) != 0 {
+	if e.QueryInt(t, `SELECT count(*) FROM broadcast`)+e.QueryInt(t, `SELECT count(*) FROM relay_message`) != 0 {
 		t.Fatal("the news dialogue's answers were relayed")
 	}
 
-	e.send(t, ann, "/help")
-	e.waitText(t, ann, 0, "New quests are out! &lt;3")
-	e.waitText(t, ann, 0, "choose a quest")
-	e.send(t, ann, "/help")
-	e.send(t, vera, "/help")
-	e.waitText(t, vera, 0, "Новые квесты!")
+	e.Send(t, ann, "/help")
+	e.WaitText(t, ann, 0, "New quests are out! &lt;3")
+	e.WaitText(t, ann, 0, "choose a quest")
+	e.Send(t, ann, "/help")
+	e.Send(t, vera, "/help")
+	e.WaitText(t, vera, 0, "Новые квесты!")
 	e.waitIdle(t)
-	if n := e.count(ann, "New quests are out"); n != 1 {
+	if n := e.CountText(ann, "New quests are out"); n != 1 {
 		t.Errorf("Ann got the news %d times, want once", n)
 	}
-	msgs := e.botMessages(ann)
+	msgs := e.BotMessages(ann)
 	if i := len(msgs) - 3; !strings.Contains(msgs[i].Text, "New quests") {
 		t.Errorf("the news does not come before the answer: %q", msgs[i].Text)
 	}
-	e.waitFor(t, "the receipts", func() bool {
-		return e.queryInt(t, `SELECT count(*) FROM news_receipt WHERE delivered_at IS NOT NULL AND message_id IS NOT NULL`) == 2
+	e.WaitFor(t, "the receipts", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM news_receipt WHERE delivered_at IS NOT NULL AND message_id IS NOT NULL`) == 2
 	})
 
-	e.exec(t, `INSERT INTO news (service_id, text_en, audience) VALUES ($1, 'Welcome, newcomer!', 'new'),
+	e.Exec(t, `INSERT INTO news (service_id, text_en, audience) VALUES ($1, 'Welcome, newcomer!', 'new'),
 		($1, 'For old friends', 'existing')`, e.service)
-	e.exec(t, `INSERT INTO news (service_id, text_en, starts_at, ends_at) VALUES
+	e.Exec(t, `INSERT INTO news (service_id, text_en, starts_at, ends_at) VALUES
 			($1, 'Too late', now() - interval '2 days', now() - interval '1 day'),
 			($1, 'Too early', now() + interval '1 day', NULL)`, e.service)
-	e.send(t, ann, "/help")
-	e.waitText(t, ann, 0, "For old friends")
+	e.Send(t, ann, "/help")
+	e.WaitText(t, ann, 0, "For old friends")
 	const dan = 104
 	e.user(t, dan, "Dan", "en", false)
-	e.send(t, dan, "/start")
-	e.waitText(t, dan, 0, "Welcome, newcomer!")
-	e.waitText(t, dan, 0, "New quests are out!")
-	e.waitText(t, dan, 0, "Questbot")
+	e.Send(t, dan, "/start")
+	e.WaitText(t, dan, 0, "Welcome, newcomer!")
+	e.WaitText(t, dan, 0, "New quests are out!")
+	e.WaitText(t, dan, 0, "Questbot")
 	e.waitIdle(t)
 	for who, s := range map[int64]string{ann: "Welcome, newcomer", dan: "For old friends"} {
-		if e.count(who, s) != 0 {
+		if e.CountText(who, s) != 0 {
 			t.Errorf("user %d got %q", who, s)
 		}
 	}
 	for _, u := range []int64{ann, dan} {
-		if e.count(u, "Too late")+e.count(u, "Too early") != 0 {
+		if e.CountText(u, "Too late")+e.CountText(u, "Too early") != 0 {
 			t.Errorf("user %d got news outside its window", u)
 		}
 	}
 
-	e.send(t, alice, "/newslist")
-	list := e.waitText(t, alice, 0, "<b>News</b>")
+	e.Send(t, alice, "/newslist")
+	list := e.WaitText(t, alice, 0, "<b>News</b>")
 	if !strings.Contains(list.Text, "#"+id+" · everybody · until ") || !strings.Contains(list.Text, "delivered: 3") {
 		t.Errorf("the news list: %q", list.Text)
 	}
-	e.send(t, alice, "/newsend "+id)
-	e.waitText(t, alice, 0, "News #"+id+" is withdrawn")
-	e.send(t, alice, "/newsend "+id)
-	e.waitText(t, alice, 0, "There is no news #"+id)
-	e.send(t, bob, "/help")
-	e.waitText(t, bob, 1, "choose a quest")
+	e.Send(t, alice, "/newsend "+id)
+	e.WaitText(t, alice, 0, "News #"+id+" is withdrawn")
+	e.Send(t, alice, "/newsend "+id)
+	e.WaitText(t, alice, 0, "There is no news #"+id)
+	e.Send(t, bob, "/help")
+	e.WaitText(t, bob, 1, "choose a quest")
 	e.waitIdle(t)
-	if e.count(bob, "New quests") != 0 {
+	if e.CountText(bob, "New quests") != 0 {
 		t.Error("withdrawn news was delivered")
 	}
 }
@@ -332,47 +332,47 @@ func TestBroadcastRestart(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.user(t, alice, "Alice", "en", true)
-	e.send(t, alice, "/start")
+	e.Send(t, alice, "/start")
 	const first, n = 1000, 30
 	for i := range n {
 		id := int64(first + i)
-		e.bot.AddUser(tgbotapi.User{ID: id, FirstName: "User" + strconv.Itoa(i), LanguageCode: "en"})
+		e.Bot.AddUser(tgbotapi.User{ID: id, FirstName: "User" + strconv.Itoa(i), LanguageCode: "en"})
 	}
-	e.exec(t, `INSERT INTO users (id, chat_id, first_name, language) SELECT i, i, 'User' || (i - $1), 'en'
+	e.Exec(t, `INSERT INTO users (id, chat_id, first_name, language) SELECT i, i, 'User' || (i - $1), 'en'
 		FROM generate_series($1::bigint, $1 + $2 - 1) i`, first, n)
-	e.exec(t, `INSERT INTO user_service (user_id, service_id) SELECT i, $3 FROM generate_series($1::bigint, $1 + $2 - 1) i`,
+	e.Exec(t, `INSERT INTO user_service (user_id, service_id) SELECT i, $3 FROM generate_series($1::bigint, $1 + $2 - 1) i`,
 		first, n, e.service)
-	e.bot.Block(first, true)
-	e.waitText(t, alice, 0, "Questbot")
+	e.Bot.Block(first, true)
+	e.WaitText(t, alice, 0, "Questbot")
 	e.waitIdle(t)
-	e.waitFor(t, "the block to be recorded", func() bool {
-		return e.queryInt(t, `SELECT count(*) FROM users WHERE blocked_at IS NOT NULL`) == 1
+	e.WaitFor(t, "the block to be recorded", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM users WHERE blocked_at IS NOT NULL`) == 1
 	})
 
 	// The first process sends ten copies, then stalls with the next five in the outbox.
 	e.limit(10)
-	e.send(t, alice, "Season two starts today")
-	ask := e.waitText(t, alice, 0, fmt.Sprintf("every user who speaks English: %d", n))
-	e.press(t, alice, ask, "Send")
-	e.waitFor(t, "ten copies sent and five waiting", func() bool {
-		return e.queryInt(t, `SELECT count(*) FROM relay_copy`) == 10 &&
-			e.queryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending' AND ref LIKE 'relay:%'`) == 5
+	e.Send(t, alice, "Season two starts today")
+	ask := e.WaitText(t, alice, 0, fmt.Sprintf("every user who speaks English: %d", n))
+	e.Press(t, alice, ask, "Send")
+	e.WaitFor(t, "ten copies sent and five waiting", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM relay_copy`) == 10 &&
+			e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending' AND ref LIKE 'relay:%'`) == 5
 	})
-	e.waitFor(t, "the progress report", func() bool {
+	e.WaitFor(t, "the progress report", func() bool {
 		return strings.Contains(e.message(t, alice, ask.ID).Text, "sent 10 of 30")
 	})
 	// A user whose copy waits in the outbox blocks the bot.
-	late := int64(e.queryInt(t, `SELECT min(chat_id) FROM outbox WHERE status = 'pending' AND ref LIKE 'relay:%'`))
-	e.bot.Block(late, true)
-	e.waitFor(t, "the block to be recorded", func() bool {
-		return e.queryInt(t, `SELECT count(*) FROM users WHERE blocked_at IS NOT NULL`) == 2
+	late := int64(e.QueryInt(t, `SELECT min(chat_id) FROM outbox WHERE status = 'pending' AND ref LIKE 'relay:%'`))
+	e.Bot.Block(late, true)
+	e.WaitFor(t, "the block to be recorded", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM users WHERE blocked_at IS NOT NULL`) == 2
 	})
 	e.stop()
 	e.unlimit()
 	e.stop = e.start(t)
 
-	e.waitFor(t, "the broadcast to finish", func() bool {
-		return e.queryInt(t, `SELECT count(*) FROM broadcast WHERE status = 'done'`) == 1
+	e.WaitFor(t, "the broadcast to finish", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM broadcast WHERE status = 'done'`) == 1
 	})
 	e.waitIdle(t)
 	for i := range n {
@@ -381,7 +381,7 @@ func TestBroadcastRestart(t *testing.T) {
 		if id == first || id == late {
 			want = 0
 		}
-		if got := e.count(id, "Season two starts today"); got != want {
+		if got := e.CountText(id, "Season two starts today"); got != want {
 			t.Errorf("user %d got the broadcast %d times, want %d", id, got, want)
 		}
 	}
@@ -398,53 +398,53 @@ func TestStopAndRefusals(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.user(t, ann, "Ann", "en", false)
-	e.send(t, ann, "/start")
-	e.waitText(t, ann, 0, "Questbot")
-	e.send(t, ann, "hello?")
-	e.waitText(t, ann, 0, "nobody reads messages here")
+	e.Send(t, ann, "/start")
+	e.WaitText(t, ann, 0, "Questbot")
+	e.Send(t, ann, "hello?")
+	e.WaitText(t, ann, 0, "nobody reads messages here")
 	e.user(t, alice, "Alice", "en", true)
 	e.user(t, boris, "Борис", "ru", true)
-	e.send(t, boris, "/start")
-	e.waitText(t, boris, 0, "Questbot")
-	e.send(t, boris, "Всем привет")
-	e.waitText(t, boris, 0, "Больше никто здесь не говорит на языке «русский»")
+	e.Send(t, boris, "/start")
+	e.WaitText(t, boris, 0, "Questbot")
+	e.Send(t, boris, "Всем привет")
+	e.WaitText(t, boris, 0, "Больше никто здесь не говорит на языке «русский»")
 	e.waitIdle(t)
-	if n := e.queryInt(t, `SELECT count(*) FROM relay_message`) + e.queryInt(t, `SELECT count(*) FROM broadcast`); n != 0 {
+	if n := e.QueryInt(t, `SELECT count(*) FROM relay_message`) + e.QueryInt(t, `SELECT count(*) FROM broadcast`); n != 0 {
 		t.Fatalf("%d rows stored for messages that went nowhere", n)
 	}
 
-	if _, err := e.bot.SendSticker(ann, "🙂"); err != nil {
+	if _, err := e.Bot.SendSticker(ann, "🙂"); err != nil {
 		t.Fatal(err)
 	}
-	e.waitText(t, ann, 0, "Only text messages reach the admins.")
+	e.WaitText(t, ann, 0, "Only text messages reach the admins.")
 	for i := range 11 {
-		e.send(t, ann, fmt.Sprintf("message %d", i))
+		e.Send(t, ann, fmt.Sprintf("message %d", i))
 	}
-	e.waitText(t, ann, 0, "Please wait a minute")
+	e.WaitText(t, ann, 0, "Please wait a minute")
 	e.waitIdle(t)
-	if n := e.queryInt(t, `SELECT count(*) FROM relay_message WHERE author_id = $1`, ann); n != 10 {
+	if n := e.QueryInt(t, `SELECT count(*) FROM relay_message WHERE author_id = $1`, ann); n != 10 {
 		t.Errorf("%d messages relayed in a minute, want 10", n)
 	}
 
 	// A broadcast whose copies are held in the outbox, stopped.
 	e.limit(0)
-	e.send(t, alice, "/start")
-	e.waitText(t, alice, 0, "Questbot")
-	e.send(t, alice, "Quiz at noon")
-	ask := e.waitText(t, alice, 0, "every user who speaks English: 1")
-	e.press(t, alice, ask, "Send")
-	e.waitFor(t, "the copy to wait in the outbox", func() bool {
-		return e.queryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending' AND ref LIKE 'relay:%'`) == 1
+	e.Send(t, alice, "/start")
+	e.WaitText(t, alice, 0, "Questbot")
+	e.Send(t, alice, "Quiz at noon")
+	ask := e.WaitText(t, alice, 0, "every user who speaks English: 1")
+	e.Press(t, alice, ask, "Send")
+	e.WaitFor(t, "the copy to wait in the outbox", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending' AND ref LIKE 'relay:%'`) == 1
 	})
-	e.waitFor(t, "the Stop button", func() bool { return strings.Contains(e.message(t, alice, ask.ID).Text, "sent 0 of 1") })
+	e.WaitFor(t, "the Stop button", func() bool { return strings.Contains(e.message(t, alice, ask.ID).Text, "sent 0 of 1") })
 	stop := e.message(t, alice, ask.ID)
-	e.press(t, alice, stop, "Stop")
-	e.waitFor(t, "the report", func() bool {
+	e.Press(t, alice, stop, "Stop")
+	e.WaitFor(t, "the report", func() bool {
 		return e.message(t, alice, ask.ID).Text == "Broadcast stopped: sent to 0 of 1 users."
 	})
 	e.unlimit()
 	e.waitIdle(t)
-	if e.count(ann, "Quiz at noon") != 0 || e.queryInt(t, `SELECT count(*) FROM broadcast WHERE status = 'stopped'`) != 1 {
+	if e.CountText(ann, "Quiz at noon") != 0 || e.QueryInt(t, `SELECT count(*) FROM broadcast WHERE status = 'stopped'`) != 1 {
 		t.Error("a stopped broadcast went on")
 	}
 	if len(e.message(t, alice, ask.ID).Keyboard) != 0 {

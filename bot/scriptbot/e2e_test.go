@@ -1,7 +1,6 @@
 package scriptbot_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,10 +17,9 @@ import (
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/questplay"
 	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
@@ -33,24 +31,6 @@ import (
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 const token = "123456:script-test-token"
-
-// logBuffer is a log sink the test reads while the handler writes.
-type logBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *logBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // fakeGames stands in for the quest player: it keeps the game row the seeded procedures read,
 // sends one line per operation, and records the calls.
@@ -118,13 +98,9 @@ func (g *fakeGames) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update
 
 // env is an emulator, a fresh database and a transport running the script handler.
 type env struct {
-	emu     *tgemu.Server
-	bot     *tgemu.Bot
-	pool    *pgxpool.Pool
-	logs    *logBuffer
+	*bottest.Env
 	games   *fakeGames
 	tr      *bot.Transport
-	srv     *httptest.Server
 	stop    func()
 	service int
 }
@@ -138,10 +114,7 @@ func newEnv(t *testing.T) *env {
 // run starts the environment with a quest player.
 func (e *env) run(t *testing.T, games scriptbot.Games) *env {
 	t.Helper()
-	e.emu, e.pool, e.logs = tgemu.New(tgemu.Options{}), pgtest.New(t), &logBuffer{}
-	e.srv = httptest.NewServer(e.emu)
-	t.Cleanup(e.srv.Close)
-	e.bot = e.emu.AddBot(token, "script_test_bot")
+	e.Env = bottest.New(t, bottest.Options{Token: token, Username: "script_test_bot"})
 	e.stop = e.start(t, scriptbot.Config{Games: games})
 	return e
 }
@@ -150,23 +123,16 @@ func (e *env) run(t *testing.T, games scriptbot.Games) *env {
 // function is called or the test ends. cfg's Source, Contexts and Log are filled in.
 func (e *env) start(t *testing.T, cfg scriptbot.Config) (stop func()) {
 	t.Helper()
-	cfg.Log = slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	store := scriptpg.New(e.pool)
+	cfg.Log = e.Log()
+	store := scriptpg.New(e.Pool)
 	store.CheckEvery = 0
 	cfg.Source, cfg.Contexts = store, store
 	h := scriptbot.New(cfg)
 	store.Builtins = h.BuiltinNames()
-	ctx, cancel := context.WithCancel(context.Background())
-	api, err := bot.NewAPI(ctx, token, tgemu.Endpoint(e.srv.URL), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	limits := bot.NoLimits
-	e.tr = bot.New(bot.Config{Store: botpg.New(e.pool), Handler: h.Handle, Log: cfg.Log, PollTimeout: time.Second,
-		Rescan: 100 * time.Millisecond, Limits: &limits})
-	if e.service, err = e.tr.AddBot(ctx, api); err != nil {
-		t.Fatal(err)
-	}
+	p := e.Start(t, bot.Config{Handler: h.Handle, Log: cfg.Log, Limits: &limits})
+	e.tr, e.service = p.Transport, p.Service
+	ctx := context.Background()
 	menu, err := h.Menu(ctx, e.service)
 	if err != nil {
 		t.Fatal(err)
@@ -174,17 +140,7 @@ func (e *env) start(t *testing.T, cfg scriptbot.Config) (stop func()) {
 	if err := e.tr.Send(ctx, e.service, menu...); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan struct{})
-	go func() { e.tr.Run(ctx); close(done) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			<-done
-		})
-	}
-	t.Cleanup(stop)
-	return stop
+	return p.Stop
 }
 
 // restart stops the transport and handler and starts new ones with cfg on the same database.
@@ -194,99 +150,11 @@ func (e *env) restart(t *testing.T, cfg scriptbot.Config) {
 	e.stop = e.start(t, cfg)
 }
 
-func (e *env) user(id int64, name, lang string) {
-	e.bot.AddUser(tgbotapi.User{ID: id, FirstName: name, LanguageCode: lang})
-}
-
-func (e *env) send(t *testing.T, user int64, text string) int {
-	t.Helper()
-	id, err := e.bot.SendText(user, text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
-func (e *env) exec(t *testing.T, sql string, args ...any) {
-	t.Helper()
-	if _, err := e.pool.Exec(context.Background(), sql, args...); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// botMessages returns the bot's messages in a chat.
-func (e *env) botMessages(chat int64) []tgemu.Message {
-	var out []tgemu.Message
-	for _, m := range e.bot.Messages(chat) {
-		if m.FromBot {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// waitText waits for a bot message containing want after the first skip ones and returns it.
-func (e *env) waitText(t *testing.T, chat int64, skip int, want string) tgemu.Message {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		msgs := e.botMessages(chat)
-		for i := skip; i < len(msgs); i++ {
-			if strings.Contains(msgs[i].Text, want) {
-				return msgs[i]
-			}
-		}
-		if time.Now().After(deadline) {
-			var texts []string
-			for _, m := range msgs {
-				texts = append(texts, m.Text)
-			}
-			t.Fatalf("no bot message with %q in chat %d; messages:\n%s\nlogs:\n%s", want, chat, strings.Join(texts, "\n"), e.logs)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// press presses a button by its label under a bot message.
-func (e *env) press(t *testing.T, user int64, m tgemu.Message, label string) string {
-	t.Helper()
-	for _, row := range m.Keyboard {
-		for _, b := range row {
-			if b.Text == label {
-				if _, err := e.bot.Press(user, m.ID, b.Data); err != nil {
-					t.Fatal(err)
-				}
-				return b.Data
-			}
-		}
-	}
-	t.Fatalf("message %d has no button %q: %+v", m.ID, label, m.Keyboard)
-	return ""
-}
-
-// waitIdle waits until the bot has handled every update and answered every press.
-func (e *env) waitIdle(t *testing.T) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var inbox, outbox int
-		e.pool.QueryRow(context.Background(), `SELECT count(*) FROM inbox WHERE handled_at IS NULL`).Scan(&inbox)
-		e.pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE status = 'pending'`).Scan(&outbox)
-		if inbox == 0 && outbox == 0 && e.bot.UnansweredCallbacks() == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not idle: %d updates, %d sends pending\n%s", inbox, outbox, e.logs)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // addQuests adds English quests Alpha and Beta and an unlisted one, and returns their ids by name.
 func (e *env) addQuests(t *testing.T) map[string]int64 {
 	t.Helper()
 	ids := map[string]int64{}
-	rows, err := e.pool.Query(context.Background(), `
+	rows, err := e.Pool.Query(context.Background(), `
 		INSERT INTO script (name, common_name, file, language, listed) VALUES
 			('Alpha', 'alpha', 'a.qmm', 'en', true), ('Beta', 'beta', 'b.qmm', 'en', true),
 			('Secret', 'secret', 's.qmm', 'en', false)
@@ -301,7 +169,7 @@ func (e *env) addQuests(t *testing.T) map[string]int64 {
 		ids[name] = id
 	}
 	var cargo int64
-	e.pool.QueryRow(context.Background(), `SELECT id FROM script WHERE name = 'Cargo run'`).Scan(&cargo)
+	e.Pool.QueryRow(context.Background(), `SELECT id FROM script WHERE name = 'Cargo run'`).Scan(&cargo)
 	ids["Cargo run"] = cargo
 	return ids
 }
@@ -312,9 +180,9 @@ func TestQuestMenuLaunch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ids := e.addQuests(t)
-	e.user(1, "Ann", "en")
-	e.send(t, 1, "/quest")
-	menu := e.waitText(t, 1, 0, "Choose a quest:")
+	e.User(1, "Ann", "en")
+	e.Send(t, 1, "/quest")
+	menu := e.WaitText(t, 1, 0, "Choose a quest:")
 	// The shipped multiplayer duel (010_multiplayer.sql) makes a second row.
 	if len(menu.Keyboard) != 2 || len(menu.Keyboard[0]) != 3 || menu.Keyboard[1][0].Text != "Orbital duel" {
 		t.Fatalf("catalogue keyboard %+v, want a row of Alpha, Beta, Cargo run, then Orbital duel", menu.Keyboard)
@@ -327,47 +195,47 @@ func TestQuestMenuLaunch(t *testing.T) {
 			t.Errorf("button %d data %q", i, d)
 		}
 	}
-	e.press(t, 1, menu, "Beta")
-	e.waitText(t, 1, 0, fmt.Sprintf("quest %d screen", ids["Beta"]))
-	e.waitIdle(t)
-	for _, m := range e.botMessages(1) {
+	e.Press(t, 1, menu, "Beta")
+	e.WaitText(t, 1, 0, fmt.Sprintf("quest %d screen", ids["Beta"]))
+	e.WaitIdle(t)
+	for _, m := range e.BotMessages(1) {
 		if m.ID == menu.ID {
 			t.Error("the catalogue menu was not deleted after the choice")
 		}
 	}
 	// The old catalogue button again: forged through the API, as the message is gone.
-	n := len(e.botMessages(1))
-	e.send(t, 1, "/quest")
-	ask := e.waitText(t, 1, n, "You are playing «Beta». Cancel it?")
-	e.press(t, 1, ask, "No")
-	e.waitText(t, 1, n, "Carry on!")
-	e.send(t, 1, "/quest")
-	ask = e.waitText(t, 1, n+1, "Cancel it?")
-	e.press(t, 1, ask, "Yes")
-	e.waitText(t, 1, n, "The quest is cancelled.")
-	e.send(t, 1, "/quest secret")
-	e.waitText(t, 1, n, "I have no quest called «secret»")
-	e.send(t, 1, "/quest alp")
-	e.waitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Alpha"]))
-	e.waitIdle(t)
+	n := len(e.BotMessages(1))
+	e.Send(t, 1, "/quest")
+	ask := e.WaitText(t, 1, n, "You are playing «Beta». Cancel it?")
+	e.Press(t, 1, ask, "No")
+	e.WaitText(t, 1, n, "Carry on!")
+	e.Send(t, 1, "/quest")
+	ask = e.WaitText(t, 1, n+1, "Cancel it?")
+	e.Press(t, 1, ask, "Yes")
+	e.WaitText(t, 1, n, "The quest is cancelled.")
+	e.Send(t, 1, "/quest secret")
+	e.WaitText(t, 1, n, "I have no quest called «secret»")
+	e.Send(t, 1, "/quest alp")
+	e.WaitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Alpha"]))
+	e.WaitIdle(t)
 	want := []string{fmt.Sprintf("launch %d", ids["Beta"]), "cancel", fmt.Sprintf("launch %d", ids["Alpha"])}
 	if got := e.games.Calls(); !slices.Equal(got, want) {
 		t.Errorf("games calls %q, want %q", got, want)
 	}
 	// A quest button goes to the quest player.
-	screen := e.waitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Alpha"]))
-	e.press(t, 1, screen, "Go")
-	e.waitIdle(t)
+	screen := e.WaitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Alpha"]))
+	e.Press(t, 1, screen, "Go")
+	e.WaitIdle(t)
 	if got := e.games.Calls(); got[len(got)-1] != fmt.Sprintf("press q:%d", ids["Alpha"]) {
 		t.Errorf("games calls %q, want the press last", got)
 	}
 	// /start with a deep link launches even an unlisted quest; a plain /start greets.
-	e.send(t, 1, fmt.Sprintf("/start %d", ids["Secret"]))
-	e.waitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Secret"]))
-	e.send(t, 1, "/start")
-	e.waitText(t, 1, n, "Hello, <b>Ann</b>!")
-	e.send(t, 1, "/start 999999")
-	e.waitText(t, 1, n, "There is no quest with this number.")
+	e.Send(t, 1, fmt.Sprintf("/start %d", ids["Secret"]))
+	e.WaitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Secret"]))
+	e.Send(t, 1, "/start")
+	e.WaitText(t, 1, n, "Hello, <b>Ann</b>!")
+	e.Send(t, 1, "/start 999999")
+	e.WaitText(t, 1, n, "There is no quest with this number.")
 }
 
 // Ensure /lang switches the user's language, asks the quest player to follow, and the menus and
@@ -376,18 +244,18 @@ func TestLang(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.addQuests(t)
-	e.user(2, "Ivan", "en")
-	e.send(t, 2, "/lang")
-	menu := e.waitText(t, 2, 0, "Choose your language:")
-	e.press(t, 2, menu, "Русский")
-	e.waitText(t, 2, 0, "Теперь я говорю с вами по-русски.")
-	e.send(t, 2, "/help")
-	e.waitText(t, 2, 0, "выбрать квест")
-	e.send(t, 2, "/retry")
-	e.waitText(t, 2, 0, "Сейчас вы не играете в квест.")
+	e.User(2, "Ivan", "en")
+	e.Send(t, 2, "/lang")
+	menu := e.WaitText(t, 2, 0, "Choose your language:")
+	e.Press(t, 2, menu, "Русский")
+	e.WaitText(t, 2, 0, "Теперь я говорю с вами по-русски.")
+	e.Send(t, 2, "/help")
+	e.WaitText(t, 2, 0, "выбрать квест")
+	e.Send(t, 2, "/retry")
+	e.WaitText(t, 2, 0, "Сейчас вы не играете в квест.")
 	// The catalogue: Russian versions where there are, English ones for the other quests.
-	e.send(t, 2, "/quest")
-	catalogue := e.waitText(t, 2, 0, "Выберите квест:")
+	e.Send(t, 2, "/quest")
+	catalogue := e.WaitText(t, 2, 0, "Выберите квест:")
 	var labels []string
 	for _, row := range catalogue.Keyboard {
 		for _, b := range row {
@@ -397,9 +265,9 @@ func TestLang(t *testing.T) {
 	if want := []string{"Alpha", "Beta", "Груз до Боннасиса", "Дуэль на орбите"}; !slices.Equal(labels, want) {
 		t.Errorf("Russian catalogue %q, want %q", labels, want)
 	}
-	e.waitIdle(t)
+	e.WaitIdle(t)
 	var lang string
-	e.pool.QueryRow(context.Background(), `SELECT language FROM users WHERE id = 2`).Scan(&lang)
+	e.Pool.QueryRow(context.Background(), `SELECT language FROM users WHERE id = 2`).Scan(&lang)
 	if lang != "ru" {
 		t.Errorf("language %q, want ru", lang)
 	}
@@ -407,31 +275,31 @@ func TestLang(t *testing.T) {
 		t.Errorf("games calls %q, want the switch to ru", got)
 	}
 	// The chat's own command menu is in Russian, whatever the client's language.
-	if got := e.bot.ChatCommands(2, ""); len(got) != 5 || got[0].Description != "Выбрать квест" {
+	if got := e.Bot.ChatCommands(2, ""); len(got) != 5 || got[0].Description != "Выбрать квест" {
 		t.Errorf("chat menu after /lang ru: %+v", got)
 	}
 	// Back to English.
-	n := len(e.botMessages(2))
-	e.send(t, 2, "/lang")
-	menu = e.waitText(t, 2, n, "Выберите язык:")
-	e.press(t, 2, menu, "English")
-	e.waitText(t, 2, n, "I speak English with you now.")
-	e.waitIdle(t)
-	en, ru := e.bot.Commands(""), e.bot.Commands("ru")
+	n := len(e.BotMessages(2))
+	e.Send(t, 2, "/lang")
+	menu = e.WaitText(t, 2, n, "Выберите язык:")
+	e.Press(t, 2, menu, "English")
+	e.WaitText(t, 2, n, "I speak English with you now.")
+	e.WaitIdle(t)
+	en, ru := e.Bot.Commands(""), e.Bot.Commands("ru")
 	if len(en) != 5 || len(ru) != 5 || en[0].Command != "quest" || en[0].Description != "Choose a quest" ||
 		ru[0].Description != "Выбрать квест" {
 		t.Errorf("command menus: en %+v, ru %+v", en, ru)
 	}
-	if got := e.bot.ChatCommands(2, ""); !slices.Equal(got, en) {
+	if got := e.Bot.ChatCommands(2, ""); !slices.Equal(got, en) {
 		t.Errorf("chat menu after /lang en: %+v, want %+v", got, en)
 	}
 	// An operator renames a command: the chat's own menu follows, as the others do.
-	e.exec(t, `UPDATE localized_string SET text = 'Pick a quest' WHERE text = 'Choose a quest'`)
-	e.user(3, "Ann", "en")
-	e.send(t, 3, "/help")
-	e.waitText(t, 3, 0, "choose a quest")
-	e.waitIdle(t)
-	if got := e.bot.ChatCommands(2, ""); len(got) != 5 || got[0].Description != "Pick a quest" {
+	e.Exec(t, `UPDATE localized_string SET text = 'Pick a quest' WHERE text = 'Choose a quest'`)
+	e.User(3, "Ann", "en")
+	e.Send(t, 3, "/help")
+	e.WaitText(t, 3, 0, "choose a quest")
+	e.WaitIdle(t)
+	if got := e.Bot.ChatCommands(2, ""); len(got) != 5 || got[0].Description != "Pick a quest" {
 		t.Errorf("chat menu after the tree changed: %+v", got)
 	}
 }
@@ -441,46 +309,46 @@ func TestLang(t *testing.T) {
 func TestHiddenInput(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.exec(t, `
+	e.Exec(t, `
 		INSERT INTO param_type (name, hidden) VALUES ('PIN', true);
 		INSERT INTO command (id, name, visible) VALUES (2100, 'pin', false);
 		INSERT INTO action (id, command_id, order_num, type, param) VALUES
 			(21001, 2100, 1, 'input', 'PIN'), (21002, 2100, 2, 'output', NULL);
 		INSERT INTO localized_string (action_id, lang, text) VALUES
 			(21001, 'en', 'Your PIN:'), (21002, 'en', 'Thank you, {NAME}.');`)
-	e.user(6, "Ann", "en")
+	e.User(6, "Ann", "en")
 	for round := range 2 {
-		before := len(e.bot.Deleted(6))
+		before := len(e.Bot.Deleted(6))
 		// The bot messages of earlier rounds are skipped: the thanks of round 0 must not be
 		// taken for those of round 1.
-		n := len(e.botMessages(6))
-		e.send(t, 6, "/pin")
-		prompt := e.waitText(t, 6, n, "Your PIN:")
-		e.waitIdle(t)
+		n := len(e.BotMessages(6))
+		e.Send(t, 6, "/pin")
+		prompt := e.WaitText(t, 6, n, "Your PIN:")
+		e.WaitIdle(t)
 		if round == 1 {
 			// The prompt's id must outlive the process that sent it.
 			e.restart(t, scriptbot.Config{Games: e.games})
 		}
-		answer := e.send(t, 6, "4321")
-		e.waitText(t, 6, n, "Thank you, Ann.")
-		e.waitIdle(t)
-		deleted := e.bot.Deleted(6)[before:]
+		answer := e.Send(t, 6, "4321")
+		e.WaitText(t, 6, n, "Thank you, Ann.")
+		e.WaitIdle(t)
+		deleted := e.Bot.Deleted(6)[before:]
 		slices.Sort(deleted)
 		if want := []int{prompt.ID, answer}; !slices.Equal(deleted, want) {
 			t.Errorf("round %d: deleted %v, want the prompt and the answer %v", round, deleted, want)
 		}
 	}
-	for _, m := range e.bot.Messages(6) {
+	for _, m := range e.Bot.Messages(6) {
 		if strings.Contains(m.Text, "PIN") || strings.Contains(m.Text, "4321") {
 			t.Errorf("still in the chat: %+v", m)
 		}
 	}
 	var left int
-	e.pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM sent_ref) + (SELECT count(*) FROM outbox)`).Scan(&left)
+	e.Pool.QueryRow(context.Background(), `SELECT (SELECT count(*) FROM sent_ref) + (SELECT count(*) FROM outbox)`).Scan(&left)
 	if left != 0 {
 		t.Errorf("%d rows left in sent_ref and outbox, want none", left)
 	}
-	if strings.Contains(e.logs.String(), "4321") {
+	if strings.Contains(e.Logs.String(), "4321") {
 		t.Error("the hidden answer appears in the logs")
 	}
 }
@@ -490,23 +358,23 @@ func TestScore(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ids := e.addQuests(t)
-	e.user(3, "Ann", "en")
-	e.user(4, "Bob", "en")
-	e.send(t, 3, "/start")
-	e.waitText(t, 3, 0, "Hello")
-	e.exec(t, `INSERT INTO user_stats (service_id, user_id, credits, launches, wins, failures, deaths)
+	e.User(3, "Ann", "en")
+	e.User(4, "Bob", "en")
+	e.Send(t, 3, "/start")
+	e.WaitText(t, 3, 0, "Hello")
+	e.Exec(t, `INSERT INTO user_stats (service_id, user_id, credits, launches, wins, failures, deaths)
 		VALUES ($1, 3, 9500, 3, 1, 1, 1)`, e.service)
-	e.exec(t, `INSERT INTO user_script_stats (service_id, user_id, script_id, launches, wins, failures, deaths)
+	e.Exec(t, `INSERT INTO user_script_stats (service_id, user_id, script_id, launches, wins, failures, deaths)
 		VALUES ($1, 3, $2, 2, 1, 1, 0), ($1, 3, $3, 1, 0, 0, 1)`, e.service, ids["Alpha"], ids["Cargo run"])
-	e.send(t, 3, "/score")
-	m := e.waitText(t, 3, 0, "<pre>")
+	e.Send(t, 3, "/score")
+	m := e.WaitText(t, 3, 0, "<pre>")
 	for _, want := range []string{"Alpha", "Cargo run", "Total", "Credits: 9500", "  1   1   0     2"} {
 		if !strings.Contains(m.Text, want) {
 			t.Errorf("score lacks %q:\n%s", want, m.Text)
 		}
 	}
-	e.send(t, 4, "/score")
-	e.waitText(t, 4, 0, "You have not played any quest yet.")
+	e.Send(t, 4, "/score")
+	e.WaitText(t, 4, 0, "You have not played any quest yet.")
 }
 
 // hostile are strings meant to break quoting, SQL, HTML or sizes.
@@ -525,30 +393,30 @@ func TestHostileInput(t *testing.T) {
 	e := newEnv(t)
 	e.addQuests(t)
 	// A command with a hidden input whose answer is echoed.
-	e.exec(t, `
+	e.Exec(t, `
 		INSERT INTO param_type (name, hidden) VALUES ('SECRET', true), ('WORD', false);
 		INSERT INTO command (id, name, visible) VALUES (2000, 'echo', false);
 		INSERT INTO action (id, command_id, order_num, type, param) VALUES
 			(20001, 2000, 1, 'input', 'WORD'), (20002, 2000, 2, 'input', 'SECRET'), (20003, 2000, 3, 'output', NULL);
 		INSERT INTO localized_string (action_id, lang, text) VALUES
 			(20001, 'en', 'Say a word:'), (20002, 'en', 'Your secret:'), (20003, 'en', 'Word: {WORD}. Secret length ok.');`)
-	e.user(5, "<i>Eve</i> & co", "en")
-	e.send(t, 5, "/start")
-	e.waitText(t, 5, 0, "Hello, <b>&lt;i&gt;Eve&lt;/i&gt; &amp; co</b>!")
+	e.User(5, "<i>Eve</i> & co", "en")
+	e.Send(t, 5, "/start")
+	e.WaitText(t, 5, 0, "Hello, <b>&lt;i&gt;Eve&lt;/i&gt; &amp; co</b>!")
 	for i, s := range hostile {
-		n := len(e.botMessages(5))
-		e.send(t, 5, "/quest "+s)
-		e.waitText(t, 5, n, "I have no quest called")
-		e.send(t, 5, "/start "+s)
-		e.waitText(t, 5, n, "There is no quest with this number.")
-		e.send(t, 5, "/echo")
-		e.waitText(t, 5, n, "Say a word:")
-		e.send(t, 5, s)
-		e.waitText(t, 5, n, "Your secret:")
-		secret := e.send(t, 5, s+" secret")
-		e.waitText(t, 5, n, "Secret length ok.")
-		e.waitIdle(t)
-		for _, m := range e.bot.Messages(5) {
+		n := len(e.BotMessages(5))
+		e.Send(t, 5, "/quest "+s)
+		e.WaitText(t, 5, n, "I have no quest called")
+		e.Send(t, 5, "/start "+s)
+		e.WaitText(t, 5, n, "There is no quest with this number.")
+		e.Send(t, 5, "/echo")
+		e.WaitText(t, 5, n, "Say a word:")
+		e.Send(t, 5, s)
+		e.WaitText(t, 5, n, "Your secret:")
+		secret := e.Send(t, 5, s+" secret")
+		e.WaitText(t, 5, n, "Secret length ok.")
+		e.WaitIdle(t)
+		for _, m := range e.Bot.Messages(5) {
 			if m.ID == secret || m.Text == "Your secret:" {
 				t.Errorf("input %d: the hidden answer or its prompt is still in the chat", i)
 			}
@@ -556,32 +424,32 @@ func TestHostileInput(t *testing.T) {
 	}
 	// Every reply was valid HTML (the emulator refuses anything else), so nothing failed.
 	var failed int
-	e.pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE status = 'failed'`).Scan(&failed)
+	e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE status = 'failed'`).Scan(&failed)
 	if failed != 0 {
 		t.Errorf("%d sends failed", failed)
 	}
 	var quests int
-	e.pool.QueryRow(context.Background(), `SELECT count(*) FROM script`).Scan(&quests)
+	e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM script`).Scan(&quests)
 	if quests != 7 { // the three added, and the shipped cargo run and duel in two languages each
 		t.Errorf("%d quests, want 7", quests)
 	}
-	if strings.Contains(e.logs.String(), "secret") {
+	if strings.Contains(e.Logs.String(), "secret") {
 		t.Error("a hidden answer appears in the logs")
 	}
 	// Forged and stale menu presses: answered, nothing else.
-	e.send(t, 5, "/quest")
-	menu := e.waitText(t, 5, 0, "Choose a quest:")
-	before := len(e.botMessages(5))
+	e.Send(t, 5, "/quest")
+	menu := e.WaitText(t, 5, 0, "Choose a quest:")
+	before := len(e.BotMessages(5))
 	for _, data := range []string{"m:1:1:1", "m:x", "m:99999999999999999999:1:1", strings.Replace(menu.Keyboard[0][0].Data, "m:", "m:1", 1), "zzz", "q:stale",
 		strings.Replace(menu.Keyboard[0][0].Data, ":0", ":77", 1)} {
 		e.inject(t, 5, menu.ID, data)
 	}
-	e.waitIdle(t)
-	if got := len(e.botMessages(5)); got != before {
+	e.WaitIdle(t)
+	if got := len(e.BotMessages(5)); got != before {
 		t.Errorf("forged presses changed the chat: %d messages, want %d", got, before)
 	}
-	e.press(t, 5, menu, "Alpha")
-	e.waitText(t, 5, before-1, "screen")
+	e.Press(t, 5, menu, "Alpha")
+	e.WaitText(t, 5, before-1, "screen")
 }
 
 // inject delivers a button press with any data, as a forged client could.
@@ -600,22 +468,22 @@ func (e *env) inject(t *testing.T, user int64, msgID int, data string) {
 func TestInvalidTree(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.user(6, "Ann", "en")
-	e.exec(t, `
+	e.User(6, "Ann", "en")
+	e.Exec(t, `
 		INSERT INTO command (id, name, visible) VALUES (3000, 'broken', false);
 		INSERT INTO action (id, command_id, order_num, type) VALUES (30001, 3000, 1, 'output'), (30002, 3000, 2, 'menu');
 		INSERT INTO localized_string (action_id, lang, text) VALUES (30001, 'en', 'first step');`)
-	e.send(t, 6, "/broken")
-	e.waitText(t, 6, 0, "this command is unavailable")
-	e.send(t, 6, "/help")
-	e.waitText(t, 6, 0, "choose a quest")
-	e.waitIdle(t)
-	for _, m := range e.botMessages(6) {
+	e.Send(t, 6, "/broken")
+	e.WaitText(t, 6, 0, "this command is unavailable")
+	e.Send(t, 6, "/help")
+	e.WaitText(t, 6, 0, "choose a quest")
+	e.WaitIdle(t)
+	for _, m := range e.BotMessages(6) {
 		if strings.Contains(m.Text, "first step") {
 			t.Error("the broken command ran in part")
 		}
 	}
-	if logs := e.logs.String(); !strings.Contains(logs, "Command refused") || !strings.Contains(logs, "a menu needs options") {
+	if logs := e.Logs.String(); !strings.Contains(logs, "Command refused") || !strings.Contains(logs, "a menu needs options") {
 		t.Errorf("the refusal is not logged:\n%s", logs)
 	}
 }
@@ -626,12 +494,12 @@ func TestInvalidTree(t *testing.T) {
 func TestRealQuest(t *testing.T) {
 	t.Parallel()
 	e := (&env{}).run(t, questplay.New(questplay.Config{Root: "../../uploads", Log: slog.New(slog.DiscardHandler)}))
-	e.exec(t, `UPDATE script SET listed = false WHERE common_name = 'duel'`) // leave one English quest
-	e.user(7, "Ann", "en")
-	e.send(t, 7, "/quest")
+	e.Exec(t, `UPDATE script SET listed = false WHERE common_name = 'duel'`) // leave one English quest
+	e.User(7, "Ann", "en")
+	e.Send(t, 7, "/quest")
 	var screen tgemu.Message
 	waitFor(t, "a quest screen", func() bool {
-		for _, m := range e.botMessages(7) {
+		for _, m := range e.BotMessages(7) {
 			if len(m.Keyboard) > 0 && strings.HasPrefix(m.Keyboard[0][0].Data, "q:") {
 				screen = m
 				return true
@@ -639,23 +507,23 @@ func TestRealQuest(t *testing.T) {
 		}
 		return false
 	})
-	n := len(e.botMessages(7))
-	if _, err := e.bot.Press(7, screen.ID, screen.Keyboard[0][0].Data); err != nil {
+	n := len(e.BotMessages(7))
+	if _, err := e.Bot.Press(7, screen.ID, screen.Keyboard[0][0].Data); err != nil {
 		t.Fatal(err)
 	}
-	e.waitIdle(t)
-	if len(e.botMessages(7)) == n && e.bot.Messages(7)[len(e.bot.Messages(7))-1].Text == screen.Text {
+	e.WaitIdle(t)
+	if len(e.BotMessages(7)) == n && e.Bot.Messages(7)[len(e.Bot.Messages(7))-1].Text == screen.Text {
 		t.Error("pressing a quest button did nothing")
 	}
-	e.send(t, 7, "/lang")
-	menu := e.waitText(t, 7, 0, "Choose your language:")
-	e.press(t, 7, menu, "Русский")
-	e.waitText(t, 7, 0, "Теперь я говорю с вами по-русски.")
-	e.send(t, 7, "/quest")
-	e.waitText(t, 7, 0, "Вы играете в «Груз до Боннасиса». Прервать квест?")
-	e.send(t, 7, "/score")
-	e.waitText(t, 7, 0, "Груз до Боннасиса")
-	e.waitIdle(t)
+	e.Send(t, 7, "/lang")
+	menu := e.WaitText(t, 7, 0, "Choose your language:")
+	e.Press(t, 7, menu, "Русский")
+	e.WaitText(t, 7, 0, "Теперь я говорю с вами по-русски.")
+	e.Send(t, 7, "/quest")
+	e.WaitText(t, 7, 0, "Вы играете в «Груз до Боннасиса». Прервать квест?")
+	e.Send(t, 7, "/score")
+	e.WaitText(t, 7, 0, "Груз до Боннасиса")
+	e.WaitIdle(t)
 }
 
 // waitFor polls cond until it holds, for at most ten seconds.
@@ -688,7 +556,7 @@ func TestHTTPAction(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	e := newEnv(t)
-	e.exec(t, `
+	e.Exec(t, `
 		INSERT INTO param_type (name) VALUES ('WORD'), ('REPLY');
 		INSERT INTO command (id, name, visible) VALUES (4000, 'ask', false);
 		INSERT INTO command_param (command_id, order_num, param) VALUES (4000, 1, 'WORD');
@@ -701,12 +569,12 @@ func TestHTTPAction(t *testing.T) {
 		INSERT INTO response_param (action_id, name, param) VALUES (40001, 'reply', 'REPLY');
 		INSERT INTO localized_string (action_id, lang, text) VALUES
 			(40002, 'en', 'got {REPLY}'), (40003, 'en', 'no answer'), (40004, 'en', 'status {RESULT_CODE}');`)
-	e.user(8, "Ann", "en")
-	e.send(t, 8, "/ask hello")
-	e.waitText(t, 8, 0, "got echo &lt;hello&gt;")
-	e.send(t, 8, "/ask slow")
-	e.waitText(t, 8, 0, "no answer")
-	e.waitIdle(t)
+	e.User(8, "Ann", "en")
+	e.Send(t, 8, "/ask hello")
+	e.WaitText(t, 8, 0, "got echo &lt;hello&gt;")
+	e.Send(t, 8, "/ask slow")
+	e.WaitText(t, 8, 0, "no answer")
+	e.WaitIdle(t)
 }
 
 // Ensure a dialogue waiting for an answer survives a restart, and a procedure slower than its
@@ -714,7 +582,7 @@ func TestHTTPAction(t *testing.T) {
 func TestRestartAndProcedureTimeout(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.exec(t, `
+	e.Exec(t, `
 		CREATE FUNCTION slow_echo(p_word text) RETURNS jsonb LANGUAGE plpgsql AS $$
 		BEGIN
 			IF p_word = 'slow' THEN PERFORM pg_sleep(2); END IF;
@@ -731,25 +599,25 @@ func TestRestartAndProcedureTimeout(t *testing.T) {
 		INSERT INTO response_param (action_id, name, param) VALUES (50002, 'word', 'WORD');
 		INSERT INTO localized_string (action_id, lang, text) VALUES
 			(50001, 'en', 'Say something:'), (50003, 'en', '{WORD}!'), (50004, 'en', 'Too slow.');`)
-	e.user(9, "Ann", "en")
-	e.send(t, 9, "/shout")
-	e.waitText(t, 9, 0, "Say something:")
-	e.waitIdle(t)
+	e.User(9, "Ann", "en")
+	e.Send(t, 9, "/shout")
+	e.WaitText(t, 9, 0, "Say something:")
+	e.WaitIdle(t)
 	e.restart(t, scriptbot.Config{Games: e.games, ProcedureTimeout: 300 * time.Millisecond})
-	e.send(t, 9, "hello")
-	e.waitText(t, 9, 0, "HELLO!")
-	e.send(t, 9, "/shout")
-	n := len(e.botMessages(9))
-	e.waitText(t, 9, n-1, "Say something:")
+	e.Send(t, 9, "hello")
+	e.WaitText(t, 9, 0, "HELLO!")
+	e.Send(t, 9, "/shout")
+	n := len(e.BotMessages(9))
+	e.WaitText(t, 9, n-1, "Say something:")
 	start := time.Now()
-	e.send(t, 9, "slow")
-	e.waitText(t, 9, n, "Too slow.")
+	e.Send(t, 9, "slow")
+	e.WaitText(t, 9, n, "Too slow.")
 	if d := time.Since(start); d > 1500*time.Millisecond {
 		t.Errorf("the slow procedure held the update %v", d)
 	}
 	// The timeout did not outlive the call: a later command's statements run normally.
-	e.send(t, 9, "/help")
-	e.waitText(t, 9, n, "choose a quest")
+	e.Send(t, 9, "/help")
+	e.WaitText(t, 9, n, "choose a quest")
 }
 
 // echoExtension takes every text starting with "echo " and every press of "x:" buttons, which
@@ -796,7 +664,7 @@ func TestBuiltinAndExtension(t *testing.T) {
 			return &scripts.Result{Fields: map[string]json.RawMessage{"n": n}}, nil
 		},
 	}
-	e.exec(t, `
+	e.Exec(t, `
 		INSERT INTO param_type (name) VALUES ('WORD'), ('N');
 		INSERT INTO command (id, name, visible) VALUES (6000, 'count', false), (6001, 'missing', false);
 		INSERT INTO command_param (command_id, order_num, param) VALUES (6000, 1, 'WORD');
@@ -811,31 +679,31 @@ func TestBuiltinAndExtension(t *testing.T) {
 			(60002, 'en', 'Count what?'), (60003, 'en', '{WORD} has {N} letters');`)
 	x := &echoExtension{}
 	e.restart(t, scriptbot.Config{Games: e.games, Builtins: builtins, Extensions: []scriptbot.Extension{x}})
-	e.user(4, "Ann", "en")
-	e.send(t, 4, "/count hello")
-	e.waitText(t, 4, 0, "hello has 5 letters")
-	e.send(t, 4, "/count")
-	e.waitText(t, 4, 0, "Count what?")
+	e.User(4, "Ann", "en")
+	e.Send(t, 4, "/count hello")
+	e.WaitText(t, 4, 0, "hello has 5 letters")
+	e.Send(t, 4, "/count")
+	e.WaitText(t, 4, 0, "Count what?")
 	mu.Lock()
 	if len(got) != 2 || got[0]["word"] != "hello" || got[0]["user"] != "4" {
 		t.Errorf("built-in arguments %v", got)
 	}
 	mu.Unlock()
-	e.send(t, 4, "/missing")
-	e.waitText(t, 4, 0, "this command is unavailable")
-	if !strings.Contains(e.logs.String(), `built-in \"test.absent\" is not implemented`) {
-		t.Errorf("the refusal is not logged:\n%s", e.logs.String())
+	e.Send(t, 4, "/missing")
+	e.WaitText(t, 4, 0, "this command is unavailable")
+	if !strings.Contains(e.Logs.String(), `built-in \"test.absent\" is not implemented`) {
+		t.Errorf("the refusal is not logged:\n%s", e.Logs.String())
 	}
-	e.send(t, 4, "echo <b>")
-	m := e.waitText(t, 4, 0, "echoed &lt;b&gt;")
-	if _, err := e.bot.Press(4, m.ID, "x:1"); err != nil {
+	e.Send(t, 4, "echo <b>")
+	m := e.WaitText(t, 4, 0, "echoed &lt;b&gt;")
+	if _, err := e.Bot.Press(4, m.ID, "x:1"); err != nil {
 		t.Fatal(err)
 	}
-	e.waitIdle(t)
+	e.WaitIdle(t)
 	if x.pressed.Load() != 1 {
 		t.Errorf("the extension got %d presses, want 1", x.pressed.Load())
 	}
-	e.send(t, 4, "something else")
-	e.waitText(t, 4, 0, "Send /quest to choose a quest")
-	e.waitIdle(t)
+	e.Send(t, 4, "something else")
+	e.WaitText(t, 4, 0, "Send /quest to choose a quest")
+	e.WaitIdle(t)
 }

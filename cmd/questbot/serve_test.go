@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -12,40 +11,21 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/tgemu"
-
 	"github.com/questbot/questbot/migrations/pgcluster"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
-// syncBuffer is a log sink that tests can read while the server writes to it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 type running struct {
 	srv  *Server
 	addr string
-	logs *syncBuffer
+	logs *bottest.LogBuffer
 	stop context.CancelFunc
 	done chan error
 }
@@ -54,7 +34,7 @@ type running struct {
 func startServer(t *testing.T, cfg Config) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{logs: &syncBuffer{}, stop: cancel, done: make(chan error, 1)}
+	r := &running{logs: &bottest.LogBuffer{}, stop: cancel, done: make(chan error, 1)}
 	addrc := make(chan string, 1)
 	s := &Server{
 		Config:    cfg,
@@ -109,18 +89,6 @@ func waitHealthy(t *testing.T, r *running, limit time.Duration) time.Duration {
 	return 0
 }
 
-// waitFor polls cond until it holds or the limit passes.
-func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 func testConfig(t *testing.T) Config {
 	cfg, err := ConfigFromEnv(func(string) string { return "" })
 	if err != nil {
@@ -137,7 +105,7 @@ func TestServeDatabaseURL(t *testing.T) {
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
 	waitHealthy(t, r, 15*time.Second)
-	waitFor(t, 10*time.Second, "the emulator's bot to be registered", func() bool {
+	bottest.WaitFor(t, 10*time.Second, "the emulator's bot to be registered", func() bool {
 		return strings.Contains(r.logs.String(), "Bot registered")
 	})
 	if !strings.Contains(r.logs.String(), "serving the built-in Telegram emulator") {
@@ -254,11 +222,11 @@ func TestServeEmulator(t *testing.T) {
 	if _, err := b.SendText(5, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "the greeting", func() bool {
+	bottest.WaitFor(t, 10*time.Second, "the greeting", func() bool {
 		msgs := b.Messages(5)
 		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Hello, <b>Ann</b>")
 	})
-	waitFor(t, 10*time.Second, "the command menus", func() bool {
+	bottest.WaitFor(t, 10*time.Second, "the command menus", func() bool {
 		return len(b.Commands("")) > 0 && len(b.Commands("ru")) > 0
 	})
 	// The menus come from the command tree in the database.
@@ -301,7 +269,7 @@ func TestServeTelegram(t *testing.T) {
 	if _, err := b.SendText(9, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, 10*time.Second, "the greeting", func() bool {
+	bottest.WaitFor(t, 10*time.Second, "the greeting", func() bool {
 		msgs := b.Messages(9)
 		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Привет")
 	})

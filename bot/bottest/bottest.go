@@ -1,0 +1,333 @@
+// Package bottest supports the end-to-end tests of the bot's packages: a Bot API emulator on a
+// real HTTP listener with one bot on it, a fresh database, and bot processes (the real transport
+// around a handler) started, stopped and restarted on them, with helpers that drive the
+// simulated users and wait for the bot's answers. It is for tests only.
+package bottest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/migrations/pgtest"
+)
+
+// Timeout is how long the waits of an Env last before they fail the test.
+const Timeout = 20 * time.Second
+
+// poll is how often the waits look again.
+const poll = 10 * time.Millisecond
+
+// LogBuffer is a log sink a test reads while the bot writes to it.
+type LogBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LogBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *LogBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// Options configure a new Env.
+type Options struct {
+	// Token is the bot's token; "123456:bottest-token" unless set.
+	Token string
+	// Username is the bot's username; "test_bot" unless set.
+	Username string
+	// Emulator configures the Bot API emulator.
+	Emulator tgemu.Options
+}
+
+// Env is a Bot API emulator served over HTTP with one bot on it, and a fresh, migrated database.
+// Everything it starts ends with the test.
+type Env struct {
+	Emu   *tgemu.Server
+	Srv   *httptest.Server
+	Bot   *tgemu.Bot
+	Pool  *pgxpool.Pool
+	Token string
+	// Logs holds what the loggers of Log wrote.
+	Logs *LogBuffer
+}
+
+// New returns an Env on a fresh database (pgtest.New).
+func New(t testing.TB, opts Options) *Env {
+	t.Helper()
+	if opts.Token == "" {
+		opts.Token = "123456:bottest-token"
+	}
+	if opts.Username == "" {
+		opts.Username = "test_bot"
+	}
+	e := &Env{Emu: tgemu.New(opts.Emulator), Pool: pgtest.New(t), Token: opts.Token, Logs: &LogBuffer{}}
+	e.Srv = httptest.NewServer(e.Emu)
+	t.Cleanup(e.Srv.Close)
+	e.Bot = e.Emu.AddBot(opts.Token, opts.Username)
+	return e
+}
+
+// Log returns a logger writing every level, as text, to Logs.
+func (e *Env) Log() *slog.Logger {
+	return slog.New(slog.NewTextHandler(e.Logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+// Process is a bot process on an Env: a transport running the bot.
+type Process struct {
+	Transport *bot.Transport
+	// Service is the bot's service id.
+	Service int
+	stop    func()
+}
+
+// Stop stops the process and waits until it has stopped; it may be called more than once, and
+// from any goroutine.
+func (p *Process) Stop() { p.stop() }
+
+// Start runs a transport with cfg on the Env until Stop is called or the test ends; each start is
+// a new process, sharing nothing with the previous ones but the database and the emulator. Unset
+// in cfg, Store is the Env's database, Log is Log(), PollTimeout is 1 s and Rescan 100 ms; nil
+// Limits are Telegram's, as in production. Every func of also runs beside the transport, in its
+// own goroutine, until the process stops.
+func (e *Env) Start(t testing.TB, cfg bot.Config, also ...func(ctx context.Context)) *Process {
+	t.Helper()
+	if cfg.Store == nil {
+		cfg.Store = botpg.New(e.Pool)
+	}
+	if cfg.Log == nil {
+		cfg.Log = e.Log()
+	}
+	if cfg.PollTimeout == 0 {
+		cfg.PollTimeout = time.Second
+	}
+	if cfg.Rescan == 0 {
+		cfg.Rescan = 100 * time.Millisecond
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	api, err := bot.NewAPI(ctx, e.Token, tgemu.Endpoint(e.Srv.URL), nil)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	p := &Process{Transport: bot.New(cfg)}
+	if p.Service, err = p.Transport.AddBot(ctx, api); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { p.Transport.Run(ctx) })
+	for _, f := range also {
+		wg.Go(func() { f(ctx) })
+	}
+	done := make(chan struct{})
+	var once sync.Once
+	p.stop = func() {
+		once.Do(func() {
+			cancel()
+			go func() { wg.Wait(); close(done) }()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Error("the bot process did not stop")
+			}
+		})
+	}
+	t.Cleanup(p.Stop)
+	return p
+}
+
+// User adds a simulated user.
+func (e *Env) User(id int64, name, lang string) {
+	e.Bot.AddUser(tgbotapi.User{ID: id, FirstName: name, LanguageCode: lang})
+}
+
+// Send sends a text from a user to the bot and returns its message id.
+func (e *Env) Send(t testing.TB, user int64, text string) int {
+	t.Helper()
+	id, err := e.Bot.SendText(user, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// Press presses the button labelled label under a message and returns the button's data.
+func (e *Env) Press(t testing.TB, user int64, m tgemu.Message, label string) string {
+	t.Helper()
+	for _, row := range m.Keyboard {
+		for _, b := range row {
+			if b.Text == label {
+				if _, err := e.Bot.Press(user, m.ID, b.Data); err != nil {
+					t.Fatal(err)
+				}
+				return b.Data
+			}
+		}
+	}
+	t.Fatalf("message %d has no button %q: %+v", m.ID, label, m.Keyboard)
+	return ""
+}
+
+// BotMessages returns the bot's messages in a chat.
+func (e *Env) BotMessages(chat int64) []tgemu.Message {
+	var out []tgemu.Message
+	for _, m := range e.Bot.Messages(chat) {
+		if m.FromBot {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// CountText returns how many bot messages of a chat contain s.
+func (e *Env) CountText(chat int64, s string) int {
+	n := 0
+	for _, m := range e.BotMessages(chat) {
+		if strings.Contains(m.Text, s) {
+			n++
+		}
+	}
+	return n
+}
+
+// LastID returns the id of the last message in a chat so far, 0 if none: the answers to come
+// have greater ids (messages deleted meanwhile do not matter).
+func (e *Env) LastID(chat int64) int {
+	msgs := e.Bot.Messages(chat)
+	if len(msgs) == 0 {
+		return 0
+	}
+	return msgs[len(msgs)-1].ID
+}
+
+// WaitText waits for a bot message containing want after the first skip bot messages of a chat,
+// and returns the first such message.
+func (e *Env) WaitText(t testing.TB, chat int64, skip int, want string) tgemu.Message {
+	t.Helper()
+	deadline := time.Now().Add(Timeout)
+	for {
+		msgs := e.BotMessages(chat)
+		for i := skip; i < len(msgs); i++ {
+			if strings.Contains(msgs[i].Text, want) {
+				return msgs[i]
+			}
+		}
+		if time.Now().After(deadline) {
+			var texts []string
+			for _, m := range msgs {
+				texts = append(texts, m.Text)
+			}
+			t.Fatalf("no bot message with %q in chat %d; messages:\n%s\nlogs:\n%s", want, chat, strings.Join(texts, "\n"), e.Logs)
+		}
+		time.Sleep(poll)
+	}
+}
+
+// WaitMessage waits for a bot message of a chat with an id greater than after for which ok
+// holds, and returns the first such message; what names it in the failure.
+func (e *Env) WaitMessage(t testing.TB, chat int64, after int, what string, ok func(tgemu.Message) bool) tgemu.Message {
+	t.Helper()
+	deadline := time.Now().Add(Timeout)
+	for {
+		msgs := e.BotMessages(chat)
+		for _, m := range msgs {
+			if m.ID > after && ok(m) {
+				return m
+			}
+		}
+		if time.Now().After(deadline) {
+			var texts []string
+			for _, m := range msgs {
+				texts = append(texts, fmt.Sprintf("%d: %q %s", m.ID, m.Text, m.FileName))
+			}
+			t.Fatalf("no bot message with %s in chat %d after %d; messages:\n%s\nlogs:\n%s", what, chat, after,
+				strings.Join(texts, "\n"), e.Logs)
+		}
+		time.Sleep(poll)
+	}
+}
+
+// WaitTextAfter waits for a bot message containing want with an id greater than after.
+func (e *Env) WaitTextAfter(t testing.TB, chat int64, after int, want string) tgemu.Message {
+	t.Helper()
+	return e.WaitMessage(t, chat, after, "text "+want, func(m tgemu.Message) bool { return strings.Contains(m.Text, want) })
+}
+
+// WaitIdle waits until the bot has handled every update, sent every message and answered every
+// press.
+func (e *Env) WaitIdle(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(Timeout)
+	for {
+		inbox := e.QueryInt(t, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`)
+		outbox := e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending'`)
+		if inbox == 0 && outbox == 0 && e.Bot.UnansweredCallbacks() == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not idle: %d updates, %d sends pending\n%s", inbox, outbox, e.Logs)
+		}
+		time.Sleep(poll)
+	}
+}
+
+// WaitFor waits until cond holds; the failure shows the logs.
+func (e *Env) WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(Timeout)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s\n%s", what, e.Logs)
+		}
+		time.Sleep(poll)
+	}
+}
+
+// Exec runs a statement on the Env's database.
+func (e *Env) Exec(t testing.TB, sql string, args ...any) {
+	t.Helper()
+	if _, err := e.Pool.Exec(context.Background(), sql, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// QueryInt runs a query for one integer, such as a count.
+func (e *Env) QueryInt(t testing.TB, sql string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := e.Pool.QueryRow(context.Background(), sql, args...).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// WaitFor polls cond until it holds or limit passes.
+func WaitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(poll)
+	}
+}
