@@ -308,14 +308,14 @@ func TestThirdPlayerGetsNewSession(t *testing.T) {
 	for id, name := range map[int64]string{1: "Ann", 2: "Ben", 3: "Cid"} {
 		s.User(id, name, "ru")
 	}
-	for id := int64(1); id <= 3; id++ {
-		after[id] = s.enter(t, id, script)
-		if id == 1 {
-			s.await(t, 1, after[1], spockWaitP)
-		}
-	}
+	// One after the other, so that the second to come is the one who fills the first session
+	// (joining at the same instant is TestConcurrentJoins').
+	after[1] = s.enter(t, 1, script)
+	s.await(t, 1, after[1], spockWaitP)
+	after[2] = s.enter(t, 2, script)
 	s.await(t, 1, after[1], spockMove)
 	s.await(t, 2, after[2], spockMove)
+	after[3] = s.enter(t, 3, script)
 	s.await(t, 3, after[3], spockWaitP)
 	s.WaitFor(t, "two sessions", func() bool {
 		return s.QueryInt(t, `SELECT count(*) FROM quest_session WHERE state = 'playing' AND players = 2`) == 1 &&
