@@ -43,6 +43,10 @@ func TestApplyTwice(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer admin.Close(ctx)
+	// The cluster outlives a run (go test -count=N runs the test again on it).
+	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS apply_twice"); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := admin.Exec(ctx, "CREATE DATABASE apply_twice"); err != nil {
 		t.Fatal(err)
 	}
