@@ -35,6 +35,11 @@
 // param_count·k + i, 1-based; so in the reference's layout p3 is player 1's move and p4 player
 // 2's) and everybody takes the jump. Otherwise the player waits, and sees for whom.
 //
+// With the blocks, every player's game gets the same new random seed (Outcome.Seed, from the
+// session and the round): a quest that picks the round's result at random among jumps of
+// different priorities, as spock.qmm does, then picks the same in every player's game, where
+// each game's own generator would make the players' games disagree about who won the round.
+//
 // The round's clock starts with its first block: the others then have T (DefaultRoundTimeout
 // without T) to post theirs. While nobody has posted, nobody waits, and there is no deadline.
 //

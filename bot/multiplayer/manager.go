@@ -79,6 +79,10 @@ type Outcome struct {
 	// Proceed: write Set into the parameters and take the jump. Otherwise the player waits.
 	Proceed bool
 	Set     Values
+	// Seed, when not empty, reseeds the game's random generator before the jump: every player
+	// of a completed round gets the same, so that the random choices the quest makes on the
+	// exchanged values (a round's result) come out the same in all their games.
+	Seed string
 	// Notice, when not empty, is to be told the player first (why they now play the bot).
 	Notice string
 	// Wait is what the player waits for, when not Proceed.
@@ -96,6 +100,7 @@ type Resume struct {
 	// Ref names the waiting message the player was shown (see Waiting.Ref), to be removed.
 	Ref    string
 	Set    Values
+	Seed   string
 	Notice string
 }
 
@@ -416,10 +421,12 @@ func (m *Manager) Post(ctx context.Context, db pgx.Tx, me Member, q Quest, pt Po
 	}
 	// The round is complete: everybody gets every block.
 	set := s.t.exchange(blocks)
-	out := Outcome{Proceed: true, Set: set}
+	seed := roundSeed(s.id, s.round)
+	out := Outcome{Proceed: true, Set: set, Seed: seed}
 	for _, o := range ps {
 		if o.Game != me.Game && o.waiting {
-			out.Resume = append(out.Resume, Resume{Member: o.Member, Kind: Barrier, Ref: waitRef(o.Game, s.id, s.round), Set: set})
+			out.Resume = append(out.Resume, Resume{Member: o.Member, Kind: Barrier, Ref: waitRef(o.Game, s.id, s.round),
+				Set: set, Seed: seed})
 		}
 	}
 	b := &pgx.Batch{}
@@ -429,6 +436,11 @@ func (m *Manager) Post(ctx context.Context, db pgx.Tx, me Member, q Quest, pt Po
 		return Outcome{}, fmt.Errorf("multiplayer: post: %w", err)
 	}
 	return out, nil
+}
+
+// roundSeed is the random seed all players of a session share after a round.
+func roundSeed(session int64, round int) string {
+	return "session " + strconv.FormatInt(session, 10) + " round " + strconv.Itoa(round)
 }
 
 // roundBlocks returns the players of a session and the blocks posted in its round, by number.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/multiplayer"
+	"github.com/questbot/questbot/formula/alea"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
 )
@@ -353,7 +354,7 @@ func (r *run) advance(ctx context.Context, mg *runGame) error {
 			mg.gm.mp.wait = out.Wait
 			break
 		}
-		if err := r.take(mg, jump, out.Set); err != nil {
+		if err := r.take(mg, jump, out.Set, out.Seed); err != nil {
 			return r.fail(mg, err)
 		}
 	}
@@ -362,14 +363,18 @@ func (r *run) advance(ctx context.Context, mg *runGame) error {
 	return err
 }
 
-// take writes values into a game's parameters and takes its multiplayer jump.
-func (r *run) take(mg *runGame, jump int, set multiplayer.Values) error {
+// take writes values into a game's parameters, reseeds its random generator when seed is set
+// (multiplayer.Outcome.Seed), and takes its multiplayer jump.
+func (r *run) take(mg *runGame, jump int, set multiplayer.Values, seed string) error {
 	st := mg.gm.state
 	st.Params = append([]int(nil), st.Params...)
 	for i, v := range set {
 		if i >= 0 && i < len(st.Params) {
 			st.Params[i] = v
 		}
+	}
+	if seed != "" {
+		st.Alea = alea.New(seed).State()
 	}
 	next, err := mg.c.q.Perform(st, jump)
 	if err != nil {
@@ -452,7 +457,7 @@ func (r *run) finish(ctx context.Context) error {
 			mg.gm.mp.pre = append(mg.gm.mp.pre, bot.DeleteRef(mg.me.Chat, rs.Ref))
 		}
 		r.notice(mg, rs.Notice)
-		if err := r.take(mg, jump, rs.Set); err != nil {
+		if err := r.take(mg, jump, rs.Set, rs.Seed); err != nil {
 			if err := r.fail(mg, err); err != nil {
 				return err
 			}
