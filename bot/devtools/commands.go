@@ -148,26 +148,27 @@ type running struct {
 	name string
 }
 
-// errUnreadable reports a running game whose quest file cannot be read any more; the tools
-// answer it with the tree's "did not work" branch.
-var errUnreadable = errors.New("devtools: the quest file cannot be read")
-
-// current reads the user's running game and its quest; nil without a game.
-func (t *Tools) current(ctx context.Context, tx bot.Tx, u *bot.Update) (*running, error) {
+// current reads the user's running game and its quest. Without one it returns the tools' answer
+// instead: "no_game" when the user plays nothing, "error" (the tree's "did not work" branch)
+// when the quest file cannot be read any more; or an error of the database.
+func (t *Tools) current(ctx context.Context, tx bot.Tx, u *bot.Update) (*running, *scripts.Result, error) {
 	gm, err := t.games.DevGame(ctx, tx, u)
-	if err != nil || gm == nil {
-		return nil, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if gm == nil {
+		return nil, &scripts.Result{Code: "no_game"}, nil
 	}
 	qf, err := t.loadQuest(gm.File)
 	if err != nil {
 		t.log.Warn("Quest of a running game unreadable", "script", gm.ScriptID, "err", err)
-		return nil, errUnreadable
+		return nil, &scripts.Result{Code: "error"}, nil
 	}
 	name, err := scriptName(ctx, tx.DB(), gm.ScriptID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return &running{gm: gm, qf: qf, name: name}, nil
+	return &running{gm: gm, qf: qf, name: name}, nil, nil
 }
 
 // show is dev.show: /show id, params, jumps or location, answered in the chat.
@@ -181,15 +182,9 @@ func (t *Tools) show(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 	default:
 		return &scripts.Result{Code: "usage"}, nil
 	}
-	r, err := t.current(ctx, tx, u)
-	if errors.Is(err, errUnreadable) {
-		return &scripts.Result{Code: "error"}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+	r, res, err := t.current(ctx, tx, u)
 	if r == nil {
-		return &scripts.Result{Code: "no_game"}, nil
+		return res, err
 	}
 	txt := textsFor(lang(u))
 	var text string
@@ -354,15 +349,9 @@ func (t *Tools) set(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 	}
 	target := fields[0]
 	value := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(args["args"]), target))
-	r, err := t.current(ctx, tx, u)
-	if errors.Is(err, errUnreadable) {
-		return &scripts.Result{Code: "error"}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+	r, res, err := t.current(ctx, tx, u)
 	if r == nil {
-		return &scripts.Result{Code: "no_game"}, nil
+		return res, err
 	}
 	if !r.gm.Sandbox {
 		return &scripts.Result{Code: "not_sandbox"}, nil
@@ -488,15 +477,9 @@ func (t *Tools) document(ctx context.Context, tx bot.Tx, u *bot.Update, build fu
 	if ok, err := mayDevelop(ctx, tx.DB(), u); err != nil || !ok {
 		return forbidden, err
 	}
-	r, err := t.current(ctx, tx, u)
-	if errors.Is(err, errUnreadable) {
-		return &scripts.Result{Code: "error"}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+	r, res, err := t.current(ctx, tx, u)
 	if r == nil {
-		return &scripts.Result{Code: "no_game"}, nil
+		return res, err
 	}
 	name, data, err := build(r)
 	if err != nil {
@@ -516,15 +499,9 @@ func (t *Tools) document(ctx context.Context, tx bot.Tx, u *bot.Update, build fu
 
 // save is dev.save (/save, for everybody): the running game as a save file (see save.go).
 func (t *Tools) save(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	r, err := t.current(ctx, tx, u)
-	if errors.Is(err, errUnreadable) {
-		return &scripts.Result{Code: "error"}, nil
-	}
-	if err != nil {
-		return nil, err
-	}
+	r, res, err := t.current(ctx, tx, u)
 	if r == nil {
-		return &scripts.Result{Code: "no_game"}, nil
+		return res, err
 	}
 	now := t.now().UTC().Truncate(time.Second)
 	s := Save{Format: SaveFormat, Version: SaveVersion, SavedAt: now, Ranger: r.gm.Ranger, State: r.gm.State,
