@@ -36,6 +36,8 @@ CREATE TABLE quest_session (
     service_id  integer NOT NULL REFERENCES service (id) ON DELETE CASCADE,
     type_id     integer NOT NULL REFERENCES session_type (id) ON DELETE CASCADE,
     quest       text NOT NULL,
+    -- A session of developers' sandbox games (bot/devtools), which never meet counted games.
+    sandbox     boolean NOT NULL DEFAULT false,
     state       text NOT NULL DEFAULT 'open' CHECK (state IN ('open', 'playing', 'ended')),
     -- The round being played (1 for the first).
     round       integer NOT NULL DEFAULT 1,
@@ -53,7 +55,7 @@ CREATE TABLE quest_session (
     CHECK ((state = 'ended') = (end_reason IS NOT NULL))
 );
 
-CREATE INDEX quest_session_open_idx ON quest_session (service_id, type_id, quest) WHERE state = 'open';
+CREATE INDEX quest_session_open_idx ON quest_session (service_id, type_id, quest, sandbox) WHERE state = 'open';
 CREATE INDEX quest_session_deadline_idx ON quest_session (deadline) WHERE state <> 'ended';
 
 -- A player of a session: one game (game.game_id) of a user. A user's next game is not in it.

@@ -22,6 +22,9 @@
 // its players play against the bot: the index parameter becomes 0, as the quests expect, and
 // they are told so.
 //
+// Sandbox games (a developer's private run, whose parameters /set changes at will) join only
+// sessions of sandbox games, so they never play against a counted game.
+//
 // Joining is serialised per quest (a transaction-scoped advisory lock on the bot, the type and
 // the quest), so players joining at the same instant fill one session rather than opening one
 // each, and the session row's CHECK (players <= max_players) makes an overfull session

@@ -69,6 +69,9 @@ type Member struct {
 type Quest struct {
 	Script int64
 	Params int
+	// Sandbox is a developer's private run (no credits, no statistics, parameters changed at
+	// will with /set): it meets only other sandbox games, never a counted game it could skew.
+	Sandbox bool
 }
 
 // Values are parameter values to write, by 0-based parameter index.
@@ -320,20 +323,20 @@ func (m *Manager) Join(ctx context.Context, db pgx.Tx, me Member, q Quest, pt Po
 	if out.Resume, err = m.leaveEarlier(ctx, db, me); err != nil {
 		return Outcome{}, err
 	}
-	key := strconv.Itoa(me.Service) + "/" + strconv.Itoa(t.id) + "/" + t.quest
+	key := strconv.Itoa(me.Service) + "/" + strconv.Itoa(t.id) + "/" + strconv.FormatBool(q.Sandbox) + "/" + t.quest
 	if _, err := db.Exec(ctx, `SELECT pg_advisory_xact_lock($1, hashtext($2))`, joinLockSpace, key); err != nil {
 		return Outcome{}, fmt.Errorf("multiplayer: join: %w", err)
 	}
 	var id int64
 	err = db.QueryRow(ctx, `
 		SELECT id FROM quest_session
-		WHERE service_id = $1 AND type_id = $2 AND quest = $3 AND state = 'open' AND players < max_players
-		ORDER BY id LIMIT 1 FOR UPDATE`, me.Service, t.id, t.quest).Scan(&id)
+		WHERE service_id = $1 AND type_id = $2 AND quest = $3 AND sandbox = $4 AND state = 'open' AND players < max_players
+		ORDER BY id LIMIT 1 FOR UPDATE`, me.Service, t.id, t.quest, q.Sandbox).Scan(&id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		err = db.QueryRow(ctx, `
-			INSERT INTO quest_session (service_id, type_id, quest, max_players, deadline)
-			VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-			me.Service, t.id, t.quest, t.max, m.now().Add(pt.timeout(m.joinTimeout))).Scan(&id)
+			INSERT INTO quest_session (service_id, type_id, quest, sandbox, max_players, deadline)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+			me.Service, t.id, t.quest, q.Sandbox, t.max, m.now().Add(pt.timeout(m.joinTimeout))).Scan(&id)
 	}
 	if err != nil {
 		return Outcome{}, fmt.Errorf("multiplayer: join: %w", err)

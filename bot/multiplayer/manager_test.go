@@ -93,12 +93,43 @@ func (f *fixture) in(t *testing.T, fn func(tx pgx.Tx) error) {
 
 func (f *fixture) join(t *testing.T, m *Manager, n int) Outcome {
 	t.Helper()
+	return f.joinAs(t, m, n, f.quest())
+}
+
+func (f *fixture) joinAs(t *testing.T, m *Manager, n int, q Quest) Outcome {
+	t.Helper()
 	var out Outcome
 	f.in(t, func(tx pgx.Tx) (err error) {
-		out, err = m.Join(context.Background(), tx, f.member(n), f.quest(), Point{Kind: Join, Timeout: 10 * time.Second})
+		out, err = m.Join(context.Background(), tx, f.member(n), q, Point{Kind: Join, Timeout: 10 * time.Second})
 		return err
 	})
 	return out
+}
+
+// Ensure a developer's sandbox game never meets a counted game of the same quest, and sandbox
+// games meet each other.
+func TestSandboxSessions(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, 3, 2, 2)
+	m := newClock().manager()
+	sandbox := f.quest()
+	sandbox.Sandbox = true
+	if a := f.join(t, m, 1); a.Proceed {
+		t.Fatalf("the counted game proceeded alone: %+v", a)
+	}
+	if b := f.joinAs(t, m, 2, sandbox); b.Proceed || b.Wait == nil {
+		t.Fatalf("the sandbox game joined the counted one: %+v", b)
+	}
+	c := f.joinAs(t, m, 3, sandbox)
+	if !c.Proceed || len(c.Resume) != 1 || c.Resume[0].Game != 102 {
+		t.Fatalf("the second sandbox game: %+v, want it to fill the first's session", c)
+	}
+	var open, sandboxes int
+	err := f.pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE state = 'open' AND NOT sandbox),
+		count(*) FILTER (WHERE state = 'playing' AND sandbox) FROM quest_session`).Scan(&open, &sandboxes)
+	if err != nil || open != 1 || sandboxes != 1 {
+		t.Errorf("sessions: %d open counted, %d playing sandbox (%v); want 1 and 1", open, sandboxes, err)
+	}
 }
 
 func (f *fixture) post(t *testing.T, m *Manager, n, move int) Outcome {
@@ -210,6 +241,9 @@ func TestJoinAndRound(t *testing.T) {
 	}
 	if r := p2.Resume[0]; r.Game != 101 || r.Kind != Barrier || fmt.Sprint(r.Set) != fmt.Sprint(want) {
 		t.Errorf("resume of the first: %+v", r)
+	}
+	if p2.Seed == "" || p2.Resume[0].Seed != p2.Seed {
+		t.Errorf("seeds %q and %q, want one shared seed", p2.Seed, p2.Resume[0].Seed)
 	}
 	// The next round starts empty, without a deadline.
 	var round int

@@ -337,7 +337,7 @@ func (r *run) advance(ctx context.Context, mg *runGame) error {
 		if r.steps++; r.steps > maxPointsPerRun {
 			return fmt.Errorf("questplay: script %d: more than %d multiplayer points in a row", mg.gm.script.id, maxPointsPerRun)
 		}
-		q := multiplayer.Quest{Script: mg.gm.script.id, Params: len(mg.gm.state.Params)}
+		q := multiplayer.Quest{Script: mg.gm.script.id, Params: len(mg.gm.state.Params), Sandbox: mg.gm.sandbox}
 		var out multiplayer.Outcome
 		var err error
 		if pt.Kind == multiplayer.Join {
