@@ -333,21 +333,14 @@ func (d *decoder) quest() *Quest {
 	if qm {
 		d.fits("locations", nLocations, minLocationQM+minChangeQM*len(q.Params))
 	}
-	if nLocations > 0 && !d.failed() {
-		q.Locations = make([]Location, nLocations)
-		for i := range q.Locations {
-			d.index = i
-			if qm {
-				d.locationQM(&q.Locations[i])
-			} else {
-				d.locationQMM(&q.Locations[i])
-			}
-			if d.failed() {
-				return nil
-			}
-		}
+	readLocation := d.locationQMM
+	if qm {
+		readLocation = d.locationQM
 	}
-	d.index = -1
+	var ok bool
+	if q.Locations, ok = records(d, nLocations, readLocation); !ok {
+		return nil
+	}
 
 	d.part = "jump"
 	if qm {
@@ -355,26 +348,37 @@ func (d *decoder) quest() *Quest {
 	} else {
 		d.fits("jumps", nJumps, minJumpQMM)
 	}
-	if nJumps > 0 && !d.failed() {
-		q.Jumps = make([]Jump, nJumps)
-		for i := range q.Jumps {
-			d.index = i
-			if qm {
-				d.jumpQM(&q.Jumps[i])
-			} else {
-				d.jumpQMM(&q.Jumps[i])
-			}
-			if d.failed() {
-				return nil
-			}
-		}
+	readJump := d.jumpQMM
+	if qm {
+		readJump = d.jumpQM
 	}
-	d.index = -1
+	if q.Jumps, ok = records(d, nJumps, readJump); !ok {
+		return nil
+	}
 	if !d.failed() && d.pos != len(d.data) {
 		d.part = "end"
 		d.fail(d.pos, nil, "%d bytes after the last jump", len(d.data)-d.pos)
 	}
 	return q
+}
+
+// records reads n records of the current part with read, numbering them for the error
+// messages. It reads nothing when n is 0 or the decoding has already failed; ok is false when
+// one of the records fails.
+func records[T any](d *decoder, n int, read func(*T)) (out []T, ok bool) {
+	if n <= 0 || d.failed() {
+		return nil, true
+	}
+	out = make([]T, n)
+	for i := range out {
+		d.index = i
+		read(&out[i])
+		if d.failed() {
+			return nil, false
+		}
+	}
+	d.index = -1
+	return out, true
 }
 
 // headerQM reads the rest of a .qm header and returns the number of parameters.

@@ -395,31 +395,8 @@ func (t *substituter) naiveDisplayTags(str string, diamond, depth int) (string, 
 			scan++
 		case scan < len(str) && str[scan] == ':':
 			scan++
-			start, end := scan, scan
-			for scan < len(str) && str[scan] == ' ' {
-				scan++
-			}
-			// Up to the matching "]", counting square brackets.
-			level := 0
-			for {
-				if scan < len(str) {
-					if str[scan] == '[' {
-						level++
-					} else if str[scan] == ']' {
-						if level == 0 {
-							end = scan
-							scan++
-							break
-						}
-						level--
-					}
-				}
-				scan++
-				if scan > len(str) {
-					break // no closing bracket: the formula is empty and fails below
-				}
-			}
-			src := str[start:end]
+			var src string
+			src, scan = tagFormula(str, scan)
 			if inner, ok := insideBraces(src); ok {
 				src = inner
 			}

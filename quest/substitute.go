@@ -153,31 +153,8 @@ func (t *substituter) displayTags(str string, diamond, depth int) (string, error
 			scan++
 		case scan < len(cur) && cur[scan] == ':':
 			scan++
-			start, end := scan, scan
-			for scan < len(cur) && cur[scan] == ' ' {
-				scan++
-			}
-			// Up to the matching "]", counting square brackets.
-			level := 0
-			for {
-				if scan < len(cur) {
-					if cur[scan] == '[' {
-						level++
-					} else if cur[scan] == ']' {
-						if level == 0 {
-							end = scan
-							scan++
-							break
-						}
-						level--
-					}
-				}
-				scan++
-				if scan > len(cur) {
-					break // no closing bracket: the formula is empty and fails below
-				}
-			}
-			src := cur[start:end]
+			var src string
+			src, scan = tagFormula(cur, scan)
 			if inner, ok := insideBraces(src); ok {
 				src = inner
 			}
@@ -236,6 +213,34 @@ func (t *substituter) displayTags(str string, diamond, depth int) (string, error
 	}
 	out.WriteString(cur)
 	return out.String(), nil
+}
+
+// tagFormula reads the formula of a "[dN:formula]" tag from s[i:], just after the colon, up to
+// the "]" that closes the tag (square brackets inside count). It returns the formula's source and
+// where the tag ends; without a closing bracket the formula is empty, which fails to evaluate, as
+// in the reference.
+func tagFormula(s string, i int) (src string, next int) {
+	start, end := i, i
+	for i < len(s) && s[i] == ' ' {
+		i++
+	}
+	level := 0
+	for {
+		if i < len(s) {
+			if s[i] == '[' {
+				level++
+			} else if s[i] == ']' {
+				if level == 0 {
+					return s[start:i], i + 1
+				}
+				level--
+			}
+		}
+		i++
+		if i > len(s) {
+			return s[start:end], i
+		}
+	}
 }
 
 // paramIndex converts the digits of [dN] to a parameter index, or returns -1 when there is no

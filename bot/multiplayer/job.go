@@ -2,7 +2,6 @@ package multiplayer
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
 )
 
 // Resumer moves waiting players' games on (bot/questplay implements it): for each Resume, write
@@ -191,42 +191,8 @@ func (t *jobTx) Send(ctx context.Context, reqs ...bot.Request) error {
 }
 
 // flush writes the requests to the outbox.
-func (t *jobTx) flush(ctx context.Context) error { return enqueue(ctx, t.db, t.service, t.reqs) }
-
-// enqueue inserts requests of a bot into the outbox (the table of bot/botpg), in order.
-func enqueue(ctx context.Context, db pgx.Tx, service int, reqs []bot.Request) error {
-	if len(reqs) == 0 {
-		return nil
-	}
-	chats := make([]int64, len(reqs))
-	methods := make([]string, len(reqs))
-	params := make([]string, len(reqs))
-	files := make([]*string, len(reqs))
-	refs := make([]*string, len(reqs))
-	targets := make([]*string, len(reqs))
-	for i, r := range reqs {
-		raw, err := json.Marshal(r.Params)
-		if err != nil {
-			return err
-		}
-		chats[i], methods[i], params[i] = r.ChatID, r.Method, string(raw)
-		if r.FilePath != "" {
-			files[i] = &r.FilePath
-		}
-		if r.Ref != "" {
-			refs[i] = &r.Ref
-		}
-		if r.TargetRef != "" {
-			targets[i] = &r.TargetRef
-		}
-	}
-	_, err := db.Exec(ctx, `
-		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref)
-		SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target
-		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-			WITH ORDINALITY AS r (chat, method, params, file, ref, target, n)
-		ORDER BY r.n`, service, chats, methods, params, files, refs, targets)
-	if err != nil {
+func (t *jobTx) flush(ctx context.Context) error {
+	if _, err := botpg.EnqueueTx(ctx, t.db, t.service, t.reqs); err != nil {
 		return fmt.Errorf("multiplayer: outbox: %w", err)
 	}
 	return nil

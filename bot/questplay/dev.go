@@ -122,11 +122,7 @@ func (g *Games) StartSandbox(ctx context.Context, tx bot.Tx, u *bot.Update, scri
 		return err
 	}
 	db := tx.DB()
-	sc := script{id: scriptID}
-	err = db.QueryRow(ctx, `
-		SELECT file, language, win_bonus, death_penalty, common_name FROM script
-		WHERE id = $1 AND (service_id IS NULL OR service_id = $2)`, scriptID, service).
-		Scan(&sc.file, &sc.lang, &sc.winBonus, &sc.deathPenalty, &sc.commonName)
+	sc, err := loadScript(ctx, db, service, scriptID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return fmt.Errorf("%w: there is no quest %d", ErrUnplayable, scriptID)
 	}

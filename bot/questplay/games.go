@@ -254,6 +254,17 @@ const abandonSQL = `
 	UPDATE user_stats u SET credits = LEAST(GREATEST(u.credits + old.back, 0), ` + maxCreditsSQL + `)
 	FROM old WHERE NOT old.sandbox AND u.service_id = $1 AND u.user_id = $2`
 
+// loadScript reads script id as offered in bot service; pgx.ErrNoRows when the bot does not
+// offer it.
+func loadScript(ctx context.Context, db pgx.Tx, service int, id int64) (script, error) {
+	sc := script{id: id}
+	err := db.QueryRow(ctx, `
+		SELECT file, language, win_bonus, death_penalty, common_name FROM script
+		WHERE id = $1 AND (service_id IS NULL OR service_id = $2)`, id, service).
+		Scan(&sc.file, &sc.lang, &sc.winBonus, &sc.deathPenalty, &sc.commonName)
+	return sc, err
+}
+
 // Launch starts script scriptID (a row of the script table) for the update's user, replacing
 // any running game, and sends the first screen. A script that is not offered in this bot, or
 // whose file cannot be played, gets an apology and changes nothing.
@@ -263,11 +274,7 @@ func (g *Games) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID i
 		return err
 	}
 	db := tx.DB()
-	sc := script{id: scriptID}
-	err = db.QueryRow(ctx, `
-		SELECT file, language, win_bonus, death_penalty, common_name FROM script
-		WHERE id = $1 AND (service_id IS NULL OR service_id = $2)`, scriptID, service).
-		Scan(&sc.file, &sc.lang, &sc.winBonus, &sc.deathPenalty, &sc.commonName)
+	sc, err := loadScript(ctx, db, service, scriptID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return g.apology(ctx, tx, chat, msgsFor(bot.Language(u.User.Language)).noQuest)
 	}
