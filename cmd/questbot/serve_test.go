@@ -233,16 +233,28 @@ func TestServeEmulator(t *testing.T) {
 	if en := b.Commands(""); en[0].Command != "quest" || en[0].Description != "Choose a quest" {
 		t.Errorf("command menu %+v, want /quest first", en)
 	}
-	metrics := get(t, "http://"+r.addr+"/metrics")
-	for _, want := range []string{
+	wants := []string{
 		"questbot_updates_received_total 1",
 		`questbot_updates_handled_total{result="ok"} 1`,
 		`questbot_sends_total{method="sendMessage",outcome="sent"} 1`,
 		"questbot_outbox_depth",
 		"questbot_update_handle_seconds_bucket",
-	} {
-		if !strings.Contains(metrics, want) {
-			t.Errorf("/metrics lacks %q", want)
+	}
+	// The sender counts a send once Telegram's answer is back, a moment after the emulator
+	// shows the message.
+	missing := func() []string {
+		metrics := get(t, "http://"+r.addr+"/metrics")
+		var out []string
+		for _, want := range wants {
+			if !strings.Contains(metrics, want) {
+				out = append(out, want)
+			}
+		}
+		return out
+	}
+	for deadline := time.Now().Add(10 * time.Second); len(missing()) > 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("/metrics lacks %q", missing())
 		}
 	}
 	if strings.Contains(r.logs.String(), b.Token()) {
