@@ -20,18 +20,32 @@ test: chromium
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./formula/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./qmm/
 
-# Code checks: formatting, vet, staticcheck, and the dependency direction of the pure packages
-# (see the README's layout section).
+# Code checks: formatting, vet, staticcheck, and the dependency rules (see the README's layout
+# section): the pure packages import only what they are built on, and a feature of the bot
+# imports the transport, the stores and the core, never another feature (bot/app, the
+# composition root, is the one package that knows them all).
+PURE     := "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula" \
+            "scripts:scripts quest formula github.com/casbin/govaluate" "sessions:sessions engine"
+FEATURES := scriptbot questplay relay devtools
 check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
-	@for spec in "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula" "scripts:scripts quest formula github.com/casbin/govaluate"; do \
+	@for spec in $(PURE); do \
 	  pkg=$${spec%%:*}; allowed=$${spec#*:}; \
 	  [ -d $$pkg ] || continue; \
 	  for dep in $$($(GO) list -deps -f '{{if not .Standard}}{{.ImportPath}}{{end}}' ./$$pkg); do \
 	    ok=; for a in $$allowed; do case $$dep in $(MODULE)/$$a|$(MODULE)/$$a/*|$$a|$$a/*) ok=1;; esac; done; \
 	    [ -n "$$ok" ] || { echo "dependency rule: $$pkg must not import $$dep"; exit 1; }; \
+	  done; \
+	done
+	@for f in $(FEATURES); do \
+	  for dep in $$($(GO) list -deps -f '{{.ImportPath}}' ./bot/$$f); do \
+	    for other in $(FEATURES) app bottest tgemu webchat loadtest; do \
+	      [ "$$other" = "$$f" ] && continue; \
+	      case $$dep in $(MODULE)/bot/$$other|$(MODULE)/bot/$$other/*) \
+	        echo "dependency rule: the feature bot/$$f must not import bot/$$other"; exit 1;; esac; \
+	    done; \
 	  done; \
 	done
 

@@ -4,40 +4,13 @@ import (
 	"context"
 	"html"
 	"strings"
+
+	"github.com/questbot/questbot/bot/texts"
 )
-
-// texts are the player-facing strings of the transport, in one language.
-type texts struct {
-	greeting string // %s-free HTML; {name} is replaced by the user's first name
-	hint     string
-	failure  string
-}
-
-// allTexts holds every language the transport speaks; English is the fallback.
-var allTexts = map[string]texts{
-	"en": {
-		greeting: "Hello, <b>{name}</b>! I am Questbot: I play Space Rangers text quests and board games with you.",
-		hint:     "Send /start to begin.",
-		failure:  "Sorry, something went wrong on our side. Please try again later.",
-	},
-	"ru": {
-		greeting: "Привет, <b>{name}</b>! Я Questbot: играю с тобой в текстовые квесты «Космических рейнджеров» и настольные игры.",
-		hint:     "Отправьте /start, чтобы начать.",
-		failure:  "Извините, у нас что-то сломалось. Попробуйте ещё раз позже.",
-	},
-}
 
 // Language picks the language the bot speaks to a user from their language code: Russian for
 // ru (and its regional variants), English otherwise.
-func Language(code string) string {
-	code = strings.ToLower(code)
-	if code == "ru" || strings.HasPrefix(code, "ru-") {
-		return "ru"
-	}
-	return "en"
-}
-
-func textFor(code string) texts { return allTexts[Language(code)] }
+func Language(code string) string { return texts.Language(code) }
 
 // Greeter is the behaviour the transport has on its own: /start gets a greeting in the user's
 // language, any other text a short hint. Other updates (button presses are answered by the
@@ -47,7 +20,7 @@ func Greeter(ctx context.Context, tx Tx, u *Update) error {
 	if m == nil || u.User == nil || m.Chat == nil {
 		return nil
 	}
-	t := textFor(u.User.Language)
+	t := texts.For(u.User.Language).Bot
 	var text string
 	switch {
 	case m.IsCommand() && m.Command() == "start":
@@ -55,9 +28,9 @@ func Greeter(ctx context.Context, tx Tx, u *Update) error {
 		if name == "" {
 			name = u.User.Username
 		}
-		text = strings.ReplaceAll(t.greeting, "{name}", html.EscapeString(name))
+		text = strings.ReplaceAll(t.Greeting, "{name}", html.EscapeString(name))
 	case m.Text != "" || m.Document != nil:
-		text = t.hint
+		text = t.Hint
 	default:
 		return nil
 	}

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -67,19 +66,17 @@ func (m *Metrics) Register(r prometheus.Registerer) error {
 	return nil
 }
 
-// watchOutbox refreshes the outbox gauges from the store every interval until ctx ends.
-func (m *Metrics) watchOutbox(ctx context.Context, s Store, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		if depth, age, err := s.OutboxStats(ctx); err == nil {
-			m.outboxDepth.Set(float64(depth))
-			m.outboxAge.Set(age.Seconds())
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
+// OutboxMetricsSpec is how often the outbox gauges are refreshed (Transport.OutboxMetrics).
+const OutboxMetricsSpec = "@every 5s"
+
+// OutboxMetrics refreshes the outbox gauges from the store; the bot runs it as a scheduled job
+// (OutboxMetricsSpec).
+func (t *Transport) OutboxMetrics(ctx context.Context) error {
+	depth, age, err := t.cfg.Store.OutboxStats(ctx)
+	if err != nil {
+		return err
 	}
+	t.m.outboxDepth.Set(float64(depth))
+	t.m.outboxAge.Set(age.Seconds())
+	return nil
 }

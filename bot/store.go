@@ -45,6 +45,11 @@ type Update struct {
 	Chat int64
 	// User is the sender, nil for updates without one.
 	User *User
+	// Bot is the username of the bot the update came to.
+	Bot string
+	// Command and Args are the command a message starts with (lower case, without the slash
+	// and the addressee) and the text after it, set by the Router; "" for other updates.
+	Command, Args string
 	// Download fetches a file the user sent (by file_id), up to max bytes. It is slow: handlers
 	// that must not hold their transaction that long record the file_id and fetch it later.
 	Download func(ctx context.Context, fileID string, max int64) (data []byte, path string, err error)
@@ -195,4 +200,9 @@ type Store interface {
 	// Cleanup removes the records of given-up updates, and the message ids recorded under refs,
 	// older than age.
 	Cleanup(ctx context.Context, age time.Duration) error
+	// Run runs fn in a transaction of its own, outside any update: its database work and the
+	// requests given to the Tx's Send, written to the outbox of bot service, commit together or
+	// not at all. With service 0 the Tx's Send fails with ErrNoService. It returns the chats that
+	// got outbox rows.
+	Run(ctx context.Context, service int, fn func(context.Context, Tx) error) ([]ChatKey, error)
 }

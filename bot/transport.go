@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/questbot/questbot/bot/texts"
 )
 
 // Config configures a Transport.
@@ -146,8 +148,6 @@ func (t *Transport) Run(ctx context.Context) error {
 	}
 	wg.Go(func() { t.disp.run(ctx) })
 	wg.Go(func() { t.send.run(ctx) })
-	wg.Go(func() { t.m.watchOutbox(ctx, t.cfg.Store, 5*time.Second) })
-	wg.Go(func() { t.cleanup(ctx) })
 	wg.Wait()
 	return nil
 }
@@ -237,20 +237,16 @@ func (t *Transport) poll(ctx context.Context, b *botEntry) {
 	}
 }
 
-// cleanup removes old records of given-up updates.
-func (t *Transport) cleanup(ctx context.Context) {
-	tick := time.NewTicker(10 * time.Minute)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			if err := t.cfg.Store.Cleanup(ctx, 48*time.Hour); err != nil && ctx.Err() == nil {
-				t.log.Warn("Inbox cleanup failed", slog.Any("error", err))
-			}
-		}
-	}
+// CleanupSpec is how often the inbox and the message refs are cleaned up (Transport.Cleanup).
+const CleanupSpec = "@every 10m"
+
+// cleanupAge is how long the records of given-up updates and of messages sent under refs are kept.
+const cleanupAge = 48 * time.Hour
+
+// Cleanup removes the records of given-up updates, and of messages sent under refs, older than
+// two days; the bot runs it as a scheduled job (CleanupSpec).
+func (t *Transport) Cleanup(ctx context.Context) error {
+	return t.cfg.Store.Cleanup(ctx, cleanupAge)
 }
 
 func sleep(ctx context.Context, d time.Duration) {
@@ -448,11 +444,8 @@ func (d *dispatcher) handle(ctx context.Context, tx Tx, u *Update) (err error) {
 	if api := d.t.api(u.Service); api != nil {
 		u.Download = api.Download
 	}
-	// A user blocking the bot (or unblocking it) in their private chat is recorded at once.
-	if m := u.MyChatMember; m != nil && m.Chat.Type == "private" && m.NewChatMember.Status == "kicked" {
-		if _, err := tx.DB().Exec(ctx, `UPDATE users SET blocked_at = now() WHERE id = $1`, m.From.ID); err != nil {
-			return fmt.Errorf("mark user %d blocked: %w", m.From.ID, err)
-		}
+	if api := d.t.api(u.Service); api != nil {
+		u.Bot = api.Me().UserName
 	}
 	tt := &trackingTx{Tx: tx}
 	if err := d.t.cfg.Handler(ctx, tt, u); err != nil {
@@ -468,7 +461,7 @@ func (d *dispatcher) handle(ctx context.Context, tx Tx, u *Update) (err error) {
 func (d *dispatcher) fail(ctx context.Context, c ChatKey, u *Update, err error) {
 	var reply []Request
 	if u.User != nil {
-		reply, _ = SendHTML(u.User.ChatID, textFor(u.User.Language).failure, nil)
+		reply, _ = SendHTML(u.User.ChatID, texts.For(u.User.Language).Bot.Failure, nil)
 	}
 	if cq := u.CallbackQuery; cq != nil {
 		reply = append(reply, AnswerCallback(c.Chat, cq.ID, ""))

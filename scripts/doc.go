@@ -14,6 +14,6 @@
 // guards that promise anyway. Alternatives are exclusive: the options of a menu and the result
 // branches of a call run one at a time, after which the walk continues after the menu or call.
 //
-// The package is pure: no database, network or clock. Storage is the Source interface,
-// implemented by scripts/scriptpg; bot/scriptbot carries the effects out in Telegram.
+// The package is pure: no database, network or clock. Build makes a Tree from a Definition that
+// scripts/scriptpg loads from the database; bot/scriptbot carries the effects out in Telegram.
 package scripts

@@ -1,8 +1,6 @@
 package scripts
 
 import (
-	"context"
-
 	"github.com/casbin/govaluate"
 )
 
@@ -194,13 +192,6 @@ type ResponseParam struct {
 
 // Children returns the action's children in order (after Build).
 func (a *Action) Children() []*Action { return a.children }
-
-// Source gives the command tree of a bot.
-type Source interface {
-	// Tree returns the tree of the bot with this service id. A tree with problems is returned
-	// with them listed in Tree.Problems, not as an error; errors are failures of the storage.
-	Tree(ctx context.Context, serviceID int) (*Tree, error)
-}
 
 // Action returns the action with this id among the runnable commands, or nil.
 func (t *Tree) Action(id int64) *Action { return t.actions[id] }

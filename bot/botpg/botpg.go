@@ -287,7 +287,11 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 		}
 		h.Update = u
 		ht := &handleTx{ctx: ctx, tx: tx}
-		if err := fn(ctx, ht, u); err != nil {
+		err := recordMembership(ctx, ht, u)
+		if err == nil {
+			err = fn(ctx, ht, u)
+		}
+		if err != nil {
 			if ht.sp != nil {
 				if rerr := ht.sp.Rollback(ctx); rerr != nil {
 					return nil, fmt.Errorf("handle: roll back update %d: %w", *c.update, rerr)
@@ -313,6 +317,23 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 	}
 	tx.closed = true
 	return out, nil
+}
+
+// recordMembership records a user blocking the bot in their private chat, or unblocking it, in
+// the update's transaction, before the update is handled. Only the user of the private chat the
+// update is about is marked.
+func recordMembership(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	m := u.MyChatMember
+	if m == nil || m.Chat.Type != "private" || m.From.ID != m.Chat.ID {
+		return nil
+	}
+	switch m.NewChatMember.Status {
+	case "kicked":
+		return Users{}.SetBlocked(ctx, tx.DB(), m.Chat.ID, true)
+	case "member":
+		return Users{}.SetBlocked(ctx, tx.DB(), m.Chat.ID, false)
+	}
+	return nil
 }
 
 // queueOutbox adds the insertion of reqs, in order, to b and returns the chats they are for.
@@ -389,15 +410,43 @@ func (s *Store) Enqueue(ctx context.Context, service int, reqs []bot.Request) ([
 	return touched, nil
 }
 
-// EnqueueTx writes requests of a bot to the outbox in tx, the caller's own transaction, so that
-// they commit together with the state change they belong to (a background job that records how
-// far it got along with the messages it queued). The sender finds them on its next scan of the
-// outbox. It returns the chats that got rows.
-func EnqueueTx(ctx context.Context, tx pgx.Tx, service int, reqs []bot.Request) ([]bot.ChatKey, error) {
-	b := &pgx.Batch{}
-	touched := queueOutbox(b, service, reqs)
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return nil, fmt.Errorf("enqueue: %w", err)
+// jobTx is the bot.Tx of Run.
+type jobTx struct {
+	tx      pgx.Tx
+	service int
+	reqs    []bot.Request
+}
+
+func (t *jobTx) DB() pgx.Tx { return t.tx }
+
+func (t *jobTx) Send(ctx context.Context, reqs ...bot.Request) error {
+	if t.service == 0 && len(reqs) > 0 {
+		return bot.ErrNoService
+	}
+	t.reqs = append(t.reqs, reqs...)
+	return nil
+}
+
+// Run implements bot.Store.
+func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, bot.Tx) error) ([]bot.ChatKey, error) {
+	var touched []bot.ChatKey
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		jt := &jobTx{tx: tx, service: service}
+		if err := fn(ctx, jt); err != nil {
+			return err
+		}
+		if len(jt.reqs) == 0 {
+			return nil
+		}
+		b := &pgx.Batch{}
+		touched = queueOutbox(b, service, jt.reqs)
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return fmt.Errorf("enqueue: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return touched, nil
 }

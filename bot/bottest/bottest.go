@@ -7,6 +7,7 @@ package bottest
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -16,12 +17,14 @@ import (
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
+	"github.com/questbot/questbot/quest/questpg"
 )
 
 // Timeout is how long the waits of an Env last before they fail the test.
@@ -107,8 +110,9 @@ func (p *Process) Stop() { p.stop() }
 // a new process, sharing nothing with the previous ones but the database and the emulator. Unset
 // in cfg, Store is the Env's database, Log is Log(), PollTimeout is 1 s and Rescan 100 ms; nil
 // Limits are Telegram's, as in production. Every func of also runs beside the transport, in its
-// own goroutine, until the process stops.
-func (e *Env) Start(t testing.TB, cfg bot.Config, also ...func(ctx context.Context)) *Process {
+// own goroutine, until the process stops: the tests run the bot's jobs this way, at their own
+// pace (Every).
+func (e *Env) Start(t testing.TB, cfg bot.Config, also ...func(ctx context.Context, tr *bot.Transport)) *Process {
 	t.Helper()
 	if cfg.Store == nil {
 		cfg.Store = botpg.New(e.Pool)
@@ -136,7 +140,7 @@ func (e *Env) Start(t testing.TB, cfg bot.Config, also ...func(ctx context.Conte
 	var wg sync.WaitGroup
 	wg.Go(func() { p.Transport.Run(ctx) })
 	for _, f := range also {
-		wg.Go(func() { f(ctx) })
+		wg.Go(func() { f(ctx, p.Transport) })
 	}
 	done := make(chan struct{})
 	var once sync.Once
@@ -153,6 +157,24 @@ func (e *Env) Start(t testing.TB, cfg bot.Config, also ...func(ctx context.Conte
 	}
 	t.Cleanup(p.Stop)
 	return p
+}
+
+// Every returns a func for Start's also that runs job every interval, as the bot's scheduler
+// would (its times are at least a second apart; tests go faster). A failure of the job is
+// logged by the bot, not by the test: the job runs again.
+func Every(interval time.Duration, job func(ctx context.Context, tr *bot.Transport) error) func(context.Context, *bot.Transport) {
+	return func(ctx context.Context, tr *bot.Transport) {
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for {
+			job(ctx, tr)
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}
 }
 
 // User adds a simulated user.
@@ -308,6 +330,40 @@ func (e *Env) Exec(t testing.TB, sql string, args ...any) {
 	if _, err := e.Pool.Exec(context.Background(), sql, args...); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// Game returns a user's running quest game in a bot, as the quest store reads it; nil when they
+// play none.
+func (e *Env) Game(t testing.TB, service int, user int64) *questpg.Game {
+	t.Helper()
+	var g *questpg.Game
+	err := pgx.BeginFunc(context.Background(), e.Pool, func(tx pgx.Tx) error {
+		var err error
+		g, err = questpg.New().Running(context.Background(), tx, service, user)
+		if errors.Is(err, questpg.ErrNoGame) {
+			return nil
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// Games returns how many quest games run in a bot, as the quest store counts them.
+func (e *Env) Games(t testing.TB, service int) int {
+	t.Helper()
+	var n int
+	err := pgx.BeginFunc(context.Background(), e.Pool, func(tx pgx.Tx) error {
+		var err error
+		n, err = questpg.New().CountRunning(context.Background(), tx, service)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }
 
 // QueryInt runs a query for one integer, such as a count.

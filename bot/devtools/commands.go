@@ -14,11 +14,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/questplay"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/formula"
 	"github.com/questbot/questbot/formula/alea"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/scripts"
 )
 
@@ -33,7 +35,7 @@ import (
 // the user may open. It is never a path: every lookup is in the database.
 func (t *Tools) find(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	db := tx.DB()
-	if ok, err := mayDevelop(ctx, db, u); err != nil || !ok {
+	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
 		return forbidden, err
 	}
 	what := strings.TrimSpace(args["what"])
@@ -41,74 +43,49 @@ func (t *Tools) find(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 		return t.ownQuests(ctx, db, u)
 	}
 	if id, err := strconv.ParseInt(strings.TrimPrefix(what, "#"), 10, 64); err == nil {
-		ok, file, name, err := openable(ctx, db, u, id)
-		if err != nil || !ok {
-			return &scripts.Result{Code: "not_found"}, err
+		sc, err := t.store.Openable(ctx, db, u.Service, u.User.ID, id)
+		if errors.Is(err, questpg.ErrNoScript) {
+			return &scripts.Result{Code: "not_found"}, nil
 		}
-		return t.found(id, file, name), nil
+		if err != nil {
+			return nil, err
+		}
+		return t.found(sc), nil
 	}
-	var id int64
-	var file, name string
-	err := db.QueryRow(ctx, `
-		SELECT s.id, s.file, s.name FROM (
-			SELECT d.script_id AS id, 0 AS rank, d.version FROM dev_upload d
-			WHERE d.service_id = $2 AND d.owner_id = $1 AND d.kind = 'quest' AND d.name = $4
-			UNION ALL
-			SELECT s.id, 1, s.version FROM script s
-			WHERE lower(s.name) = lower($3) OR lower(s.common_name) = lower($3)
-				OR lower(regexp_replace(s.file, '^.*[/\\]', '')) = lower($3)) c
-		JOIN script s ON s.id = c.id
-		WHERE dev_openable($1, $2, s.id)
-		ORDER BY c.rank, s.language = $5 DESC, s.listed DESC, c.version DESC, s.id DESC LIMIT 1`,
-		u.User.ID, u.Service, what, questKey(what), lang(u)).Scan(&id, &file, &name)
-	if errors.Is(err, pgx.ErrNoRows) {
+	sc, err := t.store.Find(ctx, db, u.Service, u.User.ID, what, questKey(what), lang(u))
+	if errors.Is(err, questpg.ErrNoScript) {
 		return &scripts.Result{Code: "not_found"}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("devtools: find %q: %w", what, err)
 	}
-	return t.found(id, file, name), nil
+	return t.found(sc), nil
 }
 
 // found is dev.find's answer for a quest: ok when it starts, else broken with the reason, so
 // that the tree does not announce a game that cannot begin.
-func (t *Tools) found(id int64, file, name string) *scripts.Result {
-	script := strconv.FormatInt(id, 10)
-	q, err := t.games.Quest(file)
+func (t *Tools) found(sc *questpg.Script) *scripts.Result {
+	script := strconv.FormatInt(sc.ID, 10)
+	q, err := t.files.Open(sc.File)
 	if err == nil {
-		_, err = q.Start(t.games.NewSeed())
+		_, err = q.Start(newSeed())
 	}
 	if err != nil {
-		return result("broken", "quest", name, "script", script, "error", reason(err))
+		return result("broken", "quest", sc.Name, "script", script, "error", reason(err))
 	}
-	return result("ok", "quest", name, "script", script)
+	return result("ok", "quest", sc.Name, "script", script)
 }
 
 // ownQuests lists the newest version of each of the user's uploaded quests, the most recent
 // first, at most 20.
 func (t *Tools) ownQuests(ctx context.Context, db pgx.Tx, u *bot.Update) (*scripts.Result, error) {
-	rows, err := db.Query(ctx, `
-		SELECT s.id, s.name, d.version FROM (
-			SELECT DISTINCT ON (name) script_id, version, created_at FROM dev_upload
-			WHERE service_id = $1 AND owner_id = $2 AND kind = 'quest' AND script_id IS NOT NULL
-			ORDER BY name, version DESC) d
-		JOIN script s ON s.id = d.script_id
-		ORDER BY d.created_at DESC, s.id DESC LIMIT 20`, u.Service, u.User.ID)
+	list, err := t.store.OwnQuests(ctx, db, u.Service, u.User.ID, 20)
 	if err != nil {
-		return nil, fmt.Errorf("devtools: own quests: %w", err)
+		return nil, err
 	}
 	var lines []string
-	for rows.Next() {
-		var id int64
-		var name string
-		var version int
-		if err := rows.Scan(&id, &name, &version); err != nil {
-			return nil, err
-		}
-		lines = append(lines, fmt.Sprintf("%d — %s (v%d)", id, name, version))
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("devtools: own quests: %w", err)
+	for _, q := range list {
+		lines = append(lines, fmt.Sprintf("%d — %s (v%d)", q.Script, q.Name, q.Version))
 	}
 	if len(lines) == 0 {
 		return &scripts.Result{Code: "none"}, nil
@@ -120,19 +97,22 @@ func (t *Tools) ownQuests(ctx context.Context, db pgx.Tx, u *bot.Update) (*scrip
 // or reports why it cannot start (broken, field error).
 func (t *Tools) run(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	db := tx.DB()
-	if ok, err := mayDevelop(ctx, db, u); err != nil || !ok {
+	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
 		return forbidden, err
 	}
 	id, err := strconv.ParseInt(args["script"], 10, 64)
 	if err != nil {
 		return &scripts.Result{Code: "error"}, nil
 	}
-	ok, _, _, err := openable(ctx, db, u, id)
-	if err != nil || !ok {
-		return forbidden, err
+	sc, err := t.store.Openable(ctx, db, u.Service, u.User.ID, id)
+	if errors.Is(err, questpg.ErrNoScript) {
+		return forbidden, nil
 	}
-	err = t.games.StartSandbox(ctx, tx, u, id, nil, "")
-	if errors.Is(err, questplay.ErrUnplayable) {
+	if err != nil {
+		return nil, err
+	}
+	err = t.startSandbox(ctx, tx, u, sc, nil, "")
+	if errors.Is(err, ErrUnplayable) {
 		return result("broken", "error", reason(err)), nil
 	}
 	if err != nil {
@@ -141,39 +121,34 @@ func (t *Tools) run(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 	return &scripts.Result{Code: "ok"}, nil
 }
 
-// running is the user's running game with its quest, for the tools that need both.
-type running struct {
-	gm   *questplay.DevGame
-	qf   *questFile
-	name string
+// current is the user's running game with its quest, for the tools that need both.
+type current struct {
+	gm *questpg.Game
+	qf *questfs.Quest
 }
 
 // current reads the user's running game and its quest. Without one it returns the tools' answer
 // instead: "no_game" when the user plays nothing, "error" (the tree's "did not work" branch)
 // when the quest file cannot be read any more; or an error of the database.
-func (t *Tools) current(ctx context.Context, tx bot.Tx, u *bot.Update) (*running, *scripts.Result, error) {
-	gm, err := t.games.DevGame(ctx, tx, u)
+func (t *Tools) current(ctx context.Context, tx bot.Tx, u *bot.Update) (*current, *scripts.Result, error) {
+	gm, err := t.running(ctx, tx, u)
 	if err != nil {
 		return nil, nil, err
 	}
 	if gm == nil {
 		return nil, &scripts.Result{Code: "no_game"}, nil
 	}
-	qf, err := t.loadQuest(gm.File)
+	qf, err := t.files.Open(gm.Script.File)
 	if err != nil {
-		t.log.Warn("Quest of a running game unreadable", "script", gm.ScriptID, "err", err)
+		t.log.Warn("Quest of a running game unreadable", "script", gm.Script.ID, "err", err)
 		return nil, &scripts.Result{Code: "error"}, nil
 	}
-	name, err := scriptName(ctx, tx.DB(), gm.ScriptID)
-	if err != nil {
-		return nil, nil, err
-	}
-	return &running{gm: gm, qf: qf, name: name}, nil, nil
+	return &current{gm: gm, qf: qf}, nil, nil
 }
 
 // show is dev.show: /show id, params, jumps or location, answered in the chat.
 func (t *Tools) show(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	if ok, err := mayDevelop(ctx, tx.DB(), u); err != nil || !ok {
+	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
 		return forbidden, err
 	}
 	what := strings.ToLower(strings.TrimSpace(args["what"]))
@@ -186,15 +161,15 @@ func (t *Tools) show(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 	if r == nil {
 		return res, err
 	}
-	txt := textsFor(lang(u))
+	txt := texts.For(u.User.Language).Dev
 	var text string
 	switch what {
 	case "id":
-		kind := txt.counted
+		kind := txt.Counted
 		if r.gm.Sandbox {
-			kind = txt.sandbox
+			kind = txt.Sandbox
 		}
-		text = escapef(txt.showID, r.gm.State.LocationID, r.gm.State.Phase, r.gm.Step, r.name, r.gm.ScriptID, kind)
+		text = escapef(txt.ShowID, r.gm.State.LocationID, r.gm.State.Phase, r.gm.Step, r.gm.Script.Name, r.gm.Script.ID, kind)
 	case "params":
 		text = showParams(txt, r)
 	case "jumps":
@@ -210,21 +185,21 @@ func (t *Tools) show(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 
 // showParams lists the parameters: number, name, value, bounds and notes, in a fixed-width
 // block.
-func showParams(txt texts, r *running) string {
+func showParams(txt texts.Dev, r *current) string {
 	var b strings.Builder
-	b.WriteString(escapef(txt.showParams, r.name))
+	b.WriteString(escapef(txt.ShowParams, r.gm.Script.Name))
 	b.WriteString("\n<pre>")
-	for i := range r.qf.d.Params {
-		p := &r.qf.d.Params[i]
+	for i := range r.qf.Doc.Params {
+		p := &r.qf.Doc.Params[i]
 		var notes []string
 		if !p.Active {
-			notes = append(notes, txt.paramInactive)
+			notes = append(notes, txt.ParamInactive)
 		}
 		if i < len(r.gm.State.Shown) && !r.gm.State.Shown[i] {
-			notes = append(notes, txt.paramHidden)
+			notes = append(notes, txt.ParamHidden)
 		}
 		if i == r.gm.MoneyParam {
-			notes = append(notes, txt.paramMoney)
+			notes = append(notes, txt.ParamMoney)
 		}
 		v := 0
 		if i < len(r.gm.State.Params) {
@@ -243,27 +218,27 @@ func showParams(txt texts, r *running) string {
 
 // showJumps lists the jumps out of the current location: whether the game offers each (and
 // whether it can be taken), its target and its text.
-func showJumps(txt texts, r *running) string {
+func showJumps(txt texts.Dev, r *current) string {
 	st := &r.gm.State
 	if st.Phase != quest.PhaseLocation {
-		return escapef(txt.noJumpsHere, st.Phase)
+		return escapef(txt.NoJumpsHere, st.Phase)
 	}
 	offered := map[int]bool{}
 	for _, o := range st.Jumps {
 		offered[o.ID] = o.Active
 	}
 	var b strings.Builder
-	b.WriteString(escapef(txt.showJumps, st.LocationID))
-	for i := range r.qf.d.Jumps {
-		j := &r.qf.d.Jumps[i]
+	b.WriteString(escapef(txt.ShowJumps, st.LocationID))
+	for i := range r.qf.Doc.Jumps {
+		j := &r.qf.Doc.Jumps[i]
 		if int(j.From) != st.LocationID {
 			continue
 		}
-		status := txt.jumpHidden
+		status := txt.JumpHidden
 		if active, ok := offered[int(j.ID)]; ok {
-			status = txt.jumpInactive
+			status = txt.JumpInactive
 			if active {
-				status = txt.jumpOffered
+				status = txt.JumpOffered
 			}
 		}
 		text := strings.TrimSpace(j.Text)
@@ -277,33 +252,33 @@ func showJumps(txt texts, r *running) string {
 
 // showLocation shows the current location: its kind, its texts with their images, and the
 // changes made on entering it.
-func showLocation(txt texts, r *running) string {
+func showLocation(txt texts.Dev, r *current) string {
 	st := &r.gm.State
 	var l *qmm.Location
-	for i := range r.qf.d.Locations {
-		if int(r.qf.d.Locations[i].ID) == st.LocationID {
-			l = &r.qf.d.Locations[i]
+	for i := range r.qf.Doc.Locations {
+		if int(r.qf.Doc.Locations[i].ID) == st.LocationID {
+			l = &r.qf.Doc.Locations[i]
 		}
 	}
 	if l == nil {
-		return escapef(txt.showLocation, st.LocationID, "?")
+		return escapef(txt.ShowLocation, st.LocationID, "?")
 	}
 	kinds := map[qmm.LocationType]string{qmm.LocationOrdinary: "ordinary", qmm.LocationStarting: "starting",
 		qmm.LocationEmpty: "empty", qmm.LocationSuccess: "success", qmm.LocationFail: "fail", qmm.LocationDeadly: "deadly"}
 	var b strings.Builder
-	b.WriteString(escapef(txt.showLocation, l.ID, kinds[l.Type()]))
+	b.WriteString(escapef(txt.ShowLocation, l.ID, kinds[l.Type()]))
 	for i, lt := range l.Texts {
 		if strings.TrimSpace(lt.Text) == "" {
 			continue
 		}
-		b.WriteString("\n\n<b>" + escapef(txt.locationText, i+1) + "</b>")
+		b.WriteString("\n\n<b>" + escapef(txt.LocationText, i+1) + "</b>")
 		if img, ok := lt.Media.Image.Get(); ok && img != "" {
-			b.WriteString(" (" + escapef(txt.locationMedia, img) + ")")
+			b.WriteString(" (" + escapef(txt.LocationMedia, img) + ")")
 		}
 		b.WriteString("\n" + html.EscapeString(clip(lt.Text, 600)))
 	}
 	if len(l.Changes) > 0 {
-		b.WriteString("\n\n<b>" + txt.locChanges + "</b>")
+		b.WriteString("\n\n<b>" + txt.LocChanges + "</b>")
 		for _, c := range l.Changes {
 			b.WriteString("\n" + html.EscapeString(describeChange(c)))
 		}
@@ -340,7 +315,7 @@ func describeChange(c qmm.ParamChange) string {
 // value must lie within the parameter's bounds; Money is the quest's money parameter, whose
 // value is the money the quest's texts show. The tree then shows the game again.
 func (t *Tools) set(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	if ok, err := mayDevelop(ctx, tx.DB(), u); err != nil || !ok {
+	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
 		return forbidden, err
 	}
 	fields := strings.Fields(args["args"])
@@ -372,12 +347,12 @@ func (t *Tools) set(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 			}
 		} else {
 			n, err := strconv.Atoi(low[1:])
-			if err != nil || n < 1 || n > len(r.qf.d.Params) {
+			if err != nil || n < 1 || n > len(r.qf.Doc.Params) {
 				return result("no_param", "param", target), nil
 			}
 			idx = n - 1
 		}
-		p := &r.qf.d.Params[idx]
+		p := &r.qf.Doc.Params[idx]
 		label = fmt.Sprintf("p%d (%s)", idx+1, p.Name)
 		if low == "money" {
 			label = "Money, " + label
@@ -395,7 +370,7 @@ func (t *Tools) set(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 	default:
 		return &scripts.Result{Code: "usage"}, nil
 	}
-	ok, err := t.games.UpdateDev(ctx, tx, u, r.gm)
+	ok, err := t.update(ctx, tx, r.gm)
 	if err != nil {
 		return nil, err
 	}
@@ -412,7 +387,7 @@ const calcSeed = "calc"
 // random generator, so that it shows what the game's next draw would give and changes nothing.
 // Without a game there are no parameters.
 func (t *Tools) calc(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	if ok, err := mayDevelop(ctx, tx.DB(), u); err != nil || !ok {
+	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
 		return forbidden, err
 	}
 	src := strings.TrimSpace(args["formula"])
@@ -427,7 +402,7 @@ func (t *Tools) calc(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 	if err != nil {
 		return result("error", "error", err.Error()), nil
 	}
-	gm, err := t.games.DevGame(ctx, tx, u)
+	gm, err := t.running(ctx, tx, u)
 	if err != nil {
 		return nil, err
 	}
@@ -457,24 +432,24 @@ func fileBase(script int64) string { return "quest-" + strconv.FormatInt(script,
 // dump is dev.dump: the running game's quest as a JSON document (package qmm's model, the field
 // names of the quest editor), as `questbot inspect --json` prints it.
 func (t *Tools) dump(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	return t.document(ctx, tx, u, func(r *running) (string, []byte, error) {
-		data, err := json.MarshalIndent(r.qf.d, "", "  ")
-		return fileBase(r.gm.ScriptID) + ".json", data, err
+	return t.document(ctx, tx, u, func(r *current) (string, []byte, error) {
+		data, err := json.MarshalIndent(r.qf.Doc, "", "  ")
+		return fileBase(r.gm.Script.ID) + ".json", data, err
 	})
 }
 
 // write is dev.write: the running game's quest re-encoded as .qmm (a .qm quest converted).
 func (t *Tools) write(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	return t.document(ctx, tx, u, func(r *running) (string, []byte, error) {
+	return t.document(ctx, tx, u, func(r *current) (string, []byte, error) {
 		var b bytes.Buffer
-		err := qmm.Encode(&b, r.qf.d)
-		return fileBase(r.gm.ScriptID) + ".qmm", b.Bytes(), err
+		err := qmm.Encode(&b, r.qf.Doc)
+		return fileBase(r.gm.Script.ID) + ".qmm", b.Bytes(), err
 	})
 }
 
 // document sends a document made from the running game, for developers.
-func (t *Tools) document(ctx context.Context, tx bot.Tx, u *bot.Update, build func(*running) (string, []byte, error)) (*scripts.Result, error) {
-	if ok, err := mayDevelop(ctx, tx.DB(), u); err != nil || !ok {
+func (t *Tools) document(ctx context.Context, tx bot.Tx, u *bot.Update, build func(*current) (string, []byte, error)) (*scripts.Result, error) {
+	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
 		return forbidden, err
 	}
 	r, res, err := t.current(ctx, tx, u)
@@ -483,15 +458,15 @@ func (t *Tools) document(ctx context.Context, tx bot.Tx, u *bot.Update, build fu
 	}
 	name, data, err := build(r)
 	if err != nil {
-		t.log.Warn("Quest document failed", "script", r.gm.ScriptID, "err", err)
+		t.log.Warn("Quest document failed", "script", r.gm.Script.ID, "err", err)
 		return &scripts.Result{Code: "error"}, nil
 	}
 	path, err := t.output(name, data)
 	if err != nil {
 		return nil, err
 	}
-	txt := textsFor(lang(u))
-	if err := sendDocument(ctx, tx, u, path, escapef(txt.docCaption, r.name, r.gm.ScriptID)); err != nil {
+	txt := texts.For(u.User.Language).Dev
+	if err := sendDocument(ctx, tx, u, path, escapef(txt.DocCaption, r.gm.Script.Name, r.gm.Script.ID)); err != nil {
 		return nil, err
 	}
 	return &scripts.Result{Code: "ok"}, nil
@@ -505,17 +480,17 @@ func (t *Tools) save(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 	}
 	now := t.now().UTC().Truncate(time.Second)
 	s := Save{Format: SaveFormat, Version: SaveVersion, SavedAt: now, Ranger: r.gm.Ranger, State: r.gm.State,
-		Quest: SaveQuest{ID: r.gm.ScriptID, Name: r.name, SHA256: sum(r.qf.data)}}
+		Quest: SaveQuest{ID: r.gm.Script.ID, Name: r.gm.Script.Name, SHA256: r.qf.SHA256}}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	path, err := t.output(fmt.Sprintf("save-%d-%s.qsave", r.gm.ScriptID, now.Format("20060102-150405")), data)
+	path, err := t.output(fmt.Sprintf("save-%d-%s.qsave", r.gm.Script.ID, now.Format("20060102-150405")), data)
 	if err != nil {
 		return nil, err
 	}
-	txt := textsFor(lang(u))
-	if err := sendDocument(ctx, tx, u, path, escapef(txt.docCaption, r.name, r.gm.ScriptID)); err != nil {
+	txt := texts.For(u.User.Language).Dev
+	if err := sendDocument(ctx, tx, u, path, escapef(txt.DocCaption, r.gm.Script.Name, r.gm.Script.ID)); err != nil {
 		return nil, err
 	}
 	return &scripts.Result{Code: "ok"}, nil

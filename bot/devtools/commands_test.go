@@ -15,16 +15,11 @@ import (
 // gameRow reads a user's game: its state, whether it is a sandbox, its script.
 func (e *env) gameRow(t *testing.T, user int64) (st quest.State, sandbox bool, script int64) {
 	t.Helper()
-	var raw []byte
-	err := e.Pool.QueryRow(context.Background(), `SELECT state, sandbox, script_id FROM game WHERE user_id = $1`, user).
-		Scan(&raw, &sandbox, &script)
-	if err != nil {
-		t.Fatal(err)
+	g := e.Game(t, e.service, user)
+	if g == nil {
+		t.Fatalf("user %d plays no game", user)
 	}
-	if err := json.Unmarshal(raw, &st); err != nil {
-		t.Fatal(err)
-	}
-	return st, sandbox, script
+	return g.State, g.Sandbox, g.Script.ID
 }
 
 // Ensure the developer commands on a running game: /load runs a quest of the catalogue as a

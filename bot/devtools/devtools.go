@@ -11,17 +11,17 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/questplay"
-	"github.com/questbot/questbot/bot/scriptbot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/scripts"
 )
 
@@ -43,13 +43,48 @@ const (
 // the outbox to send them after a wait.
 const outputAge = 24 * time.Hour
 
+// Store keeps the games and the catalogue as the tools use them (quest/questpg implements it).
+// Every method works in the update's transaction db.
+type Store interface {
+	Running(ctx context.Context, db pgx.Tx, service int, user int64) (*questpg.Game, error)
+	Step(ctx context.Context, db pgx.Tx, g *questpg.Game, prevNonce int64) (bool, error)
+	StartSandbox(ctx context.Context, db pgx.Tx, g *questpg.Game) error
+	Openable(ctx context.Context, db pgx.Tx, service int, user, id int64) (*questpg.Script, error)
+	Find(ctx context.Context, db pgx.Tx, service int, user int64, what, key, lang string) (*questpg.Script, error)
+	FindByFile(ctx context.Context, db pgx.Tx, service int, user int64, file, key string) (*questpg.Script, error)
+	LastUpload(ctx context.Context, db pgx.Tx, service int, owner int64, kind, name string) (questpg.Upload, error)
+	AddQuestUpload(ctx context.Context, db pgx.Tx, q questpg.NewQuestUpload) (int64, error)
+	AddImageUpload(ctx context.Context, db pgx.Tx, im questpg.NewImageUpload) error
+	OwnQuests(ctx context.Context, db pgx.Tx, service int, owner int64, limit int) ([]questpg.Upload, error)
+	Uploaded(ctx context.Context, db pgx.Tx, service int, filter string, limit int) ([]questpg.Listing, error)
+	UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (bool, string, error)
+	StoredFiles(ctx context.Context, db pgx.Tx) ([]string, error)
+}
+
+var _ Store = (*questpg.Store)(nil)
+
+// Users gives the users' roles (bot/botpg implements it).
+type Users interface {
+	Roles(ctx context.Context, db pgx.Tx, service int, user int64) (botpg.Roles, error)
+}
+
+// Player shows the running game (bot/questplay implements it): the tools change or start a game
+// in the database, then have the player show it as it shows any game.
+type Player interface {
+	// Retry shows the current screen of the user's running game.
+	Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error
+}
+
 // Config configures the tools.
 type Config struct {
-	// Games is the quest player whose games the tools start, read and change.
-	Games *questplay.Games
-	// Pool is the database, for what runs outside an update: the image finder, the sweep and
-	// the roles applied at start.
-	Pool *pgxpool.Pool
+	// Files opens the quest files (shared with the quest player).
+	Files *questfs.Files
+	// Player shows the games the tools start and change.
+	Player Player
+	// Store keeps the games and the catalogue; questpg's when nil.
+	Store Store
+	// Users gives the roles; botpg's when nil.
+	Users Users
 	// Root is the quest folder (UPLOADS_DIR); uploads go to its dev/ folder. "" is "uploads".
 	Root string
 	// Log receives the failures; nil discards them.
@@ -63,15 +98,17 @@ type Config struct {
 	Images *Images
 }
 
-// Tools implements the developers' and admins' built-ins and the upload extension; safe for
-// concurrent use.
+// Tools implements the developers' and admins' built-ins and the uploads; safe for concurrent
+// use.
 type Tools struct {
-	games *questplay.Games
-	pool  *pgxpool.Pool
-	root  string
-	log   *slog.Logger
-	now   func() time.Time
-	max   map[kind]int64
+	files  *questfs.Files
+	player Player
+	store  Store
+	users  Users
+	root   string
+	log    *slog.Logger
+	now    func() time.Time
+	max    map[kind]int64
 
 	images *Images
 
@@ -79,12 +116,19 @@ type Tools struct {
 	lastClean time.Time // when old output files were last removed
 }
 
-var _ scriptbot.Extension = (*Tools)(nil)
-
 // New returns the tools.
 func New(cfg Config) *Tools {
-	t := &Tools{games: cfg.Games, pool: cfg.Pool, root: cfg.Root, log: cfg.Log, now: cfg.Now,
-		max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave}}
+	t := &Tools{files: cfg.Files, player: cfg.Player, store: cfg.Store, users: cfg.Users, root: cfg.Root, log: cfg.Log,
+		now: cfg.Now, max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave}}
+	if t.files == nil {
+		t.files = questfs.New(cfg.Root, 0)
+	}
+	if t.store == nil {
+		t.store = questpg.New()
+	}
+	if t.users == nil {
+		t.users = botpg.NewUsers()
+	}
 	if t.root == "" {
 		t.root = "uploads"
 	}
@@ -101,14 +145,17 @@ func New(cfg Config) *Tools {
 	}
 	t.images = cfg.Images
 	if t.images == nil {
-		t.images = NewImages(cfg.Pool, t.root)
+		t.images = NewImages(t.store, t.root)
 	}
 	return t
 }
 
+// Builtin is a built-in operation of the command tree (bot/scriptbot.Builtin).
+type Builtin = func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error)
+
 // Builtins returns the built-in operations the command tree of migration 008 calls, by name.
-func (t *Tools) Builtins() map[string]scriptbot.Builtin {
-	return map[string]scriptbot.Builtin{
+func (t *Tools) Builtins() map[string]Builtin {
+	return map[string]Builtin{
 		"dev.find":   t.find,
 		"dev.run":    t.run,
 		"dev.show":   t.show,
@@ -121,27 +168,85 @@ func (t *Tools) Builtins() map[string]scriptbot.Builtin {
 	}
 }
 
-// HandleCallback implements scriptbot.Extension: the tools own no buttons.
-func (t *Tools) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
-	return false, nil
-}
-
-// role reads the user's roles in the update's bot from the database (not from the update, so
+// roles reads the user's roles in the update's bot from the database (not from the update, so
 // that a role granted a moment ago counts).
-func role(ctx context.Context, db pgx.Tx, u *bot.Update) (developer, admin bool, err error) {
-	err = db.QueryRow(ctx, `
-		SELECT COALESCE((SELECT is_developer FROM user_service WHERE user_id = $1 AND service_id = $2), false),
-		       COALESCE((SELECT is_admin FROM users WHERE id = $1), false)`, u.User.ID, u.Service).Scan(&developer, &admin)
-	if err != nil {
-		return false, false, fmt.Errorf("devtools: roles of user %d: %w", u.User.ID, err)
-	}
-	return developer, admin, nil
+func (t *Tools) roles(ctx context.Context, tx bot.Tx, u *bot.Update) (botpg.Roles, error) {
+	return t.users.Roles(ctx, tx.DB(), u.Service, u.User.ID)
 }
 
 // mayDevelop reports whether the user may use the developers' tools: developers and admins.
-func mayDevelop(ctx context.Context, db pgx.Tx, u *bot.Update) (bool, error) {
-	dev, admin, err := role(ctx, db, u)
-	return dev || admin, err
+func (t *Tools) mayDevelop(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+	r, err := t.roles(ctx, tx, u)
+	return r.Developer || r.Admin, err
+}
+
+// running returns the user's running game, nil when there is none.
+func (t *Tools) running(ctx context.Context, tx bot.Tx, u *bot.Update) (*questpg.Game, error) {
+	gm, err := t.store.Running(ctx, tx.DB(), u.Service, u.User.ID)
+	if errors.Is(err, questpg.ErrNoGame) {
+		return nil, nil
+	}
+	return gm, err
+}
+
+// newSeed returns a fresh seed for a game's random generator.
+func newSeed() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// ErrUnplayable reports a quest or a state that cannot be played; the message says why, without a
+// path. It matches questfs.ErrUnplayable.
+var ErrUnplayable = questfs.ErrUnplayable
+
+// startSandbox starts quest script (a catalogue row offered in this bot) for the update's user as
+// a sandbox game, in state st, or from its beginning when st is nil, and shows it. A running game
+// is given up first, as a launch gives it up. The caller decides who may open which quest. A
+// quest that cannot be played, or a state that does not fit it, is an error matching
+// ErrUnplayable, and nothing changes.
+func (t *Tools) startSandbox(ctx context.Context, tx bot.Tx, u *bot.Update, sc *questpg.Script, st *quest.State, ranger string) error {
+	q, err := t.files.Open(sc.File)
+	if err != nil {
+		return err
+	}
+	var state quest.State
+	if st == nil {
+		if state, err = q.Start(newSeed()); err != nil {
+			return fmt.Errorf("%w: %w", ErrUnplayable, err)
+		}
+	} else {
+		state = st.Clone()
+	}
+	if _, err := q.View(state, quest.DefaultPlayer(quest.English, fixedClock)); err != nil {
+		return fmt.Errorf("%w: %w", ErrUnplayable, err)
+	}
+	gm := &questpg.Game{Service: u.Service, User: u.User.ID, Script: *sc, State: state, MoneyParam: moneyParam(q),
+		Ranger: ranger}
+	if err := t.store.StartSandbox(ctx, tx.DB(), gm); err != nil {
+		return err
+	}
+	return t.player.Retry(ctx, tx, u)
+}
+
+// moneyParam is the index of a quest's active money parameter, -1 when it has none.
+func moneyParam(q *questfs.Quest) int {
+	for i := range q.Doc.Params {
+		if p := &q.Doc.Params[i]; p.Active && p.IsMoney {
+			return i
+		}
+	}
+	return -1
+}
+
+// update writes a game changed by hand as a step: the step moves on, so the buttons shown before
+// are stale (the player shows the new screen). It reports false, changing nothing, when the game
+// is no longer the one read.
+func (t *Tools) update(ctx context.Context, tx bot.Tx, gm *questpg.Game) (bool, error) {
+	prev := gm.Nonce
+	gm.Step++
+	gm.Nonce = questpg.NewNonce()
+	return t.store.Step(ctx, tx.DB(), gm, prev)
 }
 
 // lang is the language the tools speak to the update's user.
@@ -180,10 +285,10 @@ func result(code string, kv ...string) *scripts.Result {
 	return res
 }
 
-// reason says why a quest cannot be played, for its developer: the message of
-// questplay.ErrUnplayable (which never names a path), or the error of the quest player.
+// reason says why a quest cannot be played, for its developer: the message of ErrUnplayable
+// (which never names a path), or the error of the quest player.
 func reason(err error) string {
-	msg := strings.TrimPrefix(err.Error(), questplay.ErrUnplayable.Error()+": ")
+	msg := strings.TrimPrefix(err.Error(), ErrUnplayable.Error()+": ")
 	return clip(msg, 300)
 }
 
@@ -239,14 +344,4 @@ func sendDocument(ctx context.Context, tx bot.Tx, u *bot.Update, path, captionHT
 		return err
 	}
 	return tx.Send(ctx, req)
-}
-
-// scriptName returns a quest's name in the catalogue.
-func scriptName(ctx context.Context, db pgx.Tx, id int64) (string, error) {
-	var name string
-	err := db.QueryRow(ctx, `SELECT name FROM script WHERE id = $1`, id).Scan(&name)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "#" + strconv.FormatInt(id, 10), nil
-	}
-	return name, err
 }

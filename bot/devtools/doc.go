@@ -8,8 +8,11 @@
 // and Russian. The tree calls the built-ins of this package (Tools.Builtins: dev.find, dev.run,
 // dev.show, dev.set, dev.calc, dev.dump, dev.write, dev.save, dev.quests), which check the role
 // again themselves and answer with result codes, and stored procedures for what is plain SQL
-// (dev_set_quest, dev_set_developer, dev_developers). Uploads come through Tools, a
-// scriptbot.Extension that takes every document sent into the chat and nothing else.
+// (dev_set_quest, dev_set_developer, dev_developers). Uploads come through Tools.HandleMessage,
+// which the router offers every message the command tree left and which takes every document
+// and nothing else. The tools keep the games and the catalogue through quest/questpg, open quest
+// files through quest/questfs and have the quest player (bot/questplay, behind the Player
+// interface) show the games they start or change.
 //
 // # Roles
 //
@@ -19,7 +22,7 @@
 // catalogue and the developers. Uploading never makes anyone a developer: an admin grants the
 // role with /grantdev (and takes it with /revokedev), or a bot gives it to every user who first
 // writes to it (service.new_users_developers, from NEW_USERS_ARE_DEVELOPERS). Admins are made
-// with SQL or by the ADMINS configuration (ApplyRoles).
+// with SQL or by the ADMINS configuration (bot/botpg's Users.ApplyRoles).
 //
 // # Uploads
 //
@@ -46,13 +49,13 @@
 // The file is downloaded inside the update's transaction. Uploads are rare and small (the
 // limits are a few megabytes), so holding the transaction for one download is simpler than a
 // background job and keeps the answer in order with the chat's other messages. A file stored
-// whose transaction then failed is removed by Sweep.
+// whose transaction then failed is removed by Sweep, a job that runs at start and every hour.
 //
 // # Sandbox games
 //
 // /load runs a quest the user may open (a listed quest, one the project ships, their own upload;
 // an admin any quest of the bot) as a sandbox game: it takes no stake, moves no credits when it
-// ends and counts in no statistics (see bot/questplay's dev.go). A restored save is a sandbox
+// ends and counts in no statistics (see quest/questpg). A restored save is a sandbox
 // game too. /set changes only sandbox games, so that nothing set by hand ever counts; a value
 // must lie within the parameter's bounds. /set Money sets the quest's money parameter, which is
 // what the quest's texts show as money; /set Ranger sets the name the quest's texts call the

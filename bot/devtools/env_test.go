@@ -10,13 +10,11 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/devtools"
-	"github.com/questbot/questbot/bot/questplay"
-	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
-	"github.com/questbot/questbot/scripts/scriptpg"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -30,6 +28,7 @@ type env struct {
 	*bottest.Env
 	root    string
 	tools   *devtools.Tools
+	tr      *bot.Transport
 	service int
 }
 
@@ -47,19 +46,14 @@ func newEnv(t *testing.T, configure func(*devtools.Config)) *env {
 	}
 
 	log := e.Log()
-	images := devtools.NewImages(e.Pool, e.root)
-	games := questplay.New(questplay.Config{Root: e.root, Log: log, Images: images})
-	cfg := devtools.Config{Games: games, Pool: e.Pool, Root: e.root, Images: images, Log: log}
+	cfg := devtools.Config{}
 	if configure != nil {
 		configure(&cfg)
 	}
-	e.tools = devtools.New(cfg)
-	store := scriptpg.New(e.Pool)
-	store.CheckEvery = 0
-	h := scriptbot.New(scriptbot.Config{Source: store, Contexts: store, Games: games, Log: log,
-		Builtins: e.tools.Builtins(), Extensions: []scriptbot.Extension{e.tools}})
-	store.Builtins = h.BuiltinNames()
-	e.service = e.Start(t, bot.Config{Handler: h.Handle, Log: log, Limits: &bot.NoLimits}).Service
+	b := app.New(app.Config{UploadsDir: e.root, Log: log, TreeCheck: -1, Dev: cfg})
+	e.tools = b.Tools
+	p := e.Start(t, bot.Config{Handler: b.Handle, Log: log, Limits: &bot.NoLimits})
+	e.service, e.tr = p.Service, p.Transport
 	return e
 }
 
@@ -159,7 +153,7 @@ func (e *env) stored(t *testing.T) stored {
 	return stored{
 		uploads: e.QueryInt(t, `SELECT count(*) FROM dev_upload`),
 		scripts: e.QueryInt(t, `SELECT count(*) FROM script WHERE uploaded`),
-		games:   e.QueryInt(t, `SELECT count(*) FROM game`),
+		games:   e.Games(t, e.service),
 		files:   e.files(t),
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/questbot/questbot/bot/questplay"
+	"github.com/questbot/questbot/qmm"
 )
 
 // probeSource is a small quest for the tests: a task, a starting location naming the image
@@ -48,11 +48,15 @@ const probeSource = `{
 // probe returns the probe quest as a .qmm file, its greeting ending in word.
 func probe(t *testing.T, word string) []byte {
 	t.Helper()
-	data, err := questplay.BuildQuest([]byte(fmt.Sprintf(probeSource, word)))
+	q, err := qmm.ReadJSON([]byte(fmt.Sprintf(probeSource, word)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return data
+	var b bytes.Buffer
+	if err := qmm.Encode(&b, q); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
 }
 
 // pngOf returns a w×h PNG of one colour.

@@ -2,7 +2,6 @@ package devtools
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,9 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
-
-	"github.com/questbot/questbot/bot/questplay"
+	"github.com/questbot/questbot/quest/questpg"
 )
 
 // imageTTL is how long an answer of the image finder is reused: an image uploaded in another
@@ -25,8 +22,8 @@ const imageTTL = 10 * time.Second
 // compared by their base name, ignoring case. The quests the project ships are left to the
 // player, which looks beside their files.
 type Images struct {
-	pool *pgxpool.Pool
-	root string
+	store imageStore
+	root  string
 
 	mu      sync.Mutex
 	shipped map[int64]bool // scripts known not to be uploads, which never change into one
@@ -43,15 +40,22 @@ type imageHit struct {
 	expires time.Time
 }
 
-var _ questplay.ImageFinder = (*Images)(nil)
+// imageStore is what the image finder needs of the catalogue (quest/questpg implements it).
+type imageStore interface {
+	UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (bool, string, error)
+}
 
 // NewImages returns the image finder of the uploads kept under root (UPLOADS_DIR; "" is
-// "uploads"), for questplay.Config.Images and Config.Images.
-func NewImages(pool *pgxpool.Pool, root string) *Images {
+// "uploads"), for questplay.Config.Images and Config.Images; store is questpg's when nil.
+func NewImages(store Store, root string) *Images {
 	if root == "" {
 		root = "uploads"
 	}
-	return &Images{pool: pool, root: root, shipped: map[int64]bool{}, found: map[imageKey]imageHit{}}
+	var st imageStore = questpg.New()
+	if store != nil {
+		st = store
+	}
+	return &Images{store: st, root: root, shipped: map[int64]bool{}, found: map[imageKey]imageHit{}}
 }
 
 // baseName reduces an image name a quest or a sender gives to its base name, "" for none.
@@ -66,10 +70,11 @@ func baseName(name string) string {
 // imageName is the name uploads of an image are kept by: its base name in lower case.
 func imageName(name string) string { return strings.ToLower(baseName(name)) }
 
-// FindImage implements questplay.ImageFinder.
-func (im *Images) FindImage(script int64, name string) string {
+// FindImage implements questplay.ImageFinder: it reads through db, the transaction of the update
+// that shows the image.
+func (im *Images) FindImage(ctx context.Context, db pgx.Tx, script int64, name string) string {
 	key := imageKey{script: script, name: imageName(name)}
-	if im == nil || im.pool == nil || key.name == "" {
+	if im == nil || key.name == "" {
 		return ""
 	}
 	now := time.Now()
@@ -84,27 +89,15 @@ func (im *Images) FindImage(script int64, name string) string {
 	}
 	im.mu.Unlock()
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	var uploaded bool
-	var file *string
-	err := im.pool.QueryRow(ctx, `
-		SELECT s.uploaded, (
-			SELECT d.file FROM dev_upload d
-			WHERE d.service_id = s.service_id AND d.owner_id = s.owner_id AND d.kind = 'image' AND d.name = $2
-			ORDER BY d.version DESC LIMIT 1)
-		FROM script s WHERE s.id = $1`, script, key.name).Scan(&uploaded, &file)
+	uploaded, file, err := im.store.UploadedImage(ctx, db, script, key.name)
 	if err != nil {
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return "" // the screen goes without its image; the next one asks again
-		}
-		uploaded = false
+		return "" // the screen goes without its image; the next one asks again
 	}
 	path := ""
 	switch {
 	case !uploaded:
-	case file != nil:
-		path = filepath.Join(im.root, *file)
+	case file != "":
+		path = filepath.Join(im.root, file)
 	default:
 		path = im.shippedImage(baseName(name))
 	}

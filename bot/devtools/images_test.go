@@ -81,7 +81,7 @@ func TestImages(t *testing.T) {
 	os.Chtimes(orphan, old, old)
 	fresh := filepath.Join(e.root, "dev", "images", sha([]byte("fresh"))+".png")
 	os.WriteFile(fresh, []byte("fresh"), 0o644)
-	n, err := e.tools.Sweep(context.Background())
+	n, err := e.tools.Sweep(context.Background(), e.tr)
 	if err != nil || n != 1 {
 		t.Errorf("sweep removed %d files (%v), want 1", n, err)
 	}

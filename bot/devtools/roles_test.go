@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/questbot/questbot/bot/devtools"
+	"github.com/questbot/questbot/bot/botpg"
 )
 
 const (
@@ -27,7 +27,7 @@ func TestRoles(t *testing.T) {
 	e.user(3, "Pat", "pat", "en")
 	e.user(4, "Ru", "ru_user", "ru")
 	// Ada is an admin by configuration before she ever writes.
-	if err := devtools.ApplyRoles(ctx, e.Pool, []int{e.service}, nil, []int64{1}); err != nil {
+	if err := botpg.NewUsers().ApplyRoles(ctx, e.Pool, []int{e.service}, nil, []int64{1}); err != nil {
 		t.Fatal(err)
 	}
 	for _, u := range []int64{1, 2, 3, 4} {
@@ -55,7 +55,7 @@ func TestRoles(t *testing.T) {
 	e.Send(t, 3, "/save")
 	_, saved := e.document(t, 3, n, ".qsave")
 	e.put(t, 3, "cargo.qsave", saved, "The saved game of «Cargo run» goes on as a sandbox")
-	if e.QueryInt(t, `SELECT count(*) FROM game WHERE user_id = 3 AND sandbox`) != 1 {
+	if g := e.Game(t, e.service, 3); g == nil || !g.Sandbox {
 		t.Error("the restored game is not a sandbox")
 	}
 
@@ -93,7 +93,7 @@ func TestRoles(t *testing.T) {
 
 	// New users become developers once the bot is set so; known users keep their role.
 	on := true
-	if err := devtools.ApplyRoles(ctx, e.Pool, []int{e.service}, &on, []int64{1}); err != nil {
+	if err := botpg.NewUsers().ApplyRoles(ctx, e.Pool, []int{e.service}, &on, []int64{1}); err != nil {
 		t.Fatal(err)
 	}
 	e.user(5, "Neo", "neo", "en")
@@ -103,7 +103,7 @@ func TestRoles(t *testing.T) {
 
 	// Ada leaves the configuration and loses the role; an admin made with SQL keeps it.
 	e.makeAdmin(t, 3)
-	if err := devtools.ApplyRoles(ctx, e.Pool, []int{e.service}, nil, nil); err != nil {
+	if err := botpg.NewUsers().ApplyRoles(ctx, e.Pool, []int{e.service}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	e.ask(t, 1, "/quests", adminRefusal)

@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf16"
 
+	"github.com/questbot/questbot/bot/texts"
+
 	"github.com/questbot/questbot/quest"
 )
 
@@ -79,17 +81,17 @@ type SaveQuest struct {
 
 // saveError is a save refused, with what to tell the user (a texts field and its arguments).
 type saveError struct {
-	msg  func(texts) string
+	msg  func(texts.Dev) string
 	args []any
 }
 
-func (e *saveError) Error() string { return fmt.Sprintf(e.msg(allTexts["en"]), e.args...) }
+func (e *saveError) Error() string { return fmt.Sprintf(e.msg(texts.For("en").Dev), e.args...) }
 
 // text is the reason in the user's language.
-func (e *saveError) text(txt texts) string { return fmt.Sprintf(e.msg(txt), e.args...) }
+func (e *saveError) text(txt texts.Dev) string { return fmt.Sprintf(e.msg(txt), e.args...) }
 
 // refuse makes a saveError; the arguments are kept as text.
-func refuse(msg func(texts) string, args ...any) error {
+func refuse(msg func(texts.Dev) string, args ...any) error {
 	text := make([]any, len(args))
 	for i, a := range args {
 		text[i] = fmt.Sprint(a)
@@ -104,25 +106,25 @@ func ParseSave(data []byte) (*Save, error) {
 		Version int    `json:"version"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil || head.Format != SaveFormat {
-		return nil, refuse(func(t texts) string { return t.saveFormat })
+		return nil, refuse(func(t texts.Dev) string { return t.SaveFormat })
 	}
 	if head.Version != SaveVersion {
-		return nil, refuse(func(t texts) string { return t.saveVersion }, head.Version)
+		return nil, refuse(func(t texts.Dev) string { return t.SaveVersion }, head.Version)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var s Save
 	if err := dec.Decode(&s); err != nil {
-		return nil, refuse(func(t texts) string { return t.saveJSON }, clip(err.Error(), 120))
+		return nil, refuse(func(t texts.Dev) string { return t.SaveJSON }, clip(err.Error(), 120))
 	}
 	if dec.More() {
-		return nil, refuse(func(t texts) string { return t.saveJSON }, "trailing data")
+		return nil, refuse(func(t texts.Dev) string { return t.SaveJSON }, "trailing data")
 	}
 	if s.Quest.ID <= 0 {
-		return nil, refuse(func(t texts) string { return t.saveQuestName })
+		return nil, refuse(func(t texts.Dev) string { return t.SaveQuestName })
 	}
 	if !validAlea(s.State.Alea) {
-		return nil, refuse(func(t texts) string { return t.saveRandom })
+		return nil, refuse(func(t texts.Dev) string { return t.SaveRandom })
 	}
 	return &s, nil
 }
@@ -212,7 +214,7 @@ func ParseQMS(data []byte) (*QMS, error) {
 		r.err = fmt.Errorf("%d parameters do not fit", n)
 	}
 	if r.err != nil {
-		return nil, refuse(func(t texts) string { return t.saveJSON }, r.err.Error())
+		return nil, refuse(func(t texts.Dev) string { return t.SaveJSON }, r.err.Error())
 	}
 	s.Params = make([]QMSParam, 0, n)
 	for range n {
@@ -223,19 +225,19 @@ func ParseQMS(data []byte) (*QMS, error) {
 			p.Hidden = true
 		default:
 			if r.err == nil {
-				return nil, refuse(func(t texts) string { return t.saveFlag }, len(s.Params)+1)
+				return nil, refuse(func(t texts.Dev) string { return t.SaveFlag }, len(s.Params)+1)
 			}
 		}
 		if r.err != nil {
-			return nil, refuse(func(t texts) string { return t.saveJSON }, r.err.Error())
+			return nil, refuse(func(t texts.Dev) string { return t.SaveJSON }, r.err.Error())
 		}
 		s.Params = append(s.Params, p)
 	}
 	if r.off != len(data) {
-		return nil, refuse(func(t texts) string { return t.saveJSON }, "trailing data")
+		return nil, refuse(func(t texts.Dev) string { return t.SaveJSON }, "trailing data")
 	}
 	if baseName(s.Quest) == "" {
-		return nil, refuse(func(t texts) string { return t.saveQuestName })
+		return nil, refuse(func(t texts.Dev) string { return t.SaveQuestName })
 	}
 	return s, nil
 }

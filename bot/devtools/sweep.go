@@ -7,26 +7,32 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/questbot/questbot/bot"
 )
 
 // sweepAge is how old a stored upload must be before Sweep removes it unreferenced, so that the
 // file of an upload whose transaction is still open is left alone.
 const sweepAge = time.Hour
 
+// Doer runs work in a transaction of its own (bot.Transport.Do).
+type Doer interface {
+	Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error
+}
+
+// SweepSpec is how often Sweep runs as a scheduled job.
+const SweepSpec = "@every 1h"
+
 // Sweep removes what uploads left behind: stored files that no row names (the transaction that
 // was to register them failed, or a row was deleted by hand) once they are an hour old, and the
-// files sent by /dump, /write and /save after a day. It returns how many it removed.
-func (t *Tools) Sweep(ctx context.Context) (int, error) {
-	if t.pool == nil {
-		return 0, nil
-	}
-	rows, err := t.pool.Query(ctx, `
-		SELECT file FROM dev_upload UNION SELECT file FROM script WHERE file LIKE 'dev/%'`)
-	if err != nil {
-		return 0, fmt.Errorf("devtools: sweep: %w", err)
-	}
-	files, err := pgx.CollectRows(rows, pgx.RowTo[string])
+// files sent by /dump, /write and /save after a day. It returns how many it removed. It runs at
+// start and every hour (SweepSpec).
+func (t *Tools) Sweep(ctx context.Context, do Doer) (int, error) {
+	var files []string
+	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		files, err = t.store.StoredFiles(ctx, tx.DB())
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("devtools: sweep: %w", err)
 	}

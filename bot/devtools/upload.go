@@ -21,11 +21,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questpg"
 )
 
 // kind is what an uploaded file is, by its extension.
@@ -79,7 +79,7 @@ func cleanName(name string) string {
 	return s
 }
 
-// HandleMessage implements scriptbot.Extension: it takes every document sent into the chat (and
+// HandleMessage is a message handler of the router: it takes every document sent into the chat (and
 // nothing else). Quests and images are taken from developers and admins, saved games from
 // everybody. A file is checked whole before anything is stored; a rejected one gets a message
 // saying why and leaves nothing behind.
@@ -93,38 +93,38 @@ func (t *Tools) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bo
 		return false, nil
 	}
 	doc := m.Document
-	txt := textsFor(lang(u))
+	txt := texts.For(u.User.Language).Dev
 	label := cleanName(doc.FileName)
 	k, ext := kindOf(label)
 	if k == kindNone {
-		return true, sayf(ctx, tx, u, txt.unsupported, label)
+		return true, sayf(ctx, tx, u, txt.Unsupported, label)
 	}
 	if k != kindSave {
-		ok, err := mayDevelop(ctx, tx.DB(), u)
+		ok, err := t.mayDevelop(ctx, tx, u)
 		if err != nil {
 			return true, err
 		}
 		if !ok {
-			return true, say(ctx, tx, u, txt.notDeveloper)
+			return true, say(ctx, tx, u, txt.NotDeveloper)
 		}
 	}
 	limit := t.max[k]
 	if int64(doc.FileSize) > limit {
-		return true, sayf(ctx, tx, u, txt.tooBig, label, size(int64(doc.FileSize)), size(limit))
+		return true, sayf(ctx, tx, u, txt.TooBig, label, size(int64(doc.FileSize)), size(limit))
 	}
 	if u.Download == nil {
-		return true, sayf(ctx, tx, u, txt.noDownload, label)
+		return true, sayf(ctx, tx, u, txt.NoDownload, label)
 	}
 	data, _, err := u.Download(ctx, doc.FileID, limit)
 	switch {
 	case errors.Is(err, bot.ErrFileTooBig):
-		return true, sayf(ctx, tx, u, txt.tooBigUnsized, label, size(limit))
+		return true, sayf(ctx, tx, u, txt.TooBigUnsized, label, size(limit))
 	case err != nil:
 		if ctx.Err() != nil {
 			return true, ctx.Err()
 		}
 		t.log.Warn("Upload not downloaded", "user_id", u.User.ID, "err", err)
-		return true, sayf(ctx, tx, u, txt.noDownload, label)
+		return true, sayf(ctx, tx, u, txt.NoDownload, label)
 	}
 	switch k {
 	case kindQuest:
@@ -157,22 +157,22 @@ func clip(s string, n int) string {
 
 // questProblem says for people why data is not a quest that plays, "" when it is one: it must
 // decode, compile, start, and enter its first location.
-func questProblem(txt texts, data []byte) (*qmm.Quest, string) {
+func questProblem(txt texts.Dev, data []byte) (*qmm.Quest, string) {
 	d, err := qmm.DecodeBytes(data)
 	var fe *qmm.FormatError
 	switch {
 	case errors.Is(err, qmm.ErrUnknownMagic):
-		return nil, txt.notQuest
+		return nil, txt.NotQuest
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, txt.endsEarly
+		return nil, txt.EndsEarly
 	case errors.As(err, &fe):
-		return nil, fmt.Sprintf(txt.damaged, clip(fe.Msg, 200))
+		return nil, fmt.Sprintf(txt.Damaged, clip(fe.Msg, 200))
 	case err != nil:
-		return nil, fmt.Sprintf(txt.damaged, clip(err.Error(), 200))
+		return nil, fmt.Sprintf(txt.Damaged, clip(err.Error(), 200))
 	}
 	q, err := quest.Compile(d)
 	if err != nil {
-		return nil, fmt.Sprintf(txt.noCompile, clip(err.Error(), 200))
+		return nil, fmt.Sprintf(txt.NoCompile, clip(err.Error(), 200))
 	}
 	st, err := q.Start("upload")
 	if err == nil {
@@ -182,7 +182,7 @@ func questProblem(txt texts, data []byte) (*qmm.Quest, string) {
 		_, err = q.View(st, quest.DefaultPlayer(quest.English, fixedClock))
 	}
 	if err != nil {
-		return nil, fmt.Sprintf(txt.noStart, clip(err.Error(), 200))
+		return nil, fmt.Sprintf(txt.NoStart, clip(err.Error(), 200))
 	}
 	return d, ""
 }
@@ -196,10 +196,10 @@ func sum(data []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// store writes data to rel under the quest root unless the file is there already (the names are
+// keep writes data to rel under the quest root unless the file is there already (the names are
 // content hashes), through a temporary file renamed into place, so that a file under its final
 // name is always whole. It reports whether it wrote the file.
-func (t *Tools) store(rel string, data []byte) (bool, error) {
+func (t *Tools) keep(rel string, data []byte) (bool, error) {
 	path := filepath.Join(t.root, rel)
 	if fi, err := os.Stat(path); err == nil && fi.Size() == int64(len(data)) {
 		return false, nil
@@ -233,27 +233,6 @@ func (t *Tools) unstore(rel string, wrote bool) {
 }
 
 // lastUpload is the newest version of an upload name.
-type lastUpload struct {
-	version int
-	sha     string
-	script  *int64
-}
-
-func lastVersion(ctx context.Context, db pgx.Tx, u *bot.Update, k, name string) (lastUpload, error) {
-	var l lastUpload
-	err := db.QueryRow(ctx, `
-		SELECT version, sha256, script_id FROM dev_upload
-		WHERE service_id = $1 AND owner_id = $2 AND kind = $3 AND name = $4
-		ORDER BY version DESC LIMIT 1`, u.Service, u.User.ID, k, name).Scan(&l.version, &l.sha, &l.script)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return lastUpload{}, nil
-	}
-	if err != nil {
-		return l, fmt.Errorf("devtools: uploads: %w", err)
-	}
-	return l, nil
-}
-
 // notSlug matches what a common name may not hold.
 var notSlug = regexp.MustCompile(`[^a-z0-9_.-]+`)
 
@@ -266,10 +245,10 @@ func questKey(label string) string {
 // uploadQuest checks and registers an uploaded quest: a new version of the owner's quest of that
 // name, with a private catalogue entry (script) of its own.
 func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label string, data []byte) error {
-	txt := textsFor(lang(u))
+	txt := texts.For(u.User.Language).Dev
 	d, problem := questProblem(txt, data)
 	if problem != "" {
-		return sayf(ctx, tx, u, txt.badQuest, label, problem)
+		return sayf(ctx, tx, u, txt.BadQuest, label, problem)
 	}
 	db := tx.DB()
 	key := questKey(label)
@@ -277,19 +256,19 @@ func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label
 		key = "quest"
 	}
 	hash := sum(data)
-	last, err := lastVersion(ctx, db, u, "quest", key)
+	last, err := t.store.LastUpload(ctx, db, u.Service, u.User.ID, "quest", key)
 	if err != nil {
 		return err
 	}
-	if last.version > 0 && last.sha == hash && last.script != nil {
-		return sayf(ctx, tx, u, txt.questSame, label, last.version, *last.script)
+	if last.Version > 0 && last.SHA256 == hash && last.Script != 0 {
+		return sayf(ctx, tx, u, txt.QuestSame, label, last.Version, last.Script)
 	}
 	ext := ".qmm"
 	if d.Magic.IsQM() {
 		ext = ".qm"
 	}
 	rel := "dev/quests/" + hash + ext
-	wrote, err := t.store(rel, data)
+	wrote, err := t.keep(rel, data)
 	if err != nil {
 		return err
 	}
@@ -305,23 +284,15 @@ func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label
 		slug = "quest"
 	}
 	common := "dev-" + strconv.FormatInt(u.User.ID, 10) + "-" + slug
-	version := last.version + 1
-	var script int64
-	err = db.QueryRow(ctx, `
-		WITH s AS (
-			INSERT INTO script (service_id, name, common_name, file, version, language, listed, owner_id, uploaded)
-			SELECT $1, $3, $4, $6, GREATEST($5, COALESCE(max(version), 0) + 1), $9, false, $2, true
-			FROM script WHERE common_name = $4 AND language = $9
-			RETURNING id)
-		INSERT INTO dev_upload (service_id, owner_id, kind, name, file_name, version, file, sha256, size, script_id)
-		SELECT $1, $2, 'quest', $10, $11, $5, $6, $7, $8, s.id FROM s
-		RETURNING script_id`,
-		u.Service, u.User.ID, name, common, version, rel, hash, len(data), lang(u), key, label).Scan(&script)
+	version := last.Version + 1
+	script, err := t.store.AddQuestUpload(ctx, db, questpg.NewQuestUpload{Service: u.Service, Owner: u.User.ID,
+		Key: key, FileName: label, Name: name, CommonName: common, Lang: lang(u), Version: version, File: rel,
+		SHA256: hash, Size: len(data)})
 	if err != nil {
 		t.unstore(rel, wrote)
-		return fmt.Errorf("devtools: register quest: %w", err)
+		return fmt.Errorf("devtools: %w", err)
 	}
-	return sayf(ctx, tx, u, txt.questStored, name, script, version, script)
+	return sayf(ctx, tx, u, txt.QuestStored, name, script, version, script)
 }
 
 // imageFormats are the image formats by extension.
@@ -330,44 +301,43 @@ var imageFormats = map[string]string{".png": "png", ".jpg": "jpeg", ".jpeg": "jp
 // uploadImage checks and registers an uploaded image: a new version of the owner's image of that
 // name, which their quests show from then on.
 func (t *Tools) uploadImage(ctx context.Context, tx bot.Tx, u *bot.Update, label, ext string, data []byte) error {
-	txt := textsFor(lang(u))
+	txt := texts.For(u.User.Language).Dev
 	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
-		return sayf(ctx, tx, u, txt.badImage, label, txt.notImage)
+		return sayf(ctx, tx, u, txt.BadImage, label, txt.NotImage)
 	}
 	if format != imageFormats[ext] {
-		return sayf(ctx, tx, u, txt.badImage, label, fmt.Sprintf(txt.wrongFormat, strings.ToUpper(format), ext))
+		return sayf(ctx, tx, u, txt.BadImage, label, fmt.Sprintf(txt.WrongFormat, strings.ToUpper(format), ext))
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxSide || cfg.Height > maxSide || cfg.Width*cfg.Height > maxPixels {
-		return sayf(ctx, tx, u, txt.badImage, label, fmt.Sprintf(txt.imageTooLarge, strconv.Itoa(cfg.Width), strconv.Itoa(cfg.Height)))
+		return sayf(ctx, tx, u, txt.BadImage, label, fmt.Sprintf(txt.ImageTooLarge, strconv.Itoa(cfg.Width), strconv.Itoa(cfg.Height)))
 	}
 	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
-		return sayf(ctx, tx, u, txt.badImage, label, fmt.Sprintf(txt.imageDamaged, clip(err.Error(), 200)))
+		return sayf(ctx, tx, u, txt.BadImage, label, fmt.Sprintf(txt.ImageDamaged, clip(err.Error(), 200)))
 	}
 	db := tx.DB()
 	key := imageName(label)
 	hash := sum(data)
-	last, err := lastVersion(ctx, db, u, "image", key)
+	last, err := t.store.LastUpload(ctx, db, u.Service, u.User.ID, "image", key)
 	if err != nil {
 		return err
 	}
-	if last.version > 0 && last.sha == hash {
-		return sayf(ctx, tx, u, txt.imageSame, label, last.version)
+	if last.Version > 0 && last.SHA256 == hash {
+		return sayf(ctx, tx, u, txt.ImageSame, label, last.Version)
 	}
 	stored := map[string]string{"png": ".png", "jpeg": ".jpg", "gif": ".gif"}[format]
 	rel := "dev/images/" + hash + stored
-	wrote, err := t.store(rel, data)
+	wrote, err := t.keep(rel, data)
 	if err != nil {
 		return err
 	}
-	version := last.version + 1
-	if _, err := db.Exec(ctx, `
-		INSERT INTO dev_upload (service_id, owner_id, kind, name, file_name, version, file, sha256, size)
-		VALUES ($1, $2, 'image', $3, $4, $5, $6, $7, $8)`,
-		u.Service, u.User.ID, key, label, version, rel, hash, len(data)); err != nil {
+	version := last.Version + 1
+	err = t.store.AddImageUpload(ctx, db, questpg.NewImageUpload{Service: u.Service, Owner: u.User.ID, Key: key,
+		FileName: label, Version: version, File: rel, SHA256: hash, Size: len(data)})
+	if err != nil {
 		t.unstore(rel, wrote)
-		return fmt.Errorf("devtools: register image: %w", err)
+		return fmt.Errorf("devtools: %w", err)
 	}
 	t.images.forget()
-	return sayf(ctx, tx, u, txt.imageStored, label, version)
+	return sayf(ctx, tx, u, txt.ImageStored, label, version)
 }

@@ -88,7 +88,7 @@ func TestQuestUpload(t *testing.T) {
 	}
 	e.WaitTextAfter(t, dana, n, "Probe done, <b>Dana</b>.")
 	e.WaitIdle(t)
-	if got := e.QueryInt(t, `SELECT count(*) FROM game`); got != 0 {
+	if got := e.Games(t, e.service); got != 0 {
 		t.Errorf("%d games left after the ending", got)
 	}
 	if got := e.QueryInt(t, `SELECT count(*) FROM user_stats WHERE user_id = $1`, dana) +
@@ -221,8 +221,8 @@ func TestMalformedUploads(t *testing.T) {
 		!slices.Equal(after.files, before.files) {
 		t.Errorf("malformed uploads left something: %+v, before %+v", after, before)
 	}
-	if got := e.QueryInt(t, `SELECT count(*) FROM game WHERE user_id = $1`, dev); got != 0 {
-		t.Errorf("a refused save started %d games", got)
+	if g := e.Game(t, e.service, dev); g != nil {
+		t.Errorf("a refused save started a game: %+v", g)
 	}
 	var failed int
 	e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE status = 'failed'`).Scan(&failed)

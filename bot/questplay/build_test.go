@@ -7,12 +7,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
 )
 
 const uploadsDir = "../../uploads"
+
+// fixedNow is the clock of the tests of this package.
+var fixedNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // Ensure every shipped quest is built from its committed source byte for byte (run go generate
 // in this package after editing a source), and that each can be won.

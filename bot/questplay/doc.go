@@ -1,6 +1,6 @@
 // Package questplay plays Space Rangers text quests in Telegram: it launches a quest of the
-// catalogue (the script table) for a user, shows each screen of the game as one message, takes
-// button presses as the player's choices and keeps every game in the database (the game table),
+// catalogue for a user, shows each screen of the game as one message, takes button presses as
+// the player's choices and keeps every game in the database through its Store (quest/questpg),
 // step by step, in the transaction that writes the step's messages.
 //
 // # Screens
@@ -11,7 +11,7 @@
 // parameter lines follow the text, and the active choices are inline buttons. A choice too long
 // for a button is written in full under the text, numbered, with a short numbered button. A
 // location image, when the quest names one that exists beside the quest file (or one that
-// Config.Images finds: the images developers upload, dev.go), is sent as a photo before the text.
+// Config.Images finds: the images developers upload), is sent as a photo before the text.
 //
 // A button's callback data is "q:<game>:<step>:<action>": the game's id (a new one per launch),
 // the step at which the screen was shown and the quest action. A press is performed only when
@@ -22,10 +22,10 @@
 //
 // # Persistence and cost
 //
-// The game row holds the player's quest.State as JSON, which restores a game exactly (location,
-// parameters, visibility, counters, the random generator's state), so a restart resumes every
-// game. Each step writes the new state (or, at an ending, settles money and statistics and
-// deletes the row) in the transport's transaction, together with the step's outbox rows.
+// The store keeps the player's quest.State, which restores a game exactly (location, parameters,
+// visibility, counters, the random generator's state), so a restart resumes every game. Each
+// step writes the new state (or, at an ending, settles money and statistics and deletes the
+// game) in the transport's transaction, together with the step's outbox rows.
 //
 // Games played recently are also remembered in memory (live.go). A step of a remembered game
 // costs one statement: the update, made conditional on the row's nonce (a random value written
@@ -35,15 +35,17 @@
 // round trips (the claim with BEGIN, the handler's savepoint, the commit with the outbox rows,
 // the first and last shared by the updates of a batch) a step takes at most four.
 //
-// Compiled quests are cached in memory (cache.go), shared by all games, bounded by an estimate
-// of their size and keyed by file, modification time and size, so a click never parses a file.
+// Compiled quests come from quest/questfs, shared by all games and the developers' tools, so a
+// click never parses a file.
 //
 // # Money
 //
-// See money.go for the rule binding the quest's money parameter to the player's credits.
+// quest/questpg states the rule binding the quest's money parameter to the player's credits;
+// the stake is all the credits up to the value the quest starts its money parameter at.
 //
 // # Multiplayer
 //
-// The jumps "!session" and "!wait" of multiplayer quests are settled with bot/multiplayer,
-// never shown as plain buttons; see multi.go.
+// The jumps "!session" and "!wait" of multiplayer quests are settled by the rules of package
+// sessions, stored by sessions/sessionpg, never shown as plain buttons; see multi.go. Their
+// deadlines are settled by the SettleSessions job (jobs.go).
 package questplay

@@ -1,217 +1,18 @@
-package questplay
+package questplay_test
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"log/slog"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/tgemu"
-	"github.com/questbot/questbot/migrations/pgtest"
-	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
 )
-
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
-
-const token = "123456:quest-test-token"
-
-// sharedDir is the project's shared test data beside the checkout.
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "quests", "dagazbot")); err != nil {
-		t.Fatalf("the shared quest corpus is missing: %v", err)
-	}
-	return dir
-}
-
-// testHandler routes quest buttons to HandleCallback and a few test commands to the API:
-// /play <script id>, /retry, /cancel, /lang <ru|en>.
-func testHandler(g *Games) bot.Handler {
-	return func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
-		if u.CallbackQuery != nil {
-			_, err := g.HandleCallback(ctx, tx, u)
-			return err
-		}
-		m := u.Message
-		if m == nil || !m.IsCommand() {
-			return nil
-		}
-		switch m.Command() {
-		case "play":
-			id, err := strconv.ParseInt(m.CommandArguments(), 10, 64)
-			if err != nil {
-				return nil
-			}
-			return g.Launch(ctx, tx, u, id)
-		case "retry":
-			return g.Retry(ctx, tx, u)
-		case "cancel":
-			return g.Cancel(ctx, tx, u)
-		case "lang":
-			_, err := g.SwitchLanguage(ctx, tx, u, m.CommandArguments())
-			return err
-		}
-		return nil
-	}
-}
-
-type env struct {
-	*bottest.Env
-	// handler builds the update handler around the quest player; testHandler when nil.
-	handler func(*Games) bot.Handler
-}
-
-func newEnv(t *testing.T) *env {
-	t.Helper()
-	return &env{Env: bottest.New(t, bottest.Options{Token: token, Username: "quest_play_bot"})}
-}
-
-// start runs a transport with a fresh Games (an empty cache, as after a restart).
-func (e *env) start(t *testing.T) (stop func()) {
-	t.Helper()
-	g := New(Config{Root: "../../uploads", Log: slog.New(slog.DiscardHandler)})
-	h := testHandler(g)
-	if e.handler != nil {
-		h = e.handler(g)
-	}
-	return e.Start(t, bot.Config{Handler: h, Log: slog.New(slog.DiscardHandler), Limits: &bot.NoLimits,
-		Rescan: 50 * time.Millisecond}).Stop
-}
-
-// addScript registers a quest file and returns its script id.
-func (e *env) addScript(t *testing.T, name, common, file, lang string, bonus, penalty int) int64 {
-	t.Helper()
-	var id int64
-	err := e.Pool.QueryRow(context.Background(), `INSERT INTO script (name, common_name, file, language, win_bonus, death_penalty)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, name, common, file, lang, bonus, penalty).Scan(&id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
-// gameRow is a user's game as stored.
-type gameRow struct {
-	id, script int64
-	step       int
-	state      quest.State
-}
-
-func (e *env) game(t *testing.T, user int64) (gameRow, bool) {
-	t.Helper()
-	var g gameRow
-	var raw []byte
-	err := e.Pool.QueryRow(context.Background(), `SELECT game_id, script_id, step, state FROM game WHERE user_id = $1`, user).
-		Scan(&g.id, &g.script, &g.step, &raw)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return g, false
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(raw, &g.state); err != nil {
-		t.Fatal(err)
-	}
-	return g, true
-}
-
-// button returns the id of the bot message that has a button with this data, 0 if none.
-func (e *env) button(chat int64, data string) int {
-	for _, m := range e.Bot.Messages(chat) {
-		for _, row := range m.Keyboard {
-			for _, b := range row {
-				if b.Data == data {
-					return m.ID
-				}
-			}
-		}
-	}
-	return 0
-}
-
-func dataOf(g gameRow, action int) string {
-	return "q:" + strconv.FormatInt(g.id, 36) + ":" + strconv.Itoa(g.step) + ":" + strconv.Itoa(action)
-}
-
-// press presses the button of action in the game's current screen and waits for the step.
-func (e *env) press(t *testing.T, user int64, g gameRow, action int) {
-	t.Helper()
-	data := dataOf(g, action)
-	var msg int
-	e.WaitFor(t, "button "+data, func() bool { msg = e.button(user, data); return msg != 0 })
-	if _, err := e.Bot.Press(user, msg, data); err != nil {
-		t.Fatal(err)
-	}
-	e.WaitFor(t, "the step after "+data, func() bool {
-		n, ok := e.game(t, user)
-		return !ok || n.step != g.step
-	})
-}
-
-func loadQuest(t *testing.T, path string) *quest.Quest {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := qmm.DecodeBytes(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q, err := quest.Compile(d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
-}
-
-// playToEnd presses, screen after screen, the buttons of a shortest way to an ending, stopping
-// the transport and starting a new one after restartAt presses (never if negative).
-func (e *env) playToEnd(t *testing.T, user int64, q *quest.Quest, restartAt int, stop func()) int {
-	t.Helper()
-	for i := 0; ; i++ {
-		g, ok := e.game(t, user)
-		if !ok {
-			return i
-		}
-		if i > 200 {
-			t.Fatal("no ending after 200 presses")
-		}
-		if i == restartAt {
-			// Stop between steps: a send cut short would be repeated after the restart (the
-			// transport's at-least-once delivery), leaving a duplicate screen behind.
-			e.WaitFor(t, "an empty outbox", func() bool {
-				var n int
-				err := e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE chat_id = $1`, user).Scan(&n)
-				return err == nil && n == 0
-			})
-			stop()
-			stop = e.start(t)
-		}
-		path, found := shortestEnd(q, g.state, 50000)
-		if !found || len(path) == 0 {
-			t.Fatalf("no way to an ending from %+v", g.state)
-		}
-		e.press(t, user, g, path[0])
-	}
-}
 
 // Ensure a corpus quest is played to its ending by pressing buttons, across a restart of the
 // transport, with every press answered and the screens left as transcript.
@@ -337,10 +138,4 @@ func TestShippedQuestStaleRetrySwitch(t *testing.T) {
 		msgs := e.Bot.Messages(8)
 		return strings.Contains(msgs[len(msgs)-1].Text, "пояс")
 	})
-}
-
-func statesEqual(a, b quest.State) bool {
-	x, _ := json.Marshal(a)
-	y, _ := json.Marshal(b)
-	return string(x) == string(y)
 }

@@ -4,137 +4,188 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/multiplayer"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questpg"
+	"github.com/questbot/questbot/sessions"
 )
+
+// CallbackPrefix is the prefix of the callback data of quest buttons: "q:<game>:<step>:<action>".
+const CallbackPrefix = "q"
+
+// Store keeps the games, the credits and the catalogue as the quest player uses them
+// (quest/questpg implements it). Every method works in the update's transaction db.
+type Store interface {
+	// Running returns the user's running game; questpg.ErrNoGame when there is none.
+	Running(ctx context.Context, db pgx.Tx, service int, user int64) (*questpg.Game, error)
+	// LockRunning is Running with the row locked; questpg.ErrNoGame also when game is not 0 and
+	// the running game is another.
+	LockRunning(ctx context.Context, db pgx.Tx, service int, user, game int64) (*questpg.Game, error)
+	// Script returns a quest the bot offers; questpg.ErrNoScript when it does not.
+	Script(ctx context.Context, db pgx.Tx, service int, id int64) (*questpg.Script, error)
+	// Translation returns the version of a quest in another language; questpg.ErrNoScript when
+	// there is none.
+	Translation(ctx context.Context, db pgx.Tx, service int, commonName, lang string) (*questpg.Script, error)
+	// Launch starts a counted game, staking stake(credits); Abandon gives the running one up.
+	Launch(ctx context.Context, db pgx.Tx, g *questpg.Game, stake func(credits int64) int64) error
+	Abandon(ctx context.Context, db pgx.Tx, service int, user int64) error
+	// QueueStep and QueueEnd add a step or an ending of a game read at prevNonce to a batch.
+	QueueStep(b *pgx.Batch, g *questpg.Game, prevNonce int64, done func(bool)) error
+	QueueEnd(b *pgx.Batch, g *questpg.Game, prevNonce int64, st quest.Status, done func(bool))
+	// SwitchScript moves the running game to another version of its quest.
+	SwitchScript(ctx context.Context, db pgx.Tx, g *questpg.Game) error
+}
+
+var _ Store = (*questpg.Store)(nil)
+
+// ImageFinder finds the image files of quests outside the quest file's own folder.
+type ImageFinder interface {
+	// FindImage returns the file to show for image name in quest script (a catalogue row), or ""
+	// when it knows none; the quest's own folder is looked in then. It is called while a screen
+	// is built, in the update's transaction db, and must be quick.
+	FindImage(ctx context.Context, db pgx.Tx, script int64, name string) string
+}
 
 // Config configures Games.
 type Config struct {
-	// Root is the folder that script.file names are relative to (UPLOADS_DIR); "" is "uploads".
-	Root string
+	// Files opens the quest files (shared with the developers' tools).
+	Files *questfs.Files
+	// Store keeps the games; questpg's when nil.
+	Store Store
 	// Log receives the errors of broken quests; nil discards them.
 	Log *slog.Logger
-	// CacheBytes bounds the memory of the compiled quests kept (an estimate); 0 is 256 MB.
-	CacheBytes int64
-	// Now is the clock of the quests' dates; nil is time.Now.
+	// Now is the clock of the quests' dates and of the sessions' deadlines; nil is time.Now.
 	Now func() time.Time
-	// Sessions keeps the sessions of multiplayer quests (multi.go); nil makes one with the
-	// defaults (its timeouts then act only where its timer job runs).
-	Sessions *multiplayer.Manager
-	// Images finds quest images beyond the quest's own folder (the images developers upload,
-	// dev.go); nil looks only beside the quest file.
+	// JoinTimeout and RoundTimeout are the defaults of multiplayer jumps that give none; the
+	// sessions' own defaults when 0.
+	JoinTimeout, RoundTimeout time.Duration
+	// Images finds quest images beyond the quest's own folder (the images developers upload);
+	// nil looks only beside the quest file.
 	Images ImageFinder
 }
 
 // Games plays quests for Telegram users; safe for concurrent use.
 type Games struct {
-	root  string
-	log   *slog.Logger
-	now   func() time.Time
-	cache *cache
-	live  *live
+	files  *questfs.Files
+	store  Store
+	log    *slog.Logger
+	now    func() time.Time
+	live   *live
+	mp     *sessions.QuestSessions
+	images ImageFinder
 	// seed gives the seed of a new game's random generator; tests fix it.
 	seed func() string
-	mp   *multiplayer.Manager
-	// images is Config.Images (dev.go).
-	images ImageFinder
 }
 
 // New returns the quest player of the bots.
 func New(cfg Config) *Games {
-	g := &Games{root: cfg.Root, log: cfg.Log, now: cfg.Now, cache: newCache(cfg.CacheBytes), live: newLive(maxLive), mp: cfg.Sessions}
-	if g.root == "" {
-		g.root = "uploads"
+	g := &Games{files: cfg.Files, store: cfg.Store, log: cfg.Log, now: cfg.Now, live: newLive(maxLive), images: cfg.Images}
+	if g.files == nil {
+		g.files = questfs.New("", 0)
+	}
+	if g.store == nil {
+		g.store = questpg.New()
 	}
 	if g.log == nil {
 		g.log = slog.New(slog.DiscardHandler)
+	}
+	if g.now == nil {
+		g.now = time.Now
 	}
 	g.seed = func() string {
 		var b [12]byte
 		rand.Read(b[:])
 		return hex.EncodeToString(b[:])
 	}
-	if g.now == nil {
-		g.now = time.Now
-	}
-	if g.mp == nil {
-		g.mp = multiplayer.New(multiplayer.Config{Now: g.now, Log: g.log})
-	}
-	g.images = cfg.Images
-	if cfg.CacheBytes <= 0 {
-		g.cache.max = 256 << 20
-	}
+	g.mp = &sessions.QuestSessions{Now: g.now, JoinTimeout: cfg.JoinTimeout, RoundTimeout: cfg.RoundTimeout,
+		Misfit: func(script int64, t sessions.Type, params int) {
+			g.log.Error("Session type does not fit the quest: the quest is played against the bot",
+				slog.Int64("script", script), slog.Int("type", t.ID), slog.Int("params", params))
+		}}
 	return g
 }
 
-// CacheStats reports how many compiled quests are cached and their estimated bytes.
-func (g *Games) CacheStats() (quests int, bytes int64) { return g.cache.stats() }
-
-// script is a row of the script table as a game needs it.
-type script struct {
-	id           int64
-	file         string
-	lang         string
-	winBonus     int64
-	deathPenalty int64
-	commonName   string
-}
-
-// game is a user's running game with its script.
+// game is a user's running game as the player handles it.
 type game struct {
-	id         int64
-	step       int
-	nonce      int64
-	state      quest.State
-	sandbox    bool
-	moneyParam int
-	script     script
+	questpg.Game
 	// mp is what a game of a multiplayer quest shows beyond its state (multi.go).
 	mp *mpState
-	// ranger is the player's name in the quest's texts a developer set (/set Ranger, dev.go);
-	// "" is the user's own name.
-	ranger string
 }
 
-// path resolves a script's file against the quest root.
-func (g *Games) path(file string) string {
-	if filepath.IsAbs(file) {
-		return file
-	}
-	return filepath.Join(g.root, file)
+// info is what the player derives once from each quest file.
+type info struct {
+	// money is the index of the quest's active money parameter, -1 if none; moneyLimit the value
+	// the quest starts it at (the most credits a game of it puts at stake).
+	money      int
+	moneyLimit int64
+	// plain marks the locations whose screens are not kept as transcript when left: the
+	// starting location and empty ones.
+	plain map[int]bool
+	// points are the multiplayer jumps (!session, !wait) by jump id (multi.go).
+	points map[int]sessions.Point
 }
 
-func dirOf(path string) string { return filepath.Dir(path) }
+type infoKey struct{}
 
-// image returns the file of an image a quest names, looked for beside the quest file and in its
-// images folder, or "" when there is none. Names are reduced to their base name, so a quest
-// cannot reach other folders.
-func (c *compiled) image(name string) string {
-	name = filepath.Base(strings.ReplaceAll(name, `\`, "/"))
-	if name == "." || name == "/" || name == ".." {
-		return ""
+// compiled is a quest file ready to play with what the player derives from it.
+type compiled struct {
+	*questfs.Quest
+	*info
+}
+
+// open returns the compiled quest of a catalogue file.
+func (g *Games) open(file string) (*compiled, error) {
+	q, err := g.files.Open(file)
+	if err != nil {
+		return nil, err
 	}
-	for _, p := range []string{filepath.Join(c.dir, name), filepath.Join(c.dir, "images", name)} {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p
+	in := q.Derived(infoKey{}, func(q *questfs.Quest) any { return derive(q) }).(*info)
+	return &compiled{Quest: q, info: in}, nil
+}
+
+// derive computes a quest's info.
+func derive(q *questfs.Quest) *info {
+	d := q.Doc
+	in := &info{money: -1, plain: map[int]bool{}}
+	for i := range d.Params {
+		p := &d.Params[i]
+		if p.Active && p.IsMoney {
+			// The quest player starts a money parameter at its maximum, at most 2000.
+			in.money, in.moneyLimit = i, max(int64(min(p.Max, 2000)), 0)
+			break
 		}
 	}
-	return ""
+	for i := range d.Locations {
+		l := &d.Locations[i]
+		if l.IsStarting || l.IsEmpty {
+			in.plain[int(l.ID)] = true
+		}
+	}
+	for i := range d.Jumps {
+		if p, ok := sessions.ParsePoint(d.Jumps[i].Text); ok {
+			if in.points == nil {
+				in.points = map[int]sessions.Point{}
+			}
+			in.points[int(d.Jumps[i].ID)] = p
+		}
+	}
+	return in
 }
+
+// stake is the stake of a launch: the credits put into the quest's money parameter (the money
+// rule of quest/questpg): all the credits up to the value the quest starts the parameter at.
+func (c *compiled) stake(credits int64) int64 { return max(0, min(credits, c.moneyLimit)) }
 
 // who is the user an update is about.
 func who(u *bot.Update) (service int, user, chat int64, err error) {
@@ -185,17 +236,17 @@ func money(s *quest.State, idx int) int64 {
 
 // screenOf builds the requests of a game's current screen: the image, then the text with the
 // buttons.
-func (g *Games) screenOf(chat int64, c *compiled, gm *game, name string) (quest.View, []bot.Request, error) {
-	if gm.ranger != "" {
-		name = gm.ranger
+func (g *Games) screenOf(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string) (quest.View, []bot.Request, error) {
+	if gm.Ranger != "" {
+		name = gm.Ranger
 	}
-	v, err := c.q.View(gm.state, g.player(gm.script.lang, money(&gm.state, gm.moneyParam)))
+	v, err := c.View(gm.State, g.player(gm.Script.Lang, money(&gm.State, gm.MoneyParam)))
 	if err != nil {
 		return v, nil, err
 	}
 	g.multiView(c, gm, &v, name)
-	sc := render(c, v, gm.id, gm.step, name)
-	g.findImage(gm.script.id, v, &sc)
+	sc := render(c, v, gm.ID, gm.Step, name)
+	g.findImage(ctx, db, gm.Script.ID, v, &sc)
 	var reqs []bot.Request
 	if sc.image != "" {
 		r, err := bot.SendPhoto(chat, sc.image, "", nil)
@@ -211,127 +262,30 @@ func (g *Games) screenOf(chat int64, c *compiled, gm *game, name string) (quest.
 	return v, g.multiScreen(gm, append(reqs, msgs...)), nil
 }
 
+// findImage puts into sc the image the ImageFinder gives for the view's image, if any.
+func (g *Games) findImage(ctx context.Context, db pgx.Tx, script int64, v quest.View, sc *screen) {
+	name := strings.TrimSpace(v.Image)
+	if g.images == nil || name == "" {
+		return
+	}
+	if _, err := strconv.Atoi(name); err == nil {
+		return // a number of buttons a row, not an image (render.go)
+	}
+	if p := g.images.FindImage(ctx, db, script, name); p != "" {
+		sc.image = p
+	}
+}
+
 // show sends a game's current screen.
 func (g *Games) show(ctx context.Context, tx bot.Tx, chat int64, c *compiled, gm *game, name string) error {
-	_, reqs, err := g.screenOf(chat, c, gm, name)
+	_, reqs, err := g.screenOf(ctx, tx.DB(), chat, c, gm, name)
 	if err != nil {
 		return err
 	}
 	return tx.Send(ctx, reqs...)
 }
 
-const loadGameSQL = `
-	SELECT g.game_id, g.step, g.nonce, g.state, g.sandbox, g.money_param, COALESCE(g.ranger, ''),
-	       s.id, s.file, s.language, s.win_bonus, s.death_penalty, s.common_name
-	FROM game g JOIN script s ON s.id = g.script_id
-	WHERE g.service_id = $1 AND g.user_id = $2`
-
-// loadGame reads the user's running game; nil when there is none.
-func loadGame(ctx context.Context, db pgx.Tx, service int, user int64) (*game, error) {
-	var gm game
-	var raw []byte
-	err := db.QueryRow(ctx, loadGameSQL, service, user).Scan(&gm.id, &gm.step, &gm.nonce, &raw, &gm.sandbox, &gm.moneyParam, &gm.ranger,
-		&gm.script.id, &gm.script.file, &gm.script.lang, &gm.script.winBonus, &gm.script.deathPenalty, &gm.script.commonName)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("questplay: load game: %w", err)
-	}
-	if err := json.Unmarshal(raw, &gm.state); err != nil {
-		return nil, fmt.Errorf("questplay: game %d: state: %w", gm.id, err)
-	}
-	return &gm, nil
-}
-
-// abandonSQL ends the user's game without a result: the row is deleted and, unless it was a
-// sandbox game, the money parameter's current value is paid back to the credits (money.go).
-const abandonSQL = `
-	WITH old AS (
-		DELETE FROM game WHERE service_id = $1 AND user_id = $2
-		RETURNING sandbox, CASE WHEN money_param >= 0
-			THEN COALESCE((state->'params'->>money_param)::bigint, 0) ELSE 0 END AS back)
-	UPDATE user_stats u SET credits = LEAST(GREATEST(u.credits + old.back, 0), ` + maxCreditsSQL + `)
-	FROM old WHERE NOT old.sandbox AND u.service_id = $1 AND u.user_id = $2`
-
-// loadScript reads script id as offered in bot service; pgx.ErrNoRows when the bot does not
-// offer it.
-func loadScript(ctx context.Context, db pgx.Tx, service int, id int64) (script, error) {
-	sc := script{id: id}
-	err := db.QueryRow(ctx, `
-		SELECT file, language, win_bonus, death_penalty, common_name FROM script
-		WHERE id = $1 AND (service_id IS NULL OR service_id = $2)`, id, service).
-		Scan(&sc.file, &sc.lang, &sc.winBonus, &sc.deathPenalty, &sc.commonName)
-	return sc, err
-}
-
-// Launch starts script scriptID (a row of the script table) for the update's user, replacing
-// any running game, and sends the first screen. A script that is not offered in this bot, or
-// whose file cannot be played, gets an apology and changes nothing.
-func (g *Games) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID int64) error {
-	service, user, chat, err := who(u)
-	if err != nil {
-		return err
-	}
-	db := tx.DB()
-	sc, err := loadScript(ctx, db, service, scriptID)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return g.apology(ctx, tx, chat, msgsFor(bot.Language(u.User.Language)).noQuest)
-	}
-	if err != nil {
-		return fmt.Errorf("questplay: launch: %w", err)
-	}
-	c, err := g.cache.get(g.path(sc.file))
-	if err != nil {
-		g.log.Error("quest cannot be loaded", "script", scriptID, "err", err)
-		return g.apology(ctx, tx, chat, msgsFor(sc.lang).noQuest)
-	}
-	st, err := c.q.Start(g.seed())
-	if err != nil {
-		g.log.Error("quest cannot start", "script", scriptID, "err", err)
-		return g.apology(ctx, tx, chat, msgsFor(sc.lang).noQuest)
-	}
-
-	// Give up the running game, then read the credits the new stake comes from.
-	g.live.forget(service, user)
-	var credits int64
-	b := &pgx.Batch{}
-	b.Queue(abandonSQL, service, user)
-	b.Queue(`
-		INSERT INTO user_stats AS s (service_id, user_id) VALUES ($1, $2)
-		ON CONFLICT (service_id, user_id) DO UPDATE SET credits = s.credits
-		RETURNING credits`, service, user).QueryRow(func(r pgx.Row) error { return r.Scan(&credits) })
-	if err := db.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("questplay: launch: %w", err)
-	}
-	stake := stakeFor(credits, c)
-	if c.money >= 0 {
-		st.Params[c.money] = int(stake)
-	}
-	raw, err := json.Marshal(st)
-	if err != nil {
-		return err
-	}
-	gm := &game{state: st, moneyParam: c.money, script: sc, nonce: newNonce()}
-	b = &pgx.Batch{}
-	b.Queue(`UPDATE user_stats SET credits = credits - $3, launches = launches + 1
-		WHERE service_id = $1 AND user_id = $2`, service, user, stake)
-	b.Queue(`INSERT INTO user_script_stats AS s (service_id, user_id, script_id, launches) VALUES ($1, $2, $3, 1)
-		ON CONFLICT (service_id, user_id, script_id) DO UPDATE SET launches = s.launches + 1`, service, user, scriptID)
-	b.Queue(`INSERT INTO game (service_id, user_id, script_id, state, stake, money_param, nonce)
-		VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING game_id`, service, user, scriptID, raw, stake, c.money, gm.nonce).
-		QueryRow(func(r pgx.Row) error { return r.Scan(&gm.id) })
-	if err := db.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("questplay: launch: %w", err)
-	}
-	if err := g.show(ctx, tx, chat, c, gm, name(u)); err != nil {
-		return fmt.Errorf("questplay: launch script %d: %w", scriptID, err)
-	}
-	g.live.put(service, user, *gm)
-	return nil
-}
-
-// apology sends a short text.
+// apology sends a short plain text.
 func (g *Games) apology(ctx context.Context, tx bot.Tx, chat int64, text string) error {
 	reqs, err := bot.SendHTML(chat, escape(text), nil)
 	if err != nil {
@@ -340,23 +294,70 @@ func (g *Games) apology(ctx context.Context, tx bot.Tx, chat int64, text string)
 	return tx.Send(ctx, reqs...)
 }
 
+// Launch starts quest scriptID (a catalogue row) for the update's user, replacing any running
+// game, and sends the first screen. A quest the bot does not offer, or whose file cannot be
+// played, gets an apology and changes nothing.
+func (g *Games) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID int64) error {
+	service, user, chat, err := who(u)
+	if err != nil {
+		return err
+	}
+	db := tx.DB()
+	sc, err := g.store.Script(ctx, db, service, scriptID)
+	if errors.Is(err, questpg.ErrNoScript) {
+		return g.apology(ctx, tx, chat, texts.For(u.User.Language).Error(err))
+	}
+	if err != nil {
+		return fmt.Errorf("questplay: launch: %w", err)
+	}
+	c, err := g.open(sc.File)
+	if err != nil {
+		g.log.Error("Quest cannot be loaded", slog.Int64("script", scriptID), slog.Any("error", err))
+		return g.apology(ctx, tx, chat, texts.For(sc.Lang).Error(err))
+	}
+	st, err := c.Start(g.seed())
+	if err != nil {
+		g.log.Error("Quest cannot start", slog.Int64("script", scriptID), slog.Any("error", err))
+		return g.apology(ctx, tx, chat, texts.For(sc.Lang).Error(fmt.Errorf("%w: %w", questfs.ErrUnplayable, err)))
+	}
+	g.live.forget(service, user)
+	gm := &game{Game: questpg.Game{Service: service, User: user, Script: *sc, State: st, MoneyParam: c.money}}
+	if err := g.store.Launch(ctx, db, &gm.Game, c.stake); err != nil {
+		return fmt.Errorf("questplay: %w", err)
+	}
+	if err := g.show(ctx, tx, chat, c, gm, name(u)); err != nil {
+		return fmt.Errorf("questplay: launch script %d: %w", scriptID, err)
+	}
+	g.live.put(service, user, *gm)
+	return nil
+}
+
+// running returns the user's running game, nil when there is none.
+func (g *Games) running(ctx context.Context, db pgx.Tx, service int, user int64) (*game, error) {
+	gm, err := g.store.Running(ctx, db, service, user)
+	if errors.Is(err, questpg.ErrNoGame) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("questplay: %w", err)
+	}
+	return &game{Game: *gm}, nil
+}
+
 // Running reports the user's running game in this bot, if any.
 func (g *Games) Running(ctx context.Context, tx bot.Tx, u *bot.Update) (scriptID int64, ok bool, err error) {
 	service, user, _, err := who(u)
 	if err != nil {
 		return 0, false, err
 	}
-	err = tx.DB().QueryRow(ctx, `SELECT script_id FROM game WHERE service_id = $1 AND user_id = $2`, service, user).Scan(&scriptID)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return 0, false, nil
+	gm, err := g.running(ctx, tx.DB(), service, user)
+	if err != nil || gm == nil {
+		return 0, false, err
 	}
-	if err != nil {
-		return 0, false, fmt.Errorf("questplay: running: %w", err)
-	}
-	return scriptID, true, nil
+	return gm.Script.ID, true, nil
 }
 
-// Cancel ends the user's running game without a result (money.go says what happens to its
+// Cancel ends the user's running game without a result (quest/questpg says what happens to its
 // money). Its buttons left in the chat are stale from then on. Without a game it does nothing.
 func (g *Games) Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	service, user, _, err := who(u)
@@ -364,38 +365,35 @@ func (g *Games) Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 		return err
 	}
 	g.live.forget(service, user)
-	if _, err := tx.DB().Exec(ctx, abandonSQL, service, user); err != nil {
-		return fmt.Errorf("questplay: cancel: %w", err)
-	}
-	return nil
+	return g.store.Abandon(ctx, tx.DB(), service, user)
 }
 
-// Retry re-shows the current screen and applies nothing again: the screen is rebuilt from the
-// stored state, which showing never changes. Without a game it says so.
+// Retry shows the current screen of the running game again and applies nothing: the screen is
+// rebuilt from the stored state, which showing never changes. Without a game it says so. It is
+// also how a game changed by hand (a developer's sandbox) is shown.
 func (g *Games) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	service, user, chat, err := who(u)
 	if err != nil {
 		return err
 	}
-	gm, err := loadGame(ctx, tx.DB(), service, user)
+	gm, err := g.running(ctx, tx.DB(), service, user)
 	if err != nil {
 		return err
 	}
 	if gm == nil {
-		lang := bot.Language(u.User.Language)
-		return g.apology(ctx, tx, chat, msgsFor(lang).noGame)
+		return g.apology(ctx, tx, chat, texts.For(u.User.Language).Quest.NoGame)
 	}
-	c, err := g.cache.get(g.path(gm.script.file))
+	c, err := g.open(gm.Script.File)
 	if err != nil {
-		g.log.Error("quest cannot be loaded", "script", gm.script.id, "err", err)
-		return g.apology(ctx, tx, chat, msgsFor(gm.script.lang).noQuest)
+		g.log.Error("Quest cannot be loaded", slog.Int64("script", gm.Script.ID), slog.Any("error", err))
+		return g.apology(ctx, tx, chat, texts.For(gm.Script.Lang).Error(err))
 	}
 	if shown, err := g.multiShow(ctx, tx, u, c, gm); err != nil || shown {
 		return err
 	}
 	if err := g.show(ctx, tx, chat, c, gm, name(u)); err != nil {
-		g.log.Error("quest screen failed", "script", gm.script.id, "err", err)
-		return g.apology(ctx, tx, chat, msgsFor(gm.script.lang).brokenNow)
+		g.log.Error("Quest screen failed", slog.Int64("script", gm.Script.ID), slog.Any("error", err))
+		return g.apology(ctx, tx, chat, texts.For(gm.Script.Lang).Error(err))
 	}
 	return nil
 }
@@ -409,39 +407,33 @@ func (g *Games) SwitchLanguage(ctx context.Context, tx bot.Tx, u *bot.Update, la
 		return false, err
 	}
 	db := tx.DB()
-	gm, err := loadGame(ctx, db, service, user)
-	if err != nil || gm == nil || gm.script.lang == lang {
+	gm, err := g.running(ctx, db, service, user)
+	if err != nil || gm == nil || gm.Script.Lang == lang {
 		return false, err
 	}
-	sc := script{commonName: gm.script.commonName, lang: lang}
-	err = db.QueryRow(ctx, `
-		SELECT id, file, win_bonus, death_penalty FROM script
-		WHERE common_name = $1 AND language = $2 AND (service_id IS NULL OR service_id = $3)
-			AND (listed OR NOT uploaded) -- never a developer's private upload (dev.go)
-		ORDER BY version DESC, id DESC LIMIT 1`, gm.script.commonName, lang, service).
-		Scan(&sc.id, &sc.file, &sc.winBonus, &sc.deathPenalty)
-	if errors.Is(err, pgx.ErrNoRows) {
+	sc, err := g.store.Translation(ctx, db, service, gm.Script.CommonName, lang)
+	if errors.Is(err, questpg.ErrNoScript) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("questplay: switch language: %w", err)
 	}
-	c, err := g.cache.get(g.path(sc.file))
-	if err != nil || c.money != gm.moneyParam || c.q.ParamsCount() != len(gm.state.Params) {
+	c, err := g.open(sc.File)
+	if err != nil || c.money != gm.MoneyParam || c.ParamsCount() != len(gm.State.Params) {
 		if err != nil {
-			g.log.Error("quest cannot be loaded", "script", sc.id, "err", err)
+			g.log.Error("Quest cannot be loaded", slog.Int64("script", sc.ID), slog.Any("error", err))
 		}
 		return false, nil
 	}
-	if _, err := c.q.View(gm.state, g.player(lang, 0)); err != nil {
+	if _, err := c.View(gm.State, g.player(lang, 0)); err != nil {
 		return false, nil // the other version does not fit this game's state
 	}
-	gm.script = sc
-	gm.step++
+	gm.Script = *sc
+	gm.Step++
+	gm.Nonce = questpg.NewNonce()
 	g.live.forget(service, user)
-	if _, err := db.Exec(ctx, `UPDATE game SET script_id = $3, step = $4, nonce = $5, updated_at = now()
-		WHERE service_id = $1 AND user_id = $2`, service, user, sc.id, gm.step, newNonce()); err != nil {
-		return false, fmt.Errorf("questplay: switch language: %w", err)
+	if err := g.store.SwitchScript(ctx, db, &gm.Game); err != nil {
+		return false, fmt.Errorf("questplay: %w", err)
 	}
 	if err := g.multiNames(ctx, tx, c, gm); err != nil {
 		return false, err
@@ -452,9 +444,14 @@ func (g *Games) SwitchLanguage(ctx context.Context, tx bot.Tx, u *bot.Update, la
 	return true, nil
 }
 
+// buttonData is the callback data of a quest button.
+func buttonData(gameID int64, step, action int) string {
+	return CallbackPrefix + ":" + strconv.FormatInt(gameID, 36) + ":" + strconv.Itoa(step) + ":" + strconv.Itoa(action)
+}
+
 // parseData reads callback data "q:<game>:<step>:<action>".
 func parseData(data string) (gameID int64, step, action int, ok bool) {
-	rest, found := strings.CutPrefix(data, "q:")
+	rest, found := strings.CutPrefix(data, CallbackPrefix+":")
 	if !found {
 		return 0, 0, 0, false
 	}
@@ -471,118 +468,110 @@ func parseData(data string) (gameID int64, step, action int, ok bool) {
 	return gameID, int(s), int(a), true
 }
 
-// HandleCallback handles a button press whose callback data starts with "q:" (yours);
-// handled=false for any other data. Every press it handles is answered. A press is performed
-// only when it belongs to the current screen of the running game and is one of its active
-// choices; anything else is answered "this choice is no longer available" and changes nothing.
+// HandleCallback handles a press of a quest button ("q:..." data). Every press is answered. A
+// press is performed only when it belongs to the current screen of the running game and is one
+// of its active choices; anything else is answered "this choice is no longer available" and
+// changes nothing.
 //
 // The game is taken from memory when this process remembers it at the pressed step, else read;
 // the new state is written only where the row is still the one the step started from (its
 // nonce), so a step costs one statement when the game is remembered and two when it is not.
-func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (handled bool, err error) {
+func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	cq := u.CallbackQuery
-	if cq == nil || !strings.HasPrefix(cq.Data, "q:") {
-		return false, nil
-	}
 	service, user, chat, err := who(u)
 	if err != nil {
-		return true, err
+		return err
 	}
-	lang := bot.Language(u.User.Language)
+	answer := func(lang string, err error) error {
+		return tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, texts.For(lang).Error(err)))
+	}
+	stale := func(lang string) error { return answer(lang, quest.ErrNotAChoice) }
 	gameID, step, action, ok := parseData(cq.Data)
 	if !ok {
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).stale))
+		return stale(u.User.Language)
 	}
 	db := tx.DB()
 	gm, remembered := g.live.get(service, user)
-	if !remembered || gm.id != gameID || gm.step != step {
+	if !remembered || gm.ID != gameID || gm.Step != step {
 		// Not remembered at this step (the memory may also be ahead of a rolled-back step).
-		loaded, err := loadGame(ctx, db, service, user)
+		loaded, err := g.running(ctx, db, service, user)
 		if err != nil {
-			return true, err
+			return err
 		}
 		if loaded == nil {
 			g.live.forget(service, user)
-			return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).stale))
+			return stale(u.User.Language)
 		}
 		gm, remembered = *loaded, false
 	}
-	if gm.id != gameID || gm.step != step {
+	if gm.ID != gameID || gm.Step != step {
 		g.live.put(service, user, gm)
 		text, err := g.staleAnswer(ctx, tx, &gm)
 		if err != nil {
-			return true, err
+			return err
 		}
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, text))
+		return tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, text))
 	}
-	lang = gm.script.lang
-	c, err := g.cache.get(g.path(gm.script.file))
+	lang := gm.Script.Lang
+	c, err := g.open(gm.Script.File)
 	if err != nil {
-		g.log.Error("quest cannot be loaded", "script", gm.script.id, "err", err)
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).noQuest))
+		g.log.Error("Quest cannot be loaded", slog.Int64("script", gm.Script.ID), slog.Any("error", err))
+		return answer(lang, err)
 	}
 	if _, ok := c.points[action]; ok {
 		// A multiplayer jump is taken only when its session says so (multi.go); its button on
 		// a waiting screen tells what the game waits for.
 		text, err := g.staleAnswer(ctx, tx, &gm)
 		if err != nil {
-			return true, err
+			return err
 		}
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, text))
+		return tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, text))
 	}
-	old := gm.state
-	next, err := c.q.Perform(old, action)
-	if errors.Is(err, quest.ErrNotAChoice) {
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).stale))
-	}
+	old := gm.State
+	next, err := c.Perform(old, action)
 	if err != nil {
-		g.log.Error("quest step failed", "script", gm.script.id, "action", action, "err", err)
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).brokenNow))
+		if !errors.Is(err, quest.ErrNotAChoice) {
+			g.log.Error("Quest step failed", slog.Int64("script", gm.Script.ID), slog.Int("action", action), slog.Any("error", err))
+		}
+		return answer(lang, err)
 	}
 	prev := gm
-	gm.state = next
-	gm.step++
-	gm.nonce = newNonce()
-	if retry, err := g.multiStep(ctx, tx, u, c, &gm, prev.nonce); err != nil {
-		return true, err
+	gm.State = next
+	gm.Step++
+	gm.Nonce = questpg.NewNonce()
+	if retry, err := g.multiStep(ctx, tx, u, c, &gm, prev.Nonce); err != nil {
+		return err
 	} else if retry {
 		g.live.forget(service, user)
 		if remembered {
 			return g.HandleCallback(ctx, tx, u)
 		}
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).stale))
+		return stale(lang)
 	}
-	v, screen, err := g.screenOf(chat, c, &gm, name(u))
+	v, screen, err := g.screenOf(ctx, db, chat, c, &gm, name(u))
 	if err != nil {
 		// The new state cannot be shown (a broken formula in its text): keep the old one.
-		g.log.Error("quest screen failed", "script", gm.script.id, "err", err)
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).brokenNow))
+		g.log.Error("Quest screen failed", slog.Int64("script", gm.Script.ID), slog.Any("error", err))
+		return answer(lang, err)
 	}
 
-	var done pgconn.CommandTag
+	var done bool
 	b := &pgx.Batch{}
 	if v.Status.Over() {
-		queueEnding(b, service, user, &prev, &gm, v.Status).Exec(func(ct pgconn.CommandTag) error { done = ct; return nil })
-	} else {
-		raw, err := json.Marshal(gm.state)
-		if err != nil {
-			return true, err
-		}
-		b.Queue(`UPDATE game SET state = $3, step = $4, nonce = $5, updated_at = now()
-			WHERE service_id = $1 AND user_id = $2 AND game_id = $6 AND nonce = $7`,
-			service, user, raw, gm.step, gm.nonce, gm.id, prev.nonce).
-			Exec(func(ct pgconn.CommandTag) error { done = ct; return nil })
+		g.store.QueueEnd(b, &gm.Game, prev.Nonce, v.Status, func(ok bool) { done = ok })
+	} else if err := g.store.QueueStep(b, &gm.Game, prev.Nonce, func(ok bool) { done = ok }); err != nil {
+		return err
 	}
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
-		return true, fmt.Errorf("questplay: step: %w", err)
+		return fmt.Errorf("questplay: step: %w", err)
 	}
-	if done.RowsAffected() != 1 {
+	if !done {
 		g.live.forget(service, user)
 		if remembered {
 			// The row changed behind the memory: read it and judge the press again.
 			return g.HandleCallback(ctx, tx, u)
 		}
-		return true, tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, msgsFor(lang).stale))
+		return stale(lang)
 	}
 
 	reqs := make([]bot.Request, 0, len(screen)+2)
@@ -597,39 +586,12 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (h
 		}
 	}
 	if err := tx.Send(ctx, append(reqs, screen...)...); err != nil {
-		return true, err
+		return err
 	}
 	if v.Status.Over() {
 		g.live.forget(service, user)
 	} else {
 		g.live.put(service, user, gm)
 	}
-	return true, nil
-}
-
-// queueEnding queues the statement that settles a game that has just ended (money.go) and
-// deletes it, provided the row is still prev; the statement affects one row when it did.
-func queueEnding(b *pgx.Batch, service int, user int64, prev, gm *game, st quest.Status) *pgx.QueuedQuery {
-	delta := money(&gm.state, gm.moneyParam)
-	var win, fail, dead int
-	switch st {
-	case quest.Win:
-		win, delta = 1, delta+gm.script.winBonus
-	case quest.Dead:
-		dead, delta = 1, delta-gm.script.deathPenalty
-	default:
-		fail = 1
-	}
-	return b.Queue(`
-		WITH ended AS (
-			DELETE FROM game WHERE service_id = $1 AND user_id = $2 AND game_id = $3 AND nonce = $4
-			RETURNING sandbox, script_id),
-		counted AS (
-			UPDATE user_script_stats s SET wins = s.wins + $6, failures = s.failures + $7, deaths = s.deaths + $8
-			FROM ended WHERE NOT ended.sandbox AND s.service_id = $1 AND s.user_id = $2 AND s.script_id = ended.script_id),
-		paid AS (
-			UPDATE user_stats s SET credits = LEAST(GREATEST(s.credits + $5, 0), `+maxCreditsSQL+`),
-				wins = s.wins + $6, failures = s.failures + $7, deaths = s.deaths + $8
-			FROM ended WHERE NOT ended.sandbox AND s.service_id = $1 AND s.user_id = $2)
-		SELECT FROM ended`, service, user, prev.id, prev.nonce, delta, win, fail, dead)
+	return nil
 }

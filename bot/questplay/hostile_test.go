@@ -1,4 +1,4 @@
-package questplay
+package questplay_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/questbot/questbot/bot/questplay"
 	"github.com/questbot/questbot/quest"
 )
 
@@ -39,7 +40,7 @@ func hostileQuest(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := BuildQuest(src)
+	data, err := questplay.BuildQuest(src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +87,7 @@ func TestHostileStrings(t *testing.T) {
 		all.WriteString(m.Text)
 		for _, row := range m.Keyboard {
 			for _, b := range row {
-				if b.Data == long && (!strings.HasPrefix(b.Text, "1. ") || len([]rune(b.Text)) > maxButtonText) {
+				if b.Data == long && (!strings.HasPrefix(b.Text, "1. ") || len([]rune(b.Text)) > 40) {
 					t.Errorf("long choice button %q", b.Text)
 				}
 			}

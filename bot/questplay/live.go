@@ -1,10 +1,6 @@
 package questplay
 
-import (
-	"crypto/rand"
-	"encoding/binary"
-	"sync"
-)
+import "sync"
 
 // live remembers the games played recently in this process, so that a step usually needs no
 // read of the game row: the step's update is conditional on the row's nonce being the one
@@ -53,11 +49,4 @@ func (l *live) forget(service int, user int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	delete(l.m, liveKey{service, user})
-}
-
-// newNonce returns a random nonce for a game row.
-func newNonce() int64 {
-	var b [8]byte
-	rand.Read(b[:])
-	return int64(binary.LittleEndian.Uint64(b[:]) >> 1)
 }

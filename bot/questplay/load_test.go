@@ -1,4 +1,4 @@
-package questplay
+package questplay_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/tgemu"
 )
 
@@ -73,9 +74,9 @@ func TestLoad(t *testing.T) {
 		mu.Unlock()
 		return false
 	}
-	g := New(Config{Root: uploadsDir})
+	b := app.New(app.Config{UploadsDir: uploadsDir, Log: slog.New(slog.DiscardHandler)})
 	// The transport's own defaults for the poll and the rescan, as in production.
-	e.Start(t, bot.Config{Handler: e.productHandler(g), Log: slog.New(slog.DiscardHandler), Limits: &bot.NoLimits,
+	e.Start(t, bot.Config{Handler: b.Handle, Log: slog.New(slog.DiscardHandler), Limits: &bot.NoLimits,
 		PollTimeout: 25 * time.Second, Rescan: time.Second, Hooks: bot.Hooks{BeforeSend: hook}})
 
 	deadline := time.Now().Add(time.Duration(seconds)*time.Second + 2*time.Second)

@@ -2,6 +2,7 @@ package questplay
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,8 +17,11 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questtrace"
 )
 
 // directTx is a bot.Tx over a plain transaction that keeps the requests instead of sending them.
@@ -78,7 +82,8 @@ type direct struct {
 
 func newDirect(t *testing.T) *direct {
 	pool := pgtest.New(t)
-	d := &direct{t: t, pool: pool, g: New(Config{Root: uploadsDir, Now: func() time.Time { return fixedNow }}), user: 42}
+	d := &direct{t: t, pool: pool, g: New(Config{Files: questfs.New(uploadsDir, 0), Now: func() time.Time { return fixedNow }}),
+		user: 42}
 	ctx := context.Background()
 	if err := pool.QueryRow(ctx, `INSERT INTO service (username) VALUES ('b') RETURNING id`).Scan(&d.service); err != nil {
 		t.Fatal(err)
@@ -121,19 +126,34 @@ func (d *direct) launch(id int64) {
 }
 
 func (d *direct) press(data string) []bot.Request {
-	return d.run(func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
-		handled, err := d.g.HandleCallback(ctx, tx, u)
-		if !handled {
-			d.t.Errorf("%q not handled", data)
-		}
-		return err
-	}, data)
+	return d.run(d.g.HandleCallback, data)
 }
 
-func (d *direct) game() (gameRow, bool) {
-	e := &env{Env: &bottest.Env{Pool: d.pool}}
-	return e.game(d.t, d.user)
+// gameRow is a user's game as stored.
+type gameRow struct {
+	id, script int64
+	step       int
+	state      quest.State
 }
+
+// game reads the user's running game through the store.
+func (d *direct) game() (gameRow, bool) {
+	e := &bottest.Env{Pool: d.pool}
+	g := e.Game(d.t, d.service, d.user)
+	if g == nil {
+		return gameRow{}, false
+	}
+	return gameRow{id: g.ID, script: g.Script.ID, step: g.Step, state: g.State}, true
+}
+
+func statesEqual(a, b quest.State) bool {
+	x, _ := json.Marshal(a)
+	y, _ := json.Marshal(b)
+	return string(x) == string(y)
+}
+
+// dataOf is the callback data of action on the game's current screen.
+func dataOf(g gameRow, action int) string { return buttonData(g.id, g.step, action) }
 
 type stats struct {
 	credits                          int64
@@ -162,12 +182,12 @@ func (d *direct) scriptID(lang string) int64 {
 // the money parameter's value just before the ending step, and at the end.
 func (d *direct) playTo(want func(quest.Status) bool) (final int64, last []bot.Request) {
 	d.t.Helper()
-	c, err := d.g.cache.get(d.g.path("cargo-run_en.qmm"))
+	c, err := d.g.open("cargo-run_en.qmm")
 	if err != nil {
 		d.t.Fatal(err)
 	}
 	g, _ := d.game()
-	path, ok := shortestTo(c.q, g.state, 100000, want)
+	path, ok := questtrace.Shortest(c.Quest.Quest, g.state, 100000, want)
 	if !ok {
 		d.t.Fatal("no such ending from this start")
 	}
@@ -175,7 +195,7 @@ func (d *direct) playTo(want func(quest.Status) bool) (final int64, last []bot.R
 	for _, a := range path {
 		g, _ := d.game()
 		last = d.press(dataOf(g, a))
-		if s, err = c.q.Perform(s, a); err != nil {
+		if s, err = c.Quest.Perform(s, a); err != nil {
 			d.t.Fatal(err)
 		}
 	}
@@ -201,18 +221,18 @@ func TestMoney(t *testing.T) {
 	d := newDirect(t)
 	en := d.scriptID("en")
 	// A start from which both a win and a death can be reached.
-	c, err := d.g.cache.get(d.g.path("cargo-run_en.qmm"))
+	c, err := d.g.open("cargo-run_en.qmm")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; ; i++ {
 		seed := fmt.Sprint("seed", i)
-		s, err := c.q.Start(seed)
+		s, err := c.Quest.Start(seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, win := shortestTo(c.q, s, 100000, func(s quest.Status) bool { return s == quest.Win })
-		_, dead := shortestTo(c.q, s, 100000, func(s quest.Status) bool { return s == quest.Dead })
+		_, win := questtrace.Shortest(c.Quest.Quest, s, 100000, func(s quest.Status) bool { return s == quest.Win })
+		_, dead := questtrace.Shortest(c.Quest.Quest, s, 100000, func(s quest.Status) bool { return s == quest.Dead })
 		if win && dead {
 			d.g.seed = func() string { return seed }
 			break
@@ -279,23 +299,16 @@ func TestForgedButtons(t *testing.T) {
 		"q:" + string(make([]byte, 60)),
 	} {
 		reqs := d.press(data)
-		if got := answer(reqs); got != msgsFor("en").stale || len(reqs) != 1 {
+		if got := answer(reqs); got != texts.For("en").Quest.Stale || len(reqs) != 1 {
 			t.Errorf("%q: answer %q, %d requests", data, got, len(reqs))
 		}
 		if n, _ := d.game(); n.step != g.step || !statesEqual(n.state, g.state) {
 			t.Errorf("%q changed the game", data)
 		}
 	}
-	// Other data are not ours.
-	d.run(func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
-		if handled, err := d.g.HandleCallback(ctx, tx, u); handled || err != nil {
-			t.Errorf("menu data handled: %v %v", handled, err)
-		}
-		return nil
-	}, "m:1")
 	// The real button works once.
 	d.press(dataOf(g, quest.JumpIAgree))
-	if reqs := d.press(dataOf(g, quest.JumpIAgree)); answer(reqs) != msgsFor("en").stale {
+	if reqs := d.press(dataOf(g, quest.JumpIAgree)); answer(reqs) != texts.For("en").Quest.Stale {
 		t.Errorf("a second press of the same button: %q", answer(reqs))
 	}
 }
@@ -312,7 +325,7 @@ func TestRoundTrips(t *testing.T) {
 		t.Errorf("a remembered step: %d round trips, want 1", d.trips)
 	}
 	// A restart: a new Games remembers nothing.
-	d.g = New(Config{Root: uploadsDir})
+	d.g = New(Config{Files: questfs.New(uploadsDir, 0)})
 	g, _ = d.game()
 	d.press(dataOf(g, 1)) // buy fuel
 	if d.trips != 2 {
@@ -324,7 +337,7 @@ func TestRoundTrips(t *testing.T) {
 		t.Errorf("the next step: %d round trips, want 1", d.trips)
 	}
 	// Another process takes the next step: this one's memory is behind, which the nonce shows.
-	other := New(Config{Root: uploadsDir})
+	other := New(Config{Files: questfs.New(uploadsDir, 0)})
 	mine := d.g
 	g, _ = d.game()
 	d.g = other
@@ -332,7 +345,7 @@ func TestRoundTrips(t *testing.T) {
 	d.g = mine
 	after, _ := d.game()
 	reqs := d.press(dataOf(g, 2))
-	if answer(reqs) != msgsFor("en").stale {
+	if answer(reqs) != texts.For("en").Quest.Stale {
 		t.Errorf("the press already taken elsewhere: %q", answer(reqs))
 	}
 	if n, _ := d.game(); n.step != after.step || !statesEqual(n.state, after.state) {
@@ -346,11 +359,11 @@ func TestRoundTrips(t *testing.T) {
 	// A step rolled back after the handler ran leaves the memory ahead of the row: the same
 	// button is then taken from the row.
 	g, _ = d.game()
-	c, err := d.g.cache.get(d.g.path("cargo-run_en.qmm"))
+	c, err := d.g.open("cargo-run_en.qmm")
 	if err != nil {
 		t.Fatal(err)
 	}
-	choices, err := c.q.Choices(g.state)
+	choices, err := c.Quest.Choices(g.state)
 	if err != nil || len(choices) == 0 {
 		t.Fatal(choices, err)
 	}

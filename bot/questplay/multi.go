@@ -2,36 +2,36 @@ package questplay
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
+	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/multiplayer"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/formula/alea"
-	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questpg"
+	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/sessionpg"
 )
 
 // # Multiplayer quests
 //
-// A jump whose text starts with "!session" or "!wait" (package multiplayer) is never a plain
-// button: when a game's screen offers one, the game is at a multiplayer point, and
-// bot/multiplayer says what happens. Either the player waits, parked at the jump: the screen
-// shows the location with a line saying for whom the player waits and one button that answers
-// the same, sent under a message ref so that it can be removed when the wait ends. Or the game
-// writes the values the session gives into its parameters (the player's number, the blocks of
-// a round, or zeros against the bot), takes the jump and goes on to its next screen, which may
-// be another point. A point settled by one player can move other waiting players on: their
-// games are read under a lock, moved through their jumps the same way, written and shown, all
-// in the transaction of the update (or of the timer job) that settled the point. Every game
-// touched by one such run is kept in memory until the run ends, so a game moved twice in a run
-// is moved on its newest state.
+// A jump whose text starts with "!session" or "!wait" (package sessions) is never a plain button:
+// when a game's screen offers one, the game is at a multiplayer point, and the sessions say what
+// happens. Either the player waits, parked at the jump: the screen shows the location with a line
+// saying for whom the player waits and one button that answers the same, sent under a message
+// ref so that it can be removed when the wait ends. Or the game writes the values the session
+// gives into its parameters (the player's number, the blocks of a round, or zeros against the
+// bot), takes the jump and goes on to its next screen, which may be another point. A point settled
+// by one player can move other waiting players on: their games are read under a lock, moved
+// through their jumps the same way, written and shown, all in the transaction of the update (or
+// of the timer job, jobs.go) that settled the point. Every game touched by one such run is kept
+// in memory until the run ends, so a game moved twice in a run is moved on its newest state.
 //
 // A press on a waiting game is answered with what it waits for, and a press on a multiplayer
 // jump (only the waiting screen's button has one; any other is forged) never takes it. In the
@@ -48,32 +48,18 @@ type mpState struct {
 	// names are the session's players by number; nil outside a session.
 	names []string
 	// wait is what the game waits for, nil when it does not.
-	wait *multiplayer.Waiting
+	wait *sessions.Waiting
 	// pre are requests to send before the screen: the removal of the last waiting screen and
 	// the notices.
 	pre []bot.Request
 }
 
-// pointsOf returns the multiplayer jumps of a quest by jump id.
-func pointsOf(d *qmm.Quest) map[int]multiplayer.Point {
-	var out map[int]multiplayer.Point
-	for i := range d.Jumps {
-		if p, ok := multiplayer.ParsePoint(d.Jumps[i].Text); ok {
-			if out == nil {
-				out = map[int]multiplayer.Point{}
-			}
-			out[int(d.Jumps[i].ID)] = p
-		}
-	}
-	return out
-}
-
 // pointAt returns the multiplayer jump a state offers, if any.
-func pointAt(c *compiled, st quest.State) (jump int, pt multiplayer.Point, ok bool) {
+func pointAt(c *compiled, st quest.State) (jump int, pt sessions.Point, ok bool) {
 	if len(c.points) == 0 {
 		return 0, pt, false
 	}
-	choices, err := c.q.Choices(st)
+	choices, err := c.Choices(st)
 	if err != nil {
 		return 0, pt, false
 	}
@@ -86,13 +72,19 @@ func pointAt(c *compiled, st quest.State) (jump int, pt multiplayer.Point, ok bo
 }
 
 // memberOf is the player of a game as the sessions know it.
-func memberOf(u *bot.Update, gm *game) multiplayer.Member {
+func memberOf(u *bot.Update, gm *game) sessions.Member {
 	service, user, chat, _ := who(u)
-	return multiplayer.Member{Service: service, User: user, Chat: chat, Game: gm.id, Name: name(u), Lang: gm.script.lang}
+	return sessions.Member{Service: service, User: user, Chat: chat, Game: gm.ID, Name: name(u), Lang: gm.Script.Lang}
 }
 
-// errGameChanged means a game's row is no longer the one a step started from.
-var errGameChanged = errors.New("questplay: the game changed")
+// questOf is a game's quest as the sessions know it.
+func questOf(gm *game) sessions.Quest {
+	return sessions.Quest{Script: gm.Script.ID, Type: gm.Script.SessionType, Name: gm.Script.CommonName,
+		Params: len(gm.State.Params), Sandbox: gm.Sandbox}
+}
+
+// errGameChanged means a game's row is no longer the one a run read under its lock.
+var errGameChanged = errors.New("questplay: the game changed under its lock")
 
 // multiStep settles the multiplayer points a game reaches after a step of its player (the
 // update's game, which HandleCallback then writes and shows) and moves on the other games the
@@ -102,16 +94,14 @@ func (g *Games) multiStep(ctx context.Context, tx bot.Tx, u *bot.Update, c *comp
 	if len(c.points) == 0 {
 		return false, nil
 	}
-	if _, _, at := pointAt(c, gm.state); at {
+	if _, _, at := pointAt(c, gm.State); at {
 		// The point changes other rows: make sure this game's row will take the step.
-		var id, n int64
-		err := tx.DB().QueryRow(ctx, `SELECT game_id, nonce FROM game WHERE service_id = $1 AND user_id = $2 FOR UPDATE`,
-			u.Service, u.User.ID).Scan(&id, &n)
-		if errors.Is(err, pgx.ErrNoRows) || err == nil && (id != gm.id || n != nonce) {
+		locked, err := g.store.LockRunning(ctx, tx.DB(), gm.Service, gm.User, gm.ID)
+		if errors.Is(err, questpg.ErrNoGame) || err == nil && locked.Nonce != nonce {
 			return true, nil
 		}
 		if err != nil {
-			return false, fmt.Errorf("questplay: lock game: %w", err)
+			return false, fmt.Errorf("questplay: %w", err)
 		}
 	}
 	r := g.newRun(tx)
@@ -124,14 +114,6 @@ func (g *Games) multiStep(ctx context.Context, tx bot.Tx, u *bot.Update, c *comp
 	return false, r.finish(ctx)
 }
 
-// Resume implements multiplayer.Resumer: the timer job's settled sessions move their waiting
-// players on.
-func (g *Games) Resume(ctx context.Context, tx bot.Tx, rs []multiplayer.Resume) error {
-	r := g.newRun(tx)
-	r.queue = rs
-	return r.finish(ctx)
-}
-
 // multiShow prepares a game's screen to be shown again (Retry): the names, and what it waits
 // for. A game at a point that was never settled (a game from before its quest had a session
 // type, say) has it settled now, and is then written and shown by the run: shown reports that.
@@ -139,8 +121,8 @@ func (g *Games) multiShow(ctx context.Context, tx bot.Tx, u *bot.Update, c *comp
 	if len(c.points) == 0 {
 		return false, nil
 	}
-	if _, _, at := pointAt(c, gm.state); at {
-		w, err := g.mp.Waiting(ctx, tx.DB(), gm.id)
+	if _, _, at := pointAt(c, gm.State); at {
+		w, err := g.mp.Waiting(ctx, sessionpg.NewQuests(tx.DB()), gm.ID)
 		if err != nil {
 			return false, err
 		}
@@ -171,32 +153,71 @@ func (g *Games) multiNames(ctx context.Context, tx bot.Tx, c *compiled, gm *game
 	if gm.mp == nil {
 		gm.mp = &mpState{}
 	}
+	st := sessionpg.NewQuests(tx.DB())
 	var err error
-	if gm.mp.names, err = g.mp.Names(ctx, tx.DB(), gm.id); err != nil {
+	if gm.mp.names, err = g.mp.Names(ctx, st, gm.ID); err != nil {
 		return err
 	}
-	if _, _, at := pointAt(c, gm.state); at && gm.mp.wait == nil {
-		gm.mp.wait, err = g.mp.Waiting(ctx, tx.DB(), gm.id)
+	if _, _, at := pointAt(c, gm.State); at && gm.mp.wait == nil {
+		gm.mp.wait, err = g.mp.Waiting(ctx, st, gm.ID)
 	}
 	return err
 }
 
-// staleAnswer is the answer to a press that is not a choice of the game's current screen:
-// what the game waits for when it waits, else that the choice is gone.
+// staleAnswer is the answer to a press that is not a choice of the game's current screen: what
+// the game waits for when it waits, else that the choice is gone.
 func (g *Games) staleAnswer(ctx context.Context, tx bot.Tx, gm *game) (string, error) {
-	c, err := g.cache.get(g.path(gm.script.file))
+	t := texts.For(gm.Script.Lang)
+	c, err := g.open(gm.Script.File)
 	if err == nil {
-		if _, _, at := pointAt(c, gm.state); at {
-			w, err := g.mp.Waiting(ctx, tx.DB(), gm.id)
+		if _, _, at := pointAt(c, gm.State); at {
+			w, err := g.mp.Waiting(ctx, sessionpg.NewQuests(tx.DB()), gm.ID)
 			if err != nil {
 				return "", err
 			}
 			if w != nil {
-				return w.Answer(gm.script.lang), nil
+				return waitAnswer(t, w), nil
 			}
 		}
 	}
-	return msgsFor(gm.script.lang).stale, nil
+	return t.Quest.Stale, nil
+}
+
+// waitText is the line of a waiting screen at now.
+func waitText(t *texts.Catalog, w *sessions.Waiting, now time.Time) string {
+	left := t.Left(w.Deadline.Sub(now))
+	switch {
+	case w.Kind == sessions.Barrier:
+		return fmt.Sprintf(t.Session.WaitFor, t.List(w.For), left)
+	case w.Need <= 2:
+		return fmt.Sprintf(t.Session.WaitOpponent, left)
+	}
+	return fmt.Sprintf(t.Session.WaitPlayers, t.List(w.Joined), len(w.Joined), w.Need, left)
+}
+
+// waitAnswer is the short answer to a button pressed while waiting.
+func waitAnswer(t *texts.Catalog, w *sessions.Waiting) string {
+	if w.Kind == sessions.Barrier {
+		return fmt.Sprintf(t.Session.AnswerFor, t.List(w.For))
+	}
+	return t.Session.AnswerJoin
+}
+
+// noticeText is what a player who now plays the bot is told.
+func noticeText(t *texts.Catalog, n *sessions.Notice) string {
+	switch {
+	case n == nil:
+		return ""
+	case n.Reason == sessions.ReasonAlone:
+		return t.Session.Alone
+	case n.Reason == sessions.ReasonTimeout && n.Self:
+		return t.Session.TimeoutSelf
+	case n.Reason == sessions.ReasonTimeout:
+		return fmt.Sprintf(t.Session.Timeout, n.By)
+	case n.Reason == sessions.ReasonLeft:
+		return fmt.Sprintf(t.Session.Left, n.By)
+	}
+	return ""
 }
 
 // multiView puts the players' names into a view of a multiplayer quest and, at a point, takes
@@ -213,24 +234,24 @@ func (g *Games) multiView(c *compiled, gm *game, v *quest.View, own string) {
 	if names == nil {
 		names = []string{own}
 	}
-	botName := multiplayer.BotName(gm.script.lang)
-	v.Text = playerNames(v.Text, names, botName)
+	t := texts.For(gm.Script.Lang)
+	v.Text = playerNames(v.Text, names, t.Session.Bot)
 	for i := range v.Params {
-		v.Params[i] = playerNames(v.Params[i], names, botName)
+		v.Params[i] = playerNames(v.Params[i], names, t.Session.Bot)
 	}
 	for i := range v.Choices {
-		v.Choices[i].Text = playerNames(v.Choices[i].Text, names, botName)
+		v.Choices[i].Text = playerNames(v.Choices[i].Text, names, t.Session.Bot)
 	}
-	if jump, _, at := pointAt(c, gm.state); at {
+	if jump, _, at := pointAt(c, gm.State); at {
 		v.Choices = nil
 		if st.wait != nil {
-			line := st.wait.Text(gm.script.lang, g.now())
+			line := waitText(t, st.wait, g.now())
 			if strings.TrimSpace(v.Text) != "" {
 				line = v.Text + "\n\n" + line
 			}
 			v.Text = line
 			// One button, which answers what the game waits for (HandleCallback).
-			v.Choices = []quest.Choice{{JumpID: jump, Text: st.wait.Button(gm.script.lang), Active: true}}
+			v.Choices = []quest.Choice{{JumpID: jump, Text: t.Session.Button, Active: true}}
 		}
 	}
 }
@@ -293,19 +314,21 @@ func inert(name string) string {
 type run struct {
 	g     *Games
 	tx    bot.Tx
+	st    *sessionpg.Quests
 	games map[int64]*runGame
 	order []*runGame
-	queue []multiplayer.Resume
+	queue []sessions.Resume
 	steps int
 }
 
 // runGame is a game a run moves.
 type runGame struct {
 	gm *game
-	// prev is the game as read, for the conditional write; unused for the own game.
-	prev game
-	c    *compiled
-	me   multiplayer.Member
+	// prevNonce is the nonce of the game's row as read, for the conditional write; unused for
+	// the own game.
+	prevNonce int64
+	c         *compiled
+	me        sessions.Member
 	// own marks the update's game, which its handler writes and shows.
 	own bool
 	// broken marks a game whose quest failed in the run (a formula that cannot be evaluated):
@@ -314,36 +337,36 @@ type runGame struct {
 }
 
 func (g *Games) newRun(tx bot.Tx) *run {
-	return &run{g: g, tx: tx, games: map[int64]*runGame{}}
+	return &run{g: g, tx: tx, st: sessionpg.NewQuests(tx.DB()), games: map[int64]*runGame{}}
 }
 
 func (r *run) add(mg *runGame) {
 	if mg.gm.mp == nil {
 		mg.gm.mp = &mpState{}
 	}
-	r.games[mg.gm.id] = mg
+	r.games[mg.gm.ID] = mg
 	r.order = append(r.order, mg)
 }
 
 // advance settles the points a game meets, one after another, until it waits or reaches a
 // screen with choices.
 func (r *run) advance(ctx context.Context, mg *runGame) error {
-	mp, db := r.g.mp, r.tx.DB()
+	mp := r.g.mp
 	for {
-		jump, pt, ok := pointAt(mg.c, mg.gm.state)
+		jump, pt, ok := pointAt(mg.c, mg.gm.State)
 		if !ok {
 			break
 		}
 		if r.steps++; r.steps > maxPointsPerRun {
-			return fmt.Errorf("questplay: script %d: more than %d multiplayer points in a row", mg.gm.script.id, maxPointsPerRun)
+			return fmt.Errorf("questplay: script %d: more than %d multiplayer points in a row", mg.gm.Script.ID, maxPointsPerRun)
 		}
-		q := multiplayer.Quest{Script: mg.gm.script.id, Params: len(mg.gm.state.Params), Sandbox: mg.gm.sandbox}
-		var out multiplayer.Outcome
+		q := questOf(mg.gm)
+		var out sessions.Outcome
 		var err error
-		if pt.Kind == multiplayer.Join {
-			out, err = mp.Join(ctx, db, mg.me, q, pt)
+		if pt.Kind == sessions.Join {
+			out, err = mp.Join(ctx, r.st, mg.me, q, pt)
 		} else {
-			out, err = mp.Post(ctx, db, mg.me, q, pt, mg.gm.state.Params)
+			out, err = mp.Post(ctx, r.st, mg.me, q, pt, mg.gm.State.Params)
 		}
 		if err != nil {
 			return err
@@ -358,15 +381,15 @@ func (r *run) advance(ctx context.Context, mg *runGame) error {
 			return r.fail(mg, err)
 		}
 	}
-	names, err := mp.Names(ctx, db, mg.gm.id)
+	names, err := mp.Names(ctx, r.st, mg.gm.ID)
 	mg.gm.mp.names = names
 	return err
 }
 
 // take writes values into a game's parameters, reseeds its random generator when seed is set
-// (multiplayer.Outcome.Seed), and takes its multiplayer jump.
-func (r *run) take(mg *runGame, jump int, set multiplayer.Values, seed string) error {
-	st := mg.gm.state
+// (sessions.Outcome.Seed), and takes its multiplayer jump.
+func (r *run) take(mg *runGame, jump int, set sessions.Values, seed string) error {
+	st := mg.gm.State
 	st.Params = append([]int(nil), st.Params...)
 	for i, v := range set {
 		if i >= 0 && i < len(st.Params) {
@@ -376,11 +399,11 @@ func (r *run) take(mg *runGame, jump int, set multiplayer.Values, seed string) e
 	if seed != "" {
 		st.Alea = alea.New(seed).State()
 	}
-	next, err := mg.c.q.Perform(st, jump)
+	next, err := mg.c.Perform(st, jump)
 	if err != nil {
-		return fmt.Errorf("questplay: script %d: multiplayer jump %d: %w", mg.gm.script.id, jump, err)
+		return fmt.Errorf("questplay: script %d: multiplayer jump %d: %w", mg.gm.Script.ID, jump, err)
 	}
-	mg.gm.state = next
+	mg.gm.State = next
 	mg.gm.mp.wait = nil
 	return nil
 }
@@ -392,12 +415,14 @@ func (r *run) fail(mg *runGame, err error) error {
 	if mg.own {
 		return err
 	}
-	r.g.log.Error("multiplayer game cannot go on", "script", mg.gm.script.id, "game", mg.gm.id, "err", err)
+	r.g.log.Error("Multiplayer game cannot go on", slog.Int64("script", mg.gm.Script.ID), slog.Int64("game", mg.gm.ID),
+		slog.Any("error", err))
 	mg.broken = true
 	return nil
 }
 
-func (r *run) notice(mg *runGame, text string) {
+func (r *run) notice(mg *runGame, n *sessions.Notice) {
+	text := noticeText(texts.For(mg.me.Lang), n)
 	if text == "" {
 		return
 	}
@@ -407,31 +432,26 @@ func (r *run) notice(mg *runGame, text string) {
 }
 
 // load reads and locks the game of a member for the run; nil when it is over or is another game.
-func (r *run) load(ctx context.Context, me multiplayer.Member) (*runGame, error) {
+func (r *run) load(ctx context.Context, me sessions.Member) (*runGame, error) {
 	if mg, ok := r.games[me.Game]; ok {
 		return mg, nil
 	}
-	db := r.tx.DB()
-	var id int64
-	err := db.QueryRow(ctx, `SELECT game_id FROM game WHERE service_id = $1 AND user_id = $2 FOR UPDATE`, me.Service, me.User).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) || err == nil && id != me.Game {
+	locked, err := r.g.store.LockRunning(ctx, r.tx.DB(), me.Service, me.User, me.Game)
+	if errors.Is(err, questpg.ErrNoGame) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("questplay: lock game: %w", err)
+		return nil, fmt.Errorf("questplay: %w", err)
 	}
-	gm, err := loadGame(ctx, db, me.Service, me.User)
-	if err != nil || gm == nil {
-		return nil, err
-	}
-	c, err := r.g.cache.get(r.g.path(gm.script.file))
+	gm := &game{Game: *locked}
+	c, err := r.g.open(gm.Script.File)
 	if err != nil {
-		r.g.log.Error("quest cannot be loaded", "script", gm.script.id, "err", err)
+		r.g.log.Error("Quest cannot be loaded", slog.Int64("script", gm.Script.ID), slog.Any("error", err))
 		return nil, nil
 	}
-	mg := &runGame{gm: gm, prev: *gm, c: c, me: me}
-	gm.step++
-	gm.nonce = newNonce()
+	mg := &runGame{gm: gm, prevNonce: gm.Nonce, c: c, me: me}
+	gm.Step++
+	gm.Nonce = questpg.NewNonce()
 	r.add(mg)
 	return mg, nil
 }
@@ -449,7 +469,7 @@ func (r *run) finish(ctx context.Context) error {
 		if mg == nil || mg.broken {
 			continue
 		}
-		jump, pt, ok := pointAt(mg.c, mg.gm.state)
+		jump, pt, ok := pointAt(mg.c, mg.gm.State)
 		if !ok || pt.Kind != rs.Kind {
 			continue // the game is not waiting there (any more)
 		}
@@ -480,31 +500,24 @@ func (r *run) finish(ctx context.Context) error {
 // save writes a game the run moved, and shows its screen.
 func (r *run) save(ctx context.Context, mg *runGame) error {
 	g, gm, me := r.g, mg.gm, mg.me
-	v, screen, err := g.screenOf(me.Chat, mg.c, gm, me.Name)
+	v, screen, err := g.screenOf(ctx, r.tx.DB(), me.Chat, mg.c, gm, me.Name)
 	if err != nil {
-		return r.fail(mg, fmt.Errorf("questplay: script %d: screen: %w", gm.script.id, err))
+		return r.fail(mg, fmt.Errorf("questplay: script %d: screen: %w", gm.Script.ID, err))
 	}
-	var done pgconn.CommandTag
+	var done bool
 	b := &pgx.Batch{}
 	if v.Status.Over() {
-		queueEnding(b, me.Service, me.User, &mg.prev, gm, v.Status).Exec(func(ct pgconn.CommandTag) error { done = ct; return nil })
-	} else {
-		raw, err := json.Marshal(gm.state)
-		if err != nil {
-			return err
-		}
-		b.Queue(`UPDATE game SET state = $3, step = $4, nonce = $5, updated_at = now()
-			WHERE service_id = $1 AND user_id = $2 AND game_id = $6 AND nonce = $7`,
-			me.Service, me.User, raw, gm.step, gm.nonce, gm.id, mg.prev.nonce).
-			Exec(func(ct pgconn.CommandTag) error { done = ct; return nil })
+		g.store.QueueEnd(b, &gm.Game, mg.prevNonce, v.Status, func(ok bool) { done = ok })
+	} else if err := g.store.QueueStep(b, &gm.Game, mg.prevNonce, func(ok bool) { done = ok }); err != nil {
+		return err
 	}
 	if err := r.tx.DB().SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("questplay: multiplayer step: %w", err)
 	}
 	g.live.forget(me.Service, me.User)
-	if done.RowsAffected() != 1 {
+	if !done {
 		// Cannot happen: the row is locked by this transaction since it was read.
-		g.log.Error("multiplayer game changed under its lock", slog.Int64("game", gm.id))
+		g.log.Error("Multiplayer game changed under its lock", slog.Int64("game", gm.ID))
 		return errGameChanged
 	}
 	return r.tx.Send(ctx, screen...)

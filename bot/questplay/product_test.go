@@ -1,28 +1,14 @@
-package questplay
+package questplay_test
 
 import (
-	"context"
-	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
-	"github.com/questbot/questbot/scripts/scriptpg"
 )
-
-// productHandler is the bot as serve wires it: the command tree stored by the migrations, with
-// quest buttons going to the quest player.
-func (e *env) productHandler(g *Games) bot.Handler {
-	store := scriptpg.New(e.Pool)
-	h := scriptbot.New(scriptbot.Config{Source: store, Contexts: store, Games: g, Log: slog.New(slog.DiscardHandler)})
-	store.Builtins = h.BuiltinNames()
-	return h.Handle
-}
 
 // lastWith returns the last bot message in the chat whose text contains want.
 func (e *env) lastWith(chat int64, want string) (tgemu.Message, bool) {
@@ -42,7 +28,7 @@ func TestQuestMenuToWin(t *testing.T) {
 	t.Parallel()
 	file := filepath.Join(sharedDir(t), "quests", "dagazbot", "test.qmm")
 	e := newEnv(t)
-	e.handler = e.productHandler
+	e.product = true
 	stop := e.start(t)
 	e.Bot.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann", LanguageCode: "ru"})
 	e.addScript(t, "Проверка", "check", file, "ru", 500, 1000)
@@ -80,8 +66,7 @@ func TestQuestMenuToWin(t *testing.T) {
 	if e.Bot.UnansweredCallbacks() != 0 {
 		t.Error("a press was left unanswered")
 	}
-	var games int
-	if err := e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM game`).Scan(&games); err != nil || games != 0 {
-		t.Errorf("%d games left after the win (%v)", games, err)
+	if games := e.Games(t, e.service); games != 0 {
+		t.Errorf("%d games left after the win", games)
 	}
 }

@@ -78,7 +78,7 @@ func render(c *compiled, v quest.View, gameID int64, step int, name string) scre
 			fmt.Fprintf(&b, "\n<b>%d.</b> %s", long, strings.TrimSpace(markupHTML(ch.Text, nameHTML)))
 			label = strconv.Itoa(long) + ". " + cut(label, maxButtonText/2) + "…"
 		}
-		data := "q:" + strconv.FormatInt(gameID, 36) + ":" + strconv.Itoa(step) + ":" + strconv.Itoa(ch.JumpID)
+		data := buttonData(gameID, step, ch.JumpID)
 		btn := bot.Button{Text: label, Data: data}
 		if n := len(kb); n > 0 && len(kb[n-1]) < width {
 			kb[n-1] = append(kb[n-1], btn)
@@ -92,7 +92,7 @@ func render(c *compiled, v quest.View, gameID int64, step int, name string) scre
 	}
 	sc := screen{html: html, kb: kb}
 	if v.Image != "" {
-		sc.image = c.image(v.Image)
+		sc.image = c.Image(v.Image)
 	}
 	return sc
 }

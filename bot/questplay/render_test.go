@@ -1,11 +1,11 @@
 package questplay
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
 )
 
 // Ensure quest markup becomes balanced Telegram HTML and everything else is escaped.
@@ -53,17 +53,10 @@ func TestPlainTextAndData(t *testing.T) {
 	}
 }
 
-// Ensure the SQL bound of credits is MaxCredits.
-func TestMaxCreditsSQL(t *testing.T) {
-	if strconv.Itoa(MaxCredits) != maxCreditsSQL {
-		t.Errorf("maxCreditsSQL %s, MaxCredits %d", maxCreditsSQL, MaxCredits)
-	}
-}
-
 // Ensure a number in the image field sets the buttons per row, and long choices get numbered
 // buttons with the full text in the message.
 func TestRenderKeyboard(t *testing.T) {
-	c := &compiled{plain: map[int]bool{}, dir: t.TempDir()}
+	c := &compiled{Quest: &questfs.Quest{Dir: t.TempDir()}, info: &info{plain: map[int]bool{}}}
 	v := quest.View{Text: "t", Image: "2", Choices: []quest.Choice{
 		{JumpID: 1, Text: "a", Active: true}, {JumpID: 2, Text: "b", Active: true},
 		{JumpID: 3, Text: "c", Active: true}, {JumpID: 4, Text: "off", Active: false},

@@ -12,41 +12,31 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
 )
 
 // progressRef is the ref of a broadcast's message in its author's chat: the confirmation, then
 // the progress, edited in place.
 func progressRef(id int64) string { return "broadcast:" + strconv.FormatInt(id, 10) }
 
-// recipientsSQL selects the users a broadcast is for, after its parameters: $1 the bot, $2 the
-// time it started (who had joined by then; NULL: now), $3 its author (left out), $4 its language.
-const recipientsSQL = `
-	FROM user_service us JOIN users u ON u.id = us.user_id
-	WHERE us.service_id = $1 AND us.joined_at <= COALESCE($2::timestamptz, now()) AND us.user_id <> $3
-		AND relay_lang(u.language) = $4`
-
-// countRecipients counts the users a broadcast started now is for. Those who blocked the bot are
-// counted too, and reported as not reached, so that the admin sees them.
-func countRecipients(ctx context.Context, db pgx.Tx, service int, author int64, lang string) (int, error) {
-	var n int
-	err := db.QueryRow(ctx, `SELECT count(*) `+recipientsSQL,
-		service, nil, author, lang).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("relay: count recipients: %w", err)
-	}
-	return n, nil
+// audience is the users a broadcast is for: those of its language who had joined its bot when it
+// started (started nil: now), but its author.
+func audience(service int, author int64, lang string, started *time.Time) botpg.Audience {
+	return botpg.Audience{Service: service, Lang: lang, Except: author, Before: started}
 }
 
 // draft records an admin's text as a broadcast to confirm, and asks them.
-func (r *Relay) draft(ctx context.Context, tx bot.Tx, u *bot.Update, t texts) error {
+func (r *Relay) draft(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Relay) error {
 	db := tx.DB()
 	lang := bot.Language(u.User.Language)
-	n, err := countRecipients(ctx, db, u.Service, u.User.ID, lang)
+	// Those who blocked the bot are counted too, and reported as not reached, so that the admin
+	// sees them.
+	n, err := r.cfg.Users.CountAudience(ctx, db, audience(u.Service, u.User.ID, lang, nil))
 	if err != nil {
-		return err
+		return fmt.Errorf("relay: %w", err)
 	}
 	if n == 0 {
-		return say(ctx, tx, u.Chat, fmt.Sprintf(t.noOneElse, t.language[lang]))
+		return say(ctx, tx, u.Chat, fmt.Sprintf(t.NoOneElse, t.Language[lang]))
 	}
 	rid, err := record(ctx, db, u, "broadcast", 0)
 	if err != nil {
@@ -60,8 +50,8 @@ func (r *Relay) draft(ctx context.Context, tx bot.Tx, u *bot.Update, t texts) er
 	if err != nil {
 		return fmt.Errorf("relay: record broadcast: %w", err)
 	}
-	kb := bot.Keyboard{{{Text: t.send, Data: button("send", id)}, {Text: t.cancel, Data: button("cancel", id)}}}
-	reqs, err := bot.SendHTML(u.Chat, fmt.Sprintf(t.confirm, count(n), t.language[lang]), kb)
+	kb := bot.Keyboard{{{Text: t.Send, Data: button("send", id)}, {Text: t.Cancel, Data: button("cancel", id)}}}
+	reqs, err := bot.SendHTML(u.Chat, fmt.Sprintf(t.Confirm, count(n), t.Language[lang]), kb)
 	if err != nil {
 		return err
 	}
@@ -106,22 +96,23 @@ func lockPressed(ctx context.Context, tx bot.Tx, u *bot.Update, id int64) (*broa
 }
 
 // confirm starts a draft broadcast: it goes to the users of its language who are there now.
-func (r *Relay) confirm(ctx context.Context, tx bot.Tx, u *bot.Update, t texts, id int64) (string, error) {
+func (r *Relay) confirm(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Relay, id int64) (string, error) {
 	b, err := lockPressed(ctx, tx, u, id)
 	if err != nil || b == nil || b.status != "draft" {
-		return t.stale, err
+		return t.Stale, err
 	}
 	// The users it is for are counted now, and those who join from now on are left out.
 	db := tx.DB()
-	var n int
-	err = db.QueryRow(ctx, `UPDATE broadcast SET status = 'running', started_at = now(),
-			total = (SELECT count(*) `+recipientsSQL+`)
-		WHERE id = $5 RETURNING total`, b.service, nil, b.author, b.lang, id).Scan(&n)
+	n, err := r.cfg.Users.CountAudience(ctx, db, audience(b.service, b.author, b.lang, nil))
+	if err != nil {
+		return "", fmt.Errorf("relay: %w", err)
+	}
+	_, err = db.Exec(ctx, `UPDATE broadcast SET status = 'running', started_at = now(), total = $2 WHERE id = $1`, id, n)
 	if err != nil {
 		return "", fmt.Errorf("relay: start broadcast %d: %w", id, err)
 	}
-	bt := textsFor(b.lang)
-	text := fmt.Sprintf(bt.progress, bt.language[b.lang], count(0), count(n))
+	bt := texts.For(b.lang).Relay
+	text := fmt.Sprintf(bt.Progress, bt.Language[b.lang], count(0), count(n))
 	_, err = db.Exec(ctx, `UPDATE broadcast SET reported = $2, reported_at = now() WHERE id = $1`, id, text)
 	if err != nil {
 		return "", fmt.Errorf("relay: start broadcast %d: %w", id, err)
@@ -130,48 +121,47 @@ func (r *Relay) confirm(ctx context.Context, tx bot.Tx, u *bot.Update, t texts, 
 	if err != nil {
 		return "", err
 	}
-	return t.starting, tx.Send(ctx, edit)
+	return t.Starting, tx.Send(ctx, edit)
 }
 
-func stopKeyboard(t texts, id int64) bot.Keyboard {
-	return bot.Keyboard{{{Text: t.stop, Data: button("stop", id)}}}
+func stopKeyboard(t texts.Relay, id int64) bot.Keyboard {
+	return bot.Keyboard{{{Text: t.Stop, Data: button("stop", id)}}}
 }
 
 // cancel drops a draft broadcast.
-func (r *Relay) cancel(ctx context.Context, tx bot.Tx, u *bot.Update, t texts, id int64) (string, error) {
+func (r *Relay) cancel(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Relay, id int64) (string, error) {
 	b, err := lockPressed(ctx, tx, u, id)
 	if err != nil || b == nil || b.status != "draft" {
-		return t.stale, err
+		return t.Stale, err
 	}
 	if _, err := tx.DB().Exec(ctx, `UPDATE broadcast SET status = 'cancelled', finished_at = now() WHERE id = $1`, id); err != nil {
 		return "", fmt.Errorf("relay: cancel broadcast %d: %w", id, err)
 	}
-	bt := textsFor(b.lang)
-	edit, err := bot.EditHTMLRef(b.chat, progressRef(id), bt.cancelled, nil)
+	bt := texts.For(b.lang).Relay
+	edit, err := bot.EditHTMLRef(b.chat, progressRef(id), bt.Cancelled, nil)
 	if err != nil {
 		return "", err
 	}
-	return bt.cancelled, tx.Send(ctx, edit)
+	return bt.Cancelled, tx.Send(ctx, edit)
 }
 
 // stop ends a running broadcast: nobody else gets it, and its copies waiting in the outbox are
 // taken out. A copy the sender is sending at this moment is waited for: it is then either sent (and
 // counted) or taken out.
-func (r *Relay) stop(ctx context.Context, tx bot.Tx, u *bot.Update, t texts, id int64) (string, error) {
+func (r *Relay) stop(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Relay, id int64) (string, error) {
 	b, err := lockPressed(ctx, tx, u, id)
 	if err != nil || b == nil || b.status != "running" {
-		return t.stale, err
+		return t.Stale, err
 	}
 	db := tx.DB()
-	_, err = db.Exec(ctx, `DELETE FROM outbox WHERE ref = $1 AND status = 'pending'`, copyRef(b.relay))
-	if err != nil {
+	if err := r.cfg.Outbox.CancelPending(ctx, db, b.service, copyRef(b.relay)); err != nil {
 		return "", fmt.Errorf("relay: stop broadcast %d: %w", id, err)
 	}
-	st, err := progressOf(ctx, db, b)
+	st, err := r.progressOf(ctx, db, b)
 	if err != nil {
 		return "", err
 	}
-	text := st.text(textsFor(b.lang), b, "stopped")
+	text := st.text(texts.For(b.lang).Relay, b, "stopped")
 	_, err = db.Exec(ctx, `UPDATE broadcast SET status = 'stopped', finished_at = now(), reported = $2,
 		reported_at = now() WHERE id = $1`, id, text)
 	if err != nil {
@@ -181,7 +171,7 @@ func (r *Relay) stop(ctx context.Context, tx bot.Tx, u *bot.Update, t texts, id 
 	if err != nil {
 		return "", err
 	}
-	return textsFor(b.lang).stoppedAck, tx.Send(ctx, edit)
+	return texts.For(b.lang).Relay.StoppedAck, tx.Send(ctx, edit)
 }
 
 // progress is how far a broadcast got.
@@ -192,14 +182,12 @@ type progress struct {
 	unreached int // skipped and failed
 }
 
-func progressOf(ctx context.Context, db pgx.Tx, b *broadcast) (progress, error) {
+func (r *Relay) progressOf(ctx context.Context, db pgx.Tx, b *broadcast) (progress, error) {
 	var p progress
-	ref := copyRef(b.relay)
-	err := db.QueryRow(ctx, `SELECT
-		(SELECT count(DISTINCT chat_id) FROM relay_copy WHERE relay_id = $1),
-		(SELECT count(DISTINCT chat_id) FROM outbox WHERE ref = $2 AND status = 'failed'),
-		(SELECT count(*) FROM outbox WHERE ref = $2 AND status = 'pending')`, b.relay, ref).
-		Scan(&p.sent, &p.failed, &p.pending)
+	err := db.QueryRow(ctx, `SELECT count(DISTINCT chat_id) FROM relay_copy WHERE relay_id = $1`, b.relay).Scan(&p.sent)
+	if err == nil {
+		p.failed, p.pending, err = r.cfg.Outbox.RefCounts(ctx, db, b.service, copyRef(b.relay))
+	}
 	if err != nil {
 		return p, fmt.Errorf("relay: progress of broadcast %d: %w", b.id, err)
 	}
@@ -208,18 +196,18 @@ func progressOf(ctx context.Context, db pgx.Tx, b *broadcast) (progress, error) 
 }
 
 // text is the progress message of a broadcast in a state: "running", "done" or "stopped".
-func (p progress) text(t texts, b *broadcast, state string) string {
+func (p progress) text(t texts.Relay, b *broadcast, state string) string {
 	var s string
 	switch state {
 	case "running":
-		return fmt.Sprintf(t.progress, t.language[b.lang], count(p.sent), count(b.total))
+		return fmt.Sprintf(t.Progress, t.Language[b.lang], count(p.sent), count(b.total))
 	case "done":
-		s = fmt.Sprintf(t.done, count(p.sent), count(b.total))
+		s = fmt.Sprintf(t.Done, count(p.sent), count(b.total))
 	default:
-		s = fmt.Sprintf(t.stopped, count(p.sent), count(b.total))
+		s = fmt.Sprintf(t.Stopped, count(p.sent), count(b.total))
 	}
 	if p.unreached > 0 {
-		s += fmt.Sprintf(t.unreached, count(p.unreached))
+		s += fmt.Sprintf(t.Unreached, count(p.unreached))
 	}
 	return s
 }
@@ -236,75 +224,62 @@ func count(n int) string {
 	return s
 }
 
-// Run sends the running broadcasts until ctx is cancelled: every Tick, each moves on by one step
-// (advance), and every hour old relay records are removed. Broadcasts are found in the database,
-// so a restart continues them; two processes share them through row locks.
-func (r *Relay) Run(ctx context.Context) {
-	if r.cfg.Pool == nil {
-		return
+// Broadcast is the job that sends the running broadcasts (every second, BroadcastSpec): each moves
+// on by one step (advance), in a transaction of its own. Broadcasts are found in the database, so
+// a restart continues them; two processes share them through row locks.
+func (r *Relay) Broadcast(ctx context.Context, do Doer) error {
+	type running struct {
+		id      int64
+		service int
 	}
-	tick := time.NewTicker(r.cfg.Tick)
-	defer tick.Stop()
-	var cleaned time.Time
-	for {
-		r.step(ctx)
-		if time.Since(cleaned) > time.Hour {
-			if err := r.cleanup(ctx); err != nil && ctx.Err() == nil {
-				r.log.Warn("Relay cleanup failed", slog.Any("error", err))
-			}
-			cleaned = time.Now()
+	var list []running
+	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+		rows, err := tx.DB().Query(ctx, `SELECT id, service_id FROM broadcast WHERE status = 'running' ORDER BY id`)
+		if err != nil {
+			return err
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-	}
-}
-
-// step advances every running broadcast once.
-func (r *Relay) step(ctx context.Context) {
-	rows, err := r.cfg.Pool.Query(ctx, `SELECT id FROM broadcast WHERE status = 'running' ORDER BY id`)
+		list, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (running, error) {
+			var b running
+			err := r.Scan(&b.id, &b.service)
+			return b, err
+		})
+		return err
+	})
 	if err != nil {
-		if ctx.Err() == nil {
-			r.log.Warn("Broadcasts unreadable", slog.Any("error", err))
-		}
-		return
+		return fmt.Errorf("relay: broadcasts: %w", err)
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		if ctx.Err() == nil {
-			r.log.Warn("Broadcasts unreadable", slog.Any("error", err))
+	var failed error
+	for _, b := range list {
+		err := do.Do(ctx, b.service, func(ctx context.Context, tx bot.Tx) error { return r.advance(ctx, tx, b.id) })
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		return
-	}
-	for _, id := range ids {
-		if err := pgx.BeginFunc(ctx, r.cfg.Pool, func(tx pgx.Tx) error { return r.advance(ctx, tx, id) }); err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			r.log.Warn("Broadcast step failed", slog.Int64("broadcast_id", id), slog.Any("error", err))
+		if err != nil {
+			r.log.Warn("Broadcast step failed", slog.Int64("broadcast_id", b.id), slog.Any("error", err))
+			failed = errors.Join(failed, err)
 		}
 	}
+	return failed
 }
 
 // advance moves a running broadcast on, in one transaction: it queues the next users (as many as
 // the window has room for) and moves the cursor past them, then reports the progress to the
 // author when it is due, and finishes the broadcast once every copy has left the outbox. A
 // broadcast another process is moving on is skipped.
-func (r *Relay) advance(ctx context.Context, tx pgx.Tx, id int64) error {
-	b, err := scanBroadcast(tx.QueryRow(ctx, `SELECT `+broadcastColumns+` FROM broadcast
+func (r *Relay) advance(ctx context.Context, tx bot.Tx, id int64) error {
+	db := tx.DB()
+	b, err := scanBroadcast(db.QueryRow(ctx, `SELECT `+broadcastColumns+` FROM broadcast
 		WHERE id = $1 AND status = 'running' FOR UPDATE SKIP LOCKED`, id))
 	if err != nil || b == nil {
 		return err
 	}
-	p, err := progressOf(ctx, tx, b)
+	p, err := r.progressOf(ctx, db, b)
 	if err != nil {
 		return err
 	}
 	var reqs []bot.Request
 	if room := r.cfg.Window - p.pending; !b.exhausted && room > 0 {
-		batch, err := r.queue(ctx, tx, b, room)
+		batch, err := r.queue(ctx, db, b, room)
 		if err != nil {
 			return err
 		}
@@ -315,7 +290,7 @@ func (r *Relay) advance(ctx context.Context, tx pgx.Tx, id int64) error {
 	if b.exhausted && p.pending == 0 {
 		state, status = "done", "done"
 	}
-	t := textsFor(b.lang)
+	t := texts.For(b.lang).Relay
 	text := p.text(t, b, state)
 	due := b.reportedAt == nil || time.Since(*b.reportedAt) >= r.cfg.ReportEvery
 	if (due || state == "done") && (b.reported == nil || *b.reported != text) {
@@ -332,10 +307,10 @@ func (r *Relay) advance(ctx context.Context, tx pgx.Tx, id int64) error {
 		now := time.Now()
 		b.reportedAt = &now
 	}
-	if _, err := botpg.EnqueueTx(ctx, tx, b.service, reqs); err != nil {
+	if err := tx.Send(ctx, reqs...); err != nil {
 		return err
 	}
-	_, err = tx.Exec(ctx, `UPDATE broadcast SET cursor_id = $2, queued = $3, skipped = $4, exhausted = $5,
+	_, err = db.Exec(ctx, `UPDATE broadcast SET cursor_id = $2, queued = $3, skipped = $4, exhausted = $5,
 		reported = $6, reported_at = $7, status = $8, finished_at = CASE WHEN $8 = 'done' THEN now() END
 		WHERE id = $1`, b.id, b.cursor, b.queued, b.skipped, b.exhausted, b.reported, b.reportedAt, status)
 	if err != nil {
@@ -347,23 +322,7 @@ func (r *Relay) advance(ctx context.Context, tx pgx.Tx, id int64) error {
 // queue returns the copies for the next n users of a broadcast after its cursor, and moves the
 // cursor (in b) past them. Users who blocked the bot are passed over and counted.
 func (r *Relay) queue(ctx context.Context, tx pgx.Tx, b *broadcast, n int) ([]bot.Request, error) {
-	rows, err := tx.Query(ctx, `
-		SELECT u.id, u.chat_id, u.is_admin, u.language, u.blocked_at IS NOT NULL `+recipientsSQL+`
-			AND ($5::bigint IS NULL OR us.user_id > $5)
-		ORDER BY us.user_id LIMIT $6`, b.service, b.started, b.author, b.lang, b.cursor, n)
-	if err != nil {
-		return nil, fmt.Errorf("relay: recipients of broadcast %d: %w", b.id, err)
-	}
-	type recipient struct {
-		id, chat       int64
-		admin, blocked bool
-		lang           string
-	}
-	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (recipient, error) {
-		var x recipient
-		err := row.Scan(&x.id, &x.chat, &x.admin, &x.lang, &x.blocked)
-		return x, err
-	})
+	list, err := r.cfg.Users.ListAudience(ctx, tx, audience(b.service, b.author, b.lang, b.started), b.cursor, n)
 	if err != nil {
 		return nil, fmt.Errorf("relay: recipients of broadcast %d: %w", b.id, err)
 	}
@@ -373,22 +332,24 @@ func (r *Relay) queue(ctx context.Context, tx pgx.Tx, b *broadcast, n int) ([]bo
 	var a *author
 	var reqs []bot.Request
 	for _, x := range list {
-		b.cursor = &x.id
-		if x.blocked {
+		b.cursor = &x.ID
+		if x.Blocked {
 			b.skipped++
 			continue
 		}
-		if x.admin && a == nil {
-			if a, err = authorByID(ctx, tx, b.author); err != nil {
-				return nil, err
+		if x.Admin && a == nil {
+			p, err := r.cfg.Users.Profile(ctx, tx, b.author)
+			if err != nil {
+				return nil, fmt.Errorf("relay: author of broadcast %d: %w", b.id, err)
 			}
+			a = &author{id: p.ID, chat: p.Chat, firstName: p.FirstName, username: p.Username}
 		}
 		var au author
 		if a != nil {
 			au = *a
 		}
-		text := copyText(x.admin, textsFor(bot.Language(x.lang)), au, nil, b.lang, b.text)
-		parts, err := bot.SendHTML(x.chat, text, nil)
+		text := copyText(x.Admin, texts.For(x.Lang).Relay, au, nil, b.lang, b.text)
+		parts, err := bot.SendHTML(x.Chat, text, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -398,30 +359,19 @@ func (r *Relay) queue(ctx context.Context, tx pgx.Tx, b *broadcast, n int) ([]bo
 	return reqs, nil
 }
 
-func authorByID(ctx context.Context, tx pgx.Tx, id int64) (*author, error) {
-	a := &author{id: id}
-	var username *string
-	err := tx.QueryRow(ctx, `SELECT chat_id, first_name, username FROM users WHERE id = $1`, id).
-		Scan(&a.chat, &a.firstName, &username)
-	if err != nil {
-		return nil, fmt.Errorf("relay: author %d: %w", id, err)
-	}
-	if username != nil {
-		a.username = *username
-	}
-	return a, nil
-}
-
-// cleanup removes the relay records older than Keep (replies to those copies then find nothing),
-// and drafts nobody confirmed within a day.
-func (r *Relay) cleanup(ctx context.Context) error {
+// Cleanup is the job (every hour, CleanupSpec) that removes the relay records older than Keep
+// (replies to those copies then find nothing), and cancels drafts nobody confirmed within a day.
+func (r *Relay) Cleanup(ctx context.Context, do Doer) error {
 	keep := strconv.FormatInt(int64(r.cfg.Keep/time.Second), 10) + " seconds"
-	_, err := r.cfg.Pool.Exec(ctx, `DELETE FROM relay_message m WHERE m.created_at < now() - $1::interval
-		AND NOT EXISTS (SELECT 1 FROM broadcast b WHERE b.relay_id = m.id AND b.status = 'running')`, keep)
-	if err == nil {
-		_, err = r.cfg.Pool.Exec(ctx, `UPDATE broadcast SET status = 'cancelled', finished_at = now()
-			WHERE status = 'draft' AND created_at < now() - interval '1 day'`)
-	}
+	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+		_, err := tx.DB().Exec(ctx, `DELETE FROM relay_message m WHERE m.created_at < now() - $1::interval
+			AND NOT EXISTS (SELECT 1 FROM broadcast b WHERE b.relay_id = m.id AND b.status = 'running')`, keep)
+		if err == nil {
+			_, err = tx.DB().Exec(ctx, `UPDATE broadcast SET status = 'cancelled', finished_at = now()
+				WHERE status = 'draft' AND created_at < now() - interval '1 day'`)
+		}
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("relay: cleanup: %w", err)
 	}

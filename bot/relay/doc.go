@@ -1,14 +1,14 @@
 // Package relay carries messages between a bot's users and its admins (users.is_admin): users'
 // texts to the admins, admins' broadcasts to the users, replies threaded both ways, a black list,
-// and news. It plugs into bot/scriptbot as an Extension, so it only sees what the command tree
-// leaves: commands and the answers to prompts (hidden ones included) never reach it and are never
-// relayed.
+// and news. The router gives it only what the command tree and the uploads leave (its message
+// handler comes after theirs): commands and the answers to prompts (hidden ones included) never
+// reach it and are never relayed.
 //
 // # Users to admins
 //
 // A user's text in their private chat goes to every admin of the bot (who has written to it and
 // not blocked it), headed with the user's name, username, chat id and where they are in their
-// quest (the quest's name, the location and the step, from the game table); the user is told it
+// quest (the quest's name, the location and the step, from the quest store); the user is told it
 // went. Messages of black-listed chats are not relayed: they get the tree's usual hint, and play
 // as before. A user may have PerMinute messages relayed a minute; more are refused with a notice.
 // A photo, sticker or other non-text message is answered with a notice that only text reaches
@@ -25,7 +25,7 @@
 // most every ReportEvery) with a Stop button, and ends with the number reached and the number
 // who had blocked the bot. Other admins among the recipients see the broadcast with its author.
 //
-// The worker (Run) sends running broadcasts: every Tick, each broadcast queues the copies for the
+// The Broadcast job sends running broadcasts: every second, each broadcast queues the copies for the
 // next users in user id order, as many as keep Window copies waiting in the outbox, in the
 // transaction that moves its cursor past them, so a restart resumes after the last user queued
 // and nobody gets a broadcast twice. The transport's sender then sends them under Telegram's

@@ -19,7 +19,7 @@ func TestRelayAndReplies(t *testing.T) {
 	e.cast(t)
 	e.Send(t, ann, "/quest cargo")
 	e.WaitFor(t, "Ann's game", func() bool {
-		return e.QueryInt(t, `SELECT count(*) FROM game WHERE user_id = $1`, ann) == 1
+		return e.Game(t, e.service, ann) != nil
 	})
 	e.waitIdle(t)
 
@@ -187,7 +187,7 @@ func TestBlackList(t *testing.T) {
 	e.WaitText(t, bob, 0, "Send /quest to choose a quest")
 	e.Send(t, bob, "/quest cargo")
 	e.WaitFor(t, "Bob's game", func() bool {
-		return e.QueryInt(t, `SELECT count(*) FROM game WHERE user_id = $1`, bob) == 1
+		return e.Game(t, e.service, bob) != nil
 	})
 	e.waitIdle(t)
 	if e.CountText(alice, "cheap credits")+e.CountText(boris, "cheap credits") != 0 ||

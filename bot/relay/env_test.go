@@ -1,6 +1,7 @@
 package relay_test
 
 import (
+	"context"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -10,13 +11,11 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/bottest"
-	"github.com/questbot/questbot/bot/questplay"
 	"github.com/questbot/questbot/bot/relay"
-	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
-	"github.com/questbot/questbot/scripts/scriptpg"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -56,17 +55,12 @@ func newEnv(t *testing.T) *env {
 func (e *env) start(t *testing.T) (stop func()) {
 	t.Helper()
 	log := e.Log()
-	store := scriptpg.New(e.Pool)
-	store.CheckEvery = 0
-	rl := relay.New(relay.Config{Pool: e.Pool, Log: log, Window: 5, Tick: 20 * time.Millisecond,
-		ReportEvery: 30 * time.Millisecond, NewsCheck: -1})
-	games := questplay.New(questplay.Config{Root: "../../uploads", Log: log})
-	h := scriptbot.New(scriptbot.Config{Source: store, Contexts: store, Games: games, Log: log,
-		Extensions: []scriptbot.Extension{rl}})
-	store.Builtins = h.BuiltinNames()
+	b := app.New(app.Config{UploadsDir: "../../uploads", Log: log, TreeCheck: -1,
+		Relay: relay.Config{Window: 5, ReportEvery: 30 * time.Millisecond, NewsCheck: -1}})
 	limits := bot.NoLimits
-	p := e.Start(t, bot.Config{Handler: rl.Wrap(h.Handle), Log: log, Rescan: 50 * time.Millisecond, Limits: &limits,
-		Hooks: bot.Hooks{BeforeSend: e.hold}}, rl.Run)
+	p := e.Start(t, bot.Config{Handler: b.Handle, Log: log, Rescan: 50 * time.Millisecond, Limits: &limits,
+		Hooks: bot.Hooks{BeforeSend: e.hold}},
+		bottest.Every(20*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return b.Relay.Broadcast(ctx, tr) }))
 	e.service = p.Service
 	return p.Stop
 }

@@ -50,17 +50,16 @@ func (r *Relay) Wrap(next bot.Handler) bot.Handler {
 	}
 }
 
-// newsSQL picks the news for a user ($2) of a bot ($3) among the current items $1, and writes
-// their receipts.
+// newsSQL picks the news for a user ($2) of a bot ($3), who joined it at $4, among the current
+// items $1, and writes their receipts.
 const newsSQL = `
 	WITH cand AS (
 		SELECT n.id, n.text_en, n.text_ru FROM news n
-		LEFT JOIN user_service us ON us.user_id = $2 AND us.service_id = $3
 		WHERE n.id = ANY($1) AND (n.service_id IS NULL OR n.service_id = $3)
 			AND n.starts_at <= now() AND (n.ends_at IS NULL OR n.ends_at > now())
 			AND (n.audience = 'all'
-				OR (n.audience = 'new' AND us.joined_at >= n.created_at)
-				OR (n.audience = 'existing' AND us.joined_at < n.created_at))
+				OR (n.audience = 'new' AND $4::timestamptz >= n.created_at)
+				OR (n.audience = 'existing' AND $4::timestamptz < n.created_at))
 			AND NOT EXISTS (SELECT 1 FROM news_receipt r WHERE r.news_id = n.id AND r.user_id = $2)),
 	got AS (
 		INSERT INTO news_receipt (news_id, user_id) SELECT id, $2 FROM cand
@@ -83,7 +82,13 @@ func (r *Relay) deliverNews(ctx context.Context, tx bot.Tx, u *bot.Update) error
 	if done {
 		return nil
 	}
-	rows, err := tx.DB().Query(ctx, newsSQL, ids, u.User.ID, u.Service)
+	var joined *time.Time
+	if at, ok, err := r.cfg.Users.JoinedAt(ctx, tx.DB(), u.Service, u.User.ID); err != nil {
+		return fmt.Errorf("relay: %w", err)
+	} else if ok {
+		joined = &at
+	}
+	rows, err := tx.DB().Query(ctx, newsSQL, ids, u.User.ID, u.Service, joined)
 	if err != nil {
 		return fmt.Errorf("relay: news for user %d: %w", u.User.ID, err)
 	}

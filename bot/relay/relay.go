@@ -14,18 +14,51 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/scriptbot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/quest/questpg"
 )
 
-var _ scriptbot.Extension = (*Relay)(nil)
+// CallbackPrefix is the prefix of the callback data of the broadcasts' buttons.
+const CallbackPrefix = "r"
+
+// BroadcastSpec is how often the broadcast job (Broadcast) runs; CleanupSpec the clean-up's.
+const (
+	BroadcastSpec = "@every 1s"
+	CleanupSpec   = "@every 1h"
+)
+
+// Users gives the users the relay writes to (bot/botpg implements it).
+type Users interface {
+	Admins(ctx context.Context, db pgx.Tx, service int, except int64) ([]botpg.Profile, error)
+	Profile(ctx context.Context, db pgx.Tx, id int64) (*botpg.Profile, error)
+	JoinedAt(ctx context.Context, db pgx.Tx, service int, user int64) (time.Time, bool, error)
+	CountAudience(ctx context.Context, db pgx.Tx, a botpg.Audience) (int, error)
+	ListAudience(ctx context.Context, db pgx.Tx, a botpg.Audience, after *int64, limit int) ([]botpg.Recipient, error)
+}
+
+// Outbox follows the copies of a broadcast in the outbox (bot/botpg implements it).
+type Outbox interface {
+	CancelPending(ctx context.Context, db pgx.Tx, service int, ref string) error
+	RefCounts(ctx context.Context, db pgx.Tx, service int, ref string) (failedChats, pending int, err error)
+}
+
+// Games says where a user is in their quest (quest/questpg implements it).
+type Games interface {
+	Position(ctx context.Context, db pgx.Tx, service int, user int64) (*questpg.Position, error)
+}
+
+// Doer runs work in a transaction of its own, whose messages go to the outbox of a bot
+// (bot.Transport.Do).
+type Doer interface {
+	Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error
+}
 
 // Defaults of Config.
 const (
 	DefaultWindow      = 25
-	DefaultTick        = time.Second
 	DefaultReportEvery = 5 * time.Second
 	DefaultNewsCheck   = 10 * time.Second
 	DefaultPerMinute   = 10
@@ -34,17 +67,16 @@ const (
 
 // Config configures a Relay.
 type Config struct {
-	// Pool is the database of the broadcast worker (Run); the handlers use the update's
-	// transaction.
-	Pool *pgxpool.Pool
-	// Log receives the worker's failures.
+	// Users, Outbox and Games are the stores the relay reads; botpg's and questpg's when nil.
+	Users  Users
+	Outbox Outbox
+	Games  Games
+	// Log receives the jobs' failures.
 	Log *slog.Logger
 	// Window is how many copies of a broadcast may wait in the outbox at once; DefaultWindow
 	// unless set. The sender drains them at Telegram's rate; a small window leaves room for the
 	// replies to other users in between.
 	Window int
-	// Tick is how often the worker moves the running broadcasts on; DefaultTick unless set.
-	Tick time.Duration
 	// ReportEvery is the least time between two edits of a broadcast's progress message;
 	// DefaultReportEvery unless set.
 	ReportEvery time.Duration
@@ -59,9 +91,9 @@ type Config struct {
 	Keep time.Duration
 }
 
-// Relay relays messages between users and admins. It is a scriptbot.Extension (free texts and
-// replies, the broadcast buttons), a wrapper of the update handler that delivers news (Wrap), and
-// a background worker that sends broadcasts (Run).
+// Relay relays messages between users and admins. Its handlers take the texts nothing else took
+// (HandleMessage) and the broadcasts' buttons (HandleCallback); Wrap is middleware that delivers
+// news; Broadcast and Cleanup are scheduled jobs.
 type Relay struct {
 	cfg Config
 	log *slog.Logger
@@ -78,8 +110,14 @@ func New(cfg Config) *Relay {
 	if cfg.Window <= 0 {
 		cfg.Window = DefaultWindow
 	}
-	if cfg.Tick <= 0 {
-		cfg.Tick = DefaultTick
+	if cfg.Users == nil {
+		cfg.Users = botpg.NewUsers()
+	}
+	if cfg.Outbox == nil {
+		cfg.Outbox = botpg.Outbox{}
+	}
+	if cfg.Games == nil {
+		cfg.Games = questpg.New()
 	}
 	if cfg.ReportEvery <= 0 {
 		cfg.ReportEvery = DefaultReportEvery
@@ -109,12 +147,12 @@ func (r *Relay) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bo
 	if m == nil || u.User == nil || m.Chat == nil || m.Chat.Type != "private" {
 		return false, nil
 	}
-	t := textsFor(bot.Language(u.User.Language))
+	t := texts.For(u.User.Language).Relay
 	if m.Text == "" {
 		if !media(m) {
 			return false, nil
 		}
-		return true, say(ctx, tx, u.Chat, t.onlyText)
+		return true, say(ctx, tx, u.Chat, t.OnlyText)
 	}
 	db := tx.DB()
 	var banned bool
@@ -136,11 +174,11 @@ func (r *Relay) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bo
 			return false, fmt.Errorf("relay: recent messages: %w", err)
 		}
 		if recent >= r.cfg.PerMinute {
-			return true, say(ctx, tx, u.Chat, t.tooMany)
+			return true, say(ctx, tx, u.Chat, t.TooMany)
 		}
 	}
 	if re := m.ReplyToMessage; re != nil {
-		orig, err := findCopy(ctx, db, u.Service, u.Chat, re.MessageID)
+		orig, err := r.findCopy(ctx, db, u.Service, u.Chat, re.MessageID)
 		if err != nil {
 			return false, err
 		}
@@ -149,7 +187,7 @@ func (r *Relay) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bo
 		}
 		if u.User.IsAdmin {
 			// Broadcasting an admin's reply to something else would surprise them.
-			return true, say(ctx, tx, u.Chat, t.notCopy)
+			return true, say(ctx, tx, u.Chat, t.NotCopy)
 		}
 	}
 	if u.User.IsAdmin {
@@ -184,24 +222,20 @@ type position struct {
 	step     int
 }
 
-func questPosition(ctx context.Context, db pgx.Tx, service int, user int64) (*position, error) {
-	var p position
-	err := db.QueryRow(ctx, `
-		SELECT s.name, COALESCE(g.state->>'loc', '?'), g.step
-		FROM game g JOIN script s ON s.id = g.script_id
-		WHERE g.service_id = $1 AND g.user_id = $2`, service, user).Scan(&p.quest, &p.location, &p.step)
-	if errors.Is(err, pgx.ErrNoRows) {
+func (r *Relay) questPosition(ctx context.Context, db pgx.Tx, service int, user int64) (*position, error) {
+	p, err := r.cfg.Games.Position(ctx, db, service, user)
+	if errors.Is(err, questpg.ErrNoGame) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("relay: quest of user %d: %w", user, err)
+		return nil, fmt.Errorf("relay: %w", err)
 	}
-	return &p, nil
+	return &position{quest: p.Quest, location: strconv.Itoa(p.Location), step: p.Step}, nil
 }
 
 // header is the first line of a copy shown to an admin: who wrote it, and where they are in their
 // quest (pos nil: in none) or, for a broadcast (lang set), whom it is for.
-func header(t texts, a author, pos *position, broadcastLang string) string {
+func header(t texts.Relay, a author, pos *position, broadcastLang string) string {
 	who := "<b>" + html.EscapeString(displayName(a)) + "</b>"
 	if a.username != "" {
 		who += " @" + html.EscapeString(a.username)
@@ -209,11 +243,11 @@ func header(t texts, a author, pos *position, broadcastLang string) string {
 	who += " · id <code>" + strconv.FormatInt(a.chat, 10) + "</code> · "
 	switch {
 	case broadcastLang != "":
-		return who + fmt.Sprintf(t.toEveryone, t.language[broadcastLang])
+		return who + fmt.Sprintf(t.ToEveryone, t.Language[broadcastLang])
 	case pos == nil:
-		return who + "<i>" + t.noQuest + "</i>"
+		return who + "<i>" + t.NoQuest + "</i>"
 	}
-	return who + "<i>" + fmt.Sprintf(t.inQuest, html.EscapeString(pos.quest), html.EscapeString(pos.location), pos.step) + "</i>"
+	return who + "<i>" + fmt.Sprintf(t.InQuest, html.EscapeString(pos.quest), html.EscapeString(pos.location), pos.step) + "</i>"
 }
 
 func displayName(a author) string {
@@ -228,7 +262,7 @@ func displayName(a author) string {
 
 // copyText is the text of a copy: with the header for an admin, the bare text for anyone else
 // (the bot speaks for the admins).
-func copyText(toAdmin bool, t texts, a author, pos *position, broadcastLang, text string) string {
+func copyText(toAdmin bool, t texts.Relay, a author, pos *position, broadcastLang, text string) string {
 	body := html.EscapeString(text)
 	if !toAdmin {
 		return body
@@ -237,32 +271,16 @@ func copyText(toAdmin bool, t texts, a author, pos *position, broadcastLang, tex
 }
 
 // toAdmins sends a user's text to every admin of the bot.
-func (r *Relay) toAdmins(ctx context.Context, tx bot.Tx, u *bot.Update, t texts) error {
+func (r *Relay) toAdmins(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Relay) error {
 	db := tx.DB()
-	rows, err := db.Query(ctx, `
-		SELECT u.chat_id, u.language FROM users u
-		JOIN user_service us ON us.user_id = u.id AND us.service_id = $1
-		WHERE u.is_admin AND u.blocked_at IS NULL AND u.id <> $2
-		ORDER BY u.id`, u.Service, u.User.ID)
+	admins, err := r.cfg.Users.Admins(ctx, db, u.Service, u.User.ID)
 	if err != nil {
-		return fmt.Errorf("relay: admins: %w", err)
-	}
-	type admin struct {
-		chat int64
-		lang string
-	}
-	admins, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (admin, error) {
-		var a admin
-		err := row.Scan(&a.chat, &a.lang)
-		return a, err
-	})
-	if err != nil {
-		return fmt.Errorf("relay: admins: %w", err)
+		return fmt.Errorf("relay: %w", err)
 	}
 	if len(admins) == 0 {
-		return say(ctx, tx, u.Chat, t.noAdmins)
+		return say(ctx, tx, u.Chat, t.NoAdmins)
 	}
-	pos, err := questPosition(ctx, db, u.Service, u.User.ID)
+	pos, err := r.questPosition(ctx, db, u.Service, u.User.ID)
 	if err != nil {
 		return err
 	}
@@ -272,7 +290,7 @@ func (r *Relay) toAdmins(ctx context.Context, tx bot.Tx, u *bot.Update, t texts)
 	}
 	a := authorOf(u.User)
 	for _, ad := range admins {
-		reqs, err := bot.SendHTML(ad.chat, copyText(true, textsFor(bot.Language(ad.lang)), a, pos, "", u.Message.Text), nil)
+		reqs, err := bot.SendHTML(ad.Chat, copyText(true, texts.For(ad.Lang).Relay, a, pos, "", u.Message.Text), nil)
 		if err != nil {
 			return err
 		}
@@ -280,7 +298,7 @@ func (r *Relay) toAdmins(ctx context.Context, tx bot.Tx, u *bot.Update, t texts)
 			return err
 		}
 	}
-	return say(ctx, tx, u.Chat, t.sent)
+	return say(ctx, tx, u.Chat, t.Sent)
 }
 
 // record stores a relayed message of the update's sender and returns its id.
@@ -309,42 +327,43 @@ type original struct {
 
 // findCopy returns the original of the copy message msgID in chat, or nil when it is not a copy.
 // Copies are keyed by chat and message id together: message ids repeat across chats.
-func findCopy(ctx context.Context, db pgx.Tx, service int, chat int64, msgID int) (*original, error) {
+func (r *Relay) findCopy(ctx context.Context, db pgx.Tx, service int, chat int64, msgID int) (*original, error) {
 	var o original
-	var username *string
+	var authorID int64
 	err := db.QueryRow(ctx, `
-		SELECT m.id, m.chat_id, m.message_id, u.is_admin, u.language, u.id, u.first_name, u.username,
-			u.blocked_at IS NOT NULL
-		FROM relay_copy c JOIN relay_message m ON m.id = c.relay_id JOIN users u ON u.id = m.author_id
+		SELECT m.id, m.chat_id, m.message_id, m.author_id
+		FROM relay_copy c JOIN relay_message m ON m.id = c.relay_id
 		WHERE c.service_id = $1 AND c.chat_id = $2 AND c.message_id = $3`, service, chat, msgID).
-		Scan(&o.relay, &o.chat, &o.messageID, &o.admin, &o.lang, &o.author.id, &o.author.firstName, &username, &o.blocked)
+		Scan(&o.relay, &o.chat, &o.messageID, &authorID)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("relay: find copy %d in chat %d: %w", msgID, chat, err)
 	}
-	if username != nil {
-		o.author.username = *username
-	}
-	o.author.chat = o.chat
 	if o.chat == chat {
 		// A copy never goes to its author's own chat.
 		return nil, nil
 	}
+	p, err := r.cfg.Users.Profile(ctx, db, authorID)
+	if err != nil {
+		return nil, fmt.Errorf("relay: %w", err)
+	}
+	o.admin, o.lang, o.blocked = p.Admin, p.Lang, p.Blocked
+	o.author = author{id: p.ID, chat: o.chat, firstName: p.FirstName, username: p.Username}
 	return &o, nil
 }
 
 // reply sends a reply to a copy to the author of the original, as a reply to it.
-func (r *Relay) reply(ctx context.Context, tx bot.Tx, u *bot.Update, t texts, o *original) error {
+func (r *Relay) reply(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Relay, o *original) error {
 	if o.blocked {
-		return say(ctx, tx, u.Chat, fmt.Sprintf(t.blocked, html.EscapeString(displayName(o.author))))
+		return say(ctx, tx, u.Chat, fmt.Sprintf(t.Blocked, html.EscapeString(displayName(o.author))))
 	}
 	db := tx.DB()
 	var pos *position
 	if o.admin {
 		var err error
-		if pos, err = questPosition(ctx, db, u.Service, u.User.ID); err != nil {
+		if pos, err = r.questPosition(ctx, db, u.Service, u.User.ID); err != nil {
 			return err
 		}
 	}
@@ -352,7 +371,7 @@ func (r *Relay) reply(ctx context.Context, tx bot.Tx, u *bot.Update, t texts, o 
 	if err != nil {
 		return err
 	}
-	text := copyText(o.admin, textsFor(bot.Language(o.lang)), authorOf(u.User), pos, "", u.Message.Text)
+	text := copyText(o.admin, texts.For(o.lang).Relay, authorOf(u.User), pos, "", u.Message.Text)
 	reqs, err := bot.SendHTML(o.chat, text, nil)
 	if err != nil {
 		return err
@@ -363,11 +382,11 @@ func (r *Relay) reply(ctx context.Context, tx bot.Tx, u *bot.Update, t texts, o 
 	if err := tx.Send(ctx, bot.WithRef(copyRef(id), reqs...)...); err != nil {
 		return err
 	}
-	to := t.replied
+	to := t.Replied
 	name := displayName(o.author)
 	if !u.User.IsAdmin {
 		// A user is told their answer went on, not which admin reads it.
-		to, name = t.sent, ""
+		to, name = t.Sent, ""
 	}
 	if name == "" {
 		return say(ctx, tx, u.Chat, to)
@@ -385,19 +404,16 @@ func say(ctx context.Context, tx bot.Tx, chat int64, text string) error {
 }
 
 // HandleCallback handles the buttons of a broadcast's message ("r:send:<id>", "r:cancel:<id>",
-// "r:stop:<id>"); other data is not the relay's.
-func (r *Relay) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+// "r:stop:<id>"); any other "r:" data is answered that the button is no longer active.
+func (r *Relay) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	cq := u.CallbackQuery
-	if cq == nil || u.User == nil {
-		return false, nil
-	}
 	verb, id, ok := parseButton(cq.Data)
 	if !ok {
-		return false, nil
+		return tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, texts.For(u.User.Language).Bot.Stale))
 	}
-	t := textsFor(bot.Language(u.User.Language))
+	t := texts.For(u.User.Language).Relay
 	if !u.User.IsAdmin {
-		return true, tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, t.adminsOnly))
+		return tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, t.AdminsOnly))
 	}
 	var answer string
 	var err error
@@ -410,14 +426,14 @@ func (r *Relay) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (b
 		answer, err = r.stop(ctx, tx, u, t, id)
 	}
 	if err != nil {
-		return true, err
+		return err
 	}
-	return true, tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, answer))
+	return tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, answer))
 }
 
 // parseButton splits the callback data "r:<verb>:<broadcast id>".
 func parseButton(data string) (verb string, id int64, ok bool) {
-	rest, found := strings.CutPrefix(data, "r:")
+	rest, found := strings.CutPrefix(data, CallbackPrefix+":")
 	if !found {
 		return "", 0, false
 	}
@@ -429,4 +445,6 @@ func parseButton(data string) (verb string, id int64, ok bool) {
 	return verb, id, err == nil && id > 0
 }
 
-func button(verb string, id int64) string { return "r:" + verb + ":" + strconv.FormatInt(id, 10) }
+func button(verb string, id int64) string {
+	return CallbackPrefix + ":" + verb + ":" + strconv.FormatInt(id, 10)
+}

@@ -19,11 +19,12 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/bottest"
-	"github.com/questbot/questbot/bot/questplay"
 	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
+	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/scripts"
 	"github.com/questbot/questbot/scripts/scriptpg"
 )
@@ -32,8 +33,8 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 const token = "123456:script-test-token"
 
-// fakeGames stands in for the quest player: it keeps the game row the seeded procedures read,
-// sends one line per operation, and records the calls.
+// fakeGames stands in for the quest player: it keeps a running game in the store (so that the
+// seeded procedures see it), sends one line per operation, and records the calls.
 type fakeGames struct {
 	mu    sync.Mutex
 	calls []string
@@ -61,24 +62,21 @@ func (g *fakeGames) say(ctx context.Context, tx bot.Tx, u *bot.Update, text stri
 
 func (g *fakeGames) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID int64) error {
 	g.record(fmt.Sprintf("launch %d", scriptID))
-	_, err := tx.DB().Exec(ctx, `INSERT INTO game (service_id, user_id, script_id, state) VALUES ($1, $2, $3, '{}')
-		ON CONFLICT (service_id, user_id) DO UPDATE SET script_id = EXCLUDED.script_id`, u.Service, u.User.ID, scriptID)
+	store := questpg.New()
+	sc, err := store.Script(ctx, tx.DB(), u.Service, scriptID)
 	if err != nil {
+		return err
+	}
+	gm := &questpg.Game{Service: u.Service, User: u.User.ID, Script: *sc, MoneyParam: -1}
+	if err := store.Launch(ctx, tx.DB(), gm, func(int64) int64 { return 0 }); err != nil {
 		return err
 	}
 	return g.say(ctx, tx, u, fmt.Sprintf("quest %d screen", scriptID), bot.Keyboard{{{Text: "Go", Data: fmt.Sprintf("q:%d", scriptID)}}})
 }
 
-func (g *fakeGames) Running(ctx context.Context, tx bot.Tx, u *bot.Update) (int64, bool, error) {
-	var id int64
-	err := tx.DB().QueryRow(ctx, `SELECT script_id FROM game WHERE service_id = $1 AND user_id = $2`, u.Service, u.User.ID).Scan(&id)
-	return id, err == nil, nil
-}
-
 func (g *fakeGames) Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	g.record("cancel")
-	_, err := tx.DB().Exec(ctx, `DELETE FROM game WHERE service_id = $1 AND user_id = $2`, u.Service, u.User.ID)
-	return err
+	return questpg.New().Abandon(ctx, tx.DB(), u.Service, u.User.ID)
 }
 
 func (g *fakeGames) SwitchLanguage(ctx context.Context, tx bot.Tx, u *bot.Update, lang string) (bool, error) {
@@ -91,9 +89,14 @@ func (g *fakeGames) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	return g.say(ctx, tx, u, "quest screen again", nil)
 }
 
-func (g *fakeGames) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+// HandleCallback takes the presses of "q:" buttons; "q:stale" is refused as a stale press.
+func (g *fakeGames) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	g.record("press " + u.CallbackQuery.Data)
-	return u.CallbackQuery.Data != "q:stale", nil
+	answer := ""
+	if u.CallbackQuery.Data == "q:stale" {
+		answer = "stale"
+	}
+	return tx.Send(ctx, bot.AnswerCallback(u.Chat, u.CallbackQuery.ID, answer))
 }
 
 // env is an emulator, a fresh database and a transport running the script handler.
@@ -112,28 +115,49 @@ func newEnv(t *testing.T) *env {
 }
 
 // run starts the environment with a quest player.
-func (e *env) run(t *testing.T, games scriptbot.Games) *env {
+func (e *env) run(t *testing.T, games *fakeGames) *env {
 	t.Helper()
 	e.Env = bottest.New(t, bottest.Options{Token: token, Username: "script_test_bot"})
 	e.stop = e.start(t, scriptbot.Config{Games: games})
 	return e
 }
 
+// extension is a feature of the test beside the tree: its messages, and its buttons by prefix.
+type extension struct {
+	prefix   string
+	callback bot.Handler
+	message  bot.MessageHandler
+}
+
 // start runs a transport with a new script handler (as a new process would) until the returned
-// function is called or the test ends. cfg's Source, Contexts and Log are filled in.
-func (e *env) start(t *testing.T, cfg scriptbot.Config) (stop func()) {
+// function is called or the test ends. cfg's Trees, Contexts and Log are filled in; the router
+// sends quest buttons to the fake quest player.
+func (e *env) start(t *testing.T, cfg scriptbot.Config, extensions ...extension) (stop func()) {
 	t.Helper()
 	cfg.Log = e.Log()
-	store := scriptpg.New(e.Pool)
+	store := scriptpg.New()
 	store.CheckEvery = 0
-	cfg.Source, cfg.Contexts = store, store
+	cfg.Trees, cfg.Contexts = store, store
 	h := scriptbot.New(cfg)
 	store.Builtins = h.BuiltinNames()
+	r := bot.NewRouter()
+	r.Use(h.Refresh)
+	r.OnAnyCommand(h.HandleCommand)
+	r.OnCallback(scriptbot.CallbackPrefix, h.HandleMenu)
+	if g, ok := cfg.Games.(*fakeGames); ok {
+		r.OnCallback("q", g.HandleCallback)
+	}
+	r.OnMessage(h.HandleText)
+	for _, x := range extensions {
+		r.OnCallback(x.prefix, x.callback)
+		r.OnMessage(x.message)
+	}
+	r.OnUnhandled(h.HandleUnhandled)
 	limits := bot.NoLimits
-	p := e.Start(t, bot.Config{Handler: h.Handle, Log: cfg.Log, Limits: &limits})
+	p := e.Start(t, bot.Config{Handler: r.Handle, Log: cfg.Log, Limits: &limits})
 	e.tr, e.service = p.Transport, p.Service
 	ctx := context.Background()
-	menu, err := h.Menu(ctx, e.service)
+	menu, err := h.Menu(ctx, e.Pool, e.service)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,10 +168,10 @@ func (e *env) start(t *testing.T, cfg scriptbot.Config) (stop func()) {
 }
 
 // restart stops the transport and handler and starts new ones with cfg on the same database.
-func (e *env) restart(t *testing.T, cfg scriptbot.Config) {
+func (e *env) restart(t *testing.T, cfg scriptbot.Config, extensions ...extension) {
 	t.Helper()
 	e.stop()
-	e.stop = e.start(t, cfg)
+	e.stop = e.start(t, cfg, extensions...)
 }
 
 // addQuests adds English quests Alpha and Beta and an unlisted one, and returns their ids by name.
@@ -493,7 +517,10 @@ func TestInvalidTree(t *testing.T) {
 // name.
 func TestRealQuest(t *testing.T) {
 	t.Parallel()
-	e := (&env{}).run(t, questplay.New(questplay.Config{Root: "../../uploads", Log: slog.New(slog.DiscardHandler)}))
+	e := &env{Env: bottest.New(t, bottest.Options{Token: token, Username: "script_test_bot"})}
+	b := app.New(app.Config{UploadsDir: "../../uploads", Log: slog.New(slog.DiscardHandler), TreeCheck: -1})
+	p := e.Start(t, bot.Config{Handler: b.Handle, Log: e.Log(), Limits: &bot.NoLimits})
+	e.tr, e.service = p.Transport, p.Service
 	e.Exec(t, `UPDATE script SET listed = false WHERE common_name = 'duel'`) // leave one English quest
 	e.User(7, "Ann", "en")
 	e.Send(t, 7, "/quest")
@@ -636,12 +663,9 @@ func (*echoExtension) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Updat
 	return true, tx.Send(ctx, reqs...)
 }
 
-func (x *echoExtension) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
-	if !strings.HasPrefix(u.CallbackQuery.Data, "x:") {
-		return false, nil
-	}
+func (x *echoExtension) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	x.pressed.Add(1)
-	return true, tx.Send(ctx, bot.AnswerCallback(u.Chat, u.CallbackQuery.ID, "x pressed"))
+	return tx.Send(ctx, bot.AnswerCallback(u.Chat, u.CallbackQuery.ID, "x pressed"))
 }
 
 // Ensure a built-in is called with its arguments by name and its result code picks the branch,
@@ -678,7 +702,7 @@ func TestBuiltinAndExtension(t *testing.T) {
 		INSERT INTO localized_string (action_id, lang, text) VALUES
 			(60002, 'en', 'Count what?'), (60003, 'en', '{WORD} has {N} letters');`)
 	x := &echoExtension{}
-	e.restart(t, scriptbot.Config{Games: e.games, Builtins: builtins, Extensions: []scriptbot.Extension{x}})
+	e.restart(t, scriptbot.Config{Games: e.games, Builtins: builtins}, extension{"x", x.HandleCallback, x.HandleMessage})
 	e.User(4, "Ann", "en")
 	e.Send(t, 4, "/count hello")
 	e.WaitText(t, 4, 0, "hello has 5 letters")

@@ -1,6 +1,9 @@
-// Package scriptbot is the bot's top-level update handler: slash commands and the answers to
-// their prompts go to the command tree of package scripts, presses of its menus ("m:..." callback
-// data) too, and presses of quest buttons ("q:...") go to the quest player (bot/questplay).
+// Package scriptbot is the command tree in Telegram: slash commands and the answers to their
+// prompts go to the command tree of package scripts, and so do presses of its menus ("m:..."
+// callback data). The Router of package bot sends it what is its own: every command nobody else
+// registered (HandleCommand), the presses of its menus (HandleMenu), the texts that answer a
+// prompt (HandleText) and, last, the messages nobody took (HandleUnhandled, a hint); Refresh is
+// middleware that keeps the command menus in step with the tree.
 //
 // The interpreter returns effects as data; Handler carries them out inside the update's
 // transaction: texts and menus become outbox rows, quest effects become calls of Games, and a
@@ -9,20 +12,21 @@
 // timeout) and the interpreter is run again with its result, until the dialogue waits for the
 // user or ends. The dialogue's state is saved with the update, so a restart continues it.
 //
+// The tree is read through the update's own transaction (its connection), never through a
+// second connection of the pool while the update holds one.
+//
 // The prompt of a hidden parameter is sent under a message reference (bot.Request.Ref), so that
 // once it is answered the prompt is deleted by reference along with the answer. When a dialogue
 // changes the user's language (/lang), the chat gets its own command menu in that language, sent
 // again whenever the command tree changes.
 //
-// A text that is neither a command nor the answer to a prompt gets a hint. A press of a menu
-// that is no longer the one the dialogue waits on (an old message, another user's data, forged
-// data) is answered with a short notice and changes nothing.
+// A press of a menu that is no longer the one the dialogue waits on (an old message, another
+// user's data, forged data) is answered with a short notice and changes nothing.
 package scriptbot
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -33,16 +37,20 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/scripts"
+	"github.com/questbot/questbot/scripts/scriptpg"
 )
+
+// CallbackPrefix is the prefix of the callback data of the tree's menus.
+const CallbackPrefix = "m"
 
 // Games is the quest player, as the command tree uses it (bot/questplay implements it).
 type Games interface {
 	// Launch starts quest script scriptID for the user, replacing any running game, and sends
 	// its first screen.
 	Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID int64) error
-	// Running returns the script of the user's running game.
-	Running(ctx context.Context, tx bot.Tx, u *bot.Update) (scriptID int64, ok bool, err error)
 	// Cancel ends the user's running game.
 	Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error
 	// SwitchLanguage moves the running game to the same quest in lang, when it has that
@@ -50,27 +58,21 @@ type Games interface {
 	SwitchLanguage(ctx context.Context, tx bot.Tx, u *bot.Update, lang string) (bool, error)
 	// Retry shows the current screen of the running game again, applying nothing.
 	Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error
-	// HandleCallback handles a press of a quest button ("q:..." data) and reports whether the
-	// press was the game's.
-	HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (handled bool, err error)
 }
 
 // Builtin is an operation the command tree calls by name (action type builtin) for what SQL
-// cannot do: the quest developers' tools, which need the running game and the files. It gets
-// the action's request parameters by name and runs in the update's transaction; it may send
+// cannot do, such as the quest developers' tools, which need the running game and the files. It
+// gets the action's request parameters by name and runs in the update's transaction; it may send
 // messages itself (tx.Send). Its result is mapped into parameters and branched on as a stored
 // procedure's: Result.Code picks the child. An error fails the update; a refusal or a bad
 // argument is a result code, for the tree to answer.
-type Builtin func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error)
+type Builtin = func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error)
 
-// Extension handles what the command tree leaves: a message that is neither a command nor the
-// answer to a prompt (a file, a reply, free text), and a press of a button whose callback data
-// neither the tree ("m:") nor the quest player ("q:") owns. Extensions are asked in order; the
-// first that reports handled ends the search. Nothing handled gets the tree's hint or the
-// stale-button notice.
-type Extension interface {
-	HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (handled bool, err error)
-	HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) (handled bool, err error)
+// Trees gives the command trees (scripts/scriptpg implements it).
+type Trees interface {
+	// Tree returns the tree of a bot, read through db. A tree with problems is returned with
+	// them listed in Tree.Problems; errors are failures of the database.
+	Tree(ctx context.Context, db scriptpg.DB, service int) (*scripts.Tree, error)
 }
 
 // Contexts keeps the users' running dialogues (scripts/scriptpg implements it). db is the
@@ -86,19 +88,25 @@ type Contexts interface {
 	Delete(ctx context.Context, db pgx.Tx, service int, user int64) error
 }
 
+// Users keeps the users' roles and their chats' command menus (bot/botpg implements it).
+type Users interface {
+	Roles(ctx context.Context, db pgx.Tx, service int, user int64) (botpg.Roles, error)
+	SetChatMenu(ctx context.Context, db pgx.Tx, service int, user int64, lang string, rev int64) error
+	ClaimChatMenus(ctx context.Context, db pgx.Tx, service int, rev int64) ([]botpg.ChatMenu, error)
+}
+
 // Config configures a Handler.
 type Config struct {
-	// Source gives the command trees.
-	Source scripts.Source
-	// Contexts keeps the running dialogues.
+	// Trees gives the command trees; Contexts keeps the running dialogues.
+	Trees    Trees
 	Contexts Contexts
+	// Users gives the users' roles; botpg's when nil.
+	Users Users
 	// Games plays quests; nil answers quest actions with a notice that quests are unavailable.
 	Games Games
-	// Builtins are the built-in operations, by name; the tree's Source must be told their
-	// names (BuiltinNames) so that it refuses commands calling others.
+	// Builtins are the built-in operations, by name; the trees must be told their names
+	// (BuiltinNames) so that they refuse commands calling others.
 	Builtins map[string]Builtin
-	// Extensions handle the messages and presses the tree and the quest player leave.
-	Extensions []Extension
 	// Log receives the refused trees and failed calls.
 	Log *slog.Logger
 	// HTTPClient makes the requests of HTTP actions, each bounded by its action's timeout;
@@ -138,41 +146,45 @@ func New(cfg Config) *Handler {
 	if cfg.ProcedureTimeout <= 0 {
 		cfg.ProcedureTimeout = DefaultProcedureTimeout
 	}
+	if cfg.Users == nil {
+		cfg.Users = botpg.NewUsers()
+	}
 	return &Handler{cfg: cfg, log: cfg.Log, http: client, procTimeout: cfg.ProcedureTimeout, seen: map[int]int64{},
 		menus: map[int]int64{}}
 }
 
-// Handle is the bot.Handler: it routes an update to the command tree or the quest player.
-func (h *Handler) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
-	if u.User == nil {
-		return nil
-	}
-	tree, err := h.cfg.Source.Tree(ctx, u.Service)
-	if err != nil {
-		return err
-	}
-	if h.note(u.Service, tree) {
-		// An operator changed the tree: the command menu may have changed too.
-		if reqs, err := MenuRequests(tree); err == nil {
-			if err := tx.Send(ctx, reqs...); err != nil {
+// tree returns the update's command tree, read through its transaction.
+func (h *Handler) tree(ctx context.Context, tx bot.Tx, u *bot.Update) (*scripts.Tree, error) {
+	return h.cfg.Trees.Tree(ctx, tx.DB(), u.Service)
+}
+
+// Refresh is middleware for the router: before each update it sends the command menus again
+// when an operator changed the tree, the bot's (setMyCommands) and the chats' own.
+func (h *Handler) Refresh(next bot.Handler) bot.Handler {
+	return func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if u.User != nil {
+			tree, err := h.tree(ctx, tx, u)
+			if err != nil {
 				return err
 			}
+			if h.note(u.Service, tree) {
+				// An operator changed the tree: the command menu may have changed too.
+				if reqs, err := MenuRequests(tree); err == nil {
+					if err := tx.Send(ctx, reqs...); err != nil {
+						return err
+					}
+				}
+			}
+			if h.chatMenusDue(u.Service, tree.Revision) {
+				// The chats' own menus too: once per revision and process, so also when the tree
+				// changed while no process ran.
+				if err := h.refreshChatMenus(ctx, tx, u.Service, tree); err != nil {
+					return err
+				}
+			}
 		}
+		return next(ctx, tx, u)
 	}
-	if h.chatMenusDue(u.Service, tree.Revision) {
-		// The chats' own menus too: once per revision and process, so also when the tree
-		// changed while no process ran.
-		if err := h.refreshChatMenus(ctx, tx, u.Service, tree); err != nil {
-			return err
-		}
-	}
-	switch {
-	case u.CallbackQuery != nil:
-		return h.press(ctx, tx, u, tree)
-	case u.Message != nil:
-		return h.message(ctx, tx, u, tree)
-	}
-	return nil
 }
 
 // note logs the problems of a tree the first time its revision is seen for a service, and
@@ -209,8 +221,8 @@ func (h *Handler) chatMenusDue(service int, rev int64) bool {
 
 // Menu returns the setMyCommands requests of a bot's command menu, and logs the problems of its
 // tree. It is called at start-up; later changes of the tree send the menu again by themselves.
-func (h *Handler) Menu(ctx context.Context, service int) ([]bot.Request, error) {
-	tree, err := h.cfg.Source.Tree(ctx, service)
+func (h *Handler) Menu(ctx context.Context, db scriptpg.DB, service int) ([]bot.Request, error) {
+	tree, err := h.cfg.Trees.Tree(ctx, db, service)
 	if err != nil {
 		return nil, err
 	}
@@ -287,39 +299,50 @@ func truncate(s string, n int) string {
 	return string(r[:n])
 }
 
-// message handles a text: a command starts its dialogue, anything else may answer a prompt.
-func (h *Handler) message(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scripts.Tree) error {
+// HandleCommand starts the dialogue of a command of the tree; a command the tree lacks is
+// answered that it is unknown (or unavailable, when the tree refused it).
+func (h *Handler) HandleCommand(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	tree, err := h.tree(ctx, tx, u)
+	if err != nil {
+		return err
+	}
+	t := texts.For(u.User.Language).Tree
+	cmd := tree.Commands[u.Command]
+	if cmd == nil {
+		if refused(tree, u.Command) {
+			return h.say(ctx, tx, u, t.Unavailable)
+		}
+		return h.say(ctx, tx, u, t.Unknown)
+	}
+	return h.start(ctx, tx, u, tree, cmd, u.Args)
+}
+
+// HandleText takes a text that answers the prompt the user's dialogue waits on.
+func (h *Handler) HandleText(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
 	m := u.Message
-	lang := bot.Language(u.User.Language)
-	if m.IsCommand() {
-		name := strings.ToLower(m.Command())
-		cmd := tree.Commands[name]
-		if cmd == nil {
-			if refused(tree, name) {
-				return h.say(ctx, tx, u, textsFor(lang).unavailable)
-			}
-			return h.say(ctx, tx, u, textsFor(lang).unknown)
-		}
-		return h.start(ctx, tx, u, tree, cmd, m.CommandArguments())
+	if m.Text == "" {
+		return false, nil
 	}
-	if m.Text != "" {
-		st, err := h.cfg.Contexts.Load(ctx, tx.DB(), u.Service, u.User.ID)
-		if err != nil {
-			return err
-		}
-		if st != nil && tree.WaitingKind(st) == scripts.KindInput {
-			return h.drive(ctx, tx, u, tree, st, scripts.Input{Kind: scripts.InputText, Text: m.Text, MessageID: m.MessageID})
-		}
+	st, err := h.cfg.Contexts.Load(ctx, tx.DB(), u.Service, u.User.ID)
+	if err != nil || st == nil {
+		return false, err
 	}
-	for _, x := range h.cfg.Extensions {
-		if handled, err := x.HandleMessage(ctx, tx, u); err != nil || handled {
-			return err
-		}
+	tree, err := h.tree(ctx, tx, u)
+	if err != nil {
+		return false, err
 	}
-	if m.Text == "" && m.Document == nil {
+	if tree.WaitingKind(st) != scripts.KindInput {
+		return false, nil
+	}
+	return true, h.drive(ctx, tx, u, tree, st, scripts.Input{Kind: scripts.InputText, Text: m.Text, MessageID: m.MessageID})
+}
+
+// HandleUnhandled answers a text or a file that nothing took with a hint.
+func (h *Handler) HandleUnhandled(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	if m := u.Message; m == nil || m.Text == "" && m.Document == nil {
 		return nil
 	}
-	return h.say(ctx, tx, u, textsFor(lang).hint)
+	return h.say(ctx, tx, u, texts.For(u.User.Language).Tree.Hint)
 }
 
 // BuiltinNames returns the names of the handler's built-in operations, for the tree's Source.
@@ -348,55 +371,43 @@ func (h *Handler) start(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scr
 	if err != nil {
 		return err
 	}
-	var dev bool
-	err = tx.DB().QueryRow(ctx, `SELECT is_developer FROM user_service WHERE user_id = $1 AND service_id = $2`,
-		u.User.ID, u.Service).Scan(&dev)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return fmt.Errorf("developer flag of user %d: %w", u.User.ID, err)
+	roles, err := h.cfg.Users.Roles(ctx, tx.DB(), u.Service, u.User.ID)
+	if err != nil {
+		return err
 	}
 	name := u.User.FirstName
 	if name == "" {
 		name = u.User.Username
 	}
 	env := scripts.Env{User: u.User.ID, Service: u.Service, Lang: bot.Language(u.User.Language), Name: name,
-		Developer: dev, Admin: u.User.IsAdmin}
+		Developer: roles.Developer, Admin: u.User.IsAdmin}
 	st := scripts.Start(tree, cmd, id, args, env)
 	return h.drive(ctx, tx, u, tree, st, scripts.Input{})
 }
 
-// press handles a button press.
-func (h *Handler) press(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scripts.Tree) error {
+// HandleMenu handles a press of a menu of the tree ("m:..." data) for the dialogue that waits on
+// it; a press of any other menu is answered that it is no longer active, and changes nothing.
+func (h *Handler) HandleMenu(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	cq := u.CallbackQuery
-	stale := bot.AnswerCallback(u.Chat, cq.ID, textsFor(bot.Language(u.User.Language)).stale)
-	switch {
-	case strings.HasPrefix(cq.Data, "q:") && h.cfg.Games != nil:
-		handled, err := h.cfg.Games.HandleCallback(ctx, tx, u)
-		if err != nil || handled {
-			return err
-		}
-	case strings.HasPrefix(cq.Data, "m:"):
-		st, err := h.cfg.Contexts.Load(ctx, tx.DB(), u.Service, u.User.ID)
+	st, err := h.cfg.Contexts.Load(ctx, tx.DB(), u.Service, u.User.ID)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		tree, err := h.tree(ctx, tx, u)
 		if err != nil {
 			return err
 		}
-		if st != nil {
-			msgID := 0
-			if cq.Message != nil {
-				msgID = cq.Message.MessageID
-			}
-			in := scripts.Input{Kind: scripts.InputChoice, Data: cq.Data, MessageID: msgID}
-			if err := h.drive(ctx, tx, u, tree, st, in); !errors.Is(err, errStale) {
-				return err
-			}
+		msgID := 0
+		if cq.Message != nil {
+			msgID = cq.Message.MessageID
 		}
-	default:
-		for _, x := range h.cfg.Extensions {
-			if handled, err := x.HandleCallback(ctx, tx, u); err != nil || handled {
-				return err
-			}
+		in := scripts.Input{Kind: scripts.InputChoice, Data: cq.Data, MessageID: msgID}
+		if err := h.drive(ctx, tx, u, tree, st, in); !errors.Is(err, errStale) {
+			return err
 		}
 	}
-	return tx.Send(ctx, stale)
+	return tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, texts.For(u.User.Language).Tree.Stale))
 }
 
 // errStale reports to press that the dialogue refused the input and nothing was done.
@@ -418,7 +429,7 @@ func (h *Handler) drive(ctx context.Context, tx bot.Tx, u *bot.Update, tree *scr
 			if err := h.cfg.Contexts.Delete(ctx, tx.DB(), u.Service, u.User.ID); err != nil {
 				return err
 			}
-			return h.say(ctx, tx, u, textsFor(st.Values[scripts.ParamLang]).unavailable)
+			return h.say(ctx, tx, u, texts.For(st.Values[scripts.ParamLang]).Tree.Unavailable)
 		}
 		var call scripts.Effect
 		if st.Pending != 0 && len(effects) > 0 {
@@ -458,10 +469,8 @@ func (h *Handler) chatMenu(ctx context.Context, tx bot.Tx, u *bot.Update, tree *
 	if err != nil {
 		return err
 	}
-	_, err = tx.DB().Exec(ctx, `UPDATE user_service SET menu_language = $3, menu_revision = $4
-		WHERE user_id = $1 AND service_id = $2`, u.User.ID, u.Service, lang, tree.Revision)
-	if err != nil {
-		return fmt.Errorf("chat menu of user %d: %w", u.User.ID, err)
+	if err := h.cfg.Users.SetChatMenu(ctx, tx.DB(), u.Service, u.User.ID, lang, tree.Revision); err != nil {
+		return err
 	}
 	return tx.Send(ctx, req)
 }
@@ -470,35 +479,19 @@ func (h *Handler) chatMenu(ctx context.Context, tx bot.Tx, u *bot.Update, tree *
 // tree, when it was built from another revision. It runs in the first update a handler sees of
 // each revision; the rows it claims keep two processes from sending the same menus.
 func (h *Handler) refreshChatMenus(ctx context.Context, tx bot.Tx, service int, tree *scripts.Tree) error {
-	rows, err := tx.DB().Query(ctx, `
-		UPDATE user_service us SET menu_revision = $2 FROM users u
-		WHERE us.service_id = $1 AND us.menu_language IS NOT NULL AND us.menu_revision IS DISTINCT FROM $2
-			AND u.id = us.user_id AND u.blocked_at IS NULL
-		RETURNING u.chat_id, us.menu_language`, service, tree.Revision)
+	menus, err := h.cfg.Users.ClaimChatMenus(ctx, tx.DB(), service, tree.Revision)
 	if err != nil {
-		return fmt.Errorf("chat menus: %w", err)
-	}
-	type chatMenu struct {
-		chat int64
-		lang string
-	}
-	menus, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (chatMenu, error) {
-		var m chatMenu
-		err := r.Scan(&m.chat, &m.lang)
-		return m, err
-	})
-	if err != nil {
-		return fmt.Errorf("chat menus: %w", err)
+		return err
 	}
 	lists := map[string][]bot.Command{}
 	reqs := make([]bot.Request, 0, len(menus))
 	for _, m := range menus {
-		list, ok := lists[m.lang]
+		list, ok := lists[m.Lang]
 		if !ok {
-			list = commandList(tree, m.lang)
-			lists[m.lang] = list
+			list = commandList(tree, m.Lang)
+			lists[m.Lang] = list
 		}
-		req, err := bot.SetChatCommands(m.chat, list)
+		req, err := bot.SetChatCommands(m.Chat, list)
 		if err != nil {
 			return err
 		}
@@ -532,7 +525,7 @@ func (h *Handler) apply(ctx context.Context, tx bot.Tx, u *bot.Update, st *scrip
 			err = tx.Send(ctx, bot.DeleteRef(u.Chat, e.Ref))
 		case scripts.LaunchQuest:
 			if h.cfg.Games == nil {
-				err = h.say(ctx, tx, u, textsFor(lang).noQuests)
+				err = h.say(ctx, tx, u, texts.For(lang).Tree.NoQuests)
 			} else {
 				err = h.cfg.Games.Launch(ctx, tx, u, e.ScriptID)
 			}
@@ -546,7 +539,7 @@ func (h *Handler) apply(ctx context.Context, tx bot.Tx, u *bot.Update, st *scrip
 			}
 		case scripts.RetryQuest:
 			if h.cfg.Games == nil {
-				err = h.say(ctx, tx, u, textsFor(lang).noQuests)
+				err = h.say(ctx, tx, u, texts.For(lang).Tree.NoQuests)
 			} else {
 				err = h.cfg.Games.Retry(ctx, tx, u)
 			}

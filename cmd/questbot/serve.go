@@ -22,15 +22,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/bot/devtools"
-	"github.com/questbot/questbot/bot/multiplayer"
-	"github.com/questbot/questbot/bot/questplay"
-	"github.com/questbot/questbot/bot/relay"
-	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/bot/webchat"
-	"github.com/questbot/questbot/scripts/scriptpg"
 )
 
 // runServe is the `serve` command: it reads the configuration from the environment and runs the
@@ -204,42 +199,26 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 		dbTokens, _ := pgx.CollectRows(rows, pgx.RowTo[string])
 		tokens = append(tokens, dbTokens...)
 	}
-	// Updates go to the command tree stored in the database (scripts), which hands quest buttons
-	// to the quest player. Quest files are found in uploads/ under the working folder.
-	scriptStore := scriptpg.New(pool)
-	// Multiplayer quests keep their sessions in the database; the timer job settles their
-	// deadlines (and those that fell due while no process ran) every second.
-	sessions := multiplayer.New(multiplayer.Config{Log: s.Log})
-	// The developers' tools: uploads into the chat, sandbox runs and the developer and admin
-	// commands; the quest player shows the images developers upload.
-	devImages := devtools.NewImages(pool, s.Config.UploadsDir)
-	games := questplay.New(questplay.Config{Log: s.Log, Root: s.Config.UploadsDir, Sessions: sessions, Images: devImages})
-	dev := devtools.New(devtools.Config{Games: games, Pool: pool, Root: s.Config.UploadsDir, Images: devImages, Log: s.Log})
-	// The relay takes the texts the tree leaves (users to admins, admins' broadcasts, replies),
-	// delivers the news before each update's answer, and sends broadcasts in the background.
-	relayer := relay.New(relay.Config{Pool: pool, Log: s.Log})
-	// Extensions are asked in order: the upload handler takes documents only, the relay texts.
-	handler := scriptbot.New(scriptbot.Config{Source: scriptStore, Contexts: scriptStore, Games: games, Log: s.Log,
-		Builtins: dev.Builtins(), Extensions: []scriptbot.Extension{dev, relayer}})
-	scriptStore.Builtins = handler.BuiltinNames()
-	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: relayer.Wrap(handler.Handle), Log: s.Log, Metrics: s.metrics})
+	// The bot: its features behind the router, and its scheduled jobs (bot/app).
+	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log})
+	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: b.Handle, Log: s.Log, Metrics: s.metrics})
+	sched := bot.NewScheduler(s.Log)
+	if err := sched.Register(s.registry); err != nil {
+		s.Log.Error("Unable to register the job metrics", slog.Any("error", err))
+	}
+	if err := b.Schedule(sched, tr); err != nil {
+		s.Log.Error("Unable to schedule the jobs", slog.Any("error", err))
+		return
+	}
 	client := bot.NewHTTPClient()
 	var services []int
 	for _, token := range tokens {
 		for {
 			api, err := bot.NewAPI(ctx, token, endpoint, client)
 			if err == nil {
-				service, err := tr.AddBot(ctx, api)
-				if err == nil {
+				var service int
+				if service, err = tr.AddBot(ctx, api); err == nil {
 					services = append(services, service)
-					// The command menu of the bot's tree; it is sent again when the tree changes.
-					menu, err := handler.Menu(ctx, service)
-					if err == nil {
-						err = tr.Send(ctx, service, menu...)
-					}
-					if err != nil {
-						s.Log.Warn("Unable to queue the command menu", slog.Any("error", err))
-					}
 					break
 				}
 			}
@@ -254,29 +233,18 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 			}
 		}
 	}
-	if err := devtools.ApplyRoles(ctx, pool, services, s.Config.NewUsersDevelopers, s.Config.Admins); err != nil {
-		s.Log.Error("Unable to apply ADMINS and NEW_USERS_ARE_DEVELOPERS", slog.Any("error", err))
-	}
-	// What an upload whose transaction failed left on disk, and old exports (a folder scan).
-	if n, err := dev.Sweep(ctx); err != nil {
-		s.Log.Warn("Upload sweep failed", slog.Any("error", err))
-	} else if n > 0 {
-		s.Log.Info("Upload sweep", slog.Int("removed", n))
+	// The command menus, the role configuration, and what a failed upload left on disk.
+	if err := b.Start(ctx, pool, tr, services, s.Config.NewUsersDevelopers, s.Config.Admins); err != nil {
+		s.Log.Error("Start-up work failed", slog.Any("error", err))
 	}
 	close(s.started)
-	timersDone := make(chan struct{})
+	jobsDone := make(chan struct{})
 	go func() {
-		defer close(timersDone)
-		sessions.Run(ctx, pool, games, multiplayer.DefaultInterval)
-	}()
-	relayDone := make(chan struct{})
-	go func() {
-		defer close(relayDone)
-		relayer.Run(ctx)
+		defer close(jobsDone)
+		sched.Run(ctx)
 	}()
 	tr.Run(ctx)
-	<-timersDone
-	<-relayDone
+	<-jobsDone
 }
 
 func (s *Server) routes() http.Handler {

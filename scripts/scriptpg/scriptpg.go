@@ -17,19 +17,15 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/scripts"
 )
-
-var _ scripts.Source = (*Store)(nil)
 
 // DefaultCheckEvery is how often a cached tree is checked against the stored revision.
 const DefaultCheckEvery = time.Second
 
 // Store loads command trees and keeps running dialogues.
 type Store struct {
-	pool *pgxpool.Pool
 	// CheckEvery is how long a cached tree is used before the revision is checked again; 0
 	// checks on every call. Set it before first use.
 	CheckEvery time.Duration
@@ -46,14 +42,26 @@ type cached struct {
 	checked time.Time
 }
 
-// New returns a store on pool with the default check interval.
-func New(pool *pgxpool.Pool) *Store {
-	return &Store{pool: pool, CheckEvery: DefaultCheckEvery, trees: map[int]*cached{}}
+// New returns a store with the default check interval.
+func New() *Store {
+	return &Store{CheckEvery: DefaultCheckEvery, trees: map[int]*cached{}}
 }
 
-// Tree returns the command tree of a bot, from the cache while it is current. Problems of the
-// stored tree are in the tree's Problems; the error is a failure of the database.
-func (s *Store) Tree(ctx context.Context, serviceID int) (*scripts.Tree, error) {
+// DB is what loading a tree needs of the database: the transaction of the update that needs the
+// tree, or a pool.
+type DB interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
+
+// Tree returns the command tree of a bot, from the cache while it is current, read through db:
+// an update's transaction uses its own connection, never a second one of the pool. Problems of
+// the stored tree are in the tree's Problems; the error is a failure of the database.
+//
+// A tree loaded through a transaction in read-committed isolation may mix two revisions when an
+// operator commits a change while it loads; the change moves the revision, so the next check
+// (within CheckEvery) loads the tree again.
+func (s *Store) Tree(ctx context.Context, db DB, serviceID int) (*scripts.Tree, error) {
 	s.mu.Lock()
 	c := s.trees[serviceID]
 	s.mu.Unlock()
@@ -62,7 +70,7 @@ func (s *Store) Tree(ctx context.Context, serviceID int) (*scripts.Tree, error) 
 		return c.tree, nil
 	}
 	var rev int64
-	if err := s.pool.QueryRow(ctx, `SELECT revision FROM script_revision`).Scan(&rev); err != nil {
+	if err := db.QueryRow(ctx, `SELECT revision FROM script_revision`).Scan(&rev); err != nil {
 		return nil, fmt.Errorf("tree of service %d: revision: %w", serviceID, err)
 	}
 	if c != nil && c.tree.Revision == rev {
@@ -71,20 +79,12 @@ func (s *Store) Tree(ctx context.Context, serviceID int) (*scripts.Tree, error) 
 		s.mu.Unlock()
 		return c.tree, nil
 	}
-	var t *scripts.Tree
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly},
-		func(tx pgx.Tx) error {
-			d, err := load(ctx, tx, serviceID)
-			if err != nil {
-				return err
-			}
-			d.Builtins = s.Builtins
-			t = scripts.Build(d)
-			return nil
-		})
+	d, err := load(ctx, db, serviceID)
 	if err != nil {
 		return nil, fmt.Errorf("tree of service %d: %w", serviceID, err)
 	}
+	d.Builtins = s.Builtins
+	t := scripts.Build(d)
 	s.mu.Lock()
 	s.trees[serviceID] = &cached{tree: t, checked: now}
 	s.mu.Unlock()
@@ -99,7 +99,7 @@ const commandsSQL = `
 	ORDER BY order_num, id`
 
 // load reads a bot's definitions in one snapshot.
-func load(ctx context.Context, tx pgx.Tx, service int) (scripts.Definition, error) {
+func load(ctx context.Context, tx DB, service int) (scripts.Definition, error) {
 	var d scripts.Definition
 	if err := tx.QueryRow(ctx, `SELECT revision FROM script_revision`).Scan(&d.Revision); err != nil {
 		return d, err

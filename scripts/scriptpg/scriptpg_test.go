@@ -25,9 +25,9 @@ func TestSeededTree(t *testing.T) {
 	if err := pool.QueryRow(ctx, `INSERT INTO service (username) VALUES ('b') RETURNING id`).Scan(&svc); err != nil {
 		t.Fatal(err)
 	}
-	s := scriptpg.New(pool)
+	s := scriptpg.New()
 	s.Builtins = seededBuiltins(t, pool)
-	tree, err := s.Tree(ctx, svc)
+	tree, err := s.Tree(ctx, pool, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,13 +51,13 @@ func TestReloadAndRefuse(t *testing.T) {
 	if err := pool.QueryRow(ctx, `INSERT INTO service (username) VALUES ('b') RETURNING id`).Scan(&svc); err != nil {
 		t.Fatal(err)
 	}
-	s := scriptpg.New(pool)
+	s := scriptpg.New()
 	s.CheckEvery = 0
-	first, err := s.Tree(ctx, svc)
+	first, err := s.Tree(ctx, pool, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, _ := s.Tree(ctx, svc)
+	again, _ := s.Tree(ctx, pool, svc)
 	if again != first {
 		t.Fatal("an unchanged tree was reloaded")
 	}
@@ -72,7 +72,7 @@ func TestReloadAndRefuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tree, err := s.Tree(ctx, svc)
+	tree, err := s.Tree(ctx, pool, svc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestReloadAndRefuse(t *testing.T) {
 	// Another bot still has the common /quest.
 	var other int
 	pool.QueryRow(ctx, `INSERT INTO service (username) VALUES ('c') RETURNING id`).Scan(&other)
-	ot, err := s.Tree(ctx, other)
+	ot, err := s.Tree(ctx, pool, other)
 	if err != nil || ot.Commands["quest"] == nil {
 		t.Fatalf("other bot: %v, %v", err, ot.Problems)
 	}
@@ -107,7 +107,7 @@ func TestContexts(t *testing.T) {
 	if _, err := pool.Exec(ctx, `INSERT INTO users (id, chat_id) VALUES (42, 42)`); err != nil {
 		t.Fatal(err)
 	}
-	s := scriptpg.New(pool)
+	s := scriptpg.New()
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		id, err := s.NewID(ctx, tx)
 		if err != nil {
@@ -157,9 +157,9 @@ func TestOperatorExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := scriptpg.New(pool)
+	s := scriptpg.New()
 	s.Builtins = seededBuiltins(t, pool)
-	tree, err := s.Tree(ctx, svc)
+	tree, err := s.Tree(ctx, pool, svc)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package multiplayer_test
+package questplay_test
 
 import (
 	"bufio"
@@ -184,5 +184,5 @@ func TestWebChatDuel(t *testing.T) {
 	})
 	ira.choose("Вернуться на корабль")
 	s.WaitFor(t, "the prize", func() bool { return ira.has("Приз в 300 cr ваш") })
-	s.WaitFor(t, "the session to go", func() bool { return s.QueryInt(t, `SELECT count(*) FROM quest_session`) == 0 })
+	s.WaitFor(t, "the session to go", func() bool { return len(s.sessions(t)) == 0 })
 }

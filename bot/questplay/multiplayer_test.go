@@ -1,4 +1,4 @@
-package multiplayer_test
+package questplay_test
 
 import (
 	"context"
@@ -12,15 +12,14 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/bottest"
-	"github.com/questbot/questbot/bot/multiplayer"
-	"github.com/questbot/questbot/bot/questplay"
-	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/tgemu"
-	"github.com/questbot/questbot/scripts/scriptpg"
+	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/sessionpg"
 )
 
-const token = "5550001:multiplayer-test-token"
+const mpToken = "5550001:multiplayer-test-token"
 
 // testClock is the clock of the sessions' deadlines: the real time plus an offset the test
 // moves forward.
@@ -33,12 +32,13 @@ func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 // timer job) on the Bot API emulator, over HTTP, with a clock the test moves.
 type stack struct {
 	*bottest.Env
-	clock *testClock
+	clock   *testClock
+	service int
 }
 
 func newStack(t *testing.T) *stack {
 	t.Helper()
-	return &stack{Env: bottest.New(t, bottest.Options{Token: token, Username: "mp_bot"}), clock: &testClock{}}
+	return &stack{Env: bottest.New(t, bottest.Options{Token: mpToken, Username: "mp_bot"}), clock: &testClock{}}
 }
 
 // start runs the bot until the returned stop is called (or the test ends). Each start is a new
@@ -46,13 +46,33 @@ func newStack(t *testing.T) *stack {
 func (s *stack) start(t *testing.T) (stop func()) {
 	t.Helper()
 	log := slog.New(slog.DiscardHandler)
-	sessions := multiplayer.New(multiplayer.Config{Now: s.clock.now, Log: log})
-	games := questplay.New(questplay.Config{Root: uploads(t), Log: log, Sessions: sessions})
-	store := scriptpg.New(s.Pool)
-	h := scriptbot.New(scriptbot.Config{Source: store, Contexts: store, Games: games, Log: log})
-	store.Builtins = h.BuiltinNames()
-	return s.Start(t, bot.Config{Handler: h.Handle, Log: log, Limits: &bot.NoLimits, Rescan: 20 * time.Millisecond},
-		func(ctx context.Context) { sessions.Run(ctx, s.Pool, games, 20*time.Millisecond) }).Stop
+	b := app.New(app.Config{UploadsDir: uploads(t), Log: log, Now: s.clock.now})
+	p := s.Start(t, bot.Config{Handler: b.Handle, Log: log, Limits: &bot.NoLimits, Rescan: 20 * time.Millisecond},
+		bottest.Every(20*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return b.Games.SettleSessions(ctx, tr) }))
+	s.service = p.Service
+	return p.Stop
+}
+
+// sessions returns the bot's quest sessions as the store has them.
+func (s *stack) sessions(t *testing.T) []*sessions.QuestSession {
+	t.Helper()
+	list, err := sessionpg.QuestSessionsOf(context.Background(), s.Pool, s.service)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
+}
+
+// countSessions counts the bot's sessions of a status with n players (any number when n < 0).
+func (s *stack) countSessions(t *testing.T, status sessions.QuestStatus, n int) int {
+	t.Helper()
+	c := 0
+	for _, q := range s.sessions(t) {
+		if q.Status == status && (n < 0 || len(q.Players) == n) {
+			c++
+		}
+	}
+	return c
 }
 
 func uploads(t *testing.T) string {
@@ -75,10 +95,14 @@ func (s *stack) spock(t *testing.T) int64 {
 	if _, err := os.Stat(file); err != nil {
 		t.Fatalf("the shared quest corpus is missing: %v", err)
 	}
+	pair, err := sessionpg.TypeID(context.Background(), s.Pool, "pair")
+	if err != nil || pair == 0 {
+		t.Fatalf("no session type pair (%v)", err)
+	}
 	var id int64
 	err = s.Pool.QueryRow(context.Background(), `
 		INSERT INTO script (name, common_name, file, language, listed, session_type_id)
-		SELECT 'Спок', 'spock', $1, 'ru', false, id FROM session_type WHERE name = 'pair' RETURNING id`, file).Scan(&id)
+		VALUES ('Спок', 'spock', $1, 'ru', false, $2) RETURNING id`, file, pair).Scan(&id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +246,7 @@ func TestSpockTwoPlayers(t *testing.T) {
 	b := s.enter(t, 2, script)
 	s.await(t, 2, b, spockMove)
 	s.await(t, 1, a, spockMove)
-	if s.QueryInt(t, `SELECT count(*) FROM quest_session WHERE state = 'playing'`) != 1 {
+	if s.countSessions(t, sessions.QuestPlaying, -1) != 1 {
 		t.Fatal("no session is being played")
 	}
 
@@ -246,7 +270,7 @@ func TestSpockTwoPlayers(t *testing.T) {
 		1: {spockRock, spockNext, "Вернуться на корабль"},
 		2: {spockScissr, spockNext, "Вернуться на корабль"},
 	}
-	for i := 0; s.QueryInt(t, `SELECT count(*) FROM game`) > 0; i++ {
+	for i := 0; s.Games(t, s.service) > 0; i++ {
 		if i > 400 {
 			t.Fatalf("the games do not end; Alice:\n%s\nBob:\n%s", s.transcript(1), s.transcript(2))
 		}
@@ -264,7 +288,7 @@ func TestSpockTwoPlayers(t *testing.T) {
 			t.Errorf("user %d's game went on against the bot:\n%s", user, s.transcript(user))
 		}
 	}
-	s.WaitFor(t, "the session to go", func() bool { return s.QueryInt(t, `SELECT count(*) FROM quest_session`) == 0 })
+	s.WaitFor(t, "the session to go", func() bool { return len(s.sessions(t)) == 0 })
 	if s.Bot.UnansweredCallbacks() != 0 {
 		t.Error("a press was left unanswered")
 	}
@@ -319,11 +343,17 @@ func TestThirdPlayerGetsNewSession(t *testing.T) {
 	after[3] = s.enter(t, 3, script)
 	s.await(t, 3, after[3], spockWaitP)
 	s.WaitFor(t, "two sessions", func() bool {
-		return s.QueryInt(t, `SELECT count(*) FROM quest_session WHERE state = 'playing' AND players = 2`) == 1 &&
-			s.QueryInt(t, `SELECT count(*) FROM quest_session WHERE state = 'open' AND players = 1`) == 1
+		return s.countSessions(t, sessions.QuestPlaying, 2) == 1 && s.countSessions(t, sessions.QuestOpen, 1) == 1
 	})
-	if n := s.QueryInt(t, `SELECT count(*) FROM quest_session_player p JOIN quest_session s ON s.id = p.session_id
-		WHERE s.state = 'open' AND p.user_id = 3 AND p.waiting`); n != 1 {
+	waiting := 0
+	for _, q := range s.sessions(t) {
+		for _, p := range q.Players {
+			if q.Status == sessions.QuestOpen && p.User == 3 && p.Waiting {
+				waiting++
+			}
+		}
+	}
+	if waiting != 1 {
 		t.Errorf("the third player is not waiting in the open session")
 	}
 }
@@ -365,7 +395,7 @@ func TestTimeoutsFallBackToBot(t *testing.T) {
 	if !strings.Contains(res.Text, "Бот: ") {
 		t.Errorf("Eve's round against the bot:\n%s", res.Text)
 	}
-	if n := s.QueryInt(t, `SELECT count(*) FROM quest_session`); n != 0 {
+	if n := len(s.sessions(t)); n != 0 {
 		t.Errorf("%d sessions left", n)
 	}
 }

@@ -1,4 +1,4 @@
-package multiplayer
+package sessions
 
 import (
 	"strconv"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Kind is the kind of a multiplayer jump.
+// Kind is the kind of a multiplayer jump of a quest.
 type Kind uint8
 
 // The multiplayer jumps.

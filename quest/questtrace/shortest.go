@@ -1,4 +1,4 @@
-package questplay
+package questtrace
 
 import (
 	"encoding/json"
@@ -8,17 +8,14 @@ import (
 	"github.com/questbot/questbot/quest"
 )
 
-var fixedNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+// shortestNow is the clock of the views Shortest looks at; a game's way does not depend on it.
+var shortestNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
-// shortestEnd finds the shortest sequence of actions from s to an ended game (breadth first,
-// equal states visited once), exploring at most maxStates states.
-func shortestEnd(q *quest.Quest, s quest.State, maxStates int) ([]int, bool) {
-	return shortestTo(q, s, maxStates, quest.Status.Over)
-}
-
-// shortestTo is shortestEnd for the ending statuses that want accepts; other endings are dead
-// ends of the search.
-func shortestTo(q *quest.Quest, s quest.State, maxStates int, want func(quest.Status) bool) ([]int, bool) {
+// Shortest finds a shortest sequence of actions that takes a game from s to an ending whose
+// status want accepts (other endings are dead ends of the search), breadth first with equal
+// states visited once, exploring at most maxStates states. The tests use it to play quests to
+// their ends through the bot.
+func Shortest(q *quest.Quest, s quest.State, maxStates int, want func(quest.Status) bool) ([]int, bool) {
 	type node struct {
 		s    quest.State
 		path []int
@@ -33,7 +30,7 @@ func shortestTo(q *quest.Quest, s quest.State, maxStates int, want func(quest.St
 			continue
 		}
 		seen[string(key)] = true
-		v, err := q.View(n.s, quest.DefaultPlayer(quest.English, fixedNow))
+		v, err := q.View(n.s, quest.DefaultPlayer(quest.English, shortestNow))
 		if err != nil {
 			continue
 		}

@@ -1,0 +1,169 @@
+// Package app assembles the bot from its parts: the stores, the features, the router that sends
+// each update to the feature that registered for it, and the scheduled jobs. It is the one
+// package that knows every feature: `questbot serve` (cmd/questbot) runs what it assembles, and
+// so do the end-to-end tests that need the whole bot. The features never import each other; each
+// declares the small interfaces it needs of the others, and New passes the implementations in.
+//
+// The path of a button press: the transport's poll stores the update in the inbox; a dispatcher
+// worker claims it and runs Bot.Handle (the router) in the update's transaction; the middleware
+// deliver the news (relay) and refresh the command menus (the tree); the router sends the press
+// by its callback prefix ("q" to the quest player, "m" to the command tree, "r" to the relay);
+// the feature changes its state through its store (quest/questpg for a quest step) and gives the
+// requests of its answer to tx.Send; the transaction commits the state and the outbox rows
+// together; the sender sends them under Telegram's limits.
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/devtools"
+	"github.com/questbot/questbot/bot/questplay"
+	"github.com/questbot/questbot/bot/relay"
+	"github.com/questbot/questbot/bot/scriptbot"
+	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questpg"
+	"github.com/questbot/questbot/scripts/scriptpg"
+)
+
+// Config configures the bot. Only UploadsDir is needed; the rest have production defaults and
+// exist for the tests.
+type Config struct {
+	// UploadsDir is the quest folder (UPLOADS_DIR).
+	UploadsDir string
+	// Log receives the features' log lines.
+	Log *slog.Logger
+	// Now is the clock of the quests and of the multiplayer deadlines; nil is time.Now.
+	Now func() time.Time
+	// TreeCheck is how long a command tree is used before its revision is checked again
+	// (scriptpg.DefaultCheckEvery when 0; negative checks on every update).
+	TreeCheck time.Duration
+	// Relay overrides the relay's settings (its stores are filled in).
+	Relay relay.Config
+	// Dev overrides the developers' tools' settings (their parts are filled in).
+	Dev devtools.Config
+}
+
+// Bot is the assembled bot: its router and its features.
+type Bot struct {
+	Router *bot.Router
+	Files  *questfs.Files
+	Quests *questpg.Store
+	Users  *botpg.Users
+	Trees  *scriptpg.Store
+	Tree   *scriptbot.Handler
+	Games  *questplay.Games
+	Tools  *devtools.Tools
+	Relay  *relay.Relay
+}
+
+// New assembles the bot.
+func New(cfg Config) *Bot {
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	b := &Bot{Router: bot.NewRouter(), Files: questfs.New(cfg.UploadsDir, 0), Quests: questpg.New(),
+		Users: botpg.NewUsers(), Trees: scriptpg.New()}
+	switch {
+	case cfg.TreeCheck < 0:
+		b.Trees.CheckEvery = 0
+	case cfg.TreeCheck > 0:
+		b.Trees.CheckEvery = cfg.TreeCheck
+	}
+	// The quest player shows the images developers upload.
+	images := devtools.NewImages(b.Quests, cfg.UploadsDir)
+	b.Games = questplay.New(questplay.Config{Files: b.Files, Store: b.Quests, Log: log, Now: cfg.Now, Images: images})
+	dev := cfg.Dev
+	dev.Files, dev.Player, dev.Store, dev.Users, dev.Root, dev.Images = b.Files, b.Games, b.Quests, b.Users, cfg.UploadsDir, images
+	if dev.Log == nil {
+		dev.Log = log
+	}
+	if dev.Now == nil {
+		dev.Now = cfg.Now
+	}
+	b.Tools = devtools.New(dev)
+	rc := cfg.Relay
+	rc.Users, rc.Outbox, rc.Games = b.Users, botpg.Outbox{}, b.Quests
+	if rc.Log == nil {
+		rc.Log = log
+	}
+	b.Relay = relay.New(rc)
+	builtins := map[string]scriptbot.Builtin{}
+	for name, fn := range b.Tools.Builtins() {
+		builtins[name] = fn
+	}
+	b.Tree = scriptbot.New(scriptbot.Config{Trees: b.Trees, Contexts: b.Trees, Users: b.Users, Games: b.Games,
+		Builtins: builtins, Log: log})
+	b.Trees.Builtins = b.Tree.BuiltinNames()
+
+	r := b.Router
+	// News come before the answer to anything a user does; the command menus follow the tree.
+	r.Use(b.Relay.Wrap)
+	r.Use(b.Tree.Refresh)
+	// Commands are the tree's; the buttons go by their prefix.
+	r.OnAnyCommand(b.Tree.HandleCommand)
+	r.OnCallback(scriptbot.CallbackPrefix, b.Tree.HandleMenu)
+	r.OnCallback(questplay.CallbackPrefix, b.Games.HandleCallback)
+	r.OnCallback(relay.CallbackPrefix, b.Relay.HandleCallback)
+	// Other messages: the answer to a prompt, then a file (uploads, saves), then a text for the
+	// admins; anything left gets the tree's hint.
+	r.OnMessage(b.Tree.HandleText)
+	r.OnMessage(b.Tools.HandleMessage)
+	r.OnMessage(b.Relay.HandleMessage)
+	r.OnUnhandled(b.Tree.HandleUnhandled)
+	return b
+}
+
+// Handle is the bot's update handler, for the transport.
+func (b *Bot) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	return b.Router.Handle(ctx, tx, u)
+}
+
+// Schedule adds the bot's periodic jobs to s, run through the transport tr.
+func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
+	jobs := []struct {
+		name, spec string
+		job        bot.Job
+	}{
+		{"quest-sessions", questplay.SessionsSpec, func(ctx context.Context) error { return b.Games.SettleSessions(ctx, tr) }},
+		{"broadcasts", relay.BroadcastSpec, func(ctx context.Context) error { return b.Relay.Broadcast(ctx, tr) }},
+		{"relay-cleanup", relay.CleanupSpec, func(ctx context.Context) error { return b.Relay.Cleanup(ctx, tr) }},
+		{"upload-sweep", devtools.SweepSpec, func(ctx context.Context) error { _, err := b.Tools.Sweep(ctx, tr); return err }},
+		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
+		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},
+	}
+	for _, j := range jobs {
+		if err := s.Add(j.name, j.spec, j.job); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Start prepares the bots of services once the transport knows them: each bot's command menu is
+// queued, the role configuration is applied, and what uploads left behind is swept.
+func (b *Bot) Start(ctx context.Context, pool *pgxpool.Pool, tr *bot.Transport, services []int, newUsersDevelopers *bool, admins []int64) error {
+	for _, service := range services {
+		menu, err := b.Tree.Menu(ctx, pool, service)
+		if err == nil {
+			err = tr.Send(ctx, service, menu...)
+		}
+		if err != nil {
+			return fmt.Errorf("command menu of bot %d: %w", service, err)
+		}
+	}
+	if err := b.Users.ApplyRoles(ctx, pool, services, newUsersDevelopers, admins); err != nil {
+		return fmt.Errorf("ADMINS and NEW_USERS_ARE_DEVELOPERS: %w", err)
+	}
+	if _, err := b.Tools.Sweep(ctx, tr); err != nil {
+		return err
+	}
+	return nil
+}

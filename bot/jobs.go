@@ -1,0 +1,134 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/robfig/cron/v3"
+)
+
+// # Scheduled work
+//
+// Everything the bot does on a clock rather than in answer to an update runs as a job of one
+// Scheduler, on robfig/cron: the deadlines of multiplayer sessions, the steps of broadcasts, the
+// sweeps and clean-ups, and (as they come) the clocks of board games and the notifications of
+// pending moves. Each job is wrapped with cron.Recover and cron.SkipIfStillRunning: a job that
+// panics is logged and runs again at its next time, never taking the process down, and a job
+// still running when its next time comes is skipped rather than run twice at once.
+//
+// Jobs find their work in the database and claim it there (FOR UPDATE SKIP LOCKED on the rows
+// they settle), so that several processes on one database, each running every job, never settle
+// the same row twice. A job that sends messages does so through Transport.Do, which writes them
+// to the outbox in the job's transaction and wakes the sender.
+
+// Job is the work of a scheduled job. ctx is cancelled when the scheduler stops; an error is
+// logged, and the job runs again at its next time.
+type Job func(ctx context.Context) error
+
+// Scheduler runs jobs at their times until it is stopped.
+type Scheduler struct {
+	c   *cron.Cron
+	log *slog.Logger
+
+	mu      sync.Mutex
+	ctx     context.Context
+	cancel  context.CancelFunc
+	running bool
+
+	runs *prometheus.CounterVec
+}
+
+// NewScheduler returns a scheduler with no jobs. Times are in UTC.
+func NewScheduler(log *slog.Logger) *Scheduler {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	cl := cronLogger{log: log}
+	ctx, cancel := context.WithCancel(context.Background())
+	// The wrappers' order matters: SkipIfStillRunning (v3.0.1) takes a token before the job and
+	// puts it back after it, not in a defer, so a panic escaping to it would keep the job from
+	// ever running again. Recover is therefore the inner wrapper: it stops the panic first.
+	return &Scheduler{
+		c: cron.New(cron.WithLocation(time.UTC), cron.WithLogger(cl),
+			cron.WithChain(cron.SkipIfStillRunning(cl), cron.Recover(cl))),
+		log: log, ctx: ctx, cancel: cancel,
+		runs: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "questbot_job_runs_total", Help: "Runs of scheduled jobs, by job and outcome (ok, error, panic).",
+		}, []string{"job", "outcome"}),
+	}
+}
+
+// Register registers the scheduler's metrics with r.
+func (s *Scheduler) Register(r prometheus.Registerer) error { return r.Register(s.runs) }
+
+// Add schedules a job under a name (for the log and the metrics) at spec, a cron spec such as
+// "@every 1s" or "0 * * * *".
+func (s *Scheduler) Add(name, spec string, job Job) error {
+	_, err := s.c.AddFunc(spec, func() {
+		outcome := "panic" // until the job returns
+		defer func() { s.runs.WithLabelValues(name, outcome).Inc() }()
+		err := job(s.ctx)
+		switch {
+		case err == nil:
+			outcome = "ok"
+		case s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()):
+			outcome = "ok" // stopped
+		default:
+			outcome = "error"
+			s.log.Warn("Scheduled job failed", slog.String("job", name), slog.Any("error", err))
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("schedule %s at %q: %w", name, spec, err)
+	}
+	return nil
+}
+
+// Run runs the jobs until ctx is done, then stops them and waits for the ones running.
+func (s *Scheduler) Run(ctx context.Context) {
+	s.mu.Lock()
+	if s.running {
+		s.mu.Unlock()
+		panic("bot: scheduler run twice")
+	}
+	s.running = true
+	s.mu.Unlock()
+	s.c.Start()
+	<-ctx.Done()
+	s.cancel()
+	<-s.c.Stop().Done()
+}
+
+// cronLogger writes cron's log lines to slog: errors (a job's panic, with its stack) at error
+// level, the scheduler's chatter at debug level.
+type cronLogger struct{ log *slog.Logger }
+
+func (l cronLogger) Info(msg string, kv ...any) {
+	l.log.Debug("Scheduler: "+msg, kv...)
+}
+
+func (l cronLogger) Error(err error, msg string, kv ...any) {
+	l.log.Error("Scheduler: "+msg, append(kv, slog.Any("error", err))...)
+}
+
+// Do runs fn in a transaction of its own, outside any update, as jobs do: fn's database work and
+// the requests it gives tx.Send (for bot service) commit together, and the sender is woken for
+// them. A service of 0 sends nothing: a Send then fails.
+func (t *Transport) Do(ctx context.Context, service int, fn func(ctx context.Context, tx Tx) error) error {
+	chats, err := t.cfg.Store.Run(ctx, service, fn)
+	if err != nil {
+		return err
+	}
+	for _, c := range chats {
+		t.send.notify(c)
+	}
+	return nil
+}
+
+// ErrNoService is returned by the Send of a transaction that has no bot to send through.
+var ErrNoService = errors.New("bot: requests without a bot to send them")

@@ -1,0 +1,187 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/questbot/questbot/bot/texts"
+)
+
+// MessageHandler may handle a message: it reports whether it did. Handlers are asked in the
+// order they were added; the first that handles the message ends the search.
+type MessageHandler func(ctx context.Context, tx Tx, u *Update) (handled bool, err error)
+
+// Router is the bot's Handler: it routes each update to the feature that registered for it. The
+// features are registered once, in cmd/questbot, before the transport runs; they never import
+// each other, and no feature dispatches to another.
+//
+//   - A button press goes by the prefix of its callback data (the text before the first ':') to
+//     the handler of that prefix (OnCallback). A press nobody owns (an old message, forged data)
+//     is answered "no longer active" and changes nothing.
+//   - A command goes to the handler registered for its name (OnCommand), else to the handler of
+//     every other command (OnAnyCommand: the command tree).
+//   - Any other message is offered to the message handlers in order (OnMessage) and, when none
+//     takes it, given to the fallback (OnUnhandled).
+//   - Middleware (Use) wraps everything, in the order added (the first is outermost).
+//
+// In groups the bot minds only what is meant for it: commands without an addressee or addressed
+// to this bot ("/help@ThisBot"), button presses on its messages, and replies to its messages. A
+// command addressed to another bot is ignored everywhere, in private chats too.
+type Router struct {
+	callbacks  map[string]Handler
+	commands   map[string]Handler
+	anyCommand Handler
+	messages   []MessageHandler
+	unhandled  Handler
+	middleware []func(Handler) Handler
+	handler    Handler
+}
+
+// NewRouter returns a router with nothing registered.
+func NewRouter() *Router {
+	return &Router{callbacks: map[string]Handler{}, commands: map[string]Handler{}}
+}
+
+// OnCallback registers the handler of the button presses whose callback data starts with
+// prefix + ":". A prefix is registered once: a second registration is a programming error and
+// panics at start-up.
+func (r *Router) OnCallback(prefix string, h Handler) {
+	if prefix == "" || strings.Contains(prefix, ":") {
+		panic(fmt.Sprintf("bot: bad callback prefix %q", prefix))
+	}
+	if _, ok := r.callbacks[prefix]; ok {
+		panic(fmt.Sprintf("bot: callback prefix %q registered twice", prefix))
+	}
+	r.callbacks[prefix] = h
+}
+
+// OnCommand registers the handler of a command (its name without the slash, any case).
+func (r *Router) OnCommand(name string, h Handler) {
+	name = strings.ToLower(name)
+	if _, ok := r.commands[name]; ok {
+		panic(fmt.Sprintf("bot: command %q registered twice", name))
+	}
+	r.commands[name] = h
+}
+
+// OnAnyCommand registers the handler of the commands nobody registered by name.
+func (r *Router) OnAnyCommand(h Handler) { r.anyCommand = h }
+
+// OnMessage adds a handler that may take messages that are not commands.
+func (r *Router) OnMessage(h MessageHandler) { r.messages = append(r.messages, h) }
+
+// OnUnhandled registers the handler of the messages no message handler took.
+func (r *Router) OnUnhandled(h Handler) { r.unhandled = h }
+
+// Use adds middleware around every handler.
+func (r *Router) Use(mw func(Handler) Handler) { r.middleware = append(r.middleware, mw) }
+
+// Handle is the router as a Handler.
+func (r *Router) Handle(ctx context.Context, tx Tx, u *Update) error {
+	if r.handler == nil {
+		h := Handler(r.route)
+		for i := len(r.middleware) - 1; i >= 0; i-- {
+			h = r.middleware[i](h)
+		}
+		r.handler = h
+	}
+	return r.handler(ctx, tx, u)
+}
+
+// route finds the handler of an update.
+func (r *Router) route(ctx context.Context, tx Tx, u *Update) error {
+	if u.User == nil {
+		return nil
+	}
+	if cq := u.CallbackQuery; cq != nil {
+		prefix, _, _ := strings.Cut(cq.Data, ":")
+		if h := r.callbacks[prefix]; h != nil && strings.Contains(cq.Data, ":") {
+			return h(ctx, tx, u)
+		}
+		return tx.Send(ctx, AnswerCallback(u.Chat, cq.ID, texts.For(u.User.Language).Bot.Stale))
+	}
+	m := u.Message
+	if m == nil || m.Chat == nil {
+		return nil
+	}
+	if name, addressee, args, ok := parseCommand(m.Text, m.Entities); ok {
+		if addressee != "" && !strings.EqualFold(addressee, u.Bot) {
+			return nil // for another bot
+		}
+		u.Command, u.Args = strings.ToLower(name), args
+		if h := r.commands[u.Command]; h != nil {
+			return h(ctx, tx, u)
+		}
+		if r.anyCommand != nil {
+			return r.anyCommand(ctx, tx, u)
+		}
+		return nil
+	}
+	if group(m.Chat.Type) && !r.repliesToBot(u) {
+		return nil // talk between the members of a group
+	}
+	for _, h := range r.messages {
+		if handled, err := h(ctx, tx, u); err != nil || handled {
+			return err
+		}
+	}
+	if r.unhandled != nil {
+		return r.unhandled(ctx, tx, u)
+	}
+	return nil
+}
+
+// group reports whether a chat type is a group.
+func group(chatType string) bool { return chatType == "group" || chatType == "supergroup" }
+
+// repliesToBot reports whether a message answers one of the bot's own messages.
+func (r *Router) repliesToBot(u *Update) bool {
+	re := u.Message.ReplyToMessage
+	return re != nil && re.From != nil && re.From.IsBot && strings.EqualFold(re.From.UserName, u.Bot)
+}
+
+// parseCommand reads the command a message starts with: "/name@bot args" gives name, bot and
+// args. Telegram marks a command with a bot_command entity at offset 0, whose length (in UTF-16
+// units) covers "/name@bot"; an entity that does not fit the text (a forged update) is no command.
+func parseCommand(text string, entities []tgbotapi.MessageEntity) (name, addressee, args string, ok bool) {
+	if len(entities) == 0 || entities[0].Offset != 0 || !entities[0].IsCommand() || !strings.HasPrefix(text, "/") {
+		return "", "", "", false
+	}
+	cmd, fits := utf16Prefix(text, entities[0].Length)
+	if !fits || len(cmd) < 2 {
+		return "", "", "", false
+	}
+	// The arguments follow the one character (a space) after the command, as Telegram's
+	// clients send them.
+	args = text[len(cmd):]
+	if args != "" {
+		_, w := utf8.DecodeRuneInString(args)
+		args = args[w:]
+	}
+	name, addressee, _ = strings.Cut(cmd[1:], "@")
+	return name, addressee, args, name != ""
+}
+
+// utf16Prefix returns the first n UTF-16 code units of s, and whether s has that many on a
+// character boundary.
+func utf16Prefix(s string, n int) (string, bool) {
+	units := 0
+	for i, r := range s {
+		if units == n {
+			return s[:i], true
+		}
+		w := 1
+		if r >= 0x10000 {
+			w = 2
+		}
+		if units+w > n {
+			return s[:i], false
+		}
+		units += w
+	}
+	return s, units == n
+}

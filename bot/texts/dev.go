@@ -1,0 +1,192 @@
+package texts
+
+// Dev is the messages the tools send themselves, in one language: the answers to uploads
+// and the reports of /show and /quests. The commands' own answers are texts of the command tree
+// (migration 008). Every %s is filled with escaped HTML.
+type Dev struct {
+	Unsupported   string // file name
+	NotDeveloper  string
+	TooBig        string // file name, its size, the limit
+	TooBigUnsized string // file name, the limit
+	NoDownload    string // file name
+	BadQuest      string // file name, reason
+	QuestStored   string // quest name, script id, version, script id
+	QuestSame     string // file name, version, script id
+	BadImage      string // file name, reason
+	ImageStored   string // file name, version
+	ImageSame     string // file name, version
+	BadSave       string // file name, reason
+	SaveNoQuest   string // file name
+	SaveRestored  string // quest name
+	SaveChanged   string // (no argument)
+	Unplayable    string // reason
+	NoNumber      string
+	EndsEarly     string
+	NotQuest      string
+	Damaged       string // details
+	NoCompile     string // details
+	NoStart       string // details
+	NotImage      string
+	WrongFormat   string // the format found, the extension
+	ImageTooLarge string // width, height
+	ImageDamaged  string // details
+	SaveFormat    string
+	SaveVersion   string // version
+	SaveJSON      string // details
+	SaveFits      string // details
+	SaveQuestName string
+	SaveCounts    string // count in the save, count in the quest
+	SaveLocation  string // location id
+	SaveValue     string // parameter, value, min, max
+	SaveFlag      string // parameter
+	SaveRandom    string
+
+	// /show
+	ShowID        string // location, phase, step, kind of game, quest name, script id
+	Sandbox       string
+	Counted       string
+	ShowParams    string // quest name
+	ShowJumps     string // location
+	JumpOffered   string
+	JumpInactive  string
+	JumpHidden    string
+	NoJumpsHere   string // phase
+	ShowLocation  string // location id, its kind
+	LocationText  string // text number
+	LocationMedia string // image name
+	LocChanges    string
+	ParamHidden   string
+	ParamInactive string
+	ParamMoney    string
+
+	// /quests
+	QuestsHead string // count shown, count in all
+	Listed     string
+	Private    string
+	By         string // owner
+	DocCaption string // quest name, script id
+}
+
+var devEN = Dev{
+	Unsupported:   "I cannot take «%s»: I take quests (.qm, .qmm), images (.png, .jpg, .gif) and saved games (.qsave, or .qms of the old bot). Nothing was stored.",
+	NotDeveloper:  "Only quest developers can upload quests and images; an admin can make you one. Nothing was stored.",
+	TooBig:        "«%s» is too big: %s, and I take at most %s of this kind. Nothing was stored.",
+	TooBigUnsized: "«%s» is too big: I take at most %s of this kind. Nothing was stored.",
+	NoDownload:    "I could not download «%s». Please send it again.",
+	BadQuest:      "«%s» is not a quest I can play: %s. Nothing was stored.",
+	QuestStored:   "Quest «%s» is uploaded: number %s, version %s. It is private: only you (and the admins) see it, and /load %s runs it as a sandbox. An admin can list it in the catalogue.",
+	QuestSame:     "«%s» is the same file as version %s, quest number %s: nothing changed.",
+	BadImage:      "«%s» is not an image I can show: %s. Nothing was stored.",
+	ImageStored:   "Image «%s» is uploaded (version %s): your quests that name it show it.",
+	ImageSame:     "«%s» is the same file as version %s: nothing changed.",
+	BadSave:       "«%s» is not a saved game I can restore: %s.",
+	SaveNoQuest:   "The quest of «%s» is not one you can open in this bot, so the game cannot be restored.",
+	SaveRestored:  "The saved game of «%s» goes on as a sandbox: it moves no credits and counts in no statistics.",
+	SaveChanged:   "The quest has changed since the game was saved; it goes on as far as it fits.",
+	Unplayable:    "This quest cannot start: %s",
+	EndsEarly:     "the file ends too early (is it complete?)",
+	NotQuest:      "it is not a .qm or .qmm file",
+	Damaged:       "it is damaged (%s)",
+	NoCompile:     "it cannot be compiled (%s)",
+	NoStart:       "it does not start (%s)",
+	NotImage:      "it is not a PNG, JPEG or GIF image",
+	WrongFormat:   "it is a %s image, but its name ends in %s",
+	ImageTooLarge: "it is %s×%s pixels; at most 10000 a side and 16 megapixels in all",
+	ImageDamaged:  "it is damaged (%s)",
+	SaveFormat:    "it is not a save of this bot",
+	SaveVersion:   "it is a save of format %s, made by a newer version of the bot",
+	SaveJSON:      "it is damaged (%s)",
+	SaveFits:      "it does not fit the quest any more (%s)",
+	SaveQuestName: "it names no quest",
+	SaveCounts:    "it has %s parameters and the quest %s",
+	SaveLocation:  "the quest has no location %s",
+	SaveValue:     "parameter p%s is %s, outside its bounds %s..%s",
+	SaveFlag:      "parameter p%s has an invalid visibility flag",
+	SaveRandom:    "its random generator state is invalid",
+	NoNumber:      "not a number",
+
+	ShowID:        "Location <b>%s</b> (phase %s, step %s) of «%s» (quest number %s), %s.",
+	Sandbox:       "a sandbox game",
+	Counted:       "a counted game",
+	ShowParams:    "Parameters of «%s»:",
+	ShowJumps:     "Jumps from location %s:",
+	JumpOffered:   "offered",
+	JumpInactive:  "offered, inactive",
+	JumpHidden:    "not offered",
+	NoJumpsHere:   "The game shows a %s screen now: its only choice is the player's «Next» or the ending.",
+	ShowLocation:  "Location <b>%s</b>, %s.",
+	LocationText:  "Text %s:",
+	LocationMedia: "image %s",
+	LocChanges:    "Changes on entering:",
+	ParamHidden:   "hidden",
+	ParamInactive: "inactive",
+	ParamMoney:    "money",
+
+	QuestsHead: "Uploaded quests (%s of %s), newest first:",
+	Listed:     "listed",
+	Private:    "private",
+	By:         "by %s",
+	DocCaption: "«%s», quest number %s",
+}
+
+var devRU = Dev{
+	Unsupported:   "Не могу принять «%s»: я принимаю квесты (.qm, .qmm), картинки (.png, .jpg, .gif) и сохранённые игры (.qsave или .qms старого бота). Ничего не сохранено.",
+	NotDeveloper:  "Загружать квесты и картинки могут только разработчики квестов; сделать вас разработчиком может администратор. Ничего не сохранено.",
+	TooBig:        "«%s» слишком велик: %s, а файлов такого вида я принимаю не больше %s. Ничего не сохранено.",
+	TooBigUnsized: "«%s» слишком велик: файлов такого вида я принимаю не больше %s. Ничего не сохранено.",
+	NoDownload:    "Не удалось скачать «%s». Пожалуйста, отправьте его ещё раз.",
+	BadQuest:      "«%s» — не квест, в который я могу играть: %s. Ничего не сохранено.",
+	QuestStored:   "Квест «%s» загружен: номер %s, версия %s. Он виден только вам (и администраторам); /load %s запустит его в песочнице. Добавить его в каталог может администратор.",
+	QuestSame:     "«%s» — тот же файл, что версия %s, квест номер %s: ничего не изменилось.",
+	BadImage:      "«%s» — не картинка, которую я могу показать: %s. Ничего не сохранено.",
+	ImageStored:   "Картинка «%s» загружена (версия %s): ваши квесты, которые её называют, показывают её.",
+	ImageSame:     "«%s» — тот же файл, что версия %s: ничего не изменилось.",
+	BadSave:       "«%s» — не сохранённая игра, которую я могу восстановить: %s.",
+	SaveNoQuest:   "Квест из «%s» вам в этом боте недоступен, поэтому игру восстановить нельзя.",
+	SaveRestored:  "Сохранённая игра «%s» продолжается в песочнице: кредиты не меняются, статистика не ведётся.",
+	SaveChanged:   "Квест изменился с тех пор, как игру сохранили; она продолжается, насколько это возможно.",
+	Unplayable:    "Этот квест не запускается: %s",
+	EndsEarly:     "файл обрывается (он целый?)",
+	NotQuest:      "это не файл .qm или .qmm",
+	Damaged:       "он повреждён (%s)",
+	NoCompile:     "его не удаётся собрать (%s)",
+	NoStart:       "он не запускается (%s)",
+	NotImage:      "это не картинка PNG, JPEG или GIF",
+	WrongFormat:   "это картинка %s, а имя файла кончается на %s",
+	ImageTooLarge: "в ней %s×%s точек; можно не больше 10000 по стороне и 16 мегапикселей всего",
+	ImageDamaged:  "она повреждена (%s)",
+	SaveFormat:    "это не сохранение этого бота",
+	SaveVersion:   "это сохранение формата %s, сделанное более новой версией бота",
+	SaveJSON:      "оно повреждено (%s)",
+	SaveFits:      "оно больше не подходит к квесту (%s)",
+	SaveQuestName: "в нём не указан квест",
+	SaveCounts:    "в нём %s параметров, а в квесте %s",
+	SaveLocation:  "в квесте нет локации %s",
+	SaveValue:     "параметр p%s равен %s, вне своих границ %s..%s",
+	SaveFlag:      "у параметра p%s неверный признак видимости",
+	SaveRandom:    "состояние генератора случайных чисел в нём неверно",
+	NoNumber:      "не число",
+
+	ShowID:        "Локация <b>%s</b> (фаза %s, шаг %s) квеста «%s» (номер %s), %s.",
+	Sandbox:       "игра в песочнице",
+	Counted:       "игра в зачёт",
+	ShowParams:    "Параметры «%s»:",
+	ShowJumps:     "Переходы из локации %s:",
+	JumpOffered:   "предложен",
+	JumpInactive:  "предложен, недоступен",
+	JumpHidden:    "не предложен",
+	NoJumpsHere:   "Сейчас в игре экран «%s»: на нём только «Далее» игрока или конец игры.",
+	ShowLocation:  "Локация <b>%s</b>, %s.",
+	LocationText:  "Текст %s:",
+	LocationMedia: "картинка %s",
+	LocChanges:    "Изменения при входе:",
+	ParamHidden:   "скрыт",
+	ParamInactive: "не активен",
+	ParamMoney:    "деньги",
+
+	QuestsHead: "Загруженные квесты (%s из %s), сначала новые:",
+	Listed:     "в каталоге",
+	Private:    "скрыт",
+	By:         "автор %s",
+	DocCaption: "«%s», квест номер %s",
+}

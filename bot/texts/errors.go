@@ -1,0 +1,33 @@
+package texts
+
+import (
+	"errors"
+
+	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questpg"
+)
+
+// Error is what a user is told of an error: the one place where the bot's typed errors become
+// words. The features return or pass their errors here rather than choosing texts by themselves;
+// an error that is not one of those known here gets the generic apology (and the code that met it
+// logs it).
+func (c *Catalog) Error(err error) string {
+	var fe *quest.FormulaError
+	switch {
+	case err == nil:
+		return ""
+	// A press that is no longer a choice of the screen, or of a game that is gone.
+	case errors.Is(err, quest.ErrNotAChoice), errors.Is(err, questpg.ErrNoGame):
+		return c.Quest.Stale
+	// A quest whose file cannot be played, or that the bot does not offer.
+	case errors.Is(err, questfs.ErrUnplayable), errors.Is(err, questpg.ErrNoScript),
+		errors.Is(err, quest.ErrNoStartLocation):
+		return c.Quest.NoQuest
+	// A quest that breaks while it is played: a formula, a reference to nothing, a loop.
+	case errors.As(err, &fe), errors.Is(err, quest.ErrBrokenQuest), errors.Is(err, quest.ErrAutoJumpLimit),
+		errors.Is(err, quest.ErrTextTooDeep), errors.Is(err, quest.ErrBadState):
+		return c.Quest.BrokenNow
+	}
+	return c.Bot.Failure
+}

@@ -1,0 +1,105 @@
+package texts
+
+import (
+	"fmt"
+	"time"
+)
+
+// Quest is what the quest player says. Its texts are plain: the player escapes them.
+type Quest struct {
+	// Stale answers a stale or forged button of a quest.
+	Stale string
+	// NoGame answers /retry without a running game.
+	NoGame string
+	// NoQuest answers a launch of a quest whose file cannot be played.
+	NoQuest string
+	// BrokenNow: the quest failed while playing (a broken formula).
+	BrokenNow string
+}
+
+var questEN = Quest{
+	Stale:     "This choice is no longer available.",
+	NoGame:    "You are not playing any quest now. Send /quest to choose one.",
+	NoQuest:   "Sorry, this quest cannot be played.",
+	BrokenNow: "Sorry, this quest is broken at this point and cannot go on.",
+}
+
+var questRU = Quest{
+	Stale:     "Этот выбор больше недоступен.",
+	NoGame:    "Сейчас вы не играете ни в один квест. Отправьте /quest, чтобы выбрать.",
+	NoQuest:   "Извините, этот квест не удаётся запустить.",
+	BrokenNow: "Извините, в этом месте квест сломан и продолжить его нельзя.",
+}
+
+// Session is what the quest player says of multiplayer sessions. Its texts are plain.
+type Session struct {
+	// Bot is what <k> stands for when player k is the bot.
+	Bot string
+	// WaitOpponent: waiting for a second player, with the time left.
+	WaitOpponent string
+	// WaitPlayers: waiting for more players: who joined, how many of how many, the time left.
+	WaitPlayers string
+	// WaitFor: waiting for blocks: from whom, the time left.
+	WaitFor string
+	// AnswerJoin answers a press while waiting to start; AnswerFor one while waiting for blocks
+	// (from whom).
+	AnswerJoin, AnswerFor string
+	// Button is the label of the waiting screen's button.
+	Button string
+	// Alone: nobody joined in time.
+	Alone string
+	// Timeout: a player missed the round (who); TimeoutSelf: the player did.
+	Timeout, TimeoutSelf string
+	// Left: a player left (who).
+	Left string
+	// Seconds, Minutes and Hours write a time left.
+	Seconds, Minutes, Hours string
+}
+
+var sessionEN = Session{
+	Bot:          "Bot",
+	WaitOpponent: "⏳ Waiting for an opponent to join… If nobody joins within %s, you play against the bot.",
+	WaitPlayers:  "⏳ Players joined: %s (%d of %d). Waiting up to %s for more; then the game starts, or with too few players you play against the bot.",
+	WaitFor:      "⏳ Waiting for %s… (at most %s more; then you go on against the bot)",
+	AnswerJoin:   "Waiting for other players to join…",
+	AnswerFor:    "Waiting for %s…",
+	Button:       "⏳ Who are we waiting for?",
+	Alone:        "Nobody joined in time: you play against the bot.",
+	Timeout:      "%s did not move in time: you go on against the bot.",
+	TimeoutSelf:  "You did not move in time: you go on against the bot.",
+	Left:         "%s has left the game: you go on against the bot.",
+	Seconds:      "%d s",
+	Minutes:      "%d min",
+	Hours:        "%d h",
+}
+
+var sessionRU = Session{
+	Bot:          "Бот",
+	WaitOpponent: "⏳ Ждём соперника… Если за %s никто не присоединится, вы сыграете с ботом.",
+	WaitPlayers:  "⏳ Присоединились: %s (%d из %d). Ждём ещё игроков до %s; потом игра начнётся, а если игроков мало, вы сыграете с ботом.",
+	WaitFor:      "⏳ Ждём: %s… (не больше %s; потом вы продолжите с ботом)",
+	AnswerJoin:   "Ждём, пока присоединятся другие игроки…",
+	AnswerFor:    "Ждём: %s…",
+	Button:       "⏳ Кого мы ждём?",
+	Alone:        "Никто не присоединился вовремя: вы играете с ботом.",
+	Timeout:      "Ход игрока %s не пришёл вовремя: вы продолжаете с ботом.",
+	TimeoutSelf:  "Вы не сделали ход вовремя: вы продолжаете с ботом.",
+	Left:         "Игрок %s вышел из игры: вы продолжаете с ботом.",
+	Seconds:      "%d с",
+	Minutes:      "%d мин",
+	Hours:        "%d ч",
+}
+
+// Left writes a time left, rounded up: seconds under two minutes, minutes under two hours,
+// hours beyond (plain).
+func (c *Catalog) Left(d time.Duration) string {
+	t := &c.Session
+	secs := int((max(d, 0) + time.Second - 1) / time.Second)
+	switch {
+	case secs < 120:
+		return fmt.Sprintf(t.Seconds, secs)
+	case secs < 2*3600:
+		return fmt.Sprintf(t.Minutes, (secs+59)/60)
+	}
+	return fmt.Sprintf(t.Hours, (secs+3599)/3600)
+}

@@ -1,0 +1,124 @@
+package texts
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questpg"
+)
+
+// Ensure every text of every language is there, and says as many things as the English one: the
+// same verbs in the same order, so that a format never gets arguments it does not expect.
+func TestComplete(t *testing.T) {
+	en := reflect.ValueOf(*catalogs["en"])
+	for _, lang := range Languages {
+		c := catalogs[lang]
+		if c == nil || c.Lang != lang {
+			t.Fatalf("no catalogue for %q", lang)
+		}
+		walk(t, lang, "", reflect.ValueOf(*c), en)
+	}
+}
+
+func walk(t *testing.T, lang, path string, v, en reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			walk(t, lang, path+"."+v.Type().Field(i).Name, v.Field(i), en.Field(i))
+		}
+	case reflect.Map:
+		for _, k := range en.MapKeys() {
+			if w := v.MapIndex(k); !w.IsValid() || w.String() == "" {
+				t.Errorf("%s%s[%v] is empty", lang, path, k)
+			}
+		}
+	case reflect.String:
+		if strings.TrimSpace(v.String()) == "" {
+			t.Errorf("%s%s is empty", lang, path)
+		}
+		if got, want := verbs(v.String()), verbs(en.String()); got != want {
+			t.Errorf("%s%s has verbs %q, English %q", lang, path, got, want)
+		}
+	}
+}
+
+// verbs lists the formatting verbs of a text.
+func verbs(s string) string {
+	var out []string
+	for i := 0; i < len(s)-1; i++ {
+		if s[i] == '%' {
+			if s[i+1] == '%' {
+				i++
+				continue
+			}
+			out = append(out, s[i:i+2])
+		}
+	}
+	return strings.Join(out, "")
+}
+
+func TestLanguage(t *testing.T) {
+	for code, want := range map[string]string{"ru": "ru", "ru-RU": "ru", "RU": "ru", "en": "en", "de": "en", "": "en", "rus": "en"} {
+		if got := Language(code); got != want {
+			t.Errorf("Language(%q) = %q, want %q", code, got, want)
+		}
+		if For(code).Lang != want {
+			t.Errorf("For(%q) is %q", code, For(code).Lang)
+		}
+	}
+}
+
+func TestListAndLeft(t *testing.T) {
+	en, ru := For("en"), For("ru")
+	for _, tc := range []struct {
+		names []string
+		en    string
+		ru    string
+	}{
+		{nil, "…", "…"},
+		{[]string{"A"}, "A", "A"},
+		{[]string{"A", "B"}, "A and B", "A и B"},
+		{[]string{"A", "B", "C"}, "A, B and C", "A, B и C"},
+	} {
+		if got := en.List(tc.names); got != tc.en {
+			t.Errorf("en %v: %q", tc.names, got)
+		}
+		if got := ru.List(tc.names); got != tc.ru {
+			t.Errorf("ru %v: %q", tc.names, got)
+		}
+	}
+	for d, want := range map[time.Duration]string{-time.Second: "0 s", 1500 * time.Millisecond: "2 s",
+		119 * time.Second: "119 s", 2 * time.Minute: "2 min", 90*time.Minute + time.Second: "91 min", 3 * time.Hour: "3 h"} {
+		if got := en.Left(d); got != want {
+			t.Errorf("Left(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
+
+// Ensure each typed error gets its words, and any other error the apology.
+func TestError(t *testing.T) {
+	c := For("en")
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{nil, ""},
+		{fmt.Errorf("step: %w", quest.ErrNotAChoice), c.Quest.Stale},
+		{questpg.ErrNoGame, c.Quest.Stale},
+		{fmt.Errorf("%w: its file cannot be read", questfs.ErrUnplayable), c.Quest.NoQuest},
+		{questpg.ErrNoScript, c.Quest.NoQuest},
+		{&quest.FormulaError{}, c.Quest.BrokenNow},
+		{fmt.Errorf("view: %w", quest.ErrTextTooDeep), c.Quest.BrokenNow},
+		{errors.New("connection reset"), c.Bot.Failure},
+	} {
+		if got := c.Error(tc.err); got != tc.want {
+			t.Errorf("Error(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,266 @@
+package questpg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// # The catalogue and the uploads
+//
+// The catalogue (script) lists the quests the bots offer; the quests the project ships come with
+// the migrations. A developer's upload (dev_upload) is a versioned file of theirs, a quest or an
+// image: each uploaded quest version has a private catalogue entry of its own (listed false,
+// uploaded true) until an admin lists it. Whether a user may open a quest as a sandbox is the
+// rule of dev_openable (migration 008): their own uploads, the listed and shipped quests, and
+// for admins every quest.
+
+// Find returns the quest a developer names: the newest version of their own upload of that name
+// (key, the upload's name), else a quest whose name, common name or file name is what, that the
+// user may open, in their language first, listed first, newest first; ErrNoScript when there is
+// none.
+func (s *Store) Find(ctx context.Context, db pgx.Tx, service int, user int64, what, key, lang string) (*Script, error) {
+	return findScript(ctx, db, `
+		SELECT s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0)
+		FROM (
+			SELECT d.script_id AS id, 0 AS rank, d.version FROM dev_upload d
+			WHERE d.service_id = $2 AND d.owner_id = $1 AND d.kind = 'quest' AND d.name = $4
+			UNION ALL
+			SELECT s.id, 1, s.version FROM script s
+			WHERE lower(s.name) = lower($3) OR lower(s.common_name) = lower($3)
+				OR lower(regexp_replace(s.file, '^.*[/\\]', '')) = lower($3)) c
+		JOIN script s ON s.id = c.id
+		WHERE dev_openable($1, $2, s.id)
+		ORDER BY c.rank, s.language = $5 DESC, s.listed DESC, c.version DESC, s.id DESC LIMIT 1`,
+		user, service, what, key, lang)
+}
+
+// FindByFile returns the quest a save names by its file name: the user's own upload of that name
+// (key) newest first, else a quest of the bot the user may open whose file has that name;
+// ErrNoScript when there is none.
+func (s *Store) FindByFile(ctx context.Context, db pgx.Tx, service int, user int64, file, key string) (*Script, error) {
+	return findScript(ctx, db, `
+		SELECT s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0)
+		FROM (
+			SELECT d.script_id AS id, 0 AS rank, d.version FROM dev_upload d
+			WHERE d.service_id = $2 AND d.owner_id = $1 AND d.kind = 'quest' AND d.name = $4
+			UNION ALL
+			SELECT s.id, 1, s.version FROM script s
+			WHERE lower(regexp_replace(s.file, '^.*[/\\]', '')) = lower($3)) c
+		JOIN script s ON s.id = c.id
+		WHERE dev_openable($1, $2, s.id)
+		ORDER BY c.rank, s.listed DESC, c.version DESC, s.id DESC LIMIT 1`,
+		user, service, file, key)
+}
+
+// Openable returns quest id when the user may open it in the bot as a sandbox; ErrNoScript when
+// not.
+func (s *Store) Openable(ctx context.Context, db pgx.Tx, service int, user, id int64) (*Script, error) {
+	return findScript(ctx, db, `
+		SELECT id, name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0)
+		FROM script WHERE id = $3 AND dev_openable($1, $2, $3)`, user, service, id)
+}
+
+func findScript(ctx context.Context, db pgx.Tx, sql string, args ...any) (*Script, error) {
+	var sc Script
+	err := db.QueryRow(ctx, sql, args...).Scan(&sc.ID, &sc.Name, &sc.CommonName, &sc.File, &sc.Lang, &sc.WinBonus,
+		&sc.DeathPenalty, &sc.SessionType)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, ErrNoScript
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find quest: %w", err)
+	}
+	return &sc, nil
+}
+
+// Upload is a developer's uploaded quest or image, its newest version.
+type Upload struct {
+	Version int
+	SHA256  string
+	// Script is the catalogue entry of an uploaded quest, 0 for an image.
+	Script int64
+	// Name is the catalogue name of the quest.
+	Name string
+}
+
+// LastUpload returns the newest version of a developer's upload of a kind ("quest" or "image")
+// and name; its Version is 0 when there is none.
+func (s *Store) LastUpload(ctx context.Context, db pgx.Tx, service int, owner int64, kind, name string) (Upload, error) {
+	var u Upload
+	var script *int64
+	err := db.QueryRow(ctx, `
+		SELECT version, sha256, script_id FROM dev_upload
+		WHERE service_id = $1 AND owner_id = $2 AND kind = $3 AND name = $4
+		ORDER BY version DESC LIMIT 1`, service, owner, kind, name).Scan(&u.Version, &u.SHA256, &script)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Upload{}, nil
+	}
+	if err != nil {
+		return u, fmt.Errorf("last upload %s %q: %w", kind, name, err)
+	}
+	if script != nil {
+		u.Script = *script
+	}
+	return u, nil
+}
+
+// NewQuestUpload is an uploaded quest to register.
+type NewQuestUpload struct {
+	Service int
+	Owner   int64
+	// Key is the name its versions are counted by; FileName the name it was uploaded under.
+	Key, FileName string
+	// Name, CommonName and Lang are its catalogue entry's.
+	Name, CommonName, Lang string
+	Version                int
+	// File is where it is stored, relative to the quest root.
+	File   string
+	SHA256 string
+	Size   int
+}
+
+// AddQuestUpload registers a new version of a developer's quest with a private catalogue entry of
+// its own, and returns the entry's id.
+func (s *Store) AddQuestUpload(ctx context.Context, db pgx.Tx, q NewQuestUpload) (int64, error) {
+	var script int64
+	err := db.QueryRow(ctx, `
+		WITH s AS (
+			INSERT INTO script (service_id, name, common_name, file, version, language, listed, owner_id, uploaded)
+			SELECT $1, $3, $4, $6, GREATEST($5, COALESCE(max(version), 0) + 1), $9, false, $2, true
+			FROM script WHERE common_name = $4 AND language = $9
+			RETURNING id)
+		INSERT INTO dev_upload (service_id, owner_id, kind, name, file_name, version, file, sha256, size, script_id)
+		SELECT $1, $2, 'quest', $10, $11, $5, $6, $7, $8, s.id FROM s
+		RETURNING script_id`,
+		q.Service, q.Owner, q.Name, q.CommonName, q.Version, q.File, q.SHA256, q.Size, q.Lang, q.Key, q.FileName).Scan(&script)
+	if err != nil {
+		return 0, fmt.Errorf("register quest %q: %w", q.FileName, err)
+	}
+	return script, nil
+}
+
+// NewImageUpload is an uploaded image to register.
+type NewImageUpload struct {
+	Service int
+	Owner   int64
+	// Key is the name its versions are counted by; FileName the name it was uploaded under.
+	Key, FileName string
+	Version       int
+	File, SHA256  string
+	Size          int
+}
+
+// AddImageUpload registers a new version of a developer's image.
+func (s *Store) AddImageUpload(ctx context.Context, db pgx.Tx, im NewImageUpload) error {
+	_, err := db.Exec(ctx, `
+		INSERT INTO dev_upload (service_id, owner_id, kind, name, file_name, version, file, sha256, size)
+		VALUES ($1, $2, 'image', $3, $4, $5, $6, $7, $8)`,
+		im.Service, im.Owner, im.Key, im.FileName, im.Version, im.File, im.SHA256, im.Size)
+	if err != nil {
+		return fmt.Errorf("register image %q: %w", im.FileName, err)
+	}
+	return nil
+}
+
+// OwnQuests returns the newest version of each of a developer's uploaded quests, the most recent
+// first, at most limit.
+func (s *Store) OwnQuests(ctx context.Context, db pgx.Tx, service int, owner int64, limit int) ([]Upload, error) {
+	rows, err := db.Query(ctx, `
+		SELECT s.id, s.name, d.version FROM (
+			SELECT DISTINCT ON (name) script_id, version, created_at FROM dev_upload
+			WHERE service_id = $1 AND owner_id = $2 AND kind = 'quest' AND script_id IS NOT NULL
+			ORDER BY name, version DESC) d
+		JOIN script s ON s.id = d.script_id
+		ORDER BY d.created_at DESC, s.id DESC LIMIT $3`, service, owner, limit)
+	if err != nil {
+		return nil, fmt.Errorf("own quests: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Upload, error) {
+		var u Upload
+		err := r.Scan(&u.Script, &u.Name, &u.Version)
+		return u, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("own quests: %w", err)
+	}
+	return list, nil
+}
+
+// Listing is an uploaded quest as /quests lists it.
+type Listing struct {
+	ID                int64
+	Name, CommonName  string
+	Version           int
+	Lang              string
+	Listed            bool
+	WinBonus, Penalty int
+	Owner             string
+	// Total is the number of quests that match, beyond the ones returned.
+	Total int64
+}
+
+// Uploaded returns the uploaded quests of a bot, newest first, at most limit, those whose name,
+// common name or owner contain filter (lower case) when it is not empty.
+func (s *Store) Uploaded(ctx context.Context, db pgx.Tx, service int, filter string, limit int) ([]Listing, error) {
+	rows, err := db.Query(ctx, `
+		SELECT s.id, s.name, s.common_name, s.version, s.language, s.listed, s.win_bonus, s.death_penalty,
+		       COALESCE(dev_who(s.owner_id), '?'), count(*) OVER ()
+		FROM script s
+		WHERE s.uploaded AND (s.service_id IS NULL OR s.service_id = $1)
+			AND ($2 = '' OR strpos(lower(s.name), $2) > 0 OR strpos(lower(s.common_name), $2) > 0
+				OR strpos(lower(COALESCE(dev_who(s.owner_id), '')), $2) > 0)
+		ORDER BY s.created_at DESC, s.id DESC LIMIT $3`, service, filter, limit)
+	if err != nil {
+		return nil, fmt.Errorf("uploaded quests: %w", err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Listing, error) {
+		var l Listing
+		err := r.Scan(&l.ID, &l.Name, &l.CommonName, &l.Version, &l.Lang, &l.Listed, &l.WinBonus, &l.Penalty,
+			&l.Owner, &l.Total)
+		return l, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("uploaded quests: %w", err)
+	}
+	return list, nil
+}
+
+// UploadedImage returns the file of the newest image of that name (key) that the owner of an
+// uploaded quest uploaded in its bot: uploaded reports whether the quest is an upload at all (the
+// images of a shipped quest are beside its file), and file is "" when the owner has no such image.
+func (s *Store) UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (uploaded bool, file string, err error) {
+	var f *string
+	err = db.QueryRow(ctx, `
+		SELECT s.uploaded, (
+			SELECT d.file FROM dev_upload d
+			WHERE d.service_id = s.service_id AND d.owner_id = s.owner_id AND d.kind = 'image' AND d.name = $2
+			ORDER BY d.version DESC LIMIT 1)
+		FROM script s WHERE s.id = $1`, script, key).Scan(&uploaded, &f)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, "", nil
+	}
+	if err != nil {
+		return false, "", fmt.Errorf("image %q of quest %d: %w", key, script, err)
+	}
+	if f != nil {
+		file = *f
+	}
+	return uploaded, file, nil
+}
+
+// StoredFiles returns the files, relative to the quest root, that the uploads and the catalogue
+// name under dev/.
+func (s *Store) StoredFiles(ctx context.Context, db pgx.Tx) ([]string, error) {
+	rows, err := db.Query(ctx, `SELECT file FROM dev_upload UNION SELECT file FROM script WHERE file LIKE 'dev/%'`)
+	if err != nil {
+		return nil, fmt.Errorf("stored files: %w", err)
+	}
+	files, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("stored files: %w", err)
+	}
+	return files, nil
+}
