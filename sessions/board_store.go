@@ -42,6 +42,9 @@ type BoardStore interface {
 	UserBoards(ctx context.Context, service int, user int64, limit int) ([]BoardInfo, error)
 	// UserStats returns a user's statistics and ratings in a bot, one per variant played.
 	UserStats(ctx context.Context, service int, user int64) ([]BoardStats, error)
+	// TimeControls returns the catalogue of time controls a player chooses from, in menu
+	// order (seeded with Controls; an operator may add rows).
+	TimeControls(ctx context.Context) ([]TimeControl, error)
 }
 
 // BoardJobs is the scheduled work on boards, bound to the job's transaction. Each claim locks
