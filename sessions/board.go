@@ -282,9 +282,16 @@ func (b *Board) Rebuild() (*engine.Game, error) {
 	return g, nil
 }
 
-// engine returns the board's own engine game, replaying it on first use.
+// Game returns the board's own engine game, replayed (and checked, as by Rebuild) on first
+// use and kept in step by the operations, for reading: legal moves, Steps, pictures, BestMove.
+// Playing or taking back moves on it does not change the board; the board notices and replays
+// its game again on next use.
+func (b *Board) Game() (*engine.Game, error) { return b.engine() }
+
+// engine returns the board's own engine game, replaying it when there is none or when it no
+// longer matches the board.
 func (b *Board) engine() (*engine.Game, error) {
-	if b.game == nil || b.game.Ply() != len(b.Moves) {
+	if b.game == nil || b.game.Ply() != len(b.Moves) || b.game.Position() != b.Position {
 		g, err := b.Rebuild()
 		if err != nil {
 			return nil, err

@@ -451,3 +451,37 @@ func TestMoveKeepsMicroseconds(t *testing.T) {
 		t.Errorf("position %q", b.Moves[0].Position)
 	}
 }
+
+func TestGameKeptInStep(t *testing.T) {
+	b := openHuman(t, "chess", TimeControl{}, Options{})
+	play(t, b, t0, "e4")
+	g, err := b.Game()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Ply() != 1 || g.Position() != b.Position {
+		t.Fatalf("game at ply %d, %q", g.Ply(), g.Position())
+	}
+	// A caller that plays on the board's game does not move the board.
+	if _, err := g.Play("e5"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Move(bob, "d5", 1, t0); err != nil {
+		t.Fatalf("move after the game was played on: %v", err)
+	}
+	if g2, _ := b.Game(); g2.Ply() != 2 || b.Moves[1].Text != "d7d5" || g2.Position() != b.Position {
+		t.Errorf("game %q, board %q", g2.Position(), b.Position)
+	}
+	// Taken back and played again to the same ply: the position tells.
+	g3, _ := b.Game()
+	if err := g3.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g3.Play("c5"); err != nil {
+		t.Fatal(err)
+	}
+	play(t, b, t0, "Nf3")
+	if b.Moves[1].Text != "d7d5" || !strings.HasPrefix(b.Position, "rnbqkbnr/ppp1pppp/8/3p4/4P3/5N2") {
+		t.Errorf("position %q", b.Position)
+	}
+}

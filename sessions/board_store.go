@@ -56,7 +56,7 @@ type BoardJobs interface {
 	ClaimExpired(ctx context.Context, now time.Time, limit int) ([]*Board, error)
 	// ClaimBotTurns returns at most limit active boards where the bot is to move and no other
 	// worker holds a lease on this turn, and leases each turn to the caller until now+lease.
-	// The worker commits the claim, computes the move from Rebuild with the bot level's
+	// The worker commits the claim, computes the move from Game with the bot level's
 	// Limits, then in a new transaction locks the board and plays the move only if the
 	// board's Revision is still the claimed one (otherwise the result is stale: dropped).
 	ClaimBotTurns(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Board, error)

@@ -19,7 +19,9 @@
 // text and the position after it are stored, and the ply the player saw must be the board's,
 // so a stale or forged move changes nothing. Rebuild replays the move list through engine and
 // checks every stored position (ErrCorrupt when one differs); the operations use the replayed
-// game, which also keeps the engine's history-based draw rules (repetition) exact.
+// game, which also keeps the engine's history-based draw rules (repetition) exact, and Game
+// lends it to the caller for legal moves, keyboards, pictures and the AI. A replay costs about
+// 20 µs a ply for chess (BenchmarkRebuild).
 //
 // # Clocks
 //

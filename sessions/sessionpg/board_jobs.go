@@ -46,7 +46,7 @@ const claimBotTurnsSQL = `
 
 // ClaimBotTurns returns at most limit active boards where the bot is to move and no worker
 // holds a lease on this turn (the longest waiting first), and leases each turn to the caller
-// until now+lease. The worker commits the claim, computes the move from Rebuild with the bot
+// until now+lease. The worker commits the claim, computes the move from Game with the bot
 // level's Limits, then in a new transaction locks the board and plays the move only if the
 // board's Revision is still the claimed one; otherwise the result is stale and dropped. A
 // worker that dies loses its lease when it runs out, and a restart finds every bot turn again.
