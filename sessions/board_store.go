@@ -5,6 +5,9 @@ import (
 	"time"
 )
 
+// InviteLifetime is how long an invite link stays valid unless the caller chooses otherwise.
+const InviteLifetime = 24 * time.Hour
+
 // BoardStore keeps boards, bound to the caller's transaction: a move made in Telegram is
 // stored in the transaction of the update, with the messages it sends. sessionpg implements it.
 type BoardStore interface {
@@ -36,9 +39,9 @@ type BoardStore interface {
 	// board was aborted), ErrFull when the board has started, ErrAlreadySeated for its
 	// creator; a refused invite stays unused.
 	RedeemInvite(ctx context.Context, code string, user int64, now time.Time) (*Board, error)
-	// UserBoards lists a user's waiting and active boards in a bot, at most limit: first those
-	// where it is the user's turn (the nearest deadline first), then those where the opponent
-	// is to move, then those still waiting.
+	// UserBoards lists a user's waiting and active boards in a bot, at most limit (0: all):
+	// first those where it is the user's turn (the nearest deadline first), then those where
+	// the opponent is to move, then those still waiting.
 	UserBoards(ctx context.Context, service int, user int64, limit int) ([]BoardInfo, error)
 	// UserStats returns a user's statistics and ratings in a bot, one per variant played.
 	UserStats(ctx context.Context, service int, user int64) ([]BoardStats, error)
@@ -49,7 +52,7 @@ type BoardStore interface {
 
 // BoardJobs is the scheduled work on boards, bound to the job's transaction. Each claim locks
 // the rows it returns (FOR UPDATE SKIP LOCKED), so two processes never handle one board twice.
-// sessionpg implements it.
+// A limit of 0 or less means no limit. sessionpg implements it.
 type BoardJobs interface {
 	// ClaimExpired returns, locked, at most limit active boards whose deadline is before now,
 	// for Expire and Save.

@@ -24,7 +24,7 @@ const claimExpiredSQL = `
 // ClaimExpired returns, locked, at most limit active boards whose deadline is before now, the
 // most overdue first, for Expire and Save.
 func (s *BoardStore) ClaimExpired(ctx context.Context, now time.Time, limit int) ([]*sessions.Board, error) {
-	ids, err := s.ids(ctx, claimExpiredSQL, now, limit)
+	ids, err := s.ids(ctx, claimExpiredSQL, now, limitArg(limit))
 	if err != nil {
 		return nil, fmt.Errorf("claim expired boards: %w", err)
 	}
@@ -51,7 +51,7 @@ const claimBotTurnsSQL = `
 // board's Revision is still the claimed one; otherwise the result is stale and dropped. A
 // worker that dies loses its lease when it runs out, and a restart finds every bot turn again.
 func (s *BoardStore) ClaimBotTurns(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*sessions.Board, error) {
-	ids, err := s.ids(ctx, claimBotTurnsSQL, now, now.Add(lease), limit)
+	ids, err := s.ids(ctx, claimBotTurnsSQL, now, now.Add(lease), limitArg(limit))
 	if err != nil {
 		return nil, fmt.Errorf("claim bot turns: %w", err)
 	}
@@ -78,7 +78,7 @@ const claimRemindersSQL = `
 // player to move is within sessions.ReminderLead of the deadline (not yet passed), once per
 // ply, the nearest deadline first.
 func (s *BoardStore) ClaimReminders(ctx context.Context, now time.Time, limit int) ([]sessions.BoardReminder, error) {
-	rows, _ := s.tx.Query(ctx, claimRemindersSQL, now, now.Add(sessions.ReminderLead), limit)
+	rows, _ := s.tx.Query(ctx, claimRemindersSQL, now, now.Add(sessions.ReminderLead), limitArg(limit))
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sessions.BoardReminder, error) {
 		var r sessions.BoardReminder
 		err := row.Scan(&r.Board, &r.Service, &r.User, &r.Seat, &r.Ply, &r.Deadline)
@@ -114,7 +114,7 @@ const dropInvitesSQL = `
 // sessions.WaitingLifetime, returning them (User: the creator, to be told), and deletes the
 // invites that expired before now, returning how many.
 func (s *BoardStore) Cleanup(ctx context.Context, now time.Time, limit int) ([]sessions.BoardInfo, int, error) {
-	rows, _ := s.tx.Query(ctx, abortStaleSQL, now, now.Add(-sessions.WaitingLifetime), limit)
+	rows, _ := s.tx.Query(ctx, abortStaleSQL, now, now.Add(-sessions.WaitingLifetime), limitArg(limit))
 	aborted, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sessions.BoardInfo, error) {
 		bi := sessions.BoardInfo{Status: sessions.BoardAborted}
 		err := row.Scan(&bi.ID, &bi.Service, &bi.Variant, &bi.Control, &bi.User, &bi.Seat, &bi.Created)
@@ -129,6 +129,14 @@ func (s *BoardStore) Cleanup(ctx context.Context, now time.Time, limit int) ([]s
 		return nil, 0, fmt.Errorf("clean up invites: %w", err)
 	}
 	return aborted, int(tag.RowsAffected()), nil
+}
+
+// limitArg is a LIMIT's argument: NULL (no limit) for a limit of 0 or less.
+func limitArg(limit int) any {
+	if limit <= 0 {
+		return nil
+	}
+	return limit
 }
 
 // ids runs a query that returns board ids.

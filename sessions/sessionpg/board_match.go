@@ -151,7 +151,7 @@ const userBoardsSQL = `
 // where it is the user's turn (the nearest deadline first), then those where the opponent is
 // to move, then those still waiting.
 func (s *BoardStore) UserBoards(ctx context.Context, service int, user int64, limit int) ([]sessions.BoardInfo, error) {
-	rows, _ := s.tx.Query(ctx, userBoardsSQL, service, user, limit)
+	rows, _ := s.tx.Query(ctx, userBoardsSQL, service, user, limitArg(limit))
 	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sessions.BoardInfo, error) {
 		bi := sessions.BoardInfo{User: user}
 		var status string

@@ -308,6 +308,14 @@ func TestUserBoards(t *testing.T) {
 	if len(list) != 2 || list[0].ID != theirs.ID || !list[0].MyTurn || list[0].Seat != 1 {
 		t.Errorf("bob's boards %+v", list)
 	}
+	f.must(t, func(s *BoardStore) error {
+		var err error
+		list, err = s.UserBoards(ctx, f.service, bob, 0)
+		return err
+	})
+	if len(list) != 3 {
+		t.Errorf("bob has %d boards without a limit, want 3", len(list))
+	}
 }
 
 func TestTimeControls(t *testing.T) {
