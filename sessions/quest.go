@@ -6,39 +6,6 @@ import (
 	"time"
 )
 
-// # Quest sessions
-//
-// A quest plays its players against each other when its catalogue row names a session Type: the
-// minimum and maximum number of players, the parameter that receives the player's number (the
-// index parameter), and the player's outgoing block (Count parameters from Start). The language
-// versions of a quest (one common name) share their sessions, so Russian and English players
-// meet. A QuestSession is the data of one session; its methods are the rules, pure: the time is
-// passed in and a deadline is a field. QuestSessions (quest_run.go) runs them against a
-// QuestStore inside the caller's transaction.
-//
-// "!session [T]": a player joins the oldest open session of the quest that has room, or opens one
-// whose joining ends T after it opened (DefaultJoinTimeout without T), and waits, parked at the
-// jump, until it starts: at once when it reaches its maximum, else at the deadline if it has its
-// minimum. When it starts, every player's number (1, 2, … in joining order) is written into the
-// index parameter and the jump is taken. When the deadline passes with fewer than the minimum,
-// its players play against the bot: the index parameter becomes 0, and they are told why.
-// Sandbox games (a developer's private run) join only sessions of sandbox games.
-//
-// "!wait [T]" is a round barrier. The player's block is posted for the session's current round;
-// when every player has posted, every block is copied into every player's per-player slots
-// (player k's value i into parameter Start + Count·k + i, 1-based) and everybody takes the jump,
-// each game reseeded with the same random seed (Outcome.Seed) so that the random choices the
-// quest makes on the exchanged values agree in every player's game. Otherwise the player waits.
-// The round's clock starts with its first block: the others then have T (DefaultRoundTimeout
-// without T) to post theirs.
-//
-// Falling back to the bot, whatever the cause: when a round cannot complete because a player
-// missed its deadline or left (their game ended, was cancelled or replaced), the session ends.
-// The players waiting at the barrier are told why and take the jump with the index parameter and
-// every per-player slot 0 ("no session and no moves"), which the quests answer with their own play
-// against the bot. A player of the ended session who had not reached the barrier gets the same
-// when they do; a !wait outside any session gets the same values at once, silently.
-
 // QuestStatus is the stage of a quest session.
 type QuestStatus uint8
 
@@ -179,8 +146,8 @@ type QuestSession struct {
 	Blocks map[int][]int
 }
 
-// Outcome is what a player at a multiplayer jump does now.
-type Outcome struct {
+// QuestOutcome is what a player at a multiplayer jump does now.
+type QuestOutcome struct {
 	// Proceed: write Set into the parameters and take the jump. Otherwise the player waits.
 	Proceed bool
 	Set     Values
@@ -275,29 +242,29 @@ func (s *QuestSession) Names() []string {
 // Rejoin is a game already in the session at a "!session" jump (its screen shown again): it waits
 // while the session is open, proceeds with its number once it plays, and once it has ended
 // proceeds against the bot, told why, and leaves it.
-func (s *QuestSession) Rejoin(game int64) Outcome {
+func (s *QuestSession) Rejoin(game int64) QuestOutcome {
 	p := s.Player(game)
 	switch {
 	case p == nil:
-		return Outcome{Proceed: true, Set: Values{s.Type.Index - 1: 0}}
+		return QuestOutcome{Proceed: true, Set: Values{s.Type.Index - 1: 0}}
 	case s.Status == QuestOpen:
-		return Outcome{Wait: s.Waiting(game)}
+		return QuestOutcome{Wait: s.Waiting(game)}
 	case s.Status == QuestPlaying:
-		return Outcome{Proceed: true, Set: Values{s.Type.Index - 1: p.Num}}
+		return QuestOutcome{Proceed: true, Set: Values{s.Type.Index - 1: p.Num}}
 	}
 	return s.consume(p, Join)
 }
 
 // Add seats a game in an open session with room. The player waits, unless it fills the session,
-// which then starts: the player proceeds with its number, the others through Outcome.Resume.
-func (s *QuestSession) Add(me Member) Outcome {
+// which then starts: the player proceeds with its number, the others through QuestOutcome.Resume.
+func (s *QuestSession) Add(me Member) QuestOutcome {
 	num := len(s.Players) + 1
 	s.Players = append(s.Players, QuestPlayer{Member: me, Num: num, Waiting: true})
 	if !s.Full() {
-		return Outcome{Wait: s.Waiting(me.Game)}
+		return QuestOutcome{Wait: s.Waiting(me.Game)}
 	}
 	rs := s.start(me.Game)
-	return Outcome{Proceed: true, Set: Values{s.Type.Index - 1: num}, Resume: rs}
+	return QuestOutcome{Proceed: true, Set: Values{s.Type.Index - 1: num}, Resume: rs}
 }
 
 // start starts an open session: its waiting players proceed with their numbers, except game (the
@@ -319,19 +286,19 @@ func (s *QuestSession) start(game int64) []Resume {
 // Post is a game of the session at a "!wait" jump: it posts the game's outgoing block, taken
 // from params (the game's parameter values), for the current round, whose clock starts with its
 // first block (now + timeout). When every player has posted, everyone proceeds with all blocks in
-// their slots (the others through Outcome.Resume); otherwise the player waits. Posting again in
+// their slots (the others through QuestOutcome.Resume); otherwise the player waits. Posting again in
 // the same round changes nothing. In an ended session the player proceeds against the bot, told
 // why; in one still open (a quest that waits before it joins) it plays the bot and leaves.
-func (s *QuestSession) Post(game int64, params []int, now time.Time, timeout time.Duration) Outcome {
+func (s *QuestSession) Post(game int64, params []int, now time.Time, timeout time.Duration) QuestOutcome {
 	p := s.Player(game)
 	switch {
 	case p == nil:
-		return Outcome{Proceed: true, Set: s.Type.Fallback()}
+		return QuestOutcome{Proceed: true, Set: s.Type.Fallback()}
 	case s.Status == QuestEnded:
 		return s.consume(p, Barrier)
 	case s.Status == QuestOpen, len(params) < s.Type.Start-1+s.Type.Count:
 		rs := s.Leave(game, now)
-		return Outcome{Proceed: true, Set: s.Type.Fallback(), Resume: rs}
+		return QuestOutcome{Proceed: true, Set: s.Type.Fallback(), Resume: rs}
 	}
 	if _, posted := s.Blocks[p.Num]; !posted {
 		block := make([]int, s.Type.Count)
@@ -346,12 +313,12 @@ func (s *QuestSession) Post(game int64, params []int, now time.Time, timeout tim
 	}
 	if len(s.Blocks) < len(s.Players) {
 		p.Waiting = true
-		return Outcome{Wait: s.Waiting(game)}
+		return QuestOutcome{Wait: s.Waiting(game)}
 	}
 	// The round is complete: everybody gets every block.
 	set := s.Type.exchange(s.Blocks)
 	seed := roundSeed(s.ID, s.Round)
-	out := Outcome{Proceed: true, Set: set, Seed: seed}
+	out := QuestOutcome{Proceed: true, Set: set, Seed: seed}
 	for i := range s.Players {
 		o := &s.Players[i]
 		if o.Game != game && o.Waiting {
@@ -425,8 +392,8 @@ func (s *QuestSession) end(reason EndReason, by string, now time.Time) []Resume 
 
 // consume is a player of an ended session at a multiplayer jump: told why, it proceeds against
 // the bot and leaves the session.
-func (s *QuestSession) consume(p *QuestPlayer, k Kind) Outcome {
-	out := Outcome{Proceed: true, Set: s.Type.Fallback()}
+func (s *QuestSession) consume(p *QuestPlayer, k Kind) QuestOutcome {
+	out := QuestOutcome{Proceed: true, Set: s.Type.Fallback()}
 	if k == Join {
 		out.Set = Values{s.Type.Index - 1: 0}
 	}

@@ -105,12 +105,12 @@ func (m *QuestSessions) typeOf(ctx context.Context, st QuestStore, q Quest) (*Ty
 // (so showing a screen again never joins twice). Otherwise the user's earlier games leave their
 // sessions (a user plays one game at a time), and the game joins the oldest open session of its
 // quest with room, or opens one, and waits; the player who fills a session proceeds at once, and
-// so do the players who waited (Outcome.Resume). A quest without a session type proceeds at once
+// so do the players who waited (QuestOutcome.Resume). A quest without a session type proceeds at once
 // and sets nothing.
-func (m *QuestSessions) Join(ctx context.Context, st QuestStore, me Member, q Quest, pt Point) (Outcome, error) {
+func (m *QuestSessions) Join(ctx context.Context, st QuestStore, me Member, q Quest, pt Point) (QuestOutcome, error) {
 	s, err := st.SessionOf(ctx, me.Game)
 	if err != nil {
-		return Outcome{}, err
+		return QuestOutcome{}, err
 	}
 	if s != nil {
 		out := s.Rejoin(me.Game)
@@ -121,26 +121,26 @@ func (m *QuestSessions) Join(ctx context.Context, st QuestStore, me Member, q Qu
 	}
 	t, err := m.typeOf(ctx, st, q)
 	if err != nil || t == nil {
-		return Outcome{Proceed: true}, err
+		return QuestOutcome{Proceed: true}, err
 	}
 	earlier, err := m.leaveEarlier(ctx, st, me)
 	if err != nil {
-		return Outcome{}, err
+		return QuestOutcome{}, err
 	}
 	s, err = st.OpenSession(ctx, JoinKey{Service: me.Service, Type: t.ID, Quest: q.Name, Sandbox: q.Sandbox})
 	if err != nil {
-		return Outcome{}, err
+		return QuestOutcome{}, err
 	}
 	if s == nil {
 		s = NewQuestSession(me.Service, *t, q.Name, q.Sandbox, m.now().Add(m.joinTimeout(pt)))
 		// Stored first, so that the waiting screen's ref names the session.
 		if err := st.Save(ctx, s); err != nil {
-			return Outcome{}, err
+			return QuestOutcome{}, err
 		}
 	}
 	out := s.Add(me)
 	if err := st.Save(ctx, s); err != nil {
-		return Outcome{}, err
+		return QuestOutcome{}, err
 	}
 	out.Resume = append(earlier, out.Resume...)
 	return out, nil
@@ -171,17 +171,17 @@ func (m *QuestSessions) leaveEarlier(ctx context.Context, st QuestStore, me Memb
 
 // Post is a player at a "!wait" jump (QuestSession.Post). A game in no session proceeds against
 // the bot: with its type's fallback values, or with nothing set when its quest has no type.
-func (m *QuestSessions) Post(ctx context.Context, st QuestStore, me Member, q Quest, pt Point, params []int) (Outcome, error) {
+func (m *QuestSessions) Post(ctx context.Context, st QuestStore, me Member, q Quest, pt Point, params []int) (QuestOutcome, error) {
 	s, err := st.SessionOf(ctx, me.Game)
 	if err != nil {
-		return Outcome{}, err
+		return QuestOutcome{}, err
 	}
 	if s == nil {
 		t, err := m.typeOf(ctx, st, q)
 		if err != nil || t == nil {
-			return Outcome{Proceed: true}, err
+			return QuestOutcome{Proceed: true}, err
 		}
-		return Outcome{Proceed: true, Set: t.Fallback()}, nil
+		return QuestOutcome{Proceed: true, Set: t.Fallback()}, nil
 	}
 	out := s.Post(me.Game, params, m.now(), m.roundTimeout(pt))
 	return out, st.Save(ctx, s)

@@ -361,7 +361,7 @@ func (r *run) advance(ctx context.Context, mg *runGame) error {
 			return fmt.Errorf("questplay: script %d: more than %d multiplayer points in a row", mg.gm.Script.ID, maxPointsPerRun)
 		}
 		q := questOf(mg.gm)
-		var out sessions.Outcome
+		var out sessions.QuestOutcome
 		var err error
 		if pt.Kind == sessions.Join {
 			out, err = mp.Join(ctx, r.st, mg.me, q, pt)
@@ -387,7 +387,7 @@ func (r *run) advance(ctx context.Context, mg *runGame) error {
 }
 
 // take writes values into a game's parameters, reseeds its random generator when seed is set
-// (sessions.Outcome.Seed), and takes its multiplayer jump.
+// (sessions.QuestOutcome.Seed), and takes its multiplayer jump.
 func (r *run) take(mg *runGame, jump int, set sessions.Values, seed string) error {
 	st := mg.gm.State
 	st.Params = append([]int(nil), st.Params...)

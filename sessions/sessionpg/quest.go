@@ -257,13 +257,6 @@ func (q *Quests) Save(ctx context.Context, s *sessions.QuestSession) error {
 	return nil
 }
 
-func nullTime(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
-}
-
 // dueSQL finds the quest sessions to settle: those whose deadline has passed, and those with a
 // player whose game is over.
 const dueSQL = `

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -20,8 +19,6 @@ import (
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"
 )
-
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // clock is a test clock that moves only when told.
 type clock struct{ ns atomic.Int64 }
@@ -113,9 +110,9 @@ func (f *fixture) quest(sandbox bool) sessions.Quest {
 	return sessions.Quest{Script: f.script, Type: f.typ, Name: "q", Params: 8, Sandbox: sandbox}
 }
 
-func (f *fixture) join(t *testing.T, m *sessions.QuestSessions, n int, sandbox bool) sessions.Outcome {
+func (f *fixture) join(t *testing.T, m *sessions.QuestSessions, n int, sandbox bool) sessions.QuestOutcome {
 	t.Helper()
-	var out sessions.Outcome
+	var out sessions.QuestOutcome
 	f.in(t, func(tx pgx.Tx) (err error) {
 		out, err = m.Join(context.Background(), sessionpg.NewQuests(tx), f.member(n), f.quest(sandbox),
 			sessions.Point{Kind: sessions.Join, Timeout: 10 * time.Second})
@@ -124,9 +121,9 @@ func (f *fixture) join(t *testing.T, m *sessions.QuestSessions, n int, sandbox b
 	return out
 }
 
-func (f *fixture) post(t *testing.T, m *sessions.QuestSessions, n, move int) sessions.Outcome {
+func (f *fixture) post(t *testing.T, m *sessions.QuestSessions, n, move int) sessions.QuestOutcome {
 	t.Helper()
-	var out sessions.Outcome
+	var out sessions.QuestOutcome
 	f.in(t, func(tx pgx.Tx) (err error) {
 		out, err = m.Post(context.Background(), sessionpg.NewQuests(tx), f.member(n), f.quest(false),
 			sessions.Point{Kind: sessions.Barrier, Timeout: 5 * time.Second}, []int{n, move, 0, 0, 0, 0, 0, 0})

@@ -1,0 +1,99 @@
+package sessions
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestTimeControlValidate(t *testing.T) {
+	tests := []struct {
+		tc TimeControl
+		ok bool
+	}{
+		{TimeControl{}, true},
+		{TimeControl{Mode: ClockNone, Main: time.Minute}, false},
+		{TimeControl{Mode: ClockCorrespondence, PerMove: time.Hour}, true},
+		{TimeControl{Mode: ClockCorrespondence}, false},
+		{TimeControl{Mode: ClockCorrespondence, PerMove: time.Hour, Main: time.Hour}, false},
+		{TimeControl{Mode: ClockFischer, Main: time.Minute}, true},
+		{TimeControl{Mode: ClockFischer, Main: time.Minute, Extra: time.Second}, true},
+		{TimeControl{Mode: ClockFischer, Extra: time.Second}, false},
+		{TimeControl{Mode: ClockFischer, Main: -time.Minute}, false},
+		{TimeControl{Mode: ClockByoyomi, Extra: 20 * time.Second}, true},
+		{TimeControl{Mode: ClockByoyomi, Main: 30 * time.Minute, Extra: 20 * time.Second}, true},
+		{TimeControl{Mode: ClockByoyomi, Main: 30 * time.Minute}, false},
+		{TimeControl{Mode: ClockSandglass, Main: 5 * time.Minute}, true},
+		{TimeControl{Mode: ClockSandglass, Main: 5 * time.Minute, Extra: time.Second}, false},
+		{TimeControl{Mode: ClockSandglass, Main: MaxClock + 1}, false},
+		{TimeControl{Mode: 42, Main: time.Minute}, false},
+		{TimeControl{Name: "a name far too long to be a time control's name", Mode: ClockNone}, false},
+	}
+	for _, tt := range tests {
+		err := tt.tc.Validate()
+		if tt.ok && err != nil {
+			t.Errorf("%+v: %v", tt.tc, err)
+		}
+		if !tt.ok && !errors.Is(err, ErrInvalid) {
+			t.Errorf("%+v: %v, want ErrInvalid", tt.tc, err)
+		}
+	}
+}
+
+func TestControls(t *testing.T) {
+	names := map[string]bool{}
+	for _, tc := range Controls() {
+		if err := tc.Validate(); err != nil {
+			t.Errorf("%s: %v", tc.Name, err)
+		}
+		if names[tc.Name] {
+			t.Errorf("%s twice", tc.Name)
+		}
+		names[tc.Name] = true
+		got, err := ControlByName(tc.Name)
+		if err != nil || got != tc {
+			t.Errorf("ControlByName(%q) = %+v, %v", tc.Name, got, err)
+		}
+	}
+	for _, n := range []string{"none", "corr1d", "corr3d", "blitz10+5"} {
+		if !names[n] {
+			t.Errorf("no %s in the catalogue", n)
+		}
+	}
+	if _, err := ControlByName("bullet"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("unknown control: %v, want ErrNotFound", err)
+	}
+	for m := ClockNone; m <= ClockSandglass; m++ {
+		if got, err := ParseClockMode(m.String()); err != nil || got != m {
+			t.Errorf("mode %v: parsed %v, %v", m, got, err)
+		}
+	}
+}
+
+func TestClockArithmetic(t *testing.T) {
+	const s = time.Second
+	tests := []struct {
+		tc                 TimeControl
+		clock, spent, opp  time.Duration
+		budget             time.Duration
+		limited            bool
+		wantMover, wantOpp time.Duration
+	}{
+		{TimeControl{}, 0, 10 * s, 0, 0, false, 0, 0},
+		{TimeControl{Mode: ClockCorrespondence, PerMove: 100 * s}, 0, 10 * s, 0, 100 * s, true, 0, 0},
+		{TimeControl{Mode: ClockFischer, Main: 60 * s, Extra: 2 * s}, 60 * s, 10 * s, 60 * s, 60 * s, true, 52 * s, 60 * s},
+		{TimeControl{Mode: ClockByoyomi, Main: 60 * s, Extra: 5 * s}, 3 * s, 7 * s, 60 * s, 8 * s, true, 0, 60 * s},
+		{TimeControl{Mode: ClockByoyomi, Main: 60 * s, Extra: 5 * s}, 30 * s, 7 * s, 60 * s, 35 * s, true, 23 * s, 60 * s},
+		{TimeControl{Mode: ClockSandglass, Main: 60 * s}, 40 * s, 10 * s, 80 * s, 40 * s, true, 30 * s, 90 * s},
+	}
+	for _, tt := range tests {
+		d, ok := tt.tc.budget(tt.clock)
+		if d != tt.budget || ok != tt.limited {
+			t.Errorf("%v: budget %v %v, want %v %v", tt.tc.Mode, d, ok, tt.budget, tt.limited)
+		}
+		m, o := tt.tc.charge(tt.clock, tt.opp, tt.spent)
+		if m != tt.wantMover || o != tt.wantOpp {
+			t.Errorf("%v: charge %v %v, want %v %v", tt.tc.Mode, m, o, tt.wantMover, tt.wantOpp)
+		}
+	}
+}

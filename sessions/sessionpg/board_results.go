@@ -1,0 +1,107 @@
+package sessionpg
+
+import (
+	"context"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/sessions"
+)
+
+// newStatsSQL makes sure a player has a statistics row (a first game starts at EloStart).
+const newStatsSQL = `
+	INSERT INTO board_stats (service_id, user_id, variant, rating, updated_at)
+	VALUES ($1, $2, $3, $4, $5)
+	ON CONFLICT (service_id, user_id, variant) DO NOTHING`
+
+// lockStatsSQL reads the players' ratings and locks their rows, in user order, so that two
+// games of the same players finishing at once wait for each other instead of deadlocking.
+const lockStatsSQL = `
+	SELECT user_id, rating FROM board_stats
+	WHERE service_id = $1 AND variant = $2 AND user_id = ANY($3)
+	ORDER BY user_id FOR UPDATE`
+
+const updateStatsSQL = `
+	UPDATE board_stats SET played = played + 1, won = won + $4, lost = lost + $5,
+		drawn = drawn + $6, rated = rated + $7, rating = $8, updated_at = $9
+	WHERE service_id = $1 AND user_id = $2 AND variant = $3`
+
+// recordResult adds a finished game to its players' statistics and, when rated, moves both
+// Elo ratings, filling the seats' RatingBefore and RatingAfter.
+func (s *BoardStore) recordResult(ctx context.Context, b *sessions.Board) error {
+	o := b.Outcome
+	if o == nil {
+		return fmt.Errorf("record result: finished without an outcome")
+	}
+	var users []int64
+	for _, seat := range b.Seats {
+		if seat.Human() {
+			users = append(users, seat.User)
+		}
+	}
+	slices.Sort(users)
+	for _, u := range users {
+		if _, err := s.tx.Exec(ctx, newStatsSQL, b.Service, u, b.Variant, sessions.EloStart, b.Ended); err != nil {
+			return fmt.Errorf("record result: %w", err)
+		}
+	}
+	rows, _ := s.tx.Query(ctx, lockStatsSQL, b.Service, b.Variant, users)
+	ratings := map[int64]int{}
+	var u int64
+	var r int
+	_, err := pgx.ForEachRow(rows, []any{&u, &r}, func() error {
+		ratings[u] = r
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("record result: %w", err)
+	}
+	after := [2]int{ratings[b.Seats[0].User], ratings[b.Seats[1].User]}
+	if b.Rated {
+		after[0], after[1] = sessions.Rate(after[0], after[1], o.Score(0))
+	}
+	for i, seat := range b.Seats {
+		if !seat.Human() {
+			continue
+		}
+		score := o.Score(i)
+		won, lost, drawn, rated := 0, 0, 0, 0
+		switch {
+		case o.Draw:
+			drawn = 1
+		case score == 1:
+			won = 1
+		default:
+			lost = 1
+		}
+		if b.Rated {
+			rated = 1
+			b.Seats[i].RatingBefore, b.Seats[i].RatingAfter = ratings[seat.User], after[i]
+		}
+		_, err := s.tx.Exec(ctx, updateStatsSQL, b.Service, seat.User, b.Variant, won, lost, drawn, rated, after[i], b.Ended)
+		if err != nil {
+			return fmt.Errorf("record result: %w", err)
+		}
+	}
+	return nil
+}
+
+const userStatsSQL = `
+	SELECT variant, played, won, lost, drawn, rated, rating FROM board_stats
+	WHERE service_id = $1 AND user_id = $2 ORDER BY variant`
+
+// UserStats returns a user's statistics and ratings in a bot, one per variant played.
+func (s *BoardStore) UserStats(ctx context.Context, service int, user int64) ([]sessions.BoardStats, error) {
+	rows, _ := s.tx.Query(ctx, userStatsSQL, service, user)
+	stats, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sessions.BoardStats, error) {
+		var st sessions.BoardStats
+		err := row.Scan(&st.Variant, &st.Played, &st.Won, &st.Lost, &st.Drawn, &st.Rated, &st.Rating)
+		return st, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("stats of user %d: %w", user, err)
+	}
+	return stats, nil
+}
