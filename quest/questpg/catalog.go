@@ -17,23 +17,31 @@ import (
 // rule of dev_openable (migration 008): their own uploads, the listed and shipped quests, and
 // for admins every quest.
 
+// findSQL finds a quest a developer names (see Find): the newest version of their own upload of
+// the name $4, else the quests matching the condition on s that %s holds (with $3 the name), that
+// the user ($1) may open in the bot ($2), in the order %s.
+const findSQL = `
+	SELECT s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0)
+	FROM (
+		SELECT d.script_id AS id, 0 AS rank, d.version FROM dev_upload d
+		WHERE d.service_id = $2 AND d.owner_id = $1 AND d.kind = 'quest' AND d.name = $4
+		UNION ALL
+		SELECT s.id, 1, s.version FROM script s WHERE %s) c
+	JOIN script s ON s.id = c.id
+	WHERE dev_openable($1, $2, s.id)
+	ORDER BY %s LIMIT 1`
+
+// fileNameIs matches a catalogue row whose file has the name $3, ignoring case and folders.
+const fileNameIs = `lower(regexp_replace(s.file, '^.*[/\\]', '')) = lower($3)`
+
 // Find returns the quest a developer names: the newest version of their own upload of that name
 // (key, the upload's name), else a quest whose name, common name or file name is what, that the
 // user may open, in their language first, listed first, newest first; ErrNoScript when there is
 // none.
 func (s *Store) Find(ctx context.Context, db pgx.Tx, service int, user int64, what, key, lang string) (*Script, error) {
-	return findScript(ctx, db, `
-		SELECT s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0)
-		FROM (
-			SELECT d.script_id AS id, 0 AS rank, d.version FROM dev_upload d
-			WHERE d.service_id = $2 AND d.owner_id = $1 AND d.kind = 'quest' AND d.name = $4
-			UNION ALL
-			SELECT s.id, 1, s.version FROM script s
-			WHERE lower(s.name) = lower($3) OR lower(s.common_name) = lower($3)
-				OR lower(regexp_replace(s.file, '^.*[/\\]', '')) = lower($3)) c
-		JOIN script s ON s.id = c.id
-		WHERE dev_openable($1, $2, s.id)
-		ORDER BY c.rank, s.language = $5 DESC, s.listed DESC, c.version DESC, s.id DESC LIMIT 1`,
+	return findScript(ctx, db, fmt.Sprintf(findSQL,
+		`lower(s.name) = lower($3) OR lower(s.common_name) = lower($3) OR `+fileNameIs,
+		`c.rank, s.language = $5 DESC, s.listed DESC, c.version DESC, s.id DESC`),
 		user, service, what, key, lang)
 }
 
@@ -41,17 +49,7 @@ func (s *Store) Find(ctx context.Context, db pgx.Tx, service int, user int64, wh
 // (key) newest first, else a quest of the bot the user may open whose file has that name;
 // ErrNoScript when there is none.
 func (s *Store) FindByFile(ctx context.Context, db pgx.Tx, service int, user int64, file, key string) (*Script, error) {
-	return findScript(ctx, db, `
-		SELECT s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0)
-		FROM (
-			SELECT d.script_id AS id, 0 AS rank, d.version FROM dev_upload d
-			WHERE d.service_id = $2 AND d.owner_id = $1 AND d.kind = 'quest' AND d.name = $4
-			UNION ALL
-			SELECT s.id, 1, s.version FROM script s
-			WHERE lower(regexp_replace(s.file, '^.*[/\\]', '')) = lower($3)) c
-		JOIN script s ON s.id = c.id
-		WHERE dev_openable($1, $2, s.id)
-		ORDER BY c.rank, s.listed DESC, c.version DESC, s.id DESC LIMIT 1`,
+	return findScript(ctx, db, fmt.Sprintf(findSQL, fileNameIs, `c.rank, s.listed DESC, c.version DESC, s.id DESC`),
 		user, service, file, key)
 }
 
