@@ -41,12 +41,20 @@ func main() {
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := "serve"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+	if len(args) > 0 && (helpArgs[args[0]] || len(args[0]) > 0 && args[0][0] != '-') {
 		name, args = args[0], args[1:]
 	}
-	if name == "help" {
+	if helpArgs[name] {
 		usage(stdout)
 		return 0
+	}
+	if name == "help" {
+		// `questbot help <command>` is `questbot <command> -h`.
+		if len(args) == 0 {
+			usage(stdout)
+			return 0
+		}
+		name, args = args[0], []string{"-h"}
 	}
 	cmd, ok := commands[name]
 	if !ok {

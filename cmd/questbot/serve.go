@@ -37,7 +37,12 @@ import (
 // bot until the context is cancelled (SIGINT or SIGTERM).
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintln(stderr, "questbot serve takes no arguments; it is configured by environment variables (see the README)")
+		if len(args) == 1 && helpArgs[args[0]] {
+			serveUsage(stdout)
+			return 0
+		}
+		fmt.Fprintf(stderr, "questbot serve: unexpected argument %q\n", args[0])
+		serveUsage(stderr)
 		return 2
 	}
 	cfg, err := ConfigFromEnv(os.Getenv)
