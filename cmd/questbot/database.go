@@ -75,7 +75,7 @@ func startEmbedded(ctx context.Context, cfg Config, lock *os.File, log *slog.Log
 	if !e.cluster.Initialized() {
 		log.Info("Creating the embedded PostgreSQL cluster", slog.String("dir", e.cluster.DataDir()))
 		if err := e.cluster.Init(ctx); err != nil {
-			return fail(err)
+			return fail(dataDirAdvice(err))
 		}
 	}
 	// We hold the lock, so a server still running on these files was left by a process that was
@@ -87,13 +87,22 @@ func startEmbedded(ctx context.Context, cfg Config, lock *os.File, log *slog.Log
 		}
 	}
 	if err := e.cluster.Start(ctx); err != nil {
-		return fail(err)
+		return fail(dataDirAdvice(err))
 	}
 	log.Info("Embedded PostgreSQL started", slog.String("socket_dir", e.cluster.SocketDir()))
 	if err := ensureDatabase(ctx, e.cluster.ConnString("postgres"), embeddedDB); err != nil {
 		return fail(err)
 	}
 	return e, e.cluster.ConnString(embeddedDB), nil
+}
+
+// dataDirAdvice adds to an error of the embedded cluster what the operator can do about it in
+// questbot's terms.
+func dataDirAdvice(err error) error {
+	if errors.Is(err, pgcluster.ErrUnreachable) {
+		return fmt.Errorf("embedded database: %w; or choose another folder with DATA_DIR, for example DATA_DIR=/var/lib/questbot", err)
+	}
+	return err
 }
 
 // close stops the server, if it was started, and releases the lock.

@@ -17,6 +17,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/user"
@@ -53,7 +54,9 @@ type Cluster struct {
 	root    string
 	durable bool
 	sockDir string
-	cred    *syscall.Credential // nil unless running the server as another user
+	// cred is nil unless the server runs as another user, userName.
+	cred     *syscall.Credential
+	userName string
 }
 
 // New checks the binaries and prepares a cluster description; it neither creates nor starts
@@ -88,6 +91,15 @@ func New(opts Options) (*Cluster, error) {
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+		c.userName = u.Username
+		// The supplementary groups, so the server may use what they let it reach.
+		if ids, err := u.GroupIds(); err == nil {
+			for _, id := range ids {
+				if g, err := strconv.Atoi(id); err == nil && uint32(g) != c.cred.Gid {
+					c.cred.Groups = append(c.cred.Groups, uint32(g))
+				}
+			}
+		}
 	}
 	return c, nil
 }
@@ -202,9 +214,13 @@ func (c *Cluster) writeSettings() error {
 	return nil
 }
 
-// mkdir creates dir, owned by the server's user.
+// mkdir creates dir, owned by the server's user. Missing folders on the way are made enterable
+// by everybody (0755), so the server's user can pass through them.
 func (c *Cluster) mkdir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("pgcluster: %w", err)
 	}
 	return c.chown(dir)
@@ -223,6 +239,9 @@ func (c *Cluster) chown(path string) error {
 // run runs one of the server programs, as the server's user, and turns a failure into an error
 // that carries the program's own words.
 func (c *Cluster) run(ctx context.Context, prog string, args ...string) error {
+	if err := c.checkReach(); err != nil {
+		return err
+	}
 	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, prog), args...)
 	cmd.Dir = c.root
 	if c.cred != nil {
@@ -237,7 +256,7 @@ func (c *Cluster) run(ctx context.Context, prog string, args ...string) error {
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(out.String())
 		if c.cred != nil && strings.Contains(msg, "ermission denied") {
-			msg += fmt.Sprintf(" (the postgres user must be able to reach %s)", c.root)
+			msg += fmt.Sprintf(" (the %s user must be able to reach %s)", c.userName, c.root)
 		}
 		return fmt.Errorf("pgcluster: %s: %w: %s", prog, err, msg)
 	}
