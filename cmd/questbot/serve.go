@@ -34,7 +34,7 @@ import (
 )
 
 // runServe is the `serve` command: it reads the configuration from the environment and runs the
-// bot until the context is cancelled (SIGINT or SIGTERM).
+// bot until the context is cancelled (SIGINT, SIGTERM or SIGHUP).
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if len(args) == 1 && helpArgs[args[0]] {
@@ -78,6 +78,8 @@ type Server struct {
 	emuBot  *tgemu.Bot
 	chat    *webchat.Handler
 	started chan struct{} // closed once the transport runs
+	// watch, when set, replaces defaultWatch for the embedded database (tests).
+	watch *watchOptions
 }
 
 // emulatorToken makes the token of the emulated bot: random, so that nothing outside this
@@ -137,6 +139,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}()
 
 	url := s.Config.DatabaseURL
+	dbLost := make(chan error, 1) // the embedded database died for good
 	if url == "" {
 		emb, embURL, err := startEmbedded(ctx, s.Config, lock, s.Log)
 		if err != nil {
@@ -144,6 +147,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		defer emb.close()
 		url = embURL
+		defer s.watchEmbedded(ctx, emb, dbLost)()
 	}
 	pool, err := openDatabase(ctx, url)
 	if err != nil {
@@ -177,6 +181,9 @@ func (s *Server) Run(ctx context.Context) error {
 		if !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("http: %w", err)
 		}
+	case err := <-dbLost:
+		s.ready.Store(false)
+		return err
 	}
 	s.ready.Store(false)
 	return nil
