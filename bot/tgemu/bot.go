@@ -488,8 +488,8 @@ func (b *Bot) toAPILocked(m *Message) *tgbotapi.Message {
 		}
 		tm.ReplyMarkup = &kb
 	}
-	if f := b.srv.file(m.Photo); f != nil {
-		tm.Photo = []tgbotapi.PhotoSize{{FileID: f.id, FileUniqueID: f.uniqueID, Width: 800, Height: 600, FileSize: len(f.data)}}
+	if sizes := b.srv.photoSizes(m.Photo); sizes != nil {
+		tm.Photo = sizes
 		tm.Caption, tm.Text = tm.Text, ""
 	}
 	if f := b.srv.file(m.Document); f != nil {
@@ -588,6 +588,10 @@ func (b *Bot) call(r *http.Request, method string, p params) (any, *apiError) {
 		res, err = b.editMessage(p, true)
 	case "editMessageReplyMarkup":
 		res, err = b.editMessage(p, false)
+	case "editMessageCaption":
+		res, err = b.editMessageCaption(p)
+	case "editMessageMedia":
+		res, err = b.editMessageMedia(p)
 	case "deleteMessage":
 		res, err = b.deleteMessage(p)
 	case "deleteMessages":
@@ -879,6 +883,9 @@ func (b *Bot) editMessage(p params, withText bool) (any, *apiError) {
 	if m == nil || !m.FromBot {
 		return nil, badRequest("message to edit not found")
 	}
+	if withText && m.isMedia() {
+		return nil, badRequest("there is no text in the message to edit")
+	}
 	next := *m
 	next.Keyboard = kb
 	if withText {
@@ -961,50 +968,6 @@ func (b *Bot) answerCallback(p params) (any, *apiError) {
 	cb.answered = true
 	b.publishLocked(b.chatLocked(cb.chatID), Event{Type: "answer", ChatID: cb.chatID, Text: p.get("text"), ShowAlert: p.get("show_alert") == "true"})
 	return true, nil
-}
-
-func (b *Bot) sendFile(p params, kind string) (any, *apiError) {
-	if e := checkText(p.get("caption"), p.get("parse_mode"), MaxCaptionLen, false); e != nil {
-		return nil, e
-	}
-	kb, e := parseKeyboard(p.get("reply_markup"))
-	if e != nil {
-		return nil, e
-	}
-	var f *file
-	if up, ok := p.files[kind]; ok {
-		if len(up.data) == 0 {
-			return nil, badRequest("file must be non-empty")
-		}
-		mimeType := http.DetectContentType(up.data)
-		if kind == "photo" && !strings.HasPrefix(mimeType, "image/") {
-			return nil, badRequest("IMAGE_PROCESS_FAILED")
-		}
-		f = b.srv.addFile(b, up.name, mimeType, up.data, kind+"s")
-	} else if id := p.get(kind); id != "" {
-		if f = b.srv.file(id); f == nil {
-			return nil, badRequest("wrong file identifier/HTTP URL specified")
-		}
-	} else {
-		return nil, badRequest("there is no %s in the request", kind)
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	id, c, e := b.targetLocked(p, true)
-	if e != nil {
-		return nil, e
-	}
-	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("caption"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: now()}
-	if kind == "photo" {
-		m.Photo = f.id
-	} else {
-		m.Document, m.FileName = f.id, f.name
-	}
-	c.nextID++
-	c.messages = append(c.messages, m)
-	b.noteSendLocked(c)
-	b.publishLocked(c, Event{Type: "message", ChatID: id, Message: clone(m)})
-	return b.toAPILocked(m), nil
 }
 
 func (b *Bot) setMyCommands(p params) (any, *apiError) {

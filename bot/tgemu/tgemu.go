@@ -5,7 +5,9 @@
 // The bot side is the real Bot API over HTTP: point a client at Endpoint(server URL) and it
 // behaves as it would against api.telegram.org, limits included (4096 characters, 64-byte
 // callback_data, well-formed HTML, inline keyboard shape, and optionally the flood limits), so
-// the same transport code serves Telegram and the emulator. The user side is Go methods on Bot
+// the same transport code serves Telegram and the emulator. Photos are checked as Telegram checks
+// them, answered in Telegram's sizes (smaller JPEG copies, then the original), and replaced in
+// place by editMessageMedia; photos and documents are the media emulated. The user side is Go methods on Bot
 // (SendText, Press, SendDocument) and a stream of chat events (Subscribe), which the web chat and
 // the end-to-end tests use. Faults are injected on demand: 429 with retry_after, 5xx, slow
 // answers, and 403 for users who blocked the bot.
@@ -244,11 +246,22 @@ type file struct {
 	id, uniqueID, path, name, mime string
 	data                           []byte
 	bot                            *Bot
+	// kind is "photo" or "document", as the Bot API tells file types apart.
+	kind string
+	// A photo has its pixel size, and the ids of its sizes, smallest first and itself last; a
+	// smaller size names the original photo as its parent.
+	width, height int
+	sizes         []string
+	parent        string
 }
 
 func (s *Server) addFile(b *Bot, name, mimeType string, data []byte, kind string) *file {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addFileLocked(b, name, mimeType, data, kind)
+}
+
+func (s *Server) addFileLocked(b *Bot, name, mimeType string, data []byte, kind string) *file {
 	s.seq++
 	ext := ""
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
@@ -262,6 +275,7 @@ func (s *Server) addFile(b *Bot, name, mimeType string, data []byte, kind string
 		mime:     mimeType,
 		data:     data,
 		bot:      b,
+		kind:     strings.TrimSuffix(kind, "s"),
 	}
 	s.files[f.id] = f
 	return f
