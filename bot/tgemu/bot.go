@@ -81,6 +81,7 @@ type Message struct {
 	// Keyboard is the inline keyboard, row by row.
 	Keyboard [][]Button `json:"keyboard,omitempty"`
 	// Photo and Document are file_ids (see Server.FileData); FileName is the document's name.
+	// The text of a message with either is its caption.
 	Photo    string    `json:"photo,omitempty"`
 	Document string    `json:"document,omitempty"`
 	FileName string    `json:"file_name,omitempty"`
@@ -90,6 +91,9 @@ type Message struct {
 	ReplyTo int `json:"reply_to,omitempty"`
 	// Sticker is the emoji of a sticker the user sent.
 	Sticker string `json:"sticker,omitempty"`
+	// PhotoWidth and PhotoHeight are the photo's size in pixels.
+	PhotoWidth  int `json:"photo_width,omitempty"`
+	PhotoHeight int `json:"photo_height,omitempty"`
 }
 
 // Button is an inline keyboard button.

@@ -227,9 +227,9 @@ func (b *Bot) sendFile(p params, kind string) (any, *apiError) {
 
 // setMedia makes f the photo or document of m.
 func setMedia(m *Message, f *file) {
-	m.Photo, m.Document, m.FileName = "", "", ""
+	m.Photo, m.Document, m.FileName, m.PhotoWidth, m.PhotoHeight = "", "", "", 0, 0
 	if f.kind == "photo" {
-		m.Photo = f.id
+		m.Photo, m.PhotoWidth, m.PhotoHeight = f.id, f.width, f.height
 	} else {
 		m.Document, m.FileName = f.id, f.name
 	}

@@ -68,6 +68,9 @@ func demo(photo string) bot.Handler {
 	}
 }
 
+// stackToken is the token of the bot of startStack.
+const stackToken = "4242:webchat-test-token"
+
 // startStack serves the emulator's Bot API and the web chat on one listener and runs the real
 // transport against them; it returns the page's URL.
 func startStack(t *testing.T) string {
@@ -77,7 +80,7 @@ func startStack(t *testing.T) string {
 		t.Fatal(err)
 	}
 	emu := tgemu.New(tgemu.Options{EnforceRateLimits: true})
-	b := emu.AddBot("4242:webchat-test-token", "questbot")
+	b := emu.AddBot(stackToken, "questbot")
 	chat := webchat.New(emu, b)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/bot") || strings.HasPrefix(r.URL.Path, "/file/bot") {
