@@ -111,7 +111,7 @@ func (b *Bot) inputFile(p params, field, value, kind string) (*prepared, *file, 
 		up, ok = p.files[name]
 	} else if value != "" {
 		f := b.srv.file(value)
-		if f == nil || f.bot != b {
+		if f == nil || f.botID != b.me.ID {
 			return nil, nil, badRequest("wrong file identifier/HTTP URL specified")
 		}
 		if f.parent != "" {
@@ -138,27 +138,36 @@ func typeName(kind string) string { return strings.ToUpper(kind[:1]) + kind[1:] 
 
 // storeLocked stores a prepared upload, with the smaller copies of a photo, and returns it. The
 // caller holds b.mu.
-func (b *Bot) storeLocked(pr *prepared) *file {
+func (b *Bot) storeLocked(pr *prepared) (*file, *apiError) {
 	s := b.srv
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if pr.kind != "photo" {
-		return s.addFileLocked(b, pr.name, pr.mime, pr.data, "documents")
+		f, err := s.addFileLocked(b, pr.name, pr.mime, pr.data, "documents")
+		return f, s.stateError(err)
 	}
+	// The photo's id comes last, so the copies are numbered first and name it as their parent.
+	id := s.seq + len(pr.thumbs) + 1
 	var sizes []string
-	var copies []*file
 	for _, t := range pr.thumbs {
-		f := s.addFileLocked(b, "", "image/jpeg", t.data, "photos")
-		f.width, f.height = t.width, t.height
+		f, err := s.addPhotoLocked(b, "", "image/jpeg", t.data, t.width, t.height, nil, photoID(s, id))
+		if err != nil {
+			return nil, s.stateError(err)
+		}
 		sizes = append(sizes, f.id)
-		copies = append(copies, f)
 	}
-	f := s.addFileLocked(b, pr.name, pr.mime, pr.data, "photos")
-	f.width, f.height, f.sizes = pr.width, pr.height, append(sizes, f.id)
-	for _, c := range copies {
-		c.parent = f.id
-	}
-	return f
+	f, err := s.addPhotoLocked(b, pr.name, pr.mime, pr.data, pr.width, pr.height, append(sizes, photoID(s, id)), "")
+	return f, s.stateError(err)
+}
+
+// photoID is the file_id that the file numbered seq gets if it is a photo.
+func photoID(s *Server, seq int) string { return fileID(s.instance(), "photos", seq) }
+
+// addPhotoLocked stores a photo or one of its smaller copies.
+func (s *Server) addPhotoLocked(b *Bot, name, mimeType string, data []byte, w, h int, sizes []string, parent string) (*file, error) {
+	return s.addFileWithLocked(b, name, mimeType, data, "photos", func(f *file) {
+		f.width, f.height, f.sizes, f.parent = w, h, sizes, parent
+	})
 }
 
 // photoSizes is a photo as the Bot API shows it: every size, smallest first.
@@ -176,7 +185,7 @@ func (s *Server) photoSizes(id string) []tgbotapi.PhotoSize {
 	var out []tgbotapi.PhotoSize
 	for _, id := range sizes {
 		if sf := s.files[id]; sf != nil {
-			out = append(out, tgbotapi.PhotoSize{FileID: sf.id, FileUniqueID: sf.uniqueID, Width: sf.width, Height: sf.height, FileSize: len(sf.data)})
+			out = append(out, tgbotapi.PhotoSize{FileID: sf.id, FileUniqueID: sf.uniqueID, Width: sf.width, Height: sf.height, FileSize: sf.size})
 		}
 	}
 	return out
@@ -213,11 +222,16 @@ func (b *Bot) sendFile(p params, kind string) (any, *apiError) {
 		return nil, e
 	}
 	if pr != nil {
-		f = b.storeLocked(pr)
+		if f, e = b.storeLocked(pr); e != nil {
+			return nil, e
+		}
 	}
 	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("caption"), ParseMode: p.get("parse_mode"), Keyboard: kb,
 		Date: now(), ReplyTo: replyTo}
 	setMedia(m, f)
+	if e := b.saveAPILocked(record{Msg: m}); e != nil {
+		return nil, e
+	}
 	c.nextID++
 	c.messages = append(c.messages, m)
 	b.noteSendLocked(c)
@@ -291,11 +305,16 @@ func (b *Bot) editMessageMedia(p params) (any, *apiError) {
 		return nil, notModified()
 	}
 	if pr != nil {
-		f = b.storeLocked(pr)
+		if f, e = b.storeLocked(pr); e != nil {
+			return nil, e
+		}
 	}
 	next := *m
 	setMedia(&next, f)
 	next.Text, next.ParseMode, next.Keyboard, next.Edited = in.Caption, in.ParseMode, kb, true
+	if e := b.saveAPILocked(record{Msg: &next}); e != nil {
+		return nil, e
+	}
 	*m = next
 	b.publishLocked(c, Event{Type: "edit", ChatID: id, Message: clone(m)})
 	return b.toAPILocked(m), nil
@@ -323,7 +342,12 @@ func (b *Bot) editMessageCaption(p params) (any, *apiError) {
 	if caption == m.Text && mode == m.ParseMode && keyboardsEqual(kb, m.Keyboard) {
 		return nil, notModified()
 	}
-	m.Text, m.ParseMode, m.Keyboard, m.Edited = caption, mode, kb, true
+	next := *m
+	next.Text, next.ParseMode, next.Keyboard, next.Edited = caption, mode, kb, true
+	if e := b.saveAPILocked(record{Msg: &next}); e != nil {
+		return nil, e
+	}
+	*m = next
 	b.publishLocked(c, Event{Type: "edit", ChatID: id, Message: clone(m)})
 	return b.toAPILocked(m), nil
 }
