@@ -78,6 +78,7 @@ type Server struct {
 	emuBot  *tgemu.Bot
 	chat    *webchat.Handler
 	started chan struct{} // closed once the transport runs
+	dbReady chan struct{} // closed once the database is migrated and s.pool set
 	// watch, when set, replaces defaultWatch for the embedded database (tests).
 	watch *watchOptions
 }
@@ -117,10 +118,17 @@ func (s *Server) Run(ctx context.Context) error {
 		return err
 	}
 	s.started = make(chan struct{})
+	s.dbReady = make(chan struct{})
 	if s.Config.BotToken == "" {
-		s.emu = tgemu.New(tgemu.Options{EnforceRateLimits: true, Log: s.Log})
-		s.emuBot = s.emu.AddBot(emulatorToken(), "questbot")
-		s.chat = webchat.New(s.emu, s.emuBot)
+		if err := s.openEmulator(); err != nil {
+			ln.Close()
+			if lock != nil {
+				lock.Close()
+			}
+			return err
+		}
+		// After the HTTP server's shutdown, deferred below: nothing calls the emulator then.
+		defer s.emu.Close()
 	}
 	srv := &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second}
 	httpDone := make(chan error, 1)
@@ -158,8 +166,16 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	defer pool.Close()
 	s.pool.Store(pool)
+	close(s.dbReady)
 	s.ready.Store(true)
 	s.Log.Info("Database ready")
+	if s.emu != nil && !s.emu.Restored() {
+		if n, err := forgetEmulatorFiles(ctx, pool, s.emuBot.Me().ID); err != nil {
+			s.Log.Warn("Unable to forget the file_ids of an earlier emulator", slog.Any("error", err))
+		} else if n > 0 {
+			s.Log.Info("Forgot the file_ids of an earlier emulator", slog.Int64("files", n))
+		}
+	}
 
 	transportDone := make(chan struct{})
 	trCtx, stopTransport := context.WithCancel(ctx)

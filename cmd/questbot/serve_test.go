@@ -99,6 +99,8 @@ func testConfig(t *testing.T) Config {
 		t.Fatal(err)
 	}
 	cfg.HTTPAddr = "127.0.0.1:0"
+	// The emulator keeps its chats in DATA_DIR: each test has its own.
+	cfg.DataDir = t.TempDir()
 	return cfg
 }
 
