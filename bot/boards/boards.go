@@ -69,6 +69,9 @@ type Config struct {
 	// KeepPictures is how long a picture is kept after it was last written; DefaultKeepPictures
 	// when 0.
 	KeepPictures time.Duration
+	// Seed gives the seed of a new board (it draws a random side and seeds the AI); the system's
+	// random source when nil. Tests fix it.
+	Seed func() uint64
 }
 
 // DefaultThink are the time caps of the AI's searches: at most 2 s for the strongest level.
@@ -97,12 +100,13 @@ type Boards struct {
 	invite  time.Duration
 	slots   chan struct{} // one per AI search that may run at once
 	metrics *Metrics
+	seed    func() uint64
 }
 
 // New returns the board games of the bots.
 func New(cfg Config) *Boards {
 	b := &Boards{log: cfg.Log, now: cfg.Now, store: cfg.Store, users: cfg.Users, think: cfg.Think,
-		lease: cfg.Lease, invite: cfg.InviteTTL, metrics: NewMetrics()}
+		lease: cfg.Lease, invite: cfg.InviteTTL, metrics: NewMetrics(), seed: cfg.Seed}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
@@ -114,6 +118,9 @@ func New(cfg Config) *Boards {
 	}
 	if b.users == nil {
 		b.users = botpg.NewUsers()
+	}
+	if b.seed == nil {
+		b.seed = newSeed
 	}
 	if b.think == nil {
 		b.think = DefaultThink

@@ -63,16 +63,16 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 	if p.ply != bd.Ply() {
 		return sessions.ErrStale
 	}
-	// The player has seen the board at this ply: their opponent's last move can no longer be
-	// taken back (only between players; against the bot it always can).
-	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
-		return err
-	}
+	// A press that is carried out tells that the player has seen the board at this ply: their
+	// opponent's last move can no longer be taken back (see seen). A refused one changes nothing.
 	now := b.now()
 	switch p.op {
 	case opTap, opChoose:
 		return b.enter(ctx, tx, st, bd, seat, p, msgID)
 	case opResign:
+		if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+			return err
+		}
 		sc, err := b.newScene(ctx, tx, bd)
 		if err != nil {
 			return err
@@ -95,6 +95,9 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 		return errForged
 	}
 	if err != nil {
+		return err
+	}
+	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
 		return err
 	}
 	return b.commit(ctx, tx, st, bd, ev, seat, byPlayer)
@@ -145,10 +148,13 @@ func (b *Boards) enter(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Bo
 	if err != nil {
 		return err
 	}
+	if p.op == opChoose && p.choice >= len(ent.steps.Moves) {
+		return errForged
+	}
+	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+		return err
+	}
 	if p.op == opChoose {
-		if p.choice >= len(ent.steps.Moves) {
-			return errForged
-		}
 		return b.play(ctx, tx, st, bd, bd.Seats[seat].User, ent.steps.Moves[p.choice].String(), p.ply, seat, byPlayer)
 	}
 	if m, ok := ent.steps.Done(); ok && len(p.path) > 0 {

@@ -115,7 +115,7 @@ func (b *Boards) playBot(ctx context.Context, tx bot.Tx, u *bot.Update, args map
 	if err != nil || level == sessions.NoBot || !offered(args["game"]) {
 		return &scripts.Result{Code: "invalid"}, nil
 	}
-	spec := sessions.BoardSpec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: newSeed(),
+	spec := sessions.BoardSpec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: b.seed(),
 		Control: sessions.TimeControl{Name: "none"}, Side: sessions.SideRandom, Bot: level}
 	bd, ev, err := sessions.OpenBoard(spec, b.now())
 	if err != nil {
@@ -146,7 +146,7 @@ func (b *Boards) spec(ctx context.Context, st Store, u *bot.Update, args map[str
 	if err != nil {
 		return sessions.BoardSpec{}, false, err
 	}
-	return sessions.BoardSpec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: newSeed(),
+	return sessions.BoardSpec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: b.seed(),
 		Control: tc, Side: sessions.SideRandom}, true, nil
 }
 

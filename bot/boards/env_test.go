@@ -2,6 +2,7 @@ package boards_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
@@ -40,6 +42,16 @@ type env struct {
 	proc    *bottest.Process
 	// jobs are the board games' jobs the processes run, every 50 ms.
 	jobs struct{ deadlines, reminders, ai, cleanup bool }
+	// seed is the seed of the next board opened (0: a seed counted from 1).
+	seed, seeds atomic.Uint64
+}
+
+// nextSeed gives the boards' seeds: the one a test set for the next board, else a count.
+func (e *env) nextSeed() uint64 {
+	if s := e.seed.Swap(0); s != 0 {
+		return s
+	}
+	return e.seeds.Add(1)
 }
 
 func newEnv(t *testing.T) *env {
@@ -55,7 +67,7 @@ func newEnv(t *testing.T) *env {
 func (e *env) start(t *testing.T) *bottest.Process {
 	t.Helper()
 	b := app.New(app.Config{UploadsDir: "../../uploads", Log: e.Log(), Now: e.clock.now,
-		Boards: boards.Config{Dir: e.dir, Lease: 2 * time.Second}})
+		Boards: boards.Config{Dir: e.dir, Lease: 2 * time.Second, Seed: e.nextSeed}})
 	var also []func(context.Context, *bot.Transport)
 	every := func(on bool, job func(context.Context, boards.Doer) error) {
 		if on {
@@ -246,3 +258,35 @@ func choose(t *testing.T, g *engine.Game, nodes int64) engine.Move {
 	}
 	return mv
 }
+
+// inject delivers a button press with any data, as a forged client could, and returns a func
+// that waits for the bot's answer to it and returns its text. (The emulator refuses the answer
+// to a query it never saw; the outbox keeps the refused request.)
+func (e *env) inject(t *testing.T, user int64, msgID int, data string) func() string {
+	t.Helper()
+	n := injected.Add(1)
+	raw, err := json.Marshal(tgbotapi.Update{UpdateID: 900_000_000 + int(n), CallbackQuery: &tgbotapi.CallbackQuery{
+		ID: fmt.Sprintf("forged-%d", n), From: &tgbotapi.User{ID: user, FirstName: "Eve"}, Data: data,
+		Message: &tgbotapi.Message{MessageID: msgID, Chat: &tgbotapi.Chat{ID: user, Type: "private"}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.proc.Transport.Accept(context.Background(), e.service, []json.RawMessage{raw}); err != nil {
+		t.Fatal(err)
+	}
+	return func() string {
+		t.Helper()
+		var text string
+		e.WaitFor(t, "the answer to "+data, func() bool {
+			err := e.Pool.QueryRow(context.Background(), `SELECT coalesce(params->>'text', '') FROM outbox
+				WHERE method = 'answerCallbackQuery' AND params->>'callback_query_id' = $1 AND status <> 'pending'`,
+				fmt.Sprintf("forged-%d", n)).Scan(&text)
+			return err == nil
+		})
+		return text
+	}
+}
+
+// injected numbers the forged updates.
+var injected atomic.Int64
