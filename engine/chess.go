@@ -14,8 +14,8 @@ import (
 // passant and promotion to queen, rook, bishop or knight. The game ends by
 // checkmate, stalemate (draw), threefold repetition (draw, automatic), the
 // fifty-move rule (draw after 100 plies without capture or pawn move,
-// automatic), insufficient material (king against king, king and a minor
-// piece against king) or the platform's ply limit.
+// automatic), a dead position (see deadPosition) or the platform's ply
+// limit.
 //
 // Positions are FEN strings; moves are written in long algebraic notation
 // ("e2e4", "e1g1" for castling, "e7e8q"), and read also as "e2-e4", "O-O"
@@ -108,6 +108,7 @@ func chessRules() *rules {
 		topo:        t,
 		groups:      []uint32{group(modeQuiet)},
 		clockLimit:  100,
+		clockRule:   RuleFiftyMoves,
 		clockReason: "fifty-move rule",
 		repetitions: 3,
 		quiescence:  qCapture,
@@ -131,7 +132,7 @@ func chessRules() *rules {
 	r.filters = []filter{cd.legal}
 	r.encode = encodeFEN
 	r.decode = decodeFEN
-	r.notate = notateChess
+	r.write = writeChess
 	r.alias = aliasChess
 	r.status = cd.status
 	r.terminal = func(_ *rules, s *State, n int) (bool, int) {
@@ -415,31 +416,50 @@ func (cd *chessData) legal(_ *rules, s *State, ms []move) []move {
 	return ms[:n]
 }
 
-// status: checkmate, stalemate, insufficient material, then the common
-// draw rules.
-func (cd *chessData) status(g *Game, legal []Move) Status {
+// status: checkmate, stalemate, a dead position, then the common draw
+// rules.
+func (cd *chessData) status(g *Game, nLegal int) Status {
 	s := g.cur()
-	if len(legal) == 0 {
+	if nLegal == 0 {
 		k := kingSquare(&s.Board, s.Turn)
 		if k != none && cd.attacked(&s.Board, k, s.Turn.Other()) {
-			return Status{Result: Win, Winner: s.Turn.Other(), Reason: "checkmate"}
+			return end(Win, s.Turn.Other(), RuleCheckmate, "checkmate")
 		}
-		return Status{Result: Draw, Reason: "stalemate"}
+		return end(Draw, 0, RuleStalemate, "stalemate")
 	}
-	minors, others := 0, 0
-	for sq := 0; sq < 64; sq++ {
-		switch s.Board[sq].Kind() {
-		case 0, kindChessKing:
-		case kindKnight, kindBishop:
-			minors++
-		default:
-			others++
-		}
-	}
-	if others == 0 && minors <= 1 {
-		return Status{Result: Draw, Reason: "insufficient material"}
+	if deadPosition(&s.Board) {
+		return end(Draw, 0, RuleDeadPosition, "dead position: neither side can checkmate")
 	}
 	return g.drawStatus()
+}
+
+// deadPosition recognises the positions in which no sequence of legal
+// moves can end in checkmate (FIDE Laws of Chess, article 5.2.2) by their
+// material: kings only; kings and a single knight or bishop; kings and
+// bishops that all stand on squares of one colour, whoever owns them (a
+// bishop against a bishop of the same colour, two bishops of one colour
+// against a king, ...). Positions dead only by their pawn structure are
+// left to the other rules.
+func deadPosition(b *[MaxSquares]Piece) bool {
+	minors, knights := 0, 0
+	var colours [2]bool
+	for sq := 0; sq < 64; sq++ {
+		switch b[sq].Kind() {
+		case 0, kindChessKing:
+		case kindKnight:
+			minors++
+			knights++
+		case kindBishop:
+			minors++
+			colours[(sq/8+sq%8)%2] = true
+		default:
+			return false
+		}
+	}
+	if minors <= 1 {
+		return true
+	}
+	return knights == 0 && colours[0] != colours[1]
 }
 
 // glyphChess uses FEN letters: upper case White, lower case Black.
@@ -605,16 +625,14 @@ func decodeFEN(r *rules, text string) (State, error) {
 	return s, nil
 }
 
-// notateChess writes long algebraic notation: "e2e4", "e7e8q".
-func notateChess(r *rules, _ *State, ms []move, text []string) {
-	for i := range ms {
-		m := &ms[i]
-		t := r.topo.names[m.path[0]] + r.topo.names[m.path[1]]
-		if m.tag != 0 {
-			t += string(rune("?pnbrqk"[m.tag%7]))
-		}
-		text[i] = t
+// writeChess writes long algebraic notation: "e2e4", "e7e8q".
+func writeChess(r *rules, _ *State, m *move, _ bool, buf []byte) []byte {
+	buf = append(buf, r.topo.names[m.path[0]]...)
+	buf = append(buf, r.topo.names[m.path[1]]...)
+	if m.tag != 0 {
+		buf = append(buf, "?pnbrqk"[m.tag%7])
 	}
+	return buf
 }
 
 // aliasChess rewrites castling written as O-O / 0-0 and standard
