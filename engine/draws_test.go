@@ -159,19 +159,19 @@ func TestChessDeadPositions(t *testing.T) {
 		fen  string
 		dead bool
 	}{
-		{"8/8/4k3/8/8/3K4/8/8 w - - 0 1", true},          // kings only
-		{"8/8/4k3/8/8/3K4/8/6N1 w - - 0 1", true},        // a knight
-		{"8/8/4k3/8/8/3K4/8/1b6 w - - 0 1", true},        // a bishop
-		{"8/8/4k3/8/8/3KB3/8/2B5 w - - 0 1", true},       // two bishops, both dark (c1, e3)
-		{"8/8/4kb2/8/8/3K4/8/2B5 w - - 0 1", true},       // bishop against bishop, both dark
-		{"8/5b2/4k3/8/8/3K4/8/1B6 b - - 0 1", true},      // bishop against bishop, both light
-		{"8/8/4k3/8/8/3K4/8/B1b1B1b1 w - - 0 1", true},   // many bishops of one colour
-		{"8/8/4k3/8/8/3K4/8/2B2B2 w - - 0 1", false},     // bishops of both colours (c1, f1)
-		{"8/8/4kb2/8/8/3K4/8/3B4 w - - 0 1", false},      // opposite bishops
-		{"8/8/4kn2/8/8/3K4/8/2B5 w - - 0 1", false},      // bishop against knight
-		{"8/8/4k3/8/8/3K4/8/2N3N1 w - - 0 1", false},     // two knights
-		{"8/8/4k3/8/8/3K4/P7/8 w - - 0 1", false},        // a pawn
-		{"8/8/4k3/8/8/3K4/8/r7 w - - 0 1", false},        // a rook
+		{"8/8/4k3/8/8/3K4/8/8 w - - 0 1", true},        // kings only
+		{"8/8/4k3/8/8/3K4/8/6N1 w - - 0 1", true},      // a knight
+		{"8/8/4k3/8/8/3K4/8/1b6 w - - 0 1", true},      // a bishop
+		{"8/8/4k3/8/8/3KB3/8/2B5 w - - 0 1", true},     // two bishops, both dark (c1, e3)
+		{"8/8/4kb2/8/8/3K4/8/2B5 w - - 0 1", true},     // bishop against bishop, both dark
+		{"8/5b2/4k3/8/8/3K4/8/1B6 b - - 0 1", true},    // bishop against bishop, both light
+		{"8/8/4k3/8/8/3K4/8/B1b1B1b1 w - - 0 1", true}, // many bishops of one colour
+		{"8/8/4k3/8/8/3K4/8/2B2B2 w - - 0 1", false},   // bishops of both colours (c1, f1)
+		{"8/8/4kb2/8/8/3K4/8/3B4 w - - 0 1", false},    // opposite bishops
+		{"8/8/4kn2/8/8/3K4/8/2B5 w - - 0 1", false},    // bishop against knight
+		{"8/8/4k3/8/8/3K4/8/2N3N1 w - - 0 1", false},   // two knights
+		{"8/8/4k3/8/8/3K4/P7/8 w - - 0 1", false},      // a pawn
+		{"8/8/4k3/8/8/3K4/8/r7 w - - 0 1", false},      // a rook
 		{"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false},
 	} {
 		st := mustGame(t, "chess", WithPosition(tc.fen)).Status()
