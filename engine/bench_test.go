@@ -89,3 +89,24 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGameApply measures the public Apply (with its legality and
+// notation checks) followed by Undo, for each game; it must not allocate.
+func BenchmarkGameApply(b *testing.B) {
+	for _, v := range []string{"russian", "international", "chess", "chase", "foxgeese13"} {
+		b.Run(v, func(b *testing.B) {
+			g := mustGame(b, v)
+			ms := g.LegalMoves()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := g.Apply(ms[i%len(ms)]); err != nil {
+					b.Fatal(err)
+				}
+				if err := g.Undo(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
