@@ -100,6 +100,7 @@ func chaseRules() *rules {
 	r.encode = encodeChase
 	r.decode = decodeChase
 	r.write, r.clash = writeChase, clashChase
+	r.letters = "nesw" // the entry directions of "C5-E5(ne)"
 	r.eval = cd.eval
 	r.glyph = glyphChase
 	r.start = "123454321/........./........./........./........./........./........./........./abcdedcba r"

@@ -133,7 +133,8 @@ func chessRules() *rules {
 	r.encode = encodeFEN
 	r.decode = decodeFEN
 	r.write = writeChess
-	r.alias = aliasChess
+	r.special = parseSAN
+	r.letters = "KQRBNPOkqrbnpo"
 	r.status = cd.status
 	r.terminal = func(_ *rules, s *State, n int) (bool, int) {
 		if n > 0 {
@@ -633,75 +634,6 @@ func writeChess(r *rules, _ *State, m *move, _ bool, buf []byte) []byte {
 		buf = append(buf, "?pnbrqk"[m.tag%7])
 	}
 	return buf
-}
-
-// aliasChess rewrites castling written as O-O / 0-0 and standard
-// algebraic notation ("Nf3", "exd5", "e8=Q+") into long algebraic notation
-// when exactly one legal move fits.
-func aliasChess(r *rules, s *State, legal []Move, text string) string {
-	t := strings.TrimRight(strings.TrimSpace(text), "+#!?")
-	home := sqE1
-	if s.Turn == Second {
-		home = sqE8
-	}
-	switch strings.ToUpper(strings.ReplaceAll(t, "0", "O")) {
-	case "O-O", "OO":
-		return r.topo.names[home] + r.topo.names[home+2]
-	case "O-O-O", "OOO":
-		return r.topo.names[home] + r.topo.names[home-2]
-	}
-	// Standard algebraic notation: [piece][file][rank][x]square[=promotion].
-	san := strings.ReplaceAll(strings.ReplaceAll(t, "x", ""), ":", "")
-	san = strings.ReplaceAll(san, "=", "")
-	if len(san) < 2 {
-		return text
-	}
-	kind := kindPawn
-	if i := strings.IndexByte("NBRQK", san[0]); i >= 0 {
-		kind = Kind(i + 2)
-		san = san[1:]
-	}
-	var promo Kind
-	if n := len(san); n >= 3 {
-		if i := strings.IndexByte("NBRQnbrq", san[n-1]); i >= 0 && isDigit(san[n-2]) {
-			promo = Kind(i%4 + 2)
-			san = san[:n-1]
-		}
-	}
-	if len(san) < 2 || len(san) > 4 {
-		return text
-	}
-	to, ok := r.topo.square(san[len(san)-2:])
-	if !ok {
-		return text
-	}
-	hint := san[:len(san)-2]
-	found := ""
-	for _, lm := range legal {
-		m := &lm.m
-		from := int(m.path[0])
-		if int(m.path[1]) != to || s.Board[from].Kind() != kind || Kind(m.tag) != promo {
-			continue
-		}
-		name := r.topo.names[from]
-		okHint := true
-		for _, h := range hint {
-			if !strings.ContainsRune(name, h) {
-				okHint = false
-			}
-		}
-		if !okHint {
-			continue
-		}
-		if found != "" {
-			return text // ambiguous: let the generic parser report it
-		}
-		found = lm.text
-	}
-	if found == "" {
-		return text
-	}
-	return found
 }
 
 // evalChess: material plus small positional terms (centralised minor

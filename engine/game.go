@@ -263,7 +263,7 @@ func (g *Game) LegalMoves() []Move {
 func (g *Game) Apply(m Move) error {
 	raw := g.rawMoves()
 	if st := g.statusOf(len(raw)); st.Result != Ongoing {
-		return fmt.Errorf("%w: %s", ErrGameOver, st.Reason)
+		return &MoveError{Kind: MoveGameOver, Input: m.text, Reason: st.Reason}
 	}
 	for i := range raw {
 		if !raw[i].equal(&m.m) {
@@ -283,10 +283,11 @@ func (g *Game) Apply(m Move) error {
 		g.moved()
 		return nil
 	}
-	return fmt.Errorf("%w: %s", ErrIllegalMove, m.text)
+	return &MoveError{Kind: MoveIllegal, Input: m.text}
 }
 
-// Play parses a move written by a player and plays it.
+// Play parses a move written by a player (see ParseMove) and plays it.
+// A refusal is a *MoveError and changes nothing.
 func (g *Game) Play(text string) (Move, error) {
 	m, err := g.ParseMove(text)
 	if err != nil {

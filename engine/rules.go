@@ -87,8 +87,14 @@ type rules struct {
 	// for a move that is always written the same way.
 	write func(r *rules, s *State, m *move, amb bool, buf []byte) []byte
 	clash func(m *move) uint32
-	eval  func(r *rules, s *State) int                               // static evaluation, side to move's view
-	alias func(r *rules, s *State, legal []Move, text string) string // rewrites special move text (O-O)
+	eval  func(r *rules, s *State) int // static evaluation, side to move's view
+	// special reads the game's own move forms (chess castling and
+	// standard algebraic notation) from text already turned into Latin
+	// letters; done is false when text is not in such a form.
+	special func(g *Game, legal []Move, text string) (m Move, err *MoveError, done bool)
+	// letters lists the letters of the game's notation besides its square
+	// names and "x" (chess piece letters).
+	letters string
 	// terminal tells the AI whether a position with nMoves legal moves
 	// ends the game, and the result for the side to move (1, 0, -1);
 	// nil: no moves loses (or draws with noMovesDraw).
