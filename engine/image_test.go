@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"flag"
+	"image"
+	"image/color"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -58,5 +60,74 @@ func TestPictures(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// pixel returns the colour at (x, y) of a rendered picture.
+func pixel(img *image.RGBA, x, y int) color.RGBA { return img.RGBAAt(x, y) }
+
+// near reports whether two colours differ by at most 8 per channel.
+func near(a, b color.RGBA) bool {
+	d := func(x, y uint8) bool { return x-y < 9 || y-x < 9 }
+	return d(a.R, b.R) && d(a.G, b.G) && d(a.B, b.B)
+}
+
+func TestPictureMarks(t *testing.T) {
+	g := mustGame(t, "russian")
+	lay := g.layout(false)
+	corner := func(img *image.RGBA, name string) color.RGBA {
+		x, y := lay.center(mustSquare(g.r.topo, name))
+		return pixel(img, x-lay.cell/2+3, y-lay.cell/2+3)
+	}
+	centre := func(img *image.RGBA, name string) color.RGBA {
+		x, y := lay.center(mustSquare(g.r.topo, name))
+		return pixel(img, x, y)
+	}
+	img := g.Render(ImageOptions{Selected: []string{"c3"}, Targets: []string{"b4", "d4"}})
+	if c := corner(img, "c3"); !near(c, mix(colDark, colSelected, 0.6)) {
+		t.Errorf("selected c3: %v", c)
+	}
+	if c := centre(img, "d4"); !near(c, mix(colDark, colTarget, 0.85)) {
+		t.Errorf("target d4: %v", c)
+	}
+	if c := corner(img, "e3"); !near(c, colDark) {
+		t.Errorf("plain e3: %v", c)
+	}
+	// White to move: the ring around White's disc in the bar.
+	if c := pixel(img, sideW+18-17, barH/2); !near(c, colGold) {
+		t.Errorf("no ring for White to move: %v", c)
+	}
+	// Black to move: the ring moves to Black's disc.
+	mustPlay(t, g, "g3-f4", "f6-g5", "e3-d4")
+	if c := pixel(g.Render(ImageOptions{}), sideW+18+44-17, barH/2); !near(c, colGold) {
+		t.Errorf("no ring for Black to move: %v", c)
+	}
+	// The last move and a capture.
+	mustPlay(t, g, "g5:e3:c5")
+	img = g.Render(ImageOptions{})
+	for _, sq := range []string{"g5", "c5"} {
+		if c := corner(img, sq); !near(c, mix(colDark, colLast, 0.55)) {
+			t.Errorf("last move square %s: %v", sq, c)
+		}
+	}
+	if c := centre(img, "f4"); c.R < 150 || c.G > 120 {
+		t.Errorf("the captured man on f4 is not crossed out: %v", c)
+	}
+	if c := pixel(img, sideW+18-17, barH/2); !near(c, colGold) {
+		t.Errorf("no ring for White to move after Black's capture: %v", c)
+	}
+	// Seen by Black, a1 is at the top right.
+	lay = g.layout(true)
+	if x, y := lay.center(mustSquare(g.r.topo, "a1")); x < lay.w/2 || y > lay.h/2 {
+		t.Errorf("a1 for Black at %d,%d", x, y)
+	}
+	if x, y := lay.center(mustSquare(g.r.topo, "h8")); x > lay.w/2 || y < lay.h/2 {
+		t.Errorf("h8 for Black at %d,%d", x, y)
+	}
+	// The picture without the last move.
+	img = g.Render(ImageOptions{HideLastMove: true})
+	lay = g.layout(false)
+	if c := corner(img, "g5"); !near(c, colDark) {
+		t.Errorf("hidden last move still marked: %v", c)
 	}
 }
