@@ -211,3 +211,37 @@ func TestRuleNames(t *testing.T) {
 		t.Errorf("Rule(200) = %q", Rule(200))
 	}
 }
+
+func TestFMJDFiveMovesWithinSixteen(t *testing.T) {
+	// A history of 27 positions of three kings against one, then a
+	// capture leaves two kings against one: the five-move count starts
+	// afresh, but the sixteen moves of article 6.4 still end the game
+	// first, 32 plies after the small ending began.
+	g := mustGame(t, "international", WithPosition("W:WK46,K47,K48:BK3"))
+	load := func(pos string) State {
+		s, err := g.r.load(pos)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	three := [2]State{load("W:WK46,K47,K48:BK3"), load("B:WK46,K47,K48:BK3")}
+	two := [2]State{load("W:WK46,K47:BK3"), load("B:WK46,K47:BK3")}
+	g.hist = g.hist[:0]
+	for ply := 0; ply <= 31; ply++ {
+		if ply < 27 {
+			g.hist = append(g.hist, three[ply%2])
+		} else {
+			g.hist = append(g.hist, two[ply%2])
+		}
+	}
+	g.moved()
+	if st := g.Status(); st.Result != Ongoing {
+		t.Fatalf("after 31 plies: %+v", st)
+	}
+	g.hist = append(g.hist, two[0])
+	g.moved()
+	if st := g.Status(); st.Rule != RuleSixteenMoves {
+		t.Errorf("after 32 plies: %+v, want the sixteen-move draw", st)
+	}
+}
