@@ -323,7 +323,7 @@ func clashChase(m *move) uint32 {
 	if m.flags&flagExchange != 0 {
 		return 0
 	}
-	return 1 + uint32(m.path[0])<<8 | uint32(m.path[1])
+	return 1 + (uint32(m.path[0])<<8 | uint32(m.path[1]))
 }
 
 // glyphChase: "1"-"6" for Red dice, "a"-"f" for White dice.

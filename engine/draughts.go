@@ -388,7 +388,7 @@ func clashDraughts(m *move) uint32 {
 	if m.ncap == 0 {
 		return 0
 	}
-	return 1 + uint32(m.path[0])<<8 | uint32(m.to())
+	return 1 + (uint32(m.path[0])<<8 | uint32(m.to()))
 }
 
 // evalDraughts scores material, men's advancement and centre control from

@@ -92,10 +92,10 @@ func chessShape(k Kind) (body region, details region) {
 // crownShape is the crown drawn on draughts kings.
 var crownShape = union{
 	poly{
-		{0.29, 0.62}, {0.27, 0.38}, {0.38, 0.50}, {0.44, 0.33}, {0.5, 0.47},
-		{0.56, 0.33}, {0.62, 0.50}, {0.73, 0.38}, {0.71, 0.62},
+		{0.244, 0.651}, {0.219, 0.358}, {0.354, 0.504}, {0.427, 0.297}, {0.5, 0.468},
+		{0.573, 0.297}, {0.646, 0.504}, {0.781, 0.358}, {0.756, 0.651},
 	},
-	disc{pt{0.27, 0.36}, 0.035}, disc{pt{0.44, 0.31}, 0.035}, disc{pt{0.56, 0.31}, 0.035}, disc{pt{0.73, 0.36}, 0.035},
+	disc{pt{0.219, 0.334}, 0.042}, disc{pt{0.427, 0.273}, 0.042}, disc{pt{0.573, 0.273}, 0.042}, disc{pt{0.781, 0.334}, 0.042},
 }
 
 // spriteSet holds the sprites of one board family at one cell size,
