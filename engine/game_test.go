@@ -239,6 +239,7 @@ func FuzzPosition(f *testing.F) {
 				_ = g.LegalMoves()
 				_ = g.Status()
 				_ = g.Diagram(First)
+				_ = g.Render(ImageOptions{Viewer: Second, Selected: []string{pos}})
 			}
 		}
 	})
