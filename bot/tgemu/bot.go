@@ -143,8 +143,8 @@ func (b *Bot) Token() string { return b.token }
 func (b *Bot) Me() tgbotapi.User { return b.me }
 
 // AddUser adds a simulated user (or updates their name and language). The user's id is also the
-// id of their private chat with the bot. An emulator that keeps its state logs a failure to save
-// the user, who then lasts until the process ends; PutUser returns it.
+// id of their private chat with the bot. An emulator that keeps its state and cannot save the
+// user logs the error and does not add them; PutUser returns the error instead.
 func (b *Bot) AddUser(u tgbotapi.User) {
 	if err := b.PutUser(u); err != nil {
 		b.srv.log.Error("Emulated user not saved", slog.Int64("user_id", u.ID), slog.Any("error", err))
@@ -1034,7 +1034,8 @@ func (b *Bot) answerCallback(p params) (any, *apiError) {
 	if len(p.get("text")) > 200 {
 		return nil, badRequest("MESSAGE_TOO_LONG")
 	}
-	if e := b.saveAPILocked(record{Callback: &callbackRecord{ID: p.get("callback_query_id"), Chat: cb.chatID, Answered: true}}); e != nil {
+	answered := &callbackRecord{ID: p.get("callback_query_id"), Chat: cb.chatID, Answered: true}
+	if e := b.saveAPILocked(record{Callback: answered}); e != nil {
 		return nil, e
 	}
 	cb.answered = true
@@ -1064,7 +1065,8 @@ func (b *Bot) setMyCommands(p params) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	if e := b.saveAPILocked(record{Commands: &commandsRecord{Scope: key.scope, Chat: key.chat, User: key.user, Lang: key.lang, List: cmds}}); e != nil {
+	list := &commandsRecord{Scope: key.scope, Chat: key.chat, User: key.user, Lang: key.lang, List: cmds}
+	if e := b.saveAPILocked(record{Commands: list}); e != nil {
 		return nil, e
 	}
 	b.commands[key] = cmds

@@ -164,7 +164,8 @@ func (b *Bot) storeLocked(pr *prepared) (*file, *apiError) {
 func photoID(s *Server, seq int) string { return fileID(s.instance(), "photos", seq) }
 
 // addPhotoLocked stores a photo or one of its smaller copies.
-func (s *Server) addPhotoLocked(b *Bot, name, mimeType string, data []byte, w, h int, sizes []string, parent string) (*file, error) {
+func (s *Server) addPhotoLocked(b *Bot, name, mimeType string, data []byte, w, h int, sizes []string,
+	parent string) (*file, error) {
 	return s.addFileWithLocked(b, name, mimeType, data, "photos", func(f *file) {
 		f.width, f.height, f.sizes, f.parent = w, h, sizes, parent
 	})
@@ -185,7 +186,8 @@ func (s *Server) photoSizes(id string) []tgbotapi.PhotoSize {
 	var out []tgbotapi.PhotoSize
 	for _, id := range sizes {
 		if sf := s.files[id]; sf != nil {
-			out = append(out, tgbotapi.PhotoSize{FileID: sf.id, FileUniqueID: sf.uniqueID, Width: sf.width, Height: sf.height, FileSize: sf.size})
+			out = append(out, tgbotapi.PhotoSize{FileID: sf.id, FileUniqueID: sf.uniqueID, Width: sf.width, Height: sf.height,
+				FileSize: sf.size})
 		}
 	}
 	return out

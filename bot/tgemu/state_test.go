@@ -206,3 +206,41 @@ func TestStateDamage(t *testing.T) {
 		t.Errorf("a damaged line: got %v, want an error naming line 2", err)
 	}
 }
+
+// BenchmarkSendMessage measures a sendMessage through HTTP, with the state in memory and kept in
+// a folder (each change synced to disk before the answer).
+func BenchmarkSendMessage(b *testing.B) {
+	for _, kept := range []bool{false, true} {
+		name := "memory"
+		if kept {
+			name = "state"
+		}
+		b.Run(name, func(b *testing.B) {
+			opts := Options{}
+			if kept {
+				opts.StateDir = b.TempDir()
+			}
+			emu, err := Open(opts)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer emu.Close()
+			bot := emu.AddBot("1:T", "b")
+			bot.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann"})
+			srv := httptest.NewServer(emu)
+			defer srv.Close()
+			form := url.Values{"chat_id": {"7"}, "text": {"<b>White</b> to move"}, "parse_mode": {"HTML"}}
+			for b.Loop() {
+				resp, err := http.PostForm(srv.URL+"/bot1:T/sendMessage", form)
+				if err != nil {
+					b.Fatal(err)
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					b.Fatalf("status %d", resp.StatusCode)
+				}
+			}
+		})
+	}
+}

@@ -7,10 +7,10 @@
 // callback_data, well-formed HTML, inline keyboard shape, and optionally the flood limits), so
 // the same transport code serves Telegram and the emulator. Photos are checked as Telegram checks
 // them, answered in Telegram's sizes (smaller JPEG copies, then the original), and replaced in
-// place by editMessageMedia; photos and documents are the media emulated. The user side is Go methods on Bot
-// (SendText, Press, SendDocument) and a stream of chat events (Subscribe), which the web chat and
-// the end-to-end tests use. Faults are injected on demand: 429 with retry_after, 5xx, slow
-// answers, and 403 for users who blocked the bot.
+// place by editMessageMedia; photos and documents are the media emulated. The user side is Go
+// methods on Bot (SendText, Press, SendDocument) and a stream of chat events (Subscribe), which
+// the web chat and the end-to-end tests use. Faults are injected on demand: 429 with
+// retry_after, 5xx, slow answers, and 403 for users who blocked the bot.
 //
 // Only private chats are emulated; every chat id is the id of its user. New keeps the state in
 // memory; Open with a StateDir keeps it in a folder as well, so that users, chats, pending updates

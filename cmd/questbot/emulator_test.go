@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -111,5 +113,37 @@ func TestServeEmulatorRestart(t *testing.T) {
 	var files int
 	if err := third.srv.pool.Load().QueryRow(t.Context(), `SELECT count(*) FROM tg_file`).Scan(&files); err != nil || files != 0 {
 		t.Errorf("file_ids of the lost emulator kept: %d (%v)", files, err)
+	}
+}
+
+// Ensure a web chat page left open does not hold up the shutdown: its event stream ends when
+// serve stops, and the HTTP server shuts down within its time limit.
+func TestServeStopsWithOpenPage(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.DatabaseURL = pgtest.ConnString(t)
+	r := startServer(t, cfg)
+	waitHealthy(t, r, 30*time.Second)
+	id := addWebchatUser(t, r, "Ann")
+	resp, err := http.Get(fmt.Sprintf("http://%s/api/events?user=%d", r.addr, id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	ended := make(chan struct{})
+	go func() { io.Copy(io.Discard, resp.Body); close(ended) }()
+	r.stop()
+	if err := <-r.done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	r.done <- nil
+	select {
+	case <-ended:
+	case <-time.After(30 * time.Second):
+		t.Error("the page's event stream is still open after serve stopped")
+		resp.Body.Close()
+	}
+	if strings.Contains(r.logs.String(), "HTTP shutdown") {
+		t.Errorf("the open page held the shutdown to its time limit:\n%s", r.logs)
 	}
 }

@@ -125,7 +125,12 @@ func (s *Server) Run(ctx context.Context) error {
 		// After the HTTP server's shutdown, deferred below: nothing calls the emulator then.
 		defer s.emu.Close()
 	}
-	srv := &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second}
+	// The web chat's event streams never end by themselves: shutting down cancels them, so an
+	// open page does not hold the process for the whole shutdown timeout.
+	streams, endStreams := context.WithCancel(context.Background())
+	srv := &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return streams }}
+	srv.RegisterOnShutdown(endStreams)
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- srv.Serve(ln) }()
 	s.Log.Info("HTTP listening", slog.String("addr", ln.Addr().String()), slog.String("version", version))
