@@ -238,11 +238,20 @@ func sendFile(method string, chatID int64, path, caption string, kb Keyboard) (R
 	return Request{Method: method, ChatID: chatID, Params: params, FilePath: path}, nil
 }
 
-// EditPhotoRef returns the editMessageMedia request that replaces the photo of the message sent
-// under ref (SendPhoto with a Ref) with a local image file, with a new HTML caption and keyboard
-// (a nil keyboard removes it). Like SendPhoto, the file is uploaded the first time and sent by
-// its file_id afterwards: the sender fills in the InputMedia's "media" field when the request's
-// turn comes (see API.Do).
+// EditPhoto returns the editMessageMedia request that replaces the photo of a message with a
+// local image file, with a new HTML caption and keyboard (a nil keyboard removes it). Like
+// SendPhoto, the file is uploaded the first time and sent by its file_id afterwards: the sender
+// fills in the InputMedia's "media" field when the request's turn comes (see API.Do).
+func EditPhoto(chatID int64, messageID int, path, captionHTML string, kb Keyboard) (Request, error) {
+	r, err := EditPhotoRef(chatID, "", path, captionHTML, kb)
+	if err != nil {
+		return Request{}, err
+	}
+	r.Params["message_id"] = strconv.Itoa(messageID)
+	return r, nil
+}
+
+// EditPhotoRef is EditPhoto for the message sent under ref (SendPhoto with a Ref).
 func EditPhotoRef(chatID int64, ref, path, captionHTML string, kb Keyboard) (Request, error) {
 	if utf16Len(captionHTML) > MaxCaptionLen {
 		return Request{}, fmt.Errorf("%w: caption of %d characters", ErrTooLong, utf16Len(captionHTML))
