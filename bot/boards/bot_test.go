@@ -216,10 +216,16 @@ func TestButtonsChooseAndBack(t *testing.T) {
 	}
 	e.tap(t, 1, "A3")
 	m = e.tap(t, 1, "A2")
-	if !strings.Contains(m.Text, "Choose the move:") || button(m, "✓ A3>A2:1") == "" || button(m, "✓ A3>A2:2") == "" {
+	if !strings.Contains(m.Text, "Choose the move:") || button(m, "A3>A2:1") == "" || button(m, "A3>A2:2") == "" {
 		t.Fatalf("after A3, A2: %q %v", m.Text, labels(m))
 	}
-	e.Press(t, 1, m, "✓ A3>A2:2")
+	// Back goes one tap back: A3 is still chosen.
+	m = e.tap(t, 1, "↩ Back")
+	if !strings.Contains(m.Text, "Chosen: <b>A3</b>") || button(m, "A2") == "" {
+		t.Fatalf("back from A3, A2: %q %v", m.Text, labels(m))
+	}
+	m = e.tap(t, 1, "A2")
+	e.Press(t, 1, m, "A3>A2:2")
 	if bd := e.waitPly(t, id, 1); bd.Moves[0].Text != "A3>A2:2" {
 		t.Errorf("played %q", bd.Moves[0].Text)
 	}

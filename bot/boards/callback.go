@@ -133,9 +133,10 @@ func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Boa
 	return b.show(ctx, tx, sc, other, showCaption, "", nil, false, 0)
 }
 
-// enter is a press of the move-entry keyboard: a square tapped (or "back"), or a move chosen
-// among those that end on the tapped squares. When the squares tapped make one move, it is
-// played; otherwise the keyboard offers what may be tapped next.
+// enter is a press of the move-entry keyboard: a square tapped (or "back", a tap fewer), or a
+// move chosen among those that end on the tapped squares. When the squares tapped make one move,
+// it is played; otherwise the picture marks the squares tapped and those that may be tapped
+// next, and the keyboard offers these.
 func (b *Boards) enter(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int, p press, msgID int) error {
 	if bd.ToMove != seat {
 		return sessions.ErrNotYourTurn
@@ -164,7 +165,7 @@ func (b *Boards) enter(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Bo
 	if err != nil {
 		return err
 	}
-	return b.show(ctx, tx, sc, seat, showCaption, "", ent, false, msgID)
+	return b.show(ctx, tx, sc, seat, showPicture, "", ent, false, msgID)
 }
 
 // view brings a board back to the bottom of the player's chat (the buttons of /mygames): the

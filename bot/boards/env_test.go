@@ -166,6 +166,16 @@ func (e *env) playButtons(t *testing.T, user int64, g *engine.Game, mv engine.Mo
 			return // the move was played
 		}
 	}
+	si, err := g.Steps(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range si.Choices {
+		if ch.Move.String() == mv.String() {
+			e.tap(t, user, ch.Label)
+			return
+		}
+	}
 	e.tap(t, user, "✓ "+mv.String())
 }
 

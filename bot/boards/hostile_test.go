@@ -73,11 +73,11 @@ func TestTypedMoveRefused(t *testing.T) {
 	users := e.seats(t, id)
 	a, b := users[0], users[1]
 	words := map[int64]map[string]string{
-		1: {"illegal": "«c3-e5» is not a legal move here.", "from": "Moves from c3: c3-b4, c3-d4.",
-			"none": "Nothing of yours can move from b2.", "turn": "It is not your turn in Russian draughts.",
+		1: {"illegal": "«c3-e5» is not a legal move here.", "from": "Moves of the piece on c3: c3-b4, c3-d4.",
+			"none": "The piece on b2 cannot move now.", "turn": "It is not your turn in Russian draughts.",
 			"admins": "Your message went to the admins"},
-		2: {"illegal": "«c3-e5» — здесь такого хода нет.", "from": "Ходы с c3: c3-b4, c3-d4.",
-			"none": "С поля b2 вам ходить нечем.", "turn": "В партии «Русские шашки» сейчас не ваш ход.",
+		2: {"illegal": "«c3-e5» — здесь такого хода нет.", "from": "Ходы фигуры с c3: c3-b4, c3-d4.",
+			"none": "Фигура на b2 сейчас не может ходить.", "turn": "В партии «Русские шашки» сейчас не ваш ход.",
 			"admins": "Ваше сообщение отправлено администраторам"},
 	}
 	e.turn(t, a, id, 0)

@@ -1,7 +1,6 @@
 package boards
 
 import (
-	"errors"
 	"regexp"
 	"strings"
 	"unicode"
@@ -11,15 +10,13 @@ import (
 
 // # Typed moves
 //
-// The engine reads moves leniently ("c3-d4", "c3d4", "g5:e3:c5", "32-28", "e2e4", "Nf3", "O-O",
-// "e8=Q", "A3>A4:2"). The bot adds what players type in a chat:
-//
-//   - Cyrillic letters that look like Latin ones, as a Russian keyboard types them: "с3-d4",
-//     "е2-е4", "Кр е1" (see lookalikes).
-//   - In chess, the Russian piece letters at the start of a move (Кр king, Ф queen, Л rook,
-//     С bishop, К knight, followed by a file), tried before the look-alike reading.
-//   - In chess, a lowercase piece letter where no pawn move fits ("bxc5" is the b-pawn's capture
-//     when there is one, else the bishop's; "nf3" is the knight's).
+// The engine reads moves leniently: each game's notation ("c3-d4", "g5:e3:c5", "32-28", "e2e4",
+// "A3>A4:2"), "c3d4", a capture by its ends, a single square when one move ends there, chess in
+// standard algebraic notation ("Nf3", "exd5", "e8=Q", "O-O", "bxc5" with a lowercase piece
+// letter where no pawn move fits), and Cyrillic letters that look like the Latin ones ("с3-d4"
+// typed on a Russian keyboard). The bot adds the Russian chess piece letters at the start of a
+// move (Кр king, Ф queen, Л rook, С bishop, К knight, followed by a file), tried before the
+// look-alike reading (which reads К as the king).
 //
 // A text is taken as a move, rather than as a message for the admins, only when it reads as one
 // (looksLikeMove): square names, numbers, piece letters and move punctuation, with at least one
@@ -55,57 +52,37 @@ func latin(s string) string {
 	}, s)
 }
 
-// readings returns the texts a typed move may stand for, the likeliest first: the Russian
-// piece-letter reading (chess), the look-alike reading, and the reading with a lowercase piece
-// letter made uppercase (chess).
+// readings returns the texts a typed move may stand for, the likeliest first: in chess the
+// Russian piece-letter reading, then the text as typed (which the engine reads with its
+// look-alikes).
 func readings(text string, chess bool) []string {
 	text = strings.TrimSpace(text)
-	var out []string
-	add := func(s string) {
-		for _, o := range out {
-			if o == s {
-				return
-			}
-		}
-		out = append(out, s)
-	}
 	if chess {
 		for _, p := range russianPieces {
 			if rest, ok := strings.CutPrefix(text, p.ru); ok {
 				rest = strings.TrimLeft(latin(rest), " ")
 				if rest != "" && strings.ContainsRune("abcdefghx", rune(rest[0])) {
-					add(p.en + rest)
+					return []string{p.en + rest, text}
 				}
 				break
 			}
 		}
 	}
-	l := latin(text)
-	add(l)
-	if chess && len(l) >= 2 && strings.ContainsRune("nbrqk", rune(l[0])) {
-		add(strings.ToUpper(l[:1]) + l[1:])
-	}
-	return out
+	return []string{text}
 }
 
 // parseTyped finds the legal move a typed text means, trying its readings in turn. The error is
-// that of the first reading: engine.ErrIllegalMove, engine.ErrAmbiguousMove or
-// engine.ErrGameOver.
+// that of the last reading, the text as typed: an *engine.MoveError.
 func parseTyped(g *engine.Game, text string) (engine.Move, error) {
-	var first error
+	var last error
 	for _, r := range readings(text, g.Variant() == "chess") {
 		m, err := g.ParseMove(r)
 		if err == nil {
 			return m, nil
 		}
-		if first == nil {
-			first = err
-		}
+		last = err
 	}
-	if first == nil {
-		first = engine.ErrIllegalMove
-	}
-	return engine.Move{}, first
+	return engine.Move{}, last
 }
 
 // moveToken is one word of a move: an optional piece letter and file hint, up to two squares
@@ -125,9 +102,7 @@ func looksLikeMove(text string) bool {
 	if len(t) < 2 || len(t) > 80 {
 		return false
 	}
-	if r := readings(t, true); len(r) > 0 {
-		t = r[0]
-	}
+	t = latin(readings(t, true)[0])
 	t = strings.TrimRight(t, "+#!?")
 	if castling.MatchString(t) {
 		return true
@@ -154,106 +129,4 @@ func looksLikeMove(text string) bool {
 		}
 	}
 	return squares > 0 || numbers >= 2
-}
-
-// numbered finds the square names and numbers of a text ("e3-e5": e3, e5; "32-28": 32, 28).
-var numbered = regexp.MustCompile(`[a-i]?[0-9]{1,2}`)
-
-// named returns the squares a typed text names, in order ("e3-e5": e3, e5; "Nf3": f3): the
-// square names of the game's kind (a letter and a number, or numbers on the boards numbered so),
-// spelt as the game spells them when a legal move's path has them.
-func named(g *engine.Game, legal []engine.Move, text string) []string {
-	known := map[string]string{}
-	numeric := true
-	for _, m := range legal {
-		path, _ := g.Describe(m)
-		for _, sq := range path {
-			known[strings.ToLower(sq)] = sq
-			numeric = numeric && sq[0] >= '0' && sq[0] <= '9'
-		}
-	}
-	var out []string
-	for _, tok := range numbered.FindAllString(strings.ToLower(latin(text)), -1) {
-		if isNumber := tok[0] >= '0' && tok[0] <= '9'; isNumber != numeric {
-			continue
-		}
-		if sq, ok := known[tok]; ok {
-			tok = sq
-		}
-		out = append(out, tok)
-	}
-	return out
-}
-
-// explanation says why a typed move was refused and what the player can play instead.
-type explanation struct {
-	// ambiguous lists the moves the text could be (ErrAmbiguousMove). from is the square whose
-	// moves follow, fromMoves those moves (none: nothing moves from it); to is the square the
-	// text names as a destination, toMoves the moves to it; all is every legal move, when the
-	// text names no square of theirs and they are few.
-	ambiguous []string
-	from      string
-	fromMoves []string
-	to        string
-	toMoves   []string
-	all       []string
-}
-
-// maxListed bounds the moves an explanation lists.
-const maxListed = 12
-
-// explain builds the answer to a typed move refused with err in the current position of g.
-func explain(g *engine.Game, text string, err error) explanation {
-	var ex explanation
-	legal := g.LegalMoves()
-	squares := named(g, legal, text)
-	pathOf := func(m engine.Move) []string { p, _ := g.Describe(m); return p }
-	if len(squares) > 0 {
-		for _, m := range legal {
-			p := pathOf(m)
-			if len(p) == 0 || p[0] != squares[0] {
-				continue
-			}
-			ex.fromMoves = append(ex.fromMoves, m.String())
-			if errors.Is(err, engine.ErrAmbiguousMove) && passes(p, squares) {
-				ex.ambiguous = append(ex.ambiguous, m.String())
-			}
-		}
-		if len(ex.fromMoves) > 0 || len(squares) > 1 {
-			ex.from = squares[0]
-		} else {
-			// The one square named is no piece of the player's that can move: a destination
-			// ("Nf3", "e4").
-			for _, m := range legal {
-				if p := pathOf(m); len(p) > 0 && p[len(p)-1] == squares[0] {
-					ex.toMoves = append(ex.toMoves, m.String())
-				}
-			}
-			if len(ex.toMoves) > 0 {
-				ex.to = squares[0]
-				if errors.Is(err, engine.ErrAmbiguousMove) {
-					ex.ambiguous = ex.toMoves
-				}
-			} else {
-				ex.from = squares[0]
-			}
-		}
-	}
-	if ex.from == "" && ex.to == "" && len(legal) <= maxListed {
-		for _, m := range legal {
-			ex.all = append(ex.all, m.String())
-		}
-	}
-	return ex
-}
-
-// passes reports whether a path goes through the squares in order (the first is its origin).
-func passes(path, squares []string) bool {
-	j := 0
-	for _, sq := range path {
-		if j < len(squares) && sq == squares[j] {
-			j++
-		}
-	}
-	return j == len(squares)
 }

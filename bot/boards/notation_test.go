@@ -1,10 +1,9 @@
 package boards
 
 import (
-	"errors"
-	"slices"
 	"testing"
 
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 )
 
@@ -79,34 +78,34 @@ func TestLooksLikeMove(t *testing.T) {
 	}
 }
 
-// Ensure a refused move is explained with the moves of the piece it names, or the moves to the
-// square it names, or all the moves when it names none and they are few.
-func TestExplain(t *testing.T) {
+// Ensure a refused move is answered with why, and with the moves of the piece it names, the moves
+// it could be, or all the moves when it names no piece and they are few.
+func TestRefusal(t *testing.T) {
 	t.Parallel()
-	g := game(t, "russian")
+	c := texts.For("en")
 	for _, tc := range []struct {
-		text           string
-		from, to       string
-		fromMoves, all []string
-		ambiguous      []string
+		g    *engine.Game
+		text string
+		want string
 	}{
-		{text: "c3-e5", from: "c3", fromMoves: []string{"c3-b4", "c3-d4"}},
-		{text: "c3", from: "c3", fromMoves: []string{"c3-b4", "c3-d4"}},
-		{text: "b2-c3", from: "b2"},
-		{text: "d4", to: "d4"},
-		{text: "zz-99", all: []string{"a3-b4", "c3-b4", "c3-d4", "e3-d4", "e3-f4", "g3-f4", "g3-h4"}},
+		{game(t, "russian"), "c3-e5", "«c3-e5» is not a legal move here.\nMoves of the piece on c3: c3-b4, c3-d4."},
+		{game(t, "russian"), "b2-c3", "«b2-c3» is not a legal move here.\nThe piece on b2 cannot move now.\n" +
+			"Your moves: a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4, g3-h4."},
+		{game(t, "russian"), "d4-e5", "«d4-e5» is not a legal move here.\nThere is no piece on d4.\n" +
+			"Your moves: a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4, g3-h4."},
+		{game(t, "russian"), "b6-a5", "«b6-a5» is not a legal move here.\nThe piece on b6 is not yours.\n" +
+			"Your moves: a3-b4, c3-b4, c3-d4, e3-d4, e3-f4, g3-f4, g3-h4."},
+		{game(t, "russian"), "b4", "«b4» could be several moves: a3-b4, c3-b4. Write it in full."},
+		{game(t, "russian", "c3-d4", "f6-e5"), "g3-f4", "«g3-f4» is not a legal move here.\nA capture is compulsory.\n" +
+			"The piece on g3 cannot move now.\nYour moves: d4:f6."},
+		{game(t, "chess"), "e2-e5", "«e2-e5» is not a legal move here.\nMoves of the piece on e2: e2e3, e2e4."},
 	} {
-		_, err := parseTyped(g, tc.text)
+		_, err := parseTyped(tc.g, tc.text)
 		if err == nil {
 			t.Fatalf("%q was played", tc.text)
 		}
-		ex := explain(g, tc.text, err)
-		if ex.from != tc.from || ex.to != tc.to || !slices.Equal(ex.fromMoves, tc.fromMoves) ||
-			!slices.Equal(ex.all, tc.all) || !slices.Equal(ex.ambiguous, tc.ambiguous) {
-			t.Errorf("%q: %+v", tc.text, ex)
-		}
-		if len(tc.ambiguous) > 0 && !errors.Is(err, engine.ErrAmbiguousMove) {
-			t.Errorf("%q: %v, want ambiguous", tc.text, err)
+		if got := refusal(c, tc.g, tc.text, err); got != tc.want {
+			t.Errorf("%q:\n%s\nwant\n%s", tc.text, got, tc.want)
 		}
 	}
 }

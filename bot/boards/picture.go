@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"image/png"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -18,12 +17,13 @@ import (
 
 // # Pictures
 //
-// A board is shown as a PNG the engine draws (engine.Game.Image): the position as one side sees
-// it, with the last move highlighted. The outbox sends photos from files (bot.Request.FilePath)
-// and remembers the file_id Telegram gives each path, so the pictures are files named after
-// what they show: the game, the position, the last move, the side at the bottom, and a digest of
-// the engine's drawing (of a reference position, made once per process), so that a change to
-// the drawing never serves an old picture. The same picture is written once and sent by its
+// A board is shown as a PNG the engine draws (engine.Game.WriteRenderPNG): the position as one
+// side sees it, with the last move marked and, while a move is entered with the buttons, the
+// squares tapped and those that may be tapped next. The outbox sends photos from files
+// (bot.Request.FilePath) and remembers the file_id Telegram gives each path, so the pictures are
+// files named after what they show: the game, the position, the last move, the side at the
+// bottom, the marked squares, and a digest of the engine's drawing (of a reference picture, made
+// once per process), so that a change to the drawing never serves an old picture. The same picture is written once and sent by its
 // file_id from then on: the start position of every game, a position reached again.
 //
 // Files are written beside their final name and renamed into place, so the sender never reads
@@ -60,7 +60,8 @@ func (p *pictures) drawing() (string, error) {
 			return
 		}
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, g.Image(engine.Second)); err != nil {
+		opt := engine.ImageOptions{Viewer: engine.Second, Selected: []string{"d7"}, Targets: []string{"d6", "d5"}}
+		if err := g.WriteRenderPNG(&buf, opt); err != nil {
 			p.err = fmt.Errorf("boards: reference picture: %w", err)
 			return
 		}
@@ -70,10 +71,10 @@ func (p *pictures) drawing() (string, error) {
 	return p.digest, p.err
 }
 
-// path returns the file of the picture of g's current position as viewer sees it, drawing and
-// writing it first when there is none (or only one near its removal). rendered reports whether
-// it was drawn now.
-func (p *pictures) path(g *engine.Game, viewer engine.Player) (path string, rendered bool, err error) {
+// path returns the file of the picture of g's current position drawn with opt (the viewer, the
+// squares of a move being entered), drawing and writing it first when there is none (or only one
+// near its removal). rendered reports whether it was drawn now.
+func (p *pictures) path(g *engine.Game, opt engine.ImageOptions) (path string, rendered bool, err error) {
 	d, err := p.drawing()
 	if err != nil {
 		return "", false, err
@@ -82,15 +83,16 @@ func (p *pictures) path(g *engine.Game, viewer engine.Player) (path string, rend
 	if h := g.History(); len(h) > 0 {
 		last = h[len(h)-1].String()
 	}
-	sum := sha256.Sum256([]byte(strings.Join([]string{d, g.Variant(), g.Position(), last, fmt.Sprint(viewer)}, "\x00")))
+	key := []string{d, g.Variant(), g.Position(), last, fmt.Sprint(opt.Viewer), strings.Join(opt.Selected, ","),
+		strings.Join(opt.Targets, ","), fmt.Sprint(opt.HideLastMove)}
+	sum := sha256.Sum256([]byte(strings.Join(key, "\x00")))
 	name := hex.EncodeToString(sum[:16])
 	path = filepath.Join(p.dir, name[:2], name+pictureExt)
 	if st, err := os.Stat(path); err == nil && p.now().Sub(st.ModTime()) < p.keep-24*time.Hour {
 		return path, false, nil
 	}
 	var buf bytes.Buffer
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
-	if err := enc.Encode(&buf, g.Image(viewer)); err != nil {
+	if err := g.WriteRenderPNG(&buf, opt); err != nil {
 		return "", false, fmt.Errorf("boards: draw: %w", err)
 	}
 	if err := writeFile(path, buf.Bytes()); err != nil {

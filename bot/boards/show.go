@@ -40,9 +40,9 @@ const (
 )
 
 // show queues the board message of a human seat: changed as mode says, captioned with note (an
-// HTML line) after the state of the game, with the move being entered (ent) or a resignation to
-// confirm. A caption edit with msgID edits that message (the one whose button was pressed)
-// rather than the ref's. A seat without a player to show it to (the bot, a user who blocked the
+// HTML line) after the state of the game, with the move being entered (ent: its squares marked
+// on the picture) or a resignation to confirm. An edit with msgID edits that message (the one
+// whose button was pressed) rather than the ref's. A seat without a player to show it to (the bot, a user who blocked the
 // bot) is skipped.
 func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode showMode, note string, ent *entry, confirm bool, msgID int) error {
 	p := sc.players[seat]
@@ -73,12 +73,17 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 		}
 		reqs = append(reqs, req)
 	case showPicture, showNew:
-		path, err := b.picture(sc.g, engine.Player(seat))
+		path, err := b.picture(sc.g, seat, ent)
 		if err != nil {
 			return err
 		}
 		if mode == showPicture {
-			req, err := bot.EditPhotoRef(p.Chat, r, path, caption, kb)
+			var req bot.Request
+			if msgID != 0 {
+				req, err = bot.EditPhoto(p.Chat, msgID, path, caption, kb)
+			} else {
+				req, err = bot.EditPhotoRef(p.Chat, r, path, caption, kb)
+			}
 			if err != nil {
 				return err
 			}
@@ -99,10 +104,15 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 	return tx.Send(ctx, reqs...)
 }
 
-// picture returns the file of g's picture as viewer sees it, timing its drawing.
-func (b *Boards) picture(g *engine.Game, viewer engine.Player) (string, error) {
+// picture returns the file of g's picture as a seat sees it, with the squares of a move being
+// entered, timing its drawing.
+func (b *Boards) picture(g *engine.Game, seat int, ent *entry) (string, error) {
+	opt := engine.ImageOptions{Viewer: engine.Player(seat)}
+	if ent != nil && len(ent.squares) > 0 {
+		opt.Selected, opt.Targets = ent.squares, ent.steps.Next
+	}
 	start := time.Now()
-	path, rendered, err := b.pics.path(g, viewer)
+	path, rendered, err := b.pics.path(g, opt)
 	if err != nil {
 		return "", err
 	}

@@ -2,6 +2,7 @@ package boards
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"html"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 )
 
@@ -80,7 +82,7 @@ func (b *Boards) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (b
 	}
 	mv, perr := parseTyped(g, m.Text)
 	if perr != nil {
-		return true, say(ctx, tx, u.Chat, refusal(c, explain(g, m.Text, perr), m.Text), m.MessageID)
+		return true, say(ctx, tx, u.Chat, refusal(c, g, m.Text, perr), m.MessageID)
 	}
 	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
 		return false, err
@@ -92,35 +94,57 @@ func (b *Boards) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (b
 	return true, err
 }
 
-// refusal words the answer to a refused typed move: why, and what the player can play.
-func refusal(c *texts.Catalog, ex explanation, text string) string {
+// maxListed bounds the moves an answer lists.
+const maxListed = 12
+
+// refusal words the answer to a typed move the engine refused (an *engine.MoveError): why, and
+// what the player can play instead: the legal moves of the piece named, the moves the text could
+// be, or all the legal moves when they are few.
+func refusal(c *texts.Catalog, g *engine.Game, text string, err error) string {
 	t := &c.Board
-	list := func(moves []string) string {
-		if len(moves) > maxListed {
-			moves = append(moves[:maxListed:maxListed], "…")
+	list := func(moves []engine.Move) string {
+		names := make([]string, 0, min(len(moves), maxListed+1))
+		for i, m := range moves {
+			if i == maxListed {
+				names = append(names, "…")
+				break
+			}
+			names = append(names, m.String())
 		}
-		return html.EscapeString(strings.Join(moves, ", "))
+		return html.EscapeString(strings.Join(names, ", "))
 	}
 	quoted := html.EscapeString(strings.TrimSpace(text))
-	var lines []string
-	if len(ex.ambiguous) > 1 {
-		lines = append(lines, fmt.Sprintf(t.Ambiguous, quoted, list(ex.ambiguous)))
-	} else {
-		lines = append(lines, fmt.Sprintf(t.Illegal, quoted))
+	var me *engine.MoveError
+	if !errors.As(err, &me) {
+		return fmt.Sprintf(t.Illegal, quoted)
+	}
+	square := html.EscapeString(me.Square)
+	lines := []string{fmt.Sprintf(t.Illegal, quoted)}
+	switch me.Kind {
+	case engine.MoveUnreadable:
+		lines[0] = fmt.Sprintf(t.Unreadable, quoted)
+	case engine.MoveAmbiguous:
+		return fmt.Sprintf(t.Ambiguous, quoted, list(me.Candidates))
+	case engine.MoveGameOver:
+		return t.Over
+	case engine.MoveNoPiece:
+		lines = append(lines, fmt.Sprintf(t.NoPiece, square))
+	case engine.MoveNotYours:
+		lines = append(lines, fmt.Sprintf(t.NotYourPiece, square))
+	}
+	if me.MustCapture {
+		lines = append(lines, t.MustCapture)
 	}
 	switch {
-	case ex.from != "" && len(ex.fromMoves) > 0:
-		if len(ex.ambiguous) <= 1 {
-			lines = append(lines, fmt.Sprintf(t.From, html.EscapeString(ex.from), list(ex.fromMoves)))
+	case me.Kind == engine.MoveIllegal && me.Square != "" && len(me.Candidates) > 0:
+		lines = append(lines, fmt.Sprintf(t.From, square, list(me.Candidates)))
+	case me.Kind == engine.MoveIllegal && me.Square != "":
+		lines = append(lines, fmt.Sprintf(t.Stuck, square))
+		fallthrough
+	default:
+		if legal := g.LegalMoves(); len(legal) <= maxListed {
+			lines = append(lines, fmt.Sprintf(t.Moves, list(legal)))
 		}
-	case ex.from != "":
-		lines = append(lines, fmt.Sprintf(t.NoneFrom, html.EscapeString(ex.from)))
-	case ex.to != "":
-		if len(ex.ambiguous) <= 1 {
-			lines = append(lines, fmt.Sprintf(t.To, html.EscapeString(ex.to), list(ex.toMoves)))
-		}
-	case len(ex.all) > 0:
-		lines = append(lines, fmt.Sprintf(t.Moves, list(ex.all)))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -133,10 +133,18 @@ func (b *Boards) caption(c *texts.Catalog, sc *scene, seat int, note string, ent
 	}
 	if ent != nil && len(ent.squares) > 0 {
 		lines = append(lines, fmt.Sprintf(t.Selected, html.EscapeString(strings.Join(ent.squares, "-"))))
-		if paths := sc.paths(ent); len(paths) > 0 {
+		var paths []string
+		for i, m := range ent.steps.Remaining {
+			if i == maxPaths {
+				paths = append(paths, "…")
+				break
+			}
+			paths = append(paths, m.String())
+		}
+		if len(paths) > 0 {
 			lines = append(lines, fmt.Sprintf(t.Paths, html.EscapeString(strings.Join(paths, ", "))))
 		}
-		if len(ent.steps.Moves) > 1 && len(ent.steps.Next) == 0 {
+		if len(ent.steps.Choices) > 0 {
 			lines = append(lines, t.ChooseMove)
 		}
 	}
@@ -152,37 +160,6 @@ func (b *Boards) caption(c *texts.Catalog, sc *scene, seat int, note string, ent
 	return text
 }
 
-// maxPaths bounds the whole moves a caption lists for the squares tapped.
-const maxPaths = 8
-
-// paths lists the legal moves that begin with the squares tapped, at most maxPaths.
-func (sc *scene) paths(ent *entry) []string {
-	var out []string
-	for _, m := range sc.g.LegalMoves() {
-		p, _ := sc.g.Describe(m)
-		if len(p) < len(ent.squares) || !equal(p[:len(ent.squares)], ent.squares) {
-			continue
-		}
-		if len(out) == maxPaths {
-			return append(out, "…")
-		}
-		out = append(out, m.String())
-	}
-	return out
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // result is the lines of a finished game's result for a seat: who won and how, and the seat's
 // new rating after a rated game.
 func (b *Boards) result(c *texts.Catalog, sc *scene, seat int) []string {
@@ -193,9 +170,14 @@ func (b *Boards) result(c *texts.Catalog, sc *scene, seat int) []string {
 	var reason string
 	switch {
 	case o.End == sessions.EndRules:
-		reason = c.Reason(o.Detail)
+		// The rule that ended the game is the final position's; the stored detail is the
+		// engine's English reason, the fallback.
+		reason = o.Detail
+		if st := sc.g.Status(); st.Result != engine.Ongoing {
+			reason = c.Reason(st.Rule.String())
+		}
 	case o.End == sessions.EndTimeout && o.Draw:
-		reason = c.Reason("the opponent cannot win")
+		reason = c.Reason("timeout_draw")
 	default:
 		reason = c.Reason(o.End.String())
 	}
@@ -216,6 +198,9 @@ func (b *Boards) result(c *texts.Catalog, sc *scene, seat int) []string {
 	}
 	return lines
 }
+
+// maxPaths bounds the whole moves a caption lists for the squares tapped.
+const maxPaths = 8
 
 // squaresPerRow is the width of the keyboard of squares.
 const squaresPerRow = 5
@@ -259,13 +244,23 @@ func (b *Boards) keyboard(c *texts.Catalog, sc *scene, seat int, ent *entry, con
 			kb = append(kb, row)
 		}
 		if len(ent.path) > 0 {
-			for i, m := range ent.steps.Moves {
+			// Choices label the moves that end on the squares tapped, in the order of Moves; a
+			// single move that ends there while longer ones go on is offered by its notation.
+			row = nil
+			for i, ch := range ent.steps.Choices {
 				if i == maxOffered {
 					break
 				}
-				kb = append(kb, []bot.Button{btn("✓ "+m.String(), press{op: opChoose, path: ent.path, choice: i})})
+				row = append(row, btn(ch.Label, press{op: opChoose, path: ent.path, choice: i}))
 			}
-			return append(kb, []bot.Button{btn(t.Back, press{op: opTap})})
+			if len(ent.steps.Choices) == 0 && len(ent.steps.Moves) == 1 {
+				row = append(row, btn("✓ "+ent.steps.Moves[0].String(), press{op: opChoose, path: ent.path}))
+			}
+			if len(row) > 0 {
+				kb = append(kb, row)
+			}
+			back := press{op: opTap, path: ent.path[:len(ent.path)-1]}
+			return append(kb, []bot.Button{btn(t.Back, back)})
 		}
 	}
 	if o := bd.Offer; o != nil && o.Seat != seat {

@@ -17,8 +17,10 @@ type Board struct {
 	Levels map[string]string
 	// Controls names the time controls of the catalogue by name (plain).
 	Controls map[string]string
-	// Reasons words the engine's reasons for the end of a game, and the other ways a game ends
-	// (resignation, timeout, agreement, draw on time), as the end of a sentence (plain).
+	// Reasons words the rules that end a game (by engine.Rule's name: "checkmate",
+	// "few_dice", ...) and the other ways a game ends ("resignation", "timeout", "agreement",
+	// "timeout_draw": time ran out but the opponent could not have won), as the end of a
+	// sentence (plain).
 	Reasons map[string]string
 
 	// Bot is the bot as a player: its level.
@@ -73,12 +75,14 @@ type Board struct {
 	// who has not played a rated game of it.
 	RatingHead, Unrated string
 
-	// Illegal (the text): no legal move reads so; Ambiguous (the text, the moves): several do.
-	Illegal, Ambiguous string
-	// From (the square, the moves): the legal moves from the square the player named; NoneFrom
-	// (the square): nothing of the player's moves from it; To (the square, the moves): the legal
-	// moves to it; Moves (the moves): all the legal moves, when few.
-	From, NoneFrom, To, Moves string
+	// Illegal (the text): no legal move reads so; Unreadable (the text): it is no move of the
+	// game's notation; Ambiguous (the text, the moves): several moves read so.
+	Illegal, Unreadable, Ambiguous string
+	// From (the square, the moves): the legal moves of the piece the player named; Stuck (the
+	// square): that piece cannot move now; NoPiece (the square): there is none there;
+	// NotYourPiece (the square): it is the opponent's; MustCapture: a capture is compulsory;
+	// Moves (the moves): all the legal moves, when few.
+	From, Stuck, NoPiece, NotYourPiece, MustCapture, Moves string
 	// NotYourTurnIn: a move typed while the opponent is to move in the game (which).
 	NotYourTurnIn string
 
@@ -141,13 +145,16 @@ var boardEN = Board{
 	Levels:   map[string]string{"easy": "easy", "normal": "normal", "strong": "strong"},
 	Controls: map[string]string{"none": "no clock", "corr1d": "1 day a move", "corr3d": "3 days a move", "blitz10+5": "10 min + 5 s a move"},
 	Reasons: map[string]string{
-		"checkmate": "checkmate", "stalemate": "stalemate", "insufficient material": "insufficient material",
-		"fifty-move rule": "the fifty-move rule", "25 moves without a man move or capture": "25 moves without a man move or capture",
-		"repetition": "threefold repetition", "ply limit": "the move limit", "no legal moves": "no moves left",
-		"fewer than five dice": "fewer than five dice left", "too few geese to trap the fox": "too few geese left to trap the fox",
-		"the fox is trapped": "the fox is trapped", "the geese cannot move": "the geese cannot move",
-		"the opponent cannot win": "time ran out, but the opponent could not have won",
-		"resignation":             "resignation", "timeout": "time ran out", "agreement": "agreement",
+		"no_moves": "no moves left", "checkmate": "checkmate", "stalemate": "stalemate",
+		"repetition": "threefold repetition", "fifty_moves": "the fifty-move rule",
+		"dead_position": "neither side can checkmate", "king_moves": "only kings moved, without a capture, for too long",
+		"sixteen_moves": "16 moves each in a small ending", "five_moves": "5 moves each in a small ending",
+		"three_kings": "three kings did not take the lone king in 15 moves", "balance": "the balance of forces did not change",
+		"lone_kings": "one king against one king", "few_dice": "fewer than five dice left",
+		"fox_trapped": "the fox is trapped", "geese_blocked": "the geese cannot move",
+		"few_geese": "too few geese left to trap the fox", "ply_limit": "the move limit",
+		"resignation": "resignation", "timeout": "time ran out", "agreement": "agreement",
+		"timeout_draw": "time ran out, but the opponent could not have won",
 	},
 	Bot:            "Bot (%s)",
 	Title:          "<b>%s</b> · move %d",
@@ -197,10 +204,13 @@ var boardEN = Board{
 	RatingHead:     "Game Pld W L D Elo",
 	Unrated:        "—",
 	Illegal:        "«%s» is not a legal move here.",
+	Unreadable:     "«%s» is not a move I can read.",
 	Ambiguous:      "«%s» could be several moves: %s. Write it in full.",
-	From:           "Moves from %s: %s.",
-	NoneFrom:       "Nothing of yours can move from %s.",
-	To:             "Moves to %s: %s.",
+	From:           "Moves of the piece on %s: %s.",
+	Stuck:          "The piece on %s cannot move now.",
+	NoPiece:        "There is no piece on %s.",
+	NotYourPiece:   "The piece on %s is not yours.",
+	MustCapture:    "A capture is compulsory.",
 	Moves:          "Your moves: %s.",
 	NotYourTurnIn:  "It is not your turn in %s.",
 	Days:           "%d d %d h",
@@ -234,13 +244,16 @@ var boardRU = Board{
 	Levels:   map[string]string{"easy": "лёгкий", "normal": "средний", "strong": "сильный"},
 	Controls: map[string]string{"none": "без часов", "corr1d": "1 день на ход", "corr3d": "3 дня на ход", "blitz10+5": "10 мин + 5 с за ход"},
 	Reasons: map[string]string{
-		"checkmate": "мат", "stalemate": "пат", "insufficient material": "недостаточно материала",
-		"fifty-move rule": "правило 50 ходов", "25 moves without a man move or capture": "25 ходов без ходов простыми и взятий",
-		"repetition": "троекратное повторение", "ply limit": "лимит ходов", "no legal moves": "ходов не осталось",
-		"fewer than five dice": "осталось меньше пяти кубиков", "too few geese to trap the fox": "гусей слишком мало, чтобы запереть лису",
-		"the fox is trapped": "лиса заперта", "the geese cannot move": "гусям некуда ходить",
-		"the opponent cannot win": "время истекло, но соперник не мог выиграть",
-		"resignation":             "сдача", "timeout": "истекло время", "agreement": "по согласию",
+		"no_moves": "ходов не осталось", "checkmate": "мат", "stalemate": "пат",
+		"repetition": "троекратное повторение", "fifty_moves": "правило 50 ходов",
+		"dead_position": "мат невозможен", "king_moves": "слишком долго ходили только дамки без взятий",
+		"sixteen_moves": "16 ходов в малом окончании", "five_moves": "5 ходов в малом окончании",
+		"three_kings": "три дамки не поймали одинокую за 15 ходов", "balance": "соотношение сил не менялось",
+		"lone_kings": "дамка против дамки", "few_dice": "осталось меньше пяти кубиков",
+		"fox_trapped": "лиса заперта", "geese_blocked": "гусям некуда ходить",
+		"few_geese": "гусей слишком мало, чтобы запереть лису", "ply_limit": "лимит ходов",
+		"resignation": "сдача", "timeout": "истекло время", "agreement": "по согласию",
+		"timeout_draw": "время истекло, но соперник не мог выиграть",
 	},
 	Bot:            "Бот (%s)",
 	Title:          "<b>%s</b> · ход %d",
@@ -290,10 +303,13 @@ var boardRU = Board{
 	RatingHead:     "Игра Игр В П Н Рейт",
 	Unrated:        "—",
 	Illegal:        "«%s» — здесь такого хода нет.",
+	Unreadable:     "«%s» — не понимаю такой записи хода.",
 	Ambiguous:      "«%s» — это может быть несколько ходов: %s. Напишите ход полностью.",
-	From:           "Ходы с %s: %s.",
-	NoneFrom:       "С поля %s вам ходить нечем.",
-	To:             "Ходы на %s: %s.",
+	From:           "Ходы фигуры с %s: %s.",
+	Stuck:          "Фигура на %s сейчас не может ходить.",
+	NoPiece:        "На %s нет фигуры.",
+	NotYourPiece:   "Фигура на %s — не ваша.",
+	MustCapture:    "Бить обязательно.",
 	Moves:          "Ваши ходы: %s.",
 	NotYourTurnIn:  "В партии «%s» сейчас не ваш ход.",
 	Days:           "%d д %d ч",

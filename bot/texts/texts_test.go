@@ -147,7 +147,7 @@ func TestDuration(t *testing.T) {
 		t.Errorf("ru Duration(26h) = %q", got)
 	}
 	if en.Game("chess") != "Chess" || ru.Game("chess") != "Шахматы" || en.Game("go") != "go" ||
-		ru.Control("corr1d") != "1 день на ход" || en.Control("mine") != "mine" || en.Reason("checkmate") != "checkmate" {
+		ru.Control("corr1d") != "1 день на ход" || en.Control("mine") != "mine" || en.Reason("few_dice") != "fewer than five dice left" {
 		t.Error("the names of games, clocks or reasons")
 	}
 }
