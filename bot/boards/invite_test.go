@@ -120,3 +120,28 @@ func TestFindOpponent(t *testing.T) {
 		t.Errorf("Carl's /mygames: %v, want %s", got, want)
 	}
 }
+
+// Ensure the clean-up closes a game nobody joined within a week, telling its creator once, and
+// deletes the expired invites.
+func TestCleanup(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.jobs.cleanup = true
+	e.start(t)
+	e.user(t, 1, "Ann", "en")
+	e.user(t, 2, "Boris", "ru")
+	e.menu(t, 1, "/games", "Chess", "🔎 Find an opponent", "no clock")
+	e.WaitText(t, 1, 0, "Waiting for an opponent")
+	e.invite(t, 2, "Русские шашки", "✉️ Пригласить друга", "без часов")
+	e.clock.advance(sessions.WaitingLifetime + time.Hour)
+	e.WaitText(t, 1, 0, "Nobody joined your game of Chess within a week")
+	e.WaitText(t, 2, 0, "За неделю никто не присоединился к вашей партии (Русские шашки)")
+	e.WaitFor(t, "the invite deleted", func() bool { return e.QueryInt(t, `SELECT count(*) FROM board_invite`) == 0 })
+	e.WaitIdle(t)
+	if n := e.QueryInt(t, `SELECT count(*) FROM board_session WHERE status = 'aborted'`); n != 2 {
+		t.Errorf("%d games closed, want 2", n)
+	}
+	if n := e.CountText(1, "Nobody joined"); n != 1 {
+		t.Errorf("Ann was told %d times", n)
+	}
+}
