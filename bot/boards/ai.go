@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 )
 
@@ -118,8 +119,7 @@ func (b *Boards) search(ctx context.Context, do Doer, bd *sessions.Board) {
 		log.Error("The bot cannot think: the board does not replay", slog.Any("error", err))
 		return
 	}
-	lim := level.Limits()
-	lim.Time = b.think[level]
+	lim := b.limits(level)
 	start := time.Now()
 	mv, info, err := g.BestMove(ctx, lim)
 	spent := time.Since(start)
@@ -154,4 +154,12 @@ func (b *Boards) search(ctx context.Context, do Doer, bd *sessions.Board) {
 	case !errors.Is(err, context.Canceled):
 		log.Error("The bot's move could not be played", slog.Any("error", err))
 	}
+}
+
+// limits are the search limits of a level: its node limit (sessions.BotLevel.Limits), which
+// keeps a level's play alike from machine to machine, capped in time (Config.Think).
+func (b *Boards) limits(level sessions.BotLevel) engine.Limits {
+	lim := level.Limits()
+	lim.Time = b.think[level]
+	return lim
 }
