@@ -115,7 +115,7 @@ func TestRestartPendingBotMove(t *testing.T) {
 	g := e.replay(t, id)
 	e.turn(t, 1, id, bd.Ply())
 	e.playButtons(t, 1, g, choose(t, g, 500))
-	bd = e.waitPly(t, id, bd.Ply()+1)
+	e.waitPly(t, id, bd.Ply()+1)
 	e.waitCaption(t, 1, "The bot is thinking")
 	p.Stop()
 	e.jobs.ai = true
