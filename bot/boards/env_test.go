@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -44,6 +45,8 @@ type env struct {
 	jobs struct{ deadlines, reminders, ai, cleanup bool }
 	// seed is the seed of the next board opened (0: a seed counted from 1).
 	seed, seeds atomic.Uint64
+	// allowed are the warnings and errors the test provokes (see allow).
+	allowed []string
 }
 
 // nextSeed gives the boards' seeds: the one a test set for the next board, else a count.
@@ -59,8 +62,23 @@ func newEnv(t *testing.T) *env {
 	e := &env{Env: bottest.New(t, bottest.Options{Token: "123456:boards-test-token", Username: "boards_test_bot"}),
 		clock: &clock{}, dir: t.TempDir()}
 	e.jobs.deadlines, e.jobs.reminders, e.jobs.ai = true, true, true
+	t.Cleanup(func() {
+		// Nothing the bot does in a game should be refused by Telegram or go wrong: every
+		// warning and error is a defect, but those a test provokes on purpose.
+		for _, line := range strings.Split(e.Logs.String(), "\n") {
+			if !strings.Contains(line, "level=WARN") && !strings.Contains(line, "level=ERROR") {
+				continue
+			}
+			if !slices.ContainsFunc(e.allowed, func(s string) bool { return strings.Contains(line, s) }) {
+				t.Errorf("the bot logged: %s", line)
+			}
+		}
+	})
 	return e
 }
+
+// allow lets the bot log warnings and errors containing s (a test provokes them).
+func (e *env) allow(s string) { e.allowed = append(e.allowed, s) }
 
 // start runs a bot process (a new one, sharing nothing with the previous but the database, the
 // emulator and the pictures' folder) and returns it.
@@ -274,6 +292,8 @@ func choose(t *testing.T, g *engine.Game, nodes int64) engine.Move {
 // to a query it never saw; the outbox keeps the refused request.)
 func (e *env) inject(t *testing.T, user int64, msgID int, data string) func() string {
 	t.Helper()
+	// The emulator refuses the answers to queries it never saw.
+	e.allow(`\"callback_query_id\":\"forged-`)
 	n := injected.Add(1)
 	raw, err := json.Marshal(tgbotapi.Update{UpdateID: 900_000_000 + int(n), CallbackQuery: &tgbotapi.CallbackQuery{
 		ID: fmt.Sprintf("forged-%d", n), From: &tgbotapi.User{ID: user, FirstName: "Eve"}, Data: data,
