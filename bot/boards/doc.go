@@ -74,5 +74,5 @@
 // # Metrics
 //
 // Games started and finished per game, moves by game and by whom (their rate is the moves per
-// second), the AI's think time and the time to draw a picture (metrics.go).
+// second), the AI's think time and the time to draw a picture (Metrics).
 package boards
