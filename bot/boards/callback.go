@@ -52,7 +52,7 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 	case opView:
 		return b.view(ctx, tx, st, bd, seat)
 	case opCancel:
-		return b.cancel(ctx, tx, st, bd, user)
+		return b.cancel(ctx, tx, st, bd, u)
 	}
 	if bd.Status != sessions.BoardActive {
 		if bd.Status == sessions.BoardWaiting {
@@ -60,12 +60,21 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 		}
 		return sessions.ErrFinished
 	}
+	// A player whose clock has run out (the deadlines job has not come yet) loses on time with
+	// whatever they press, as the operations of package sessions do.
+	now := b.now()
+	ev, err := bd.Expire(now)
+	if err != nil {
+		return err
+	}
+	if len(ev) > 0 {
+		return b.commit(ctx, tx, st, bd, ev, seat, byPlayer)
+	}
 	if p.ply != bd.Ply() {
 		return sessions.ErrStale
 	}
 	// A press that is carried out tells that the player has seen the board at this ply: their
 	// opponent's last move can no longer be taken back (see seen). A refused one changes nothing.
-	now := b.now()
 	switch p.op {
 	case opTap, opChoose:
 		return b.enter(ctx, tx, st, bd, seat, p, msgID)
@@ -79,7 +88,6 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 		}
 		return b.show(ctx, tx, sc, seat, showCaption, "", nil, true, msgID)
 	}
-	var ev []sessions.BoardEvent
 	switch p.op {
 	case opResignYes:
 		ev, err = bd.Resign(user, now)
@@ -177,6 +185,12 @@ func (b *Boards) view(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Boa
 	case sessions.BoardAborted:
 		return sessions.ErrFinished
 	}
+	if ev, err := bd.Expire(b.now()); err != nil || len(ev) > 0 {
+		if err != nil {
+			return err
+		}
+		return b.commit(ctx, tx, st, bd, ev, seat, byPlayer)
+	}
 	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
 		return err
 	}
@@ -187,22 +201,21 @@ func (b *Boards) view(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Boa
 	return b.show(ctx, tx, sc, seat, showNew, "", nil, false, 0)
 }
 
-// cancel withdraws a waiting board for its creator: the notice says so and loses its button.
-func (b *Boards) cancel(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, user int64) error {
-	if _, err := bd.Cancel(user, b.now()); err != nil {
+// cancel withdraws a waiting board for its creator: the notice says so and loses its button (a
+// notice too old to edit is gone from the transport's records: the answer to the press says it
+// then).
+func (b *Boards) cancel(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, u *bot.Update) error {
+	if _, err := bd.Cancel(u.User.ID, b.now()); err != nil {
 		return err
 	}
 	if err := st.Save(ctx, bd); err != nil {
 		return err
 	}
-	p, err := b.users.Profile(ctx, tx.DB(), user)
-	if err != nil {
-		return err
-	}
-	req, err := bot.EditHTMLRef(p.Chat, ref(bd.ID), texts.For(p.Lang).Board.Cancelled, nil)
+	text := texts.For(u.User.Language).Board.Cancelled
+	req, err := bot.EditHTMLRef(u.Chat, ref(bd.ID), text, nil)
 	if err != nil {
 		return err
 	}
 	b.log.Debug("Waiting board withdrawn", slog.Int64("board", bd.ID))
-	return tx.Send(ctx, req)
+	return tx.Send(ctx, req, bot.AnswerCallback(u.Chat, u.CallbackQuery.ID, text))
 }

@@ -134,3 +134,21 @@ func TestRestartPendingBotMove(t *testing.T) {
 		t.Errorf("after the take-back: %q", m.Text)
 	}
 }
+
+// Ensure a player who presses a button after their time ran out, before the deadlines job came,
+// loses on time then, and the press does nothing else.
+func TestTimeoutOnPress(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.jobs.deadlines = false
+	e.start(t)
+	id := e.startPair(t, "Chess", "10 min + 5 s a move", "Шахматы", "10 мин + 5 с за ход")
+	white := e.seats(t, id)[0]
+	m := e.turn(t, white, id, 0)
+	e.clock.advance(11 * time.Minute)
+	e.Press(t, white, m, "e2")
+	e.waitCaption(t, white, map[int64]string{1: "You lose</b>: time ran out", 2: "Вы проиграли</b>: истекло время"}[white])
+	if bd := e.board(t, id); bd.Ply() != 0 || bd.Outcome == nil || bd.Outcome.End != sessions.EndTimeout {
+		t.Errorf("after the late press: ply %d, %+v", bd.Ply(), bd.Outcome)
+	}
+}
