@@ -30,10 +30,11 @@
 // # Entering a move
 //
 // With the buttons: on the player's turn the keyboard offers the squares of the pieces that can
-// move; a tap shows where the piece can go next (for a capture chain, one landing square a tap,
-// the caption listing the whole moves still possible), until the squares tapped make one legal
-// move, which is played (when several moves end there, a chess promotion, a Chase exchange,
-// they are offered by name). "Back" starts over. A button's data is
+// move; a tap marks the piece on the picture with the squares it can go to next, which the
+// keyboard then offers (for a capture chain, one landing square a tap, the caption listing the
+// whole moves still possible), until the squares tapped make one legal move, which is played
+// (when several moves end there, a chess promotion, a Chase exchange, they are offered by name,
+// engine.StepInfo.Choices). "Back" takes back the last tap. A button's data is
 // "g:<board>:<ply>:<op><args>" (data.go): the board, the ply the keyboard was made for, and the
 // squares tapped so far, one character each, as indices into the squares offered at each step
 // (engine.Game.Steps), so a whole capture chain of International draughts fits Telegram's 64
@@ -48,8 +49,10 @@
 // messages no command or prompt took, before the relay, and takes a text only when it reads as a
 // move and the user plays a game, so a move never goes to the admins. A typed move goes to the
 // first game, of those where it is the user's turn from the most recent turn on, in which it is
-// legal. A refused move is answered with why and the legal moves of the piece it names (or the
-// moves to the square it names), and changes nothing.
+// legal. A refused move is answered with why (the engine's *engine.MoveError: no piece there, not
+// the player's, a capture is compulsory, ambiguous, ...) and with the legal moves of the piece
+// it names, or the moves it could be, or all the moves when they are few; it changes nothing. A
+// move typed while it is the opponent's turn in every game is answered so.
 //
 // # Authority
 //
