@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"log/slog"
+	"time"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/texts"
@@ -150,11 +151,17 @@ func (b *Boards) Reminders(ctx context.Context, do Doer) error {
 // opponent longer than sessions.WaitingLifetime, telling their creators, deletes the expired
 // invites and removes the pictures not used for Config.KeepPictures.
 func (b *Boards) Cleanup(ctx context.Context, do Doer) error {
+	// One instant for the whole run: the store's clean-up both closes the games that waited
+	// too long and deletes the expired invites, so the invites are deleted only by a call that
+	// finds no game left to close at that instant, lest a game close without a word to its
+	// creator.
+	now := b.now()
 	var failed error
 	// The games nobody joined, a batch at a time, each closed with a word to its creator.
+	done := false
 	for range maxCleanupRounds {
 		stale, err := b.peek(ctx, do, func(ctx context.Context, st Store) ([]due, error) {
-			list, _, err := st.Cleanup(ctx, b.now(), maxSettle)
+			list, _, err := st.Cleanup(ctx, now, maxSettle)
 			out := make([]due, len(list))
 			for i, bi := range list {
 				out[i] = due{bi.ID, bi.Service}
@@ -165,20 +172,26 @@ func (b *Boards) Cleanup(ctx context.Context, do Doer) error {
 			return fmt.Errorf("boards: cleanup: %w", err)
 		}
 		if len(stale) == 0 {
+			done = true
 			break
 		}
-		if err := b.settle(ctx, do, "cleanup", stale, b.expireWaiting); err != nil {
+		expire := func(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board) error {
+			return b.expireWaiting(ctx, tx, st, bd, now)
+		}
+		if err := b.settle(ctx, do, "cleanup", stale, expire); err != nil {
 			failed = errors.Join(failed, err)
 			break
 		}
 	}
-	// The invites that expired (and a board that began to wait too long just now).
-	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
-		_, _, err := b.store(tx.DB()).Cleanup(ctx, b.now(), maxSettle)
-		return err
-	})
-	if err != nil {
-		failed = errors.Join(failed, fmt.Errorf("boards: cleanup: %w", err))
+	if done {
+		// The invites that expired; no game is left to close at this instant.
+		err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+			_, _, err := b.store(tx.DB()).Cleanup(ctx, now, maxSettle)
+			return err
+		})
+		if err != nil {
+			failed = errors.Join(failed, fmt.Errorf("boards: cleanup: %w", err))
+		}
 	}
 	if n, err := b.pics.sweep(); err != nil {
 		failed = errors.Join(failed, err)
@@ -191,12 +204,13 @@ func (b *Boards) Cleanup(ctx context.Context, do Doer) error {
 // maxCleanupRounds bounds the batches of waiting games one clean-up closes.
 const maxCleanupRounds = 10
 
-// expireWaiting closes a game that has waited for an opponent too long, and tells its creator.
-func (b *Boards) expireWaiting(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board) error {
-	if bd.Status != sessions.BoardWaiting || b.now().Sub(bd.Created) <= sessions.WaitingLifetime {
+// expireWaiting closes a game that has waited for an opponent too long at now, and tells its
+// creator.
+func (b *Boards) expireWaiting(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, now time.Time) error {
+	if bd.Status != sessions.BoardWaiting || now.Sub(bd.Created) <= sessions.WaitingLifetime {
 		return nil
 	}
-	if _, err := bd.Cancel(bd.Creator, b.now()); err != nil {
+	if _, err := bd.Cancel(bd.Creator, now); err != nil {
 		return err
 	}
 	if err := st.Save(ctx, bd); err != nil {
