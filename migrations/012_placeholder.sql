@@ -1,0 +1,3 @@
+-- Placeholder for migration 012, written on another branch; dropped at merge. (tern wants a
+-- statement in every file.)
+SELECT 1;
