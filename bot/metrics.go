@@ -11,14 +11,16 @@ import (
 // without metrics uses an unregistered set.
 type Metrics struct {
 	UpdatesReceived prometheus.Counter
-	UpdatesHandled  *prometheus.CounterVec // by result: ok, error, gave_up
-	HandleSeconds   prometheus.Histogram
-	Sends           *prometheus.CounterVec // by method and outcome
-	Retries         prometheus.Counter
-	FloodWaits      prometheus.Counter
-	FloodWaitSecond prometheus.Counter
-	outboxDepth     prometheus.Gauge
-	outboxAge       prometheus.Gauge
+	// UpdatesQuarantined counts the updates stored apart because they cannot be handled.
+	UpdatesQuarantined prometheus.Counter
+	UpdatesHandled     *prometheus.CounterVec // by result: ok, error, gave_up
+	HandleSeconds      prometheus.Histogram
+	Sends              *prometheus.CounterVec // by method and outcome
+	Retries            prometheus.Counter
+	FloodWaits         prometheus.Counter
+	FloodWaitSecond    prometheus.Counter
+	outboxDepth        prometheus.Gauge
+	outboxAge          prometheus.Gauge
 }
 
 // NewMetrics creates the metrics (not registered).
@@ -26,6 +28,10 @@ func NewMetrics() *Metrics {
 	return &Metrics{
 		UpdatesReceived: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "questbot_updates_received_total", Help: "Updates received from Telegram and stored in the inbox.",
+		}),
+		UpdatesQuarantined: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "questbot_updates_quarantined_total",
+			Help: "Updates stored apart, unhandled, because they cannot be decoded or acknowledged (see inbox_quarantine).",
 		}),
 		UpdatesHandled: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "questbot_updates_handled_total", Help: "Updates handled, by result (ok, error, gave_up).",
@@ -58,7 +64,7 @@ func NewMetrics() *Metrics {
 
 // Register registers every metric with r.
 func (m *Metrics) Register(r prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{m.UpdatesReceived, m.UpdatesHandled, m.HandleSeconds,
+	for _, c := range []prometheus.Collector{m.UpdatesReceived, m.UpdatesQuarantined, m.UpdatesHandled, m.HandleSeconds,
 		m.Sends, m.Retries, m.FloodWaits, m.FloodWaitSecond, m.outboxDepth, m.outboxAge} {
 		if err := r.Register(c); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -59,6 +60,30 @@ type Tx interface {
 	DB() pgx.Tx
 	// Send adds requests to the outbox. They are sent after the transaction commits, in order.
 	Send(ctx context.Context, reqs ...Request) error
+}
+
+// MaxUpdateID is the greatest update_id an offset can acknowledge: the offset that does is one
+// more, and offsets are 64-bit. An update with a greater id (or a negative one) cannot be
+// acknowledged, so it is quarantined, not handled: a server would deliver it again on every poll.
+const MaxUpdateID = math.MaxInt64 - 1
+
+// Saved is what Store.SaveUpdates did with a batch of updates.
+type Saved struct {
+	// Chats are the chats that got updates to handle.
+	Chats []ChatKey
+	// Quarantined are the updates of the batch newly quarantined; one quarantined before (a
+	// copy delivered again) is not listed again.
+	Quarantined []Quarantined
+}
+
+// Quarantined is an update stored apart from the inbox, as received, because it cannot be
+// handled.
+type Quarantined struct {
+	// UpdateID is the update's update_id, when IDKnown.
+	UpdateID int64
+	IDKnown  bool
+	// Reason says why it was quarantined.
+	Reason string
 }
 
 // Handled is the result of handling the first update of a chat (Store.HandleBatch).
@@ -162,9 +187,12 @@ type Store interface {
 	RegisterService(ctx context.Context, token string, me tgbotapi.User) (id int, offset int64, err error)
 	// SaveUpdates stores raw updates in the inbox and moves the bot's offset to next, in one
 	// transaction; updates below the stored offset, or still in the inbox, are ignored (they were
-	// stored before). With next 0 (a webhook) the offset is neither used nor moved. It returns
-	// the chats that got updates.
-	SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) ([]ChatKey, error)
+	// stored before). With next 0 (a webhook) the offset is neither used nor moved. What
+	// PostgreSQL cannot hold (U+0000, unpaired surrogates, bytes that are not UTF-8) is replaced
+	// by U+FFFD. An update that cannot be decoded, or whose update_id is outside 0..MaxUpdateID,
+	// is quarantined: stored apart as received, never handled. One bad update never fails the
+	// batch.
+	SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) (Saved, error)
 	// PendingChats returns up to limit chats with updates not yet handled.
 	PendingChats(ctx context.Context, limit int) ([]ChatKey, error)
 	// HandleBatch takes the oldest unhandled update of each chat, records its sender and runs fn

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -36,6 +35,8 @@ type Config struct {
 	// Rescan is how often the inbox and the outbox are scanned for work that no notification
 	// announced (left by a crash, by another process, or waiting for a retry); 1 s unless set.
 	Rescan time.Duration
+	// Clock is the time of the transport's waits and limits (see Clock); SystemClock unless set.
+	Clock Clock
 	// Hooks are fault-injection points for tests; leave them nil.
 	Hooks Hooks
 }
@@ -62,6 +63,7 @@ type Transport struct {
 	cfg   Config
 	log   *slog.Logger
 	m     *Metrics
+	clock Clock
 	disp  *dispatcher
 	send  *sender
 	mu    sync.Mutex
@@ -106,7 +108,10 @@ func New(cfg Config) *Transport {
 	if cfg.Handler == nil {
 		cfg.Handler = Greeter
 	}
-	t := &Transport{cfg: cfg, log: cfg.Log, m: cfg.Metrics, apis: map[int]*API{}, rscan: cfg.Rescan}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock
+	}
+	t := &Transport{cfg: cfg, log: cfg.Log, m: cfg.Metrics, clock: cfg.Clock, apis: map[int]*API{}, rscan: cfg.Rescan}
 	t.send = newSender(t)
 	t.disp = newDispatcher(t)
 	return t
@@ -165,78 +170,6 @@ func (t *Transport) Send(ctx context.Context, service int, reqs ...Request) erro
 	return nil
 }
 
-// Accept stores updates that arrived by other means than the long poll (a webhook) and
-// schedules them. It returns once they are stored: answering the webhook after that is safe.
-// An update delivered again while its first copy waits in the inbox is stored once; one
-// delivered again after it was handled is handled again, so a webhook receiver should answer
-// promptly.
-func (t *Transport) Accept(ctx context.Context, service int, raw []json.RawMessage) error {
-	chats, err := t.cfg.Store.SaveUpdates(ctx, service, raw, 0)
-	if err != nil {
-		return err
-	}
-	t.m.UpdatesReceived.Add(float64(len(raw)))
-	for _, c := range chats {
-		t.disp.notify(c)
-	}
-	return nil
-}
-
-// poll is the long-poll loop of one bot: get updates, store them, and only then acknowledge them
-// by asking for the next offset.
-func (t *Transport) poll(ctx context.Context, b *botEntry) {
-	log := t.log.With(slog.Int("service_id", b.service))
-	backoff := time.Second
-	for ctx.Err() == nil {
-		raw, err := b.api.GetUpdates(ctx, b.offset, t.cfg.PollTimeout)
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			wait := backoff
-			var apiErr *Error
-			if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
-				wait = apiErr.RetryAfter
-			} else {
-				backoff = min(backoff*2, 30*time.Second)
-			}
-			log.Warn("getUpdates failed", slog.Any("error", err), slog.Duration("retry_in", wait))
-			sleep(ctx, wait)
-			continue
-		}
-		backoff = time.Second
-		if len(raw) == 0 {
-			continue
-		}
-		var last struct {
-			UpdateID int64 `json:"update_id"`
-		}
-		if err := json.Unmarshal(raw[len(raw)-1], &last); err != nil {
-			log.Error("Undecodable update", slog.Any("error", err))
-			sleep(ctx, time.Second)
-			continue
-		}
-		next := last.UpdateID + 1
-		for {
-			chats, err := t.cfg.Store.SaveUpdates(ctx, b.service, raw, next)
-			if err == nil {
-				t.m.UpdatesReceived.Add(float64(len(raw)))
-				for _, c := range chats {
-					t.disp.notify(c)
-				}
-				break
-			}
-			if ctx.Err() != nil {
-				return
-			}
-			// Not stored, so not acknowledged: keep trying with the same updates.
-			log.Error("Storing updates failed", slog.Any("error", err))
-			sleep(ctx, time.Second)
-		}
-		b.offset = next
-	}
-}
-
 // cleanup removes old records of given-up updates.
 func (t *Transport) cleanup(ctx context.Context) {
 	tick := time.NewTicker(10 * time.Minute)
@@ -250,13 +183,6 @@ func (t *Transport) cleanup(ctx context.Context) {
 				t.log.Warn("Inbox cleanup failed", slog.Any("error", err))
 			}
 		}
-	}
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	select {
-	case <-ctx.Done():
-	case <-time.After(d):
 	}
 }
 

@@ -52,69 +52,6 @@ func (s *Store) RegisterService(ctx context.Context, token string, me tgbotapi.U
 	return id, offset, nil
 }
 
-// chatOf is the ordering key of an update: its chat, else its sender, else 0.
-func chatOf(u *tgbotapi.Update) int64 {
-	if c := u.FromChat(); c != nil {
-		return c.ID
-	}
-	if f := u.SentFrom(); f != nil {
-		return f.ID
-	}
-	return 0
-}
-
-// SaveUpdates implements bot.Store. The batch runs as one implicit transaction: the updates and
-// the new offset are stored together or not at all.
-func (s *Store) SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) ([]bot.ChatKey, error) {
-	ids := make([]int64, len(raw))
-	chats := make([]int64, len(raw))
-	payloads := make([]string, len(raw))
-	senders := make([]*string, len(raw))
-	seen := map[bot.ChatKey]bool{}
-	var keys []bot.ChatKey
-	for i, r := range raw {
-		var u tgbotapi.Update
-		if err := json.Unmarshal(r, &u); err != nil {
-			return nil, fmt.Errorf("save updates: decode: %w", err)
-		}
-		ids[i], chats[i], payloads[i] = int64(u.UpdateID), chatOf(&u), string(r)
-		if from := u.SentFrom(); from != nil {
-			b, _ := json.Marshal(from)
-			s := string(b)
-			senders[i] = &s
-		}
-		k := bot.ChatKey{Service: service, Chat: chats[i]}
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
-	b := &pgx.Batch{}
-	if next > 0 {
-		// Long poll: an update below the stored offset was stored before, and may be handled and
-		// gone already (a second process polling the same bot got the same batch). Locking the
-		// bot's row makes concurrent saves of one bot take turns.
-		b.Queue(`
-			INSERT INTO inbox (service_id, update_id, chat_id, payload, sender)
-			SELECT $1, u.id, u.chat, u.payload::jsonb, u.sender::jsonb
-			FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u (id, chat, payload, sender)
-			WHERE u.id >= (SELECT update_offset FROM service WHERE id = $1 FOR UPDATE)
-			ON CONFLICT DO NOTHING`, service, ids, chats, payloads, senders)
-		b.Queue(`UPDATE service SET update_offset = GREATEST(update_offset, $2) WHERE id = $1`, service, next)
-	} else {
-		// Webhook: updates may arrive out of order; only the ones still in the inbox are known.
-		b.Queue(`
-			INSERT INTO inbox (service_id, update_id, chat_id, payload, sender)
-			SELECT $1, u.id, u.chat, u.payload::jsonb, u.sender::jsonb
-			FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u (id, chat, payload, sender)
-			ON CONFLICT DO NOTHING`, service, ids, chats, payloads, senders)
-	}
-	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
-		return nil, fmt.Errorf("save updates: %w", err)
-	}
-	return keys, nil
-}
-
 // PendingChats implements bot.Store.
 func (s *Store) PendingChats(ctx context.Context, limit int) ([]bot.ChatKey, error) {
 	rows, err := s.pool.Query(ctx, `
