@@ -138,14 +138,18 @@ func (a *API) GetUpdates(ctx context.Context, offset int64, timeout time.Duratio
 	return raw, nil
 }
 
+// requestTimeout is how long a request may take: 30 s, or 2 minutes with a file to upload.
+func requestTimeout(req Request) time.Duration {
+	if req.FilePath != "" {
+		return 2 * time.Minute
+	}
+	return 30 * time.Second
+}
+
 // Do sends one request and returns Telegram's result. A file to upload is read from
 // req.FilePath unless fileID names a copy Telegram already has.
 func (a *API) Do(ctx context.Context, req Request, fileID string) (json.RawMessage, error) {
-	timeout := 30 * time.Second
-	if req.FilePath != "" {
-		timeout = 2 * time.Minute
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout(req))
 	defer cancel()
 	b, ex := a.with(ctx)
 	params := tgbotapi.Params{}

@@ -16,11 +16,13 @@ type Metrics struct {
 	UpdatesHandled     *prometheus.CounterVec // by result: ok, error, gave_up
 	HandleSeconds      prometheus.Histogram
 	Sends              *prometheus.CounterVec // by method and outcome
-	Retries            prometheus.Counter
-	FloodWaits         prometheus.Counter
-	FloodWaitSecond    prometheus.Counter
-	outboxDepth        prometheus.Gauge
-	outboxAge          prometheus.Gauge
+	// SendsDetached counts the sends that took too long to hold their batch and went on alone.
+	SendsDetached   prometheus.Counter
+	Retries         prometheus.Counter
+	FloodWaits      prometheus.Counter
+	FloodWaitSecond prometheus.Counter
+	outboxDepth     prometheus.Gauge
+	outboxAge       prometheus.Gauge
 }
 
 // NewMetrics creates the metrics (not registered).
@@ -42,8 +44,12 @@ func NewMetrics() *Metrics {
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .2, .5, 1, 2, 5},
 		}),
 		Sends: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "questbot_sends_total", Help: "Bot API requests from the outbox, by method and outcome (sent, retry, failed, blocked).",
+			Name: "questbot_sends_total", Help: "Bot API requests from the outbox, by method and outcome (sent, retry, failed, blocked, abandoned, dropped, gave_way).",
 		}, []string{"method", "outcome"}),
+		SendsDetached: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "questbot_sends_detached_total",
+			Help: "Sends that took too long to hold the other sends of their batch and went on alone.",
+		}),
 		Retries: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "questbot_send_retries_total", Help: "Outbox sends that failed transiently and will be retried.",
 		}),
@@ -65,7 +71,7 @@ func NewMetrics() *Metrics {
 // Register registers every metric with r.
 func (m *Metrics) Register(r prometheus.Registerer) error {
 	for _, c := range []prometheus.Collector{m.UpdatesReceived, m.UpdatesQuarantined, m.UpdatesHandled, m.HandleSeconds,
-		m.Sends, m.Retries, m.FloodWaits, m.FloodWaitSecond, m.outboxDepth, m.outboxAge} {
+		m.Sends, m.SendsDetached, m.Retries, m.FloodWaits, m.FloodWaitSecond, m.outboxDepth, m.outboxAge} {
 		if err := r.Register(c); err != nil {
 			return err
 		}

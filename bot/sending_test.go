@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -85,5 +86,45 @@ func TestUnexpectedAnswers(t *testing.T) {
 	}
 	if !strings.Contains(lines[0], "502 Bad Gateway") || !strings.Contains(lines[1], "upstream timeout") {
 		t.Errorf("the excerpts of the bodies are missing:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// Ensure a request that hangs holds neither the other chats sent with it nor the sender: their
+// messages go out while it hangs, and when it ends its chat goes on in order, without a copy.
+func TestHungSend(t *testing.T) {
+	t.Parallel()
+	e := newFakeEnv(t)
+	release := make(chan struct{})
+	e.api.setFault(func(w http.ResponseWriter, r *http.Request, method string, p url.Values) bool {
+		if method != "sendMessage" || p.Get("chat_id") != "1" || p.Get("text") != "first" {
+			return false
+		}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+		return false // then answer normally
+	})
+	// One sender, so that everything would wait behind the hung request if it held its batch.
+	tr, service, _ := e.start(t, bot.Config{Senders: 1, Limits: &bot.NoLimits})
+	chats := []int64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+	sendTo(t, tr, service, "first", chats...)
+	sendTo(t, tr, service, "second", chats...)
+	e.waitFor(t, "the other chats served while chat 1 hangs", func() bool {
+		for _, c := range chats[1:] {
+			if !slices.Equal(e.api.textsTo(c), []string{"first", "second"}) {
+				return false
+			}
+		}
+		return true
+	})
+	if got := e.api.textsTo(1); !slices.Equal(got, []string{"first"}) {
+		t.Fatalf("chat 1 got %q while its first message hangs, want only that one", got)
+	}
+	close(release)
+	e.waitFor(t, "chat 1 served in order", func() bool { return slices.Equal(e.api.textsTo(1), []string{"first", "second"}) })
+	e.waitFor(t, "an empty outbox", func() bool { return e.queryInt(t, `SELECT count(*) FROM outbox`) == 0 })
+	if got := e.api.textsTo(1); !slices.Equal(got, []string{"first", "second"}) {
+		t.Errorf("chat 1 got %q, want first and second once each", got)
 	}
 }

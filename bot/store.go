@@ -19,10 +19,43 @@ var (
 	ErrBusy = errors.New("bot: chat is busy in another process")
 )
 
-// ChatKey names a chat of one bot: the unit of ordering and of rate limits.
+// ChatKey names a chat of one bot, and for the outbox one of its lanes: the unit of ordering.
+// The rate limits are the chat's, whatever the lane.
 type ChatKey struct {
 	Service int
 	Chat    int64
+	// Lane is the outbox lane; always LaneConversation for the inbox.
+	Lane Lane
+}
+
+// Lane is one of the queues of a chat's outbox rows. The rows of a lane are sent one at a time in
+// order; the lanes of a chat do not wait for each other, so a request that is not part of the
+// conversation (a button's answer, the command menu), or one that keeps failing, does not hold
+// the conversation, and a failing menu does not hold the answers.
+type Lane int16
+
+// The lanes of a chat.
+const (
+	// LaneConversation holds what the user sees in the chat: messages, edits, deletions.
+	LaneConversation Lane = iota
+	// LaneAnswers holds the answers to button presses, which stop the buttons' spinners.
+	LaneAnswers
+	// LaneMenu holds the chat's command menu (setMyCommands with the chat's scope).
+	LaneMenu
+	// LaneRetry holds the rows of the other lanes that kept failing for longer than
+	// Config.GiveWayAfter: they are retried here, late, without holding the rows after them.
+	LaneRetry
+)
+
+// LaneOf is the lane a request is queued in.
+func LaneOf(method string) Lane {
+	switch method {
+	case "answerCallbackQuery":
+		return LaneAnswers
+	case "setMyCommands", "deleteMyCommands":
+		return LaneMenu
+	}
+	return LaneConversation
 }
 
 // User is the sender of an update as stored, after the update was recorded.
@@ -113,7 +146,11 @@ type OutboxRow struct {
 	Chat     ChatKey
 	Request  Request
 	Attempts int
-	Created  time.Time
+	// Created is when the row was queued.
+	Created time.Time
+	// FailingSince is when the row's first transient failure happened; zero while it has had
+	// none.
+	FailingSince time.Time
 	// CachedFile is what the store knows of FilePath from an earlier upload: the file_id Telegram
 	// gave it and the size and modification time the file had then.
 	CachedFile *CachedFile
@@ -129,15 +166,15 @@ type CachedFile struct {
 	ModTime time.Time
 }
 
-// SendResult is what became of the first outbox row of a chat (Store.SendBatch).
+// SendResult is what became of the first outbox row of a lane of a chat (Store.SendBatch).
 type SendResult struct {
 	Chat ChatKey
 	// Outcome is the outcome of the send, when Err is nil.
 	Outcome Outcome
-	// More reports whether the chat had more pending rows.
+	// More reports whether the lane had more pending rows.
 	More bool
-	// Err is ErrNoWork when the chat had no due row (Due is then when its first row becomes
-	// due, or zero when it has none) and ErrBusy when another process holds the chat.
+	// Err is ErrNoWork when the lane had no due row (Due is then when its first row becomes
+	// due, or zero when it has none) and ErrBusy when another process holds the lane.
 	Err error
 	Due time.Time
 }
@@ -146,7 +183,8 @@ type SendResult struct {
 type Outcome struct {
 	// Kind is what to do with the row.
 	Kind OutcomeKind
-	// RetryAt is when to try again (OutcomeRetry).
+	// RetryAt is when to try again (OutcomeRetry, OutcomeGiveWay), or the end of the lease of a
+	// send that goes on without its batch (OutcomeDetached).
 	RetryAt time.Time
 	// Err describes the failure, for the record.
 	Err string
@@ -174,9 +212,16 @@ const (
 	OutcomeBlocked
 	// OutcomeAbandon: nothing happened (the process is stopping); the row stays as it was.
 	OutcomeAbandon
-	// OutcomeDropped: the request targets a ref under which no message is known; it was not
-	// sent and the row is removed.
+	// OutcomeDropped: the request is no longer worth sending (it targets a ref under which no
+	// message is known, or it answers a button press too old to be answered); it was not sent,
+	// or not again, and the row is removed.
 	OutcomeDropped
+	// OutcomeGiveWay: a transient failure that has held the row's lane long enough: the row
+	// moves to LaneRetry, where it waits until RetryAt, and its lane goes on.
+	OutcomeGiveWay
+	// OutcomeDetached: the send is still running, too long to hold its batch: the row is leased
+	// until RetryAt (not due before), and its real outcome is recorded by Store.FinishSend.
+	OutcomeDetached
 )
 
 // Store is what the transport keeps in the database: the bots, the inbox, the users and the
@@ -211,13 +256,17 @@ type Store interface {
 	// Enqueue writes requests of a bot to the outbox outside any update (start-up work such as the
 	// command menu, broadcasts). It returns the chats that got rows.
 	Enqueue(ctx context.Context, service int, reqs []Request) ([]ChatKey, error)
-	// PendingOutbox returns up to limit chats with pending outbox rows, with the earliest time
-	// the first row of each may be sent.
+	// PendingOutbox returns up to limit lanes of chats with pending outbox rows, with the time
+	// the first row of each may be sent (zero: at once).
 	PendingOutbox(ctx context.Context, limit int) (map[ChatKey]time.Time, error)
-	// SendBatch takes the first pending row of each chat, if it is due, calls send with them
-	// (while holding them) and applies the outcomes, in one transaction. The result has one entry
-	// per chat, in order; see SendResult.
-	SendBatch(ctx context.Context, chats []ChatKey, send func(context.Context, []*OutboxRow) []Outcome) ([]SendResult, error)
+	// SendBatch takes the first pending row of each lane of a chat in chats, if it is due by now,
+	// calls send with them (while holding them) and applies the outcomes, in one transaction. The
+	// result has one entry per lane, in order; see SendResult.
+	SendBatch(ctx context.Context, now time.Time, chats []ChatKey, send func(context.Context, []*OutboxRow) []Outcome) ([]SendResult, error)
+	// FinishSend records the outcome of a send that went on without its batch (OutcomeDetached
+	// with the lease), now that it has ended. It reports false, recording nothing, when the row
+	// no longer holds that lease: the lease ran out and another process took the row.
+	FinishSend(ctx context.Context, now time.Time, row *OutboxRow, lease time.Time, out Outcome) (bool, error)
 	// OutboxStats returns the number of pending outbox rows and the age of the oldest.
 	OutboxStats(ctx context.Context) (depth int64, oldest time.Duration, err error)
 	// Cleanup removes the records of given-up updates, and the message ids recorded under refs,

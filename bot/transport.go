@@ -35,6 +35,14 @@ type Config struct {
 	// Rescan is how often the inbox and the outbox are scanned for work that no notification
 	// announced (left by a crash, by another process, or waiting for a retry); 1 s unless set.
 	Rescan time.Duration
+	// SlowSend is how long a request to the Bot API may take (real time) before it stops holding
+	// the other requests of its batch, which are recorded without it, and before its chat is
+	// sent alone for a while; 2 s unless set.
+	SlowSend time.Duration
+	// GiveWayAfter is how long a request that keeps failing transiently may hold the requests
+	// after it in its chat before it gives way: it moves aside (LaneRetry) and is retried there,
+	// late, while its chat goes on; 10 s unless set.
+	GiveWayAfter time.Duration
 	// Clock is the time of the transport's waits and limits (see Clock); SystemClock unless set.
 	Clock Clock
 	// Hooks are fault-injection points for tests; leave them nil.
@@ -110,6 +118,12 @@ func New(cfg Config) *Transport {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock
+	}
+	if cfg.SlowSend <= 0 {
+		cfg.SlowSend = 2 * time.Second
+	}
+	if cfg.GiveWayAfter <= 0 {
+		cfg.GiveWayAfter = 10 * time.Second
 	}
 	t := &Transport{cfg: cfg, log: cfg.Log, m: cfg.Metrics, clock: cfg.Clock, apis: map[int]*API{}, rscan: cfg.Rescan}
 	t.send = newSender(t)
@@ -408,7 +422,7 @@ func (d *dispatcher) fail(ctx context.Context, c ChatKey, u *Update, err error) 
 		log.Error("Handling failed for good; the update is given up")
 		d.t.m.UpdatesHandled.WithLabelValues("gave_up").Inc()
 		for _, r := range reply {
-			d.t.send.notify(ChatKey{Service: c.Service, Chat: r.ChatID})
+			d.t.send.notify(ChatKey{Service: c.Service, Chat: r.ChatID, Lane: LaneOf(r.Method)})
 		}
 	default:
 		log.Warn("Handling failed; it will be tried again")

@@ -18,3 +18,22 @@ CREATE TABLE inbox_quarantine (
 );
 
 CREATE INDEX inbox_quarantine_received_idx ON inbox_quarantine (received_at);
+
+-- The outbox's lanes: each chat's rows are sent in order within a lane, and the lanes of a chat
+-- do not wait for each other. 0: the conversation (messages, edits, deletions); 1: the answers
+-- to button presses; 2: the chat's command menu; 3: rows of the others that kept failing and
+-- gave way, retried here without holding the rows after them.
+ALTER TABLE outbox
+    ADD COLUMN lane smallint NOT NULL DEFAULT 0 CHECK (lane BETWEEN 0 AND 3),
+    -- When the row's first transient failure happened: how long it has held its lane.
+    ADD COLUMN failing_since timestamptz,
+    -- NULL: due at once. A row never tried needs no time of the database's clock, which the
+    -- sender, with a clock of its own in tests, would have to agree with.
+    ALTER COLUMN not_before DROP NOT NULL,
+    ALTER COLUMN not_before DROP DEFAULT;
+
+UPDATE outbox SET lane = CASE WHEN method = 'answerCallbackQuery' THEN 1 ELSE 2 END
+WHERE status = 'pending' AND method IN ('answerCallbackQuery', 'setMyCommands', 'deleteMyCommands');
+
+DROP INDEX outbox_pending_idx;
+CREATE INDEX outbox_pending_idx ON outbox (service_id, chat_id, lane, id) WHERE status = 'pending';
