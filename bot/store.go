@@ -272,4 +272,7 @@ type Store interface {
 	// Cleanup removes the records of given-up updates, and the message ids recorded under refs,
 	// older than age.
 	Cleanup(ctx context.Context, age time.Duration) error
+	// PruneFailed removes the outbox rows that failed for good (with their texts) and the
+	// quarantined updates, older than age, and returns how many rows it removed.
+	PruneFailed(ctx context.Context, age time.Duration) (int64, error)
 }

@@ -43,6 +43,9 @@ type Config struct {
 	// after it in its chat before it gives way: it moves aside (LaneRetry) and is retried there,
 	// late, while its chat goes on; 10 s unless set.
 	GiveWayAfter time.Duration
+	// FailedRetention is how long the records of what failed for good are kept: outbox rows
+	// (with their texts) and quarantined updates; 7 days unless set. Cleanup removes older ones.
+	FailedRetention time.Duration
 	// Clock is the time of the transport's waits and limits (see Clock); SystemClock unless set.
 	Clock Clock
 	// Hooks are fault-injection points for tests; leave them nil.
@@ -125,6 +128,9 @@ func New(cfg Config) *Transport {
 	if cfg.GiveWayAfter <= 0 {
 		cfg.GiveWayAfter = 10 * time.Second
 	}
+	if cfg.FailedRetention <= 0 {
+		cfg.FailedRetention = 7 * 24 * time.Hour
+	}
 	t := &Transport{cfg: cfg, log: cfg.Log, m: cfg.Metrics, clock: cfg.Clock, apis: map[int]*API{}, rscan: cfg.Rescan}
 	t.send = newSender(t)
 	t.disp = newDispatcher(t)
@@ -184,7 +190,28 @@ func (t *Transport) Send(ctx context.Context, service int, reqs ...Request) erro
 	return nil
 }
 
-// cleanup removes old records of given-up updates.
+// Retention of the records of given-up updates and of the message ids recorded under refs (a bot
+// can no longer delete a message after 48 hours).
+const recordRetention = 48 * time.Hour
+
+// Cleanup removes old records: given-up updates and message refs after 48 hours, failed outbox
+// rows and quarantined updates after FailedRetention. The transport runs it every ten minutes;
+// it may also be run as a scheduled job.
+func (t *Transport) Cleanup(ctx context.Context) error {
+	if err := t.cfg.Store.Cleanup(ctx, recordRetention); err != nil {
+		return err
+	}
+	n, err := t.cfg.Store.PruneFailed(ctx, t.cfg.FailedRetention)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		t.log.Info("Old records of failures removed", slog.Int64("rows", n), slog.Duration("older_than", t.cfg.FailedRetention))
+	}
+	return nil
+}
+
+// cleanup runs Cleanup every ten minutes until ctx ends.
 func (t *Transport) cleanup(ctx context.Context) {
 	tick := time.NewTicker(10 * time.Minute)
 	defer tick.Stop()
@@ -193,8 +220,8 @@ func (t *Transport) cleanup(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
-			if err := t.cfg.Store.Cleanup(ctx, 48*time.Hour); err != nil && ctx.Err() == nil {
-				t.log.Warn("Inbox cleanup failed", slog.Any("error", err))
+			if err := t.Cleanup(ctx); err != nil && ctx.Err() == nil {
+				t.log.Warn("Cleanup failed", slog.Any("error", err))
 			}
 		}
 	}

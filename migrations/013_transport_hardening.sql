@@ -37,3 +37,6 @@ WHERE status = 'pending' AND method IN ('answerCallbackQuery', 'setMyCommands', 
 
 DROP INDEX outbox_pending_idx;
 CREATE INDEX outbox_pending_idx ON outbox (service_id, chat_id, lane, id) WHERE status = 'pending';
+
+-- Failed rows are removed after the retention of failed records (the transport's cleanup).
+CREATE INDEX outbox_failed_idx ON outbox (failed_at) WHERE status = 'failed';

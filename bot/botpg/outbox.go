@@ -344,3 +344,30 @@ func (s *Store) OutboxStats(ctx context.Context) (int64, time.Duration, error) {
 	}
 	return n, time.Duration(age * float64(time.Second)), nil
 }
+
+// pruneChunk is how many rows PruneFailed deletes in one statement, so that a large backlog is
+// removed in short transactions.
+const pruneChunk = 5000
+
+// PruneFailed implements bot.Store.
+func (s *Store) PruneFailed(ctx context.Context, age time.Duration) (int64, error) {
+	var total int64
+	for _, del := range []string{
+		`DELETE FROM outbox WHERE id IN (SELECT id FROM outbox
+			WHERE status = 'failed' AND failed_at < now() - $1::interval LIMIT $2)`,
+		`DELETE FROM inbox_quarantine WHERE (service_id, digest) IN (SELECT service_id, digest FROM inbox_quarantine
+			WHERE received_at < now() - $1::interval LIMIT $2)`,
+	} {
+		for {
+			tag, err := s.pool.Exec(ctx, del, interval(age), pruneChunk)
+			if err != nil {
+				return total, fmt.Errorf("prune failed: %w", err)
+			}
+			total += tag.RowsAffected()
+			if tag.RowsAffected() < pruneChunk {
+				break
+			}
+		}
+	}
+	return total, nil
+}

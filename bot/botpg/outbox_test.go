@@ -131,3 +131,36 @@ func TestFinishSend(t *testing.T) {
 		t.Errorf("the abandoned row is not due at once")
 	}
 }
+
+// Ensure failed rows and quarantined updates are removed after the retention, and nothing else.
+func TestPruneFailed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, pool, service := newStore(t)
+	for _, q := range []string{
+		`INSERT INTO outbox (service_id, chat_id, method, params, status, failed_at, created_at)
+		 VALUES ($1, 1, 'sendMessage', '{"text":"old failure"}', 'failed', now() - interval '8 days', now() - interval '8 days'),
+		        ($1, 1, 'sendMessage', '{"text":"new failure"}', 'failed', now() - interval '6 days', now() - interval '6 days'),
+		        ($1, 1, 'sendMessage', '{"text":"old, pending"}', 'pending', NULL, now() - interval '30 days')`,
+		`INSERT INTO inbox_quarantine (service_id, digest, payload, reason, received_at)
+		 VALUES ($1, 'a', 'x', 'old', now() - interval '8 days'), ($1, 'b', 'y', 'new', now() - interval '1 day')`,
+	} {
+		if _, err := pool.Exec(ctx, q, service); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := s.PruneFailed(ctx, 7*24*time.Hour)
+	if err != nil || n != 2 {
+		t.Fatalf("pruned %d, %v; want 2", n, err)
+	}
+	var left []string
+	rows, _ := pool.Query(ctx, `SELECT params->>'text' FROM outbox UNION ALL SELECT reason FROM inbox_quarantine ORDER BY 1`)
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		left = append(left, s)
+	}
+	if want := []string{"new", "new failure", "old, pending"}; !slices.Equal(left, want) {
+		t.Errorf("left %q, want %q", left, want)
+	}
+}
