@@ -51,6 +51,7 @@ func (t *Transport) received(log *slog.Logger, n int, saved Saved) {
 func (t *Transport) poll(ctx context.Context, b *botEntry) {
 	log := t.log.With(slog.Int("service_id", b.service))
 	backoff := time.Second
+	warned := false // that the server ignores the long-poll timeout, until it holds a poll again
 	for ctx.Err() == nil {
 		// Whether the server held the poll as asked is a matter of real time, whatever the clock.
 		started := time.Now()
@@ -80,7 +81,15 @@ func (t *Transport) poll(ctx context.Context, b *botEntry) {
 		}
 		if next == b.offset {
 			// Nothing new: an empty answer, or only updates that cannot be acknowledged.
-			sleep(ctx, t.clock, minPollInterval-time.Since(started))
+			took := time.Since(started)
+			switch early := len(raw) == 0 && took < minPollInterval && t.cfg.PollTimeout >= minPollInterval; {
+			case early && !warned:
+				log.Warn("getUpdates answers at once without updates (the server ignores the long-poll timeout); polling once a second")
+				warned = true
+			case !early && len(raw) == 0:
+				warned = false
+			}
+			sleep(ctx, t.clock, minPollInterval-took)
 		}
 		b.offset = next
 	}

@@ -123,4 +123,7 @@ func TestEmptyPollsPaced(t *testing.T) {
 		clock.Advance(time.Second)
 		e.waitFor(t, "the next poll", func() bool { return e.api.polls() == i+1 })
 	}
+	if n := strings.Count(e.logs.String(), "ignores the long-poll timeout"); n != 1 {
+		t.Errorf("the server's haste is logged %d times, want once:\n%s", n, e.logs)
+	}
 }
