@@ -21,14 +21,20 @@ type sender struct {
 	global *bucket
 
 	mu      sync.Mutex
-	timers  map[ChatKey]time.Time // pending wake-ups
-	flights sync.WaitGroup        // detached sends still running
+	timers  map[ChatKey]wake // pending wake-ups
+	flights sync.WaitGroup   // detached sends still running
+}
+
+// wake is a pending wake-up of a lane: when, and how to call it off.
+type wake struct {
+	at   time.Time
+	stop func() bool
 }
 
 func newSender(t *Transport) *sender {
 	return &sender{
 		t: t, clock: t.clock, q: newChatQueue(), pace: newPacing(*t.cfg.Limits),
-		global: newBucket(t.cfg.Limits.Global, t.clock), timers: map[ChatKey]time.Time{},
+		global: newBucket(t.cfg.Limits.Global, t.clock), timers: map[ChatKey]wake{},
 	}
 }
 
@@ -38,22 +44,27 @@ func (s *sender) notify(c ChatKey) { s.q.push(c) }
 // memory and the same time read back from the outbox are equal.
 func later(now time.Time, d time.Duration) time.Time { return now.Add(d).Truncate(time.Microsecond) }
 
-// wakeAt schedules c to be worked on again at t (once, at the earliest time asked for).
+// wakeAt schedules c to be worked on again at t (once, at the earliest time asked for: a later
+// wake-up already pending is called off).
 func (s *sender) wakeAt(c ChatKey, t time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if old, ok := s.timers[c]; ok && !old.After(t) {
+	old, ok := s.timers[c]
+	if ok && !old.at.After(t) {
 		return
 	}
-	s.timers[c] = t
-	s.clock.AfterFunc(t.Sub(s.clock.Now()), func() {
+	if ok {
+		old.stop()
+	}
+	stop := s.clock.AfterFunc(t.Sub(s.clock.Now()), func() {
 		s.mu.Lock()
-		if s.timers[c].Equal(t) {
+		if s.timers[c].at.Equal(t) {
 			delete(s.timers, c)
 		}
 		s.mu.Unlock()
 		s.q.push(c)
 	})
+	s.timers[c] = wake{at: t, stop: stop}
 }
 
 func (s *sender) run(ctx context.Context) {
