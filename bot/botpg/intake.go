@@ -66,6 +66,7 @@ type quarantined struct {
 	reason  string
 }
 
+// quarantine sets an update apart, as received, with the reason it cannot be handled.
 func (in *intake) quarantine(raw []byte, reason string) {
 	sum := sha256.Sum256(raw)
 	q := quarantined{payload: raw, digest: sum[:], reason: reason}
