@@ -40,7 +40,8 @@ const (
 	LaneConversation Lane = iota
 	// LaneAnswers holds the answers to button presses, which stop the buttons' spinners.
 	LaneAnswers
-	// LaneMenu holds the chat's command menu (setMyCommands with the chat's scope).
+	// LaneMenu holds the command menus: the chat's own (setMyCommands with the chat's scope),
+	// and in chat 0 the bot's.
 	LaneMenu
 	// LaneRetry holds the rows of the other lanes that kept failing for longer than
 	// Config.GiveWayAfter: they are retried here, late, without holding the rows after them.
