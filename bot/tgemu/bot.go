@@ -196,7 +196,7 @@ func (b *Bot) Block(userID int64, blocked bool) {
 		}
 		me := b.me
 		upd := b.numberLocked(tgbotapi.Update{MyChatMember: &tgbotapi.ChatMemberUpdated{
-			Chat: *privateChat(u), From: *u, Date: int(now().Unix()),
+			Chat: *privateChat(u), From: *u, Date: int(b.srv.now().Unix()),
 			OldChatMember: tgbotapi.ChatMember{User: &me, Status: old},
 			NewChatMember: tgbotapi.ChatMember{User: &me, Status: next},
 		}})
@@ -312,7 +312,7 @@ func (b *Bot) chatLocked(id int64) *chat {
 }
 
 func (b *Bot) publishLocked(c *chat, e Event) {
-	e.At = now()
+	e.At = b.srv.now()
 	for ch := range c.subs {
 		select {
 		case ch <- e:
@@ -334,7 +334,7 @@ func (b *Bot) userLocked(id int64) (*tgbotapi.User, error) {
 // userMessageLocked adds a message from the user to their chat and queues the update.
 func (b *Bot) userMessageLocked(u *tgbotapi.User, m *Message, tm *tgbotapi.Message) error {
 	c := b.chatLocked(u.ID)
-	m.ID, m.ChatID, m.Date = c.nextID, u.ID, now()
+	m.ID, m.ChatID, m.Date = c.nextID, u.ID, b.srv.now()
 	tm.MessageID = m.ID
 	tm.From = u
 	tm.Chat = privateChat(u)
@@ -758,7 +758,7 @@ func (b *Bot) targetLocked(p params, flood bool) (int64, *chat, *apiError) {
 		return 0, nil, &apiError{code: 403, description: "Forbidden: bot was blocked by the user"}
 	}
 	if flood && b.srv.opts.EnforceRateLimits {
-		t := now()
+		t := b.srv.now()
 		if since := t.Sub(c.lastSend); since < perChatMinInterval {
 			return 0, nil, &apiError{code: 429, description: "Too Many Requests: retry after 1", retryAfter: 1}
 		}
@@ -776,7 +776,7 @@ func (b *Bot) targetLocked(p params, flood bool) (int64, *chat, *apiError) {
 }
 
 func (b *Bot) noteSendLocked(c *chat) {
-	t := now()
+	t := b.srv.now()
 	c.lastSend = t
 	if b.srv.opts.EnforceRateLimits {
 		i := 0
@@ -905,7 +905,7 @@ func (b *Bot) sendMessage(p params) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("text"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: now(),
+	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("text"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: b.srv.now(),
 		ReplyTo: replyTo}
 	if e := b.saveAPILocked(record{Msg: m}); e != nil {
 		return nil, e

@@ -47,6 +47,10 @@ type Options struct {
 	// StateDir, when set, is where Open keeps the emulator's state (users, chats, pending
 	// updates, files), so that it lives on across restarts as Telegram's does. Empty: memory only.
 	StateDir string
+	// Now is the emulator's clock, by which it dates messages and measures the flood limits;
+	// time.Now unless set. A test that gives the bot's transport a clock it moves by hand gives
+	// the emulator the same one, so that both agree on how much time passed between two sends.
+	Now func() time.Time
 }
 
 // Server is the emulator. It is an http.Handler serving /bot<token>/<method> and the file
@@ -378,4 +382,9 @@ func (s *Server) FileData(fileID string) (data []byte, name, mimeType string, ok
 }
 
 // now is the emulator's clock.
-func now() time.Time { return time.Now() }
+func (s *Server) now() time.Time {
+	if s.opts.Now != nil {
+		return s.opts.Now()
+	}
+	return time.Now()
+}
