@@ -312,6 +312,15 @@ func (e *Env) WaitIdle(t testing.TB) {
 	}
 }
 
+// WaitHandled waits until the bot has stored every update the emulator holds for it (it asked
+// for a later offset) and handled every update stored: a barrier for updates that get no answer.
+func (e *Env) WaitHandled(t testing.TB) {
+	t.Helper()
+	e.WaitFor(t, "every update to be handled", func() bool {
+		return e.Bot.PendingUpdates() == 0 && e.QueryInt(t, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`) == 0
+	})
+}
+
 // WaitFor waits until cond holds; the failure shows the logs.
 func (e *Env) WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()

@@ -10,8 +10,9 @@
 // the end-to-end tests use. Faults are injected on demand: 429 with retry_after, 5xx, slow
 // answers, and 403 for users who blocked the bot.
 //
-// Only private chats are emulated; every chat id is the id of its user. The emulator keeps all
-// state in memory and depends on nothing but the standard library and the Telegram types.
+// Private chats are emulated, each with the id of its user, and groups as far as the bot's
+// handling of them needs (group.go). The emulator keeps all state in memory and depends on
+// nothing but the standard library and the Telegram types.
 package tgemu
 
 import (
