@@ -16,6 +16,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
@@ -359,6 +360,7 @@ func queueOutbox(b *pgx.Batch, service int, reqs []bot.Request) []bot.ChatKey {
 	files := make([]*string, len(reqs))
 	refs := make([]*string, len(reqs))
 	targets := make([]*string, len(reqs))
+	fallbacks := make([]*string, len(reqs))
 	var touched []bot.ChatKey
 	seen := map[int64]bool{}
 	for i, r := range reqs {
@@ -373,18 +375,50 @@ func queueOutbox(b *pgx.Batch, service int, reqs []bot.Request) []bot.ChatKey {
 		if r.TargetRef != "" {
 			targets[i] = &r.TargetRef
 		}
+		if len(r.OnFailure) > 0 {
+			fallbacks[i] = onFailure(r.OnFailure)
+		}
 		if !seen[r.ChatID] {
 			seen[r.ChatID] = true
 			touched = append(touched, bot.ChatKey{Service: service, Chat: r.ChatID})
 		}
 	}
 	b.Queue(`
-		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref)
-		SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target
-		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-			WITH ORDINALITY AS r (chat, method, params, file, ref, target, n)
-		ORDER BY r.n`, service, chats, methods, params, files, refs, targets)
+		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, on_failure)
+		SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.fallback::jsonb
+		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
+			WITH ORDINALITY AS r (chat, method, params, file, ref, target, fallback, n)
+		ORDER BY r.n`, service, chats, methods, params, files, refs, targets, fallbacks)
 	return touched
+}
+
+// onFailure is the stored form of a request's OnFailure: a JSON array of {method, params}.
+func onFailure(reqs []bot.Request) *string {
+	type fallback struct {
+		Method string            `json:"method"`
+		Params map[string]string `json:"params"`
+	}
+	list := make([]fallback, len(reqs))
+	for i, r := range reqs {
+		list[i] = fallback{Method: r.Method, Params: r.Params}
+	}
+	raw, _ := json.Marshal(list) // strings and maps of strings always marshal
+	s := string(raw)
+	return &s
+}
+
+// queueFallbacks queues, in b, the requests stored as the OnFailure of outbox row id, in the
+// row's chat, and sets *queued when there were any.
+func queueFallbacks(b *pgx.Batch, id int64, queued *bool) {
+	b.Queue(`
+		INSERT INTO outbox (service_id, chat_id, method, params)
+		SELECT o.service_id, o.chat_id, f.req->>'method', f.req->'params'
+		FROM outbox o, jsonb_array_elements(o.on_failure) WITH ORDINALITY AS f (req, n)
+		WHERE o.id = $1
+		ORDER BY f.n`, id).Exec(func(ct pgconn.CommandTag) error {
+		*queued = *queued || ct.RowsAffected() > 0
+		return nil
+	})
 }
 
 // RecordFailure implements bot.Store.
@@ -629,6 +663,7 @@ func (s *Store) SendBatch(ctx context.Context, chats []bot.ChatKey, send func(co
 		case bot.OutcomeFailed:
 			b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), attempts = attempts + 1, last_error = $2
 				WHERE id = $1`, row.ID, o.Err)
+			queueFallbacks(b, row.ID, &out[rowIdx[j]].More)
 		case bot.OutcomeBlocked:
 			b.Queue(`UPDATE users SET blocked_at = now() WHERE id = $1`, chat.Chat)
 			b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), last_error = $3

@@ -19,6 +19,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
@@ -337,10 +338,15 @@ func (t *Tools) cleanOutputs() {
 	}
 }
 
-// sendDocument sends a file written by output.
+// sendDocument sends a file written by output. Should Telegram not take it, the user is told
+// that the file did not come (bot.Request.OnFailure).
 func sendDocument(ctx context.Context, tx bot.Tx, u *bot.Update, path, captionHTML string) error {
 	req, err := bot.SendDocument(u.Chat, path, captionHTML, nil)
 	if err != nil {
+		return err
+	}
+	txt := texts.For(u.User.Language).Dev
+	if req.OnFailure, err = bot.SendHTML(u.Chat, escapef(txt.FileNotSent, filepath.Base(path)), nil); err != nil {
 		return err
 	}
 	return tx.Send(ctx, req)

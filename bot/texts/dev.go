@@ -65,6 +65,11 @@ type Dev struct {
 	Private    string
 	By         string // owner
 	DocCaption string // quest name, script id
+
+	// Files the bot sends: the caption of a save (after DocCaption), and what the user is told
+	// when Telegram did not take a file.
+	SaveCaption string
+	FileNotSent string // file name
 }
 
 var devEN = Dev{
@@ -127,6 +132,9 @@ var devEN = Dev{
 	Private:    "private",
 	By:         "by %s",
 	DocCaption: "«%s», quest number %s",
+
+	SaveCaption: "Send this file back into this chat to go on from here. A restored game is a sandbox: it moves no credits and counts in no statistics.",
+	FileNotSent: "Telegram did not take the file «%s», so it was not sent. Please try again later.",
 }
 
 var devRU = Dev{
@@ -189,4 +197,7 @@ var devRU = Dev{
 	Private:    "скрыт",
 	By:         "автор %s",
 	DocCaption: "«%s», квест номер %s",
+
+	SaveCaption: "Отправьте этот файл обратно в чат, чтобы продолжить с этого места. Восстановленная игра идёт в песочнице: кредиты не меняются, статистика не ведётся.",
+	FileNotSent: "Telegram не принял файл «%s», поэтому он не отправлен. Пожалуйста, попробуйте позже.",
 }
