@@ -92,6 +92,9 @@ type Config struct {
 	Log *slog.Logger
 	// Size limits of uploaded quests, images and saves; 0 takes the defaults.
 	MaxQuest, MaxImage, MaxSave int64
+	// MaxImageMemory is the most memory an uploaded image may take to decode;
+	// DefaultMaxImageMemory when 0.
+	MaxImageMemory int64
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 	// Images is the finder the quest player was given (questplay.Config.Images), told of the
@@ -110,6 +113,10 @@ type Tools struct {
 	log    *slog.Logger
 	now    func() time.Time
 	max    map[kind]int64
+	// maxImageMemory bounds the decoding of an uploaded image; decoding holds the one slot of
+	// decoding, so that images are decoded one at a time.
+	maxImageMemory int64
+	decoding       chan struct{}
 
 	images *Images
 
@@ -120,7 +127,11 @@ type Tools struct {
 // New returns the tools.
 func New(cfg Config) *Tools {
 	t := &Tools{files: cfg.Files, player: cfg.Player, store: cfg.Store, users: cfg.Users, root: cfg.Root, log: cfg.Log,
-		now: cfg.Now, max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave}}
+		now: cfg.Now, max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave},
+		maxImageMemory: cfg.MaxImageMemory, decoding: make(chan struct{}, 1)}
+	if t.maxImageMemory <= 0 {
+		t.maxImageMemory = DefaultMaxImageMemory
+	}
 	if t.files == nil {
 		t.files = questfs.New(cfg.Root, 0)
 	}

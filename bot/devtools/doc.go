@@ -31,8 +31,10 @@
 // against the size Telegram announces before the download and again while downloading. The
 // content is checked whole before anything is stored: a quest must decode, compile, start and
 // enter its first location; an image must be of the format its extension says, at most 10000
-// pixels a side and 16 megapixels in all (checked from its header, before the pixels are
-// decoded), and decode. A rejected file gets a message saying why and leaves nothing behind.
+// pixels a side and 16 megapixels in all, take at most 64 MB of memory to decode
+// (Config.MaxImageMemory; all three checked from its header, before the pixels are decoded, see
+// imagecost.go), and decode. Images are decoded one at a time. A rejected file gets a message
+// saying why and leaves nothing behind.
 //
 // Accepted files are stored under UPLOADS_DIR/dev/quests and dev/images with names made from
 // their content (the SHA-256), never with a name or path the sender chose; the sender's file

@@ -2,6 +2,7 @@ package devtools_test
 
 import (
 	"bytes"
+	"compress/zlib"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -98,6 +99,38 @@ func hugePNG(t *testing.T, w, h uint32) []byte {
 	binary.BigEndian.PutUint32(data[20:], h)
 	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
 	return data
+}
+
+// deepPNG returns a valid w×h PNG of 16 bits per channel with alpha, all zero: a few hundred
+// kilobytes that decode to 8 bytes a pixel. It is written row by row, never holding the pixels.
+func deepPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	var idat bytes.Buffer
+	z := zlib.NewWriter(&idat)
+	row := make([]byte, 1+8*w) // the filter byte, then the pixels
+	for range h {
+		if _, err := z.Write(row); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := z.Close(); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(kind string, data []byte) {
+		binary.Write(&b, binary.BigEndian, uint32(len(data)))
+		body := append([]byte(kind), data...)
+		b.Write(body)
+		binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(body))
+	}
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	ihdr = append(ihdr, 16, 6, 0, 0, 0) // 16 bits, RGBA, deflate, no filter method, not interlaced
+	chunk("IHDR", ihdr)
+	chunk("IDAT", idat.Bytes())
+	chunk("IEND", nil)
+	return b.Bytes()
 }
 
 // randomBytes returns n bytes of a fixed pseudo-random sequence that does not start like a

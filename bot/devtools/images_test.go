@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"image"
 	"image/color"
+	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/tgemu"
 )
 
@@ -95,4 +99,39 @@ func TestImages(t *testing.T) {
 		t.Error("a file in use was swept")
 	}
 	e.WaitIdle(t)
+}
+
+// Ensure an image is judged by the memory its decoding takes, from its header, before a pixel is
+// decoded: a PNG of a few hundred kilobytes holding 4096×4096 pixels of 16-bit colour (128 MB
+// decoded) is refused, the same size in 8-bit grey is taken, and so is the deep one once the
+// bot allows that much memory.
+func TestImageDecodingMemory(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	const dev = 53
+	e.user(dev, "Dev", "dev", "en")
+	e.hello(t, dev)
+	e.makeDeveloper(t, dev)
+	deep := deepPNG(t, 4096, 4096)
+	if len(deep) > 1<<20 {
+		t.Fatalf("the deep PNG takes %d bytes", len(deep))
+	}
+	m := e.put(t, dev, "deep.png", deep, "is not an image I can show")
+	if !strings.Contains(m.Text, "128.0 MB of memory, more than the 64.0 MB") {
+		t.Errorf("the refusal: %q", m.Text)
+	}
+	if n := e.QueryInt(t, `SELECT count(*) FROM dev_upload`); n != 0 {
+		t.Errorf("%d uploads stored", n)
+	}
+	var grey bytes.Buffer
+	if err := png.Encode(&grey, image.NewGray(image.Rect(0, 0, 4096, 4096))); err != nil {
+		t.Fatal(err)
+	}
+	e.put(t, dev, "grey.png", grey.Bytes(), "Image «grey.png» is uploaded")
+
+	roomy := newEnv(t, func(c *devtools.Config) { c.MaxImageMemory = 200 << 20 })
+	roomy.user(dev, "Dev", "dev", "en")
+	roomy.hello(t, dev)
+	roomy.makeDeveloper(t, dev)
+	roomy.put(t, dev, "deep.png", deep, "Image «deep.png» is uploaded")
 }

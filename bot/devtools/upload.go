@@ -312,7 +312,13 @@ func (t *Tools) uploadImage(ctx context.Context, tx bot.Tx, u *bot.Update, label
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxSide || cfg.Height > maxSide || cfg.Width*cfg.Height > maxPixels {
 		return sayf(ctx, tx, u, txt.BadImage, label, fmt.Sprintf(txt.ImageTooLarge, strconv.Itoa(cfg.Width), strconv.Itoa(cfg.Height)))
 	}
-	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+	if cost := decodeCost(data, cfg, format); cost > t.maxImageMemory {
+		return sayf(ctx, tx, u, txt.BadImage, label, fmt.Sprintf(txt.ImageTooHeavy, size(cost), size(t.maxImageMemory)))
+	}
+	if err := t.decode(ctx, data); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return sayf(ctx, tx, u, txt.BadImage, label, fmt.Sprintf(txt.ImageDamaged, clip(err.Error(), 200)))
 	}
 	db := tx.DB()
@@ -340,4 +346,17 @@ func (t *Tools) uploadImage(ctx context.Context, tx bot.Tx, u *bot.Update, label
 	}
 	t.images.forget()
 	return sayf(ctx, tx, u, txt.ImageStored, label, version)
+}
+
+// decode decodes an image whose decoding cost was checked, to check it whole; images are decoded
+// one at a time, waiting for the one being decoded (or ctx).
+func (t *Tools) decode(ctx context.Context, data []byte) error {
+	select {
+	case t.decoding <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-t.decoding }()
+	_, _, err := image.Decode(bytes.NewReader(data))
+	return err
 }

@@ -29,6 +29,7 @@ type Dev struct {
 	NotImage      string
 	WrongFormat   string // the format found, the extension
 	ImageTooLarge string // width, height
+	ImageTooHeavy string // memory it takes decoded, the limit
 	ImageDamaged  string // details
 	SaveFormat    string
 	SaveVersion   string // version
@@ -97,6 +98,7 @@ var devEN = Dev{
 	NotImage:      "it is not a PNG, JPEG or GIF image",
 	WrongFormat:   "it is a %s image, but its name ends in %s",
 	ImageTooLarge: "it is %s×%s pixels; at most 10000 a side and 16 megapixels in all",
+	ImageTooHeavy: "decoded it would take %s of memory, more than the %s an image may take (fewer pixels, or 8-bit colour, fit)",
 	ImageDamaged:  "it is damaged (%s)",
 	SaveFormat:    "it is not a save of this bot",
 	SaveVersion:   "it is a save of format %s, made by a newer version of the bot",
@@ -162,6 +164,7 @@ var devRU = Dev{
 	NotImage:      "это не картинка PNG, JPEG или GIF",
 	WrongFormat:   "это картинка %s, а имя файла кончается на %s",
 	ImageTooLarge: "в ней %s×%s точек; можно не больше 10000 по стороне и 16 мегапикселей всего",
+	ImageTooHeavy: "в распакованном виде она заняла бы %s памяти, а картинке можно не больше %s (подойдёт меньше точек или 8-битный цвет)",
 	ImageDamaged:  "она повреждена (%s)",
 	SaveFormat:    "это не сохранение этого бота",
 	SaveVersion:   "это сохранение формата %s, сделанное более новой версией бота",
