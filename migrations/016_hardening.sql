@@ -1,5 +1,6 @@
--- Hardening of the features: what a request that fails for good sends instead, and /save's
--- answer travelling with its file.
+-- Hardening of the features: what a request that fails for good sends instead, /save's answer
+-- travelling with its file, and files sent into the chat downloaded outside the transaction of
+-- the message that brought them.
 
 -- The requests queued in the same chat in place of a request that fails for good (bot.Request's
 -- OnFailure): a JSON array of {"method", "params"}, or NULL.
@@ -18,3 +19,32 @@ UPDATE action a SET type = 'folder'
 FROM action call
 WHERE call.id = a.parent_id AND call.type = 'builtin' AND call.request = 'dev.save'
     AND a.type = 'output' AND a.result_code = 'ok';
+
+-- Files users sent into the chat that wait to be downloaded and handled (bot/devtools, fetch.go).
+-- The message's transaction records the file; a worker claims the row, downloads the file outside
+-- any transaction, and handles it in a transaction of its own that deletes the row. A claim
+-- (a token and its end) keeps other workers off while it lasts; a worker that dies lets go when
+-- it runs out.
+CREATE TABLE dev_fetch (
+    id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    service_id    integer NOT NULL REFERENCES service (id) ON DELETE CASCADE,
+    -- The chat the file was sent in, where the answer goes; each chat's files go in id order.
+    chat_id       bigint NOT NULL,
+    user_id       bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+    file_id       text NOT NULL,
+    -- The file's name as the sender gave it, made safe: a label, never a path.
+    file_name     text NOT NULL,
+    -- The size Telegram announced.
+    size          bigint NOT NULL,
+    -- The update that brought the file (Telegram's JSON).
+    payload       jsonb NOT NULL,
+    created_at    timestamptz NOT NULL DEFAULT now(),
+    -- Not to be fetched before this time (after a failed attempt).
+    not_before    timestamptz NOT NULL DEFAULT now(),
+    attempts      integer NOT NULL DEFAULT 0,
+    last_error    text,
+    claim         text,
+    claimed_until timestamptz
+);
+
+CREATE INDEX dev_fetch_chat_idx ON dev_fetch (service_id, chat_id, id);

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -59,6 +60,9 @@ type Options struct {
 	Username string
 	// Emulator configures the Bot API emulator.
 	Emulator tgemu.Options
+	// Wrap, when set, wraps the emulator's HTTP handler: a test puts faults of its own between
+	// the bot and the emulator, such as a file download held for long.
+	Wrap func(http.Handler) http.Handler
 }
 
 // Env is a Bot API emulator served over HTTP with one bot on it, and a fresh, migrated database.
@@ -83,7 +87,11 @@ func New(t testing.TB, opts Options) *Env {
 		opts.Username = "test_bot"
 	}
 	e := &Env{Emu: tgemu.New(opts.Emulator), Pool: pgtest.New(t), Token: opts.Token, Logs: &LogBuffer{}}
-	e.Srv = httptest.NewServer(e.Emu)
+	var h http.Handler = e.Emu
+	if opts.Wrap != nil {
+		h = opts.Wrap(h)
+	}
+	e.Srv = httptest.NewServer(h)
 	t.Cleanup(e.Srv.Close)
 	e.Bot = e.Emu.AddBot(opts.Token, opts.Username)
 	return e

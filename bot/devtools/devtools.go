@@ -64,9 +64,11 @@ type Store interface {
 
 var _ Store = (*questpg.Store)(nil)
 
-// Users gives the users' roles (bot/botpg implements it).
+// Users gives the users' roles and profiles (bot/botpg implements it).
 type Users interface {
 	Roles(ctx context.Context, db pgx.Tx, service int, user int64) (botpg.Roles, error)
+	// Profile returns a user; botpg.ErrNoUser when there is none.
+	Profile(ctx context.Context, db pgx.Tx, id int64) (*botpg.Profile, error)
 }
 
 // Player shows the running game (bot/questplay implements it): the tools change or start a game
@@ -95,6 +97,12 @@ type Config struct {
 	// MaxImageMemory is the most memory an uploaded image may take to decode;
 	// DefaultMaxImageMemory when 0.
 	MaxImageMemory int64
+	// FetchWorkers is how many files RunFetches downloads at once (DefaultFetchWorkers when 0);
+	// FetchTimeout bounds a download (DefaultFetchTimeout); FetchRetry is the wait before a
+	// failed download is tried again, times the attempts so far (DefaultFetchRetry).
+	FetchWorkers int
+	FetchTimeout time.Duration
+	FetchRetry   time.Duration
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 	// Images is the finder the quest player was given (questplay.Config.Images), told of the
@@ -118,6 +126,10 @@ type Tools struct {
 	maxImageMemory int64
 	decoding       chan struct{}
 
+	fetchWorkers int
+	fetchTimeout time.Duration
+	fetchRetry   time.Duration
+
 	images *Images
 
 	mu        sync.Mutex
@@ -128,7 +140,17 @@ type Tools struct {
 func New(cfg Config) *Tools {
 	t := &Tools{files: cfg.Files, player: cfg.Player, store: cfg.Store, users: cfg.Users, root: cfg.Root, log: cfg.Log,
 		now: cfg.Now, max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave},
-		maxImageMemory: cfg.MaxImageMemory, decoding: make(chan struct{}, 1)}
+		maxImageMemory: cfg.MaxImageMemory, decoding: make(chan struct{}, 1),
+		fetchWorkers: cfg.FetchWorkers, fetchTimeout: cfg.FetchTimeout, fetchRetry: cfg.FetchRetry}
+	if t.fetchWorkers <= 0 {
+		t.fetchWorkers = DefaultFetchWorkers
+	}
+	if t.fetchTimeout <= 0 {
+		t.fetchTimeout = DefaultFetchTimeout
+	}
+	if t.fetchRetry <= 0 {
+		t.fetchRetry = DefaultFetchRetry
+	}
 	if t.maxImageMemory <= 0 {
 		t.maxImageMemory = DefaultMaxImageMemory
 	}

@@ -48,10 +48,13 @@
 // owner's uploads in its bot (the newest version of that file name, ignoring case), then among
 // the images the project ships (Images).
 //
-// The file is downloaded inside the update's transaction. Uploads are rare and small (the
-// limits are a few megabytes), so holding the transaction for one download is simpler than a
-// background job and keeps the answer in order with the chat's other messages. A file stored
-// whose transaction then failed is removed by Sweep, a job that runs at start and every hour.
+// The file is not downloaded in the transaction of the message that brings it, which would hold
+// that transaction (and the other chats' updates batched with it) for as long as the download
+// takes. The message is answered at once and the file recorded; RunFetches downloads it outside
+// any transaction, bounded in size and time, and checks and stores it in a transaction of its
+// own, each chat's files in the order they came; a crash at any point loses no upload (see
+// fetch.go). A file stored whose transaction then failed is removed by Sweep, a job that runs
+// at start and every hour.
 //
 // # Sandbox games
 //

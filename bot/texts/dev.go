@@ -9,6 +9,7 @@ type Dev struct {
 	TooBig        string // file name, its size, the limit
 	TooBigUnsized string // file name, the limit
 	NoDownload    string // file name
+	Received      string // file name
 	BadQuest      string // file name, reason
 	QuestStored   string // quest name, script id, version, script id
 	QuestSame     string // file name, version, script id
@@ -79,6 +80,7 @@ var devEN = Dev{
 	TooBig:        "«%s» is too big: %s, and I take at most %s of this kind. Nothing was stored.",
 	TooBigUnsized: "«%s» is too big: I take at most %s of this kind. Nothing was stored.",
 	NoDownload:    "I could not download «%s». Please send it again.",
+	Received:      "«%s» has come; I am checking it and will tell you how it went.",
 	BadQuest:      "«%s» is not a quest I can play: %s. Nothing was stored.",
 	QuestStored:   "Quest «%s» is uploaded: number %s, version %s. It is private: only you (and the admins) see it, and /load %s runs it as a sandbox. An admin can list it in the catalogue.",
 	QuestSame:     "«%s» is the same file as version %s, quest number %s: nothing changed.",
@@ -145,6 +147,7 @@ var devRU = Dev{
 	TooBig:        "«%s» слишком велик: %s, а файлов такого вида я принимаю не больше %s. Ничего не сохранено.",
 	TooBigUnsized: "«%s» слишком велик: файлов такого вида я принимаю не больше %s. Ничего не сохранено.",
 	NoDownload:    "Не удалось скачать «%s». Пожалуйста, отправьте его ещё раз.",
+	Received:      "«%s» получен; проверяю его и сообщу, что вышло.",
 	BadQuest:      "«%s» — не квест, в который я могу играть: %s. Ничего не сохранено.",
 	QuestStored:   "Квест «%s» загружен: номер %s, версия %s. Он виден только вам (и администраторам); /load %s запустит его в песочнице. Добавить его в каталог может администратор.",
 	QuestSame:     "«%s» — тот же файл, что версия %s, квест номер %s: ничего не изменилось.",

@@ -243,8 +243,14 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 		defer close(jobsDone)
 		sched.Run(ctx)
 	}()
+	workersDone := make(chan struct{})
+	go func() {
+		defer close(workersDone)
+		b.Run(ctx, pool, tr)
+	}()
 	tr.Run(ctx)
 	<-jobsDone
+	<-workersDone
 }
 
 func (s *Server) routes() http.Handler {
