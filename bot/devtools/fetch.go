@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 )
 
@@ -130,7 +131,7 @@ func (t *Tools) RunFetches(ctx context.Context, pool *pgxpool.Pool, f Fetcher) {
 	}
 	r := &fetchRun{Tools: t, pool: pool, f: f, poke: poke}
 	var wg sync.WaitGroup
-	wg.Go(func() { r.listen(ctx, poke) })
+	wg.Go(func() { r.listen(ctx) })
 	slots := make(chan struct{}, t.fetchWorkers)
 	tick := time.NewTicker(fetchScan)
 	defer tick.Stop()
@@ -165,12 +166,12 @@ func (t *Tools) RunFetches(ctx context.Context, pool *pgxpool.Pool, f Fetcher) {
 	wg.Wait()
 }
 
-// listen calls poke whenever a transaction that recorded a file commits, until ctx is done. It
-// holds a connection of its own; when the connection fails it takes another after a pause (the
-// worker's scan goes on meanwhile).
-func (r *fetchRun) listen(ctx context.Context, poke func()) {
+// listen wakes the claiming loop whenever a transaction that recorded a file commits, until ctx
+// is done. It holds a connection of its own; when the connection fails it takes another after a
+// pause (the loop's scan goes on meanwhile).
+func (r *fetchRun) listen(ctx context.Context) {
 	for ctx.Err() == nil {
-		err := listenOnce(ctx, r.pool, poke)
+		err := listenOnce(ctx, r.pool, r.poke)
 		if ctx.Err() != nil {
 			return
 		}
@@ -290,6 +291,9 @@ func (r *fetchRun) fetch(ctx context.Context, job *fetchJob) {
 // errLost means a claimed row was taken by another worker after the claim ran out, or removed.
 var errLost = errors.New("devtools: the upload is no longer ours")
 
+// errNoSender means the user who sent a file is not known (any more): there is nobody to answer.
+var errNoSender = errors.New("devtools: the sender of the upload is unknown")
+
 // settle runs fn on the file's update in a transaction of its own that removes the file's row:
 // fn's answer and the row's removal commit together. A failure is retried like a download, then
 // given up with an apology.
@@ -315,7 +319,10 @@ func (r *fetchRun) settle(ctx context.Context, job *fetchJob, log *slog.Logger, 
 		log.Error("Upload not handled; it is given up", slog.Any("error", err))
 		err := r.f.Do(ctx, job.service, func(ctx context.Context, tx bot.Tx) error {
 			u, err := t.take(ctx, tx, job)
-			if err != nil {
+			switch {
+			case errors.Is(err, errNoSender):
+				return nil // the row goes all the same
+			case err != nil:
 				return err
 			}
 			return say(ctx, tx, u, texts.For(u.User.Language).Bot.Failure)
@@ -327,7 +334,8 @@ func (r *fetchRun) settle(ctx context.Context, job *fetchJob, log *slog.Logger, 
 }
 
 // take removes the claimed row in tx (errLost when it is no longer this claim's) and returns
-// the update that brought the file, with its sender as the database knows them now.
+// the update that brought the file, with its sender as the database knows them now
+// (errNoSender, the row removed in tx all the same, when the database does not know them).
 func (t *Tools) take(ctx context.Context, tx bot.Tx, job *fetchJob) (*bot.Update, error) {
 	var ok bool
 	err := tx.DB().QueryRow(ctx, `DELETE FROM dev_fetch WHERE id = $1 AND claim = $2 RETURNING true`,
@@ -339,6 +347,9 @@ func (t *Tools) take(ctx context.Context, tx bot.Tx, job *fetchJob) (*bot.Update
 		return nil, fmt.Errorf("devtools: take upload %d: %w", job.id, err)
 	}
 	p, err := t.users.Profile(ctx, tx.DB(), job.user)
+	if errors.Is(err, botpg.ErrNoUser) {
+		return nil, errNoSender
+	}
 	if err != nil {
 		return nil, fmt.Errorf("devtools: sender of upload %d: %w", job.id, err)
 	}
