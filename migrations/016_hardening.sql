@@ -1,6 +1,6 @@
 -- Hardening of the features: what a request that fails for good sends instead, /save's answer
--- travelling with its file, and files sent into the chat downloaded outside the transaction of
--- the message that brought them.
+-- travelling with its file, files sent into the chat downloaded outside the transaction of the
+-- message that brought them, and the tokens of the bots configured in the database sealed.
 
 -- The requests queued in the same chat in place of a request that fails for good (bot.Request's
 -- OnFailure): a JSON array of {"method", "params"}, or NULL.
