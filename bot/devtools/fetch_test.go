@@ -179,16 +179,16 @@ func TestUploadSurvivesStops(t *testing.T) {
 	}
 }
 
-// Ensure a download is bounded in time and in size: one that never ends is given up after its
-// attempts, each cut at the time limit, and the user is asked to send the file again; a file
-// that turns out larger than its kind's limit is refused once it passes the limit.
-func TestDownloadLimits(t *testing.T) {
+// Ensure a download is bounded in time: one that never ends is cut at the time limit, tried
+// three times in all, and given up; the user is asked to send the file again and nothing is
+// left behind. (Each attempt asks getFile once, whether the limit then cuts getFile or the
+// download.)
+func TestDownloadTimeLimit(t *testing.T) {
 	t.Parallel()
-	files := newFileServer()
+	files := newFileServer() // never let go: every download is held until the test ends
 	e := newEnvWith(t, bottest.Options{Wrap: files.wrap}, func(c *devtools.Config) {
-		c.FetchTimeout = 100 * time.Millisecond
+		c.FetchTimeout = 500 * time.Millisecond
 		c.FetchRetry = time.Millisecond
-		c.MaxQuest = 1 << 20
 	})
 	t.Cleanup(files.release)
 	const dev = 62
@@ -199,21 +199,36 @@ func TestDownloadLimits(t *testing.T) {
 	n := e.LastID(dev)
 	e.upload(t, dev, "Probe.qmm", probe(t, "never"))
 	e.WaitTextAfter(t, dev, n, "I could not download «Probe.qmm». Please send it again.")
-	if got := files.started.Load(); got != 3 {
-		t.Errorf("%d downloads begun, want 3 attempts", got)
+	if got := e.Bot.Count("getFile"); got != 3 {
+		t.Errorf("%d attempts (getFile), want 3", got)
 	}
 	e.WaitIdle(t)
 	if got := e.QueryInt(t, `SELECT count(*) FROM dev_fetch`) + e.QueryInt(t, `SELECT count(*) FROM dev_upload`); got != 0 {
 		t.Errorf("%d rows left by the failed download", got)
 	}
+}
 
-	// The file claims 2 KB and comes with 2 MB.
+// Ensure a download is bounded in size: a file that turns out larger than its kind's limit (it
+// claims 2 KB and comes with 2 MB) is refused once the download passes the limit, and nothing is
+// left behind.
+func TestDownloadSizeLimit(t *testing.T) {
+	t.Parallel()
+	files := newFileServer()
 	files.serve(make([]byte, 2<<20))
-	n = e.LastID(dev)
+	e := newEnvWith(t, bottest.Options{Wrap: files.wrap}, func(c *devtools.Config) { c.MaxQuest = 1 << 20 })
+	const dev = 63
+	e.user(dev, "Dev", "dev", "en")
+	e.hello(t, dev)
+	e.makeDeveloper(t, dev)
+
+	n := e.LastID(dev)
 	e.upload(t, dev, "Big.qmm", make([]byte, 2<<10))
 	e.WaitTextAfter(t, dev, n, "«Big.qmm» is too big: I take at most 1.0 MB of this kind.")
 	e.WaitIdle(t)
 	if got := e.QueryInt(t, `SELECT count(*) FROM dev_fetch`) + e.QueryInt(t, `SELECT count(*) FROM dev_upload`); got != 0 {
 		t.Errorf("%d rows left by the refused download", got)
+	}
+	if got := files.started.Load(); got != 1 {
+		t.Errorf("%d downloads, want 1", got)
 	}
 }
