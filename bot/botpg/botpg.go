@@ -258,19 +258,31 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 
 // recordMembership records a user blocking the bot in their private chat, or unblocking it, in
 // the update's transaction, before the update is handled. Only the user of the private chat the
-// update is about is marked.
+// update is about is marked, and only when the update is about this bot's membership: a group's
+// my_chat_member, one sent by someone else than the chat's user, or one about another member
+// changes nobody.
 func recordMembership(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	m := u.MyChatMember
-	if m == nil || m.Chat.Type != "private" || m.From.ID != m.Chat.ID {
+	if m == nil || m.Chat.Type != "private" || m.From.ID != m.Chat.ID || m.NewChatMember.User == nil {
 		return nil
 	}
+	var blocked bool
 	switch m.NewChatMember.Status {
 	case "kicked":
-		return Users{}.SetBlocked(ctx, tx.DB(), m.Chat.ID, true)
+		blocked = true
 	case "member":
-		return Users{}.SetBlocked(ctx, tx.DB(), m.Chat.ID, false)
+	default:
+		return nil
 	}
-	return nil
+	var self int64
+	err := tx.DB().QueryRow(ctx, `SELECT COALESCE(bot_user_id, 0) FROM service WHERE id = $1`, u.Service).Scan(&self)
+	if err != nil {
+		return fmt.Errorf("membership of user %d: %w", m.Chat.ID, err)
+	}
+	if m.NewChatMember.User.ID != self {
+		return nil
+	}
+	return Users{}.SetBlocked(ctx, tx.DB(), m.Chat.ID, blocked)
 }
 
 // RecordFailure implements bot.Store.

@@ -24,6 +24,7 @@ func queueOutbox(b *pgx.Batch, service int, reqs []bot.Request) []bot.ChatKey {
 	files := make([]*string, len(reqs))
 	refs := make([]*string, len(reqs))
 	targets := make([]*string, len(reqs))
+	fallbacks := make([]*string, len(reqs))
 	lanes := make([]int16, len(reqs))
 	var touched []bot.ChatKey
 	seen := map[bot.ChatKey]bool{}
@@ -41,18 +42,37 @@ func queueOutbox(b *pgx.Batch, service int, reqs []bot.Request) []bot.ChatKey {
 		if r.TargetRef != "" {
 			targets[i] = &r.TargetRef
 		}
+		if len(r.OnFailure) > 0 {
+			fallbacks[i] = onFailure(r.OnFailure)
+		}
 		if k := (bot.ChatKey{Service: service, Chat: r.ChatID, Lane: lane}); !seen[k] {
 			seen[k] = true
 			touched = append(touched, k)
 		}
 	}
 	b.Queue(`
-		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane)
-		SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.lane
-		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[])
-			WITH ORDINALITY AS r (chat, method, params, file, ref, target, lane, n)
-		ORDER BY r.n`, service, chats, methods, params, files, refs, targets, lanes)
+		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure)
+		SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.lane, r.fallback::jsonb
+		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[], $9::text[])
+			WITH ORDINALITY AS r (chat, method, params, file, ref, target, lane, fallback, n)
+		ORDER BY r.n`, service, chats, methods, params, files, refs, targets, lanes, fallbacks)
 	return touched
+}
+
+// onFailure is the stored form of a request's OnFailure: a JSON array of {method, params, lane}.
+func onFailure(reqs []bot.Request) *string {
+	type fallback struct {
+		Method string            `json:"method"`
+		Params map[string]string `json:"params"`
+		Lane   bot.Lane          `json:"lane"`
+	}
+	list := make([]fallback, len(reqs))
+	for i, r := range reqs {
+		list[i] = fallback{Method: r.Method, Params: r.Params, Lane: bot.LaneOf(r.Method)}
+	}
+	raw, _ := json.Marshal(list) // strings, numbers and maps of strings always marshal
+	s := string(raw)
+	return &s
 }
 
 // Enqueue implements bot.Store.
@@ -60,19 +80,6 @@ func (s *Store) Enqueue(ctx context.Context, service int, reqs []bot.Request) ([
 	b := &pgx.Batch{}
 	touched := queueOutbox(b, service, reqs)
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
-		return nil, fmt.Errorf("enqueue: %w", err)
-	}
-	return touched, nil
-}
-
-// EnqueueTx writes requests of a bot to the outbox in tx, the caller's own transaction, so that
-// they commit together with the state change they belong to (a background job that records how
-// far it got along with the messages it queued). The sender finds them on its next scan of the
-// outbox. It returns the lanes of the chats that got rows.
-func EnqueueTx(ctx context.Context, tx pgx.Tx, service int, reqs []bot.Request) ([]bot.ChatKey, error) {
-	b := &pgx.Batch{}
-	touched := queueOutbox(b, service, reqs)
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
 		return nil, fmt.Errorf("enqueue: %w", err)
 	}
 	return touched, nil
@@ -290,6 +297,14 @@ func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome
 	case bot.OutcomeFailed:
 		b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), attempts = attempts + 1, last_error = $2
 			WHERE id = $1`, row.ID, o.Err)
+		// What the user is to be told in place of a request that failed for good (its OnFailure),
+		// in its chat; the sender's next scan finds it.
+		b.Queue(`
+			INSERT INTO outbox (service_id, chat_id, method, params, lane)
+			SELECT o.service_id, o.chat_id, f.req->>'method', f.req->'params', (f.req->>'lane')::smallint
+			FROM outbox o, jsonb_array_elements(o.on_failure) WITH ORDINALITY AS f (req, n)
+			WHERE o.id = $1
+			ORDER BY f.n`, row.ID)
 	case bot.OutcomeBlocked:
 		b.Queue(`UPDATE users SET blocked_at = now() WHERE id = $1`, chat.Chat)
 		b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), last_error = $3

@@ -12,9 +12,10 @@
 // the web chat and the end-to-end tests use. Faults are injected on demand: 429 with
 // retry_after, 5xx, slow answers, and 403 for users who blocked the bot.
 //
-// Only private chats are emulated; every chat id is the id of its user. New keeps the state in
-// memory; Open with a StateDir keeps it in a folder as well, so that users, chats, pending updates
-// and file_ids outlive a restart as they do on Telegram (see state.go). The emulator depends on
+// Private chats are emulated, each with the id of its user, and groups as far as the bot's
+// handling of them needs (group.go). New keeps the state in memory; Open with a StateDir keeps it
+// in a folder as well, so that users, chats, pending updates and file_ids outlive a restart as
+// they do on Telegram (see state.go). The emulator depends on
 // nothing but the standard library and the Telegram types.
 package tgemu
 
