@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgcluster"
@@ -45,6 +46,9 @@ type Config struct {
 	// ones cannot be read.
 	TokenKey     string
 	TokenKeyFile string
+	// FailedRetention is how long the records of what failed for good (failed outbox rows with
+	// their texts, quarantined updates) are kept before the transport's cleanup removes them.
+	FailedRetention time.Duration
 }
 
 // envDefaults are the variables, their defaults and a line of help each, in the order the README
@@ -63,6 +67,7 @@ var envDefaults = []struct{ name, def, help string }{
 	{"NEW_USERS_ARE_DEVELOPERS", "", "true or false: whether new users become quest developers"},
 	{"TOKEN_KEY", "", "key sealing the tokens of the service table: 32 bytes, hex or base64"},
 	{"TOKEN_KEY_FILE", "", "a file holding TOKEN_KEY instead"},
+	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
 }
 
 // ConfigFromEnv reads the configuration through getenv (os.Getenv in production) and validates it.
@@ -111,6 +116,11 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("TOKEN_KEY must be 32 bytes as 64 hex digits or in base64 (such as the output of openssl rand -hex 32)")
 		}
 	}
+	retention, err := time.ParseDuration(v["FAILED_RETENTION"])
+	if err != nil || retention < time.Hour {
+		return Config{}, fmt.Errorf("FAILED_RETENTION must be a duration of an hour or more, such as 168h, not %q", v["FAILED_RETENTION"])
+	}
+	cfg.FailedRetention = retention
 	if s := v["NEW_USERS_ARE_DEVELOPERS"]; s != "" {
 		on, err := strconv.ParseBool(s)
 		if err != nil {

@@ -232,7 +232,8 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 	tokens = append(tokens, s.configuredBots(ctx, pool)...)
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
 	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log})
-	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: b.Handle, Log: s.Log, Metrics: s.metrics})
+	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: b.Handle, Log: s.Log, Metrics: s.metrics,
+		FailedRetention: s.Config.FailedRetention})
 	sched := bot.NewScheduler(s.Log)
 	if err := sched.Register(s.registry); err != nil {
 		s.Log.Error("Unable to register the job metrics", slog.Any("error", err))

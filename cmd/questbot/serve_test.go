@@ -186,10 +186,16 @@ func TestConfigFromEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.LogLevel != "debug" || cfg.LogFormat != "json" || cfg.HTTPAddr != "127.0.0.1:9999" || cfg.DataDir != ".data" {
+	if cfg.LogLevel != "debug" || cfg.LogFormat != "json" || cfg.HTTPAddr != "127.0.0.1:9999" || cfg.DataDir != ".data" ||
+		cfg.FailedRetention != 7*24*time.Hour {
 		t.Fatalf("got %+v", cfg)
 	}
-	for _, bad := range []map[string]string{{"LOG_LEVEL": "loud"}, {"LOG_FORMAT": "xml"}} {
+	env["FAILED_RETENTION"] = "720h"
+	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.FailedRetention != 30*24*time.Hour {
+		t.Fatalf("FAILED_RETENTION=720h: %v, %v", cfg.FailedRetention, err)
+	}
+	for _, bad := range []map[string]string{{"LOG_LEVEL": "loud"}, {"LOG_FORMAT": "xml"},
+		{"FAILED_RETENTION": "a week"}, {"FAILED_RETENTION": "1m"}} {
 		if _, err := ConfigFromEnv(func(k string) string { return bad[k] }); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
