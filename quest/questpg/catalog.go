@@ -21,7 +21,8 @@ import (
 // the name $4, else the quests matching the condition on s that %s holds (with $3 the name), that
 // the user ($1) may open in the bot ($2), in the order %s.
 const findSQL = `
-	SELECT s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0)
+	SELECT s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0),
+		s.dialect
 	FROM (
 		SELECT d.script_id AS id, 0 AS rank, d.version FROM dev_upload d
 		WHERE d.service_id = $2 AND d.owner_id = $1 AND d.kind = 'quest' AND d.name = $4
@@ -57,14 +58,14 @@ func (s *Store) FindByFile(ctx context.Context, db pgx.Tx, service int, user int
 // not.
 func (s *Store) Openable(ctx context.Context, db pgx.Tx, service int, user, id int64) (*Script, error) {
 	return findScript(ctx, db, `
-		SELECT id, name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0)
+		SELECT id, name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0), dialect
 		FROM script WHERE id = $3 AND dev_openable($1, $2, $3)`, user, service, id)
 }
 
 func findScript(ctx context.Context, db pgx.Tx, sql string, args ...any) (*Script, error) {
 	var sc Script
 	err := db.QueryRow(ctx, sql, args...).Scan(&sc.ID, &sc.Name, &sc.CommonName, &sc.File, &sc.Lang, &sc.WinBonus,
-		&sc.DeathPenalty, &sc.SessionType)
+		&sc.DeathPenalty, &sc.SessionType, &sc.Dialect)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNoScript
 	}

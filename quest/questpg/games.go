@@ -32,6 +32,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -65,6 +66,37 @@ type Script struct {
 	WinBonus, DeathPenalty int64
 	// SessionType is the session type of a multiplayer quest, 0 for none.
 	SessionType int
+	// Dialect is how the quest is played.
+	Dialect Dialect
+}
+
+// Dialect is how a quest of the catalogue is played and shown (the script's dialect column); the
+// quest player says what each one changes.
+type Dialect string
+
+// The dialects.
+const (
+	// DialectReference plays as the reference player does, exactly.
+	DialectReference Dialect = "reference"
+	// DialectDagazBot plays as the original Telegram bot (DagazBotV3) did, for the quests
+	// written for it.
+	DialectDagazBot Dialect = "dagazbot"
+)
+
+// Dialects lists the dialects, the default first.
+var Dialects = []Dialect{DialectReference, DialectDagazBot}
+
+// ErrBadDialect reports a dialect name that is none of Dialects.
+var ErrBadDialect = errors.New("questpg: unknown dialect")
+
+// ParseDialect returns the dialect named s (case ignored).
+func ParseDialect(s string) (Dialect, error) {
+	for _, d := range Dialects {
+		if strings.EqualFold(s, string(d)) {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("%w %q: it is reference or dagazbot", ErrBadDialect, s)
 }
 
 // Game is a user's running game.
@@ -102,7 +134,8 @@ func NewNonce() int64 {
 
 const gameColumns = `g.game_id, g.service_id, g.user_id, g.step, g.nonce, g.state_version, g.phase, g.location, g.state,
 	g.sandbox, g.stake, g.money_param, COALESCE(g.ranger, ''),
-	s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0)`
+	s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0),
+	s.dialect`
 
 func scanGame(row pgx.Row) (*Game, error) {
 	var g Game
@@ -113,7 +146,7 @@ func scanGame(row pgx.Row) (*Game, error) {
 	err := row.Scan(&g.ID, &g.Service, &g.User, &g.Step, &g.Nonce, &version, &phase, &location, &doc,
 		&g.Sandbox, &g.Stake, &g.MoneyParam, &g.Ranger,
 		&g.Script.ID, &g.Script.Name, &g.Script.CommonName, &g.Script.File, &g.Script.Lang, &g.Script.WinBonus,
-		&g.Script.DeathPenalty, &g.Script.SessionType)
+		&g.Script.DeathPenalty, &g.Script.SessionType, &g.Script.Dialect)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNoGame
 	}
@@ -157,9 +190,9 @@ func (s *Store) LockRunning(ctx context.Context, db pgx.Tx, service int, user, g
 func (s *Store) Script(ctx context.Context, db pgx.Tx, service int, id int64) (*Script, error) {
 	sc := &Script{ID: id}
 	err := db.QueryRow(ctx, `
-		SELECT name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0) FROM script
-		WHERE id = $1 AND (service_id IS NULL OR service_id = $2)`, id, service).
-		Scan(&sc.Name, &sc.CommonName, &sc.File, &sc.Lang, &sc.WinBonus, &sc.DeathPenalty, &sc.SessionType)
+		SELECT name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0), dialect
+		FROM script WHERE id = $1 AND (service_id IS NULL OR service_id = $2)`, id, service).
+		Scan(&sc.Name, &sc.CommonName, &sc.File, &sc.Lang, &sc.WinBonus, &sc.DeathPenalty, &sc.SessionType, &sc.Dialect)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNoScript
 	}
@@ -174,11 +207,11 @@ func (s *Store) Script(ctx context.Context, db pgx.Tx, service int, id int64) (*
 func (s *Store) Translation(ctx context.Context, db pgx.Tx, service int, commonName, lang string) (*Script, error) {
 	sc := &Script{CommonName: commonName, Lang: lang}
 	err := db.QueryRow(ctx, `
-		SELECT id, name, file, win_bonus, death_penalty, COALESCE(session_type_id, 0) FROM script
+		SELECT id, name, file, win_bonus, death_penalty, COALESCE(session_type_id, 0), dialect FROM script
 		WHERE common_name = $1 AND language = $2 AND (service_id IS NULL OR service_id = $3)
 			AND (listed OR NOT uploaded)
 		ORDER BY version DESC, id DESC LIMIT 1`, commonName, lang, service).
-		Scan(&sc.ID, &sc.Name, &sc.File, &sc.WinBonus, &sc.DeathPenalty, &sc.SessionType)
+		Scan(&sc.ID, &sc.Name, &sc.File, &sc.WinBonus, &sc.DeathPenalty, &sc.SessionType, &sc.Dialect)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNoScript
 	}
