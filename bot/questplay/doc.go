@@ -20,6 +20,15 @@
 // After a choice the pressed message loses its keyboard and stays in the chat as a transcript,
 // except the screens of the starting location and of empty locations, which are deleted.
 //
+// # Dialects
+//
+// Each quest of the catalogue names the dialect it is played in: reference, the reference player
+// exactly (the default), or dagazbot, for the quests written for the original Telegram bot, whose
+// interpreter showed them differently and had one rule of play of its own. dialect.go lists
+// what the dagazbot dialect changes: the buttons' order and width, the locations a step passes
+// through and the "Next"s it takes by itself, the pictures, <Money>, and the rule for jumps that
+// share a text.
+//
 // # Persistence and cost
 //
 // The store keeps the player's quest.State, which restores a game exactly (location, parameters,

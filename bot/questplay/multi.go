@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -256,18 +257,29 @@ func (g *Games) multiView(c *compiled, gm *game, v *quest.View, own string) {
 	}
 }
 
-// multiScreen puts a game's waiting screen under its ref and the requests due before it first.
-func (g *Games) multiScreen(gm *game, reqs []bot.Request) []bot.Request {
+// multiScreen puts a game's waiting screen (reqs) under its ref, after the requests due before
+// it: the multiplayer ones, then the lead given.
+func (g *Games) multiScreen(gm *game, lead, reqs []bot.Request) []bot.Request {
 	if gm.mp == nil {
-		return reqs
+		return append(slices.Clip(lead), reqs...)
 	}
 	if gm.mp.wait != nil {
 		reqs = bot.WithRef(gm.mp.wait.Ref, reqs...)
 	}
-	if len(gm.mp.pre) == 0 {
-		return reqs
+	out := make([]bot.Request, 0, len(gm.mp.pre)+len(lead)+len(reqs))
+	return append(append(append(out, gm.mp.pre...), lead...), reqs...)
+}
+
+// multiText puts the players' names into a text of a multiplayer quest, as multiView does.
+func (g *Games) multiText(c *compiled, gm *game, s, own string) string {
+	if len(c.points) == 0 {
+		return s
 	}
-	return append(append([]bot.Request(nil), gm.mp.pre...), reqs...)
+	names := []string{own}
+	if gm.mp != nil && gm.mp.names != nil {
+		names = gm.mp.names
+	}
+	return playerNames(s, names, texts.For(gm.Script.Lang).Session.Bot)
 }
 
 // playerNames replaces the tags <1>, <2>, … of a text by the players' names: names[k-1], or
@@ -399,7 +411,7 @@ func (r *run) take(mg *runGame, jump int, set sessions.Values, seed string) erro
 	if seed != "" {
 		st.Alea = alea.New(seed).State()
 	}
-	next, err := mg.c.Perform(st, jump)
+	next, err := mg.c.PerformWith(st, jump, options(mg.gm, func(p quest.Passage) { mg.gm.passed = append(mg.gm.passed, p) }))
 	if err != nil {
 		return fmt.Errorf("questplay: script %d: multiplayer jump %d: %w", mg.gm.Script.ID, jump, err)
 	}
