@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"testing"
 )
@@ -87,5 +88,74 @@ func BenchmarkSearch(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkGameApply measures the public Apply (with its legality and
+// notation checks) followed by Undo, for each game; it must not allocate.
+func BenchmarkGameApply(b *testing.B) {
+	for _, v := range []string{"russian", "international", "chess", "chase", "foxgeese13"} {
+		b.Run(v, func(b *testing.B) {
+			g := mustGame(b, v)
+			ms := g.LegalMoves()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := g.Apply(ms[i%len(ms)]); err != nil {
+					b.Fatal(err)
+				}
+				if err := g.Undo(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkImage measures drawing a picture (Render) and encoding it as a
+// PNG (WritePNG, drawing included) for each game, in the positions of the
+// picture tests.
+func BenchmarkImage(b *testing.B) {
+	for _, pg := range pictureGames {
+		var opts []Option
+		if pg.pos != "" {
+			opts = append(opts, WithPosition(pg.pos))
+		}
+		g := mustGame(b, pg.variant, opts...)
+		mustPlay(b, g, pg.moves...)
+		b.Run(pg.name+"/Render", func(b *testing.B) {
+			g.Render(ImageOptions{}) // the sprites are drawn on first use
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				g.Render(ImageOptions{Viewer: Player(i & 1)})
+			}
+			reportCPU(b, cpu)
+		})
+		b.Run(pg.name+"/WritePNG", func(b *testing.B) {
+			var buf bytes.Buffer
+			g.Render(ImageOptions{})
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := cpuSeconds()
+			for i := 0; i < b.N; i++ {
+				buf.Reset()
+				if err := g.WritePNG(&buf, First); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu)
+			b.ReportMetric(float64(buf.Len()), "bytes")
+		})
+	}
+}
+
+// reportCPU reports the process CPU time per operation since cpu (the
+// benchmark's own work plus the garbage collector's), which a busy
+// machine inflates less than the wall-clock time.
+func reportCPU(b *testing.B, cpu float64) {
+	if cpu = cpuSeconds() - cpu; cpu > 0 {
+		b.ReportMetric(cpu*1e3/float64(b.N), "cpu-ms/op")
 	}
 }

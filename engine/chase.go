@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -98,7 +99,8 @@ func chaseRules() *rules {
 	}
 	r.encode = encodeChase
 	r.decode = decodeChase
-	r.notate = cd.notate
+	r.write, r.clash = writeChase, clashChase
+	r.letters = "nesw" // the entry directions of "C5-E5(ne)"
 	r.eval = cd.eval
 	r.glyph = glyphChase
 	r.start = "123454321/........./........./........./........./........./........./........./abcdedcba r"
@@ -281,37 +283,47 @@ func (cd *chaseData) exchangeRule(c *ctx) {
 
 // status: fewer than five dice loses, then no legal move loses, then the
 // common draw rules.
-func (cd *chaseData) status(g *Game, legal []Move) Status {
+func (cd *chaseData) status(g *Game, nLegal int) Status {
 	s := g.cur()
 	n := cd.count(s)
-	for _, p := range []Player{s.Turn, s.Turn.Other()} {
+	for _, p := range [2]Player{s.Turn, s.Turn.Other()} {
 		if n[p] < 5 {
-			return Status{Result: Win, Winner: p.Other(), Reason: "fewer than five dice"}
+			return end(Win, p.Other(), RuleFewDice, "fewer than five dice")
 		}
 	}
-	return defaultStatus(g, legal)
+	return defaultStatus(g, nLegal)
 }
 
-// notate writes "A1-A2", "A3>A4:2", and adds the entry direction "(ne)"
-// to moves that would otherwise share their text.
-func (cd *chaseData) notate(r *rules, _ *State, ms []move, text []string) {
+// writeChase writes "A1-A2" (origin and the cell where the moving die
+// stops) and "A3>A4:2" (an exchange of two pips), adding the entry
+// direction, "A1-A2(ne)", when another move of the list has the same
+// origin and stopping cell (amb).
+func writeChase(r *rules, _ *State, m *move, amb bool, buf []byte) []byte {
 	names := r.topo.names
-	for i := range ms {
-		m := &ms[i]
-		if m.flags&flagExchange != 0 {
-			text[i] = fmt.Sprintf("%s>%s:%d", names[m.path[0]], names[m.path[1]], m.tag)
-		} else {
-			text[i] = names[m.path[0]] + "-" + names[m.path[1]]
-		}
+	buf = append(buf, names[m.path[0]]...)
+	if m.flags&flagExchange != 0 {
+		buf = append(buf, '>')
+		buf = append(buf, names[m.path[1]]...)
+		buf = append(buf, ':')
+		return strconv.AppendInt(buf, int64(m.tag), 10)
 	}
-	for i := range ms {
-		for j := range ms {
-			if i != j && ms[i].flags&flagExchange == 0 && text[i] == strings.SplitN(text[j], "(", 2)[0] {
-				text[i] += "(" + r.topo.dirNames[ms[i].dir] + ")"
-				break
-			}
-		}
+	buf = append(buf, '-')
+	buf = append(buf, names[m.path[1]]...)
+	if amb {
+		buf = append(buf, '(')
+		buf = append(buf, r.topo.dirNames[m.dir]...)
+		buf = append(buf, ')')
 	}
+	return buf
+}
+
+// clashChase: die moves with the same origin and stopping cell must name
+// their direction; exchanges never clash.
+func clashChase(m *move) uint32 {
+	if m.flags&flagExchange != 0 {
+		return 0
+	}
+	return 1 + (uint32(m.path[0])<<8 | uint32(m.path[1]))
 }
 
 // glyphChase: "1"-"6" for Red dice, "a"-"f" for White dice.

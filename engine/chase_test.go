@@ -234,3 +234,13 @@ func TestChaseDisambiguation(t *testing.T) {
 		t.Errorf("d8 d2 w: %v", err)
 	}
 }
+
+func TestChaseShortNotation(t *testing.T) {
+	// From the start no two die moves share origin and stopping cell, so
+	// none carries its direction.
+	for _, m := range mustGame(t, "chase").LegalMoves() {
+		if strings.Contains(m.String(), "(") {
+			t.Errorf("%s carries a direction it does not need", m)
+		}
+	}
+}

@@ -1,11 +1,5 @@
 package engine
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
-)
-
 // Chess, mainly there to keep the core honest (castling is a compound
 // move, en passant captures away from the landing square, promotion is a
 // choice, and legality is a whole-list filter), but fully playable.
@@ -14,8 +8,8 @@ import (
 // passant and promotion to queen, rook, bishop or knight. The game ends by
 // checkmate, stalemate (draw), threefold repetition (draw, automatic), the
 // fifty-move rule (draw after 100 plies without capture or pawn move,
-// automatic), insufficient material (king against king, king and a minor
-// piece against king) or the platform's ply limit.
+// automatic), a dead position (see deadPosition) or the platform's ply
+// limit.
 //
 // Positions are FEN strings; moves are written in long algebraic notation
 // ("e2e4", "e1g1" for castling, "e7e8q"), and read also as "e2-e4", "O-O"
@@ -108,6 +102,7 @@ func chessRules() *rules {
 		topo:        t,
 		groups:      []uint32{group(modeQuiet)},
 		clockLimit:  100,
+		clockRule:   RuleFiftyMoves,
 		clockReason: "fifty-move rule",
 		repetitions: 3,
 		quiescence:  qCapture,
@@ -131,8 +126,9 @@ func chessRules() *rules {
 	r.filters = []filter{cd.legal}
 	r.encode = encodeFEN
 	r.decode = decodeFEN
-	r.notate = notateChess
-	r.alias = aliasChess
+	r.write = writeChess
+	r.special = parseSAN
+	r.letters = "KQRBNPOkqrbnpo"
 	r.status = cd.status
 	r.terminal = func(_ *rules, s *State, n int) (bool, int) {
 		if n > 0 {
@@ -415,31 +411,50 @@ func (cd *chessData) legal(_ *rules, s *State, ms []move) []move {
 	return ms[:n]
 }
 
-// status: checkmate, stalemate, insufficient material, then the common
-// draw rules.
-func (cd *chessData) status(g *Game, legal []Move) Status {
+// status: checkmate, stalemate, a dead position, then the common draw
+// rules.
+func (cd *chessData) status(g *Game, nLegal int) Status {
 	s := g.cur()
-	if len(legal) == 0 {
+	if nLegal == 0 {
 		k := kingSquare(&s.Board, s.Turn)
 		if k != none && cd.attacked(&s.Board, k, s.Turn.Other()) {
-			return Status{Result: Win, Winner: s.Turn.Other(), Reason: "checkmate"}
+			return end(Win, s.Turn.Other(), RuleCheckmate, "checkmate")
 		}
-		return Status{Result: Draw, Reason: "stalemate"}
+		return end(Draw, 0, RuleStalemate, "stalemate")
 	}
-	minors, others := 0, 0
-	for sq := 0; sq < 64; sq++ {
-		switch s.Board[sq].Kind() {
-		case 0, kindChessKing:
-		case kindKnight, kindBishop:
-			minors++
-		default:
-			others++
-		}
-	}
-	if others == 0 && minors <= 1 {
-		return Status{Result: Draw, Reason: "insufficient material"}
+	if deadPosition(&s.Board) {
+		return end(Draw, 0, RuleDeadPosition, "dead position: neither side can checkmate")
 	}
 	return g.drawStatus()
+}
+
+// deadPosition recognises the positions in which no sequence of legal
+// moves can end in checkmate (FIDE Laws of Chess, article 5.2.2) by their
+// material: kings only; kings and a single knight or bishop; kings and
+// bishops that all stand on squares of one colour, whoever owns them (a
+// bishop against a bishop of the same colour, two bishops of one colour
+// against a king, ...). Positions dead only by their pawn structure are
+// left to the other rules.
+func deadPosition(b *[MaxSquares]Piece) bool {
+	minors, knights := 0, 0
+	var colours [2]bool
+	for sq := 0; sq < 64; sq++ {
+		switch b[sq].Kind() {
+		case 0, kindChessKing:
+		case kindKnight:
+			minors++
+			knights++
+		case kindBishop:
+			minors++
+			colours[(sq/8+sq%8)%2] = true
+		default:
+			return false
+		}
+	}
+	if minors <= 1 {
+		return true
+	}
+	return knights == 0 && colours[0] != colours[1]
 }
 
 // glyphChess uses FEN letters: upper case White, lower case Black.
@@ -454,236 +469,14 @@ func glyphChess(pc Piece) byte {
 	return l
 }
 
-// encodeFEN writes a FEN string.
-func encodeFEN(r *rules, s *State) string {
-	var b strings.Builder
-	for row := 7; row >= 0; row-- {
-		empty := 0
-		for col := 0; col < 8; col++ {
-			pc := s.Board[row*8+col]
-			if pc == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(glyphChess(pc))
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if row > 0 {
-			b.WriteByte('/')
-		}
+// writeChess writes long algebraic notation: "e2e4", "e7e8q".
+func writeChess(r *rules, _ *State, m *move, _ bool, buf []byte) []byte {
+	buf = append(buf, r.topo.names[m.path[0]]...)
+	buf = append(buf, r.topo.names[m.path[1]]...)
+	if m.tag != 0 {
+		buf = append(buf, "?pnbrqk"[m.tag%7])
 	}
-	b.WriteString([]string{" w ", " b "}[s.Turn])
-	c := s.Aux[auxCastle]
-	if c == 0 {
-		b.WriteByte('-')
-	}
-	for i, l := range "KQkq" {
-		if c&(1<<i) != 0 {
-			b.WriteRune(l)
-		}
-	}
-	if ep := int(s.Aux[auxEP]) - 1; ep >= 0 {
-		b.WriteString(" " + r.topo.names[ep])
-	} else {
-		b.WriteString(" -")
-	}
-	fmt.Fprintf(&b, " %d %d", s.Clock, s.Ply/2+1)
-	return b.String()
-}
-
-// decodeFEN reads a FEN string; the move counters may be omitted. It
-// rejects positions a game cannot continue from: a missing or extra king,
-// pawns on the first or last rank, or the side not to move in check.
-func decodeFEN(r *rules, text string) (State, error) {
-	var s State
-	f := strings.Fields(text)
-	if len(f) < 2 || len(f) > 6 {
-		return s, fmt.Errorf("%w: FEN needs 2 to 6 fields", ErrBadPosition)
-	}
-	rows := strings.Split(f[0], "/")
-	if len(rows) != 8 {
-		return s, fmt.Errorf("%w: FEN needs 8 ranks", ErrBadPosition)
-	}
-	for i, row := range rows {
-		rank, col := 7-i, 0
-		for _, ch := range row {
-			if ch >= '1' && ch <= '8' {
-				col += int(ch - '0')
-				continue
-			}
-			k := strings.IndexRune("PNBRQK", ch)
-			p := First
-			if k < 0 {
-				k = strings.IndexRune("pnbrqk", ch)
-				p = Second
-			}
-			if k < 0 || col > 7 {
-				return s, fmt.Errorf("%w: bad rank %q", ErrBadPosition, row)
-			}
-			if Kind(k+1) == kindPawn && (rank == 0 || rank == 7) {
-				return s, fmt.Errorf("%w: pawn on rank %d", ErrBadPosition, rank+1)
-			}
-			s.Board[rank*8+col] = makePiece(p, Kind(k+1))
-			col++
-		}
-		if col != 8 {
-			return s, fmt.Errorf("%w: rank %q is not 8 squares", ErrBadPosition, row)
-		}
-	}
-	switch f[1] {
-	case "w", "W":
-		s.Turn = First
-	case "b", "B":
-		s.Turn = Second
-	default:
-		return s, fmt.Errorf("%w: side to move %q", ErrBadPosition, f[1])
-	}
-	if len(f) > 2 && f[2] != "-" {
-		for _, ch := range f[2] {
-			i := strings.IndexRune("KQkq", ch)
-			if i < 0 {
-				return s, fmt.Errorf("%w: castling %q", ErrBadPosition, f[2])
-			}
-			s.Aux[auxCastle] |= 1 << i
-		}
-	}
-	// Drop castling rights whose king or rook is not at home.
-	need := []struct {
-		bit     uint8
-		k, rook int
-		p       Player
-	}{{castleWK, sqE1, sqH1, First}, {castleWQ, sqE1, sqA1, First}, {castleBK, sqE8, sqH8, Second}, {castleBQ, sqE8, sqA8, Second}}
-	for _, n := range need {
-		if s.Board[n.k] != makePiece(n.p, kindChessKing) || s.Board[n.rook] != makePiece(n.p, kindRook) {
-			s.Aux[auxCastle] &^= n.bit
-		}
-	}
-	if len(f) > 3 && f[3] != "-" {
-		sq, ok := r.topo.square(f[3])
-		want := 5 // rank 6 when White is to move
-		if s.Turn == Second {
-			want = 2
-		}
-		if !ok || int(r.topo.row[sq]) != want {
-			return s, fmt.Errorf("%w: en passant square %q", ErrBadPosition, f[3])
-		}
-		s.Aux[auxEP] = uint8(sq + 1)
-	}
-	if len(f) > 4 {
-		n, err := strconv.Atoi(f[4])
-		if err != nil || n < 0 || n > 10000 {
-			return s, fmt.Errorf("%w: half-move clock %q", ErrBadPosition, f[4])
-		}
-		s.Clock = uint16(n)
-	}
-	if len(f) > 5 {
-		n, err := strconv.Atoi(f[5])
-		if err != nil || n < 1 || n > 100000 {
-			return s, fmt.Errorf("%w: move number %q", ErrBadPosition, f[5])
-		}
-		s.Ply = uint32(2*(n-1)) + uint32(s.Turn)
-	}
-	kings := [2]int{}
-	for sq := 0; sq < 64; sq++ {
-		if s.Board[sq].Kind() == kindChessKing {
-			kings[s.Board[sq].Owner()]++
-		}
-	}
-	if kings != [2]int{1, 1} {
-		return s, fmt.Errorf("%w: each side needs exactly one king", ErrBadPosition)
-	}
-	cd := newChessData(r.topo)
-	if k := kingSquare(&s.Board, s.Turn.Other()); cd.attacked(&s.Board, k, s.Turn) {
-		return s, fmt.Errorf("%w: the side not to move is in check", ErrBadPosition)
-	}
-	return s, nil
-}
-
-// notateChess writes long algebraic notation: "e2e4", "e7e8q".
-func notateChess(r *rules, _ *State, ms []move, text []string) {
-	for i := range ms {
-		m := &ms[i]
-		t := r.topo.names[m.path[0]] + r.topo.names[m.path[1]]
-		if m.tag != 0 {
-			t += string(rune("?pnbrqk"[m.tag%7]))
-		}
-		text[i] = t
-	}
-}
-
-// aliasChess rewrites castling written as O-O / 0-0 and standard
-// algebraic notation ("Nf3", "exd5", "e8=Q+") into long algebraic notation
-// when exactly one legal move fits.
-func aliasChess(r *rules, s *State, legal []Move, text string) string {
-	t := strings.TrimRight(strings.TrimSpace(text), "+#!?")
-	home := sqE1
-	if s.Turn == Second {
-		home = sqE8
-	}
-	switch strings.ToUpper(strings.ReplaceAll(t, "0", "O")) {
-	case "O-O", "OO":
-		return r.topo.names[home] + r.topo.names[home+2]
-	case "O-O-O", "OOO":
-		return r.topo.names[home] + r.topo.names[home-2]
-	}
-	// Standard algebraic notation: [piece][file][rank][x]square[=promotion].
-	san := strings.ReplaceAll(strings.ReplaceAll(t, "x", ""), ":", "")
-	san = strings.ReplaceAll(san, "=", "")
-	if len(san) < 2 {
-		return text
-	}
-	kind := kindPawn
-	if i := strings.IndexByte("NBRQK", san[0]); i >= 0 {
-		kind = Kind(i + 2)
-		san = san[1:]
-	}
-	var promo Kind
-	if n := len(san); n >= 3 {
-		if i := strings.IndexByte("NBRQnbrq", san[n-1]); i >= 0 && isDigit(san[n-2]) {
-			promo = Kind(i%4 + 2)
-			san = san[:n-1]
-		}
-	}
-	if len(san) < 2 || len(san) > 4 {
-		return text
-	}
-	to, ok := r.topo.square(san[len(san)-2:])
-	if !ok {
-		return text
-	}
-	hint := san[:len(san)-2]
-	found := ""
-	for _, lm := range legal {
-		m := &lm.m
-		from := int(m.path[0])
-		if int(m.path[1]) != to || s.Board[from].Kind() != kind || Kind(m.tag) != promo {
-			continue
-		}
-		name := r.topo.names[from]
-		okHint := true
-		for _, h := range hint {
-			if !strings.ContainsRune(name, h) {
-				okHint = false
-			}
-		}
-		if !okHint {
-			continue
-		}
-		if found != "" {
-			return text // ambiguous: let the generic parser report it
-		}
-		found = lm.text
-	}
-	if found == "" {
-		return text
-	}
-	return found
+	return buf
 }
 
 // evalChess: material plus small positional terms (centralised minor

@@ -46,7 +46,7 @@ func TestChessEnds(t *testing.T) {
 	// Threefold repetition.
 	g = mustGame(t, "chess")
 	mustPlay(t, g, "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8")
-	if st := g.Status(); st.Result != Draw || st.Reason != "repetition" {
+	if st := g.Status(); st.Result != Draw || st.Rule != RuleRepetition {
 		t.Errorf("repetition: %+v", st)
 	}
 }

@@ -34,6 +34,10 @@ type draughtsConfig struct {
 	immediate      bool // captured pieces vanish at once (Turkish strike)
 	noReverse      bool // a king may not turn 180 degrees mid-capture
 	firstToMove    Player
+	// kingMoves is the number of moves each with only kings moving and no
+	// capture that draws (RuleKingMoves).
+	kingMoves int
+	endings   func(g *Game) Status // the variant's small-ending draw rules
 }
 
 // draughts builds the rules of a draughts variant from its data.
@@ -47,8 +51,10 @@ func draughts(dc draughtsConfig) *rules {
 		immediate:   dc.immediate,
 		promo:       dc.promo,
 		dedupe:      true,
-		clockLimit:  50,
-		clockReason: "25 moves without a man move or capture",
+		clockLimit:  2 * dc.kingMoves,
+		clockRule:   RuleKingMoves,
+		clockReason: fmt.Sprintf("%d moves each with only kings moving and no capture", dc.kingMoves),
+		endings:     dc.endings,
 		repetitions: 3,
 		quiescence:  qForced,
 	}
@@ -119,7 +125,10 @@ func draughts(dc draughtsConfig) *rules {
 	}
 	r.encode = encodeDraughts
 	r.decode = decodeDraughts
-	r.notate = notateDraughts
+	r.write = writeDraughts
+	if dc.numbered {
+		r.clash = clashDraughts
+	}
 	r.eval = evalDraughts
 	r.glyph = glyphDraughts
 	r.finish()
@@ -348,45 +357,38 @@ func draughtsSquares(r *rules, item string) ([]int, error) {
 	return nil, fmt.Errorf("%w: no square %q", ErrBadPosition, item)
 }
 
-// notateDraughts writes "c3-d4" for quiet moves and "g5:e3:c5" (every
-// landing square) for captures; numbered boards write "32-28" and "28x19",
-// adding the intermediate squares only when two captures share origin and
-// destination.
-func notateDraughts(r *rules, _ *State, ms []move, text []string) {
+// writeDraughts writes "c3-d4" for quiet moves and "g5:e3:c5" (every
+// landing square) for captures; numbered boards write "32-28" and
+// "28x19", adding the intermediate squares ("28x17x19") only when another
+// capture of the list shares origin and destination (amb).
+func writeDraughts(r *rules, _ *State, m *move, amb bool, buf []byte) []byte {
 	names := r.topo.names
-	for i := range ms {
-		m := &ms[i]
-		sep := "-"
-		if m.ncap > 0 {
-			sep = ":"
-			if r.topo.numbered {
-				sep = "x"
-			}
+	sep := byte('-')
+	if m.ncap > 0 {
+		sep = ':'
+		if r.topo.numbered {
+			sep = 'x'
 		}
-		full := r.topo.numbered && m.ncap > 0 && sharesEnds(m, ms)
-		var b strings.Builder
-		b.WriteString(names[m.path[0]])
-		for k := 1; k < int(m.npath); k++ {
-			if r.topo.numbered && m.ncap > 0 && !full && k < int(m.npath)-1 {
-				continue
-			}
-			b.WriteString(sep)
-			b.WriteString(names[m.path[k]])
-		}
-		text[i] = b.String()
 	}
+	short := r.topo.numbered && m.ncap > 0 && !amb
+	buf = append(buf, names[m.path[0]]...)
+	for k := 1; k < int(m.npath); k++ {
+		if short && k < int(m.npath)-1 {
+			continue
+		}
+		buf = append(buf, sep)
+		buf = append(buf, names[m.path[k]]...)
+	}
+	return buf
 }
 
-// sharesEnds reports whether another move in ms has m's origin and
-// destination.
-func sharesEnds(m *move, ms []move) bool {
-	for j := range ms {
-		o := &ms[j]
-		if o != m && o.from() == m.from() && o.to() == m.to() {
-			return true
-		}
+// clashDraughts: on numbered boards, captures with the same origin and
+// destination must be written in full.
+func clashDraughts(m *move) uint32 {
+	if m.ncap == 0 {
+		return 0
 	}
-	return false
+	return 1 + (uint32(m.path[0])<<8 | uint32(m.to()))
 }
 
 // evalDraughts scores material, men's advancement and centre control from

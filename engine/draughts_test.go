@@ -163,20 +163,20 @@ func TestNoMovesLoses(t *testing.T) {
 func TestDrawRules(t *testing.T) {
 	// 25 moves each with kings only and no capture.
 	g := mustGame(t, "russian", WithPosition("W:WKa1:BKh2"))
-	g.hist[0].Clock = 50
-	if st := g.Status(); st.Result != Draw || st.Reason != "25 moves without a man move or capture" {
+	g.hist[0].Clock = 30
+	if st := g.Status(); st.Result != Draw || st.Rule != RuleKingMoves {
 		t.Errorf("clock draw: %+v", st)
 	}
 	// Threefold repetition.
 	g = mustGame(t, "russian", WithPosition("W:WKa1:BKh2"))
 	mustPlay(t, g, "a1-b2", "h2-g1", "b2-a1", "g1-h2", "a1-b2", "h2-g1", "b2-a1", "g1-h2")
-	if st := g.Status(); st.Result != Draw || st.Reason != "repetition" {
+	if st := g.Status(); st.Result != Draw || st.Rule != RuleRepetition {
 		t.Errorf("repetition: %+v", st)
 	}
 	// The ply limit.
 	g = mustGame(t, "russian", WithPlyLimit(2))
 	mustPlay(t, g, "c3-d4", "f6-g5")
-	if st := g.Status(); st.Result != Draw || st.Reason != "ply limit" {
+	if st := g.Status(); st.Result != Draw || st.Rule != RulePlyLimit {
 		t.Errorf("ply limit: %+v", st)
 	}
 }

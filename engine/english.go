@@ -19,5 +19,6 @@ func englishRules() *rules {
 		rows:        3,
 		promo:       promoStop,
 		firstToMove: Second,
+		kingMoves:   25,
 	})
 }

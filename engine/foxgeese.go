@@ -131,16 +131,16 @@ func foxGeeseRules(fc foxConfig) (*rules, error) {
 		}
 		return geese
 	}
-	r.status = func(g *Game, legal []Move) Status {
+	r.status = func(g *Game, nLegal int) Status {
 		s := g.cur()
 		if countGeese(s) < threshold {
-			return Status{Result: Win, Winner: Second, Reason: "too few geese to trap the fox"}
+			return end(Win, Second, RuleFewGeese, "too few geese to trap the fox")
 		}
-		if len(legal) == 0 {
+		if nLegal == 0 {
 			if s.Turn == Second {
-				return Status{Result: Win, Winner: First, Reason: "the fox is trapped"}
+				return end(Win, First, RuleFoxTrapped, "the fox is trapped")
 			}
-			return Status{Result: Win, Winner: Second, Reason: "the geese cannot move"}
+			return end(Win, Second, RuleGeeseBlocked, "the geese cannot move")
 		}
 		return g.drawStatus()
 	}
@@ -158,7 +158,7 @@ func foxGeeseRules(fc foxConfig) (*rules, error) {
 	}
 	r.encode = encodeFox
 	r.decode = decodeFox
-	r.notate = notateDraughts
+	r.write = writeDraughts
 	r.eval = evalFox
 	r.glyph = glyphFox
 	r.finish()

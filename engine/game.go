@@ -110,10 +110,15 @@ type Game struct {
 	hist  []State
 	moves []Move
 	c     *ctx
-	// legal caches the sorted, notated legal moves of the position at
-	// history length legalAt (0 = none cached).
+	// raw caches the generated legal moves (unsorted, without notation)
+	// of the position at history length rawAt, and legal the sorted,
+	// notated list at legalAt (0 = none cached). Both are reset whenever
+	// the history changes.
+	raw     []move
+	rawAt   int
 	legal   []Move
 	legalAt int
+	text    []byte // scratch for the notation check of Apply
 }
 
 // NewGame starts a game of the named variant (see Variants).
@@ -207,15 +212,29 @@ func (g *Game) History() []Move { return append([]Move(nil), g.moves...) }
 // format; NewGame(variant, WithPosition(s)) restores it.
 func (g *Game) Position() string { return g.r.encode(g.r, g.cur()) }
 
+// rawMoves returns the generated legal moves of the current position
+// (cached; shared slice). Generating them allocates nothing once the
+// buffer has grown to the game's largest list.
+func (g *Game) rawMoves() []move {
+	if g.rawAt != len(g.hist) {
+		g.raw = g.r.generate(g.cur(), g.c, g.raw)
+		g.rawAt = len(g.hist)
+	}
+	return g.raw
+}
+
+// moved resets the caches after a change of the history.
+func (g *Game) moved() { g.rawAt, g.legalAt = 0, 0 }
+
 // legalMoves returns the cached sorted, notated legal list (shared slice).
 func (g *Game) legalMoves() []Move {
 	if g.legalAt == len(g.hist) {
 		return g.legal
 	}
 	s := g.cur()
-	raw := g.r.generate(s, g.c, g.c.out)
+	raw := g.rawMoves()
 	text := make([]string, len(raw))
-	g.r.notate(g.r, s, raw, text)
+	g.r.notate(s, raw, text)
 	ms := make([]Move, len(raw))
 	for i := range raw {
 		ms[i] = Move{m: raw[i], text: text[i]}
@@ -237,24 +256,38 @@ func (g *Game) LegalMoves() []Move {
 
 // Apply plays a legal move, as returned by LegalMoves or ParseMove.
 // Returns ErrGameOver if the game has ended and ErrIllegalMove if the move
-// is not legal here.
+// is not legal here. Once the game's buffers have grown, Apply allocates
+// nothing: it checks the move against the generated list and its
+// notation against the move's own text without building the sorted,
+// notated list.
 func (g *Game) Apply(m Move) error {
-	if st := g.Status(); st.Result != Ongoing {
-		return fmt.Errorf("%w: %s", ErrGameOver, st.Reason)
+	raw := g.rawMoves()
+	if st := g.statusOf(len(raw)); st.Result != Ongoing {
+		return &MoveError{Kind: MoveGameOver, Input: m.text, Reason: st.Reason}
 	}
-	for _, lm := range g.legalMoves() {
-		if lm.m.equal(&m.m) {
-			s := *g.cur()
-			g.r.apply(&s, &lm.m)
-			g.hist = append(g.hist, s)
-			g.moves = append(g.moves, lm)
-			return nil
+	for i := range raw {
+		if !raw[i].equal(&m.m) {
+			continue
 		}
+		s := g.cur()
+		// The history keeps the move's notation in this position, which
+		// a Move taken from another position may not carry.
+		g.text = g.r.moveText(s, raw, i, g.text[:0])
+		text := m.text
+		if string(g.text) != text {
+			text = string(g.text)
+		}
+		g.hist = append(g.hist, *s)
+		g.r.apply(&g.hist[len(g.hist)-1], &raw[i])
+		g.moves = append(g.moves, Move{m: raw[i], text: text})
+		g.moved()
+		return nil
 	}
-	return fmt.Errorf("%w: %s", ErrIllegalMove, m.text)
+	return &MoveError{Kind: MoveIllegal, Input: m.text}
 }
 
-// Play parses a move written by a player and plays it.
+// Play parses a move written by a player (see ParseMove) and plays it.
+// A refusal is a *MoveError and changes nothing.
 func (g *Game) Play(text string) (Move, error) {
 	m, err := g.ParseMove(text)
 	if err != nil {
@@ -270,92 +303,8 @@ func (g *Game) Undo() error {
 	}
 	g.hist = g.hist[:len(g.hist)-1]
 	g.moves = g.moves[:len(g.moves)-1]
-	g.legalAt = 0
+	g.moved()
 	return nil
-}
-
-// Result is the outcome class of a game.
-type Result uint8
-
-// Game outcomes.
-const (
-	Ongoing Result = iota
-	Win
-	Draw
-)
-
-// String names the result.
-func (r Result) String() string {
-	switch r {
-	case Win:
-		return "win"
-	case Draw:
-		return "draw"
-	default:
-		return "ongoing"
-	}
-}
-
-// Status is the state of play: ongoing, or won (by Winner) or drawn, with
-// a short English reason ("no legal moves", "threefold repetition", ...).
-type Status struct {
-	Result Result
-	Winner Player // meaningful only when Result == Win
-	Reason string
-}
-
-// Status returns the current state of play.
-func (g *Game) Status() Status {
-	legal := g.legalMoves()
-	if g.r.status != nil {
-		return g.r.status(g, legal)
-	}
-	return defaultStatus(g, legal)
-}
-
-// defaultStatus: a side without legal moves loses (or draws, if the game
-// says so); otherwise the common draw rules apply.
-func defaultStatus(g *Game, legal []Move) Status {
-	if len(legal) == 0 {
-		if g.r.noMovesDraw {
-			return Status{Result: Draw, Reason: "no legal moves"}
-		}
-		return Status{Result: Win, Winner: g.cur().Turn.Other(), Reason: "no legal moves"}
-	}
-	return g.drawStatus()
-}
-
-// drawStatus applies the draw rules shared by the games: repetition, the
-// reversible-move clock and the ply limit.
-func (g *Game) drawStatus() Status {
-	s := g.cur()
-	if g.r.repetitions > 0 && g.repetitions() >= g.r.repetitions {
-		return Status{Result: Draw, Reason: "repetition"}
-	}
-	if g.r.clockLimit > 0 && int(s.Clock) >= g.r.clockLimit {
-		return Status{Result: Draw, Reason: g.r.clockReason}
-	}
-	if len(g.moves) >= g.cfg.plyLimit {
-		return Status{Result: Draw, Reason: "ply limit"}
-	}
-	return Status{Result: Ongoing}
-}
-
-// repetitions counts how often the current position (same pieces, side to
-// move and game variables) has occurred since the last irreversible move.
-func (g *Game) repetitions() int {
-	s := g.cur()
-	n := 0
-	lo := len(g.hist) - 1 - int(s.Clock)
-	if lo < 0 {
-		lo = 0
-	}
-	for i := len(g.hist) - 1; i >= lo; i-- {
-		if g.hist[i].Hash == s.Hash && g.hist[i].Board == s.Board && g.hist[i].Turn == s.Turn {
-			n++
-		}
-	}
-	return n
 }
 
 // naturalLess orders strings with embedded numbers numerically ("2-7"

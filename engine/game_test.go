@@ -239,13 +239,14 @@ func FuzzPosition(f *testing.F) {
 				_ = g.LegalMoves()
 				_ = g.Status()
 				_ = g.Diagram(First)
+				_ = g.Render(ImageOptions{Viewer: Second, Selected: []string{pos}})
 			}
 		}
 	})
 }
 
 func FuzzMoveText(f *testing.F) {
-	for _, s := range []string{"c3-d4", "e2e4", "A3>A4:2", "O-O", "Nf3", "x:x", "32x28"} {
+	for _, s := range []string{"c3-d4", "e2e4", "A3>A4:2", "O-O", "Nf3", "x:x", "32x28", "с3-d4", "bxc5", "e8=Q", "Кd2", "д4", "d4"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {

@@ -14,8 +14,11 @@ package engine
 //     strike).
 //   - A man is crowned only if its move ends on the last rank; passing
 //     through the last rank in the middle of a capture does not crown it.
-//   - A side with no legal move loses. Draws as in Russian draughts
-//     (threefold repetition, 25 king-only moves each, ply limit).
+//   - A side with no legal move loses. Draws (FMJD rules, article 6; see
+//     draughts_draws.go): the same position for the third time with the
+//     same side to move (6.2), 25 moves each with only kings moving and no
+//     capture (6.3), the 16-move (6.4) and 5-move (6.5) small endings
+//     against a lone king; and the platform's ply limit.
 //
 // Moves are written "32-28" and "28x19"; the intermediate squares of a
 // capture ("28x17x19") are added only when two captures share their origin
@@ -31,6 +34,8 @@ func internationalRules() *rules {
 		flying:         true,
 		promo:          promoAtEnd,
 		majority:       true,
+		kingMoves:      25,
+		endings:        fmjdEndings,
 	})
 }
 
@@ -45,5 +50,7 @@ func brazilianRules() *rules {
 		flying:         true,
 		promo:          promoAtEnd,
 		majority:       true,
+		kingMoves:      25,
+		endings:        fmjdEndings,
 	})
 }

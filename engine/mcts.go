@@ -176,11 +176,9 @@ func mctsPV(r *rules, nodes []mctsNode, n int32, root State) []string {
 	c := r.newCtx()
 	for n >= 0 && len(out) < 8 {
 		ms := r.generate(&s, c, nil)
-		text := make([]string, len(ms))
-		r.notate(r, &s, ms, text)
 		for i := range ms {
 			if ms[i].equal(&nodes[n].mv) {
-				out = append(out, text[i])
+				out = append(out, string(r.moveText(&s, ms, i, nil)))
 				break
 			}
 		}

@@ -1,8 +1,8 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
+	"unicode"
 )
 
 // Move text is read leniently: "c3-d4", "c3d4", "C3 D4", "g5:e3:c5",
@@ -63,40 +63,74 @@ func (r *rules) tokenize(text string) moveText {
 
 func isAlnum(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// ParseMove finds the legal move a player means by text. Returns
-// ErrGameOver when the game has ended, ErrIllegalMove when no legal move
-// matches and ErrAmbiguousMove (listing the candidates) when several do.
+// ParseMove finds the legal move a player means by text. Besides each
+// game's own notation it accepts Cyrillic letters that look like the
+// Latin letters of that notation ("с3-d4" typed on a Russian keyboard),
+// a single square when exactly one legal move ends there ("d4"), and the
+// origin and destination of a capture without the squares between. A
+// refusal is a *MoveError (wrapping ErrIllegalMove, ErrAmbiguousMove or
+// ErrGameOver) saying why, with the legal moves of the piece named or
+// the candidates of an ambiguous text.
 func (g *Game) ParseMove(text string) (Move, error) {
 	if st := g.Status(); st.Result != Ongoing {
-		return Move{}, fmt.Errorf("%w: %s", ErrGameOver, st.Reason)
+		return Move{}, &MoveError{Kind: MoveGameOver, Input: text, Reason: st.Reason}
 	}
-	legal := g.legalMoves()
+	m, e := g.parse(text)
+	if e != nil {
+		e.Input = text
+		return Move{}, e
+	}
+	return m, nil
+}
+
+// parse is ParseMove without the game-over check and the input field.
+func (g *Game) parse(text string) (Move, *MoveError) {
+	unreadable := &MoveError{Kind: MoveUnreadable}
 	t := strings.TrimSpace(text)
 	if len(t) > 200 {
-		return Move{}, fmt.Errorf("%w: text too long", ErrIllegalMove)
+		return Move{}, unreadable
 	}
+	t, ok := g.r.latin(t)
+	if !ok {
+		return Move{}, unreadable
+	}
+	legal := g.legalMoves()
 	for _, m := range legal {
 		if strings.EqualFold(m.text, t) {
 			return m, nil
 		}
 	}
-	if g.r.alias != nil {
-		t = g.r.alias(g.r, g.cur(), legal, t)
+	if g.r.special != nil {
+		if m, e, done := g.r.special(g, legal, t); done {
+			return m, e
+		}
 	}
 	in := g.r.tokenize(t)
 	if len(in.squares) == 0 {
-		return Move{}, fmt.Errorf("%w: %q names no square", ErrIllegalMove, text)
+		return Move{}, unreadable
 	}
 	var cands []Move
-	for _, m := range legal {
-		if pathEquals(&m.m, in.squares) {
-			cands = append(cands, m)
+	if len(in.squares) == 1 {
+		sq := in.squares[0]
+		if pc := g.cur().Board[sq]; pc != 0 {
+			return Move{}, g.refuse(legal, sq) // an origin alone is not a move
 		}
-	}
-	if len(cands) == 0 && len(in.squares) >= 2 {
 		for _, m := range legal {
-			if pathContains(&m.m, in.squares) {
+			if m.m.to() == sq {
 				cands = append(cands, m)
+			}
+		}
+	} else {
+		for _, m := range legal {
+			if pathEquals(&m.m, in.squares) {
+				cands = append(cands, m)
+			}
+		}
+		if len(cands) == 0 {
+			for _, m := range legal {
+				if pathContains(&m.m, in.squares) {
+					cands = append(cands, m)
+				}
 			}
 		}
 	}
@@ -117,13 +151,142 @@ func (g *Game) ParseMove(text string) (Move, error) {
 	case 1:
 		return cands[0], nil
 	case 0:
-		return Move{}, fmt.Errorf("%w: %s", ErrIllegalMove, text)
+		if len(in.squares) == 1 {
+			return Move{}, &MoveError{Kind: MoveIllegal, MustCapture: g.mustCapture(legal)}
+		}
+		return Move{}, g.refuse(legal, in.squares[0])
 	}
-	names := make([]string, len(cands))
-	for i, m := range cands {
-		names[i] = m.text
+	return Move{}, &MoveError{Kind: MoveAmbiguous, Candidates: cands}
+}
+
+// refuse explains why no legal move starts on sq: an empty square, an
+// enemy piece, or the legal moves of the mover's piece there.
+func (g *Game) refuse(legal []Move, sq int) *MoveError {
+	s := g.cur()
+	name := g.r.topo.names[sq]
+	switch pc := s.Board[sq]; {
+	case pc == 0:
+		return &MoveError{Kind: MoveNoPiece, Square: name}
+	case pc.Owner() != s.Turn:
+		return &MoveError{Kind: MoveNotYours, Square: name}
 	}
-	return Move{}, fmt.Errorf("%w: %s could be %s", ErrAmbiguousMove, text, strings.Join(names, ", "))
+	e := &MoveError{Kind: MoveIllegal, Square: name, MustCapture: g.mustCapture(legal)}
+	for _, m := range legal {
+		if m.m.from() == sq {
+			e.Candidates = append(e.Candidates, m)
+		}
+	}
+	return e
+}
+
+// mustCapture reports whether the game makes capturing compulsory and
+// the mover has a capture (then every legal move is one).
+func (g *Game) mustCapture(legal []Move) bool {
+	return len(g.r.groups) > 1 && len(legal) > 0 && legal[0].IsCapture()
+}
+
+// latin replaces the Cyrillic letters that look like Latin ones by those
+// letters, where the game's notation uses them (the squares' names, the
+// piece letters, "x"). It reports false if a letter outside the Latin
+// alphabet remains.
+func (r *rules) latin(t string) (string, bool) {
+	ascii := true
+	for i := 0; i < len(t); i++ {
+		if t[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return t, true
+	}
+	var b strings.Builder
+	for _, c := range t {
+		if c < 0x80 {
+			b.WriteRune(c)
+			continue
+		}
+		l := lookalike(c)
+		if l == 0 || !r.usesLetter(l) {
+			if unicode.IsLetter(c) || unicode.IsDigit(c) {
+				return "", false
+			}
+			b.WriteByte(' ') // other symbols separate, as ASCII ones do
+			continue
+		}
+		b.WriteByte(l)
+	}
+	return b.String(), true
+}
+
+// usesLetter reports whether the letter l (either case) appears in the
+// game's notation.
+func (r *rules) usesLetter(l byte) bool {
+	lo, up := l|0x20, l&^0x20
+	if lo == 'x' {
+		return true
+	}
+	for _, name := range r.topo.names {
+		if strings.IndexByte(name, lo) >= 0 || strings.IndexByte(name, up) >= 0 {
+			return true
+		}
+	}
+	return strings.IndexByte(r.letters, lo) >= 0 || strings.IndexByte(r.letters, up) >= 0
+}
+
+// lookalike returns the Latin letter a Cyrillic letter looks like, or 0.
+func lookalike(c rune) byte {
+	switch c {
+	case 'а':
+		return 'a'
+	case 'А':
+		return 'A'
+	case 'в':
+		return 'b'
+	case 'В':
+		return 'B'
+	case 'с':
+		return 'c'
+	case 'С':
+		return 'C'
+	case 'е':
+		return 'e'
+	case 'Е':
+		return 'E'
+	case 'н':
+		return 'h'
+	case 'Н':
+		return 'H'
+	case 'к':
+		return 'k'
+	case 'К':
+		return 'K'
+	case 'м':
+		return 'm'
+	case 'М':
+		return 'M'
+	case 'о':
+		return 'o'
+	case 'О':
+		return 'O'
+	case 'р':
+		return 'p'
+	case 'Р':
+		return 'P'
+	case 'т':
+		return 't'
+	case 'Т':
+		return 'T'
+	case 'х':
+		return 'x'
+	case 'Х':
+		return 'X'
+	case 'у':
+		return 'y'
+	case 'У':
+		return 'Y'
+	}
+	return 0
 }
 
 // pathEquals reports whether m's path is exactly sqs.

@@ -1,5 +1,7 @@
 package engine
 
+import "slices"
+
 // mode is a move rule's type in the ZRF/Dagaz sense (capture, quiet, ...).
 // Priority groups list modes; continuations ask for a mode.
 type mode uint8
@@ -75,10 +77,24 @@ type rules struct {
 	gen    func(r *rules, s *State, c *ctx) // replaces rule-driven generation
 	encode func(r *rules, s *State) string  // position string
 	decode func(r *rules, s string) (State, error)
-	status func(g *Game, legal []Move) Status                         // game end; nil: default rules
-	notate func(r *rules, s *State, ms []move, text []string)         // writes the notation of each legal move
-	eval   func(r *rules, s *State) int                               // static evaluation, side to move's view
-	alias  func(r *rules, s *State, legal []Move, text string) string // rewrites special move text (O-O)
+	status func(g *Game, nLegal int) Status // game end; nil: default rules
+	// endings are the game's own draw rules (small endings), checked by
+	// drawStatus after repetition.
+	endings func(g *Game) Status
+	// write appends the notation of a legal move to buf; amb says whether
+	// another legal move has the same clash key, so that the move must be
+	// written in its longer form. clash (nil: never) gives that key, 0
+	// for a move that is always written the same way.
+	write func(r *rules, s *State, m *move, amb bool, buf []byte) []byte
+	clash func(m *move) uint32
+	eval  func(r *rules, s *State) int // static evaluation, side to move's view
+	// special reads the game's own move forms (chess castling and
+	// standard algebraic notation) from text already turned into Latin
+	// letters; done is false when text is not in such a form.
+	special func(g *Game, legal []Move, text string) (m Move, err *MoveError, done bool)
+	// letters lists the letters of the game's notation besides its square
+	// names and "x" (chess piece letters).
+	letters string
 	// terminal tells the AI whether a position with nMoves legal moves
 	// ends the game, and the result for the side to move (1, 0, -1);
 	// nil: no moves loses (or draws with noMovesDraw).
@@ -86,7 +102,8 @@ type rules struct {
 	glyph    func(pc Piece) byte // diagram character
 	// Draw and termination parameters.
 	clockLimit  int    // plies of reversible moves that draw (0 = none)
-	clockReason string // the Status reason of that draw
+	clockRule   Rule   // the rule of that draw
+	clockReason string // and its Status reason
 	repetitions int    // occurrences of a position that draw (0 = none)
 	noMovesDraw bool   // a side without moves draws instead of losing
 	// AI parameters.
@@ -258,4 +275,50 @@ func shortLanding(a *move, ms []move) bool {
 		}
 	}
 	return false
+}
+
+// notate writes the notation of every move of a legal list. Moves that
+// share a clash key are written in their long form; the keys are compared
+// after sorting, so the check is linear in practice (n log n).
+func (r *rules) notate(s *State, ms []move, text []string) {
+	var amb []bool
+	if r.clash != nil {
+		amb = make([]bool, len(ms))
+		keys := make([]uint64, 0, len(ms))
+		for i := range ms {
+			if k := r.clash(&ms[i]); k != 0 {
+				keys = append(keys, uint64(k)<<32|uint64(i))
+			}
+		}
+		slices.Sort(keys)
+		for j := 1; j < len(keys); j++ {
+			if keys[j]>>32 == keys[j-1]>>32 {
+				amb[keys[j]&0xffffffff] = true
+				amb[keys[j-1]&0xffffffff] = true
+			}
+		}
+	}
+	var buf []byte
+	for i := range ms {
+		buf = r.write(r, s, &ms[i], amb != nil && amb[i], buf[:0])
+		text[i] = string(buf)
+	}
+}
+
+// moveText appends the notation of ms[i], a move of the legal list ms, to
+// buf. It scans the list once for a clashing move and allocates nothing
+// when buf has room.
+func (r *rules) moveText(s *State, ms []move, i int, buf []byte) []byte {
+	amb := false
+	if r.clash != nil {
+		if k := r.clash(&ms[i]); k != 0 {
+			for j := range ms {
+				if j != i && r.clash(&ms[j]) == k {
+					amb = true
+					break
+				}
+			}
+		}
+	}
+	return r.write(r, s, &ms[i], amb, buf)
 }

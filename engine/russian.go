@@ -17,8 +17,11 @@ package engine
 //   - After jumping a piece, a king must land on a square from which it can
 //     capture again if there is such a square.
 //   - A side with no legal move (or no pieces) loses. Draws: the same
-//     position for the third time, 25 moves by each side with kings only and
-//     no capture, or the platform's ply limit.
+//     position for the third time with the same side to move; the endgame
+//     rules of the Russian Draughts Federation (draughts_draws.go): three
+//     kings against a lone king not taken by the 15th move, an unchanged
+//     balance of forces for 30 or 60 moves, 15 moves each with only kings
+//     moving; or the platform's ply limit.
 func russianRules() *rules {
 	return draughts(draughtsConfig{
 		name:           "russian",
@@ -29,5 +32,7 @@ func russianRules() *rules {
 		flying:         true,
 		promo:          promoNow,
 		kingLanding:    true,
+		kingMoves:      15,
+		endings:        russianEndings,
 	})
 }

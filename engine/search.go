@@ -362,9 +362,7 @@ func (sr *searcher) pv(s *State, depth int) []string {
 		if k < 0 {
 			break
 		}
-		text := make([]string, len(ms))
-		sr.r.notate(sr.r, &cur, ms, text)
-		out = append(out, text[k])
+		out = append(out, string(sr.r.moveText(&cur, ms, k, nil)))
 		sr.r.apply(&cur, &ms[k])
 	}
 	return out

@@ -14,15 +14,29 @@ package engine
 //   - The Turkish strike: a captured piece leaves the board at once, so later
 //     jumps of the same move may cross its square. A king may not reverse
 //     direction (turn 180 degrees) between two jumps.
-//   - Crowning: a man that reaches the last rank in the middle of a capture
-//     goes on capturing as a man (sideways along the last rank, since it
-//     cannot capture backwards) and is crowned when the move ends on the
-//     last rank. This follows the rule described in the "Dagaz: kicks to
-//     common sense, part 4" article; Dagaz's own rule file instead stops the
-//     move on the last rank. Example: a White man on c6 with Black men on c7
-//     and d8 plays c6:c8:e8 and is crowned on e8.
-//   - A side with no legal move loses. Draws: threefold repetition, 25
-//     king-only moves each without capture, or the ply limit.
+//   - Crowning (a disputed rule; one reading chosen): a man that reaches
+//     the last rank in the middle of a capture goes on capturing as a man
+//     (sideways along the last rank, since it cannot capture backwards) and
+//     is crowned when the move ends there. Source: the Turkish draughts
+//     article of the English Wikipedia ("When a man reaches the back row, it
+//     is promoted to a king at the end of the move"), which agrees with the
+//     "Dagaz: kicks to common sense, part 4" article; Dagaz's own rule file
+//     instead stops the move on the last rank, and some Turkish guides let
+//     the new king go on capturing. Example: a White man on c6 with Black
+//     men on c7 and d8 plays c6:c8:e8 and is crowned on e8.
+//   - A side with no legal move (no pieces, or all blocked) loses; this is
+//     the only way to win (same source).
+//   - King against a single man (a disputed rule; one reading chosen): no
+//     special rule, the game goes on. Popular Turkish rule sheets end the
+//     game as a draw as soon as each side has one piece left; we follow the
+//     Wikipedia article, where the game ends only when a side cannot move,
+//     because a king normally catches a lone man and a player who has
+//     earned a king against a man expects to play for the win. One king
+//     against one king is a draw at once (RuleLoneKings): neither king can
+//     ever be forced onto a line where the other may jump it.
+//   - Draws otherwise: threefold repetition, 25 moves each with only kings
+//     moving and no capture (the platform's counter; the Turkish rules have
+//     none, and it keeps every game finite), or the ply limit.
 func turkishRules() *rules {
 	return draughts(draughtsConfig{
 		name:       "turkish",
@@ -36,5 +50,7 @@ func turkishRules() *rules {
 		majority:   true,
 		immediate:  true,
 		noReverse:  true,
+		kingMoves:  25,
+		endings:    turkishEndings,
 	})
 }

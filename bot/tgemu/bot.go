@@ -3,6 +3,7 @@ package tgemu
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strconv"
@@ -81,6 +82,7 @@ type Message struct {
 	// Keyboard is the inline keyboard, row by row.
 	Keyboard [][]Button `json:"keyboard,omitempty"`
 	// Photo and Document are file_ids (see Server.FileData); FileName is the document's name.
+	// The text of a message with either is its caption.
 	Photo    string    `json:"photo,omitempty"`
 	Document string    `json:"document,omitempty"`
 	FileName string    `json:"file_name,omitempty"`
@@ -90,6 +92,9 @@ type Message struct {
 	ReplyTo int `json:"reply_to,omitempty"`
 	// Sticker is the emoji of a sticker the user sent.
 	Sticker string `json:"sticker,omitempty"`
+	// PhotoWidth and PhotoHeight are the photo's size in pixels.
+	PhotoWidth  int `json:"photo_width,omitempty"`
+	PhotoHeight int `json:"photo_height,omitempty"`
 }
 
 // Button is an inline keyboard button.
@@ -138,13 +143,26 @@ func (b *Bot) Token() string { return b.token }
 func (b *Bot) Me() tgbotapi.User { return b.me }
 
 // AddUser adds a simulated user (or updates their name and language). The user's id is also the
-// id of their private chat with the bot.
+// id of their private chat with the bot. An emulator that keeps its state and cannot save the
+// user logs the error and does not add them; PutUser returns the error instead.
 func (b *Bot) AddUser(u tgbotapi.User) {
+	if err := b.PutUser(u); err != nil {
+		b.srv.log.Error("Emulated user not saved", slog.Int64("user_id", u.ID), slog.Any("error", err))
+	}
+}
+
+// PutUser is AddUser that returns the error of saving the user (see Options.StateDir), in which
+// case the user is not added.
+func (b *Bot) PutUser(u tgbotapi.User) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	cp := u
+	if err := b.saveLocked(record{User: &cp}); err != nil {
+		return err
+	}
 	b.users[u.ID] = &cp
 	b.chatLocked(u.ID)
+	return nil
 }
 
 // Users returns the simulated users, by id.
@@ -169,7 +187,7 @@ func (b *Bot) Block(userID int64, blocked bool) {
 	if c.blocked == blocked {
 		return
 	}
-	c.blocked = blocked
+	rec := record{Chat: &chatRecord{ID: userID, NextID: c.nextID, Blocked: blocked}}
 	// Telegram tells the bot with a my_chat_member update.
 	if u := b.users[userID]; u != nil {
 		old, next := "member", "kicked"
@@ -177,11 +195,20 @@ func (b *Bot) Block(userID int64, blocked bool) {
 			old, next = next, old
 		}
 		me := b.me
-		b.queueLocked(tgbotapi.Update{MyChatMember: &tgbotapi.ChatMemberUpdated{
+		upd := b.numberLocked(tgbotapi.Update{MyChatMember: &tgbotapi.ChatMemberUpdated{
 			Chat: *privateChat(u), From: *u, Date: int(now().Unix()),
 			OldChatMember: tgbotapi.ChatMember{User: &me, Status: old},
 			NewChatMember: tgbotapi.ChatMember{User: &me, Status: next},
 		}})
+		rec.Update = &upd
+	}
+	if err := b.saveLocked(rec); err != nil {
+		b.srv.log.Error("Emulated block not saved", slog.Int64("user_id", userID), slog.Any("error", err))
+		return
+	}
+	c.blocked = blocked
+	if rec.Update != nil {
+		b.queueLocked(*rec.Update)
 	}
 }
 
@@ -305,18 +332,23 @@ func (b *Bot) userLocked(id int64) (*tgbotapi.User, error) {
 }
 
 // userMessageLocked adds a message from the user to their chat and queues the update.
-func (b *Bot) userMessageLocked(u *tgbotapi.User, m *Message, tm *tgbotapi.Message) {
+func (b *Bot) userMessageLocked(u *tgbotapi.User, m *Message, tm *tgbotapi.Message) error {
 	c := b.chatLocked(u.ID)
-	c.blocked = false // writing to a bot unblocks it
 	m.ID, m.ChatID, m.Date = c.nextID, u.ID, now()
-	c.nextID++
-	c.messages = append(c.messages, m)
 	tm.MessageID = m.ID
 	tm.From = u
 	tm.Chat = privateChat(u)
 	tm.Date = int(m.Date.Unix())
-	b.queueLocked(tgbotapi.Update{Message: tm})
+	upd := b.numberLocked(tgbotapi.Update{Message: tm})
+	if err := b.saveLocked(record{Msg: m, Update: &upd}); err != nil {
+		return err
+	}
+	c.blocked = false // writing to a bot unblocks it
+	c.nextID++
+	c.messages = append(c.messages, m)
+	b.queueLocked(upd)
 	b.publishLocked(c, Event{Type: "message", ChatID: u.ID, Message: clone(m)})
+	return nil
 }
 
 // SendText is the user typing text into their chat. A leading /command gets the bot_command
@@ -337,7 +369,9 @@ func (b *Bot) SendText(userID int64, text string) (int, error) {
 		tm.Entities = []tgbotapi.MessageEntity{{Type: "bot_command", Offset: 0, Length: textLen(text[:n])}}
 	}
 	m := &Message{Text: text}
-	b.userMessageLocked(u, m, tm)
+	if err := b.userMessageLocked(u, m, tm); err != nil {
+		return 0, err
+	}
 	return m.ID, nil
 }
 
@@ -356,7 +390,9 @@ func (b *Bot) SendReply(userID int64, replyTo int, text string) (int, error) {
 	}
 	tm := &tgbotapi.Message{Text: text, ReplyToMessage: b.repliedLocked(orig)}
 	m := &Message{Text: text, ReplyTo: replyTo}
-	b.userMessageLocked(u, m, tm)
+	if err := b.userMessageLocked(u, m, tm); err != nil {
+		return 0, err
+	}
 	return m.ID, nil
 }
 
@@ -371,7 +407,9 @@ func (b *Bot) SendSticker(userID int64, emoji string) (int, error) {
 	id := fmt.Sprintf("sticker-%d-%d", userID, b.chatLocked(userID).nextID)
 	tm := &tgbotapi.Message{Sticker: &tgbotapi.Sticker{FileID: id, FileUniqueID: id, Width: 512, Height: 512, Emoji: emoji}}
 	m := &Message{Sticker: emoji}
-	b.userMessageLocked(u, m, tm)
+	if err := b.userMessageLocked(u, m, tm); err != nil {
+		return 0, err
+	}
 	return m.ID, nil
 }
 
@@ -383,14 +421,19 @@ func (b *Bot) SendDocument(userID int64, name, mimeType string, data []byte) (in
 	if err != nil {
 		return 0, err
 	}
-	f := b.srv.addFile(b, name, mimeType, data, "documents")
+	f, err := b.srv.addFile(b, name, mimeType, data, "documents")
+	if err != nil {
+		return 0, err
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	tm := &tgbotapi.Message{Document: &tgbotapi.Document{
 		FileID: f.id, FileUniqueID: f.uniqueID, FileName: name, MimeType: mimeType, FileSize: len(data),
 	}}
 	m := &Message{Document: f.id, FileName: name}
-	b.userMessageLocked(u, m, tm)
+	if err := b.userMessageLocked(u, m, tm); err != nil {
+		return 0, err
+	}
 	return m.ID, nil
 }
 
@@ -417,12 +460,17 @@ func (b *Bot) Press(userID int64, messageID int, data string) (string, error) {
 	if !found {
 		return "", fmt.Errorf("tgemu: message %d has no button with data %q", messageID, data)
 	}
-	b.cbSeq++
-	id := fmt.Sprintf("%d%06d", b.me.ID, b.cbSeq)
-	b.callbacks[id] = &callback{chatID: userID}
-	b.queueLocked(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{
+	seq := b.cbSeq + 1
+	id := fmt.Sprintf("%d%06d", b.me.ID, seq)
+	upd := b.numberLocked(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{
 		ID: id, From: u, Message: b.toAPILocked(m), ChatInstance: strconv.FormatInt(userID, 10), Data: data,
 	}})
+	if err := b.saveLocked(record{Callback: &callbackRecord{ID: id, Chat: userID, Seq: seq}, Update: &upd}); err != nil {
+		return "", err
+	}
+	b.cbSeq = seq
+	b.callbacks[id] = &callback{chatID: userID}
+	b.queueLocked(upd)
 	return id, nil
 }
 
@@ -435,9 +483,15 @@ func (c *chat) find(id int) *Message {
 	return nil
 }
 
-func (b *Bot) queueLocked(u tgbotapi.Update) {
+// numberLocked gives an update the next update_id; queueLocked then queues it.
+func (b *Bot) numberLocked(u tgbotapi.Update) tgbotapi.Update {
 	u.UpdateID = b.nextUpd
-	b.nextUpd++
+	return u
+}
+
+// queueLocked queues a numbered update and wakes the long polls.
+func (b *Bot) queueLocked(u tgbotapi.Update) {
+	b.nextUpd = max(b.nextUpd, u.UpdateID+1)
 	b.updates = append(b.updates, u)
 	close(b.wake)
 	b.wake = make(chan struct{})
@@ -488,12 +542,12 @@ func (b *Bot) toAPILocked(m *Message) *tgbotapi.Message {
 		}
 		tm.ReplyMarkup = &kb
 	}
-	if f := b.srv.file(m.Photo); f != nil {
-		tm.Photo = []tgbotapi.PhotoSize{{FileID: f.id, FileUniqueID: f.uniqueID, Width: 800, Height: 600, FileSize: len(f.data)}}
+	if sizes := b.srv.photoSizes(m.Photo); sizes != nil {
+		tm.Photo = sizes
 		tm.Caption, tm.Text = tm.Text, ""
 	}
 	if f := b.srv.file(m.Document); f != nil {
-		tm.Document = &tgbotapi.Document{FileID: f.id, FileUniqueID: f.uniqueID, FileName: f.name, MimeType: f.mime, FileSize: len(f.data)}
+		tm.Document = &tgbotapi.Document{FileID: f.id, FileUniqueID: f.uniqueID, FileName: f.name, MimeType: f.mime, FileSize: f.size}
 		tm.Caption, tm.Text = tm.Text, ""
 	}
 	if m.ReplyTo != 0 {
@@ -588,6 +642,10 @@ func (b *Bot) call(r *http.Request, method string, p params) (any, *apiError) {
 		res, err = b.editMessage(p, true)
 	case "editMessageReplyMarkup":
 		res, err = b.editMessage(p, false)
+	case "editMessageCaption":
+		res, err = b.editMessageCaption(p)
+	case "editMessageMedia":
+		res, err = b.editMessageMedia(p)
 	case "deleteMessage":
 		res, err = b.deleteMessage(p)
 	case "deleteMessages":
@@ -664,12 +722,10 @@ func (b *Bot) getUpdates(r *http.Request, p params) (any, *apiError) {
 	defer deadline.Stop()
 	for {
 		b.mu.Lock()
-		// An offset acknowledges every update before it: they are forgotten.
-		i := 0
-		for i < len(b.updates) && b.updates[i].UpdateID < offset {
-			i++
+		if e := b.acknowledgeLocked(offset); e != nil {
+			b.mu.Unlock()
+			return nil, e
 		}
-		b.updates = b.updates[i:]
 		if len(b.updates) > 0 || timeout <= 0 {
 			out := slices.Clone(b.updates[:min(limit, len(b.updates))])
 			b.mu.Unlock()
@@ -851,6 +907,9 @@ func (b *Bot) sendMessage(p params) (any, *apiError) {
 	}
 	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("text"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: now(),
 		ReplyTo: replyTo}
+	if e := b.saveAPILocked(record{Msg: m}); e != nil {
+		return nil, e
+	}
 	c.nextID++
 	c.messages = append(c.messages, m)
 	b.noteSendLocked(c)
@@ -879,6 +938,9 @@ func (b *Bot) editMessage(p params, withText bool) (any, *apiError) {
 	if m == nil || !m.FromBot {
 		return nil, badRequest("message to edit not found")
 	}
+	if withText && m.isMedia() {
+		return nil, badRequest("there is no text in the message to edit")
+	}
 	next := *m
 	next.Keyboard = kb
 	if withText {
@@ -888,6 +950,9 @@ func (b *Bot) editMessage(p params, withText bool) (any, *apiError) {
 		return nil, badRequest("message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message")
 	}
 	next.Edited = true
+	if e := b.saveAPILocked(record{Msg: &next}); e != nil {
+		return nil, e
+	}
 	*m = next
 	b.publishLocked(c, Event{Type: "edit", ChatID: id, Message: clone(m)})
 	return b.toAPILocked(m), nil
@@ -905,7 +970,11 @@ func (b *Bot) deleteMessage(p params) (any, *apiError) {
 		return nil, e
 	}
 	msgID, _ := strconv.Atoi(p.get("message_id"))
-	if !b.deleteLocked(id, c, msgID) {
+	deleted, e := b.deleteLocked(id, c, msgID)
+	if e != nil {
+		return nil, e
+	}
+	if !deleted {
 		return nil, badRequest("message to delete not found")
 	}
 	return true, nil
@@ -926,7 +995,11 @@ func (b *Bot) deleteMessages(p params) (any, *apiError) {
 	}
 	n := 0
 	for _, m := range ids {
-		if b.deleteLocked(id, c, m) {
+		deleted, e := b.deleteLocked(id, c, m)
+		if e != nil {
+			return nil, e
+		}
+		if deleted {
 			n++
 		}
 	}
@@ -937,15 +1010,18 @@ func (b *Bot) deleteMessages(p params) (any, *apiError) {
 }
 
 // deleteLocked removes message msgID of chat c (id) and reports whether it was there.
-func (b *Bot) deleteLocked(id int64, c *chat, msgID int) bool {
+func (b *Bot) deleteLocked(id int64, c *chat, msgID int) (bool, *apiError) {
 	i := slices.IndexFunc(c.messages, func(m *Message) bool { return m.ID == msgID })
 	if i < 0 {
-		return false
+		return false, nil
+	}
+	if e := b.saveAPILocked(record{Del: &messageKey{Chat: id, ID: msgID}}); e != nil {
+		return false, e
 	}
 	c.messages = slices.Delete(c.messages, i, i+1)
 	c.deleted = append(c.deleted, msgID)
 	b.publishLocked(c, Event{Type: "delete", ChatID: id, MessageID: msgID})
-	return true
+	return true, nil
 }
 
 func (b *Bot) answerCallback(p params) (any, *apiError) {
@@ -958,53 +1034,13 @@ func (b *Bot) answerCallback(p params) (any, *apiError) {
 	if len(p.get("text")) > 200 {
 		return nil, badRequest("MESSAGE_TOO_LONG")
 	}
+	answered := &callbackRecord{ID: p.get("callback_query_id"), Chat: cb.chatID, Answered: true}
+	if e := b.saveAPILocked(record{Callback: answered}); e != nil {
+		return nil, e
+	}
 	cb.answered = true
 	b.publishLocked(b.chatLocked(cb.chatID), Event{Type: "answer", ChatID: cb.chatID, Text: p.get("text"), ShowAlert: p.get("show_alert") == "true"})
 	return true, nil
-}
-
-func (b *Bot) sendFile(p params, kind string) (any, *apiError) {
-	if e := checkText(p.get("caption"), p.get("parse_mode"), MaxCaptionLen, false); e != nil {
-		return nil, e
-	}
-	kb, e := parseKeyboard(p.get("reply_markup"))
-	if e != nil {
-		return nil, e
-	}
-	var f *file
-	if up, ok := p.files[kind]; ok {
-		if len(up.data) == 0 {
-			return nil, badRequest("file must be non-empty")
-		}
-		mimeType := http.DetectContentType(up.data)
-		if kind == "photo" && !strings.HasPrefix(mimeType, "image/") {
-			return nil, badRequest("IMAGE_PROCESS_FAILED")
-		}
-		f = b.srv.addFile(b, up.name, mimeType, up.data, kind+"s")
-	} else if id := p.get(kind); id != "" {
-		if f = b.srv.file(id); f == nil {
-			return nil, badRequest("wrong file identifier/HTTP URL specified")
-		}
-	} else {
-		return nil, badRequest("there is no %s in the request", kind)
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	id, c, e := b.targetLocked(p, true)
-	if e != nil {
-		return nil, e
-	}
-	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("caption"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: now()}
-	if kind == "photo" {
-		m.Photo = f.id
-	} else {
-		m.Document, m.FileName = f.id, f.name
-	}
-	c.nextID++
-	c.messages = append(c.messages, m)
-	b.noteSendLocked(c)
-	b.publishLocked(c, Event{Type: "message", ChatID: id, Message: clone(m)})
-	return b.toAPILocked(m), nil
 }
 
 func (b *Bot) setMyCommands(p params) (any, *apiError) {
@@ -1027,6 +1063,10 @@ func (b *Bot) setMyCommands(p params) (any, *apiError) {
 	defer b.mu.Unlock()
 	key, e := b.commandsKeyLocked(p)
 	if e != nil {
+		return nil, e
+	}
+	list := &commandsRecord{Scope: key.scope, Chat: key.chat, User: key.user, Lang: key.lang, List: cmds}
+	if e := b.saveAPILocked(record{Commands: list}); e != nil {
 		return nil, e
 	}
 	b.commands[key] = cmds
@@ -1091,5 +1131,5 @@ func (b *Bot) getFile(p params) (any, *apiError) {
 	if f == nil {
 		return nil, badRequest("invalid file_id")
 	}
-	return tgbotapi.File{FileID: f.id, FileUniqueID: f.uniqueID, FileSize: len(f.data), FilePath: f.path}, nil
+	return tgbotapi.File{FileID: f.id, FileUniqueID: f.uniqueID, FileSize: f.size, FilePath: f.path}, nil
 }

@@ -5,13 +5,17 @@
 // The bot side is the real Bot API over HTTP: point a client at Endpoint(server URL) and it
 // behaves as it would against api.telegram.org, limits included (4096 characters, 64-byte
 // callback_data, well-formed HTML, inline keyboard shape, and optionally the flood limits), so
-// the same transport code serves Telegram and the emulator. The user side is Go methods on Bot
-// (SendText, Press, SendDocument) and a stream of chat events (Subscribe), which the web chat and
-// the end-to-end tests use. Faults are injected on demand: 429 with retry_after, 5xx, slow
-// answers, and 403 for users who blocked the bot.
+// the same transport code serves Telegram and the emulator. Photos are checked as Telegram checks
+// them, answered in Telegram's sizes (smaller JPEG copies, then the original), and replaced in
+// place by editMessageMedia; photos and documents are the media emulated. The user side is Go
+// methods on Bot (SendText, Press, SendDocument) and a stream of chat events (Subscribe), which
+// the web chat and the end-to-end tests use. Faults are injected on demand: 429 with
+// retry_after, 5xx, slow answers, and 403 for users who blocked the bot.
 //
-// Only private chats are emulated; every chat id is the id of its user. The emulator keeps all
-// state in memory and depends on nothing but the standard library and the Telegram types.
+// Only private chats are emulated; every chat id is the id of its user. New keeps the state in
+// memory; Open with a StateDir keeps it in a folder as well, so that users, chats, pending updates
+// and file_ids outlive a restart as they do on Telegram (see state.go). The emulator depends on
+// nothing but the standard library and the Telegram types.
 package tgemu
 
 import (
@@ -40,6 +44,9 @@ type Options struct {
 	EnforceRateLimits bool
 	// Log receives a line for every 4xx and 5xx answer, at debug level. Nil discards.
 	Log *slog.Logger
+	// StateDir, when set, is where Open keeps the emulator's state (users, chats, pending
+	// updates, files), so that it lives on across restarts as Telegram's does. Empty: memory only.
+	StateDir string
 }
 
 // Server is the emulator. It is an http.Handler serving /bot<token>/<method> and the file
@@ -52,6 +59,11 @@ type Server struct {
 	bots  map[string]*Bot
 	files map[string]*file // by file_id
 	seq   int              // for file ids and bot ids
+
+	// state is the journal of an emulator opened with a StateDir, nil otherwise; restored holds
+	// the bots read from it until AddBot claims them by their id.
+	state    *journal
+	restored map[int64]*Bot
 }
 
 // New returns an emulator with no bots.
@@ -79,10 +91,25 @@ func (s *Server) AddBot(token, username string) *Bot {
 			id = n
 		}
 	}
-	b := &Bot{
+	me := tgbotapi.User{ID: id, IsBot: true, FirstName: username, UserName: username}
+	// A bot of the saved state is the same account, whatever its token is this time.
+	b := s.restored[id]
+	if b != nil {
+		delete(s.restored, id)
+		b.token, b.me = token, me
+	} else {
+		b = newBot(s, token, me)
+	}
+	s.bots[token] = b
+	return b
+}
+
+// newBot returns a bot with no users, chats or updates.
+func newBot(s *Server, token string, me tgbotapi.User) *Bot {
+	return &Bot{
 		srv:       s,
 		token:     token,
-		me:        tgbotapi.User{ID: id, IsBot: true, FirstName: username, UserName: username},
+		me:        me,
 		wake:      make(chan struct{}),
 		users:     map[int64]*tgbotapi.User{},
 		chats:     map[int64]*chat{},
@@ -91,8 +118,6 @@ func (s *Server) AddBot(token, username string) *Bot {
 		counts:    map[string]int{},
 		nextUpd:   1,
 	}
-	s.bots[token] = b
-	return b
 }
 
 // Bot returns the bot with this token, or nil.
@@ -239,32 +264,67 @@ func readParams(r *http.Request) (params, error) {
 	return p, nil
 }
 
-// file is a file the emulator holds: uploaded by a bot or by a user.
+// file is a file the emulator holds: uploaded by a bot or by a user, for the bot whose user id is
+// botID. Its content is data, or, when data is nil, the file of its id in the state's folder.
 type file struct {
 	id, uniqueID, path, name, mime string
 	data                           []byte
-	bot                            *Bot
+	size                           int
+	botID                          int64
+	// kind is "photo" or "document", as the Bot API tells file types apart.
+	kind string
+	// A photo has its pixel size, and the ids of its sizes, smallest first and itself last; a
+	// smaller size names the original photo as its parent.
+	width, height int
+	sizes         []string
+	parent        string
 }
 
-func (s *Server) addFile(b *Bot, name, mimeType string, data []byte, kind string) *file {
+func (s *Server) addFile(b *Bot, name, mimeType string, data []byte, kind string) (*file, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.addFileLocked(b, name, mimeType, data, kind)
+}
+
+// addFileLocked stores a new file, saved in the state's folder (and then read from there) when
+// the emulator keeps its state.
+func (s *Server) addFileLocked(b *Bot, name, mimeType string, data []byte, kind string) (*file, error) {
+	return s.addFileWithLocked(b, name, mimeType, data, kind, nil)
+}
+
+// fileID is the file_id of file number seq of a kind ("photos", "documents"). The emulator's
+// instance, when it keeps its state, sets its ids apart from those of another emulator.
+func fileID(instance, kind string, seq int) string {
+	return fmt.Sprintf("EMU%s%s%06d", instance, strings.ToUpper(kind[:1]), seq)
+}
+
+// addFileWithLocked is addFileLocked with more fields set by with before the file is saved.
+func (s *Server) addFileWithLocked(b *Bot, name, mimeType string, data []byte, kind string, with func(*file)) (*file, error) {
 	s.seq++
 	ext := ""
 	if i := strings.LastIndexByte(name, '.'); i >= 0 {
 		ext = name[i:]
 	}
 	f := &file{
-		id:       fmt.Sprintf("EMU%s%06d", strings.ToUpper(kind[:1]), s.seq),
-		uniqueID: fmt.Sprintf("U%06d", s.seq),
+		id:       fileID(s.instance(), kind, s.seq),
+		uniqueID: fmt.Sprintf("U%s%06d", s.instance(), s.seq),
 		path:     fmt.Sprintf("%s/file_%d%s", kind, s.seq, ext),
 		name:     name,
 		mime:     mimeType,
 		data:     data,
-		bot:      b,
+		size:     len(data),
+		botID:    b.me.ID,
+		kind:     strings.TrimSuffix(kind, "s"),
+	}
+	if with != nil {
+		with(f)
+	}
+	if err := s.saveFileLocked(f); err != nil {
+		s.seq--
+		return nil, err
 	}
 	s.files[f.id] = f
-	return f
+	return f, nil
 }
 
 func (s *Server) file(id string) *file {
@@ -277,10 +337,12 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, rest string) 
 	token, path, _ := strings.Cut(rest, "/")
 	s.mu.Lock()
 	var found *file
-	for _, f := range s.files {
-		if f.path == path && f.bot.token == token {
-			found = f
-			break
+	if b := s.bots[token]; b != nil {
+		for _, f := range s.files {
+			if f.path == path && f.botID == b.me.ID {
+				found = f
+				break
+			}
 		}
 	}
 	s.mu.Unlock()
@@ -288,10 +350,16 @@ func (s *Server) serveFile(w http.ResponseWriter, r *http.Request, rest string) 
 		http.NotFound(w, r)
 		return
 	}
+	data, err := s.content(found)
+	if err != nil {
+		s.log.Error("Emulated file unreadable", slog.String("file_id", found.id), slog.Any("error", err))
+		http.Error(w, "file unreadable", http.StatusInternalServerError)
+		return
+	}
 	if found.mime != "" {
 		w.Header().Set("Content-Type", found.mime)
 	}
-	w.Write(found.data)
+	w.Write(data)
 }
 
 // FileData returns the content, name and MIME type of a file by its file_id, for viewers such as
@@ -301,7 +369,12 @@ func (s *Server) FileData(fileID string) (data []byte, name, mimeType string, ok
 	if f == nil {
 		return nil, "", "", false
 	}
-	return f.data, f.name, f.mime, true
+	data, err := s.content(f)
+	if err != nil {
+		s.log.Error("Emulated file unreadable", slog.String("file_id", f.id), slog.Any("error", err))
+		return nil, "", "", false
+	}
+	return data, f.name, f.mime, true
 }
 
 // now is the emulator's clock.

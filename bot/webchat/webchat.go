@@ -6,9 +6,15 @@
 // The page is a client of the emulator's user side only; the bot reaches the users through the
 // emulated Bot API, the same code path it takes to Telegram. The page's JSON endpoints live under
 // /api/ and the chat events stream as server-sent events.
+//
+// A user's id is their identity to the bot (their score, language, roles), so an id is never
+// given twice: new users get ids above every user the emulator knows and, with KnownUsers, every
+// user the bot's database knows. The page also remembers its users in the browser's storage and
+// brings them back to an emulator that lost them.
 package webchat
 
 import (
+	"context"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -29,19 +35,38 @@ var page []byte
 // maxUpload is the largest file a simulated user may upload.
 const maxUpload = 20 << 20
 
+// The web chat's users have ids in [FirstUserID, LastUserID], apart from real Telegram accounts
+// in a database that has seen both.
+const (
+	FirstUserID = 100_000_001
+	LastUserID  = 199_999_999
+)
+
 // Handler serves the web chat of the emulated bot b of emu.
 type Handler struct {
+	// KnownUsers, if set, returns the highest id of the web chat's range that the bot already
+	// knows (from its database), so that no new user gets the id, and with it the score and
+	// language, of a user the emulator forgot. It is asked once, before the first new user;
+	// while it fails, new users are refused (503). Set it before serving.
+	KnownUsers func(ctx context.Context) (int64, error)
+
 	emu *tgemu.Server
 	bot *tgemu.Bot
 	mux *http.ServeMux
 
 	mu     sync.Mutex
-	nextID int64
+	nextID int64 // the next new user's id
+	known  bool  // KnownUsers was asked
 }
 
-// New returns the web chat of bot b.
+// New returns the web chat of bot b. New users get ids above the users b has.
 func New(emu *tgemu.Server, b *tgemu.Bot) *Handler {
-	h := &Handler{emu: emu, bot: b, mux: http.NewServeMux(), nextID: 100_000_001}
+	h := &Handler{emu: emu, bot: b, mux: http.NewServeMux(), nextID: FirstUserID}
+	for _, u := range b.Users() {
+		if u.ID >= FirstUserID && u.ID <= LastUserID {
+			h.nextID = max(h.nextID, u.ID+1)
+		}
+	}
 	h.mux.HandleFunc("GET /{$}", h.index)
 	h.mux.HandleFunc("GET /api/users", h.users)
 	h.mux.HandleFunc("POST /api/users", h.addUser)
@@ -80,8 +105,11 @@ func (h *Handler) users(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, out)
 }
 
+// addUser adds a new user, or with an id, brings back a user the page remembers: one the
+// emulator has keeps its name and language; one it lost comes back as the page knew them.
 func (h *Handler) addUser(w http.ResponseWriter, r *http.Request) {
 	var in struct {
+		ID       int64  `json:"id"`
 		Name     string `json:"name"`
 		Language string `json:"language"`
 	}
@@ -89,12 +117,48 @@ func (h *Handler) addUser(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "a name (up to 64 bytes) is needed", http.StatusBadRequest)
 		return
 	}
+	if in.ID != 0 && (in.ID < FirstUserID || in.ID > LastUserID) {
+		http.Error(w, fmt.Sprintf("a web chat user's id is between %d and %d", FirstUserID, LastUserID), http.StatusBadRequest)
+		return
+	}
 	h.mu.Lock()
-	id := h.nextID
-	h.nextID++
-	h.mu.Unlock()
-	h.bot.AddUser(tgbotapi.User{ID: id, FirstName: in.Name, LanguageCode: in.Language})
-	writeJSON(w, userView{ID: id, Name: in.Name, Language: in.Language})
+	defer h.mu.Unlock()
+	if in.ID != 0 {
+		for _, u := range h.bot.Users() {
+			if u.ID == in.ID {
+				writeJSON(w, userView{ID: u.ID, Name: u.FirstName, Language: u.LanguageCode})
+				return
+			}
+		}
+	} else {
+		if err := h.askKnownLocked(r.Context()); err != nil {
+			http.Error(w, "the bot is starting; try again in a moment ("+err.Error()+")", http.StatusServiceUnavailable)
+			return
+		}
+		in.ID = h.nextID
+	}
+	if err := h.bot.PutUser(tgbotapi.User{ID: in.ID, FirstName: in.Name, LanguageCode: in.Language}); err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h.nextID = max(h.nextID, in.ID+1)
+	writeJSON(w, userView{ID: in.ID, Name: in.Name, Language: in.Language})
+}
+
+// askKnownLocked asks KnownUsers, once it answers, for the highest id the bot knows.
+func (h *Handler) askKnownLocked(ctx context.Context) error {
+	if h.known || h.KnownUsers == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	id, err := h.KnownUsers(ctx)
+	if err != nil {
+		return err
+	}
+	h.nextID = max(h.nextID, id+1)
+	h.known = true
+	return nil
 }
 
 func userParam(r *http.Request, v string) (int64, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"html"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
@@ -68,38 +70,89 @@ func demo(photo string) bot.Handler {
 	}
 }
 
+// stackToken is the token of the bot of startStack.
+const stackToken = "4242:webchat-test-token"
+
 // startStack serves the emulator's Bot API and the web chat on one listener and runs the real
 // transport against them; it returns the page's URL.
 func startStack(t *testing.T) string {
+	t.Helper()
+	s := runStack(t, stackOptions{pool: pgtest.New(t)})
+	t.Cleanup(s.stop)
+	return s.url
+}
+
+// stackOptions say how runStack runs.
+type stackOptions struct {
+	pool *pgxpool.Pool
+	// addr is the listen address (a page's storage belongs to its address); empty: a free port.
+	addr string
+	// stateDir keeps the emulator's state; empty: in memory.
+	stateDir string
+	// token is the bot's token; empty: stackToken.
+	token string
+	// knownUsers is the web chat's KnownUsers.
+	knownUsers func(context.Context) (int64, error)
+}
+
+// stack is a running emulator with its web chat and the transport.
+type stack struct {
+	url  string
+	emu  *tgemu.Server
+	bot  *tgemu.Bot
+	stop func() // stops the transport and the server and closes the emulator
+}
+
+// runStack serves the emulator's Bot API and the web chat on one listener and runs the real
+// transport against them.
+func runStack(t *testing.T, o stackOptions) *stack {
 	t.Helper()
 	photo := filepath.Join(t.TempDir(), "pixel.png")
 	if err := os.WriteFile(photo, pngPixel, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	emu := tgemu.New(tgemu.Options{EnforceRateLimits: true})
-	b := emu.AddBot("4242:webchat-test-token", "questbot")
+	emu, err := tgemu.Open(tgemu.Options{EnforceRateLimits: true, StateDir: o.stateDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.token == "" {
+		o.token = stackToken
+	}
+	b := emu.AddBot(o.token, "questbot")
 	chat := webchat.New(emu, b)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	chat.KnownUsers = o.knownUsers
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if strings.HasPrefix(r.URL.Path, "/bot") || strings.HasPrefix(r.URL.Path, "/file/bot") {
 			emu.ServeHTTP(w, r)
 			return
 		}
 		chat.ServeHTTP(w, r)
 	}))
-	t.Cleanup(srv.Close)
+	if o.addr != "" {
+		srv.Listener.Close()
+		if srv.Listener, err = net.Listen("tcp", o.addr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv.Start()
 	ctx, cancel := context.WithCancel(context.Background())
 	api, err := bot.NewAPI(ctx, b.Token(), tgemu.Endpoint(srv.URL), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := bot.New(bot.Config{Store: botpg.New(pgtest.New(t)), Handler: demo(photo), PollTimeout: time.Second, Rescan: 100 * time.Millisecond})
+	tr := bot.New(bot.Config{Store: botpg.New(o.pool), Handler: demo(photo), PollTimeout: time.Second, Rescan: 100 * time.Millisecond})
 	if _, err := tr.AddBot(ctx, api); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
 	go func() { tr.Run(ctx); close(done) }()
-	t.Cleanup(func() { cancel(); <-done })
-	return srv.URL
+	return &stack{url: srv.URL, emu: emu, bot: b, stop: func() {
+		cancel()
+		<-done
+		srv.CloseClientConnections()
+		srv.Close()
+		emu.Close()
+	}}
 }
 
 // browser starts a headless Chromium for the test.

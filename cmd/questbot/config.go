@@ -40,19 +40,20 @@ type Config struct {
 	NewUsersDevelopers *bool
 }
 
-// envDefaults are the defaults of every variable, in the order the README lists them.
-var envDefaults = []struct{ name, def string }{
-	{"DATABASE_URL", ""},
-	{"BOT_TOKEN", ""},
-	{"TELEGRAM_API_URL", ""},
-	{"HTTP_ADDR", "127.0.0.1:8080"},
-	{"DATA_DIR", ".data"},
-	{"UPLOADS_DIR", "uploads"},
-	{"PG_BIN", pgcluster.DefaultBin},
-	{"LOG_LEVEL", "info"},
-	{"LOG_FORMAT", "text"},
-	{"ADMINS", ""},
-	{"NEW_USERS_ARE_DEVELOPERS", ""},
+// envDefaults are the variables, their defaults and a line of help each, in the order the README
+// lists them.
+var envDefaults = []struct{ name, def, help string }{
+	{"DATABASE_URL", "", "PostgreSQL connection string; empty: a private cluster in DATA_DIR/postgres"},
+	{"BOT_TOKEN", "", "Telegram bot tokens, separated by commas; empty: the built-in emulator and web chat"},
+	{"TELEGRAM_API_URL", "", "Bot API server for BOT_TOKEN; empty: Telegram's"},
+	{"HTTP_ADDR", "127.0.0.1:8080", "listen address of /healthz, /metrics and the web chat"},
+	{"DATA_DIR", ".data", "local state: the embedded database and the emulator's chats"},
+	{"UPLOADS_DIR", "uploads", "the folder of the quest files"},
+	{"PG_BIN", pgcluster.DefaultBin, "PostgreSQL server programs"},
+	{"LOG_LEVEL", "info", "debug, info, warn or error"},
+	{"LOG_FORMAT", "text", "text or json"},
+	{"ADMINS", "", "Telegram user ids made admins at start, separated by commas"},
+	{"NEW_USERS_ARE_DEVELOPERS", "", "true or false: whether new users become quest developers"},
 }
 
 // ConfigFromEnv reads the configuration through getenv (os.Getenv in production) and validates it.

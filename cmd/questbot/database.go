@@ -25,6 +25,24 @@ const embeddedDB = "questbot"
 // ErrDataDirBusy means another questbot process already uses the data folder.
 var ErrDataDirBusy = errors.New("data folder is in use")
 
+// ErrEmbeddedLost means the embedded PostgreSQL stopped and could not be started again: serve
+// gives up and exits non-zero, for a supervisor to restart it.
+var ErrEmbeddedLost = errors.New("the embedded PostgreSQL stopped and could not be restarted")
+
+// watchOptions say how serve watches the embedded PostgreSQL: it checks the server's process
+// every Poll; when it is gone, it starts the server again, waiting Backoff after the first failed
+// attempt, twice as long after each further one up to MaxBackoff, and gives up after Attempts
+// failures in a row.
+type watchOptions struct {
+	Poll       time.Duration
+	Backoff    time.Duration
+	MaxBackoff time.Duration
+	Attempts   int
+}
+
+// defaultWatch gives a dead server about a minute and a half (1+2+4+8+16+30+30 s) of attempts.
+var defaultWatch = watchOptions{Poll: time.Second, Backoff: time.Second, MaxBackoff: 30 * time.Second, Attempts: 8}
+
 // embedded is the private PostgreSQL cluster that serve runs when no DATABASE_URL is given. The
 // data folder is locked for as long as it runs, so a second process cannot start a second server
 // on the same files.
@@ -75,7 +93,7 @@ func startEmbedded(ctx context.Context, cfg Config, lock *os.File, log *slog.Log
 	if !e.cluster.Initialized() {
 		log.Info("Creating the embedded PostgreSQL cluster", slog.String("dir", e.cluster.DataDir()))
 		if err := e.cluster.Init(ctx); err != nil {
-			return fail(err)
+			return fail(dataDirAdvice(err))
 		}
 	}
 	// We hold the lock, so a server still running on these files was left by a process that was
@@ -87,13 +105,95 @@ func startEmbedded(ctx context.Context, cfg Config, lock *os.File, log *slog.Log
 		}
 	}
 	if err := e.cluster.Start(ctx); err != nil {
-		return fail(err)
+		return fail(dataDirAdvice(err))
 	}
 	log.Info("Embedded PostgreSQL started", slog.String("socket_dir", e.cluster.SocketDir()))
 	if err := ensureDatabase(ctx, e.cluster.ConnString("postgres"), embeddedDB); err != nil {
 		return fail(err)
 	}
 	return e, e.cluster.ConnString(embeddedDB), nil
+}
+
+// watch checks the server every w.Poll until ctx is done and starts it again when it died (a
+// crash, the OOM killer, an operator's kill). The pool reconnects by itself once the server is
+// back. It returns nil when ctx is done, or an error wrapping ErrEmbeddedLost after w.Attempts
+// failed starts in a row.
+func (e *embedded) watch(ctx context.Context, w watchOptions) error {
+	tick := time.NewTicker(w.Poll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+		}
+		if e.cluster.Alive() {
+			continue
+		}
+		e.log.Error("The embedded PostgreSQL stopped; starting it again")
+		if err := e.restart(ctx, w); err != nil || ctx.Err() != nil {
+			return err
+		}
+	}
+}
+
+// watchEmbedded watches emb in the background until ctx is done, and sends on lost the error of
+// a server that could not be restarted. The returned function stops the watch and waits for it:
+// it must run before the server is stopped on purpose.
+func (s *Server) watchEmbedded(ctx context.Context, emb *embedded, lost chan<- error) func() {
+	w := defaultWatch
+	if s.watch != nil {
+		w = *s.watch
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := emb.watch(ctx, w); err != nil {
+			lost <- err
+		}
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// restart starts the dead server again, with backoff between failed attempts.
+func (e *embedded) restart(ctx context.Context, w watchOptions) error {
+	wait := w.Backoff
+	var err error
+	for attempt := 1; attempt <= w.Attempts; attempt++ {
+		if err = e.cluster.Start(ctx); err == nil {
+			e.log.Info("Embedded PostgreSQL restarted", slog.Int("attempt", attempt))
+			return nil
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		if attempt == w.Attempts {
+			break
+		}
+		e.log.Warn("Unable to restart the embedded PostgreSQL; retrying", slog.Any("error", err),
+			slog.Int("attempt", attempt), slog.Duration("retry_in", wait))
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(wait):
+		}
+		wait = min(2*wait, w.MaxBackoff)
+	}
+	return fmt.Errorf("%w (%d attempts; see %s): %w", ErrEmbeddedLost, w.Attempts,
+		filepath.Join(e.cluster.Root(), "server.log"), err)
+}
+
+// dataDirAdvice adds to an error of the embedded cluster what the operator can do about it in
+// questbot's terms.
+func dataDirAdvice(err error) error {
+	if errors.Is(err, pgcluster.ErrUnreachable) {
+		return fmt.Errorf("embedded database: %w; or choose another folder with DATA_DIR, for example DATA_DIR=/var/lib/questbot", err)
+	}
+	return err
 }
 
 // close stops the server, if it was started, and releases the lock.

@@ -32,21 +32,37 @@ var commands = map[string]command{
 	"version":  {"print the version", runVersion},
 }
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := dispatch(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+// shutdownSignals stop the process cleanly, the embedded PostgreSQL with it: Ctrl-C, a service
+// manager's stop, and the terminal closing (SIGHUP). The server that pg_ctl starts runs in a
+// session of its own, so nothing else stops it when the terminal goes.
+var shutdownSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+func main() { os.Exit(runMain(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// runMain runs the command that args name until it ends or a shutdown signal arrives, and
+// returns the exit code.
+func runMain(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), shutdownSignals...)
+	defer stop()
+	return dispatch(ctx, args, stdout, stderr)
 }
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := "serve"
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+	if len(args) > 0 && (helpArgs[args[0]] || len(args[0]) > 0 && args[0][0] != '-') {
 		name, args = args[0], args[1:]
 	}
-	if name == "help" {
+	if helpArgs[name] {
 		usage(stdout)
 		return 0
+	}
+	if name == "help" {
+		// `questbot help <command>` is `questbot <command> -h`.
+		if len(args) == 0 {
+			usage(stdout)
+			return 0
+		}
+		name, args = args[0], []string{"-h"}
 	}
 	cmd, ok := commands[name]
 	if !ok {

@@ -29,10 +29,15 @@ import (
 )
 
 // runServe is the `serve` command: it reads the configuration from the environment and runs the
-// bot until the context is cancelled (SIGINT or SIGTERM).
+// bot until the context is cancelled (SIGINT, SIGTERM or SIGHUP).
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
-		fmt.Fprintln(stderr, "questbot serve takes no arguments; it is configured by environment variables (see the README)")
+		if len(args) == 1 && helpArgs[args[0]] {
+			serveUsage(stdout)
+			return 0
+		}
+		fmt.Fprintf(stderr, "questbot serve: unexpected argument %q\n", args[0])
+		serveUsage(stderr)
 		return 2
 	}
 	cfg, err := ConfigFromEnv(os.Getenv)
@@ -68,6 +73,9 @@ type Server struct {
 	emuBot  *tgemu.Bot
 	chat    *webchat.Handler
 	started chan struct{} // closed once the transport runs
+	dbReady chan struct{} // closed once the database is migrated and s.pool set
+	// watch, when set, replaces defaultWatch for the embedded database (tests).
+	watch *watchOptions
 }
 
 // emulatorToken makes the token of the emulated bot: random, so that nothing outside this
@@ -105,12 +113,24 @@ func (s *Server) Run(ctx context.Context) error {
 		return err
 	}
 	s.started = make(chan struct{})
+	s.dbReady = make(chan struct{})
 	if s.Config.BotToken == "" {
-		s.emu = tgemu.New(tgemu.Options{EnforceRateLimits: true, Log: s.Log})
-		s.emuBot = s.emu.AddBot(emulatorToken(), "questbot")
-		s.chat = webchat.New(s.emu, s.emuBot)
+		if err := s.openEmulator(); err != nil {
+			ln.Close()
+			if lock != nil {
+				lock.Close()
+			}
+			return err
+		}
+		// After the HTTP server's shutdown, deferred below: nothing calls the emulator then.
+		defer s.emu.Close()
 	}
-	srv := &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second}
+	// The web chat's event streams never end by themselves: shutting down cancels them, so an
+	// open page does not hold the process for the whole shutdown timeout.
+	streams, endStreams := context.WithCancel(context.Background())
+	srv := &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second,
+		BaseContext: func(net.Listener) context.Context { return streams }}
+	srv.RegisterOnShutdown(endStreams)
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- srv.Serve(ln) }()
 	s.Log.Info("HTTP listening", slog.String("addr", ln.Addr().String()), slog.String("version", version))
@@ -127,6 +147,7 @@ func (s *Server) Run(ctx context.Context) error {
 	}()
 
 	url := s.Config.DatabaseURL
+	dbLost := make(chan error, 1) // the embedded database died for good
 	if url == "" {
 		emb, embURL, err := startEmbedded(ctx, s.Config, lock, s.Log)
 		if err != nil {
@@ -134,6 +155,7 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		defer emb.close()
 		url = embURL
+		defer s.watchEmbedded(ctx, emb, dbLost)()
 	}
 	pool, err := openDatabase(ctx, url)
 	if err != nil {
@@ -144,8 +166,16 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	defer pool.Close()
 	s.pool.Store(pool)
+	close(s.dbReady)
 	s.ready.Store(true)
 	s.Log.Info("Database ready")
+	if s.emu != nil && !s.emu.Restored() {
+		if n, err := forgetEmulatorFiles(ctx, pool, s.emuBot.Me().ID); err != nil {
+			s.Log.Warn("Unable to forget the file_ids of an earlier emulator", slog.Any("error", err))
+		} else if n > 0 {
+			s.Log.Info("Forgot the file_ids of an earlier emulator", slog.Int64("files", n))
+		}
+	}
 
 	transportDone := make(chan struct{})
 	trCtx, stopTransport := context.WithCancel(ctx)
@@ -167,6 +197,9 @@ func (s *Server) Run(ctx context.Context) error {
 		if !errors.Is(err, http.ErrServerClosed) {
 			return fmt.Errorf("http: %w", err)
 		}
+	case err := <-dbLost:
+		s.ready.Store(false)
+		return err
 	}
 	s.ready.Store(false)
 	return nil

@@ -33,14 +33,18 @@ type running struct {
 // startServer runs a Server with cfg until the test ends or stop is called.
 func startServer(t *testing.T, cfg Config) *running {
 	t.Helper()
+	return startServerWith(t, &Server{Config: cfg})
+}
+
+// startServerWith runs s, with a logger and Listening of its own, until the test ends or stop is
+// called.
+func startServerWith(t *testing.T, s *Server) *running {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{logs: &bottest.LogBuffer{}, stop: cancel, done: make(chan error, 1)}
 	addrc := make(chan string, 1)
-	s := &Server{
-		Config:    cfg,
-		Log:       slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
-		Listening: func(a net.Addr) { addrc <- a.String() },
-	}
+	s.Log = slog.New(slog.NewTextHandler(r.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	s.Listening = func(a net.Addr) { addrc <- a.String() }
 	r.srv = s
 	go func() { r.done <- s.Run(ctx) }()
 	select {
@@ -95,6 +99,8 @@ func testConfig(t *testing.T) Config {
 		t.Fatal(err)
 	}
 	cfg.HTTPAddr = "127.0.0.1:0"
+	// The emulator keeps its chats in DATA_DIR: each test has its own.
+	cfg.DataDir = t.TempDir()
 	return cfg
 }
 

@@ -6,6 +6,10 @@ import (
 	"sort"
 )
 
+// helpArgs are the arguments that ask for help rather than name a command or an option.
+var helpArgs = map[string]bool{"-h": true, "-help": true, "--help": true}
+
+// usage prints the command list: what `questbot help`, `questbot -h` and `questbot --help` show.
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: questbot [command] [arguments]")
 	fmt.Fprintln(w, "commands:")
@@ -16,5 +20,22 @@ func usage(w io.Writer) {
 	sort.Strings(names)
 	for _, name := range names {
 		fmt.Fprintf(w, "  %-8s %s\n", name, commands[name].summary)
+	}
+	fmt.Fprintln(w, "`questbot help <command>` (or `questbot <command> -h`) describes a command;")
+	fmt.Fprintln(w, "`questbot help serve` lists the environment variables that configure the bot.")
+}
+
+// serveUsage describes `questbot serve`: it takes no arguments and reads the variables of
+// envDefaults, listed with their defaults.
+func serveUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: questbot [serve]")
+	fmt.Fprintln(w, "Runs the bot until SIGINT, SIGTERM or SIGHUP. It takes no arguments: it is configured by")
+	fmt.Fprintln(w, "these environment variables (the README's configuration table says more):")
+	for _, e := range envDefaults {
+		def := ""
+		if e.def != "" {
+			def = " (default: " + e.def + ")"
+		}
+		fmt.Fprintf(w, "  %-25s %s%s\n", e.name, e.help, def)
 	}
 }

@@ -17,6 +17,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/user"
@@ -53,7 +55,9 @@ type Cluster struct {
 	root    string
 	durable bool
 	sockDir string
-	cred    *syscall.Credential // nil unless running the server as another user
+	// cred is nil unless the server runs as another user, userName.
+	cred     *syscall.Credential
+	userName string
 }
 
 // New checks the binaries and prepares a cluster description; it neither creates nor starts
@@ -88,6 +92,15 @@ func New(opts Options) (*Cluster, error) {
 		uid, _ := strconv.Atoi(u.Uid)
 		gid, _ := strconv.Atoi(u.Gid)
 		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+		c.userName = u.Username
+		// The supplementary groups, so the server may use what they let it reach.
+		if ids, err := u.GroupIds(); err == nil {
+			for _, id := range ids {
+				if g, err := strconv.Atoi(id); err == nil && uint32(g) != c.cred.Gid {
+					c.cred.Groups = append(c.cred.Groups, uint32(g))
+				}
+			}
+		}
 	}
 	return c, nil
 }
@@ -146,8 +159,83 @@ func (c *Cluster) Start(ctx context.Context) error {
 	if err := c.writeSettings(); err != nil {
 		return err
 	}
-	return c.run(ctx, "pg_ctl", "start", "-w", "-t", "60", "-D", c.DataDir(),
-		"-l", filepath.Join(c.root, "server.log"))
+	logFile := filepath.Join(c.root, "server.log")
+	err := c.run(ctx, "pg_ctl", "start", "-w", "-t", "60", "-D", c.DataDir(), "-l", logFile)
+	if err != nil && !errors.Is(err, ErrUnreachable) {
+		// pg_ctl only says to examine the log: quote its end.
+		if tail := lastLines(logFile, 3); tail != "" {
+			err = fmt.Errorf("%w; %s ends with: %s", err, logFile, tail)
+		}
+	}
+	return err
+}
+
+// lastLines returns the last n lines of a file (from its last 4 KB), joined with " | ", or ""
+// when it cannot be read.
+func lastLines(path string, n int) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > 4096 {
+		f.Seek(st.Size()-4096, io.SeekStart)
+	}
+	data, err := io.ReadAll(f)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], " | ")
+}
+
+// ErrNotRunning is returned by PID when no server runs on the data directory.
+var ErrNotRunning = errors.New("pgcluster: the server is not running")
+
+// PID returns the process id of the running server (the postmaster), from the lock file the
+// server keeps in its data directory. It returns ErrNotRunning when there is no lock file or its
+// process is gone.
+func (c *Cluster) PID() (int, error) {
+	data, err := os.ReadFile(filepath.Join(c.DataDir(), "postmaster.pid"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, ErrNotRunning
+	}
+	if err != nil {
+		return 0, fmt.Errorf("pgcluster: %w", err)
+	}
+	first, _, _ := strings.Cut(string(data), "\n")
+	pid, err := strconv.Atoi(strings.TrimSpace(first))
+	if err != nil || pid <= 0 {
+		return 0, fmt.Errorf("pgcluster: postmaster.pid holds no process id: %q", first)
+	}
+	if !processAlive(pid) {
+		return 0, ErrNotRunning
+	}
+	return pid, nil
+}
+
+// Alive reports whether the server's process exists. Unlike Running it runs no program, so it is
+// cheap enough to ask every second.
+func (c *Cluster) Alive() bool {
+	_, err := c.PID()
+	return err == nil
+}
+
+// processAlive reports whether process pid exists and is not a zombie (a dead server whose
+// parent has not collected it yet, as when the caller is the reaper of orphans).
+func processAlive(pid int) bool {
+	if err := syscall.Kill(pid, 0); err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true // no /proc: signal 0 has to do
+	}
+	// The state follows the command name, which is in parentheses and may hold anything.
+	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] != 'Z' && stat[i+2] != 'X'
+	}
+	return true
 }
 
 // Stop stops the server. Fast mode rolls back open transactions and shuts down cleanly; immediate
@@ -202,9 +290,13 @@ func (c *Cluster) writeSettings() error {
 	return nil
 }
 
-// mkdir creates dir, owned by the server's user.
+// mkdir creates dir, owned by the server's user. Missing folders on the way are made enterable
+// by everybody (0755), so the server's user can pass through them.
 func (c *Cluster) mkdir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return fmt.Errorf("pgcluster: %w", err)
+	}
+	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("pgcluster: %w", err)
 	}
 	return c.chown(dir)
@@ -223,6 +315,9 @@ func (c *Cluster) chown(path string) error {
 // run runs one of the server programs, as the server's user, and turns a failure into an error
 // that carries the program's own words.
 func (c *Cluster) run(ctx context.Context, prog string, args ...string) error {
+	if err := c.checkReach(); err != nil {
+		return err
+	}
 	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, prog), args...)
 	cmd.Dir = c.root
 	if c.cred != nil {
@@ -237,7 +332,7 @@ func (c *Cluster) run(ctx context.Context, prog string, args ...string) error {
 	if err := cmd.Run(); err != nil {
 		msg := strings.TrimSpace(out.String())
 		if c.cred != nil && strings.Contains(msg, "ermission denied") {
-			msg += fmt.Sprintf(" (the postgres user must be able to reach %s)", c.root)
+			msg += fmt.Sprintf(" (the %s user must be able to reach %s)", c.userName, c.root)
 		}
 		return fmt.Errorf("pgcluster: %s: %w: %s", prog, err, msg)
 	}

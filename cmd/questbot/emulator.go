@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/webchat"
+)
+
+// emulatorStateDir is the folder, under DATA_DIR, where the emulator keeps its chats.
+const emulatorStateDir = "tgemu"
+
+// openEmulator opens the built-in Bot API emulator with the state it kept in DATA_DIR, so that a
+// restarted bot finds its web chat users, their chats and the numbering of updates as they were,
+// and adds the emulated bot and the web chat. The web chat asks the database for the users the
+// bot knows before it gives out a new id.
+func (s *Server) openEmulator() error {
+	emu, err := tgemu.Open(tgemu.Options{EnforceRateLimits: true, Log: s.Log,
+		StateDir: filepath.Join(s.Config.DataDir, emulatorStateDir)})
+	if errors.Is(err, tgemu.ErrStateBusy) {
+		return fmt.Errorf("%w; another questbot without BOT_TOKEN runs with DATA_DIR=%s: stop it first or set another DATA_DIR", err, s.Config.DataDir)
+	}
+	if err != nil {
+		return err
+	}
+	s.emu = emu
+	s.emuBot = emu.AddBot(emulatorToken(), "questbot")
+	s.chat = webchat.New(s.emu, s.emuBot)
+	s.chat.KnownUsers = s.knownWebchatUsers
+	if emu.Restored() {
+		s.Log.Info("Emulator state restored", slog.Int("users", len(s.emuBot.Users())))
+	}
+	return nil
+}
+
+// knownWebchatUsers waits for the database and returns the highest id of the web chat's range
+// that the bot knows.
+func (s *Server) knownWebchatUsers(ctx context.Context) (int64, error) {
+	select {
+	case <-s.dbReady:
+	case <-ctx.Done():
+		return 0, errors.New("the database is not ready yet")
+	}
+	var id int64
+	err := s.pool.Load().QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM users WHERE id BETWEEN $1 AND $2`,
+		webchat.FirstUserID, webchat.LastUserID).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("known users: %w", err)
+	}
+	return id, nil
+}
+
+// forgetEmulatorFiles removes the file_ids the bot keeps for the emulated bot (botUserID), when
+// the emulator starts without a saved state: they were given by an emulator that is gone (one of
+// an earlier run whose state was lost, or of a version that kept none), and the bot would send
+// them instead of uploading its files again. It returns how many it removed.
+func forgetEmulatorFiles(ctx context.Context, pool *pgxpool.Pool, botUserID int64) (int64, error) {
+	tag, err := pool.Exec(ctx, `DELETE FROM tg_file WHERE service_id IN (SELECT id FROM service WHERE bot_user_id = $1)`, botUserID)
+	if err != nil {
+		return 0, fmt.Errorf("forget emulator files: %w", err)
+	}
+	return tag.RowsAffected(), nil
+}
