@@ -214,8 +214,13 @@ func Compile(data []byte) (*Quest, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newQuest(q, d, data), nil
+}
+
+// newQuest is the Quest of a compiled quest, its decoded file and the file's bytes.
+func newQuest(q *quest.Quest, d *qmm.Quest, data []byte) *Quest {
 	sum := sha256.Sum256(data)
-	return &Quest{Quest: q, Doc: d, SHA256: hex.EncodeToString(sum[:])}, nil
+	return &Quest{Quest: q, Doc: d, SHA256: hex.EncodeToString(sum[:])}
 }
 
 func (f *Files) lookup(k key) *Quest {
