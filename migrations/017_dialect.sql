@@ -103,3 +103,102 @@ WHERE l.action_id = a.id AND c.name = 'setquest' AND c.service_id IS NULL AND a.
 UPDATE localized_string l SET text = regexp_replace(l.text, '(penalty <i>[^<]*</i>)', '\1 | dialect reference|dagazbot')
 FROM action a JOIN command c ON c.id = a.command_id
 WHERE l.action_id = a.id AND c.name = 'devhelp' AND c.service_id IS NULL AND l.text LIKE '%/setquest%';
+
+-- ---- The catalogue a page at a time.
+
+-- /quest (005_commands.sql): when several quests match, the quest player's catalogue
+-- (quest.catalogue, bot/questplay) shows them a page at a time, with what is new to the player and
+-- how many players finished each, instead of one menu of every quest.
+DO $$
+DECLARE
+    many bigint;
+    cmd  bigint;
+    p    bigint;
+BEGIN
+    SELECT f.id, f.command_id INTO many, cmd
+    FROM action f
+    JOIN action c ON c.id = f.parent_id AND c.request = 'quest_catalogue'
+    JOIN command q ON q.id = f.command_id AND q.name = 'quest' AND q.service_id IS NULL
+    WHERE f.result_code = 'many';
+    IF many IS NULL THEN
+        RETURN; -- an operator rebuilt /quest: it stays as they made it
+    END IF;
+    DELETE FROM action WHERE parent_id = many;
+    p := tree_action(cmd, many, 1, 'builtin', NULL, 'quest.catalogue', NULL, NULL, NULL, NULL);
+    PERFORM tree_request_params(p, 'name', 'QUEST_NAME');
+END $$;
+
+-- How many players finished a quest, counted by the catalogue.
+CREATE INDEX user_script_stats_script_idx ON user_script_stats (script_id);
+
+-- ---- /score: columns in words, and what credits are.
+
+INSERT INTO param_type (name) VALUES ('CREDITS') ON CONFLICT DO NOTHING;
+
+-- The user's results as a monospace table, one row per quest (language versions together, named
+-- in the user's language when it has a version in it) and a totals row, and the credits apart:
+-- {"result_code": "ok", "score": the table, "credits": the credits} or {"result_code": "empty"}.
+CREATE OR REPLACE FUNCTION quest_score(p_user bigint, p_service integer, p_lang text)
+RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    ru     boolean := p_lang = 'ru';
+    heads  text[] := CASE WHEN ru THEN ARRAY['Квест', 'Побед', 'Провалов', 'Гибелей', 'Игр']
+                          ELSE ARRAY['Quest', 'Won', 'Failed', 'Died', 'Played'] END;
+    total  text := CASE WHEN ru THEN 'Итого' ELSE 'Total' END;
+    r      record;
+    names  text[] := ARRAY[]::text[];
+    counts bigint[] := ARRAY[]::bigint[];
+    lines  text[] := ARRAY[]::text[];
+    w      integer;
+    st     user_stats%ROWTYPE;
+BEGIN
+    SELECT * INTO st FROM user_stats us WHERE us.service_id = p_service AND us.user_id = p_user;
+    IF NOT FOUND THEN
+        RETURN jsonb_build_object('result_code', 'empty');
+    END IF;
+    FOR r IN
+        SELECT left(COALESCE(
+                   (SELECT s2.name FROM script s2 WHERE s2.common_name = s.common_name AND s2.language = p_lang
+                    ORDER BY s2.version DESC LIMIT 1),
+                   min(s.name)), 24) AS name,
+               sum(x.wins) AS wins, sum(x.failures) AS failures, sum(x.deaths) AS deaths,
+               sum(x.launches) AS launches
+        FROM user_script_stats x JOIN script s ON s.id = x.script_id
+        WHERE x.service_id = p_service AND x.user_id = p_user
+        GROUP BY s.common_name ORDER BY 1
+    LOOP
+        names := names || r.name;
+        counts := counts || ARRAY[r.wins, r.failures, r.deaths, r.launches]::bigint[];
+    END LOOP;
+    names := names || total;
+    counts := counts || ARRAY[st.wins, st.failures, st.deaths, st.launches]::bigint[];
+    SELECT greatest(COALESCE(max(char_length(n)), 0), char_length(heads[1])) INTO w FROM unnest(names) AS n;
+    lines := lines || (rpad(heads[1], w) || '  ' || heads[2] || ' ' || heads[3] || ' ' || heads[4] || ' ' || heads[5]);
+    FOR i IN 1 .. array_length(names, 1) LOOP
+        lines := lines || (rpad(names[i], w) || '  '
+            || lpad(counts[4 * i - 3]::text, char_length(heads[2])) || ' '
+            || lpad(counts[4 * i - 2]::text, char_length(heads[3])) || ' '
+            || lpad(counts[4 * i - 1]::text, char_length(heads[4])) || ' '
+            || lpad(counts[4 * i]::text, char_length(heads[5])));
+    END LOOP;
+    RETURN jsonb_build_object('result_code', 'ok', 'score', array_to_string(lines, E'\n'), 'credits', st.credits::text);
+END $$;
+
+-- The answer of /score: the table, then the credits and what they are.
+DO $$
+DECLARE
+    call bigint;
+    ok   bigint;
+BEGIN
+    SELECT a.id INTO call FROM action a JOIN command c ON c.id = a.command_id
+    WHERE c.name = 'score' AND c.service_id IS NULL AND a.request = 'quest_score';
+    SELECT a.id INTO ok FROM action a WHERE a.parent_id = call AND a.result_code = 'ok';
+    IF call IS NULL OR ok IS NULL THEN
+        RETURN; -- an operator rebuilt /score
+    END IF;
+    INSERT INTO response_param (action_id, name, param) VALUES (call, 'credits', 'CREDITS');
+    DELETE FROM localized_string WHERE action_id = ok;
+    INSERT INTO localized_string (action_id, lang, text) VALUES
+        (ok, 'en', E'<pre>{SCORE}</pre>\nCredits: <b>{CREDITS}</b>. You begin with 10 000. A quest with money plays with part of them and pays back what is left when it ends; a win adds the quest''s bonus, a death takes its penalty.'),
+        (ok, 'ru', E'<pre>{SCORE}</pre>\nКредиты: <b>{CREDITS}</b>. Вначале их 10 000. Квест с деньгами играет на часть из них и возвращает оставшееся, когда кончается; победа добавляет награду квеста, гибель отнимает штраф.');
+END $$;

@@ -35,6 +35,11 @@ type Store interface {
 	LockRunning(ctx context.Context, db pgx.Tx, service int, user, game int64) (*questpg.Game, error)
 	// Script returns a quest the bot offers; questpg.ErrNoScript when it does not.
 	Script(ctx context.Context, db pgx.Tx, service int, id int64) (*questpg.Script, error)
+	// Offered returns a quest the bot offers to everyone (listed or shipped); questpg.ErrNoScript
+	// when it does not.
+	Offered(ctx context.Context, db pgx.Tx, service int, id int64) (*questpg.Script, error)
+	// Catalogue returns a page of the catalogue a user sees, and how many quests it has.
+	Catalogue(ctx context.Context, db pgx.Tx, service int, user int64, lang, query string, offset, limit int) ([]questpg.Entry, int, error)
 	// Translation returns the version of a quest in another language; questpg.ErrNoScript when
 	// there is none.
 	Translation(ctx context.Context, db pgx.Tx, service int, commonName, lang string) (*questpg.Script, error)
@@ -309,24 +314,10 @@ func (g *Games) screenOf(ctx context.Context, db pgx.Tx, chat int64, c *compiled
 // viewReqs builds the requests that show a game's current view: the image, then the text with
 // the buttons (none unless buttons).
 func (g *Games) viewReqs(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string, buttons bool) (quest.View, []bot.Request, error) {
-	if gm.Ranger != "" {
-		name = gm.Ranger
-	}
-	v, err := c.ViewWith(gm.State, g.player(gm), options(gm, nil))
+	v, sc, err := g.build(ctx, db, c, gm, name, buttons)
 	if err != nil {
 		return v, nil, err
 	}
-	g.multiView(c, gm, &v, name)
-	width := 0
-	if dagaz(gm) {
-		width = c.arrange(&gm.State, &v)
-	}
-	shown := v
-	if !buttons {
-		shown.Choices = nil
-	}
-	sc := render(c, shown, gm.ID, gm.Step, name, width)
-	g.findImage(ctx, db, gm.Script.ID, v, &sc)
 	var reqs []bot.Request
 	if sc.image != "" {
 		r, err := bot.SendPhoto(chat, sc.image, "", nil)
@@ -340,6 +331,59 @@ func (g *Games) viewReqs(ctx context.Context, db pgx.Tx, chat int64, c *compiled
 		return v, nil, err
 	}
 	return v, append(reqs, msgs...), nil
+}
+
+// build builds a game's current view and its screen (with its buttons unless not buttons).
+func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, name string, buttons bool) (quest.View, screen, error) {
+	if gm.Ranger != "" {
+		name = gm.Ranger
+	}
+	v, err := c.ViewWith(gm.State, g.player(gm), options(gm, nil))
+	if err != nil {
+		return v, screen{}, err
+	}
+	g.multiView(c, gm, &v, name)
+	width := 0
+	if dagaz(gm) {
+		width = c.arrange(&gm.State, &v)
+	}
+	shown := v
+	if !buttons {
+		shown.Choices = nil
+	}
+	sc := render(c, shown, gm.ID, gm.Step, name, width)
+	if buttons && v.Status.Over() && !gm.Sandbox {
+		// An ending offers the quest again, and the catalogue.
+		t := texts.For(gm.Script.Lang)
+		sc.kb = bot.Keyboard{{{Text: t.Quest.PlayAgain, Data: CataloguePrefix + ":r:" + strconv.FormatInt(gm.Script.ID, 10)}},
+			{{Text: t.Quest.Another, Data: CataloguePrefix + ":l"}}}
+	}
+	g.findImage(ctx, db, gm.Script.ID, v, &sc)
+	return v, sc, nil
+}
+
+// leftScreen is the edit of a screen the player left by choosing action: its text stays, with the
+// choice made under it instead of the buttons. The screen is built again from the game as it was
+// (what showing it never changes); when that cannot be done, or the text would be too long for
+// one message, the edit only takes the buttons away. In a multiplayer quest, whose screens show
+// what the sessions said then, it always does.
+func (g *Games) leftScreen(ctx context.Context, db pgx.Tx, chat int64, msg int, c *compiled, gm *game, action int, name string) (bot.Request, error) {
+	if len(c.points) == 0 {
+		if v, sc, err := g.build(ctx, db, c, gm, name, false); err == nil {
+			for _, ch := range v.Choices {
+				if ch.JumpID != action {
+					continue
+				}
+				label := plainText(ch.Text, name)
+				parts := bot.SplitHTML(sc.html, bot.MaxTextLen)
+				html := parts[len(parts)-1] + "\n\n" + escape(fmt.Sprintf(texts.For(gm.Script.Lang).Quest.Chosen, label))
+				if r, err := bot.EditHTML(chat, msg, html, nil); err == nil {
+					return r, nil
+				}
+			}
+		}
+	}
+	return bot.EditKeyboard(chat, msg, nil)
 }
 
 // autoNext takes, in the dagazbot dialect, the "Next" of each screen that offers nothing else,
@@ -706,7 +750,7 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 	if m := cq.Message; m != nil {
 		if (old.Phase == quest.PhaseLocation || old.Phase == quest.PhaseCritOnLocation) && c.plain[old.LocationID] && !dagaz(&gm) {
 			reqs = append(reqs, bot.Delete(chat, m.MessageID))
-		} else if r, err := bot.EditKeyboard(chat, m.MessageID, nil); err == nil {
+		} else if r, err := g.leftScreen(ctx, db, chat, m.MessageID, c, &prev, action, name(u)); err == nil {
 			reqs = append(reqs, r)
 		}
 	}
