@@ -202,3 +202,113 @@ BEGIN
         (ok, 'en', E'<pre>{SCORE}</pre>\nCredits: <b>{CREDITS}</b>. You begin with 10 000. A quest with money plays with part of them and pays back what is left when it ends; a win adds the quest''s bonus, a death takes its penalty.'),
         (ok, 'ru', E'<pre>{SCORE}</pre>\nКредиты: <b>{CREDITS}</b>. Вначале их 10 000. Квест с деньгами играет на часть из них и возвращает оставшееся, когда кончается; победа добавляет награду квеста, гибель отнимает штраф.');
 END $$;
+
+-- ---- The log of each game (quest/questlog): the moves made from its start, for /log and
+-- ---- /positions. NULL for the games started before the log was kept.
+
+ALTER TABLE game ADD COLUMN moves jsonb;
+
+-- ---- Developers' commands: /log, /positions (bot/devtools) and /delete.
+
+-- /delete <id>: deletes a developer's own upload of a quest (that version: its catalogue entry and
+-- its upload row; the stored file goes with the next sweep). A listed quest must be unlisted by
+-- an admin first, and a quest another player's game runs stays; the owner's own game of it ends.
+-- {"result_code": "ok", "quest": its name, "version": its version}, or usage, not_found (no such
+-- upload of the user's), listed, playing.
+CREATE FUNCTION dev_delete_upload(p_user bigint, p_service integer, p_id text)
+RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+    want bigint;
+    s    script%ROWTYPE;
+    v    integer;
+BEGIN
+    IF btrim(COALESCE(p_id, '')) !~ '^#?[0-9]{1,18}$' THEN
+        RETURN jsonb_build_object('result_code', 'usage');
+    END IF;
+    want := ltrim(btrim(p_id), '#')::bigint;
+    SELECT * INTO s FROM script
+    WHERE id = want AND uploaded AND owner_id = p_user AND service_id = p_service FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN jsonb_build_object('result_code', 'not_found');
+    END IF;
+    IF s.listed THEN
+        RETURN jsonb_build_object('result_code', 'listed', 'quest', s.name);
+    END IF;
+    IF EXISTS (SELECT FROM game g WHERE g.script_id = want AND NOT (g.user_id = p_user AND g.service_id = p_service)) THEN
+        RETURN jsonb_build_object('result_code', 'playing', 'quest', s.name);
+    END IF;
+    SELECT d.version INTO v FROM dev_upload d WHERE d.script_id = want ORDER BY d.version DESC LIMIT 1;
+    DELETE FROM game WHERE script_id = want;
+    DELETE FROM dev_upload WHERE script_id = want;
+    DELETE FROM script WHERE id = want;
+    RETURN jsonb_build_object('result_code', 'ok', 'quest', s.name, 'version', COALESCE(v, s.version)::text);
+END $$;
+
+INSERT INTO param_type (name) VALUES ('DEV_VERSION') ON CONFLICT DO NOTHING;
+
+DO $$
+DECLARE
+    dev     text := 'DEVELOPER == true || ADMIN == true';
+    not_dev text := 'DEVELOPER != true && ADMIN != true';
+    dev_en  text := 'This command is for quest developers. An admin can make you one.';
+    dev_ru  text := 'Эта команда — для разработчиков квестов. Сделать вас разработчиком может администратор.';
+    fail_en text := 'Sorry, that did not work. Please try again later.';
+    fail_ru text := 'Извините, не получилось. Попробуйте позже.';
+    game_en text := 'No quest is running. /load <i>quest</i> starts one as a sandbox.';
+    game_ru text := 'Квест не запущен. /load <i>квест</i> запустит его в песочнице.';
+    old_en  text := 'This game began before games kept their moves. /load the quest again to have them.';
+    old_ru  text := 'Эта игра началась раньше, чем игры стали запоминать ходы. Запустите квест заново командой /load.';
+    c bigint;
+    p bigint;
+BEGIN
+    -- /log: the moves of the running game, as a file.
+    c := tree_command('log', 'The moves of the game as a file (developers)', 'Ходы игры в файл (разработчикам)');
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.log', NULL, dev, NULL, NULL);
+    PERFORM tree_action(c, p, 1, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'no_game', NULL, game_en, game_ru);
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'incomplete', NULL, old_en, old_ru);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+
+    -- /positions: the locations the running game entered, with counts.
+    c := tree_command('positions', 'Locations the game visited (developers)', 'Где побывала игра (разработчикам)');
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.positions', NULL, dev, NULL, NULL);
+    PERFORM tree_response_params(p, 'error', 'DEV_ERROR');
+    PERFORM tree_action(c, p, 1, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'no_game', NULL, game_en, game_ru);
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'incomplete', NULL, old_en, old_ru);
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'broken', NULL,
+        'The moves of this game do not replay: {DEV_ERROR}', 'Ходы этой игры не повторяются: {DEV_ERROR}');
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+
+    -- /delete <number>: deletes an own upload.
+    c := tree_command('delete', 'Delete an upload of yours (developers)', 'Удалить свою загрузку (разработчикам)', 'DEV_ARG');
+    p := tree_action(c, NULL, 1, 'procedure', NULL, 'dev_delete_upload', NULL, dev, NULL, NULL);
+    PERFORM tree_request_params(p, 'user', 'USER', 'service', 'SERVICE', 'id', 'DEV_ARG');
+    PERFORM tree_response_params(p, 'quest', 'DEV_QUEST', 'version', 'DEV_VERSION');
+    PERFORM tree_action(c, p, 1, 'output', NULL, NULL, 'ok', NULL,
+        'Deleted: «{DEV_QUEST}», version {DEV_VERSION}.', 'Удалено: «{DEV_QUEST}», версия {DEV_VERSION}.');
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'usage', NULL,
+        'Usage: /delete <i>number</i>; /load without an argument lists your quests with their numbers.',
+        'Использование: /delete <i>номер</i>; /load без аргумента покажет ваши квесты с номерами.');
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'not_found', NULL,
+        'You have no upload #{DEV_ARG}. /load without an argument lists yours.',
+        'У вас нет загрузки #{DEV_ARG}. /load без аргумента покажет ваши.');
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'listed', NULL,
+        '«{DEV_QUEST}» is in the catalogue: an admin must take it out (/setquest {DEV_ARG} listed no) before it can be deleted.',
+        '«{DEV_QUEST}» есть в каталоге: прежде чем удалить, администратор должен убрать его оттуда (/setquest {DEV_ARG} listed no).');
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, 'playing', NULL,
+        'Someone is playing «{DEV_QUEST}» now: it cannot be deleted until they finish.',
+        'В «{DEV_QUEST}» сейчас кто-то играет: удалить его можно, когда игра закончится.');
+    PERFORM tree_action(c, p, 6, 'output', NULL, NULL, NULL, NULL, fail_en, fail_ru);
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+END $$;
+
+UPDATE localized_string l SET text = CASE l.lang
+    WHEN 'en' THEN l.text || E'\n/log — the moves of the game as a file (questbot replay plays it); /positions — the locations it visited\n/delete <i>number</i> — delete an upload of yours'
+    ELSE l.text || E'\n/log — ходы игры в файл (его повторит questbot replay); /positions — где она побывала\n/delete <i>номер</i> — удалить свою загрузку' END
+FROM action a JOIN command c ON c.id = a.command_id
+WHERE l.action_id = a.id AND c.name = 'devhelp' AND c.service_id IS NULL AND a.guard = 'DEVELOPER == true || ADMIN == true';

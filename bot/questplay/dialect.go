@@ -11,6 +11,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questlog"
 	"github.com/questbot/questbot/quest/questpg"
 )
 
@@ -51,13 +52,15 @@ const maxAutoNext = 10
 // dagaz reports whether a game is played in the dagazbot dialect.
 func dagaz(gm *game) bool { return gm.Script.Dialect == questpg.DialectDagazBot }
 
-// options are the quest player's options of a game's dialect; passed observes the locations an
-// action walks through (nil: none).
+// options are the quest player's options of a game's dialect: the rule of play (the same the
+// game's log is replayed by, questlog.Rules) and what the dialect shows; passed observes the
+// locations an action walks through (nil: none).
 func options(gm *game, passed func(quest.Passage)) quest.Options {
-	if !dagaz(gm) {
-		return quest.Options{}
+	o := questlog.Rules(string(gm.Script.Dialect))
+	if dagaz(gm) {
+		o.DescribedText, o.Passed = true, passed
 	}
-	return quest.Options{TopPriority: true, DescribedText: true, Passed: passed}
+	return o
 }
 
 // layoutInfo is what the dagazbot dialect derives once from a quest file (see derive).

@@ -1,6 +1,7 @@
 package questplay_test
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -11,10 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questlog"
+	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/quest/questtrace"
 )
 
@@ -203,6 +209,8 @@ func TestDagazKeypadStaysInPlace(t *testing.T) {
 		t.Error("the keypad left was deleted")
 	}
 
+	checkLog(t, e.Env, e.service, 21, q, "dagazbot")
+
 	// Solve the puzzle and win: the success text too shows the bonus for <Money>.
 	g, _ := e.game(t, 21)
 	for _, key := range solveLights(t, q, g.state) {
@@ -380,6 +388,9 @@ func TestDagazPlaysCorpus(t *testing.T) {
 				}
 				e.press(t, user, g, active[rng.IntN(len(active))])
 			}
+			if _, ok := e.game(t, user); ok {
+				checkLog(t, e.Env, e.service, user, q, "dagazbot")
+			}
 			for {
 				g, ok := e.game(t, user)
 				if !ok {
@@ -442,5 +453,35 @@ func TestDagazPictureOnlyWhereNamed(t *testing.T) {
 	}
 	if len(photos) != 1 || photos[0] < rules || photos[0] > rulesAt {
 		t.Errorf("photos %v, want one, before the rules (%d)", photos, rulesAt)
+	}
+}
+
+// checkLog replays the log of a user's running game and requires the very state the game has.
+func checkLog(t *testing.T, be *bottest.Env, service int, user int64, q *quest.Quest, dialect string) {
+	t.Helper()
+	var moves []questlog.Move
+	err := pgx.BeginFunc(context.Background(), be.Pool, func(tx pgx.Tx) error {
+		var err error
+		var complete bool
+		moves, complete, err = questpg.New().Log(context.Background(), tx, service, user)
+		if err == nil && !complete {
+			err = fmt.Errorf("no log")
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := be.Game(t, service, user)
+	if g == nil {
+		t.Fatal("no game")
+	}
+	l := &questlog.Log{Header: questlog.Header{Seed: g.State.Seed, Dialect: dialect}, Moves: moves}
+	s, err := questlog.Replay(q, l, quest.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !statesEqual(s, g.State) {
+		t.Errorf("the game's log of %d moves does not replay to its state", len(moves))
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questlog"
 	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/sessions"
 )
@@ -420,6 +421,7 @@ func (g *Games) autoNext(ctx context.Context, db pgx.Tx, chat int64, c *compiled
 			return err
 		}
 		gm.State = next
+		gm.Moves = append(gm.Moves, questlog.Act(id))
 	}
 	return nil
 }
@@ -703,6 +705,7 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 	gm.Step++
 	gm.Nonce = questpg.NewNonce()
 	gm.passed = passed
+	gm.Moves = []questlog.Move{questlog.Act(action)}
 	if err := g.autoNext(ctx, db, chat, c, &gm, name(u)); err != nil {
 		g.log.Error("Quest step failed", slog.Int64("script", gm.Script.ID), slog.Int("action", action), slog.Any("error", err))
 		return answer(lang, err)
@@ -760,7 +763,7 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 	if v.Status.Over() {
 		g.live.forget(service, user)
 	} else {
-		gm.lead, gm.passed = nil, nil
+		gm.lead, gm.passed, gm.Moves = nil, nil, nil
 		g.live.put(service, user, gm)
 	}
 	return nil

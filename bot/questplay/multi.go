@@ -15,6 +15,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/formula/alea"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questlog"
 	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"
@@ -403,9 +404,11 @@ func (r *run) advance(ctx context.Context, mg *runGame) error {
 func (r *run) take(mg *runGame, jump int, set sessions.Values, seed string) error {
 	st := mg.gm.State
 	st.Params = append([]int(nil), st.Params...)
+	written := map[int]int{}
 	for i, v := range set {
 		if i >= 0 && i < len(st.Params) {
 			st.Params[i] = v
+			written[i] = v
 		}
 	}
 	if seed != "" {
@@ -415,6 +418,13 @@ func (r *run) take(mg *runGame, jump int, set sessions.Values, seed string) erro
 	if err != nil {
 		return fmt.Errorf("questplay: script %d: multiplayer jump %d: %w", mg.gm.Script.ID, jump, err)
 	}
+	if len(written) > 0 {
+		mg.gm.Moves = append(mg.gm.Moves, questlog.Move{Set: written})
+	}
+	if seed != "" {
+		mg.gm.Moves = append(mg.gm.Moves, questlog.Move{Seed: seed})
+	}
+	mg.gm.Moves = append(mg.gm.Moves, questlog.Act(jump))
 	mg.gm.State = next
 	mg.gm.mp.wait = nil
 	return nil

@@ -2,11 +2,11 @@ package scriptbot_test
 
 import (
 	"context"
-	"maps"
 	"encoding/json"
 	"fmt"
 	"html"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"

@@ -65,6 +65,7 @@ type Dev struct {
 	Private    string
 	By         string // owner
 	DocCaption string // quest name, script id
+	LogCaption string // the number of moves, quest name, file name
 }
 
 var devEN = Dev{
@@ -127,6 +128,7 @@ var devEN = Dev{
 	Private:    "private",
 	By:         "by %s",
 	DocCaption: "«%s», quest number %s",
+	LogCaption: "%s moves of «%s» (%s). <code>questbot replay --quests DIR FILE.log</code> plays them again.",
 }
 
 var devRU = Dev{
@@ -189,4 +191,5 @@ var devRU = Dev{
 	Private:    "скрыт",
 	By:         "автор %s",
 	DocCaption: "«%s», квест номер %s",
+	LogCaption: "Ходов: %s, «%s» (%s). <code>questbot replay --quests ПАПКА ФАЙЛ.log</code> повторит их.",
 }

@@ -30,6 +30,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -38,6 +39,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questlog"
 )
 
 // Errors of the store.
@@ -117,6 +119,23 @@ type Game struct {
 	MoneyParam int
 	// Ranger is the player's name in the quest's texts set by a developer, "" for the user's own.
 	Ranger string
+	// Moves are the moves of the game's log (quest/questlog) made since it was read or written:
+	// the next write appends them to the stored log (the first, Launch or StartSandbox, starts
+	// the log with them), and the caller clears them once written. The log is never read with
+	// the game: Log reads it.
+	Moves []questlog.Move
+}
+
+// movesJSON is the JSON array of moves, "[]" for none.
+func movesJSON(moves []questlog.Move) ([]byte, error) {
+	if len(moves) == 0 {
+		return []byte("[]"), nil
+	}
+	b, err := json.Marshal(moves)
+	if err != nil {
+		return nil, fmt.Errorf("encode moves: %w", err)
+	}
+	return b, nil
 }
 
 // Store is the PostgreSQL store of the quests. The zero value is ready; it holds no state.
@@ -263,14 +282,18 @@ func (s *Store) Launch(ctx context.Context, db pgx.Tx, g *Game, stake func(credi
 	if err != nil {
 		return err
 	}
+	moves, err := movesJSON(g.Moves)
+	if err != nil {
+		return err
+	}
 	b = &pgx.Batch{}
 	b.Queue(`UPDATE user_stats SET credits = credits - $3, launches = launches + 1
 		WHERE service_id = $1 AND user_id = $2`, g.Service, g.User, g.Stake)
 	b.Queue(`INSERT INTO user_script_stats AS s (service_id, user_id, script_id, launches) VALUES ($1, $2, $3, 1)
 		ON CONFLICT (service_id, user_id, script_id) DO UPDATE SET launches = s.launches + 1`, g.Service, g.User, g.Script.ID)
-	b.Queue(`INSERT INTO game (service_id, user_id, script_id, state_version, phase, location, state, stake, money_param, nonce)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING game_id`,
-		g.Service, g.User, g.Script.ID, stateVersion, phase, location, doc, g.Stake, g.MoneyParam, g.Nonce).
+	b.Queue(`INSERT INTO game (service_id, user_id, script_id, state_version, phase, location, state, stake, money_param, nonce, moves)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING game_id`,
+		g.Service, g.User, g.Script.ID, stateVersion, phase, location, doc, g.Stake, g.MoneyParam, g.Nonce, moves).
 		QueryRow(func(r pgx.Row) error { return r.Scan(&g.ID) })
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("launch quest %d: %w", g.Script.ID, err)
@@ -286,12 +309,16 @@ func (s *Store) StartSandbox(ctx context.Context, db pgx.Tx, g *Game) error {
 	if err != nil {
 		return err
 	}
+	moves, err := movesJSON(g.Moves)
+	if err != nil {
+		return err
+	}
 	b := &pgx.Batch{}
 	b.Queue(abandonSQL, g.Service, g.User)
 	b.Queue(`INSERT INTO game (service_id, user_id, script_id, state_version, phase, location, state, sandbox, stake,
-			money_param, nonce, ranger)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, true, 0, $8, $9, NULLIF($10, '')) RETURNING game_id`,
-		g.Service, g.User, g.Script.ID, stateVersion, phase, location, doc, g.MoneyParam, g.Nonce, g.Ranger).
+			money_param, nonce, ranger, moves)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, true, 0, $8, $9, NULLIF($10, ''), $11) RETURNING game_id`,
+		g.Service, g.User, g.Script.ID, stateVersion, phase, location, doc, g.MoneyParam, g.Nonce, g.Ranger, moves).
 		QueryRow(func(r pgx.Row) error { return r.Scan(&g.ID) })
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("start sandbox of quest %d: %w", g.Script.ID, err)
@@ -307,10 +334,14 @@ func (s *Store) QueueStep(b *pgx.Batch, g *Game, prevNonce int64, done func(bool
 	if err != nil {
 		return err
 	}
+	moves, err := movesJSON(g.Moves)
+	if err != nil {
+		return err
+	}
 	b.Queue(`UPDATE game SET state_version = $3, phase = $4, location = $5, state = $6, step = $7, nonce = $8,
-			ranger = NULLIF($9, ''), updated_at = now()
+			ranger = NULLIF($9, ''), moves = moves || $12::jsonb, updated_at = now()
 		WHERE service_id = $1 AND user_id = $2 AND game_id = $10 AND nonce = $11`,
-		g.Service, g.User, stateVersion, phase, location, doc, g.Step, g.Nonce, g.Ranger, g.ID, prevNonce).
+		g.Service, g.User, stateVersion, phase, location, doc, g.Step, g.Nonce, g.Ranger, g.ID, prevNonce, moves).
 		Exec(func(ct pgconn.CommandTag) error { done(ct.RowsAffected() == 1); return nil })
 	return nil
 }
@@ -382,6 +413,26 @@ func (s *Store) SwitchScript(ctx context.Context, db pgx.Tx, g *Game) error {
 		return fmt.Errorf("switch game %d to quest %d: %w", g.ID, g.Script.ID, err)
 	}
 	return nil
+}
+
+// Log returns the log of the user's running game (its moves from its start), and false when
+// the game began before logs were kept; ErrNoGame when the user runs none.
+func (s *Store) Log(ctx context.Context, db pgx.Tx, service int, user int64) ([]questlog.Move, bool, error) {
+	var raw []byte
+	err := db.QueryRow(ctx, `SELECT moves FROM game WHERE service_id = $1 AND user_id = $2`, service, user).Scan(&raw)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, false, ErrNoGame
+	case err != nil:
+		return nil, false, fmt.Errorf("log of user %d: %w", user, err)
+	case raw == nil:
+		return nil, false, nil
+	}
+	var moves []questlog.Move
+	if err := json.Unmarshal(raw, &moves); err != nil {
+		return nil, false, fmt.Errorf("log of user %d: %w", user, err)
+	}
+	return moves, true, nil
 }
 
 // CountRunning returns how many games run in a bot.
