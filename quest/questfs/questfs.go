@@ -9,6 +9,10 @@
 //
 // Every error Open returns matches ErrUnplayable and never names the file's path: it may be shown
 // to the quest's developer.
+//
+// Check is the one check of a quest file's bytes (an upload's, an import's): it must decode,
+// compile, start and show its first location. Find and Store (import.go) prepare a folder of
+// quest files for the catalogue: their names, languages and images, copied into the quest root.
 package questfs
 
 import (

@@ -13,7 +13,8 @@
 // read earlier is conditional on the nonce being still the one read (Step, End, Update), so a
 // change made meanwhile elsewhere (another process, a stale button, a rolled-back transaction
 // whose result was remembered) is detected instead of overwritten. See state.go for how the
-// quest state is stored.
+// quest state is stored. Each game also keeps its log (quest/questlog): every write appends the
+// moves made since (Game.Moves), and Log reads them, for a developer's /log and /positions.
 //
 // # Money
 //
