@@ -93,6 +93,7 @@ func TestCatalogueAndEnding(t *testing.T) {
 	e.WaitFor(t, "the first page again", func() bool { return strings.Contains(e.message(t, 51, first.ID).Text, "Page 1 of 3.") })
 	e.Press(t, 51, e.message(t, 51, first.ID), "Q05")
 	e.WaitFor(t, "the game of Q05", func() bool { g, ok := e.game(t, 51); return ok && g.script == ids["Q05"] })
+	e.WaitIdle(t)
 	if m := e.message(t, 51, first.ID); m.Text != "▶ Q05" || len(m.Keyboard) != 0 {
 		t.Errorf("the catalogue after the choice: %q %v", m.Text, m.Keyboard)
 	}
@@ -126,6 +127,7 @@ func TestCatalogueAndEnding(t *testing.T) {
 	}
 	e.Press(t, 51, e.message(t, 51, ending.ID), "🔁 Play again")
 	e.WaitFor(t, "Q05 again", func() bool { g, ok := e.game(t, 51); return ok && g.script == ids["Q05"] })
+	e.WaitIdle(t)
 	if m := e.message(t, 51, ending.ID); len(m.Keyboard) != 0 || !strings.Contains(m.Text, "Описание поздравления") {
 		t.Errorf("the ending after Play again: %q %v", m.Text, m.Keyboard)
 	}

@@ -44,11 +44,19 @@ func runQuests(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func quests(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	usage := func() {
-		fmt.Fprintln(stderr, "usage: questbot quests add [--listed] [--dialect reference|dagazbot] FILE|DIR…")
+	usage := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot quests add [--listed] [--dialect reference|dagazbot] FILE|DIR…")
+		fmt.Fprintln(w, "Lists quest files (.qm, .qmm; a folder's quest files) in the catalogue of every bot:")
+		fmt.Fprintln(w, "x and x_eng are one quest's Russian and English versions; files that do not play are")
+		fmt.Fprintln(w, "skipped; the files and their images are copied into UPLOADS_DIR/imported. Running it")
+		fmt.Fprintln(w, "again changes nothing. The database is the bot's (DATABASE_URL or DATA_DIR).")
 	}
-	if len(args) == 0 || args[0] != "add" {
-		usage()
+	switch {
+	case len(args) > 0 && (helpArgs[args[0]] || args[0] == "help"):
+		usage(stdout)
+		return 0
+	case len(args) == 0 || args[0] != "add":
+		usage(stderr)
 		return 2
 	}
 	fs := flag.NewFlagSet("quests add", flag.ContinueOnError)
@@ -56,7 +64,7 @@ func quests(ctx context.Context, args []string, getenv func(string) string, stdo
 	listed := fs.Bool("listed", false, "list the quests in the catalogue (new ones are not listed otherwise)")
 	dialect := fs.String("dialect", "", "the `dialect` the quests are played in: reference (new ones) or dagazbot")
 	fs.Usage = func() {
-		usage()
+		usage(stderr)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args[1:]); err != nil {
