@@ -1,6 +1,8 @@
 -- Quests written for the original Telegram bot (DagazBotV3) play by its rules: each quest of the
 -- catalogue names the dialect it is played in (bot/questplay says what each changes), settable
--- with /setquest N dialect … and on import (questbot quests add).
+-- with /setquest N dialect … and on import (questbot quests add). Also: /quest shows the quest
+-- player's paged catalogue, /score speaks in words, every game keeps its moves, and the
+-- developers get /log, /positions and /delete.
 
 -- reference: the reference player (space-rangers-quest), exactly; dagazbot: the original bot's
 -- rendering rules and its rule for jumps that share a text.
