@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
@@ -56,11 +58,13 @@ func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Timeout() bool { return e.timeout }
 
 // ctxClient gives tgbotapi, whose calls take no context, a context per call, and takes the token
-// out of every transport error.
+// out of every transport error. When ex is set, it records the status and the start of the body
+// of the answer, which explain an answer tgbotapi cannot read.
 type ctxClient struct {
 	ctx   context.Context
 	c     *http.Client
 	token string
+	ex    *exchange
 }
 
 func (c ctxClient) Do(req *http.Request) (*http.Response, error) {
@@ -69,6 +73,10 @@ func (c ctxClient) Do(req *http.Request) (*http.Response, error) {
 		var ne net.Error
 		timeout := errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
 		return nil, &redactedError{msg: Redact(err.Error(), c.token), timeout: timeout}
+	}
+	if c.ex != nil {
+		c.ex.status = resp.StatusCode
+		resp.Body = &headReader{ReadCloser: resp.Body, ex: c.ex}
 	}
 	return resp, nil
 }
@@ -90,9 +98,10 @@ func NewAPI(ctx context.Context, token, endpoint string, client *http.Client) (*
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	b, err := tgbotapi.NewBotAPIWithClient(token, endpoint, ctxClient{ctx: ctx, c: client, token: token})
+	ex := &exchange{}
+	b, err := tgbotapi.NewBotAPIWithClient(token, endpoint, ctxClient{ctx: ctx, c: client, token: token, ex: ex})
 	if err != nil {
-		return nil, fmt.Errorf("getMe: %s", Redact(err.Error(), token))
+		return nil, fmt.Errorf("getMe: %w", (&API{token: token}).apiError(nil, err, ex))
 	}
 	return &API{bot: b, client: client, token: token, endpoint: endpoint}, nil
 }
@@ -100,42 +109,49 @@ func NewAPI(ctx context.Context, token, endpoint string, client *http.Client) (*
 // Me returns the bot's own account.
 func (a *API) Me() tgbotapi.User { return a.bot.Self }
 
-// with returns a copy of the library's client whose requests run under ctx.
-func (a *API) with(ctx context.Context) *tgbotapi.BotAPI {
+// with returns a copy of the library's client whose requests run under ctx, and the record of
+// its answer.
+func (a *API) with(ctx context.Context) (*tgbotapi.BotAPI, *exchange) {
 	b := *a.bot
-	b.Client = ctxClient{ctx: ctx, c: a.client, token: a.token}
-	return &b
+	ex := &exchange{}
+	b.Client = ctxClient{ctx: ctx, c: a.client, token: a.token, ex: ex}
+	return &b, ex
 }
 
 // GetUpdates long-polls for updates from offset, waiting up to timeout, and returns them raw.
 func (a *API) GetUpdates(ctx context.Context, offset int64, timeout time.Duration) ([]json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout+15*time.Second)
 	defer cancel()
-	resp, err := a.with(ctx).MakeRequest("getUpdates", tgbotapi.Params{
+	b, ex := a.with(ctx)
+	resp, err := b.MakeRequest("getUpdates", tgbotapi.Params{
 		"offset":  strconv.FormatInt(offset, 10),
 		"timeout": strconv.Itoa(int(timeout / time.Second)),
 		"limit":   "100",
 	})
 	if err != nil {
-		return nil, a.apiError(resp, err)
+		return nil, a.apiError(resp, err, ex)
 	}
 	var raw []json.RawMessage
 	if err := json.Unmarshal(resp.Result, &raw); err != nil {
-		return nil, fmt.Errorf("getUpdates: %w", err)
+		return nil, ex.unexpected(a.token)
 	}
 	return raw, nil
+}
+
+// requestTimeout is how long a request may take: 30 s, or 2 minutes with a file to upload.
+func requestTimeout(req Request) time.Duration {
+	if req.FilePath != "" {
+		return 2 * time.Minute
+	}
+	return 30 * time.Second
 }
 
 // Do sends one request and returns Telegram's result. A file to upload is read from
 // req.FilePath unless fileID names a copy Telegram already has.
 func (a *API) Do(ctx context.Context, req Request, fileID string) (json.RawMessage, error) {
-	timeout := 30 * time.Second
-	if req.FilePath != "" {
-		timeout = 2 * time.Minute
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(ctx, requestTimeout(req))
 	defer cancel()
-	b := a.with(ctx)
+	b, ex := a.with(ctx)
 	params := tgbotapi.Params{}
 	for k, v := range req.Params {
 		params[k] = v
@@ -159,7 +175,7 @@ func (a *API) Do(ctx context.Context, req Request, fileID string) (json.RawMessa
 		resp, err = b.MakeRequest(req.Method, params)
 	}
 	if err != nil {
-		return nil, a.apiError(resp, err)
+		return nil, a.apiError(resp, err, ex)
 	}
 	return resp.Result, nil
 }
@@ -184,14 +200,19 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("telegram: %d %s", e.Code, e.Description)
 }
 
-// apiError turns what tgbotapi returned into an *Error when Telegram answered, or a redacted
+// apiError turns what tgbotapi returned into an *Error when the Bot API answered, an
+// *AnswerError when the server answered something else (ex records the answer), or a redacted
 // transport error. (tgbotapi leaves the code out of upload errors; the response has it.)
-func (a *API) apiError(resp *tgbotapi.APIResponse, err error) error {
+func (a *API) apiError(resp *tgbotapi.APIResponse, err error, ex *exchange) error {
 	var tgErr *tgbotapi.Error
 	if errors.As(err, &tgErr) {
 		e := &Error{Code: tgErr.Code, Description: tgErr.Message, RetryAfter: time.Duration(tgErr.RetryAfter) * time.Second}
 		if e.Code == 0 && resp != nil {
 			e.Code = resp.ErrorCode
+		}
+		if e.Code == 0 && ex != nil && ex.status != 0 {
+			// "ok": false without an error_code: not the Bot API's shape.
+			return ex.unexpected(a.token)
 		}
 		return e
 	}
@@ -199,7 +220,102 @@ func (a *API) apiError(resp *tgbotapi.APIResponse, err error) error {
 	if errors.As(err, &re) {
 		return re
 	}
+	if ex != nil && ex.status != 0 {
+		// The server answered, but not with JSON tgbotapi could read.
+		return ex.unexpected(a.token)
+	}
 	return errors.New(Redact(err.Error(), a.token))
+}
+
+// AnswerError is an answer of the server at the Bot API's address that is not a Bot API answer:
+// the error page of a proxy, an empty body, JSON of another shape. It says nothing about the
+// request, so the sender tries it again like any transient failure.
+type AnswerError struct {
+	// Status is the HTTP status of the answer.
+	Status int
+	// Excerpt is the start of the body, on one line, without the token, cut after 200 bytes.
+	Excerpt string
+}
+
+// Error returns the HTTP status and the excerpt.
+func (e *AnswerError) Error() string {
+	return fmt.Sprintf("bot api: HTTP %d %s, not a Bot API answer: %s", e.Status, http.StatusText(e.Status), e.Excerpt)
+}
+
+// Sizes of what an answer's record keeps: the start of the body, and the excerpt of it that an
+// AnswerError shows.
+const (
+	maxHead    = 1024
+	maxExcerpt = 200
+)
+
+// exchange is the record of one call's answer: its HTTP status and the start of its body.
+type exchange struct {
+	status int
+	head   []byte
+}
+
+// unexpected is the AnswerError of the recorded answer.
+func (ex *exchange) unexpected(token string) *AnswerError {
+	return &AnswerError{Status: ex.status, Excerpt: excerpt(ex.head, token)}
+}
+
+// headReader keeps the first maxHead bytes read of a body in its exchange. On Close it reads on
+// up to that size, so that an answer tgbotapi stopped reading early is still recorded.
+type headReader struct {
+	io.ReadCloser
+	ex *exchange
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	n, err := h.ReadCloser.Read(p)
+	if room := maxHead - len(h.ex.head); room > 0 {
+		h.ex.head = append(h.ex.head, p[:min(n, room)]...)
+	}
+	return n, err
+}
+
+func (h *headReader) Close() error {
+	if room := maxHead - len(h.ex.head); room > 0 {
+		rest, _ := io.ReadAll(io.LimitReader(h.ReadCloser, int64(room)))
+		h.ex.head = append(h.ex.head, rest...)
+	}
+	return h.ReadCloser.Close()
+}
+
+// excerpt makes the start of a body fit for a log line: the token taken out (also a piece of it
+// cut off at the end), whitespace and control characters folded into single spaces, invalid
+// UTF-8 replaced, and cut with an ellipsis after maxExcerpt bytes, on a character boundary.
+func excerpt(head []byte, token string) string {
+	s := Redact(string(head), token)
+	for i := len(token) - 1; i > 0; i-- {
+		if strings.HasSuffix(s, token[:i]) {
+			s = s[:len(s)-i]
+			break
+		}
+	}
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		if b.Len()+utf8.RuneLen(r) > maxExcerpt {
+			b.WriteString("…")
+			break
+		}
+		b.WriteRune(r)
+	}
+	if b.Len() == 0 {
+		return "(empty body)"
+	}
+	return b.String()
 }
 
 // ErrFileTooBig means a file to download is larger than the caller accepts.
@@ -210,10 +326,10 @@ var ErrFileTooBig = errors.New("bot: file too big")
 func (a *API) Download(ctx context.Context, fileID string, max int64) ([]byte, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	b := a.with(ctx)
+	b, ex := a.with(ctx)
 	f, err := b.GetFile(tgbotapi.FileConfig{FileID: fileID})
 	if err != nil {
-		return nil, "", a.apiError(nil, err)
+		return nil, "", a.apiError(nil, err, ex)
 	}
 	if int64(f.FileSize) > max {
 		return nil, "", fmt.Errorf("%w: %d bytes", ErrFileTooBig, f.FileSize)

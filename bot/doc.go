@@ -14,25 +14,57 @@
 //     the first update of several chats into one transaction, each handler's database work behind
 //     a savepoint of its own, so a failing handler is rolled back alone while the batch shares the
 //     round trips and the commit.
-//   - The sender drains the outbox per chat in row order under Telegram's limits (Limits), waits
-//     out 429 retry_after, retries transient failures with backoff, and drops permanent ones with
-//     a record; a 403 marks the user blocked and drops that chat's pending rows. The first rows of
-//     several chats go to Telegram at once and are recorded together; a chat waiting or failing
-//     holds no other chat back, and a chat whose answers were slow is sent alone for a while.
+//   - The sender drains the outbox under Telegram's limits (Limits), waits out 429 retry_after,
+//     retries transient failures with backoff, and drops permanent ones with a record; a 403
+//     marks the user blocked and drops that chat's pending rows. Each chat's rows go in order
+//     within a lane (Lane): the conversation, the answers to button presses, and the chat's
+//     command menu, which do not wait for each other. The first rows of several lanes go to
+//     Telegram at once and are recorded together; a chat waiting or failing holds no other chat
+//     back, and a chat whose answers were slow is sent alone for a while.
+//
+// Faults of the Bot API server, and what becomes of them:
+//
+//   - An update PostgreSQL cannot hold as it is (U+0000, an unpaired surrogate, bytes that are not
+//     UTF-8) is stored with U+FFFD in their place and handled. One that cannot be decoded, or whose
+//     update_id no offset can acknowledge (beyond 2^63-2), is quarantined: kept as received in
+//     inbox_quarantine, logged, counted, acknowledged and never handled. The offset never goes
+//     back. A press of a button under an inline message (no message) is its sender's.
+//   - A getUpdates answered at once without anything new is asked again a second after the last
+//     one started, not at once.
+//   - A request that keeps failing transiently holds the rows after it in its lane for at most
+//     Config.GiveWayAfter, then gives way: it moves to LaneRetry and is retried there, late, up
+//     to ten attempts. The answer to a button press is not sent, nor retried, once the press is
+//     too old for Telegram to accept it.
+//   - A request still running Config.SlowSend after its batch started (or long after the others
+//     of its batch ended) stops holding the batch: its row is leased for as long as the request
+//     may take, the batch is recorded without it, and it records its own outcome when it ends.
+//   - An answer that is not the Bot API's (a proxy's error page) is logged with its HTTP status
+//     and a short excerpt of the body, without the token, and retried.
+//   - The records of what failed for good (outbox rows with their texts, quarantined updates)
+//     are removed after Config.FailedRetention by Cleanup.
 //
 // Crash safety: an update stored but not handled is handled after a restart; a row committed but
-// not sent is sent after a restart; a row sent but not yet removed when the process died is sent
-// once more (at most one duplicate per crash). Claims take the first row of a chat with FOR
-// UPDATE SKIP LOCKED on that row alone, so a second process never takes a chat's rows out of
+// not sent is sent after a restart. A row that was being sent when the process died (Telegram
+// may have it, but its removal was not committed) is sent once more: a crash duplicates each
+// request that was in flight at most once, and only those. At most one row of each lane of a
+// chat is in flight, so a chat gets at most one duplicate of its conversation per crash; over
+// all chats, up to Senders × Batch rows, plus the slow sends that went on without their batch,
+// may be in flight. Claims take the first row of a lane with FOR UPDATE SKIP LOCKED on that row
+// alone (a slow send's row by its lease), so a second process never takes a lane's rows out of
 // order and never sends a row twice.
+//
+// Time: the transport's policies (rate limits, 429 waits, backoff, how long a failing row may
+// hold its lane, how old a button press may be, the pauses of the long poll) run on a Clock,
+// which tests replace; the deadlines of I/O are real time.
 //
 // Messages by reference: a handler may name a message it sends (Request.Ref) and later act on it
 // by that name (DeleteRef, EditHTMLRef) without knowing its message_id. The sender records the
 // message_id Telegram returns in the transaction that removes the row, and fills it into a
-// request that targets the ref when that request's turn comes; since a chat's rows go in order, a
-// message queued earlier in the chat is known by then, across restarts too. A request whose ref
-// names no known message is dropped (logged at debug level), never retried. Records are removed
-// when their messages are deleted by ref, else after 48 hours.
+// request that targets the ref when that request's turn comes; since a chat's conversation goes
+// in order, a message queued earlier in the chat is known by then, across restarts too. A request
+// whose ref names no known message (its message was never sent, or gave way and is not sent yet)
+// is dropped (logged at debug level), never retried. Records are removed when their messages
+// are deleted by ref, else after 48 hours.
 //
 // Storage is the Store interface (implemented in bot/botpg); the Bot API is reached through
 // tgbotapi with our own poll loop, a context per call and the token redacted from every error.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -145,32 +146,33 @@ func TestOrderPerChat(t *testing.T) {
 	}
 }
 
-// Ensure a 429 is waited out for as long as retry_after says, and other chats go on meanwhile.
+// Ensure a 429 is waited out for exactly as long as retry_after says, and other chats go on
+// meanwhile. The transport and the emulator share a clock that moves only when the test moves it.
 func TestFloodWait(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, tgemu.Options{})
-	e.start(t, bot.Config{})
+	start := time.Now().Truncate(time.Microsecond) // as the outbox keeps times
+	clock := bot.NewFakeClock(start)
+	e := newEnv(t, tgemu.Options{Now: clock.Now})
+	e.start(t, bot.Config{Clock: clock, Limits: &bot.NoLimits})
 	e.User(1, "Ann", "en")
 	e.User(2, "Bob", "en")
 	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", ChatID: 1, Code: 429, RetryAfter: 2})
-	events, cancel := e.Bot.Subscribe(1)
-	defer cancel()
-	start := time.Now()
 	e.Send(t, 1, "/start")
 	e.Send(t, 2, "/start")
-	bottest.WaitFor(t, 5*time.Second, "the other chat's reply", func() bool { return len(e.botTexts(2)) == 1 })
-	if other := time.Since(start); other > time.Second {
-		t.Errorf("the other chat waited %v", other)
+	// No time passes: the other chat is answered, the first waits.
+	e.WaitFor(t, "the other chat's reply and the 429", func() bool { return len(e.botTexts(2)) == 1 && e.Bot.Count("429") == 1 })
+	due := start.Add(2 * time.Second)
+	if retry := clock.WaitPending(t, "the retry", func(at time.Time) bool { return !at.Before(due) }); !retry.Equal(due) {
+		t.Errorf("the retry waits until %v after the 429, want 2 s", retry.Sub(start))
 	}
-	for ev := range events {
-		if ev.Type == "message" && ev.Message.FromBot {
-			break
-		}
+	clock.Advance(2*time.Second - time.Millisecond)
+	if n := len(e.botTexts(1)); n != 0 || !slices.Contains(clock.Pending(), due) {
+		t.Fatalf("%d replies before retry_after passed, pending %v", n, clock.Pending())
 	}
-	took := time.Since(start)
-	t.Logf("delivered %v after the update, with retry_after 2 s", took)
-	if took < 2*time.Second || took > 4*time.Second {
-		t.Errorf("delivered after %v, want between 2 s and 4 s", took)
+	clock.Advance(time.Millisecond)
+	e.WaitFor(t, "the reply after retry_after", func() bool { return len(e.botTexts(1)) == 1 })
+	if got := e.BotMessages(1)[0].Date; !got.Equal(due) {
+		t.Errorf("delivered %v after the 429, want 2 s", got.Sub(start))
 	}
 	if n := e.Bot.Count("429"); n != 1 {
 		t.Errorf("%d 429s, want 1", n)
@@ -415,28 +417,37 @@ func TestDownload(t *testing.T) {
 }
 
 // Ensure the sender keeps to Telegram's limits: the emulator, which enforces them, never answers
-// 429 while 40 chats get three messages each at once.
+// 429 while 40 chats get three messages each at once, and the messages take as long as the limits
+// say. The transport and the emulator share a clock that moves on to the end of the earliest wait
+// whenever there is one, so the test takes no longer than the machine needs. One sender with one
+// chat at a time sends one request at a time: each reaches the emulator before the next is
+// paced, so the emulator sees the sender's pacing exactly, however busy the machine is.
 func TestRateLimits(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, tgemu.Options{EnforceRateLimits: true})
-	e.start(t, bot.Config{Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
-		for i := range 3 {
-			reqs, _ := bot.SendHTML(u.Chat, fmt.Sprint("part ", i), nil)
-			if err := tx.Send(ctx, reqs...); err != nil {
-				return err
+	start := time.Now()
+	clock := bot.NewFakeClock(start)
+	e := newEnv(t, tgemu.Options{EnforceRateLimits: true, Now: clock.Now})
+	e.start(t, bot.Config{Clock: clock, Senders: 1, Batch: 1, SlowSend: time.Hour,
+		Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+			for i := range 3 {
+				reqs, _ := bot.SendHTML(u.Chat, fmt.Sprint("part ", i), nil)
+				if err := tx.Send(ctx, reqs...); err != nil {
+					return err
+				}
 			}
-		}
-		return nil
-	}})
+			return nil
+		}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go clock.Drive(ctx)
 	const chats = 40
 	for c := range int64(chats) {
 		e.User(100+c, "u", "en")
 	}
-	start := time.Now()
 	for c := range int64(chats) {
 		e.Send(t, 100+c, "go")
 	}
-	bottest.WaitFor(t, 20*time.Second, "every message", func() bool {
+	e.WaitFor(t, "every message", func() bool {
 		for c := range int64(chats) {
 			if len(e.botTexts(100+c)) < 3 {
 				return false
@@ -444,27 +455,28 @@ func TestRateLimits(t *testing.T) {
 		}
 		return true
 	})
-	took := time.Since(start)
-	t.Logf("%d messages in %v", 3*chats, took)
 	if n := e.Bot.Count("429"); n != 0 {
 		t.Errorf("%d flood errors, want none", n)
 	}
-	// 120 messages at 30 a second take about 4 s.
-	if took < 3500*time.Millisecond {
-		t.Errorf("took %v: faster than Telegram allows", took)
-	}
+	var first, last time.Time
 	for c := range int64(chats) {
-		msgs := e.Bot.Messages(100 + c)
-		var last time.Time
-		for _, m := range msgs {
-			if !m.FromBot {
-				continue
+		msgs := e.BotMessages(100 + c)
+		for i, m := range msgs {
+			if i > 0 && m.Date.Sub(msgs[i-1].Date) < time.Second {
+				t.Fatalf("chat %d: two messages %v apart", c, m.Date.Sub(msgs[i-1].Date))
 			}
-			if !last.IsZero() && m.Date.Sub(last) < 900*time.Millisecond {
-				t.Fatalf("chat %d: two messages %v apart", c, m.Date.Sub(last))
+			if first.IsZero() || m.Date.Before(first) {
+				first = m.Date
 			}
-			last = m.Date
+			if m.Date.After(last) {
+				last = m.Date
+			}
 		}
+	}
+	// 120 messages at 30 a second: 119 gaps of 1/30 s.
+	t.Logf("%d messages in %v of the clock", 3*chats, last.Sub(first))
+	if took, least := last.Sub(first), 119*(time.Second/30); took < least {
+		t.Errorf("took %v: faster than Telegram allows (%v)", took, least)
 	}
 }
 

@@ -10,9 +10,13 @@ import (
 // without metrics uses an unregistered set.
 type Metrics struct {
 	UpdatesReceived prometheus.Counter
-	UpdatesHandled  *prometheus.CounterVec // by result: ok, error, gave_up
-	HandleSeconds   prometheus.Histogram
-	Sends           *prometheus.CounterVec // by method and outcome
+	// UpdatesQuarantined counts the updates stored apart because they cannot be handled.
+	UpdatesQuarantined prometheus.Counter
+	UpdatesHandled     *prometheus.CounterVec // by result: ok, error, gave_up
+	HandleSeconds      prometheus.Histogram
+	Sends              *prometheus.CounterVec // by method and outcome
+	// SendsDetached counts the sends that took too long to hold their batch and went on alone.
+	SendsDetached   prometheus.Counter
 	Retries         prometheus.Counter
 	FloodWaits      prometheus.Counter
 	FloodWaitSecond prometheus.Counter
@@ -26,6 +30,10 @@ func NewMetrics() *Metrics {
 		UpdatesReceived: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "questbot_updates_received_total", Help: "Updates received from Telegram and stored in the inbox.",
 		}),
+		UpdatesQuarantined: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "questbot_updates_quarantined_total",
+			Help: "Updates stored apart, unhandled, because they cannot be decoded or acknowledged (see inbox_quarantine).",
+		}),
 		UpdatesHandled: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "questbot_updates_handled_total", Help: "Updates handled, by result (ok, error, gave_up).",
 		}, []string{"result"}),
@@ -35,8 +43,12 @@ func NewMetrics() *Metrics {
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .2, .5, 1, 2, 5},
 		}),
 		Sends: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "questbot_sends_total", Help: "Bot API requests from the outbox, by method and outcome (sent, retry, failed, blocked).",
+			Name: "questbot_sends_total", Help: "Bot API requests from the outbox, by method and outcome (sent, retry, failed, blocked, abandoned, dropped, gave_way).",
 		}, []string{"method", "outcome"}),
+		SendsDetached: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "questbot_sends_detached_total",
+			Help: "Sends that took too long to hold the other sends of their batch and went on alone.",
+		}),
 		Retries: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "questbot_send_retries_total", Help: "Outbox sends that failed transiently and will be retried.",
 		}),
@@ -57,8 +69,8 @@ func NewMetrics() *Metrics {
 
 // Register registers every metric with r.
 func (m *Metrics) Register(r prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{m.UpdatesReceived, m.UpdatesHandled, m.HandleSeconds,
-		m.Sends, m.Retries, m.FloodWaits, m.FloodWaitSecond, m.outboxDepth, m.outboxAge} {
+	for _, c := range []prometheus.Collector{m.UpdatesReceived, m.UpdatesQuarantined, m.UpdatesHandled, m.HandleSeconds,
+		m.Sends, m.SendsDetached, m.Retries, m.FloodWaits, m.FloodWaitSecond, m.outboxDepth, m.outboxAge} {
 		if err := r.Register(c); err != nil {
 			return err
 		}

@@ -54,6 +54,12 @@ type Request struct {
 	// is known by then. When no message is known under the ref (its send failed, or it was never
 	// sent, or its record expired) the request is dropped.
 	TargetRef string
+	// OnFailure are requests queued in the same chat in place of this one when it fails for
+	// good: Telegram refuses it, its file is gone, or it fails too often. They tell the user what
+	// did not arrive. Nothing is queued when the user blocked the bot or the request was dropped
+	// for its TargetRef. Only their methods and parameters are kept: they carry no file, ref or
+	// fallback of their own.
+	OnFailure []Request
 }
 
 // WithRef tags requests (such as the parts of SendHTML) with ref and returns them.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -146,7 +147,9 @@ func (r *Router) repliesToBot(u *Update) bool {
 
 // parseCommand reads the command a message starts with: "/name@bot args" gives name, bot and
 // args. Telegram marks a command with a bot_command entity at offset 0, whose length (in UTF-16
-// units) covers "/name@bot"; an entity that does not fit the text (a forged update) is no command.
+// units) covers "/name@bot". An entity that does not fit the text (a forged update) makes the
+// message no command: it must end on a character boundary, cover a slash, a name and an optional
+// "@bot" of letters, digits and underscores, and end where such characters end.
 func parseCommand(text string, entities []tgbotapi.MessageEntity) (name, addressee, args string, ok bool) {
 	if len(entities) == 0 || entities[0].Offset != 0 || !entities[0].IsCommand() || !strings.HasPrefix(text, "/") {
 		return "", "", "", false
@@ -155,15 +158,39 @@ func parseCommand(text string, entities []tgbotapi.MessageEntity) (name, address
 	if !fits || len(cmd) < 2 {
 		return "", "", "", false
 	}
-	// The arguments follow the one character (a space) after the command, as Telegram's
-	// clients send them.
-	args = text[len(cmd):]
-	if args != "" {
-		_, w := utf8.DecodeRuneInString(args)
-		args = args[w:]
+	name, addressee, addressed := strings.Cut(cmd[1:], "@")
+	if !commandWord(name) || (addressed && !commandWord(addressee)) {
+		return "", "", "", false
 	}
-	name, addressee, _ = strings.Cut(cmd[1:], "@")
-	return name, addressee, args, name != ""
+	rest := text[len(cmd):]
+	next, w := utf8.DecodeRuneInString(rest)
+	if w > 0 && (next == '@' || wordChar(next)) {
+		return "", "", "", false // the entity stops inside the command
+	}
+	// The arguments follow the space (or line break) after the command, as Telegram's clients
+	// send them.
+	if w > 0 && unicode.IsSpace(next) {
+		rest = rest[w:]
+	}
+	return name, addressee, rest, true
+}
+
+// commandWord reports whether s is a command's name or a bot's username: 1 to 64 ASCII letters,
+// digits and underscores.
+func commandWord(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !wordChar(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func wordChar(r rune) bool {
+	return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
 }
 
 // utf16Prefix returns the first n UTF-16 code units of s, and whether s has that many on a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -18,10 +19,44 @@ var (
 	ErrBusy = errors.New("bot: chat is busy in another process")
 )
 
-// ChatKey names a chat of one bot: the unit of ordering and of rate limits.
+// ChatKey names a chat of one bot, and for the outbox one of its lanes: the unit of ordering.
+// The rate limits are the chat's, whatever the lane.
 type ChatKey struct {
 	Service int
 	Chat    int64
+	// Lane is the outbox lane; always LaneConversation for the inbox.
+	Lane Lane
+}
+
+// Lane is one of the queues of a chat's outbox rows. The rows of a lane are sent one at a time in
+// order; the lanes of a chat do not wait for each other, so a request that is not part of the
+// conversation (a button's answer, the command menu), or one that keeps failing, does not hold
+// the conversation, and a failing menu does not hold the answers.
+type Lane int16
+
+// The lanes of a chat.
+const (
+	// LaneConversation holds what the user sees in the chat: messages, edits, deletions.
+	LaneConversation Lane = iota
+	// LaneAnswers holds the answers to button presses, which stop the buttons' spinners.
+	LaneAnswers
+	// LaneMenu holds the command menus: the chat's own (setMyCommands with the chat's scope),
+	// and in chat 0 the bot's.
+	LaneMenu
+	// LaneRetry holds the rows of the other lanes that kept failing for longer than
+	// Config.GiveWayAfter: they are retried here, late, without holding the rows after them.
+	LaneRetry
+)
+
+// LaneOf is the lane a request is queued in.
+func LaneOf(method string) Lane {
+	switch method {
+	case "answerCallbackQuery":
+		return LaneAnswers
+	case "setMyCommands", "deleteMyCommands":
+		return LaneMenu
+	}
+	return LaneConversation
 }
 
 // User is the sender of an update as stored, after the update was recorded.
@@ -66,6 +101,30 @@ type Tx interface {
 	Send(ctx context.Context, reqs ...Request) error
 }
 
+// MaxUpdateID is the greatest update_id an offset can acknowledge: the offset that does is one
+// more, and offsets are 64-bit. An update with a greater id (or a negative one) cannot be
+// acknowledged, so it is quarantined, not handled: a server would deliver it again on every poll.
+const MaxUpdateID = math.MaxInt64 - 1
+
+// Saved is what Store.SaveUpdates did with a batch of updates.
+type Saved struct {
+	// Chats are the chats that got updates to handle.
+	Chats []ChatKey
+	// Quarantined are the updates of the batch newly quarantined; one quarantined before (a
+	// copy delivered again) is not listed again.
+	Quarantined []Quarantined
+}
+
+// Quarantined is an update stored apart from the inbox, as received, because it cannot be
+// handled.
+type Quarantined struct {
+	// UpdateID is the update's update_id, when IDKnown.
+	UpdateID int64
+	IDKnown  bool
+	// Reason says why it was quarantined.
+	Reason string
+}
+
 // Handled is the result of handling the first update of a chat (Store.HandleBatch).
 type Handled struct {
 	Chat ChatKey
@@ -93,7 +152,11 @@ type OutboxRow struct {
 	Chat     ChatKey
 	Request  Request
 	Attempts int
-	Created  time.Time
+	// Created is when the row was queued.
+	Created time.Time
+	// FailingSince is when the row's first transient failure happened; zero while it has had
+	// none.
+	FailingSince time.Time
 	// CachedFile is what the store knows of FilePath from an earlier upload: the file_id Telegram
 	// gave it and the size and modification time the file had then.
 	CachedFile *CachedFile
@@ -109,15 +172,15 @@ type CachedFile struct {
 	ModTime time.Time
 }
 
-// SendResult is what became of the first outbox row of a chat (Store.SendBatch).
+// SendResult is what became of the first outbox row of a lane of a chat (Store.SendBatch).
 type SendResult struct {
 	Chat ChatKey
 	// Outcome is the outcome of the send, when Err is nil.
 	Outcome Outcome
-	// More reports whether the chat had more pending rows.
+	// More reports whether the lane had more pending rows.
 	More bool
-	// Err is ErrNoWork when the chat had no due row (Due is then when its first row becomes
-	// due, or zero when it has none) and ErrBusy when another process holds the chat.
+	// Err is ErrNoWork when the lane had no due row (Due is then when its first row becomes
+	// due, or zero when it has none) and ErrBusy when another process holds the lane.
 	Err error
 	Due time.Time
 }
@@ -126,7 +189,8 @@ type SendResult struct {
 type Outcome struct {
 	// Kind is what to do with the row.
 	Kind OutcomeKind
-	// RetryAt is when to try again (OutcomeRetry).
+	// RetryAt is when to try again (OutcomeRetry, OutcomeGiveWay), or the end of the lease of a
+	// send that goes on without its batch (OutcomeDetached).
 	RetryAt time.Time
 	// Err describes the failure, for the record.
 	Err string
@@ -154,9 +218,16 @@ const (
 	OutcomeBlocked
 	// OutcomeAbandon: nothing happened (the process is stopping); the row stays as it was.
 	OutcomeAbandon
-	// OutcomeDropped: the request targets a ref under which no message is known; it was not
-	// sent and the row is removed.
+	// OutcomeDropped: the request is no longer worth sending (it targets a ref under which no
+	// message is known, or it answers a button press too old to be answered); it was not sent,
+	// or not again, and the row is removed.
 	OutcomeDropped
+	// OutcomeGiveWay: a transient failure that has held the row's lane long enough: the row
+	// moves to LaneRetry, where it waits until RetryAt, and its lane goes on.
+	OutcomeGiveWay
+	// OutcomeDetached: the send is still running, too long to hold its batch: the row is leased
+	// until RetryAt (not due before), and its real outcome is recorded by Store.FinishSend.
+	OutcomeDetached
 )
 
 // Store is what the transport keeps in the database: the bots, the inbox, the users and the
@@ -167,9 +238,12 @@ type Store interface {
 	RegisterService(ctx context.Context, token string, me tgbotapi.User) (id int, offset int64, err error)
 	// SaveUpdates stores raw updates in the inbox and moves the bot's offset to next, in one
 	// transaction; updates below the stored offset, or still in the inbox, are ignored (they were
-	// stored before). With next 0 (a webhook) the offset is neither used nor moved. It returns
-	// the chats that got updates.
-	SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) ([]ChatKey, error)
+	// stored before). With next 0 (a webhook) the offset is neither used nor moved. What
+	// PostgreSQL cannot hold (U+0000, unpaired surrogates, bytes that are not UTF-8) is replaced
+	// by U+FFFD. An update that cannot be decoded, or whose update_id is outside 0..MaxUpdateID,
+	// is quarantined: stored apart as received, never handled. One bad update never fails the
+	// batch.
+	SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) (Saved, error)
 	// PendingChats returns up to limit chats with updates not yet handled.
 	PendingChats(ctx context.Context, limit int) ([]ChatKey, error)
 	// HandleBatch takes the oldest unhandled update of each chat, records its sender and runs fn
@@ -188,18 +262,25 @@ type Store interface {
 	// Enqueue writes requests of a bot to the outbox outside any update (start-up work such as the
 	// command menu, broadcasts). It returns the chats that got rows.
 	Enqueue(ctx context.Context, service int, reqs []Request) ([]ChatKey, error)
-	// PendingOutbox returns up to limit chats with pending outbox rows, with the earliest time
-	// the first row of each may be sent.
+	// PendingOutbox returns up to limit lanes of chats with pending outbox rows, with the time
+	// the first row of each may be sent (zero: at once).
 	PendingOutbox(ctx context.Context, limit int) (map[ChatKey]time.Time, error)
-	// SendBatch takes the first pending row of each chat, if it is due, calls send with them
-	// (while holding them) and applies the outcomes, in one transaction. The result has one entry
-	// per chat, in order; see SendResult.
-	SendBatch(ctx context.Context, chats []ChatKey, send func(context.Context, []*OutboxRow) []Outcome) ([]SendResult, error)
+	// SendBatch takes the first pending row of each lane of a chat in chats, if it is due by now,
+	// calls send with them (while holding them) and applies the outcomes, in one transaction. The
+	// result has one entry per lane, in order; see SendResult.
+	SendBatch(ctx context.Context, now time.Time, chats []ChatKey, send func(context.Context, []*OutboxRow) []Outcome) ([]SendResult, error)
+	// FinishSend records the outcome of a send that went on without its batch (OutcomeDetached
+	// with the lease), now that it has ended. It reports false, recording nothing, when the row
+	// no longer holds that lease: the lease ran out and another process took the row.
+	FinishSend(ctx context.Context, now time.Time, row *OutboxRow, lease time.Time, out Outcome) (bool, error)
 	// OutboxStats returns the number of pending outbox rows and the age of the oldest.
 	OutboxStats(ctx context.Context) (depth int64, oldest time.Duration, err error)
 	// Cleanup removes the records of given-up updates, and the message ids recorded under refs,
 	// older than age.
 	Cleanup(ctx context.Context, age time.Duration) error
+	// PruneFailed removes the outbox rows that failed for good (with their texts) and the
+	// quarantined updates, older than age, and returns how many rows it removed.
+	PruneFailed(ctx context.Context, age time.Duration) (int64, error)
 	// Run runs fn in a transaction of its own, outside any update: its database work and the
 	// requests given to the Tx's Send, written to the outbox of bot service, commit together or
 	// not at all. With service 0 the Tx's Send fails with ErrNoService. It returns the chats that

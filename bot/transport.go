@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -38,6 +37,19 @@ type Config struct {
 	// Rescan is how often the inbox and the outbox are scanned for work that no notification
 	// announced (left by a crash, by another process, or waiting for a retry); 1 s unless set.
 	Rescan time.Duration
+	// SlowSend is how long a request to the Bot API may take (real time) before it stops holding
+	// the other requests of its batch, which are recorded without it, and before its chat is
+	// sent alone for a while; 2 s unless set.
+	SlowSend time.Duration
+	// GiveWayAfter is how long a request that keeps failing transiently may hold the requests
+	// after it in its chat before it gives way: it moves aside (LaneRetry) and is retried there,
+	// late, while its chat goes on; 10 s unless set.
+	GiveWayAfter time.Duration
+	// FailedRetention is how long the records of what failed for good are kept: outbox rows
+	// (with their texts) and quarantined updates; 7 days unless set. Cleanup removes older ones.
+	FailedRetention time.Duration
+	// Clock is the time of the transport's waits and limits (see Clock); SystemClock unless set.
+	Clock Clock
 	// Hooks are fault-injection points for tests; leave them nil.
 	Hooks Hooks
 }
@@ -64,6 +76,7 @@ type Transport struct {
 	cfg   Config
 	log   *slog.Logger
 	m     *Metrics
+	clock Clock
 	disp  *dispatcher
 	send  *sender
 	mu    sync.Mutex
@@ -108,7 +121,19 @@ func New(cfg Config) *Transport {
 	if cfg.Handler == nil {
 		cfg.Handler = Greeter
 	}
-	t := &Transport{cfg: cfg, log: cfg.Log, m: cfg.Metrics, apis: map[int]*API{}, rscan: cfg.Rescan}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock
+	}
+	if cfg.SlowSend <= 0 {
+		cfg.SlowSend = 2 * time.Second
+	}
+	if cfg.GiveWayAfter <= 0 {
+		cfg.GiveWayAfter = 10 * time.Second
+	}
+	if cfg.FailedRetention <= 0 {
+		cfg.FailedRetention = 7 * 24 * time.Hour
+	}
+	t := &Transport{cfg: cfg, log: cfg.Log, m: cfg.Metrics, clock: cfg.Clock, apis: map[int]*API{}, rscan: cfg.Rescan}
 	t.send = newSender(t)
 	t.disp = newDispatcher(t)
 	return t
@@ -165,96 +190,29 @@ func (t *Transport) Send(ctx context.Context, service int, reqs ...Request) erro
 	return nil
 }
 
-// Accept stores updates that arrived by other means than the long poll (a webhook) and
-// schedules them. It returns once they are stored: answering the webhook after that is safe.
-// An update delivered again while its first copy waits in the inbox is stored once; one
-// delivered again after it was handled is handled again, so a webhook receiver should answer
-// promptly.
-func (t *Transport) Accept(ctx context.Context, service int, raw []json.RawMessage) error {
-	chats, err := t.cfg.Store.SaveUpdates(ctx, service, raw, 0)
+// Retention of the records of given-up updates and of the message ids recorded under refs (a bot
+// can no longer delete a message after 48 hours).
+const recordRetention = 48 * time.Hour
+
+// Cleanup removes old records: given-up updates and message refs after 48 hours, failed outbox
+// rows and quarantined updates after FailedRetention. The bot runs it as a scheduled job
+// (CleanupSpec).
+func (t *Transport) Cleanup(ctx context.Context) error {
+	if err := t.cfg.Store.Cleanup(ctx, recordRetention); err != nil {
+		return err
+	}
+	n, err := t.cfg.Store.PruneFailed(ctx, t.cfg.FailedRetention)
 	if err != nil {
 		return err
 	}
-	t.m.UpdatesReceived.Add(float64(len(raw)))
-	for _, c := range chats {
-		t.disp.notify(c)
+	if n > 0 {
+		t.log.Info("Old records of failures removed", slog.Int64("rows", n), slog.Duration("older_than", t.cfg.FailedRetention))
 	}
 	return nil
 }
 
-// poll is the long-poll loop of one bot: get updates, store them, and only then acknowledge them
-// by asking for the next offset.
-func (t *Transport) poll(ctx context.Context, b *botEntry) {
-	log := t.log.With(slog.Int("service_id", b.service))
-	backoff := time.Second
-	for ctx.Err() == nil {
-		raw, err := b.api.GetUpdates(ctx, b.offset, t.cfg.PollTimeout)
-		if err != nil {
-			if ctx.Err() != nil {
-				return
-			}
-			wait := backoff
-			var apiErr *Error
-			if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
-				wait = apiErr.RetryAfter
-			} else {
-				backoff = min(backoff*2, 30*time.Second)
-			}
-			log.Warn("getUpdates failed", slog.Any("error", err), slog.Duration("retry_in", wait))
-			sleep(ctx, wait)
-			continue
-		}
-		backoff = time.Second
-		if len(raw) == 0 {
-			continue
-		}
-		var last struct {
-			UpdateID int64 `json:"update_id"`
-		}
-		if err := json.Unmarshal(raw[len(raw)-1], &last); err != nil {
-			log.Error("Undecodable update", slog.Any("error", err))
-			sleep(ctx, time.Second)
-			continue
-		}
-		next := last.UpdateID + 1
-		for {
-			chats, err := t.cfg.Store.SaveUpdates(ctx, b.service, raw, next)
-			if err == nil {
-				t.m.UpdatesReceived.Add(float64(len(raw)))
-				for _, c := range chats {
-					t.disp.notify(c)
-				}
-				break
-			}
-			if ctx.Err() != nil {
-				return
-			}
-			// Not stored, so not acknowledged: keep trying with the same updates.
-			log.Error("Storing updates failed", slog.Any("error", err))
-			sleep(ctx, time.Second)
-		}
-		b.offset = next
-	}
-}
-
-// CleanupSpec is how often the inbox and the message refs are cleaned up (Transport.Cleanup).
+// CleanupSpec is how often the bot runs Cleanup as a scheduled job.
 const CleanupSpec = "@every 10m"
-
-// cleanupAge is how long the records of given-up updates and of messages sent under refs are kept.
-const cleanupAge = 48 * time.Hour
-
-// Cleanup removes the records of given-up updates, and of messages sent under refs, older than
-// two days; the bot runs it as a scheduled job (CleanupSpec).
-func (t *Transport) Cleanup(ctx context.Context) error {
-	return t.cfg.Store.Cleanup(ctx, cleanupAge)
-}
-
-func sleep(ctx context.Context, d time.Duration) {
-	select {
-	case <-ctx.Done():
-	case <-time.After(d):
-	}
-}
 
 // chatQueue schedules chats to workers: a chat is queued at most once and worked on by at most
 // one worker; work announced while a chat is being worked on makes it run again afterwards.
@@ -475,7 +433,7 @@ func (d *dispatcher) fail(ctx context.Context, c ChatKey, u *Update, err error) 
 		log.Error("Handling failed for good; the update is given up")
 		d.t.m.UpdatesHandled.WithLabelValues("gave_up").Inc()
 		for _, r := range reply {
-			d.t.send.notify(ChatKey{Service: c.Service, Chat: r.ChatID})
+			d.t.send.notify(ChatKey{Service: c.Service, Chat: r.ChatID, Lane: LaneOf(r.Method)})
 		}
 	default:
 		log.Warn("Handling failed; it will be tried again")

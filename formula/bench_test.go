@@ -1,7 +1,6 @@
 package formula
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/questbot/questbot/formula/alea"
@@ -16,7 +15,7 @@ type benchCase struct {
 // that draw (true) or only those that make no draw (false).
 func corpusExprs(b *testing.B, withRanges bool) []benchCase {
 	var out []benchCase
-	for _, c := range readCases(b, filepath.Join(sharedDir, "formula-corpus.jsonl.gz")) {
+	for _, c := range readCases(b, "formula-corpus.jsonl.gz") {
 		if !withRanges && len(c.Rnd) > 0 {
 			continue
 		}
@@ -49,7 +48,7 @@ func BenchmarkEvalCorpusNoRanges(b *testing.B) { benchmarkEval(b, corpusExprs(b,
 
 // BenchmarkParseCorpus parses all corpus formulas in turn.
 func BenchmarkParseCorpus(b *testing.B) {
-	cases := readCases(b, filepath.Join(sharedDir, "formula-corpus.jsonl.gz"))
+	cases := readCases(b, "formula-corpus.jsonl.gz")
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		if _, err := Parse(cases[i%len(cases)].Expr); err != nil {

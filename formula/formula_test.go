@@ -9,18 +9,14 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/questbot/questbot/formula/alea"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
-
-// sharedDir holds the formula cases shared by the whole project; in CI it sits beside the
-// checkout. The tests fail, never skip, when it is missing.
-var sharedDir = filepath.Join("..", "..", "shared", "formulas")
 
 // refCase is one record of the shared case files: a formula, its parameters, the game seed, and
 // what the reference returned (value or error message) with every random(n) draw it made.
@@ -37,13 +33,14 @@ type refCase struct {
 	P01    []int           `json:"P01"` // legend line only
 }
 
-// readCases reads a JSON-lines file, gzip-compressed if its name ends in .gz, resolving
-// "P01" parameter lists through the legend line.
+// readCases reads a JSON-lines file of the corpus's formulas/ folder (see package corpus),
+// gzip-compressed if its name ends in .gz, resolving "P01" parameter lists through the legend
+// line.
 func readCases(t testing.TB, name string) []refCase {
 	t.Helper()
-	f, err := os.Open(name)
+	f, err := os.Open(corpus.Path(t, "formulas", name))
 	if err != nil {
-		t.Fatalf("shared formula data missing: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var r io.Reader = f
@@ -151,7 +148,7 @@ func sameError(err error, want string) bool {
 
 func TestCases(t *testing.T) {
 	t.Parallel()
-	cases := readCases(t, filepath.Join(sharedDir, "formula-cases.jsonl"))
+	cases := readCases(t, "formula-cases.jsonl")
 	mustFail := 0
 	for _, c := range cases {
 		c.check(t)
@@ -170,7 +167,7 @@ func TestCases(t *testing.T) {
 
 func TestCorpus(t *testing.T) {
 	t.Parallel()
-	cases := readCases(t, filepath.Join(sharedDir, "formula-corpus.jsonl.gz"))
+	cases := readCases(t, "formula-corpus.jsonl.gz")
 	for _, c := range cases {
 		c.check(t)
 	}
@@ -181,8 +178,8 @@ func TestCorpus(t *testing.T) {
 // the same tree, and that printing is stable.
 func TestCanonical(t *testing.T) {
 	t.Parallel()
-	cases := readCases(t, filepath.Join(sharedDir, "formula-cases.jsonl"))
-	cases = append(cases, readCases(t, filepath.Join(sharedDir, "formula-corpus.jsonl.gz"))...)
+	cases := readCases(t, "formula-cases.jsonl")
+	cases = append(cases, readCases(t, "formula-corpus.jsonl.gz")...)
 	for _, c := range cases {
 		e, err := Parse(c.Expr)
 		if err != nil {

@@ -7,12 +7,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/questbot/questbot/qmm"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 // The reference reader's output for each corpus quest is in parsed/<set>/<file>.json.gz, in the
@@ -148,7 +148,7 @@ type refJump struct {
 
 func loadDump(t *testing.T, f corpusFile) *refDump {
 	t.Helper()
-	path := filepath.Join(corpusRoot, "parsed", f.Set, f.Name+".json.gz")
+	path := corpus.Path(t, "quests", "parsed", f.Set, f.Name+".json.gz")
 	file, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("reference dump missing: %v", err)
@@ -315,11 +315,12 @@ func TestDecodeMatchesReference(t *testing.T) {
 	}
 }
 
-// TestRoundTrip checks that decoding the encoding of every corpus quest gives back the model,
-// changed only as Encode documents, and that a second encoding is byte-identical.
+// TestRoundTrip checks that decoding the encoding of every quest (the project's own, and the
+// corpus's) gives back the model, changed only as Encode documents, and that a second encoding
+// is byte-identical.
 func TestRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, f := range loadCorpus(t) {
+	for _, f := range someQuests(t) {
 		t.Run(f.Set+"/"+f.Name, func(t *testing.T) {
 			t.Parallel()
 			q, err := qmm.DecodeBytes(f.Data)

@@ -218,10 +218,10 @@ func checkFormatError(t *testing.T, err error, truncated bool) *qmm.FormatError 
 	return fe
 }
 
-// TestReaders decodes the corpus through readers that return few bytes at a time.
+// TestReaders decodes quests through readers that return few bytes at a time.
 func TestReaders(t *testing.T) {
 	t.Parallel()
-	files := loadCorpus(t)
+	files := someQuests(t)
 	readers := []struct {
 		name string
 		wrap func(io.Reader) io.Reader
@@ -233,9 +233,10 @@ func TestReaders(t *testing.T) {
 	for _, r := range readers {
 		t.Run(r.name, func(t *testing.T) {
 			t.Parallel()
-			// The small test quests, of every layout, and the largest quest.
+			// The project's quests, the corpus's small test quests of every layout, and its
+			// largest quest.
 			for _, f := range files {
-				if f.Set != "srq-tests" && f.Name != "t18.qmm" {
+				if f.Set != "uploads" && f.Set != "srq-tests" && f.Name != "t18.qmm" {
 					continue
 				}
 				want, err := qmm.DecodeBytes(f.Data)
@@ -255,7 +256,7 @@ func TestReaders(t *testing.T) {
 // TestReadError checks that an error of the reader is returned as it is, not as a format error.
 func TestReadError(t *testing.T) {
 	t.Parallel()
-	data := loadCorpus(t)[0].Data
+	data := ownQuests(t)[0].Data
 	_, err := qmm.Decode(iotest.TimeoutReader(bytes.NewReader(data)))
 	if !errors.Is(err, iotest.ErrTimeout) {
 		t.Fatalf("got %v, want iotest.ErrTimeout", err)
@@ -270,7 +271,7 @@ func TestReadError(t *testing.T) {
 // truncated.
 func TestTruncated(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"srq-tests/qmreader-1.qm", "srq-tests/qmreader-1.qmm",
+	for _, name := range []string{"uploads/cargo-run_en.qmm", "uploads/duel_ru.qmm", "srq-tests/qmreader-1.qm", "srq-tests/qmreader-1.qmm",
 		"srq-tests/mediatest.qmm", "dagazbot/15.qm", "dagazbot/steelrat.qmm"} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -292,20 +293,9 @@ func TestTruncated(t *testing.T) {
 	}
 }
 
-func readFile(t *testing.T, name string) []byte {
-	t.Helper()
-	for _, f := range loadCorpus(t) {
-		if f.Set+"/"+f.Name == name {
-			return f.Data
-		}
-	}
-	t.Fatalf("%s not in the corpus", name)
-	return nil
-}
-
 func TestTrailingBytes(t *testing.T) {
 	t.Parallel()
-	data := append(bytes.Clone(readFile(t, "srq-tests/qmreader-1.qmm")), 0)
+	data := append(bytes.Clone(readFile(t, "uploads/cargo-run_en.qmm")), 0)
 	_, err := qmm.DecodeBytes(data)
 	fe := checkFormatError(t, err, false)
 	if fe.Offset != int64(len(data)-1) || !strings.Contains(fe.Msg, "1 bytes after the last jump") {
@@ -396,25 +386,28 @@ func TestCorrupt(t *testing.T) {
 // *FormatError or succeed, and a successful result must encode and decode again.
 func TestCorruptBytes(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"srq-tests/qmreader-1.qm", "srq-tests/qmreader-1.qmm"} {
-		orig := readFile(t, name)
-		data := bytes.Clone(orig)
-		// Every byte of the first 256, then about 150 more positions.
-		for i := 0; i < len(data); i += 1 + min(i/256, 1)*len(data)/150 {
-			for _, v := range []byte{0xFF, 0x01} {
-				data[i] = v
-				q, err := qmm.DecodeBytes(data)
-				if err != nil {
-					var fe *qmm.FormatError
-					if !errors.As(err, &fe) {
-						t.Fatalf("%s byte %d=%#x: %v", name, i, v, err)
+	for _, name := range []string{"uploads/cargo-run_en.qmm", "srq-tests/qmreader-1.qm", "srq-tests/qmreader-1.qmm"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			orig := readFile(t, name)
+			data := bytes.Clone(orig)
+			// Every byte of the first 256, then about 150 more positions.
+			for i := 0; i < len(data); i += 1 + min(i/256, 1)*len(data)/150 {
+				for _, v := range []byte{0xFF, 0x01} {
+					data[i] = v
+					q, err := qmm.DecodeBytes(data)
+					if err != nil {
+						var fe *qmm.FormatError
+						if !errors.As(err, &fe) {
+							t.Fatalf("%s byte %d=%#x: %v", name, i, v, err)
+						}
+					} else if _, err := qmm.DecodeBytes(encode(t, q)); err != nil {
+						t.Fatalf("%s byte %d=%#x: decode the encoding: %v", name, i, v, err)
 					}
-				} else if _, err := qmm.DecodeBytes(encode(t, q)); err != nil {
-					t.Fatalf("%s byte %d=%#x: decode the encoding: %v", name, i, v, err)
 				}
+				data[i] = orig[i]
 			}
-			data[i] = orig[i]
-		}
+		})
 	}
 }
 

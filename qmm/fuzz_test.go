@@ -12,10 +12,11 @@ import (
 // it accepts survives Encode: decoding the encoding gives the model as Encode documents it, and
 // from then on decode and encode are stable, to the byte.
 //
-// The seeds are the corpus quests of up to 64 KB (the fuzzer mutates, and minimizes, small
-// inputs much faster) and hand-made files, among them the only QM_2 one.
+// The seeds are the project's quests and, when the corpus is there, its quests of up to 64 KB
+// (the fuzzer mutates, and minimizes, small inputs much faster), and hand-made files, among them
+// the only QM_2 one.
 func FuzzDecode(f *testing.F) {
-	for _, c := range loadCorpus(f) {
+	for _, c := range someQuests(f) {
 		if len(c.Data) <= 64<<10 {
 			f.Add(c.Data)
 		}

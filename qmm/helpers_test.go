@@ -12,62 +12,102 @@ import (
 	"testing"
 
 	"github.com/questbot/questbot/qmm"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
-// The quest corpus lives beside the repository checkout, in ../shared; tests never copy it.
-var corpusRoot = filepath.Join("..", "..", "shared", "quests")
-
-// corpusSets are the quest folders of the corpus, each with a reference dump per quest in
-// parsed/<set>.
+// corpusSets are the quest folders of the corpus (quests/ of the shared test corpus, see package
+// corpus), each with a reference dump per quest in parsed/<set>.
 var corpusSets = []string{"dagazbot", "srq-tests"}
 
-// corpusFile is one quest of the corpus.
+// ownDir is the folder of the quests the project ships, which the codec's tests use without the
+// corpus; their set is "uploads".
+var ownDir = filepath.Join("..", "uploads")
+
+// corpusFile is one quest of the corpus, or of the project's own.
 type corpusFile struct {
 	Set, Name string // folder and file name
 	Path      string
 	Data      []byte
 }
 
-// loadCorpus reads every quest of the corpus. It fails the test when the corpus is missing:
-// skipping would let CI pass without testing anything.
-func loadCorpus(tb testing.TB) []corpusFile {
+// readSet reads every quest of a folder.
+func readSet(tb testing.TB, set, dir string) []corpusFile {
 	tb.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	var out []corpusFile
-	for _, set := range corpusSets {
-		dir := filepath.Join(corpusRoot, set)
-		entries, err := os.ReadDir(dir)
+	for _, e := range entries {
+		ext := strings.ToLower(filepath.Ext(e.Name()))
+		if e.IsDir() || (ext != ".qm" && ext != ".qmm") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
 		if err != nil {
-			tb.Fatalf("quest corpus missing (expected ../shared beside the checkout): %v", err)
+			tb.Fatal(err)
 		}
-		n := 0
-		for _, e := range entries {
-			ext := strings.ToLower(filepath.Ext(e.Name()))
-			if e.IsDir() || (ext != ".qm" && ext != ".qmm") {
-				continue
-			}
-			path := filepath.Join(dir, e.Name())
-			data, err := os.ReadFile(path)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			out = append(out, corpusFile{Set: set, Name: e.Name(), Path: path, Data: data})
-			n++
-		}
-		if n == 0 {
-			tb.Fatalf("no quests in %s", dir)
-		}
+		out = append(out, corpusFile{Set: set, Name: e.Name(), Path: path, Data: data})
+	}
+	if len(out) == 0 {
+		tb.Fatalf("no quests in %s", dir)
 	}
 	return out
 }
 
-// readQuest decodes one corpus file by name, e.g. "srq-tests/qmreader-1.qmm".
+// loadCorpus reads every quest of the corpus; without the corpus the test is skipped (or fails
+// where the corpus is required).
+func loadCorpus(tb testing.TB) []corpusFile {
+	tb.Helper()
+	var out []corpusFile
+	for _, set := range corpusSets {
+		out = append(out, readSet(tb, set, corpus.Path(tb, "quests", set))...)
+	}
+	return out
+}
+
+// ownQuests reads the quests the project ships: every codec test that needs only valid quests
+// runs on them, with or without the corpus.
+func ownQuests(tb testing.TB) []corpusFile {
+	tb.Helper()
+	return readSet(tb, "uploads", ownDir)
+}
+
+// someQuests is the project's own quests, and the corpus's when it is there.
+func someQuests(tb testing.TB) []corpusFile {
+	tb.Helper()
+	files := ownQuests(tb)
+	if _, ok := corpus.Optional(tb); ok {
+		files = append(files, loadCorpus(tb)...)
+	}
+	return files
+}
+
+// questPath is the file of a quest named "set/file": "uploads/..." is one of the project's own,
+// anything else a quest of the corpus (e.g. "srq-tests/qmreader-1.qmm").
+func questPath(tb testing.TB, name string) string {
+	tb.Helper()
+	if rest, ok := strings.CutPrefix(name, "uploads/"); ok {
+		return filepath.Join(ownDir, rest)
+	}
+	return corpus.Path(tb, "quests", filepath.FromSlash(name))
+}
+
+// readFile reads a quest named as questPath names it.
+func readFile(tb testing.TB, name string) []byte {
+	tb.Helper()
+	data, err := os.ReadFile(questPath(tb, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
+}
+
+// readQuest decodes a quest named as questPath names it.
 func readQuest(tb testing.TB, name string) *qmm.Quest {
 	tb.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusRoot, filepath.FromSlash(name)))
-	if err != nil {
-		tb.Fatalf("quest corpus missing (expected ../shared beside the checkout): %v", err)
-	}
-	q, err := qmm.Decode(bytes.NewReader(data))
+	q, err := qmm.Decode(bytes.NewReader(readFile(tb, name)))
 	if err != nil {
 		tb.Fatalf("decode %s: %v", name, err)
 	}

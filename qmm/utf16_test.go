@@ -3,10 +3,11 @@ package qmm
 import (
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 // TestUTF16 checks both conversions against unicode/utf16 on valid text, and the handling of
@@ -107,7 +108,7 @@ func validUTF16(b []byte) bool {
 
 // BenchmarkAppendUTF8 converts the texts of a large Russian quest.
 func BenchmarkAppendUTF8(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "quests", "dagazbot", "univ28.qmm"))
+	data, err := os.ReadFile(corpus.Path(b, "quests", "dagazbot", "univ28.qmm"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questtrace"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 // benchGame is one golden trace prepared for the benchmark.
@@ -51,7 +52,7 @@ func BenchmarkReplay(b *testing.B) {
 				}
 				if q == nil {
 					set, _, _ := strings.Cut(name, "/")
-					q, err = questtrace.LoadQuest(filepath.Join(sharedDir, "quests", set),
+					q, err = questtrace.LoadQuest(corpus.Path(b, "quests", set),
 						tr.Header.Quest, tr.Header.SHA256)
 					if err != nil {
 						b.Fatal(err)

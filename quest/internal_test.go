@@ -13,6 +13,7 @@ import (
 
 	"github.com/questbot/questbot/formula/alea"
 	"github.com/questbot/questbot/qmm"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 // seqRandom returns pre-set draws, like the reference tests' createDetermenisticRandom: it
@@ -289,7 +290,7 @@ func TestEndlessAutoJumpChain(t *testing.T) {
 // Ensure the lunolet_2.qmm golden trace contains a step with more than 3,000 automatic jumps
 // and that the player runs it (the whole trace is checked by TestGoldenTraces).
 func TestLunoletAutoJumps(t *testing.T) {
-	dir := filepath.Join("..", "..", "shared")
+	dir := corpus.Dir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "traces", "dagazbot", "lunolet_2.qmm__*.jsonl.gz"))
 	if len(files) == 0 {
 		t.Fatal("no lunolet_2.qmm traces in the shared test data")

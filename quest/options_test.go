@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 // stateJSON is a state's whole content, for comparisons.
@@ -25,7 +26,7 @@ func stateJSON(t *testing.T, s quest.State) string {
 // of the original bot's corpus give the same states, step for step, with and without them, and
 // the views differ from the reference's only in their text.
 func TestOptionsObserveOnly(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(sharedDir, "quests", "dagazbot", "*.qm*"))
+	files, err := filepath.Glob(corpus.Path(t, "quests", "dagazbot", "*.qm*"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no quests (err %v): the shared test data is missing", err)
 	}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math"
 	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
@@ -14,14 +13,15 @@ import (
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questtrace"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
-// loadQuest compiles a quest of the shared test data.
+// loadQuest compiles a quest of the shared test corpus.
 func loadQuest(t *testing.T, set, name string) *quest.Quest {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir, "quests", set, name))
+	data, err := os.ReadFile(corpus.Path(t, "quests", set, name))
 	if err != nil {
-		t.Fatalf("shared test data missing: %v", err)
+		t.Fatal(err)
 	}
 	mq, err := qmm.Decode(bytes.NewReader(data))
 	if err != nil {

@@ -1,17 +1,14 @@
 package quest_test
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"testing"
 
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questtrace"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
-
-// sharedDir is the project's shared test data (quests and golden traces).
-var sharedDir = filepath.Join("..", "..", "shared")
 
 // traceSets are the trace folders and the quest folders they play.
 var traceSets = []string{"dagazbot", "srq-tests"}
@@ -19,10 +16,10 @@ var traceSets = []string{"dagazbot", "srq-tests"}
 // traceFiles lists the golden traces of a set, failing the test when there are none.
 func traceFiles(t testing.TB, set string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(sharedDir, "traces", set, "*.jsonl.gz"))
+	dir := corpus.Path(t, "traces", set)
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl.gz"))
 	if err != nil || len(files) == 0 {
-		t.Fatalf("no traces in %s (err %v): the shared test data is missing",
-			filepath.Join(sharedDir, "traces", set), err)
+		t.Fatalf("no traces in %s (err %v)", dir, err)
 	}
 	sort.Strings(files)
 	return files
@@ -31,9 +28,6 @@ func traceFiles(t testing.TB, set string) []string {
 // TestGoldenTraces replays every golden trace of the reference player and requires every step
 // to match on every field.
 func TestGoldenTraces(t *testing.T) {
-	if _, err := os.Stat(sharedDir); err != nil {
-		t.Fatalf("shared test data missing: %v", err)
-	}
 	for _, set := range traceSets {
 		quests := make(map[string]*quest.Quest)
 		for _, file := range traceFiles(t, set) {
@@ -44,7 +38,7 @@ func TestGoldenTraces(t *testing.T) {
 				}
 				q, ok := quests[tr.Header.Quest]
 				if !ok {
-					q, err = questtrace.LoadQuest(filepath.Join(sharedDir, "quests", set),
+					q, err = questtrace.LoadQuest(corpus.Path(t, "quests", set),
 						tr.Header.Quest, tr.Header.SHA256)
 					if err != nil {
 						t.Fatal(err)

@@ -59,6 +59,8 @@ type State struct {
 	Menu int `json:"menu,omitempty"`
 	// Values are the parameters, by name.
 	Values map[string]string `json:"-"`
+	// used are the hidden parameters the walk has read since it last stopped for the user.
+	used map[string]bool
 }
 
 // Done reports whether the dialogue has ended.
@@ -158,6 +160,11 @@ func (t *Tree) WaitingKind(st *State) Kind {
 // Run returns, the dialogue waits for the user (st.Waiting), for a call's result (st.Pending;
 // the last effect is the call), or has ended (st.Done()). ErrUnexpected and ErrStale leave st
 // as it was.
+//
+// A hidden parameter's answer is dropped from st.Values as soon as it has been used: when the
+// walk that read it (in a guard, a placeholder, a call's argument, a quest launch) stops for the
+// user or ends. The actions between the answer and that stop, the call's branches included, see
+// it; a hidden answer not read yet is kept until it is.
 func Run(t *Tree, st *State, in Input) ([]Effect, error) {
 	if st.Values == nil {
 		st.Values = map[string]string{}
@@ -166,6 +173,7 @@ func Run(t *Tree, st *State, in Input) ([]Effect, error) {
 	if err := r.accept(in); err != nil {
 		return nil, err
 	}
+	defer r.forgetUsed()
 	for steps := 0; st.Next != 0; steps++ {
 		if steps == MaxSteps {
 			return r.effects, fmt.Errorf("%w: command %d", ErrStepLimit, st.Command)
@@ -193,6 +201,37 @@ type run struct {
 }
 
 func (r *run) emit(e Effect) { r.effects = append(r.effects, e) }
+
+// get reads a parameter's value, noting the use of a hidden one.
+func (r *run) get(name string) (string, bool) {
+	v, ok := r.st.Values[name]
+	if ok {
+		r.use(name)
+	}
+	return v, ok
+}
+
+// use notes that the walk read parameter name, if it is hidden.
+func (r *run) use(name string) {
+	if p := r.t.Params[name]; p != nil && p.Hidden {
+		if r.st.used == nil {
+			r.st.used = map[string]bool{}
+		}
+		r.st.used[name] = true
+	}
+}
+
+// forgetUsed drops the hidden answers the walk has read, once it no longer runs on: it waits
+// for the user or has ended. While a call is pending its branches may still read them.
+func (r *run) forgetUsed() {
+	if r.st.Pending != 0 {
+		return
+	}
+	for name := range r.st.used {
+		delete(r.st.Values, name)
+	}
+	r.st.used = nil
+}
 
 // accept applies the input to the action waiting for it.
 func (r *run) accept(in Input) error {
@@ -260,7 +299,8 @@ func (r *run) choice(a *Action, data string) (int64, error) {
 		return 0, ErrStale
 	}
 	if a.Kind == KindListMenu {
-		items := listItems(r.st.Values[a.Param])
+		v, _ := r.get(a.Param)
+		items := listItems(v)
 		if opt < 0 || opt >= int64(len(items)) {
 			return 0, ErrStale
 		}
@@ -336,7 +376,8 @@ func (r *run) exec(a *Action) bool {
 		st.Waiting, st.Next = a.ID, 0
 		return true
 	case KindListMenu:
-		items := listItems(st.Values[a.Param])
+		v, _ := r.get(a.Param)
+		items := listItems(v)
 		if len(items) == 1 {
 			st.Values[a.Param] = items[0].Value
 		}
@@ -384,7 +425,8 @@ func (r *run) exec(a *Action) bool {
 		st.Pending, st.Next = a.ID, 0
 		return true
 	case KindQuest:
-		if id, err := strconv.ParseInt(strings.TrimSpace(st.Values[a.Param]), 10, 64); err == nil && id > 0 {
+		v, _ := r.get(a.Param)
+		if id, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil && id > 0 {
 			r.emit(LaunchQuest{ScriptID: id})
 		}
 	case KindRefresh:
@@ -489,7 +531,7 @@ func (r *run) text(a *Action) string {
 func (r *run) render(s string) string {
 	return placeholder.ReplaceAllStringFunc(s, func(m string) string {
 		name := m[1 : len(m)-1]
-		v, ok := r.st.Values[name]
+		v, ok := r.get(name)
 		if !ok {
 			return m
 		}
@@ -501,7 +543,7 @@ func (r *run) render(s string) string {
 // the parameter type's default.
 func (r *run) value(p RequestParam) string {
 	if p.Param != "" {
-		if v, ok := r.st.Values[p.Param]; ok && v != "" {
+		if v, ok := r.get(p.Param); ok && v != "" {
 			return v
 		}
 	}
@@ -528,6 +570,9 @@ func (r *run) allowed(a *Action) (ok bool) {
 	params := make(map[string]any, len(r.st.Values))
 	for k, v := range r.st.Values {
 		params[k] = guardValue(v)
+	}
+	for _, name := range a.guard.Vars() {
+		r.use(name)
 	}
 	res, err := a.guard.Evaluate(params)
 	if err != nil {

@@ -226,6 +226,50 @@ func TestListMenuAndHiddenInput(t *testing.T) {
 	}
 }
 
+// Ensure a hidden answer is dropped once used: the actions after it in the same walk (a guard, a
+// call's argument, the call's branch) read it, and when the walk stops for the user again it is
+// gone from the state; an answer not read yet when the walk stops is kept until it is.
+func TestHiddenAnswerDroppedOnceUsed(t *testing.T) {
+	tree := scripts.Build(def(nil,
+		&scripts.Action{ID: 1, Kind: scripts.KindInput, Param: "PIN", Texts: en("pin?")},
+		&scripts.Action{ID: 2, Order: 2, Kind: scripts.KindMenu, Texts: en("sure?")},
+		&scripts.Action{ID: 3, Parent: 2, Kind: scripts.KindOutput, Texts: en("yes")},
+		&scripts.Action{ID: 4, Order: 3, Kind: scripts.KindProcedure, Request: "check",
+			RequestParams: []scripts.RequestParam{{Name: "pin", Param: "PIN"}}},
+		&scripts.Action{ID: 5, Parent: 4, Kind: scripts.KindOutput, Guard: "len(PIN) == 4", Texts: en("four")},
+		&scripts.Action{ID: 6, Order: 4, Kind: scripts.KindInput, Param: "A", Texts: en("name?")},
+		&scripts.Action{ID: 7, Order: 5, Kind: scripts.KindOutput, Texts: en("bye {A}")}))
+	if len(tree.Problems) > 0 {
+		t.Fatal(tree.Problems)
+	}
+	st := start(t, tree, "", scripts.Env{})
+	scripts.Run(tree, st, scripts.Input{})
+	effects, _ := scripts.Run(tree, st, scripts.Input{Kind: scripts.InputText, Text: "1234"})
+	menu := effects[len(effects)-1].(scripts.ShowMenu)
+	if st.Values["PIN"] != "1234" {
+		t.Fatal("an answer not used yet was dropped while the menu waits")
+	}
+	effects, _ = scripts.Run(tree, st, scripts.Input{Kind: scripts.InputChoice, Data: menu.Rows[0][0].Data})
+	call, ok := effects[len(effects)-1].(scripts.CallProcedure)
+	if !ok || len(call.Args) != 1 || call.Args[0] != "1234" {
+		t.Fatalf("the call got %+v", effects)
+	}
+	if st.Values["PIN"] != "1234" {
+		t.Fatal("the answer was dropped before the call's branches ran")
+	}
+	effects, _ = scripts.Run(tree, st, scripts.Input{Kind: scripts.InputResult, Result: &scripts.Result{Code: "ok"}})
+	if got := texts(effects); !reflect.DeepEqual(got, []string{"four", "name?"}) {
+		t.Errorf("after the call: %q", got)
+	}
+	if v, ok := st.Values["PIN"]; ok {
+		t.Errorf("the used hidden answer %q is still in the state while it waits", v)
+	}
+	effects, _ = scripts.Run(tree, st, scripts.Input{Kind: scripts.InputText, Text: "Ann"})
+	if got := texts(effects); !reflect.DeepEqual(got, []string{"bye Ann"}) || !st.Done() {
+		t.Errorf("the end: %q", got)
+	}
+}
+
 // Ensure Build refuses broken commands with every problem listed.
 func TestValidate(t *testing.T) {
 	for _, c := range []struct {

@@ -132,7 +132,8 @@ type ParamType struct {
 	Name    string
 	Default string
 	// Hidden parameters hold secrets: once the user answers, their answer and the prompt are
-	// deleted from the chat, and the answer is never relayed.
+	// deleted from the chat, the answer is never relayed, and it is dropped from the dialogue
+	// as soon as the walk that used it stops (see Run).
 	Hidden bool
 }
 

@@ -152,6 +152,13 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 	return nil
 }
 
+// Run runs the bot's own workers beside the transport tr until ctx is done: the downloads of the
+// files users send into the chat (devtools.Tools.RunFetches), which take a connection of pool
+// to listen for them. questbot serve runs it with the transport and the scheduler.
+func (b *Bot) Run(ctx context.Context, pool *pgxpool.Pool, tr *bot.Transport) {
+	b.Tools.RunFetches(ctx, pool, tr)
+}
+
 // Start prepares the bots of services once the transport knows them: each bot's command menu is
 // queued, the role configuration is applied, and what uploads left behind is swept.
 func (b *Bot) Start(ctx context.Context, pool *pgxpool.Pool, tr *bot.Transport, services []int, newUsersDevelopers *bool, admins []int64) error {

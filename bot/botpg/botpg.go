@@ -52,69 +52,6 @@ func (s *Store) RegisterService(ctx context.Context, token string, me tgbotapi.U
 	return id, offset, nil
 }
 
-// chatOf is the ordering key of an update: its chat, else its sender, else 0.
-func chatOf(u *tgbotapi.Update) int64 {
-	if c := u.FromChat(); c != nil {
-		return c.ID
-	}
-	if f := u.SentFrom(); f != nil {
-		return f.ID
-	}
-	return 0
-}
-
-// SaveUpdates implements bot.Store. The batch runs as one implicit transaction: the updates and
-// the new offset are stored together or not at all.
-func (s *Store) SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) ([]bot.ChatKey, error) {
-	ids := make([]int64, len(raw))
-	chats := make([]int64, len(raw))
-	payloads := make([]string, len(raw))
-	senders := make([]*string, len(raw))
-	seen := map[bot.ChatKey]bool{}
-	var keys []bot.ChatKey
-	for i, r := range raw {
-		var u tgbotapi.Update
-		if err := json.Unmarshal(r, &u); err != nil {
-			return nil, fmt.Errorf("save updates: decode: %w", err)
-		}
-		ids[i], chats[i], payloads[i] = int64(u.UpdateID), chatOf(&u), string(r)
-		if from := u.SentFrom(); from != nil {
-			b, _ := json.Marshal(from)
-			s := string(b)
-			senders[i] = &s
-		}
-		k := bot.ChatKey{Service: service, Chat: chats[i]}
-		if !seen[k] {
-			seen[k] = true
-			keys = append(keys, k)
-		}
-	}
-	b := &pgx.Batch{}
-	if next > 0 {
-		// Long poll: an update below the stored offset was stored before, and may be handled and
-		// gone already (a second process polling the same bot got the same batch). Locking the
-		// bot's row makes concurrent saves of one bot take turns.
-		b.Queue(`
-			INSERT INTO inbox (service_id, update_id, chat_id, payload, sender)
-			SELECT $1, u.id, u.chat, u.payload::jsonb, u.sender::jsonb
-			FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u (id, chat, payload, sender)
-			WHERE u.id >= (SELECT update_offset FROM service WHERE id = $1 FOR UPDATE)
-			ON CONFLICT DO NOTHING`, service, ids, chats, payloads, senders)
-		b.Queue(`UPDATE service SET update_offset = GREATEST(update_offset, $2) WHERE id = $1`, service, next)
-	} else {
-		// Webhook: updates may arrive out of order; only the ones still in the inbox are known.
-		b.Queue(`
-			INSERT INTO inbox (service_id, update_id, chat_id, payload, sender)
-			SELECT $1, u.id, u.chat, u.payload::jsonb, u.sender::jsonb
-			FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u (id, chat, payload, sender)
-			ON CONFLICT DO NOTHING`, service, ids, chats, payloads, senders)
-	}
-	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
-		return nil, fmt.Errorf("save updates: %w", err)
-	}
-	return keys, nil
-}
-
 // PendingChats implements bot.Store.
 func (s *Store) PendingChats(ctx context.Context, limit int) ([]bot.ChatKey, error) {
 	rows, err := s.pool.Query(ctx, `
@@ -321,58 +258,31 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 
 // recordMembership records a user blocking the bot in their private chat, or unblocking it, in
 // the update's transaction, before the update is handled. Only the user of the private chat the
-// update is about is marked.
+// update is about is marked, and only when the update is about this bot's membership: a group's
+// my_chat_member, one sent by someone else than the chat's user, or one about another member
+// changes nobody.
 func recordMembership(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	m := u.MyChatMember
-	if m == nil || m.Chat.Type != "private" || m.From.ID != m.Chat.ID {
+	if m == nil || m.Chat.Type != "private" || m.From.ID != m.Chat.ID || m.NewChatMember.User == nil {
 		return nil
 	}
+	var blocked bool
 	switch m.NewChatMember.Status {
 	case "kicked":
-		return Users{}.SetBlocked(ctx, tx.DB(), m.Chat.ID, true)
+		blocked = true
 	case "member":
-		return Users{}.SetBlocked(ctx, tx.DB(), m.Chat.ID, false)
-	}
-	return nil
-}
-
-// queueOutbox adds the insertion of reqs, in order, to b and returns the chats they are for.
-func queueOutbox(b *pgx.Batch, service int, reqs []bot.Request) []bot.ChatKey {
-	if len(reqs) == 0 {
+	default:
 		return nil
 	}
-	chats := make([]int64, len(reqs))
-	methods := make([]string, len(reqs))
-	params := make([]string, len(reqs))
-	files := make([]*string, len(reqs))
-	refs := make([]*string, len(reqs))
-	targets := make([]*string, len(reqs))
-	var touched []bot.ChatKey
-	seen := map[int64]bool{}
-	for i, r := range reqs {
-		raw, _ := json.Marshal(r.Params) // a map of strings always marshals
-		chats[i], methods[i], params[i] = r.ChatID, r.Method, string(raw)
-		if r.FilePath != "" {
-			files[i] = &r.FilePath
-		}
-		if r.Ref != "" {
-			refs[i] = &r.Ref
-		}
-		if r.TargetRef != "" {
-			targets[i] = &r.TargetRef
-		}
-		if !seen[r.ChatID] {
-			seen[r.ChatID] = true
-			touched = append(touched, bot.ChatKey{Service: service, Chat: r.ChatID})
-		}
+	var self int64
+	err := tx.DB().QueryRow(ctx, `SELECT COALESCE(bot_user_id, 0) FROM service WHERE id = $1`, u.Service).Scan(&self)
+	if err != nil {
+		return fmt.Errorf("membership of user %d: %w", m.Chat.ID, err)
 	}
-	b.Queue(`
-		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref)
-		SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target
-		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-			WITH ORDINALITY AS r (chat, method, params, file, ref, target, n)
-		ORDER BY r.n`, service, chats, methods, params, files, refs, targets)
-	return touched
+	if m.NewChatMember.User.ID != self {
+		return nil
+	}
+	return Users{}.SetBlocked(ctx, tx.DB(), m.Chat.ID, blocked)
 }
 
 // RecordFailure implements bot.Store.
@@ -398,16 +308,6 @@ func (s *Store) RecordFailure(ctx context.Context, chat bot.ChatKey, updateID in
 		return false, fmt.Errorf("record failure of update %d: %w", updateID, err)
 	}
 	return gaveUp, nil
-}
-
-// Enqueue implements bot.Store.
-func (s *Store) Enqueue(ctx context.Context, service int, reqs []bot.Request) ([]bot.ChatKey, error) {
-	b := &pgx.Batch{}
-	touched := queueOutbox(b, service, reqs)
-	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
-		return nil, fmt.Errorf("enqueue: %w", err)
-	}
-	return touched, nil
 }
 
 // jobTx is the bot.Tx of Run.
@@ -451,210 +351,19 @@ func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, b
 	return touched, nil
 }
 
-// PendingOutbox implements bot.Store.
-func (s *Store) PendingOutbox(ctx context.Context, limit int) (map[bot.ChatKey]time.Time, error) {
-	rows, err := s.pool.Query(ctx, `
-		SELECT DISTINCT ON (service_id, chat_id) service_id, chat_id, not_before
-		FROM outbox WHERE status = 'pending'
-		ORDER BY service_id, chat_id, id LIMIT $1`, limit)
-	if err != nil {
-		return nil, fmt.Errorf("pending outbox: %w", err)
-	}
-	defer rows.Close()
-	out := map[bot.ChatKey]time.Time{}
-	for rows.Next() {
-		var k bot.ChatKey
-		var due time.Time
-		if err := rows.Scan(&k.Service, &k.Chat, &due); err != nil {
-			return nil, fmt.Errorf("pending outbox: %w", err)
-		}
-		out[k] = due
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("pending outbox: %w", err)
-	}
-	return out, nil
-}
-
-// sendClaimSQL claims the first pending row of each of a set of chats (arrays $1 of service ids
-// and $2 of chat ids), with what is known of its file and the messages recorded under the ref it
-// targets. A chat whose first row another process holds comes back without a row (busy).
-const sendClaimSQL = `
-	WITH k AS (
-		SELECT * FROM unnest($1::int[], $2::bigint[]) AS k (service_id, chat_id)),
-	h AS (
-		SELECT o.service_id, o.chat_id, min(o.id) AS id, count(*) AS n
-		FROM outbox o JOIN k USING (service_id, chat_id)
-		WHERE o.status = 'pending' GROUP BY 1, 2),
-	c AS (
-		SELECT o.* FROM outbox o JOIN h ON o.id = h.id
-		WHERE o.status = 'pending'
-		FOR UPDATE OF o SKIP LOCKED)
-	SELECT h.service_id, h.chat_id, h.n, c.id, c.method, c.params, c.file_path, c.attempts,
-		c.created_at, c.not_before, f.file_id, f.size, f.mod_time, c.ref, c.target_ref,
-		(SELECT array_agg(r.message_id ORDER BY r.sent_at, r.message_id) FROM sent_ref r
-		 WHERE r.service_id = c.service_id AND r.chat_id = c.chat_id AND r.ref = c.target_ref)
-	FROM h LEFT JOIN c ON c.id = h.id
-	LEFT JOIN tg_file f ON f.service_id = c.service_id AND f.path = c.file_path`
-
-// SendBatch implements bot.Store. It works on a connection of its own with the transaction
-// statements pipelined (BEGIN with the claim, the records with COMMIT), so a batch costs two
-// round trips to the database and one commit around the requests to Telegram.
-func (s *Store) SendBatch(ctx context.Context, chats []bot.ChatKey, send func(context.Context, []*bot.OutboxRow) []bot.Outcome) ([]bot.SendResult, error) {
-	conn, err := s.pool.Acquire(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("send: %w", err)
-	}
-	// A connection released inside a transaction is closed by the pool, which rolls it back.
-	defer conn.Release()
-	rollback := func() { conn.Exec(context.WithoutCancel(ctx), "ROLLBACK") }
-	services := make([]int32, len(chats))
-	ids := make([]int64, len(chats))
-	out := make([]bot.SendResult, len(chats))
-	index := map[bot.ChatKey]int{}
-	for i, c := range chats {
-		services[i], ids[i] = int32(c.Service), c.Chat
-		out[i] = bot.SendResult{Chat: c, Err: bot.ErrNoWork}
-		index[c] = i
-	}
-	var rows []*bot.OutboxRow
-	var rowIdx []int
-	now := time.Now()
-	b := &pgx.Batch{}
-	b.Queue("BEGIN")
-	b.Queue(sendClaimSQL, services, ids).Query(func(r pgx.Rows) error {
-		for r.Next() {
-			var svc int32
-			var chat, n int64
-			var id *int64
-			var method, filePath, fileID *string
-			var params []byte
-			var attempts *int
-			var created, due, fileMod *time.Time
-			var fileSize *int64
-			var ref, target *string
-			var refIDs []int64
-			if err := r.Scan(&svc, &chat, &n, &id, &method, &params, &filePath, &attempts, &created, &due, &fileID, &fileSize, &fileMod,
-				&ref, &target, &refIDs); err != nil {
-				return err
-			}
-			key := bot.ChatKey{Service: int(svc), Chat: chat}
-			i := index[key]
-			switch {
-			case id == nil:
-				out[i].Err = bot.ErrBusy
-				continue
-			case due.After(now):
-				out[i].Due = *due
-				continue
-			}
-			row := &bot.OutboxRow{ID: *id, Chat: key, Attempts: *attempts, Created: *created,
-				Request: bot.Request{Method: *method, ChatID: chat}}
-			if err := json.Unmarshal(params, &row.Request.Params); err != nil {
-				return fmt.Errorf("decode row %d: %w", *id, err)
-			}
-			if ref != nil {
-				row.Request.Ref = *ref
-			}
-			if target != nil {
-				row.Request.TargetRef = *target
-				for _, m := range refIDs {
-					row.RefMessageIDs = append(row.RefMessageIDs, int(m))
-				}
-			}
-			if filePath != nil {
-				row.Request.FilePath = *filePath
-				if fileID != nil {
-					row.CachedFile = &bot.CachedFile{FileID: *fileID, Size: *fileSize, ModTime: *fileMod}
-				}
-			}
-			out[i].More = n > 1
-			rows = append(rows, row)
-			rowIdx = append(rowIdx, i)
-		}
-		return r.Err()
-	})
-	if err := conn.SendBatch(ctx, b).Close(); err != nil {
-		rollback()
-		return nil, fmt.Errorf("send: claim: %w", err)
-	}
-	if len(rows) == 0 {
-		rollback()
-		return out, nil
-	}
-	outcomes := send(ctx, rows)
-	b = &pgx.Batch{}
-	for j, row := range rows {
-		o := outcomes[j]
-		out[rowIdx[j]].Err, out[rowIdx[j]].Outcome = nil, o
-		chat := row.Chat
-		switch o.Kind {
-		case bot.OutcomeSent:
-			b.Queue(`DELETE FROM outbox WHERE id = $1`, row.ID)
-			if req := row.Request; req.Ref != "" && len(o.MessageIDs) > 0 {
-				b.Queue(`
-					INSERT INTO sent_ref (service_id, chat_id, ref, message_id)
-					SELECT $1, $2, $3, unnest($4::bigint[]) ON CONFLICT DO NOTHING`,
-					chat.Service, chat.Chat, req.Ref, o.MessageIDs)
-			}
-			if req := row.Request; req.TargetRef != "" && req.Method == "deleteMessage" {
-				// The messages are gone: so is their record.
-				b.Queue(`DELETE FROM sent_ref WHERE service_id = $1 AND chat_id = $2 AND ref = $3 AND message_id = ANY($4)`,
-					chat.Service, chat.Chat, req.TargetRef, row.RefMessageIDs)
-			}
-			if f := o.Uploaded; f != nil {
-				b.Queue(`
-					INSERT INTO tg_file (service_id, path, size, mod_time, file_id) VALUES ($1, $2, $3, $4, $5)
-					ON CONFLICT (service_id, path) DO UPDATE SET size = EXCLUDED.size,
-						mod_time = EXCLUDED.mod_time, file_id = EXCLUDED.file_id`,
-					chat.Service, row.Request.FilePath, f.Size, f.ModTime, f.FileID)
-			}
-		case bot.OutcomeDropped:
-			b.Queue(`DELETE FROM outbox WHERE id = $1`, row.ID)
-		case bot.OutcomeRetry:
-			b.Queue(`UPDATE outbox SET attempts = attempts + 1, not_before = $2, last_error = $3 WHERE id = $1`,
-				row.ID, o.RetryAt, o.Err)
-		case bot.OutcomeFailed:
-			b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), attempts = attempts + 1, last_error = $2
-				WHERE id = $1`, row.ID, o.Err)
-		case bot.OutcomeBlocked:
-			b.Queue(`UPDATE users SET blocked_at = now() WHERE id = $1`, chat.Chat)
-			b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), last_error = $3
-				WHERE service_id = $1 AND chat_id = $2 AND status = 'pending'`, chat.Service, chat.Chat, o.Err)
-		}
-	}
-	b.Queue("COMMIT")
-	// The records are written even when ctx was cancelled during the sends: Telegram has the
-	// messages.
-	if err := conn.SendBatch(context.WithoutCancel(ctx), b).Close(); err != nil {
-		rollback()
-		return nil, fmt.Errorf("send: record: %w", err)
-	}
-	return out, nil
-}
-
-// OutboxStats implements bot.Store.
-func (s *Store) OutboxStats(ctx context.Context) (int64, time.Duration, error) {
-	var n int64
-	var age float64
-	err := s.pool.QueryRow(ctx, `
-		SELECT count(*), COALESCE(EXTRACT(epoch FROM now() - min(created_at)), 0)::float8
-		FROM outbox WHERE status = 'pending'`).Scan(&n, &age)
-	if err != nil {
-		return 0, 0, fmt.Errorf("outbox stats: %w", err)
-	}
-	return n, time.Duration(age * float64(time.Second)), nil
-}
-
 // Cleanup implements bot.Store.
 func (s *Store) Cleanup(ctx context.Context, age time.Duration) error {
-	interval := strconv.FormatInt(int64(age/time.Second), 10) + " seconds"
-	_, err := s.pool.Exec(ctx, `DELETE FROM inbox WHERE handled_at < now() - $1::interval`, interval)
+	_, err := s.pool.Exec(ctx, `DELETE FROM inbox WHERE handled_at < now() - $1::interval`, interval(age))
 	if err == nil {
-		_, err = s.pool.Exec(ctx, `DELETE FROM sent_ref WHERE sent_at < now() - $1::interval`, interval)
+		_, err = s.pool.Exec(ctx, `DELETE FROM sent_ref WHERE sent_at < now() - $1::interval`, interval(age))
 	}
 	if err != nil {
 		return fmt.Errorf("cleanup: %w", err)
 	}
 	return nil
+}
+
+// interval is a duration as a PostgreSQL interval literal, to whole seconds.
+func interval(d time.Duration) string {
+	return strconv.FormatInt(int64(d/time.Second), 10) + " seconds"
 }

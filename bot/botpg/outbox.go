@@ -2,35 +2,387 @@ package botpg
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/bot"
 )
 
-// Outbox lets a feature follow the requests it queued under a ref (bot.Request.Ref) while they
-// wait in the outbox: how many are pending or failed, and withdrawing the pending ones. The zero
-// value is ready; every method takes the caller's transaction.
-type Outbox struct{}
-
-// CancelPending withdraws the requests of a bot queued under ref that are still pending. A row the
-// sender holds at this moment is waited for: it is then either sent or withdrawn.
-func (Outbox) CancelPending(ctx context.Context, db pgx.Tx, service int, ref string) error {
-	_, err := db.Exec(ctx, `DELETE FROM outbox WHERE service_id = $1 AND ref = $2 AND status = 'pending'`, service, ref)
-	if err != nil {
-		return fmt.Errorf("cancel %s: %w", ref, err)
+// queueOutbox adds the insertion of reqs, in order, to b and returns the lanes of the chats they
+// are queued in.
+func queueOutbox(b *pgx.Batch, service int, reqs []bot.Request) []bot.ChatKey {
+	if len(reqs) == 0 {
+		return nil
 	}
-	return nil
+	chats := make([]int64, len(reqs))
+	methods := make([]string, len(reqs))
+	params := make([]string, len(reqs))
+	files := make([]*string, len(reqs))
+	refs := make([]*string, len(reqs))
+	targets := make([]*string, len(reqs))
+	fallbacks := make([]*string, len(reqs))
+	lanes := make([]int16, len(reqs))
+	var touched []bot.ChatKey
+	seen := map[bot.ChatKey]bool{}
+	for i, r := range reqs {
+		raw, _ := json.Marshal(r.Params) // a map of strings always marshals
+		chats[i], methods[i], params[i] = r.ChatID, r.Method, string(raw)
+		lane := bot.LaneOf(r.Method)
+		lanes[i] = int16(lane)
+		if r.FilePath != "" {
+			files[i] = &r.FilePath
+		}
+		if r.Ref != "" {
+			refs[i] = &r.Ref
+		}
+		if r.TargetRef != "" {
+			targets[i] = &r.TargetRef
+		}
+		if len(r.OnFailure) > 0 {
+			fallbacks[i] = onFailure(r.OnFailure)
+		}
+		if k := (bot.ChatKey{Service: service, Chat: r.ChatID, Lane: lane}); !seen[k] {
+			seen[k] = true
+			touched = append(touched, k)
+		}
+	}
+	b.Queue(`
+		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure)
+		SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.lane, r.fallback::jsonb
+		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[], $9::text[])
+			WITH ORDINALITY AS r (chat, method, params, file, ref, target, lane, fallback, n)
+		ORDER BY r.n`, service, chats, methods, params, files, refs, targets, lanes, fallbacks)
+	return touched
 }
 
-// RefCounts returns how many chats have a request of a bot queued under ref that failed for good,
-// and how many such requests are still pending.
-func (Outbox) RefCounts(ctx context.Context, db pgx.Tx, service int, ref string) (failedChats, pending int, err error) {
-	err = db.QueryRow(ctx, `SELECT
-		(SELECT count(DISTINCT chat_id) FROM outbox WHERE service_id = $1 AND ref = $2 AND status = 'failed'),
-		(SELECT count(*) FROM outbox WHERE service_id = $1 AND ref = $2 AND status = 'pending')`, service, ref).
-		Scan(&failedChats, &pending)
-	if err != nil {
-		return 0, 0, fmt.Errorf("outbox of %s: %w", ref, err)
+// onFailure is the stored form of a request's OnFailure: a JSON array of {method, params, lane}.
+func onFailure(reqs []bot.Request) *string {
+	type fallback struct {
+		Method string            `json:"method"`
+		Params map[string]string `json:"params"`
+		Lane   bot.Lane          `json:"lane"`
 	}
-	return failedChats, pending, nil
+	list := make([]fallback, len(reqs))
+	for i, r := range reqs {
+		list[i] = fallback{Method: r.Method, Params: r.Params, Lane: bot.LaneOf(r.Method)}
+	}
+	raw, _ := json.Marshal(list) // strings, numbers and maps of strings always marshal
+	s := string(raw)
+	return &s
+}
+
+// Enqueue implements bot.Store.
+func (s *Store) Enqueue(ctx context.Context, service int, reqs []bot.Request) ([]bot.ChatKey, error) {
+	b := &pgx.Batch{}
+	touched := queueOutbox(b, service, reqs)
+	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
+		return nil, fmt.Errorf("enqueue: %w", err)
+	}
+	return touched, nil
+}
+
+// PendingOutbox implements bot.Store.
+func (s *Store) PendingOutbox(ctx context.Context, limit int) (map[bot.ChatKey]time.Time, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT DISTINCT ON (service_id, chat_id, lane) service_id, chat_id, lane, not_before
+		FROM outbox WHERE status = 'pending'
+		ORDER BY service_id, chat_id, lane, id LIMIT $1`, limit)
+	if err != nil {
+		return nil, fmt.Errorf("pending outbox: %w", err)
+	}
+	defer rows.Close()
+	out := map[bot.ChatKey]time.Time{}
+	for rows.Next() {
+		var k bot.ChatKey
+		var lane int16
+		var due *time.Time
+		if err := rows.Scan(&k.Service, &k.Chat, &lane, &due); err != nil {
+			return nil, fmt.Errorf("pending outbox: %w", err)
+		}
+		k.Lane = bot.Lane(lane)
+		if due != nil {
+			out[k] = *due
+		} else {
+			out[k] = time.Time{}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("pending outbox: %w", err)
+	}
+	return out, nil
+}
+
+// sendClaimSQL claims the first pending row of each of a set of lanes of chats (arrays $1 of
+// service ids, $2 of chat ids and $3 of lanes), with what is known of its file and the messages
+// recorded under the ref it targets. A lane whose first row another process holds comes back
+// without a row (busy).
+const sendClaimSQL = `
+	WITH k AS (
+		SELECT * FROM unnest($1::int[], $2::bigint[], $3::smallint[]) AS k (service_id, chat_id, lane)),
+	h AS (
+		SELECT o.service_id, o.chat_id, o.lane, min(o.id) AS id, count(*) AS n
+		FROM outbox o JOIN k USING (service_id, chat_id, lane)
+		WHERE o.status = 'pending' GROUP BY 1, 2, 3),
+	c AS (
+		SELECT o.* FROM outbox o JOIN h ON o.id = h.id
+		WHERE o.status = 'pending'
+		FOR UPDATE OF o SKIP LOCKED)
+	SELECT h.service_id, h.chat_id, h.lane, h.n, c.id, c.method, c.params, c.file_path, c.attempts,
+		c.created_at, c.not_before, c.failing_since, f.file_id, f.size, f.mod_time, c.ref, c.target_ref,
+		(SELECT array_agg(r.message_id ORDER BY r.sent_at, r.message_id) FROM sent_ref r
+		 WHERE r.service_id = c.service_id AND r.chat_id = c.chat_id AND r.ref = c.target_ref)
+	FROM h LEFT JOIN c ON c.id = h.id
+	LEFT JOIN tg_file f ON f.service_id = c.service_id AND f.path = c.file_path`
+
+// SendBatch implements bot.Store. It works on a connection of its own with the transaction
+// statements pipelined (BEGIN with the claim, the records with COMMIT), so a batch costs two
+// round trips to the database and one commit around the requests to Telegram.
+func (s *Store) SendBatch(ctx context.Context, now time.Time, chats []bot.ChatKey, send func(context.Context, []*bot.OutboxRow) []bot.Outcome) ([]bot.SendResult, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("send: %w", err)
+	}
+	// A connection released inside a transaction is closed by the pool, which rolls it back.
+	defer conn.Release()
+	rollback := func() { conn.Exec(context.WithoutCancel(ctx), "ROLLBACK") }
+	services := make([]int32, len(chats))
+	ids := make([]int64, len(chats))
+	lanes := make([]int16, len(chats))
+	out := make([]bot.SendResult, len(chats))
+	index := map[bot.ChatKey]int{}
+	for i, c := range chats {
+		services[i], ids[i], lanes[i] = int32(c.Service), c.Chat, int16(c.Lane)
+		out[i] = bot.SendResult{Chat: c, Err: bot.ErrNoWork}
+		index[c] = i
+	}
+	var rows []*bot.OutboxRow
+	var rowIdx []int
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue(sendClaimSQL, services, ids, lanes).Query(func(r pgx.Rows) error {
+		for r.Next() {
+			row, n, due, err := scanClaim(r)
+			if err != nil {
+				return err
+			}
+			i := index[row.Chat]
+			switch {
+			case row.ID == 0:
+				out[i].Err = bot.ErrBusy
+				continue
+			case due.After(now):
+				out[i].Due = due
+				continue
+			}
+			out[i].More = n > 1
+			rows = append(rows, row)
+			rowIdx = append(rowIdx, i)
+		}
+		return r.Err()
+	})
+	if err := conn.SendBatch(ctx, b).Close(); err != nil {
+		rollback()
+		return nil, fmt.Errorf("send: claim: %w", err)
+	}
+	if len(rows) == 0 {
+		rollback()
+		return out, nil
+	}
+	outcomes := send(ctx, rows)
+	b = &pgx.Batch{}
+	for j, row := range rows {
+		out[rowIdx[j]].Err, out[rowIdx[j]].Outcome = nil, outcomes[j]
+		queueOutcome(b, now, row, outcomes[j])
+	}
+	b.Queue("COMMIT")
+	// The records are written even when ctx was cancelled during the sends: Telegram has the
+	// messages.
+	if err := conn.SendBatch(context.WithoutCancel(ctx), b).Close(); err != nil {
+		rollback()
+		return nil, fmt.Errorf("send: record: %w", err)
+	}
+	return out, nil
+}
+
+// scanClaim reads a row of sendClaimSQL: the claimed row (its ID is 0 when the lane is busy),
+// how many rows its lane has, and when it is due (zero: at once).
+func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
+	var svc int32
+	var chat, n int64
+	var lane int16
+	var id *int64
+	var method, filePath, fileID *string
+	var params []byte
+	var attempts *int
+	var created, due, failing, fileMod *time.Time
+	var fileSize *int64
+	var ref, target *string
+	var refIDs []int64
+	if err := r.Scan(&svc, &chat, &lane, &n, &id, &method, &params, &filePath, &attempts, &created, &due, &failing,
+		&fileID, &fileSize, &fileMod, &ref, &target, &refIDs); err != nil {
+		return nil, 0, time.Time{}, err
+	}
+	row := &bot.OutboxRow{Chat: bot.ChatKey{Service: int(svc), Chat: chat, Lane: bot.Lane(lane)}}
+	if id == nil {
+		return row, n, time.Time{}, nil
+	}
+	row.ID, row.Attempts, row.Created = *id, *attempts, *created
+	row.Request = bot.Request{Method: *method, ChatID: chat}
+	if err := json.Unmarshal(params, &row.Request.Params); err != nil {
+		return nil, 0, time.Time{}, fmt.Errorf("decode row %d: %w", *id, err)
+	}
+	if failing != nil {
+		row.FailingSince = *failing
+	}
+	if ref != nil {
+		row.Request.Ref = *ref
+	}
+	if target != nil {
+		row.Request.TargetRef = *target
+		for _, m := range refIDs {
+			row.RefMessageIDs = append(row.RefMessageIDs, int(m))
+		}
+	}
+	if filePath != nil {
+		row.Request.FilePath = *filePath
+		if fileID != nil {
+			row.CachedFile = &bot.CachedFile{FileID: *fileID, Size: *fileSize, ModTime: *fileMod}
+		}
+	}
+	var dueAt time.Time
+	if due != nil {
+		dueAt = *due
+	}
+	return row, n, dueAt, nil
+}
+
+// queueOutcome adds to b what becomes of row after an attempt whose outcome is o, at now.
+func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome) {
+	chat, req := row.Chat, row.Request
+	switch o.Kind {
+	case bot.OutcomeSent:
+		b.Queue(`DELETE FROM outbox WHERE id = $1`, row.ID)
+		if req.Ref != "" && len(o.MessageIDs) > 0 {
+			b.Queue(`
+				INSERT INTO sent_ref (service_id, chat_id, ref, message_id)
+				SELECT $1, $2, $3, unnest($4::bigint[]) ON CONFLICT DO NOTHING`,
+				chat.Service, chat.Chat, req.Ref, o.MessageIDs)
+		}
+		if req.TargetRef != "" && req.Method == "deleteMessage" {
+			// The messages are gone: so is their record.
+			b.Queue(`DELETE FROM sent_ref WHERE service_id = $1 AND chat_id = $2 AND ref = $3 AND message_id = ANY($4)`,
+				chat.Service, chat.Chat, req.TargetRef, row.RefMessageIDs)
+		}
+		if f := o.Uploaded; f != nil {
+			b.Queue(`
+				INSERT INTO tg_file (service_id, path, size, mod_time, file_id) VALUES ($1, $2, $3, $4, $5)
+				ON CONFLICT (service_id, path) DO UPDATE SET size = EXCLUDED.size,
+					mod_time = EXCLUDED.mod_time, file_id = EXCLUDED.file_id`,
+				chat.Service, req.FilePath, f.Size, f.ModTime, f.FileID)
+		}
+	case bot.OutcomeDropped:
+		b.Queue(`DELETE FROM outbox WHERE id = $1`, row.ID)
+	case bot.OutcomeRetry, bot.OutcomeGiveWay:
+		lane := row.Chat.Lane
+		if o.Kind == bot.OutcomeGiveWay {
+			lane = bot.LaneRetry
+		}
+		b.Queue(`UPDATE outbox SET attempts = attempts + 1, not_before = $2, last_error = $3,
+				failing_since = COALESCE(failing_since, $4), lane = $5
+			WHERE id = $1`, row.ID, o.RetryAt, o.Err, now, int16(lane))
+	case bot.OutcomeFailed:
+		b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), attempts = attempts + 1, last_error = $2
+			WHERE id = $1`, row.ID, o.Err)
+		// What the user is to be told in place of a request that failed for good (its OnFailure),
+		// in its chat; the sender's next scan finds it.
+		b.Queue(`
+			INSERT INTO outbox (service_id, chat_id, method, params, lane)
+			SELECT o.service_id, o.chat_id, f.req->>'method', f.req->'params', (f.req->>'lane')::smallint
+			FROM outbox o, jsonb_array_elements(o.on_failure) WITH ORDINALITY AS f (req, n)
+			WHERE o.id = $1
+			ORDER BY f.n`, row.ID)
+	case bot.OutcomeBlocked:
+		b.Queue(`UPDATE users SET blocked_at = now() WHERE id = $1`, chat.Chat)
+		b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), last_error = $3
+			WHERE service_id = $1 AND chat_id = $2 AND status = 'pending'`, chat.Service, chat.Chat, o.Err)
+	case bot.OutcomeDetached:
+		b.Queue(`UPDATE outbox SET not_before = $2 WHERE id = $1`, row.ID, o.RetryAt)
+	}
+}
+
+// FinishSend implements bot.Store.
+func (s *Store) FinishSend(ctx context.Context, now time.Time, row *bot.OutboxRow, lease time.Time, out bot.Outcome) (bool, error) {
+	held := false
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var one int
+		err := tx.QueryRow(ctx, `SELECT 1 FROM outbox WHERE id = $1 AND status = 'pending' AND not_before = $2 FOR UPDATE`,
+			row.ID, lease).Scan(&one)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		held = true
+		b := &pgx.Batch{}
+		if out.Kind == bot.OutcomeAbandon {
+			// Nothing happened after all: the row is due again at once (or when it was told).
+			var due *time.Time
+			if !out.RetryAt.IsZero() {
+				due = &out.RetryAt
+			}
+			b.Queue(`UPDATE outbox SET not_before = $2 WHERE id = $1`, row.ID, due)
+		} else {
+			queueOutcome(b, now, row, out)
+		}
+		return tx.SendBatch(ctx, b).Close()
+	})
+	if err != nil {
+		return false, fmt.Errorf("finish send of row %d: %w", row.ID, err)
+	}
+	return held, nil
+}
+
+// OutboxStats implements bot.Store.
+func (s *Store) OutboxStats(ctx context.Context) (int64, time.Duration, error) {
+	var n int64
+	var age float64
+	err := s.pool.QueryRow(ctx, `
+		SELECT count(*), COALESCE(EXTRACT(epoch FROM now() - min(created_at)), 0)::float8
+		FROM outbox WHERE status = 'pending'`).Scan(&n, &age)
+	if err != nil {
+		return 0, 0, fmt.Errorf("outbox stats: %w", err)
+	}
+	return n, time.Duration(age * float64(time.Second)), nil
+}
+
+// pruneChunk is how many rows PruneFailed deletes in one statement, so that a large backlog is
+// removed in short transactions.
+const pruneChunk = 5000
+
+// PruneFailed implements bot.Store.
+func (s *Store) PruneFailed(ctx context.Context, age time.Duration) (int64, error) {
+	var total int64
+	for _, del := range []string{
+		`DELETE FROM outbox WHERE id IN (SELECT id FROM outbox
+			WHERE status = 'failed' AND failed_at < now() - $1::interval LIMIT $2)`,
+		`DELETE FROM inbox_quarantine WHERE (service_id, digest) IN (SELECT service_id, digest FROM inbox_quarantine
+			WHERE received_at < now() - $1::interval LIMIT $2)`,
+	} {
+		for {
+			tag, err := s.pool.Exec(ctx, del, interval(age), pruneChunk)
+			if err != nil {
+				return total, fmt.Errorf("prune failed: %w", err)
+			}
+			total += tag.RowsAffected()
+			if tag.RowsAffected() < pruneChunk {
+				break
+			}
+		}
+	}
+	return total, nil
 }

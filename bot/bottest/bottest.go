@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -59,6 +60,9 @@ type Options struct {
 	Username string
 	// Emulator configures the Bot API emulator.
 	Emulator tgemu.Options
+	// Wrap, when set, wraps the emulator's HTTP handler: a test puts faults of its own between
+	// the bot and the emulator, such as a file download held for long.
+	Wrap func(http.Handler) http.Handler
 }
 
 // Env is a Bot API emulator served over HTTP with one bot on it, and a fresh, migrated database.
@@ -83,7 +87,11 @@ func New(t testing.TB, opts Options) *Env {
 		opts.Username = "test_bot"
 	}
 	e := &Env{Emu: tgemu.New(opts.Emulator), Pool: pgtest.New(t), Token: opts.Token, Logs: &LogBuffer{}}
-	e.Srv = httptest.NewServer(e.Emu)
+	var h http.Handler = e.Emu
+	if opts.Wrap != nil {
+		h = opts.Wrap(h)
+	}
+	e.Srv = httptest.NewServer(h)
 	t.Cleanup(e.Srv.Close)
 	e.Bot = e.Emu.AddBot(opts.Token, opts.Username)
 	return e
@@ -310,6 +318,15 @@ func (e *Env) WaitIdle(t testing.TB) {
 		}
 		time.Sleep(poll)
 	}
+}
+
+// WaitHandled waits until the bot has stored every update the emulator holds for it (it asked
+// for a later offset) and handled every update stored: a barrier for updates that get no answer.
+func (e *Env) WaitHandled(t testing.TB) {
+	t.Helper()
+	e.WaitFor(t, "every update to be handled", func() bool {
+		return e.Bot.PendingUpdates() == 0 && e.QueryInt(t, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`) == 0
+	})
 }
 
 // WaitFor waits until cond holds; the failure shows the logs.

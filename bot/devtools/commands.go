@@ -491,8 +491,11 @@ func (t *Tools) save(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 	if err != nil {
 		return nil, err
 	}
+	// What to do with the file travels with it, as its caption: the user reads it with the file,
+	// or, when Telegram refuses the file, is told that it did not come.
 	txt := texts.For(u.User.Language).Dev
-	if err := sendDocument(ctx, tx, u, path, escapef(txt.DocCaption, r.gm.Script.Name, r.gm.Script.ID)); err != nil {
+	caption := escapef(txt.DocCaption, r.gm.Script.Name, r.gm.Script.ID) + "\n" + txt.SaveCaption
+	if err := sendDocument(ctx, tx, u, path, caption); err != nil {
 		return nil, err
 	}
 	return &scripts.Result{Code: "ok"}, nil

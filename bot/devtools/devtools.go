@@ -19,6 +19,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questlog"
@@ -65,9 +66,11 @@ type Store interface {
 
 var _ Store = (*questpg.Store)(nil)
 
-// Users gives the users' roles (bot/botpg implements it).
+// Users gives the users' roles and profiles (bot/botpg implements it).
 type Users interface {
 	Roles(ctx context.Context, db pgx.Tx, service int, user int64) (botpg.Roles, error)
+	// Profile returns a user; botpg.ErrNoUser when there is none.
+	Profile(ctx context.Context, db pgx.Tx, id int64) (*botpg.Profile, error)
 }
 
 // Player shows the running game (bot/questplay implements it): the tools change or start a game
@@ -93,6 +96,15 @@ type Config struct {
 	Log *slog.Logger
 	// Size limits of uploaded quests, images and saves; 0 takes the defaults.
 	MaxQuest, MaxImage, MaxSave int64
+	// MaxImageMemory is the most memory an uploaded image may take to decode;
+	// DefaultMaxImageMemory when 0.
+	MaxImageMemory int64
+	// FetchWorkers is how many files RunFetches downloads at once (DefaultFetchWorkers when 0);
+	// FetchTimeout bounds a download (DefaultFetchTimeout); FetchRetry is the wait before a
+	// failed download is tried again, times the attempts so far (DefaultFetchRetry).
+	FetchWorkers int
+	FetchTimeout time.Duration
+	FetchRetry   time.Duration
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 	// Images is the finder the quest player was given (questplay.Config.Images), told of the
@@ -111,6 +123,14 @@ type Tools struct {
 	log    *slog.Logger
 	now    func() time.Time
 	max    map[kind]int64
+	// maxImageMemory bounds the decoding of an uploaded image; decoding holds the one slot of
+	// decoding, so that images are decoded one at a time.
+	maxImageMemory int64
+	decoding       chan struct{}
+
+	fetchWorkers int
+	fetchTimeout time.Duration
+	fetchRetry   time.Duration
 
 	images *Images
 
@@ -121,7 +141,21 @@ type Tools struct {
 // New returns the tools.
 func New(cfg Config) *Tools {
 	t := &Tools{files: cfg.Files, player: cfg.Player, store: cfg.Store, users: cfg.Users, root: cfg.Root, log: cfg.Log,
-		now: cfg.Now, max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave}}
+		now: cfg.Now, max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave},
+		maxImageMemory: cfg.MaxImageMemory, decoding: make(chan struct{}, 1),
+		fetchWorkers: cfg.FetchWorkers, fetchTimeout: cfg.FetchTimeout, fetchRetry: cfg.FetchRetry}
+	if t.fetchWorkers <= 0 {
+		t.fetchWorkers = DefaultFetchWorkers
+	}
+	if t.fetchTimeout <= 0 {
+		t.fetchTimeout = DefaultFetchTimeout
+	}
+	if t.fetchRetry <= 0 {
+		t.fetchRetry = DefaultFetchRetry
+	}
+	if t.maxImageMemory <= 0 {
+		t.maxImageMemory = DefaultMaxImageMemory
+	}
 	if t.files == nil {
 		t.files = questfs.New(cfg.Root, 0)
 	}
@@ -346,10 +380,15 @@ func (t *Tools) cleanOutputs() {
 	}
 }
 
-// sendDocument sends a file written by output.
+// sendDocument sends a file written by output. Should Telegram not take it, the user is told
+// that the file did not come (bot.Request.OnFailure).
 func sendDocument(ctx context.Context, tx bot.Tx, u *bot.Update, path, captionHTML string) error {
 	req, err := bot.SendDocument(u.Chat, path, captionHTML, nil)
 	if err != nil {
+		return err
+	}
+	txt := texts.For(u.User.Language).Dev
+	if req.OnFailure, err = bot.SendHTML(u.Chat, escapef(txt.FileNotSent, filepath.Base(path)), nil); err != nil {
 		return err
 	}
 	return tx.Send(ctx, req)

@@ -7,7 +7,7 @@
 // ADMIN == true) with a refusal branch for everybody else, and words every answer in English
 // and Russian. The tree calls the built-ins of this package (Tools.Builtins: dev.find, dev.run,
 // dev.show, dev.set, dev.calc, dev.dump, dev.write, dev.save, dev.quests, and dev.log and
-// dev.positions of migration 017, log.go), which check the role again themselves and answer with
+// dev.positions of migration 016, log.go), which check the role again themselves and answer with
 // result codes, and stored procedures for what is plain SQL (dev_set_quest, dev_set_developer,
 // dev_developers, dev_delete_upload). Uploads come through Tools.HandleMessage,
 // which the router offers every message the command tree left and which takes every document
@@ -32,8 +32,10 @@
 // against the size Telegram announces before the download and again while downloading. The
 // content is checked whole before anything is stored: a quest must decode, compile, start and
 // enter its first location; an image must be of the format its extension says, at most 10000
-// pixels a side and 16 megapixels in all (checked from its header, before the pixels are
-// decoded), and decode. A rejected file gets a message saying why and leaves nothing behind.
+// pixels a side and 16 megapixels in all, take at most 64 MB of memory to decode
+// (Config.MaxImageMemory; all three checked from its header, before the pixels are decoded, see
+// imagecost.go), and decode. Images are decoded one at a time. A rejected file gets a message
+// saying why and leaves nothing behind.
 //
 // Accepted files are stored under UPLOADS_DIR/dev/quests and dev/images with names made from
 // their content (the SHA-256), never with a name or path the sender chose; the sender's file
@@ -47,10 +49,13 @@
 // owner's uploads in its bot (the newest version of that file name, ignoring case), then among
 // the images the project ships (Images).
 //
-// The file is downloaded inside the update's transaction. Uploads are rare and small (the
-// limits are a few megabytes), so holding the transaction for one download is simpler than a
-// background job and keeps the answer in order with the chat's other messages. A file stored
-// whose transaction then failed is removed by Sweep, a job that runs at start and every hour.
+// The file is not downloaded in the transaction of the message that brings it, which would hold
+// that transaction (and the other chats' updates batched with it) for as long as the download
+// takes. The message is answered at once and the file recorded; RunFetches downloads it outside
+// any transaction, bounded in size and time, and checks and stores it in a transaction of its
+// own, each chat's files in the order they came; a crash at any point loses no upload (see
+// fetch.go). A file stored whose transaction then failed is removed by Sweep, a job that runs
+// at start and every hour.
 //
 // # Sandbox games
 //

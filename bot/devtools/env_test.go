@@ -1,6 +1,7 @@
 package devtools_test
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,19 +23,29 @@ func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 const token = "123456:devtools-test-token"
 
 // env is the bot as `questbot serve` wires it (the command tree, the quest player, the
-// developers' tools) on a fresh database, with the Bot API emulator, and a quest folder of its
-// own holding the quests the project ships.
+// developers' tools and their downloads) on a fresh database, with the Bot API emulator, and a
+// quest folder of its own holding the quests the project ships.
 type env struct {
 	*bottest.Env
 	root    string
+	cfg     devtools.Config
 	tools   *devtools.Tools
 	tr      *bot.Transport
+	proc    *bottest.Process
 	service int
 }
 
 func newEnv(t *testing.T, configure func(*devtools.Config)) *env {
 	t.Helper()
-	e := &env{Env: bottest.New(t, bottest.Options{Token: token, Username: "devtools_test_bot"}), root: t.TempDir()}
+	return newEnvWith(t, bottest.Options{}, configure)
+}
+
+// newEnvWith is newEnv with options for the emulator's environment (its token and username are
+// the package's).
+func newEnvWith(t *testing.T, opts bottest.Options, configure func(*devtools.Config)) *env {
+	t.Helper()
+	opts.Token, opts.Username = token, "devtools_test_bot"
+	e := &env{Env: bottest.New(t, opts), root: t.TempDir()}
 	for _, f := range []string{"cargo-run_en.qmm", "cargo-run_ru.qmm"} {
 		data, err := os.ReadFile(filepath.Join("..", "..", "uploads", f))
 		if err != nil {
@@ -44,17 +55,26 @@ func newEnv(t *testing.T, configure func(*devtools.Config)) *env {
 			t.Fatal(err)
 		}
 	}
-
-	log := e.Log()
-	cfg := devtools.Config{}
 	if configure != nil {
-		configure(&cfg)
+		configure(&e.cfg)
 	}
-	b := app.New(app.Config{UploadsDir: e.root, Log: log, TreeCheck: -1, Dev: cfg})
-	e.tools = b.Tools
-	p := e.Start(t, bot.Config{Handler: b.Handle, Log: log, Limits: &bot.NoLimits})
-	e.service, e.tr = p.Service, p.Transport
+	e.start(t, true)
 	return e
+}
+
+// start starts a new bot process on the environment (sharing nothing with the ones before but the
+// database, the emulator and the quest folder), with the downloads of uploads when fetch is set.
+func (e *env) start(t *testing.T, fetch bool) *bottest.Process {
+	t.Helper()
+	log := e.Log()
+	b := app.New(app.Config{UploadsDir: e.root, Log: log, TreeCheck: -1, Dev: e.cfg})
+	var also []func(context.Context, *bot.Transport)
+	if fetch {
+		also = append(also, func(ctx context.Context, tr *bot.Transport) { b.Run(ctx, e.Pool, tr) })
+	}
+	p := e.Start(t, bot.Config{Handler: b.Handle, Log: log, Limits: &bot.NoLimits}, also...)
+	e.tools, e.tr, e.proc, e.service = b.Tools, p.Transport, p, p.Service
+	return p
 }
 
 // user adds a simulated user.

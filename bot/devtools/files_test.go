@@ -2,6 +2,7 @@ package devtools_test
 
 import (
 	"bytes"
+	"compress/zlib"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -98,6 +99,47 @@ func hugePNG(t *testing.T, w, h uint32) []byte {
 	binary.BigEndian.PutUint32(data[20:], h)
 	binary.BigEndian.PutUint32(data[29:], crc32.ChecksumIEEE(data[12:29]))
 	return data
+}
+
+// deepPNG returns a valid w×h PNG of 16 bits per channel with alpha, all zero: a few hundred
+// kilobytes that decode to 8 bytes a pixel. Its image data is never compressed whole (which would
+// take long under the race detector): the deflate blocks of one zero row, written after another
+// zero row so that they refer to zeros only, are repeated for the other rows.
+func deepPNG(t *testing.T, w, h int) []byte {
+	t.Helper()
+	row := make([]byte, 1+8*w) // the filter byte, then the pixels
+	var z bytes.Buffer
+	zw := zlib.NewWriter(&z)
+	zw.Write(row)
+	zw.Flush()
+	first := z.Len()
+	zw.Write(row)
+	zw.Flush()
+	again := bytes.Clone(z.Bytes()[first:])
+	z.Truncate(first)
+	for range h - 1 {
+		z.Write(again)
+	}
+	z.Write([]byte{0x03, 0x00}) // an empty final block
+	// The Adler-32 of n zero bytes: its sum stays 1 and adds up to n.
+	n := uint32(len(row)) * uint32(h)
+	binary.Write(&z, binary.BigEndian, (n%65521)<<16|1)
+
+	var b bytes.Buffer
+	b.WriteString("\x89PNG\r\n\x1a\n")
+	chunk := func(kind string, data []byte) {
+		binary.Write(&b, binary.BigEndian, uint32(len(data)))
+		body := append([]byte(kind), data...)
+		b.Write(body)
+		binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(body))
+	}
+	ihdr := binary.BigEndian.AppendUint32(nil, uint32(w))
+	ihdr = binary.BigEndian.AppendUint32(ihdr, uint32(h))
+	ihdr = append(ihdr, 16, 6, 0, 0, 0) // 16 bits, RGBA, deflate, no filter method, not interlaced
+	chunk("IHDR", ihdr)
+	chunk("IDAT", z.Bytes())
+	chunk("IEND", nil)
+	return b.Bytes()
 }
 
 // randomBytes returns n bytes of a fixed pseudo-random sequence that does not start like a

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,4 +96,28 @@ func TestImages(t *testing.T) {
 		t.Error("a file in use was swept")
 	}
 	e.WaitIdle(t)
+}
+
+// Ensure an image is judged by the memory its decoding takes, from its header, before a pixel is
+// decoded: a PNG of a few hundred kilobytes holding 4096×4096 pixels of 16-bit colour (128 MB
+// decoded) is refused, and a small one of 16-bit colour is taken.
+func TestImageDecodingMemory(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	const dev = 53
+	e.user(dev, "Dev", "dev", "en")
+	e.hello(t, dev)
+	e.makeDeveloper(t, dev)
+	deep := deepPNG(t, 4096, 4096)
+	if len(deep) > 1<<20 {
+		t.Fatalf("the deep PNG takes %d bytes", len(deep))
+	}
+	m := e.put(t, dev, "deep.png", deep, "is not an image I can show")
+	if !strings.Contains(m.Text, "128.0 MB of memory, more than the 64.0 MB") {
+		t.Errorf("the refusal: %q", m.Text)
+	}
+	if n := e.QueryInt(t, `SELECT count(*) FROM dev_upload`); n != 0 {
+		t.Errorf("%d uploads stored", n)
+	}
+	e.put(t, dev, "small.png", deepPNG(t, 256, 256), "Image «small.png» is uploaded")
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // registers the formats image.Decode reads
@@ -80,12 +79,11 @@ func cleanName(name string) string {
 
 // HandleMessage is a message handler of the router: it takes every document sent into the chat (and
 // nothing else). Quests and images are taken from developers and admins, saved games from
-// everybody. A file is checked whole before anything is stored; a rejected one gets a message
-// saying why and leaves nothing behind.
-//
-// The file is downloaded inside the update's transaction: uploads are rare and bounded in size
-// (the size Telegram announces is checked before the download, and the download stops at the
-// limit), so the transaction is held at most for the download of one small file.
+// everybody. What the message tells is checked at once (the kind, the role, the size Telegram
+// announces) and the file is recorded to be fetched after the update's transaction commits
+// (see fetch.go): the download never holds the transaction. The user is told the file has come;
+// it is checked whole before anything is stored, and a rejected one gets a message saying why
+// and leaves nothing behind.
 func (t *Tools) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
 	m := u.Message
 	if m == nil || m.Document == nil || u.User == nil {
@@ -94,7 +92,7 @@ func (t *Tools) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bo
 	doc := m.Document
 	txt := texts.For(u.User.Language).Dev
 	label := cleanName(doc.FileName)
-	k, ext := kindOf(label)
+	k, _ := kindOf(label)
 	if k == kindNone {
 		return true, sayf(ctx, tx, u, txt.Unsupported, label)
 	}
@@ -107,31 +105,10 @@ func (t *Tools) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bo
 			return true, say(ctx, tx, u, txt.NotDeveloper)
 		}
 	}
-	limit := t.max[k]
-	if int64(doc.FileSize) > limit {
+	if limit := t.max[k]; int64(doc.FileSize) > limit {
 		return true, sayf(ctx, tx, u, txt.TooBig, label, size(int64(doc.FileSize)), size(limit))
 	}
-	if u.Download == nil {
-		return true, sayf(ctx, tx, u, txt.NoDownload, label)
-	}
-	data, _, err := u.Download(ctx, doc.FileID, limit)
-	switch {
-	case errors.Is(err, bot.ErrFileTooBig):
-		return true, sayf(ctx, tx, u, txt.TooBigUnsized, label, size(limit))
-	case err != nil:
-		if ctx.Err() != nil {
-			return true, ctx.Err()
-		}
-		t.log.Warn("Upload not downloaded", "user_id", u.User.ID, "err", err)
-		return true, sayf(ctx, tx, u, txt.NoDownload, label)
-	}
-	switch k {
-	case kindQuest:
-		return true, t.uploadQuest(ctx, tx, u, label, data)
-	case kindImage:
-		return true, t.uploadImage(ctx, tx, u, label, ext, data)
-	}
-	return true, t.restore(ctx, tx, u, label, ext, data)
+	return true, t.recordFetch(ctx, tx, u, label)
 }
 
 // size writes a byte count for people.
@@ -290,7 +267,13 @@ func (t *Tools) uploadImage(ctx context.Context, tx bot.Tx, u *bot.Update, label
 	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxSide || cfg.Height > maxSide || cfg.Width*cfg.Height > maxPixels {
 		return sayf(ctx, tx, u, txt.BadImage, label, fmt.Sprintf(txt.ImageTooLarge, strconv.Itoa(cfg.Width), strconv.Itoa(cfg.Height)))
 	}
-	if _, _, err := image.Decode(bytes.NewReader(data)); err != nil {
+	if cost := decodeCost(data, cfg, format); cost > t.maxImageMemory {
+		return sayf(ctx, tx, u, txt.BadImage, label, fmt.Sprintf(txt.ImageTooHeavy, size(cost), size(t.maxImageMemory)))
+	}
+	if err := t.decode(ctx, data); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		return sayf(ctx, tx, u, txt.BadImage, label, fmt.Sprintf(txt.ImageDamaged, clip(err.Error(), 200)))
 	}
 	db := tx.DB()
@@ -318,4 +301,17 @@ func (t *Tools) uploadImage(ctx context.Context, tx bot.Tx, u *bot.Update, label
 	}
 	t.images.forget()
 	return sayf(ctx, tx, u, txt.ImageStored, label, version)
+}
+
+// decode decodes an image whose decoding cost was checked, to check it whole; images are decoded
+// one at a time, waiting for the one being decoded (or ctx).
+func (t *Tools) decode(ctx context.Context, data []byte) error {
+	select {
+	case t.decoding <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	defer func() { <-t.decoding }()
+	_, _, err := image.Decode(bytes.NewReader(data))
+	return err
 }

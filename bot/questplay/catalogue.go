@@ -17,7 +17,7 @@ import (
 // # The catalogue
 //
 // /quest shows the catalogue a page at a time (the built-in quest.catalogue the command tree
-// calls, migration 017): the page's quests in its text, each with a mark when it is new to the
+// calls, migration 016): the page's quests in its text, each with a mark when it is new to the
 // player and how many players finished it, and a button for each, with buttons to the pages
 // before and after, which edit the message in place. /quest with a name searches the names. The
 // buttons' callback data are "qc:<verb>[:<argument>…]":

@@ -10,12 +10,13 @@ import (
 
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questpg"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 // corpusQuest opens a quest of the original bot's corpus as the player opens the catalogue's.
 func corpusQuest(t *testing.T, file string) *compiled {
 	t.Helper()
-	path, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "quests", "dagazbot", file))
+	path, err := filepath.Abs(corpus.Path(t, "quests", "dagazbot", file))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questtrace"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -26,17 +26,10 @@ const token = "123456:quest-test-token"
 // uploadsDir is the project's quest folder.
 const uploadsDir = "../../uploads"
 
-// sharedDir is the project's shared test data beside the checkout.
+// sharedDir is the shared test corpus (see package corpus); without it the test is skipped.
 func sharedDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "quests", "dagazbot")); err != nil {
-		t.Fatalf("the shared quest corpus is missing: %v", err)
-	}
-	return dir
+	return corpus.Dir(t)
 }
 
 // testCommands adds to the bot's router a few commands that reach the quest player directly:

@@ -15,6 +15,7 @@ import (
 	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"
 )
@@ -88,12 +89,9 @@ func uploads(t *testing.T) string {
 // migrations, and returns its script id.
 func (s *stack) spock(t *testing.T) int64 {
 	t.Helper()
-	file, err := filepath.Abs(filepath.Join("..", "..", "..", "shared", "quests", "dagazbot", "spock.qmm"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	file := corpus.Path(t, "quests", "dagazbot", "spock.qmm")
 	if _, err := os.Stat(file); err != nil {
-		t.Fatalf("the shared quest corpus is missing: %v", err)
+		t.Fatal(err)
 	}
 	pair, err := sessionpg.TypeID(context.Background(), s.Pool, "pair")
 	if err != nil || pair == 0 {

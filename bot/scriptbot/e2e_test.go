@@ -408,6 +408,41 @@ func TestHiddenInput(t *testing.T) {
 	}
 }
 
+// Ensure a hidden answer does not wait in the database once used: while the dialogue waits for
+// its next answer, the stored dialogue holds the other values but not the secret the walk has
+// already used (here in a guard).
+func TestHiddenAnswerDropped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.Exec(t, `
+		INSERT INTO param_type (name, hidden) VALUES ('CODE', true), ('NICK', false);
+		INSERT INTO command (id, name, visible) VALUES (2200, 'code', false);
+		INSERT INTO action (id, command_id, order_num, type, param, guard) VALUES
+			(22001, 2200, 1, 'input', 'CODE', NULL), (22002, 2200, 2, 'output', NULL, 'len(CODE) == 4'),
+			(22003, 2200, 3, 'input', 'NICK', NULL), (22004, 2200, 4, 'output', NULL, NULL);
+		INSERT INTO localized_string (action_id, lang, text) VALUES
+			(22001, 'en', 'Your code:'), (22002, 'en', 'A good code.'), (22003, 'en', 'Your nickname:'),
+			(22004, 'en', 'Done, {NICK}.');`)
+	e.User(7, "Ann", "en")
+	e.Send(t, 7, "/code")
+	e.WaitText(t, 7, 0, "Your code:")
+	e.WaitIdle(t)
+	e.Send(t, 7, "9876")
+	e.WaitText(t, 7, 0, "Your nickname:")
+	e.WaitIdle(t)
+	if e.CountText(7, "A good code.") != 1 {
+		t.Error("the guard did not see the code")
+	}
+	if n := e.QueryInt(t, `SELECT count(*) FROM script_context_value WHERE value = '9876' OR param = 'CODE'`); n != 0 {
+		t.Errorf("the used code waits in the database (%d rows)", n)
+	}
+	if n := e.QueryInt(t, `SELECT count(*) FROM script_context_value WHERE param = 'USER'`); n != 1 {
+		t.Errorf("the dialogue's other values are gone (%d rows of USER)", n)
+	}
+	e.Send(t, 7, "ann")
+	e.WaitText(t, 7, 0, "Done, ann.")
+}
+
 // Ensure /score shows the results table with the credits, and a user without games is told so.
 func TestScore(t *testing.T) {
 	t.Parallel()

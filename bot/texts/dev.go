@@ -9,6 +9,7 @@ type Dev struct {
 	TooBig        string // file name, its size, the limit
 	TooBigUnsized string // file name, the limit
 	NoDownload    string // file name
+	Received      string // file name
 	BadQuest      string // file name, reason
 	QuestStored   string // quest name, script id, version, script id
 	QuestSame     string // file name, version, script id
@@ -29,6 +30,7 @@ type Dev struct {
 	NotImage      string
 	WrongFormat   string // the format found, the extension
 	ImageTooLarge string // width, height
+	ImageTooHeavy string // memory it takes decoded, the limit
 	ImageDamaged  string // details
 	SaveFormat    string
 	SaveVersion   string // version
@@ -66,6 +68,11 @@ type Dev struct {
 	By         string // owner
 	DocCaption string // quest name, script id
 	LogCaption string // the number of moves, quest name, file name
+
+	// Files the bot sends: the caption of a save (after DocCaption), and what the user is told
+	// when Telegram did not take a file.
+	SaveCaption string
+	FileNotSent string // file name
 }
 
 var devEN = Dev{
@@ -74,6 +81,7 @@ var devEN = Dev{
 	TooBig:        "«%s» is too big: %s, and I take at most %s of this kind. Nothing was stored.",
 	TooBigUnsized: "«%s» is too big: I take at most %s of this kind. Nothing was stored.",
 	NoDownload:    "I could not download «%s». Please send it again.",
+	Received:      "«%s» has come; I am checking it and will tell you how it went.",
 	BadQuest:      "«%s» is not a quest I can play: %s. Nothing was stored.",
 	QuestStored:   "Quest «%s» is uploaded: number %s, version %s. It is private: only you (and the admins) see it, and /load %s runs it as a sandbox. An admin can list it in the catalogue.",
 	QuestSame:     "«%s» is the same file as version %s, quest number %s: nothing changed.",
@@ -93,6 +101,7 @@ var devEN = Dev{
 	NotImage:      "it is not a PNG, JPEG or GIF image",
 	WrongFormat:   "it is a %s image, but its name ends in %s",
 	ImageTooLarge: "it is %s×%s pixels; at most 10000 a side and 16 megapixels in all",
+	ImageTooHeavy: "decoded it would take %s of memory, more than the %s an image may take (fewer pixels, or 8-bit colour, fit)",
 	ImageDamaged:  "it is damaged (%s)",
 	SaveFormat:    "it is not a save of this bot",
 	SaveVersion:   "it is a save of format %s, made by a newer version of the bot",
@@ -129,6 +138,9 @@ var devEN = Dev{
 	By:         "by %s",
 	DocCaption: "«%s», quest number %s",
 	LogCaption: "%s moves of «%s» (%s). <code>questbot replay --quests DIR FILE.log</code> plays them again.",
+
+	SaveCaption: "Send this file back into this chat to go on from here. A restored game is a sandbox: it moves no credits and counts in no statistics.",
+	FileNotSent: "Telegram did not take the file «%s», so it was not sent. Please try again later.",
 }
 
 var devRU = Dev{
@@ -137,6 +149,7 @@ var devRU = Dev{
 	TooBig:        "«%s» слишком велик: %s, а файлов такого вида я принимаю не больше %s. Ничего не сохранено.",
 	TooBigUnsized: "«%s» слишком велик: файлов такого вида я принимаю не больше %s. Ничего не сохранено.",
 	NoDownload:    "Не удалось скачать «%s». Пожалуйста, отправьте его ещё раз.",
+	Received:      "«%s» получен; проверяю его и сообщу, что вышло.",
 	BadQuest:      "«%s» — не квест, в который я могу играть: %s. Ничего не сохранено.",
 	QuestStored:   "Квест «%s» загружен: номер %s, версия %s. Он виден только вам (и администраторам); /load %s запустит его в песочнице. Добавить его в каталог может администратор.",
 	QuestSame:     "«%s» — тот же файл, что версия %s, квест номер %s: ничего не изменилось.",
@@ -156,6 +169,7 @@ var devRU = Dev{
 	NotImage:      "это не картинка PNG, JPEG или GIF",
 	WrongFormat:   "это картинка %s, а имя файла кончается на %s",
 	ImageTooLarge: "в ней %s×%s точек; можно не больше 10000 по стороне и 16 мегапикселей всего",
+	ImageTooHeavy: "в распакованном виде она заняла бы %s памяти, а картинке можно не больше %s (подойдёт меньше точек или 8-битный цвет)",
 	ImageDamaged:  "она повреждена (%s)",
 	SaveFormat:    "это не сохранение этого бота",
 	SaveVersion:   "это сохранение формата %s, сделанное более новой версией бота",
@@ -192,4 +206,7 @@ var devRU = Dev{
 	By:         "автор %s",
 	DocCaption: "«%s», квест номер %s",
 	LogCaption: "Ходов: %s, «%s» (%s). <code>questbot replay --quests ПАПКА ФАЙЛ.log</code> повторит их.",
+
+	SaveCaption: "Отправьте этот файл обратно в чат, чтобы продолжить с этого места. Восстановленная игра идёт в песочнице: кредиты не меняются, статистика не ведётся.",
+	FileNotSent: "Telegram не принял файл «%s», поэтому он не отправлен. Пожалуйста, попробуйте позже.",
 }

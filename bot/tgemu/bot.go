@@ -57,8 +57,10 @@ type commandsKey struct {
 	lang  string
 }
 
-// chat is the private chat of one user with the bot.
+// chat is the private chat of one user with the bot, or a group the bot is a member of.
 type chat struct {
+	// group is set for a group chat (see group.go); nil for a private chat.
+	group    *group
 	messages []*Message // in id order; deleted ones removed
 	deleted  []int      // the ids of the deleted messages, in the order they were deleted
 	nextID   int
@@ -95,6 +97,9 @@ type Message struct {
 	// PhotoWidth and PhotoHeight are the photo's size in pixels.
 	PhotoWidth  int `json:"photo_width,omitempty"`
 	PhotoHeight int `json:"photo_height,omitempty"`
+	// From is the member of a group who wrote a message that is not the bot's; 0 in private
+	// chats, where it is the chat's user.
+	From int64 `json:"from,omitempty"`
 }
 
 // Button is an inline keyboard button.
@@ -196,7 +201,7 @@ func (b *Bot) Block(userID int64, blocked bool) {
 		}
 		me := b.me
 		upd := b.numberLocked(tgbotapi.Update{MyChatMember: &tgbotapi.ChatMemberUpdated{
-			Chat: *privateChat(u), From: *u, Date: int(now().Unix()),
+			Chat: *privateChat(u), From: *u, Date: int(b.srv.now().Unix()),
 			OldChatMember: tgbotapi.ChatMember{User: &me, Status: old},
 			NewChatMember: tgbotapi.ChatMember{User: &me, Status: next},
 		}})
@@ -312,7 +317,7 @@ func (b *Bot) chatLocked(id int64) *chat {
 }
 
 func (b *Bot) publishLocked(c *chat, e Event) {
-	e.At = now()
+	e.At = b.srv.now()
 	for ch := range c.subs {
 		select {
 		case ch <- e:
@@ -333,21 +338,31 @@ func (b *Bot) userLocked(id int64) (*tgbotapi.User, error) {
 
 // userMessageLocked adds a message from the user to their chat and queues the update.
 func (b *Bot) userMessageLocked(u *tgbotapi.User, m *Message, tm *tgbotapi.Message) error {
-	c := b.chatLocked(u.ID)
-	m.ID, m.ChatID, m.Date = c.nextID, u.ID, now()
+	return b.postLocked(u, u.ID, b.chatLocked(u.ID), privateChat(u), m, tm)
+}
+
+// postLocked adds a message from user u to chat c (id, as the Bot API shows it: apiChat), saves
+// it with its update, and queues the update. In a private chat, writing to the bot unblocks it.
+func (b *Bot) postLocked(u *tgbotapi.User, id int64, c *chat, apiChat *tgbotapi.Chat, m *Message, tm *tgbotapi.Message) error {
+	m.ID, m.ChatID, m.Date = c.nextID, id, b.srv.now()
+	if c.group != nil {
+		m.From = u.ID
+	}
 	tm.MessageID = m.ID
 	tm.From = u
-	tm.Chat = privateChat(u)
+	tm.Chat = apiChat
 	tm.Date = int(m.Date.Unix())
 	upd := b.numberLocked(tgbotapi.Update{Message: tm})
 	if err := b.saveLocked(record{Msg: m, Update: &upd}); err != nil {
 		return err
 	}
-	c.blocked = false // writing to a bot unblocks it
+	if c.group == nil {
+		c.blocked = false
+	}
 	c.nextID++
 	c.messages = append(c.messages, m)
 	b.queueLocked(upd)
-	b.publishLocked(c, Event{Type: "message", ChatID: u.ID, Message: clone(m)})
+	b.publishLocked(c, Event{Type: "message", ChatID: id, Message: clone(m)})
 	return nil
 }
 
@@ -360,19 +375,25 @@ func (b *Bot) SendText(userID int64, text string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	tm := &tgbotapi.Message{Text: text}
-	if strings.HasPrefix(text, "/") {
-		n := strings.IndexAny(text, " \n")
-		if n < 0 {
-			n = len(text)
-		}
-		tm.Entities = []tgbotapi.MessageEntity{{Type: "bot_command", Offset: 0, Length: textLen(text[:n])}}
-	}
+	tm := &tgbotapi.Message{Text: text, Entities: commandEntity(text)}
 	m := &Message{Text: text}
 	if err := b.userMessageLocked(u, m, tm); err != nil {
 		return 0, err
 	}
 	return m.ID, nil
+}
+
+// commandEntity is the bot_command entity Telegram's clients mark a leading /command with (up
+// to the first space or line break), or nil.
+func commandEntity(text string) []tgbotapi.MessageEntity {
+	if !strings.HasPrefix(text, "/") {
+		return nil
+	}
+	n := strings.IndexAny(text, " \n")
+	if n < 0 {
+		n = len(text)
+	}
+	return []tgbotapi.MessageEntity{{Type: "bot_command", Offset: 0, Length: textLen(text[:n])}}
 }
 
 // SendReply is the user typing text as a reply to message replyTo of their chat (the bot's or
@@ -510,7 +531,12 @@ func clone(m *Message) *Message {
 // toAPILocked is a chat message as the Bot API shows it.
 func (b *Bot) toAPILocked(m *Message) *tgbotapi.Message {
 	tm := &tgbotapi.Message{MessageID: m.ID, Date: int(m.Date.Unix()), Text: m.Text}
-	if u := b.users[m.ChatID]; u != nil {
+	if c := b.chats[m.ChatID]; c != nil && c.group != nil {
+		tm.Chat = c.group.apiChat(m.ChatID)
+		if u := b.users[m.From]; u != nil && !m.FromBot {
+			tm.From = u
+		}
+	} else if u := b.users[m.ChatID]; u != nil {
 		tm.Chat = privateChat(u)
 		if !m.FromBot {
 			tm.From = u
@@ -751,14 +777,17 @@ func (b *Bot) targetLocked(p params, flood bool) (int64, *chat, *apiError) {
 		return 0, nil, badRequest("chat_id is empty")
 	}
 	c := b.chats[id]
-	if c == nil || b.users[id] == nil {
+	if c == nil || (c.group == nil && b.users[id] == nil) {
 		return 0, nil, badRequest("chat not found")
+	}
+	if c.group != nil && c.group.left {
+		return 0, nil, &apiError{code: 403, description: "Forbidden: bot was kicked from the group chat"}
 	}
 	if c.blocked {
 		return 0, nil, &apiError{code: 403, description: "Forbidden: bot was blocked by the user"}
 	}
 	if flood && b.srv.opts.EnforceRateLimits {
-		t := now()
+		t := b.srv.now()
 		if since := t.Sub(c.lastSend); since < perChatMinInterval {
 			return 0, nil, &apiError{code: 429, description: "Too Many Requests: retry after 1", retryAfter: 1}
 		}
@@ -776,7 +805,7 @@ func (b *Bot) targetLocked(p params, flood bool) (int64, *chat, *apiError) {
 }
 
 func (b *Bot) noteSendLocked(c *chat) {
-	t := now()
+	t := b.srv.now()
 	c.lastSend = t
 	if b.srv.opts.EnforceRateLimits {
 		i := 0
@@ -905,7 +934,7 @@ func (b *Bot) sendMessage(p params) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("text"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: now(),
+	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("text"), ParseMode: p.get("parse_mode"), Keyboard: kb, Date: b.srv.now(),
 		ReplyTo: replyTo}
 	if e := b.saveAPILocked(record{Msg: m}); e != nil {
 		return nil, e

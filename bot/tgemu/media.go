@@ -229,7 +229,7 @@ func (b *Bot) sendFile(p params, kind string) (any, *apiError) {
 		}
 	}
 	m := &Message{ID: c.nextID, ChatID: id, FromBot: true, Text: p.get("caption"), ParseMode: p.get("parse_mode"), Keyboard: kb,
-		Date: now(), ReplyTo: replyTo}
+		Date: b.srv.now(), ReplyTo: replyTo}
 	setMedia(m, f)
 	if e := b.saveAPILocked(record{Msg: m}); e != nil {
 		return nil, e

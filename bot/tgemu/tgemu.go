@@ -12,9 +12,10 @@
 // the web chat and the end-to-end tests use. Faults are injected on demand: 429 with
 // retry_after, 5xx, slow answers, and 403 for users who blocked the bot.
 //
-// Only private chats are emulated; every chat id is the id of its user. New keeps the state in
-// memory; Open with a StateDir keeps it in a folder as well, so that users, chats, pending updates
-// and file_ids outlive a restart as they do on Telegram (see state.go). The emulator depends on
+// Private chats are emulated, each with the id of its user, and groups as far as the bot's
+// handling of them needs (group.go). New keeps the state in memory; Open with a StateDir keeps it
+// in a folder as well, so that users, chats, pending updates and file_ids outlive a restart as
+// they do on Telegram (see state.go). The emulator depends on
 // nothing but the standard library and the Telegram types.
 package tgemu
 
@@ -47,6 +48,10 @@ type Options struct {
 	// StateDir, when set, is where Open keeps the emulator's state (users, chats, pending
 	// updates, files), so that it lives on across restarts as Telegram's does. Empty: memory only.
 	StateDir string
+	// Now is the emulator's clock, by which it dates messages and measures the flood limits;
+	// time.Now unless set. A test that gives the bot's transport a clock it moves by hand gives
+	// the emulator the same one, so that both agree on how much time passed between two sends.
+	Now func() time.Time
 }
 
 // Server is the emulator. It is an http.Handler serving /bot<token>/<method> and the file
@@ -378,4 +383,9 @@ func (s *Server) FileData(fileID string) (data []byte, name, mimeType string, ok
 }
 
 // now is the emulator's clock.
-func now() time.Time { return time.Now() }
+func (s *Server) now() time.Time {
+	if s.opts.Now != nil {
+		return s.opts.Now()
+	}
+	return time.Now()
+}

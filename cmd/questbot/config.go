@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strconv"
 	"strings"
 
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgcluster"
 )
 
@@ -38,6 +40,11 @@ type Config struct {
 	// NewUsersDevelopers, when set, says whether the bots make every user who first writes to
 	// them a quest developer; nil leaves each bot's setting (service.new_users_developers) as it is.
 	NewUsersDevelopers *bool
+	// TokenKey seals the tokens of the bots configured in the database (bot/botpg); TokenKeyFile
+	// names a file holding it instead. Both empty: those tokens stay in plain text, and sealed
+	// ones cannot be read.
+	TokenKey     string
+	TokenKeyFile string
 }
 
 // envDefaults are the variables, their defaults and a line of help each, in the order the README
@@ -54,6 +61,8 @@ var envDefaults = []struct{ name, def, help string }{
 	{"LOG_FORMAT", "text", "text or json"},
 	{"ADMINS", "", "Telegram user ids made admins at start, separated by commas"},
 	{"NEW_USERS_ARE_DEVELOPERS", "", "true or false: whether new users become quest developers"},
+	{"TOKEN_KEY", "", "key sealing the tokens of the service table: 32 bytes, hex or base64"},
+	{"TOKEN_KEY_FILE", "", "a file holding TOKEN_KEY instead"},
 }
 
 // ConfigFromEnv reads the configuration through getenv (os.Getenv in production) and validates it.
@@ -75,6 +84,8 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		PGBin:          v["PG_BIN"],
 		LogLevel:       strings.ToLower(v["LOG_LEVEL"]),
 		LogFormat:      strings.ToLower(v["LOG_FORMAT"]),
+		TokenKey:       v["TOKEN_KEY"],
+		TokenKeyFile:   v["TOKEN_KEY_FILE"],
 	}
 	if _, err := parseLevel(cfg.LogLevel); err != nil {
 		return Config{}, err
@@ -92,6 +103,14 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.Admins = append(cfg.Admins, id)
 	}
+	switch {
+	case cfg.TokenKey != "" && cfg.TokenKeyFile != "":
+		return Config{}, fmt.Errorf("set TOKEN_KEY or TOKEN_KEY_FILE, not both")
+	case cfg.TokenKey != "":
+		if _, err := botpg.ParseTokenKey(cfg.TokenKey); err != nil {
+			return Config{}, fmt.Errorf("TOKEN_KEY must be 32 bytes as 64 hex digits or in base64 (such as the output of openssl rand -hex 32)")
+		}
+	}
 	if s := v["NEW_USERS_ARE_DEVELOPERS"]; s != "" {
 		on, err := strconv.ParseBool(s)
 		if err != nil {
@@ -100,6 +119,28 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		cfg.NewUsersDevelopers = &on
 	}
 	return cfg, nil
+}
+
+// ReadTokenKey returns the key that seals the tokens of the bots configured in the database:
+// TOKEN_KEY, or the content of the file TOKEN_KEY_FILE names; nil when neither is set.
+func (c Config) ReadTokenKey() (*botpg.TokenKey, error) {
+	raw := c.TokenKey
+	if c.TokenKeyFile != "" {
+		data, err := os.ReadFile(c.TokenKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("TOKEN_KEY_FILE: %w", err)
+		}
+		raw = string(data)
+	}
+	if raw == "" {
+		return nil, nil
+	}
+	key, err := botpg.ParseTokenKey(raw)
+	if err != nil {
+		// The key itself is never told.
+		return nil, fmt.Errorf("TOKEN_KEY_FILE %s: %w", c.TokenKeyFile, err)
+	}
+	return key, nil
 }
 
 func parseLevel(s string) (slog.Level, error) {

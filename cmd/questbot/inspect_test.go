@@ -11,10 +11,8 @@ import (
 	"testing"
 
 	"github.com/questbot/questbot/qmm"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
-
-// inspectQuest is a small quest of the shared corpus, which lies beside the repository checkout.
-var inspectQuest = filepath.Join("..", "..", "..", "shared", "quests", "srq-tests", "qmreader-1.qmm")
 
 func runInspectTest(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -25,9 +23,8 @@ func runInspectTest(t *testing.T, args ...string) (code int, stdout, stderr stri
 
 func TestInspect(t *testing.T) {
 	t.Parallel()
-	if _, err := os.Stat(inspectQuest); err != nil {
-		t.Fatalf("shared test data missing: %v", err)
-	}
+	// A small quest of the shared corpus, whose every field the summary is checked against.
+	inspectQuest := corpus.Path(t, "quests", "srq-tests", "qmreader-1.qmm")
 	broken := filepath.Join(t.TempDir(), "broken.qmm")
 	data, err := os.ReadFile(inspectQuest)
 	if err != nil {

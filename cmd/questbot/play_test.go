@@ -12,7 +12,7 @@ import (
 // Ensure the terminal player shows the task, takes numbered choices, refuses a number that is
 // not a choice and plays a seeded game to its end.
 func TestPlay(t *testing.T) {
-	file := filepath.Join(questShared, "quests", "srq-tests", "saveAndValidation.qm")
+	file := filepath.Join("..", "..", "uploads", "cargo-run_en.qmm")
 	now := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)
 	// Accept the task, try a number that is not a choice, quit.
 	var out, errOut bytes.Buffer
@@ -22,7 +22,7 @@ func TestPlay(t *testing.T) {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errOut.String())
 	}
 	got := out.String()
-	for _, want := range []string{"saveAndValidation.qm, seed someseed", "1. I agree", "type a choice number"} {
+	for _, want := range []string{"cargo-run_en.qmm, seed someseed", "1. I agree", "type a choice number"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
@@ -34,7 +34,7 @@ func TestPlay(t *testing.T) {
 
 // Ensure a game played to its end stops by itself with its result.
 func TestPlayToTheEnd(t *testing.T) {
-	file := filepath.Join(questShared, "quests", "srq-tests", "saveAndValidation.qm")
+	file := filepath.Join("..", "..", "uploads", "cargo-run_en.qmm")
 	now := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)
 	// Always taking the first choice ends the game within a few dozen steps.
 	in := strings.NewReader(strings.Repeat("1\n", 200))

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/migrations/pgtest"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 // Ensure quests add lists a folder of quests in the catalogue: x and x_eng as the two languages of
@@ -20,7 +21,7 @@ func TestQuestsAdd(t *testing.T) {
 	t.Parallel()
 	src, uploads := t.TempDir(), t.TempDir()
 	for _, n := range []string{"driver.qmm", "driver_eng.qmm", "driver.png", "mancala.qmm"} {
-		data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "quests", "dagazbot", n))
+		data, err := os.ReadFile(corpus.Path(t, "quests", "dagazbot", n))
 		if err != nil {
 			t.Fatalf("the shared quest corpus is missing: %v", err)
 		}

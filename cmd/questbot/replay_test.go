@@ -13,19 +13,17 @@ import (
 	"testing"
 
 	"github.com/questbot/questbot/quest/questlog"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
-
-// questShared is the shared test data (quests and golden traces), beside the repository.
-var questShared = filepath.Join("..", "..", "..", "shared")
 
 // Ensure replay accepts matching traces, exits 0 and prints the summary.
 func TestReplayMatches(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(questShared, "traces", "srq-tests", "saveAndValidation.qm__*.jsonl.gz"))
+	files, _ := filepath.Glob(corpus.Path(t, "traces", "srq-tests", "saveAndValidation.qm__*.jsonl.gz"))
 	if len(files) == 0 {
-		t.Fatal("shared test data missing")
+		t.Fatal("no traces of saveAndValidation.qm in the corpus")
 	}
 	var out, errOut bytes.Buffer
-	args := append([]string{"--quests", filepath.Join(questShared, "quests", "srq-tests")}, files...)
+	args := append([]string{"--quests", corpus.Path(t, "quests", "srq-tests")}, files...)
 	if code := runReplay(context.Background(), args, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d\n%s%s", code, out.String(), errOut.String())
 	}
@@ -40,9 +38,9 @@ func TestReplayMatches(t *testing.T) {
 
 // Ensure replay reports the first differing field of a trace that does not match, and exits 1.
 func TestReplayMismatch(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(questShared, "traces", "srq-tests", "saveAndValidation.qm__*.jsonl.gz"))
+	files, _ := filepath.Glob(corpus.Path(t, "traces", "srq-tests", "saveAndValidation.qm__*.jsonl.gz"))
 	if len(files) == 0 {
-		t.Fatal("shared test data missing")
+		t.Fatal("no traces of saveAndValidation.qm in the corpus")
 	}
 	f, err := os.Open(files[0])
 	if err != nil {
@@ -70,7 +68,7 @@ func TestReplayMismatch(t *testing.T) {
 	}
 	var out, errOut bytes.Buffer
 	code := runReplay(context.Background(), []string{"--quests",
-		filepath.Join(questShared, "quests", "srq-tests"), spoilt}, &out, &errOut)
+		corpus.Path(t, "quests", "srq-tests"), spoilt}, &out, &errOut)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1\n%s", code, out.String())
 	}
@@ -93,7 +91,7 @@ func TestReplayUsage(t *testing.T) {
 // Ensure replay plays the log of a game (a .log file, as /log gives it) on its quest, found by its
 // digest under another name, and fails a log whose move is not a choice.
 func TestReplayLog(t *testing.T) {
-	src := filepath.Join(questShared, "quests", "srq-tests", "saveAndValidation.qm")
+	src := corpus.Path(t, "quests", "srq-tests", "saveAndValidation.qm")
 	data, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal("shared test data missing")

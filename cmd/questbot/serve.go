@@ -15,7 +15,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
@@ -41,6 +40,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	cfg, err := ConfigFromEnv(os.Getenv)
+	if err == nil {
+		_, err = cfg.ReadTokenKey()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot: %v\n", err)
 		return 2
@@ -226,12 +228,8 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 			endpoint = s.Config.TelegramAPIURL + "/bot%s/%s"
 		}
 	}
-	// Bots configured in the database run too.
-	rows, err := pool.Query(ctx, `SELECT token FROM service WHERE enabled AND token IS NOT NULL ORDER BY id`)
-	if err == nil {
-		dbTokens, _ := pgx.CollectRows(rows, pgx.RowTo[string])
-		tokens = append(tokens, dbTokens...)
-	}
+	// Bots configured in the database run too; with a key, their tokens are sealed there.
+	tokens = append(tokens, s.configuredBots(ctx, pool)...)
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
 	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log})
 	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: b.Handle, Log: s.Log, Metrics: s.metrics})
@@ -276,8 +274,49 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 		defer close(jobsDone)
 		sched.Run(ctx)
 	}()
+	workersDone := make(chan struct{})
+	go func() {
+		defer close(workersDone)
+		b.Run(ctx, pool, tr)
+	}()
 	tr.Run(ctx)
 	<-jobsDone
+	<-workersDone
+}
+
+// configuredBots returns the tokens of the bots configured in the database, sealing the plain
+// ones when a key is set. A bot whose token cannot be read is reported and left out; the others
+// run.
+func (s *Server) configuredBots(ctx context.Context, pool *pgxpool.Pool) []string {
+	key, err := s.Config.ReadTokenKey()
+	if err != nil {
+		s.Log.Error("The token key cannot be read; the tokens in the database are left as they are", slog.Any("error", err))
+		key = nil
+	}
+	if key != nil {
+		if err := botpg.SealTokens(ctx, pool, key); err != nil {
+			s.Log.Error("The tokens in the database could not be sealed; they stay as they were", slog.Any("error", err))
+		}
+	}
+	bots, err := botpg.ConfiguredBots(ctx, pool, key)
+	if err != nil {
+		s.Log.Error("The bots configured in the database cannot be read", slog.Any("error", err))
+		return nil
+	}
+	var tokens []string
+	for _, b := range bots {
+		switch {
+		case b.Err != nil:
+			s.Log.Error("A bot configured in the database does not run: its token is sealed and TOKEN_KEY does not open it",
+				slog.Int("service_id", b.Service), slog.Any("error", b.Err))
+			continue
+		case b.Plain:
+			s.Log.Warn("The token of a bot is stored in plain text in the database; set TOKEN_KEY to seal it",
+				slog.Int("service_id", b.Service))
+		}
+		tokens = append(tokens, b.Token)
+	}
+	return tokens
 }
 
 func (s *Server) routes() http.Handler {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 // golden holds, per seed, the state right after seeding, the first eight draws of
@@ -113,7 +115,7 @@ func TestToInt32(t *testing.T) {
 // game is seeded from the header's seed and every starting value drew once per logged pair.
 func TestTraceStart(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join("..", "..", "..", "shared", "traces", "srq-tests")
+	dir := corpus.Path(t, "traces", "srq-tests")
 	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl.gz"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden traces in %s (err %v)", dir, err)

@@ -9,16 +9,14 @@ import (
 	"testing"
 
 	"github.com/questbot/questbot/qmm"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
-
-// corpus is the original bot's quests in the shared test data.
-const corpus = "../../../shared/quests/dagazbot"
 
 // copyTo copies files of the corpus into dir.
 func copyTo(t *testing.T, dir string, names ...string) {
 	t.Helper()
 	for _, n := range names {
-		data, err := os.ReadFile(filepath.Join(corpus, n))
+		data, err := os.ReadFile(corpus.Path(t, "quests", "dagazbot", n))
 		if err != nil {
 			t.Fatalf("the shared quest corpus is missing: %v", err)
 		}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -14,11 +13,12 @@ import (
 	"github.com/questbot/questbot/formula/alea"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
 func load(t *testing.T, name string) *quest.Quest {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "shared", "quests", "dagazbot", name))
+	data, err := os.ReadFile(corpus.Path(t, "quests", "dagazbot", name))
 	if err != nil {
 		t.Fatalf("the shared quest corpus is missing: %v", err)
 	}

@@ -1,0 +1,150 @@
+package botpg
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/migrations/pgtest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+// newStore returns a store on a fresh database with one bot registered, and the bot's id.
+func newStore(t *testing.T) (*Store, *pgxpool.Pool, int) {
+	t.Helper()
+	pool := pgtest.New(t)
+	s := New(pool)
+	id, _, err := s.RegisterService(context.Background(), "1:T", tgbotapi.User{ID: 1, UserName: "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, pool, id
+}
+
+// text is a raw message update from user (and chat) 7; extra is added to the message object.
+func text(id, s, extra string) json.RawMessage {
+	return json.RawMessage(`{"update_id":` + id + `,"message":{"message_id":1,"date":1,` +
+		`"from":{"id":7,"is_bot":false,"first_name":"Ann"},"chat":{"id":7,"type":"private"},"text":"` + s + `"` + extra + `}}`)
+}
+
+// Ensure a batch with updates PostgreSQL cannot hold as they are, and updates that cannot be
+// decoded or acknowledged, is stored whole: the first cleaned into the inbox, the others in the
+// quarantine as received, once however often they are delivered; and the offset moves.
+func TestSaveUpdates(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, pool, service := newStore(t)
+	batch := []json.RawMessage{
+		text("1", "plain", ""),
+		text("2", `a\u0000b`, ""),
+		text("3", "typed", `,"chat":{"id":"seven"}`),
+		text("4", "huge number", `,"unknown_field":1e1000000`),
+		text(strings.Repeat("9", 30), "id too big", ""),
+		text(`"5"`, "id a string", ""),
+		text("9223372036854775807", "last", ""),
+		json.RawMessage(`{"message":{"message_id":1,"date":1,"chat":{"id":7,"type":"private"},"text":"no id"}}`),
+		text("6", "after", ""),
+	}
+	saved, err := s.SaveUpdates(ctx, service, batch, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(saved.Chats, []bot.ChatKey{{Service: service, Chat: 7}}) {
+		t.Errorf("chats %v, want chat 7", saved.Chats)
+	}
+	var ids []int64
+	var texts []string
+	rows, _ := pool.Query(ctx, `SELECT update_id, payload->'message'->>'text' FROM inbox ORDER BY update_id`)
+	for rows.Next() {
+		var id int64
+		var s string
+		if err := rows.Scan(&id, &s); err != nil {
+			t.Fatal(err)
+		}
+		ids, texts = append(ids, id), append(texts, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(ids, []int64{1, 2, 6}) || !slices.Equal(texts, []string{"plain", "a\uFFFDb", "after"}) {
+		t.Errorf("inbox %v %q, want 1 2 6 with a U+FFFD for the U+0000", ids, texts)
+	}
+	// By id (- when it cannot be read) and the start of the reason.
+	want := []string{"-:undecodable", "-:undecodable", "-:update_id missing", "3:undecodable",
+		"4:refused by the database", "9223372036854775807:update_id 9223372036854775807 cannot be acknowledged"}
+	var got []string
+	for _, q := range saved.Quarantined {
+		id := "-"
+		if q.IDKnown {
+			id = strconv.FormatInt(q.UpdateID, 10)
+		}
+		for _, w := range want {
+			if prefix := strings.SplitN(w, ":", 2); prefix[0] == id && strings.HasPrefix(q.Reason, prefix[1]) {
+				got = append(got, w)
+				break
+			}
+		}
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("quarantined %+v, want %v", saved.Quarantined, want)
+	}
+	var n int
+	pool.QueryRow(ctx, `SELECT count(*) FROM inbox_quarantine WHERE payload = $1`, []byte(batch[3])).Scan(&n)
+	if n != 1 {
+		t.Errorf("the update refused by the database is not kept as received")
+	}
+	var offset int64
+	pool.QueryRow(ctx, `SELECT update_offset FROM service WHERE id = $1`, service).Scan(&offset)
+	if offset != 7 {
+		t.Errorf("offset %d, want 7", offset)
+	}
+
+	// Delivered again: nothing new is stored, nothing is quarantined again.
+	again, err := s.SaveUpdates(ctx, service, batch, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Quarantined) != 0 {
+		t.Errorf("quarantined again: %+v", again.Quarantined)
+	}
+	pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM inbox) * 100 + (SELECT count(*) FROM inbox_quarantine)`).Scan(&n)
+	if n != 306 {
+		t.Errorf("%d inbox rows and %d quarantined after the second delivery, want 3 and 6", n/100, n%100)
+	}
+}
+
+// Ensure the ordering key of every kind of update is found without a panic: a button under an
+// inline message (no message) is its sender's, chat member updates are their chat's.
+func TestChatOf(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		raw  string
+		want int64
+	}{
+		{`{"update_id":1,"callback_query":{"id":"q","from":{"id":5,"first_name":"A"},"inline_message_id":"i","data":"d"}}`, 5},
+		{`{"update_id":1,"callback_query":{"id":"q","from":{"id":5,"first_name":"A"},"message":{"message_id":1,"date":1,"chat":{"id":-9,"type":"group"}},"data":"d"}}`, -9},
+		{`{"update_id":1,"message":{"message_id":1,"date":1,"from":{"id":5,"first_name":"A"}}}`, 5},
+		{`{"update_id":1,"my_chat_member":{"chat":{"id":8,"type":"private"},"from":{"id":8,"first_name":"A"},"date":1,` +
+			`"old_chat_member":{"user":{"id":1,"first_name":"b"},"status":"member"},"new_chat_member":{"user":{"id":1,"first_name":"b"},"status":"kicked"}}}`, 8},
+		{`{"update_id":1,"inline_query":{"id":"q","from":{"id":6,"first_name":"A"},"query":"x","offset":""}}`, 6},
+		{`{"update_id":1,"poll":{"id":"p","question":"?","options":[],"total_voter_count":0,"is_closed":false,"is_anonymous":true,"type":"regular","allows_multiple_answers":false}}`, 0},
+	} {
+		var u tgbotapi.Update
+		if err := json.Unmarshal([]byte(c.raw), &u); err != nil {
+			t.Fatal(err)
+		}
+		if got := chatOf(&u); got != c.want {
+			t.Errorf("chatOf(%s) = %d, want %d", c.raw, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,409 @@
+package devtools
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+	"time"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
+)
+
+// # Downloads
+//
+// A file sent into the chat is not downloaded in the transaction of the message that brings it:
+// a slow download would hold that transaction, and the batch of other chats' updates that shares
+// it, for as long as it lasts. The message handler records the file to fetch (a dev_fetch row,
+// migration 016) and answers at once; the download runs outside any transaction, bounded in size
+// (the kind's limit) and in time (Config.FetchTimeout); then the file is checked and stored in a
+// transaction of its own (bot.Transport.Do), which removes the row.
+//
+// RunFetches is the worker. It looks for recorded files at start (what a stopped or crashed
+// process left), whenever a transaction that recorded one commits (PostgreSQL's NOTIFY, which is
+// delivered on commit only), when a download ends, and every fetchScan. A worker claims a row for
+// the time a download may take plus a margin: a process that dies holding it lets go when the
+// claim runs out, and another takes it again. So a crash at any point loses no upload: before the
+// message's commit the message is handled again; after it the row waits; a download cut short is
+// started again; a check whose transaction did not commit is done again (a file it wrote is the
+// same file, named by its content, or is swept).
+//
+// Each chat's files are handled in the order they were sent, one at a time; several chats'
+// files download at once (Config.FetchWorkers). The user's other messages are answered
+// meanwhile and do not wait for the file: a save restored, or a quest uploaded, takes effect
+// when its check is done, after the messages answered before it.
+//
+// A download that fails is tried again after FetchRetry (times the attempts), up to
+// fetchAttempts times; a file larger than announced, or one Telegram refuses to hand out, is not
+// tried again. Either way the user is told, and the row goes.
+
+// Defaults of the downloads' settings (Config).
+const (
+	DefaultFetchWorkers = 4
+	DefaultFetchTimeout = time.Minute
+	DefaultFetchRetry   = 10 * time.Second
+)
+
+const (
+	// fetchAttempts is how often a file is downloaded, or checked, before it is given up.
+	fetchAttempts = 3
+	// fetchScan is how often the worker looks for rows no notification announced: retries due,
+	// and claims of a process that died.
+	fetchScan = 10 * time.Second
+	// fetchChannel is the PostgreSQL notification channel of recorded files.
+	fetchChannel = "questbot_dev_fetch"
+	// claimMargin is how long a claim outlives the download's time limit: the check after it.
+	claimMargin = time.Minute
+)
+
+// Fetcher is what the downloads need of the transport; bot.Transport implements it.
+type Fetcher interface {
+	Doer
+	// Download fetches a file a user of a bot sent, up to max bytes (bot.ErrFileTooBig beyond),
+	// within ctx; bot.ErrNoBot when this process does not run the bot.
+	Download(ctx context.Context, service int, fileID string, max int64) ([]byte, string, error)
+}
+
+var _ Fetcher = (*bot.Transport)(nil)
+
+// recordFetch records the document of the update to be fetched after the update's transaction
+// commits, wakes the workers (on commit), and tells the user it is on its way.
+func (t *Tools) recordFetch(ctx context.Context, tx bot.Tx, u *bot.Update, label string) error {
+	payload, err := json.Marshal(u.Update)
+	if err != nil {
+		return fmt.Errorf("devtools: record upload: %w", err)
+	}
+	doc := u.Message.Document
+	_, err = tx.DB().Exec(ctx, `
+		WITH f AS (
+			INSERT INTO dev_fetch (service_id, chat_id, user_id, file_id, file_name, size, payload)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id)
+		SELECT pg_notify($8, '') FROM f`,
+		u.Service, u.Chat, u.User.ID, doc.FileID, label, doc.FileSize, payload, fetchChannel)
+	if err != nil {
+		return fmt.Errorf("devtools: record upload: %w", err)
+	}
+	return sayf(ctx, tx, u, texts.For(u.User.Language).Dev.Received, label)
+}
+
+// fetchJob is a recorded file a worker has claimed.
+type fetchJob struct {
+	id       int64
+	service  int
+	chat     int64
+	user     int64
+	fileID   string
+	label    string
+	attempts int // this one included
+	update   tgbotapi.Update
+	claim    string
+}
+
+// fetchRun is a run of RunFetches.
+type fetchRun struct {
+	*Tools
+	pool *pgxpool.Pool
+	f    Fetcher
+	// poke wakes the loop that claims files.
+	poke func()
+}
+
+// RunFetches downloads and handles the files users send, until ctx is done; pool is the
+// database, f the transport. Run it once per process, beside the transport.
+func (t *Tools) RunFetches(ctx context.Context, pool *pgxpool.Pool, f Fetcher) {
+	wake := make(chan struct{}, 1)
+	poke := func() {
+		select {
+		case wake <- struct{}{}:
+		default:
+		}
+	}
+	r := &fetchRun{Tools: t, pool: pool, f: f, poke: poke}
+	var wg sync.WaitGroup
+	wg.Go(func() { r.listen(ctx) })
+	slots := make(chan struct{}, t.fetchWorkers)
+	tick := time.NewTicker(fetchScan)
+	defer tick.Stop()
+	for ctx.Err() == nil {
+		// Only this loop fills the slots, so one is free while the length is below capacity.
+		for len(slots) < cap(slots) {
+			job, err := r.claim(ctx)
+			if err != nil {
+				if ctx.Err() == nil {
+					t.log.Warn("Claiming an upload failed", slog.Any("error", err))
+				}
+				break
+			}
+			if job == nil {
+				break
+			}
+			slots <- struct{}{}
+			wg.Go(func() {
+				defer func() {
+					<-slots
+					poke()
+				}()
+				r.fetch(ctx, job)
+			})
+		}
+		select {
+		case <-ctx.Done():
+		case <-wake:
+		case <-tick.C:
+		}
+	}
+	wg.Wait()
+}
+
+// listen wakes the claiming loop whenever a transaction that recorded a file commits, until ctx
+// is done. It holds a connection of its own; when the connection fails it takes another after a
+// pause (the loop's scan goes on meanwhile).
+func (r *fetchRun) listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := listenOnce(ctx, r.pool, r.poke)
+		if ctx.Err() != nil {
+			return
+		}
+		r.log.Warn("Listening for uploads failed; retrying in 5 s", slog.Any("error", err))
+		select {
+		case <-ctx.Done():
+		case <-time.After(5 * time.Second):
+		}
+	}
+}
+
+func listenOnce(ctx context.Context, pool *pgxpool.Pool, poke func()) error {
+	pc, err := pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	// The connection listens for as long as it lives: it never goes back to the pool.
+	conn := pc.Hijack()
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		conn.Close(closeCtx)
+	}()
+	if _, err := conn.Exec(ctx, "LISTEN "+fetchChannel); err != nil {
+		return err
+	}
+	poke() // files recorded before the listening began
+	for {
+		if _, err := conn.WaitForNotification(ctx); err != nil {
+			return err
+		}
+		poke()
+	}
+}
+
+// claimFetchSQL claims the oldest recorded file of a chat whose turn it is: due, not held by a
+// live claim, and with no older file of the same chat waiting (so each chat's files go in order,
+// one at a time). $1 is the claim's token, $2 its length.
+const claimFetchSQL = `
+	UPDATE dev_fetch f SET claim = $1, claimed_until = now() + $2::interval, attempts = f.attempts + 1
+	WHERE f.id = (
+		SELECT c.id FROM dev_fetch c
+		WHERE c.not_before <= now() AND (c.claimed_until IS NULL OR c.claimed_until < now())
+			AND NOT EXISTS (SELECT 1 FROM dev_fetch o
+				WHERE o.service_id = c.service_id AND o.chat_id = c.chat_id AND o.id < c.id)
+		ORDER BY c.id LIMIT 1
+		FOR UPDATE SKIP LOCKED)
+	RETURNING f.id, f.service_id, f.chat_id, f.user_id, f.file_id, f.file_name, f.attempts, f.payload`
+
+// claim claims the next file to fetch; nil when there is none.
+func (r *fetchRun) claim(ctx context.Context) (*fetchJob, error) {
+	var token [16]byte
+	rand.Read(token[:])
+	job := &fetchJob{claim: hex.EncodeToString(token[:])}
+	var payload []byte
+	err := r.pool.QueryRow(ctx, claimFetchSQL, job.claim, interval(r.fetchTimeout+claimMargin)).Scan(&job.id, &job.service, &job.chat, &job.user,
+		&job.fileID, &job.label, &job.attempts, &payload)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("devtools: claim upload: %w", err)
+	}
+	if err := json.Unmarshal(payload, &job.update); err != nil {
+		// recordFetch wrote it; should it not read, the file is handled without the message
+		// (the handlers need only its sender and chat).
+		job.update = tgbotapi.Update{}
+	}
+	return job, nil
+}
+
+// interval is a duration as a PostgreSQL interval.
+func interval(d time.Duration) string {
+	return strconv.FormatInt(int64(d/time.Millisecond), 10) + " milliseconds"
+}
+
+// fetch downloads a claimed file and has it handled.
+func (r *fetchRun) fetch(ctx context.Context, job *fetchJob) {
+	t := r.Tools
+	log := t.log.With(slog.Int("service_id", job.service), slog.Int64("chat_id", job.chat), slog.Int64("fetch_id", job.id))
+	k, ext := kindOf(job.label)
+	limit := t.max[k]
+	dctx, cancel := context.WithTimeout(ctx, t.fetchTimeout)
+	start := time.Now()
+	data, _, err := r.f.Download(dctx, job.service, job.fileID, limit)
+	cancel()
+	var apiErr *bot.Error
+	switch {
+	case ctx.Err() != nil:
+		// Stopping: the file waits for the next run, as it was.
+		r.release(ctx, job, 0, "", false)
+	case errors.Is(err, bot.ErrNoBot):
+		// Another process runs this bot; it takes the file.
+		r.release(ctx, job, time.Minute, err.Error(), false)
+	case errors.Is(err, bot.ErrFileTooBig):
+		r.settle(ctx, job, log, func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+			return sayf(ctx, tx, u, texts.For(u.User.Language).Dev.TooBigUnsized, job.label, size(limit))
+		})
+	case err != nil:
+		log.Warn("Upload not downloaded", slog.Any("error", err), slog.Duration("took", time.Since(start)),
+			slog.Int("attempt", job.attempts))
+		refused := errors.As(err, &apiErr) && apiErr.Code >= 400 && apiErr.Code < 500 && apiErr.Code != 429
+		if !refused && job.attempts < fetchAttempts {
+			r.release(ctx, job, t.fetchRetry*time.Duration(job.attempts), err.Error(), true)
+			return
+		}
+		r.settle(ctx, job, log, func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+			return sayf(ctx, tx, u, texts.For(u.User.Language).Dev.NoDownload, job.label)
+		})
+	default:
+		r.settle(ctx, job, log, func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+			return t.handleFile(ctx, tx, u, job.label, k, ext, data)
+		})
+	}
+}
+
+// errLost means a claimed row was taken by another worker after the claim ran out, or removed.
+var errLost = errors.New("devtools: the upload is no longer ours")
+
+// errNoSender means the user who sent a file is not known (any more): there is nobody to answer.
+var errNoSender = errors.New("devtools: the sender of the upload is unknown")
+
+// settle runs fn on the file's update in a transaction of its own that removes the file's row:
+// fn's answer and the row's removal commit together. A failure is retried like a download, then
+// given up with an apology.
+func (r *fetchRun) settle(ctx context.Context, job *fetchJob, log *slog.Logger, fn bot.Handler) {
+	t := r.Tools
+	err := r.f.Do(ctx, job.service, func(ctx context.Context, tx bot.Tx) error {
+		u, err := t.take(ctx, tx, job)
+		if err != nil {
+			return err
+		}
+		return fn(ctx, tx, u)
+	})
+	switch {
+	case err == nil:
+	case errors.Is(err, errLost):
+		log.Debug("Upload taken over by another worker")
+	case ctx.Err() != nil:
+		r.release(ctx, job, 0, "", false)
+	case job.attempts < fetchAttempts:
+		log.Warn("Upload not handled; it will be tried again", slog.Any("error", err), slog.Int("attempt", job.attempts))
+		r.release(ctx, job, t.fetchRetry*time.Duration(job.attempts), err.Error(), true)
+	default:
+		log.Error("Upload not handled; it is given up", slog.Any("error", err))
+		err := r.f.Do(ctx, job.service, func(ctx context.Context, tx bot.Tx) error {
+			u, err := t.take(ctx, tx, job)
+			switch {
+			case errors.Is(err, errNoSender):
+				return nil // the row goes all the same
+			case err != nil:
+				return err
+			}
+			return say(ctx, tx, u, texts.For(u.User.Language).Bot.Failure)
+		})
+		if err != nil && !errors.Is(err, errLost) {
+			log.Error("Giving the upload up failed", slog.Any("error", err))
+		}
+	}
+}
+
+// take removes the claimed row in tx (errLost when it is no longer this claim's) and returns
+// the update that brought the file, with its sender as the database knows them now
+// (errNoSender, the row removed in tx all the same, when the database does not know them).
+func (t *Tools) take(ctx context.Context, tx bot.Tx, job *fetchJob) (*bot.Update, error) {
+	var ok bool
+	err := tx.DB().QueryRow(ctx, `DELETE FROM dev_fetch WHERE id = $1 AND claim = $2 RETURNING true`,
+		job.id, job.claim).Scan(&ok)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, errLost
+	}
+	if err != nil {
+		return nil, fmt.Errorf("devtools: take upload %d: %w", job.id, err)
+	}
+	p, err := t.users.Profile(ctx, tx.DB(), job.user)
+	if errors.Is(err, botpg.ErrNoUser) {
+		return nil, errNoSender
+	}
+	if err != nil {
+		return nil, fmt.Errorf("devtools: sender of upload %d: %w", job.id, err)
+	}
+	return &bot.Update{Update: job.update, Service: job.service, Chat: job.chat, User: &bot.User{ID: p.ID, ChatID: p.Chat,
+		Username: p.Username, FirstName: p.FirstName, Language: p.Lang, IsAdmin: p.Admin}}, nil
+}
+
+// release lets a claimed row go, to be taken again after wait; counted false takes back the
+// attempt the claim counted (the process is stopping, or the bot is another process's).
+func (r *fetchRun) release(ctx context.Context, job *fetchJob, wait time.Duration, lastError string, counted bool) {
+	// The row is let go also when ctx was cancelled: the next run takes it at once.
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	uncount := 1
+	if counted {
+		uncount = 0
+	}
+	var errText *string
+	if lastError != "" {
+		errText = &lastError
+	}
+	_, err := r.pool.Exec(rctx, `
+		UPDATE dev_fetch SET claim = NULL, claimed_until = NULL, attempts = attempts - $3,
+			not_before = now() + $4::interval, last_error = COALESCE($5, last_error)
+		WHERE id = $1 AND claim = $2`,
+		job.id, job.claim, uncount, interval(wait), errText)
+	if err != nil {
+		r.log.Warn("Letting an upload go failed; its claim runs out", slog.Int64("fetch_id", job.id), slog.Any("error", err))
+		return
+	}
+	if wait > 0 && ctx.Err() == nil {
+		time.AfterFunc(wait, r.poke)
+	}
+}
+
+// handleFile checks and stores a downloaded file, or restores a save, answering in tx. The
+// sender's role is read again: it may have changed since the file was sent.
+func (t *Tools) handleFile(ctx context.Context, tx bot.Tx, u *bot.Update, label string, k kind, ext string, data []byte) error {
+	if k != kindSave {
+		ok, err := t.mayDevelop(ctx, tx, u)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return say(ctx, tx, u, texts.For(u.User.Language).Dev.NotDeveloper)
+		}
+	}
+	switch k {
+	case kindQuest:
+		return t.uploadQuest(ctx, tx, u, label, data)
+	case kindImage:
+		return t.uploadImage(ctx, tx, u, label, ext, data)
+	case kindSave:
+		return t.restore(ctx, tx, u, label, ext, data)
+	}
+	return sayf(ctx, tx, u, texts.For(u.User.Language).Dev.Unsupported, label)
+}
