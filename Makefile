@@ -26,7 +26,7 @@ test: chromium
 # composition root, is the one package that knows them all).
 PURE     := "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula" \
             "scripts:scripts quest formula github.com/casbin/govaluate" "sessions:sessions engine"
-FEATURES := scriptbot questplay relay devtools
+FEATURES := scriptbot questplay relay devtools boards
 check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...

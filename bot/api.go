@@ -158,6 +158,13 @@ func (a *API) Do(ctx context.Context, req Request, fileID string) (json.RawMessa
 	}
 	var resp *tgbotapi.APIResponse
 	var err error
+	if req.Method == "editMessageMedia" && req.FilePath != "" {
+		media, merr := withMedia(req.Params["media"], fileField(req.Method), fileID)
+		if merr != nil {
+			return nil, &Error{Code: 400, Description: merr.Error()}
+		}
+		params["media"] = media
+	}
 	if field := fileField(req.Method); field != "" && req.FilePath != "" && fileID == "" {
 		f, ferr := os.Open(req.FilePath)
 		if ferr != nil {
@@ -169,7 +176,7 @@ func (a *API) Do(ctx context.Context, req Request, fileID string) (json.RawMessa
 			Data: tgbotapi.FileReader{Name: baseName(req.FilePath), Reader: f},
 		}})
 	} else {
-		if field := fileField(req.Method); field != "" && fileID != "" {
+		if field := fileField(req.Method); field != "" && fileID != "" && req.Method != "editMessageMedia" {
 			params[field] = fileID
 		}
 		resp, err = b.MakeRequest(req.Method, params)

@@ -244,6 +244,84 @@ func sendFile(method string, chatID int64, path, caption string, kb Keyboard) (R
 	return Request{Method: method, ChatID: chatID, Params: params, FilePath: path}, nil
 }
 
+// EditPhoto returns the editMessageMedia request that replaces the photo of a message with a
+// local image file, with a new HTML caption and keyboard (a nil keyboard removes it). Like
+// SendPhoto, the file is uploaded the first time and sent by its file_id afterwards: the sender
+// fills in the InputMedia's "media" field when the request's turn comes (see API.Do).
+func EditPhoto(chatID int64, messageID int, path, captionHTML string, kb Keyboard) (Request, error) {
+	r, err := EditPhotoRef(chatID, "", path, captionHTML, kb)
+	if err != nil {
+		return Request{}, err
+	}
+	r.Params["message_id"] = strconv.Itoa(messageID)
+	return r, nil
+}
+
+// EditPhotoRef is EditPhoto for the message sent under ref (SendPhoto with a Ref).
+func EditPhotoRef(chatID int64, ref, path, captionHTML string, kb Keyboard) (Request, error) {
+	if utf16Len(captionHTML) > MaxCaptionLen {
+		return Request{}, fmt.Errorf("%w: caption of %d characters", ErrTooLong, utf16Len(captionHTML))
+	}
+	media := map[string]string{"type": "photo"}
+	if captionHTML != "" {
+		media["caption"] = captionHTML
+		media["parse_mode"] = tgbotapi.ModeHTML
+	}
+	raw, err := json.Marshal(media)
+	if err != nil {
+		return Request{}, err
+	}
+	params := chatParams(chatID)
+	params["media"] = string(raw)
+	if err := setMarkup(params, kb); err != nil {
+		return Request{}, err
+	}
+	return Request{Method: "editMessageMedia", ChatID: chatID, Params: params, FilePath: path, TargetRef: ref}, nil
+}
+
+// EditCaption returns an editMessageCaption request: a new HTML caption and keyboard for a photo
+// or document (a nil keyboard removes it).
+func EditCaption(chatID int64, messageID int, captionHTML string, kb Keyboard) (Request, error) {
+	if utf16Len(captionHTML) > MaxCaptionLen {
+		return Request{}, fmt.Errorf("%w: caption of %d characters", ErrTooLong, utf16Len(captionHTML))
+	}
+	params := chatParams(chatID)
+	params["message_id"] = strconv.Itoa(messageID)
+	params["caption"] = captionHTML
+	if captionHTML != "" {
+		params["parse_mode"] = tgbotapi.ModeHTML
+	}
+	if err := setMarkup(params, kb); err != nil {
+		return Request{}, err
+	}
+	return Request{Method: "editMessageCaption", ChatID: chatID, Params: params}, nil
+}
+
+// EditCaptionRef is EditCaption for the message sent under ref.
+func EditCaptionRef(chatID int64, ref, captionHTML string, kb Keyboard) (Request, error) {
+	r, err := EditCaption(chatID, 0, captionHTML, kb)
+	if err != nil {
+		return Request{}, err
+	}
+	delete(r.Params, "message_id")
+	r.TargetRef = ref
+	return r, nil
+}
+
+// setMarkup sets the reply_markup parameter of an edit: the keyboard, or an empty one (which
+// removes the message's keyboard) for nil.
+func setMarkup(params map[string]string, kb Keyboard) error {
+	if kb == nil {
+		kb = Keyboard{}
+	}
+	markup, err := kb.markup()
+	if err != nil {
+		return err
+	}
+	params["reply_markup"] = markup
+	return nil
+}
+
 // Command is an entry of the bot's command menu.
 type Command struct {
 	Command     string `json:"command"`
@@ -280,15 +358,31 @@ func SetChatCommands(chatID int64, cmds []Command) (Request, error) {
 	return Request{Method: "setMyCommands", ChatID: chatID, Params: params}, nil
 }
 
-// fileField is the parameter that carries the file of a file-sending method.
+// fileField is the parameter that carries the file of a file-sending method. The file of
+// editMessageMedia is the upload the InputMedia names (attach://photo), or its file_id.
 func fileField(method string) string {
 	switch method {
-	case "sendPhoto":
+	case "sendPhoto", "editMessageMedia":
 		return "photo"
 	case "sendDocument":
 		return "document"
 	}
 	return ""
+}
+
+// withMedia returns the media parameter of an editMessageMedia request with its "media" field
+// set: the file_id of a file Telegram has, or else the upload of field ("attach://photo").
+func withMedia(media, field, fileID string) (string, error) {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(media), &m); err != nil {
+		return "", fmt.Errorf("bot: editMessageMedia: media %q: %w", media, err)
+	}
+	m["media"] = "attach://" + field
+	if fileID != "" {
+		m["media"] = fileID
+	}
+	raw, err := json.Marshal(m)
+	return string(raw), err
 }
 
 func utf16Len(s string) int {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -59,6 +60,26 @@ func TestBuilders(t *testing.T) {
 	}
 	if _, err := EditHTML(1, 2, strings.Repeat("x", 4097), nil); !errors.Is(err, ErrTooLong) {
 		t.Errorf("long edit: %v", err)
+	}
+	if _, err := EditPhotoRef(1, "b", "p.png", strings.Repeat("x", 1025), nil); !errors.Is(err, ErrTooLong) {
+		t.Errorf("long caption of a new picture: %v", err)
+	}
+	if _, err := EditCaptionRef(1, "b", strings.Repeat("я", 1025), nil); !errors.Is(err, ErrTooLong) {
+		t.Errorf("long caption: %v", err)
+	}
+	media, err := EditPhotoRef(1, "b", "p.png", "<b>c</b>", nil)
+	if err != nil || media.TargetRef != "b" || media.FilePath != "p.png" || media.Params["reply_markup"] != `{"inline_keyboard":[]}` {
+		t.Errorf("new picture: %+v, %v", media, err)
+	}
+	for fileID, want := range map[string]string{"": "attach://photo", "AgAD": "AgAD"} {
+		got, err := withMedia(media.Params["media"], "photo", fileID)
+		var m map[string]string
+		if err == nil {
+			err = json.Unmarshal([]byte(got), &m)
+		}
+		if err != nil || len(m) != 4 || m["media"] != want || m["caption"] != "<b>c</b>" || m["parse_mode"] != "HTML" || m["type"] != "photo" {
+			t.Errorf("media with file %q: %s, %v", fileID, got, err)
+		}
 	}
 	reqs, err := SendHTML(1, strings.Repeat("line\n", 2000), Keyboard{{{Text: "ok", Data: strings.Repeat("d", 64)}}})
 	if err != nil || len(reqs) != 3 {

@@ -8,7 +8,7 @@
 // worker claims it and runs Bot.Handle (the router) in the update's transaction; the middleware
 // deliver the news (relay) and refresh the command menus (the tree); the router sends the press
 // by its callback prefix ("q" to the quest player and "qc" to its catalogue, "m" to the command
-// tree, "r" to the relay);
+// tree, "r" to the relay, "g" to the board games);
 // the feature changes its state through its store (quest/questpg for a quest step) and gives the
 // requests of its answer to tx.Send; the transaction commits the state and the outbox rows
 // together; the sender sends them under Telegram's limits.
@@ -18,11 +18,14 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/questplay"
@@ -49,6 +52,9 @@ type Config struct {
 	Relay relay.Config
 	// Dev overrides the developers' tools' settings (their parts are filled in).
 	Dev devtools.Config
+	// Boards overrides the board games' settings: unset, their pictures go to UploadsDir/boards
+	// and their clock is Now.
+	Boards boards.Config
 }
 
 // Bot is the assembled bot: its router and its features.
@@ -62,6 +68,7 @@ type Bot struct {
 	Games  *questplay.Games
 	Tools  *devtools.Tools
 	Relay  *relay.Relay
+	Boards *boards.Boards
 }
 
 // New assembles the bot.
@@ -96,11 +103,28 @@ func New(cfg Config) *Bot {
 		rc.Log = log
 	}
 	b.Relay = relay.New(rc)
+	bc := cfg.Boards
+	if bc.Dir == "" {
+		bc.Dir = filepath.Join(cfg.UploadsDir, "boards")
+	}
+	if bc.Log == nil {
+		bc.Log = log
+	}
+	if bc.Now == nil {
+		bc.Now = cfg.Now
+	}
+	if bc.Users == nil {
+		bc.Users = b.Users
+	}
+	b.Boards = boards.New(bc)
 	builtins := map[string]scriptbot.Builtin{}
 	for name, fn := range b.Tools.Builtins() {
 		builtins[name] = fn
 	}
 	for name, fn := range b.Games.Builtins() {
+		builtins[name] = fn
+	}
+	for name, fn := range b.Boards.Builtins() {
 		builtins[name] = fn
 	}
 	b.Tree = scriptbot.New(scriptbot.Config{Trees: b.Trees, Contexts: b.Trees, Users: b.Users, Games: b.Games,
@@ -111,16 +135,25 @@ func New(cfg Config) *Bot {
 	// News come before the answer to anything a user does; the command menus follow the tree.
 	r.Use(b.Relay.Wrap)
 	r.Use(b.Tree.Refresh)
-	// Commands are the tree's; the buttons go by their prefix.
+	// Commands are the tree's, except the invite links of board games (/start g<code>); the
+	// buttons go by their prefix.
 	r.OnAnyCommand(b.Tree.HandleCommand)
+	r.OnCommand("start", func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if took, err := b.Boards.HandleStart(ctx, tx, u); took || err != nil {
+			return err
+		}
+		return b.Tree.HandleCommand(ctx, tx, u)
+	})
 	r.OnCallback(scriptbot.CallbackPrefix, b.Tree.HandleMenu)
 	r.OnCallback(questplay.CallbackPrefix, b.Games.HandleCallback)
 	r.OnCallback(questplay.CataloguePrefix, b.Games.HandleCatalogue)
 	r.OnCallback(relay.CallbackPrefix, b.Relay.HandleCallback)
-	// Other messages: the answer to a prompt, then a file (uploads, saves), then a text for the
-	// admins; anything left gets the tree's hint.
+	r.OnCallback(boards.CallbackPrefix, b.Boards.HandleCallback)
+	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board
+	// game move (never relayed), then a text for the admins; anything left gets the tree's hint.
 	r.OnMessage(b.Tree.HandleText)
 	r.OnMessage(b.Tools.HandleMessage)
+	r.OnMessage(b.Boards.HandleMessage)
 	r.OnMessage(b.Relay.HandleMessage)
 	r.OnUnhandled(b.Tree.HandleUnhandled)
 	return b
@@ -141,6 +174,10 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"broadcasts", relay.BroadcastSpec, func(ctx context.Context) error { return b.Relay.Broadcast(ctx, tr) }},
 		{"relay-cleanup", relay.CleanupSpec, func(ctx context.Context) error { return b.Relay.Cleanup(ctx, tr) }},
 		{"upload-sweep", devtools.SweepSpec, func(ctx context.Context) error { _, err := b.Tools.Sweep(ctx, tr); return err }},
+		{"board-deadlines", boards.DeadlinesSpec, func(ctx context.Context) error { return b.Boards.Deadlines(ctx, tr) }},
+		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, tr) }},
+		{"board-ai", boards.AISpec, func(ctx context.Context) error { return b.Boards.Think(ctx, tr) }},
+		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},
 	}
@@ -150,6 +187,12 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		}
 	}
 	return nil
+}
+
+// Register registers the features' metrics with r (the transport's and the scheduler's are
+// registered by their owners).
+func (b *Bot) Register(r prometheus.Registerer) error {
+	return b.Boards.Register(r)
 }
 
 // Run runs the bot's own workers beside the transport tr until ctx is done: the downloads of the

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
+	"github.com/questbot/questbot/sessions"
 )
 
 // Error is what a user is told of an error: the one place where the bot's typed errors become
@@ -30,6 +32,9 @@ func (c *Catalog) Error(err error) string {
 	case errors.As(err, &fe), errors.Is(err, quest.ErrBrokenQuest), errors.Is(err, quest.ErrAutoJumpLimit),
 		errors.Is(err, quest.ErrTextTooDeep), errors.Is(err, quest.ErrBadState):
 		return c.Quest.BrokenNow
+	}
+	if s := c.boardError(err); s != "" {
+		return s
 	}
 	return c.Bot.Failure
 }
@@ -64,4 +69,46 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string([]rune(s)[:n]) + "…"
+}
+
+// boardError words the errors of board games (package sessions and the engine's move errors),
+// plain; "" for any other error.
+func (c *Catalog) boardError(err error) string {
+	b := &c.Board
+	switch {
+	// A press or a move made for a ply the board has left.
+	case errors.Is(err, sessions.ErrStale):
+		return b.MovedOn
+	case errors.Is(err, sessions.ErrNotYourTurn):
+		return b.NotYourTurn
+	case errors.Is(err, sessions.ErrFinished), errors.Is(err, engine.ErrGameOver):
+		return b.Over
+	case errors.Is(err, sessions.ErrNotSeated):
+		return b.NotYours
+	case errors.Is(err, sessions.ErrNotStarted):
+		return b.NotStarted
+	case errors.Is(err, sessions.ErrFull):
+		return b.Full
+	case errors.Is(err, sessions.ErrAlreadySeated):
+		return b.OwnGame
+	case errors.Is(err, sessions.ErrInviteUsed):
+		return b.InviteUsed
+	case errors.Is(err, sessions.ErrInviteExpired):
+		return b.InviteExpired
+	case errors.Is(err, sessions.ErrNotFound):
+		return b.NoGame
+	case errors.Is(err, sessions.ErrCannotUndo):
+		return b.CannotUndo
+	case errors.Is(err, sessions.ErrNoOffer):
+		return b.NoOffer
+	case errors.Is(err, sessions.ErrOffered):
+		return b.AlreadyOffered
+	// A move the engine refused; a typed move gets a fuller answer from bot/boards.
+	case errors.Is(err, sessions.ErrIllegalMove), errors.Is(err, engine.ErrIllegalMove),
+		errors.Is(err, engine.ErrAmbiguousMove):
+		return b.BadMove
+	case errors.Is(err, sessions.ErrInvalid):
+		return b.Unplayable
+	}
+	return ""
 }

@@ -24,14 +24,16 @@ type Catalog struct {
 	Relay Relay
 	// Dev is the quest developers' tools.
 	Dev Dev
+	// Board is the board games.
+	Board Board
 }
 
 // Languages are the languages the bot speaks, English first (the fallback).
 var Languages = []string{"en", "ru"}
 
 var catalogs = map[string]*Catalog{
-	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN},
-	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU},
+	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN},
+	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU},
 }
 
 // Language picks the language the bot speaks to a user from their language code: Russian for ru

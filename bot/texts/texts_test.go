@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
+	"github.com/questbot/questbot/sessions"
 )
 
 // Ensure every text of every language is there, and says as many things as the English one: the
@@ -116,9 +118,36 @@ func TestError(t *testing.T) {
 		{&quest.FormulaError{}, c.Quest.BrokenNow},
 		{fmt.Errorf("view: %w", quest.ErrTextTooDeep), c.Quest.BrokenNow},
 		{errors.New("connection reset"), c.Bot.Failure},
+		{fmt.Errorf("board 4: move at ply 2: %w", sessions.ErrStale), c.Board.MovedOn},
+		{sessions.ErrNotYourTurn, c.Board.NotYourTurn},
+		{sessions.ErrInviteUsed, c.Board.InviteUsed},
+		{sessions.ErrInviteExpired, c.Board.InviteExpired},
+		{sessions.ErrAlreadySeated, c.Board.OwnGame},
+		{fmt.Errorf("undo: %w: the last move is not yours", sessions.ErrCannotUndo), c.Board.CannotUndo},
+		{&sessions.MoveError{Text: "e2e5", Err: engine.ErrIllegalMove}, c.Board.BadMove},
+		{fmt.Errorf("%w: replay", sessions.ErrCorrupt), c.Bot.Failure},
 	} {
 		if got := c.Error(tc.err); got != tc.want {
 			t.Errorf("Error(%v) = %q, want %q", tc.err, got, tc.want)
 		}
+	}
+}
+
+// Ensure a board's times read as a player expects: days and hours, hours and minutes, a clock.
+func TestDuration(t *testing.T) {
+	en, ru := For("en"), For("ru")
+	for d, want := range map[time.Duration]string{-time.Second: "0:00", 1500 * time.Millisecond: "0:02",
+		9*time.Minute + 31*time.Second: "9:31", 2*time.Hour + 5*time.Minute: "2 h 5 min",
+		71*time.Hour + 59*time.Minute: "2 d 23 h", 24 * time.Hour: "1 d 0 h"} {
+		if got := en.Duration(d); got != want {
+			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+	if got := ru.Duration(26 * time.Hour); got != "1 д 2 ч" {
+		t.Errorf("ru Duration(26h) = %q", got)
+	}
+	if en.Game("chess") != "Chess" || ru.Game("chess") != "Шахматы" || en.Game("go") != "go" ||
+		ru.Control("corr1d") != "1 день на ход" || en.Control("mine") != "mine" || en.Reason("few_dice") != "fewer than five dice left" {
+		t.Error("the names of games, clocks or reasons")
 	}
 }

@@ -237,6 +237,9 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 	if err := sched.Register(s.registry); err != nil {
 		s.Log.Error("Unable to register the job metrics", slog.Any("error", err))
 	}
+	if err := b.Register(s.registry); err != nil {
+		s.Log.Error("Unable to register the features' metrics", slog.Any("error", err))
+	}
 	if err := b.Schedule(sched, tr); err != nil {
 		s.Log.Error("Unable to schedule the jobs", slog.Any("error", err))
 		return

@@ -1,0 +1,165 @@
+package boards
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions"
+)
+
+// # The bot's moves
+//
+// The bot's moves are computed by the AI job (Think), never in an update's transaction: a
+// player's move against the bot commits at once, with a board saying the bot is thinking, and
+// the chat goes on. The job claims the bots' turns (sessions.BoardJobs.ClaimBotTurns: a lease
+// on the turn at the board's revision, committed at once), searches each outside any
+// transaction, at most one search per slot (Config.Workers, one per core by default), then
+// plays the move in a new transaction through play, the path of every move, only if the board's
+// revision is still the one claimed (a move taken back, a resignation meanwhile: the result is
+// dropped). A search is bounded by its level's node limit (sessions.BotLevel.Limits) and capped
+// in time (Config.Think; 2 s for the strongest level). A process that dies mid-search leaves a
+// lease that runs out; the next run, here or in another process, claims the turn again, so a bot
+// move pending at a restart is made after it.
+
+// AISpec is how often the AI job runs; a run goes on while there are turns to play.
+const AISpec = "@every 1s"
+
+// aiPoll is how often a run with searches under way looks for more turns to claim.
+const aiPoll = 100 * time.Millisecond
+
+// Think is the AI's scheduled job (AISpec): it claims the bots' turns as slots free up, searches
+// each in a goroutine of its own and plays the moves found, until no turn is left to claim and
+// every search has ended. The searches stop when ctx is done.
+func (b *Boards) Think(ctx context.Context, do Doer) error {
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	done := make(chan struct{}, cap(b.slots))
+	running := 0
+	for {
+		free := 0
+	take:
+		for {
+			select {
+			case b.slots <- struct{}{}:
+				free++
+			default:
+				break take
+			}
+		}
+		var claimed []*sessions.Board
+		var err error
+		if free > 0 {
+			claimed, err = b.claimTurns(ctx, do, free)
+		}
+		for range free - len(claimed) {
+			<-b.slots
+		}
+		if err != nil {
+			return err
+		}
+		for _, bd := range claimed {
+			running++
+			wg.Go(func() {
+				defer func() {
+					<-b.slots
+					done <- struct{}{}
+				}()
+				b.search(ctx, do, bd)
+			})
+		}
+		if running == 0 {
+			return nil
+		}
+		select {
+		case <-done:
+			running--
+		case <-time.After(aiPoll):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	drain:
+		for {
+			select {
+			case <-done:
+				running--
+			default:
+				break drain
+			}
+		}
+	}
+}
+
+// claimTurns leases at most n bots' turns.
+func (b *Boards) claimTurns(ctx context.Context, do Doer, n int) ([]*sessions.Board, error) {
+	var boards []*sessions.Board
+	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		boards, err = b.store(tx.DB()).ClaimBotTurns(ctx, b.now(), b.lease, n)
+		return err
+	})
+	return boards, err
+}
+
+// search computes the bot's move on a claimed board and plays it, if the board has not changed
+// since the claim.
+func (b *Boards) search(ctx context.Context, do Doer, bd *sessions.Board) {
+	log := b.log.With(slog.Int64("board", bd.ID), slog.String("game", bd.Variant))
+	seat, ok := bd.BotSeat()
+	if !ok {
+		return
+	}
+	level := bd.Seats[seat].Bot
+	g, err := bd.Game()
+	if err != nil {
+		log.Error("The bot cannot think: the board does not replay", slog.Any("error", err))
+		return
+	}
+	lim := b.limits(level)
+	start := time.Now()
+	mv, info, err := g.BestMove(ctx, lim)
+	spent := time.Since(start)
+	if err != nil {
+		if ctx.Err() == nil {
+			log.Error("The bot found no move", slog.Any("error", err))
+		}
+		return
+	}
+	if ctx.Err() != nil {
+		return // stopping: the lease runs out and the turn is claimed again
+	}
+	b.metrics.Think.WithLabelValues(bd.Variant, level.String()).Observe(spent.Seconds())
+	err = do.Do(ctx, bd.Service, func(ctx context.Context, tx bot.Tx) error {
+		st := b.store(tx.DB())
+		cur, err := st.Lock(ctx, bd.ID)
+		if err != nil {
+			return err
+		}
+		if cur.Revision() != bd.Revision() {
+			log.Debug("The bot's move is stale: the board changed while it thought")
+			return nil
+		}
+		return b.play(ctx, tx, st, cur, sessions.BotUser, mv.String(), cur.Ply(), noSeat, byBot)
+	})
+	switch {
+	case err == nil:
+		log.Debug("The bot moved", slog.String("move", mv.String()), slog.Duration("spent", spent),
+			slog.Int64("nodes", info.Nodes), slog.Int("depth", info.Depth))
+	case userError(err):
+		log.Debug("The bot's move was refused: the board changed", slog.Any("error", err))
+	case !errors.Is(err, context.Canceled):
+		log.Error("The bot's move could not be played", slog.Any("error", err))
+	}
+}
+
+// limits are the search limits of a level: its node limit (sessions.BotLevel.Limits), which
+// keeps a level's play alike from machine to machine, capped in time (Config.Think).
+func (b *Boards) limits(level sessions.BotLevel) engine.Limits {
+	lim := level.Limits()
+	lim.Time = b.think[level]
+	return lim
+}

@@ -1,0 +1,216 @@
+package boards
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/scripts"
+	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/sessionpg"
+)
+
+// Store keeps the boards, inside the caller's transaction (sessions/sessionpg implements it).
+type Store interface {
+	sessions.BoardStore
+	sessions.BoardJobs
+}
+
+// Users gives the players as others see them (bot/botpg implements it): their chat, name and
+// language. db is the caller's transaction.
+type Users interface {
+	// Profile returns a user; botpg.ErrNoUser when there is none.
+	Profile(ctx context.Context, db pgx.Tx, id int64) (*botpg.Profile, error)
+}
+
+// Doer runs work in a transaction of its own outside any update, whose messages go to the outbox
+// of a bot (bot.Transport.Do); the scheduled jobs and the AI use it.
+type Doer interface {
+	Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error
+}
+
+// Builtin is an operation the command tree calls by name (the shape of scriptbot.Builtin): see
+// Boards.Builtins.
+type Builtin = func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error)
+
+// Config configures Boards. Only Dir is needed; the rest have production defaults and exist for
+// the tests.
+type Config struct {
+	// Dir is the folder of the board pictures (created when missing).
+	Dir string
+	// Log receives what goes wrong; nil discards it.
+	Log *slog.Logger
+	// Now is the clock of the games (turns, deadlines, reminders); nil is time.Now. The
+	// pictures' ages are the file system's, in real time.
+	Now func() time.Time
+	// Store returns the board store of a transaction; sessionpg's when nil.
+	Store func(tx pgx.Tx) Store
+	// Users gives the players' profiles; botpg's when nil.
+	Users Users
+	// Workers bounds the AI searches run at once; runtime.NumCPU() when 0.
+	Workers int
+	// Think caps the time of one AI search by level (the levels' node limits come first, see
+	// sessions.BotLevel.Limits); DefaultThink when nil.
+	Think map[sessions.BotLevel]time.Duration
+	// Lease is how long the AI holds a bot's turn it claimed before another worker may take it
+	// (a worker that died); DefaultLease when 0.
+	Lease time.Duration
+	// InviteTTL is how long an invite link works; sessions.InviteLifetime when 0.
+	InviteTTL time.Duration
+	// KeepPictures is how long a picture is kept after it was last written; DefaultKeepPictures
+	// when 0.
+	KeepPictures time.Duration
+	// Seed gives the seed of a new board (it draws a random side and seeds the AI); the system's
+	// random source when nil. Tests fix it.
+	Seed func() uint64
+}
+
+// DefaultThink are the time caps of the AI's searches: at most 2 s for the strongest level.
+var DefaultThink = map[sessions.BotLevel]time.Duration{
+	sessions.BotEasy:   500 * time.Millisecond,
+	sessions.BotNormal: time.Second,
+	sessions.BotStrong: 2 * time.Second,
+}
+
+// DefaultLease is how long the AI holds a claimed bot's turn: the longest search and the time
+// to play its move, with room to spare.
+const DefaultLease = 15 * time.Second
+
+// DefaultKeepPictures is how long an unused board picture is kept.
+const DefaultKeepPictures = 7 * 24 * time.Hour
+
+// Boards plays board games in Telegram; safe for concurrent use.
+type Boards struct {
+	log     *slog.Logger
+	now     func() time.Time
+	store   func(tx pgx.Tx) Store
+	users   Users
+	pics    *pictures
+	think   map[sessions.BotLevel]time.Duration
+	lease   time.Duration
+	invite  time.Duration
+	slots   chan struct{} // one per AI search that may run at once
+	metrics *Metrics
+	seed    func() uint64
+}
+
+// New returns the board games of the bots.
+func New(cfg Config) *Boards {
+	b := &Boards{log: cfg.Log, now: cfg.Now, store: cfg.Store, users: cfg.Users, think: cfg.Think,
+		lease: cfg.Lease, invite: cfg.InviteTTL, metrics: NewMetrics(), seed: cfg.Seed}
+	if b.log == nil {
+		b.log = slog.New(slog.DiscardHandler)
+	}
+	if b.now == nil {
+		b.now = time.Now
+	}
+	if b.store == nil {
+		b.store = func(tx pgx.Tx) Store { return sessionpg.NewBoardStore(tx) }
+	}
+	if b.users == nil {
+		b.users = botpg.NewUsers()
+	}
+	if b.seed == nil {
+		b.seed = newSeed
+	}
+	if b.think == nil {
+		b.think = DefaultThink
+	}
+	if b.lease <= 0 {
+		b.lease = DefaultLease
+	}
+	if b.invite <= 0 {
+		b.invite = sessions.InviteLifetime
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	b.slots = make(chan struct{}, workers)
+	keep := cfg.KeepPictures
+	if keep <= 0 {
+		keep = DefaultKeepPictures
+	}
+	dir, err := filepath.Abs(cfg.Dir)
+	if err != nil {
+		dir = cfg.Dir
+	}
+	b.pics = &pictures{dir: dir, keep: keep, now: time.Now}
+	return b
+}
+
+// newSeed returns a seed for a new board, from the system's random source: it picks a random
+// side and seeds the AI.
+func newSeed() uint64 {
+	var buf [8]byte
+	rand.Read(buf[:])
+	return binary.LittleEndian.Uint64(buf[:])
+}
+
+// ref is the message ref of a board's message in a player's chat.
+func ref(board int64) string { return fmt.Sprintf("board:%d", board) }
+
+// Metrics are the board games' Prometheus metrics. They are counted in the transaction that
+// makes the change, so an update whose transaction is rolled back and handled again counts
+// twice (rare: a failure of the database).
+type Metrics struct {
+	// Started and Finished count games by engine variant (and, finished, by how they ended:
+	// rules, resignation, timeout, agreement).
+	Started  *prometheus.CounterVec
+	Finished *prometheus.CounterVec
+	// Moves counts the moves played, by variant and by whom (human, bot); its rate is the moves
+	// per second.
+	Moves *prometheus.CounterVec
+	// Think is the time of the AI's searches, by variant and level.
+	Think *prometheus.HistogramVec
+	// Render is the time to draw and write a board picture.
+	Render prometheus.Histogram
+}
+
+// NewMetrics creates the metrics (not registered).
+func NewMetrics() *Metrics {
+	return &Metrics{
+		Started: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "questbot_board_games_started_total", Help: "Board games started (both seats filled), by game.",
+		}, []string{"game"}),
+		Finished: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "questbot_board_games_finished_total", Help: "Board games finished, by game and how they ended.",
+		}, []string{"game", "end"}),
+		Moves: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "questbot_board_moves_total", Help: "Board game moves played, by game and by whom (human, bot).",
+		}, []string{"game", "by"}),
+		Think: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "questbot_board_ai_think_seconds",
+			Help:    "Time of the AI's searches for a move, by game and level.",
+			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2, 3, 5},
+		}, []string{"game", "level"}),
+		Render: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "questbot_board_render_seconds",
+			Help:    "Time to draw a board picture and write it to its file.",
+			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .2},
+		}),
+	}
+}
+
+// Register registers every metric with r.
+func (m *Metrics) Register(r prometheus.Registerer) error {
+	for _, c := range []prometheus.Collector{m.Started, m.Finished, m.Moves, m.Think, m.Render} {
+		if err := r.Register(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Register registers the board games' metrics with r.
+func (b *Boards) Register(r prometheus.Registerer) error { return b.metrics.Register(r) }

@@ -1,0 +1,162 @@
+package boards
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/engine"
+)
+
+// # One message per seat
+//
+// Each player sees a game as one message of their chat: the board's picture, captioned, with the
+// keyboard of their seat, sent under the ref "board:<id>" (bot.Request.Ref) and changed in place
+// by ref. A change the player made themselves, or the bot's answer, edits that message; a change
+// the player must hear of (the opponent moved, offered a draw, the game started or ended behind
+// their back) deletes it and sends the new board at the bottom of the chat instead, which is the
+// notification in Telegram (edits make no sound). So a game never becomes a scroll of boards.
+//
+// The transport forgets the messages of a ref two days after they were sent (Telegram lets a
+// bot delete its messages for that long), while a correspondence player may think for three: a
+// board last sent more than refreshAfter ago is therefore sent anew rather than edited. When it
+// was sent is recorded per seat in board_message.
+
+// refreshAfter is how old a board message may be and still be edited in place.
+const refreshAfter = 40 * time.Hour
+
+// showMode is how a seat's board message changes.
+type showMode int
+
+const (
+	// showCaption edits the caption and the keyboard (the picture is unchanged).
+	showCaption showMode = iota
+	// showPicture edits the picture with them.
+	showPicture
+	// showNew deletes the message and sends the board anew at the bottom of the chat.
+	showNew
+)
+
+// show queues the board message of a human seat: changed as mode says, captioned with note (an
+// HTML line) after the state of the game, with the move being entered (ent: its squares marked
+// on the picture) or a resignation to confirm. An edit with msgID edits that message (the one
+// whose button was pressed) rather than the ref's. A seat without a player to show it to (the bot, a user who blocked the
+// bot) is skipped.
+func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode showMode, note string, ent *entry, confirm bool, msgID int) error {
+	p := sc.players[seat]
+	if p == nil || p.Blocked {
+		return nil
+	}
+	c := texts.For(p.Lang)
+	if mode != showNew && msgID == 0 {
+		if at := sc.sent[seat]; at.IsZero() || b.now().Sub(at) > refreshAfter {
+			mode = showNew
+		}
+	}
+	caption := b.caption(c, sc, seat, note, ent, confirm)
+	kb := b.keyboard(c, sc, seat, ent, confirm)
+	r := ref(sc.bd.ID)
+	var reqs []bot.Request
+	switch mode {
+	case showCaption:
+		var req bot.Request
+		var err error
+		if msgID != 0 {
+			req, err = bot.EditCaption(p.Chat, msgID, caption, kb)
+		} else {
+			req, err = bot.EditCaptionRef(p.Chat, r, caption, kb)
+		}
+		if err != nil {
+			return err
+		}
+		reqs = append(reqs, req)
+	case showPicture, showNew:
+		path, err := b.picture(sc.g, seat, ent)
+		if err != nil {
+			return err
+		}
+		if mode == showPicture {
+			var req bot.Request
+			if msgID != 0 {
+				req, err = bot.EditPhoto(p.Chat, msgID, path, caption, kb)
+			} else {
+				req, err = bot.EditPhotoRef(p.Chat, r, path, caption, kb)
+			}
+			if err != nil {
+				return err
+			}
+			reqs = append(reqs, req)
+			break
+		}
+		send, err := bot.SendPhoto(p.Chat, path, caption, kb)
+		if err != nil {
+			return err
+		}
+		send.Ref = r
+		reqs = append(reqs, bot.DeleteRef(p.Chat, r), send)
+		if err := b.markSent(ctx, tx, sc.bd.ID, seat); err != nil {
+			return err
+		}
+		sc.sent[seat] = b.now()
+	}
+	return tx.Send(ctx, reqs...)
+}
+
+// picture returns the file of g's picture as a seat sees it, with the squares of a move being
+// entered, timing its drawing.
+func (b *Boards) picture(g *engine.Game, seat int, ent *entry) (string, error) {
+	opt := engine.ImageOptions{Viewer: engine.Player(seat)}
+	if ent != nil && len(ent.squares) > 0 {
+		opt.Selected, opt.Targets = ent.squares, ent.steps.Next
+	}
+	start := time.Now()
+	path, rendered, err := b.pics.path(g, opt)
+	if err != nil {
+		return "", err
+	}
+	if rendered {
+		b.metrics.Render.Observe(time.Since(start).Seconds())
+	}
+	return path, nil
+}
+
+// markSentSQL records when a seat's board message was last sent.
+const markSentSQL = `
+	INSERT INTO board_message (board_id, seat, sent_at) VALUES ($1, $2, $3)
+	ON CONFLICT (board_id, seat) DO UPDATE SET sent_at = EXCLUDED.sent_at`
+
+// markSent records that a seat's board message was sent now.
+func (b *Boards) markSent(ctx context.Context, tx bot.Tx, board int64, seat int) error {
+	if _, err := tx.DB().Exec(ctx, markSentSQL, board, seat, b.now()); err != nil {
+		return fmt.Errorf("board %d: record its message: %w", board, err)
+	}
+	return nil
+}
+
+// sentSQL reads when the seats' board messages were last sent.
+const sentSQL = `SELECT seat, sent_at FROM board_message WHERE board_id = $1`
+
+// loadSent reads when the seats' board messages were last sent into the scene.
+func (b *Boards) loadSent(ctx context.Context, tx bot.Tx, sc *scene) error {
+	rows, err := tx.DB().Query(ctx, sentSQL, sc.bd.ID)
+	if err != nil {
+		return fmt.Errorf("board %d: its messages: %w", sc.bd.ID, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seat int
+		var at time.Time
+		if err := rows.Scan(&seat, &at); err != nil {
+			return fmt.Errorf("board %d: its messages: %w", sc.bd.ID, err)
+		}
+		if seat == 0 || seat == 1 {
+			sc.sent[seat] = at
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("board %d: its messages: %w", sc.bd.ID, err)
+	}
+	return nil
+}

@@ -1,0 +1,150 @@
+package boards
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"slices"
+	"strings"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions"
+)
+
+// HandleMessage takes a typed move (see notation.go): a text that reads as a move, from a user
+// who plays a game in the bot. It is offered every message that is no command and no answer to
+// a prompt, before the relay, so that a move never goes to the admins; anything else it leaves.
+//
+// Which game a typed move goes to, when the user plays several: the games where it is their turn
+// are tried from the one whose turn began most recently (the board nearest the bottom of the
+// chat); the move goes to the first in which it is legal. When it is legal in none, the answer
+// says why for that most recent game, with the legal moves of the piece the text names. When it
+// is the user's turn in no game, the answer says so.
+func (b *Boards) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+	m := u.Message
+	if m == nil || m.Text == "" || !looksLikeMove(m.Text) {
+		return false, nil
+	}
+	st := b.store(tx.DB())
+	list, err := st.UserBoards(ctx, u.Service, u.User.ID, 0)
+	if err != nil {
+		return false, err
+	}
+	var active, mine []sessions.BoardInfo
+	for _, bi := range list {
+		if bi.Status != sessions.BoardActive {
+			continue
+		}
+		active = append(active, bi)
+		if bi.MyTurn {
+			mine = append(mine, bi)
+		}
+	}
+	if len(active) == 0 {
+		return false, nil
+	}
+	c := texts.For(u.User.Language)
+	if len(mine) == 0 {
+		slices.SortStableFunc(active, func(x, y sessions.BoardInfo) int { return y.TurnStarted.Compare(x.TurnStarted) })
+		return true, say(ctx, tx, u.Chat, fmt.Sprintf(c.Board.NotYourTurnIn, html.EscapeString(c.Game(active[0].Variant))), m.MessageID)
+	}
+	slices.SortStableFunc(mine, func(x, y sessions.BoardInfo) int { return y.TurnStarted.Compare(x.TurnStarted) })
+	// The boards are locked as they are tried (a board read without its lock may be half
+	// saved); they are the user's, each waiting for their move.
+	var bd *sessions.Board
+	for _, bi := range mine {
+		cand, err := st.Lock(ctx, bi.ID)
+		if err != nil {
+			return false, err
+		}
+		g, err := cand.Game()
+		if err != nil {
+			return false, err
+		}
+		if bd == nil {
+			bd = cand
+		}
+		if _, err := parseTyped(g, m.Text); err == nil {
+			bd = cand
+			break
+		}
+	}
+	seat, err := bd.SeatOf(u.User.ID)
+	if err != nil {
+		return false, err
+	}
+	g, err := bd.Game()
+	if err != nil {
+		return false, err
+	}
+	mv, perr := parseTyped(g, m.Text)
+	if perr != nil {
+		return true, say(ctx, tx, u.Chat, refusal(c, g, m.Text, perr), m.MessageID)
+	}
+	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+		return false, err
+	}
+	err = b.play(ctx, tx, st, bd, u.User.ID, mv.String(), bd.Ply(), seat, byPlayer)
+	if userError(err) {
+		return true, say(ctx, tx, u.Chat, html.EscapeString(c.Error(err)), m.MessageID)
+	}
+	return true, err
+}
+
+// maxListed bounds the moves an answer lists.
+const maxListed = 12
+
+// refusal words the answer to a typed move the engine refused (an *engine.MoveError): why, and
+// what the player can play instead: the legal moves of the piece named, the moves the text could
+// be, or all the legal moves when they are few.
+func refusal(c *texts.Catalog, g *engine.Game, text string, err error) string {
+	t := &c.Board
+	list := func(moves []engine.Move) string {
+		names := make([]string, 0, min(len(moves), maxListed+1))
+		for i, m := range moves {
+			if i == maxListed {
+				names = append(names, "…")
+				break
+			}
+			names = append(names, m.String())
+		}
+		return html.EscapeString(strings.Join(names, ", "))
+	}
+	quoted := html.EscapeString(strings.TrimSpace(text))
+	var me *engine.MoveError
+	if !errors.As(err, &me) {
+		return fmt.Sprintf(t.Illegal, quoted)
+	}
+	square := html.EscapeString(me.Square)
+	lines := []string{fmt.Sprintf(t.Illegal, quoted)}
+	switch me.Kind {
+	case engine.MoveUnreadable:
+		lines[0] = fmt.Sprintf(t.Unreadable, quoted)
+	case engine.MoveAmbiguous:
+		return fmt.Sprintf(t.Ambiguous, quoted, list(me.Candidates))
+	case engine.MoveGameOver:
+		return t.Over
+	case engine.MoveNoPiece:
+		lines = append(lines, fmt.Sprintf(t.NoPiece, square))
+	case engine.MoveNotYours:
+		lines = append(lines, fmt.Sprintf(t.NotYourPiece, square))
+	}
+	if me.MustCapture {
+		lines = append(lines, t.MustCapture)
+	}
+	switch {
+	case me.Kind == engine.MoveIllegal && me.Square != "" && len(me.Candidates) > 0:
+		lines = append(lines, fmt.Sprintf(t.From, square, list(me.Candidates)))
+	case me.Kind == engine.MoveIllegal && me.Square != "":
+		lines = append(lines, fmt.Sprintf(t.Stuck, square))
+		fallthrough
+	default:
+		if legal := g.LegalMoves(); len(legal) <= maxListed {
+			lines = append(lines, fmt.Sprintf(t.Moves, list(legal)))
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,96 @@
+package bot_test
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/bot/tgemu"
+)
+
+// writePNG writes a w×h picture to path.
+func writePNG(t *testing.T, path string, w, h int) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, image.NewGray(image.Rect(0, 0, w, h))); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Ensure a photo sent under a ref is edited in place by ref: a new picture (uploaded the first
+// time, then sent by its file_id), its caption and keyboard, or the caption and keyboard alone.
+func TestEditPhotoByRef(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.png"), filepath.Join(dir, "b.png")
+	writePNG(t, a, 30, 20)
+	writePNG(t, b, 20, 30)
+	kb := bot.Keyboard{{{Text: "ok", Data: "ok"}}}
+	e.start(t, bot.Config{Limits: &bot.NoLimits, Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if u.Message == nil {
+			return nil
+		}
+		var req bot.Request
+		var err error
+		switch u.Message.Text {
+		case "send":
+			req, err = bot.SendPhoto(1, a, "<b>first</b>", kb)
+			req.Ref = "board"
+		case "b":
+			req, err = bot.EditPhotoRef(1, "board", b, "<b>second</b>", nil)
+		case "a":
+			req, err = bot.EditPhotoRef(1, "board", a, "third", kb)
+		case "caption":
+			req, err = bot.EditCaptionRef(1, "board", "<i>fourth</i>", kb)
+		}
+		if err != nil {
+			return err
+		}
+		return tx.Send(ctx, req)
+	}})
+	e.User(1, "Ann", "en")
+	photo := func(what string, ok func(m tgemu.Message) bool) tgemu.Message {
+		t.Helper()
+		var m tgemu.Message
+		bottest.WaitFor(t, 5*time.Second, what, func() bool {
+			msgs := e.BotMessages(1)
+			if len(msgs) != 1 {
+				return false
+			}
+			m = msgs[0]
+			return ok(m)
+		})
+		return m
+	}
+	e.Send(t, 1, "send")
+	first := photo("the photo", func(m tgemu.Message) bool { return m.Photo != "" })
+	e.Send(t, 1, "b")
+	second := photo("the second picture", func(m tgemu.Message) bool { return m.Text == "<b>second</b>" })
+	if second.ID != first.ID || second.Photo == first.Photo || second.PhotoWidth != 20 || len(second.Keyboard) != 0 {
+		t.Errorf("after the edit: %+v (first %+v)", second, first)
+	}
+	e.Send(t, 1, "a")
+	third := photo("the first picture again", func(m tgemu.Message) bool { return m.Text == "third" })
+	if third.Photo != first.Photo || len(third.Keyboard) != 1 {
+		t.Errorf("the first picture was not sent by its file_id: %+v (first %+v)", third, first)
+	}
+	e.Send(t, 1, "caption")
+	fourth := photo("the caption", func(m tgemu.Message) bool { return m.Text == "<i>fourth</i>" })
+	if fourth.Photo != first.Photo || fourth.ID != first.ID {
+		t.Errorf("the caption's edit changed the picture: %+v", fourth)
+	}
+	if n := e.QueryInt(t, `SELECT count(*) FROM tg_file`); n != 2 {
+		t.Errorf("%d files known to Telegram, want 2", n)
+	}
+}
