@@ -21,6 +21,14 @@
 // the built-in texts and the clock (Now, with its time zone) used for <Date> and <CurDate>;
 // [DefaultPlayer] gives the reference's Russian and English players.
 //
+// # Options
+//
+// [Quest.PerformWith], [Quest.ViewWith] and [Quest.ReplayWith] take [Options] for quests written
+// for the original Telegram bot (DagazBotV3), whose interpreter differs from the reference: one
+// rule of play (TopPriority, the only option that changes a game) and what is shown of the
+// locations an action walks through (DescribedText, and the Passed observer, which reports each
+// location passed without a screen of its own). The zero Options are the reference player.
+//
 // # Differences from the reference
 //
 // The rules are the reference's, quirks included (see the project's QUEST-SEMANTICS.md, §2.7

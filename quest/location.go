@@ -47,6 +47,12 @@ type engine struct {
 	ord    []int32 // showing orders, parallel to cand while sorting
 	ties   []int32 // positions of tied jumps while sorting
 
+	// topPriority and passed are the step's options (see Options).
+	topPriority bool
+	passed      func(Passage)
+	// entered is the text index selected as the last location was entered.
+	entered int
+
 	// clamped tells that every parameter value lies within its bounds (see applyChanges).
 	clamped bool
 	// autos counts the automatic jumps of the action.
@@ -61,6 +67,7 @@ var enginePool = sync.Pool{New: func() any { return new(engine) }}
 
 func (e *engine) release() {
 	e.q, e.s, e.rnd, e.clamped, e.st = nil, nil, nil, false, State{}
+	e.topPriority, e.passed = false, nil
 	e.ownParams, e.ownShown, e.ownJumps, e.ownJumped, e.ownVisits = false, false, false, false, false
 	enginePool.Put(e)
 }
@@ -202,6 +209,7 @@ func findChange(list []change, p int) *change {
 func (e *engine) perform(id int) error {
 	q, s := e.q, e.s
 	for e.autos = 0; ; e.autos++ {
+		via := 0 // the jump taken from a location in this round, which enters the next one
 		if e.autos > MaxAutoJumps {
 			return ErrAutoJumpLimit
 		}
@@ -242,6 +250,7 @@ func (e *engine) perform(id int) error {
 			}
 			j := &q.jumps[k]
 			s.LastJumpID, s.HasLastJump = id, true
+			via = id
 			if j.dayPassed {
 				s.Days++
 			}
@@ -298,6 +307,9 @@ func (e *engine) perform(id int) error {
 		next, auto, err := e.enterLocation()
 		if err != nil || !auto {
 			return err
+		}
+		if e.passed != nil {
+			e.passed(e.passage(via, e.entered))
 		}
 		id = next
 	}
@@ -472,6 +484,7 @@ func (e *engine) enterLocation() (int, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
+	e.entered = ti
 	if ti < len(l.media) {
 		s.applyMedia(&l.media[ti])
 	}
@@ -789,11 +802,12 @@ func (e *engine) groupJumps() {
 				}
 			}
 		}
-		// The jumps not too unlikely: active, priority·100 ≥ the maximum.
+		// The jumps not too unlikely: active, priority·100 ≥ the maximum (under TopPriority,
+		// priority = the maximum).
 		sum, last := 0.0, -1
 		for p := i; p < len(cand); p++ {
 			if active[p] && q.jumps[cand[p]].textKey == key {
-				if pr := q.jumps[cand[p]].priority; pr*100 >= maxPrio {
+				if pr := q.jumps[cand[p]].priority; e.likely(pr, maxPrio) {
 					sum = pr + sum
 					last = p
 				}
@@ -803,7 +817,7 @@ func (e *engine) groupJumps() {
 		for p := i; p < len(cand); p++ {
 			if active[p] && q.jumps[cand[p]].textKey == key {
 				pr := q.jumps[cand[p]].priority
-				if !(pr*100 >= maxPrio) {
+				if !e.likely(pr, maxPrio) {
 					continue
 				}
 				if pr >= r || p == last {
@@ -814,4 +828,14 @@ func (e *engine) groupJumps() {
 			}
 		}
 	}
+}
+
+// likely reports whether a jump of priority pr in a text group whose highest priority is
+// maxPrio may be drawn: the reference's "not too unlikely" (at least a hundredth of the highest),
+// or under TopPriority only the highest.
+func (e *engine) likely(pr, maxPrio float64) bool {
+	if e.topPriority {
+		return pr == maxPrio
+	}
+	return pr*100 >= maxPrio
 }

@@ -82,8 +82,14 @@ type View struct {
 	Choices []Choice
 	// Status tells whether the game goes on, and how it ended.
 	Status Status
-	// Image, Track and Sound are the media names to show, "" for none.
+	// Image, Track and Sound are the media names to show, "" for none. As in the reference,
+	// an image stays from screen to screen until another one is named.
 	Image, Track, Sound string
+	// LocationImage is the image field of the location's text shown (in the location phases),
+	// and JumpImage that of the last jump taken (after the first jump): what the screen's own
+	// parts name, never carried over from earlier screens. "" for none. Players that show an
+	// image only where it is named use these instead of Image.
+	LocationImage, JumpImage string
 }
 
 // Choice is one button of a [View].
@@ -139,14 +145,20 @@ func (q *Quest) Start(seed string) (_ State, err error) {
 // choices of the state's view; otherwise Perform returns an error matching [ErrNotAChoice]. On
 // any error the returned state is s, unchanged. s itself is never modified.
 func (q *Quest) Perform(s State, jumpID int) (State, error) {
-	ns, err := q.perform(s, jumpID)
+	return q.PerformWith(s, jumpID, Options{})
+}
+
+// PerformWith is Perform under options o (see [Options]); Perform is PerformWith with zero
+// options, the reference player.
+func (q *Quest) PerformWith(s State, jumpID int, o Options) (State, error) {
+	ns, err := q.perform(s, jumpID, &o)
 	if err != nil {
 		return s, err
 	}
 	return ns, nil
 }
 
-func (q *Quest) perform(s State, jumpID int) (_ State, err error) {
+func (q *Quest) perform(s State, jumpID int, o *Options) (_ State, err error) {
 	defer recoverFormula(&err)
 	if err := q.check(&s); err != nil {
 		return s, err
@@ -175,6 +187,7 @@ func (q *Quest) perform(s State, jumpID int) (_ State, err error) {
 	e.st.Sound = ""
 	e.rndv = *alea.FromState(s.Alea)
 	e.q, e.s, e.rnd = q, &e.st, &e.rndv
+	e.topPriority, e.passed = o.TopPriority, o.Passed
 	err = e.perform(jumpID)
 	ns := e.st
 	ns.Alea = e.rnd.State()
@@ -188,12 +201,17 @@ func (q *Quest) perform(s State, jumpID int) (_ State, err error) {
 // Replay rebuilds a game from its seed and the list of actions taken, checking each action as
 // [Quest.Perform] does.
 func (q *Quest) Replay(seed string, actions []int) (State, error) {
+	return q.ReplayWith(seed, actions, Options{})
+}
+
+// ReplayWith is Replay under options o (see [Options]).
+func (q *Quest) ReplayWith(seed string, actions []int, o Options) (State, error) {
 	s, err := q.Start(seed)
 	if err != nil {
 		return s, err
 	}
 	for i, a := range actions {
-		s, err = q.Perform(s, a)
+		s, err = q.PerformWith(s, a, o)
 		if err != nil {
 			return s, fmt.Errorf("action %d (%d): %w", i+1, a, err)
 		}
@@ -302,7 +320,12 @@ var (
 // View builds what the player sees of state s (the reference's getUIState). Texts that draw
 // random numbers (ranges in {…} formulas, random text selection) draw from a copy of the game's
 // PRNG, so View never changes the game and gives the same result every time.
-func (q *Quest) View(s State, p Player) (_ View, err error) {
+func (q *Quest) View(s State, p Player) (View, error) {
+	return q.ViewWith(s, p, Options{})
+}
+
+// ViewWith is View under options o (see [Options]); only DescribedText changes what it shows.
+func (q *Quest) ViewWith(s State, p Player, o Options) (_ View, err error) {
 	defer recoverFormula(&err)
 	if err := q.check(&s); err != nil {
 		return View{}, err
@@ -315,6 +338,9 @@ func (q *Quest) View(s State, p Player) (_ View, err error) {
 	rnd := alea.FromState(s.Alea)
 	t := substituter{q: q, params: s.Params, shown: s.Shown, rnd: rnd, player: p, days: s.Days}
 	v := View{Image: s.Image, Track: resetTrack(s.Track), Sound: s.Sound}
+	if k := q.lastJump(&s); k >= 0 && s.Phase != PhaseStarting && s.Phase != PhaseReturnedEnding {
+		v.JumpImage = q.jumps[k].media.image
+	}
 
 	// The main text, in the phase's way.
 	var text *text
@@ -338,10 +364,24 @@ func (q *Quest) View(s State, p Player) (_ View, err error) {
 		text = emptyText
 		if ti >= 0 && ti < len(l.ttexts) {
 			text = l.ttexts[ti]
+			v.LocationImage = l.media[ti].image
 		}
 		if l.empty {
 			if k := q.lastJump(&s); k >= 0 && q.jumps[k].desc != "" {
-				text = q.jumps[k].tdesc
+				if o.DescribedText && text != emptyText && l.texts[ti] != "" {
+					// The description, then the location's own text.
+					desc, err := t.render(q.jumps[k].tdesc)
+					if err != nil {
+						return View{}, err
+					}
+					own, err := t.render(text)
+					if err != nil {
+						return View{}, err
+					}
+					v.Text, text = desc+"\n\n"+own, nil
+				} else {
+					text = q.jumps[k].tdesc
+				}
 			}
 		}
 		switch {
@@ -379,8 +419,10 @@ func (q *Quest) View(s State, p Player) (_ View, err error) {
 			v.Status = Dead
 		}
 	}
-	if v.Text, err = t.render(text); err != nil {
-		return View{}, err
+	if text != nil {
+		if v.Text, err = t.render(text); err != nil {
+			return View{}, err
+		}
 	}
 
 	// The parameters (none before the start and after the win).

@@ -7,8 +7,8 @@
 // The path of a button press: the transport's poll stores the update in the inbox; a dispatcher
 // worker claims it and runs Bot.Handle (the router) in the update's transaction; the middleware
 // deliver the news (relay) and refresh the command menus (the tree); the router sends the press
-// by its callback prefix ("q" to the quest player, "m" to the command tree, "r" to the relay, "g"
-// to the board games);
+// by its callback prefix ("q" to the quest player and "qc" to its catalogue, "m" to the command
+// tree, "r" to the relay, "g" to the board games);
 // the feature changes its state through its store (quest/questpg for a quest step) and gives the
 // requests of its answer to tx.Send; the transaction commits the state and the outbox rows
 // together; the sender sends them under Telegram's limits.
@@ -121,6 +121,9 @@ func New(cfg Config) *Bot {
 	for name, fn := range b.Tools.Builtins() {
 		builtins[name] = fn
 	}
+	for name, fn := range b.Games.Builtins() {
+		builtins[name] = fn
+	}
 	for name, fn := range b.Boards.Builtins() {
 		builtins[name] = fn
 	}
@@ -143,6 +146,7 @@ func New(cfg Config) *Bot {
 	})
 	r.OnCallback(scriptbot.CallbackPrefix, b.Tree.HandleMenu)
 	r.OnCallback(questplay.CallbackPrefix, b.Games.HandleCallback)
+	r.OnCallback(questplay.CataloguePrefix, b.Games.HandleCatalogue)
 	r.OnCallback(relay.CallbackPrefix, b.Relay.HandleCallback)
 	r.OnCallback(boards.CallbackPrefix, b.Boards.HandleCallback)
 	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board

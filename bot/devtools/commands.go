@@ -20,6 +20,7 @@ import (
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questlog"
 	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/scripts"
 )
@@ -366,6 +367,7 @@ func (t *Tools) set(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 		}
 		r.gm.State = r.gm.State.Clone()
 		r.gm.State.Params[idx] = v
+		r.gm.Moves = append(r.gm.Moves, questlog.Move{Set: map[int]int{idx: v}})
 		value = strconv.Itoa(v)
 	default:
 		return &scripts.Result{Code: "usage"}, nil

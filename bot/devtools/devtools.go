@@ -22,6 +22,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questlog"
 	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/scripts"
 )
@@ -60,6 +61,7 @@ type Store interface {
 	Uploaded(ctx context.Context, db pgx.Tx, service int, filter string, limit int) ([]questpg.Listing, error)
 	UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (bool, string, error)
 	StoredFiles(ctx context.Context, db pgx.Tx) ([]string, error)
+	Log(ctx context.Context, db pgx.Tx, service int, user int64) ([]questlog.Move, bool, error)
 }
 
 var _ Store = (*questpg.Store)(nil)
@@ -190,15 +192,17 @@ type Builtin = func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 // Builtins returns the built-in operations the command tree of migration 008 calls, by name.
 func (t *Tools) Builtins() map[string]Builtin {
 	return map[string]Builtin{
-		"dev.find":   t.find,
-		"dev.run":    t.run,
-		"dev.show":   t.show,
-		"dev.set":    t.set,
-		"dev.calc":   t.calc,
-		"dev.dump":   t.dump,
-		"dev.write":  t.write,
-		"dev.save":   t.save,
-		"dev.quests": t.quests,
+		"dev.find":      t.find,
+		"dev.run":       t.run,
+		"dev.show":      t.show,
+		"dev.set":       t.set,
+		"dev.calc":      t.calc,
+		"dev.dump":      t.dump,
+		"dev.write":     t.write,
+		"dev.save":      t.save,
+		"dev.quests":    t.quests,
+		"dev.log":       t.moveLog,
+		"dev.positions": t.positions,
 	}
 }
 
@@ -257,6 +261,11 @@ func (t *Tools) startSandbox(ctx context.Context, tx bot.Tx, u *bot.Update, sc *
 	}
 	gm := &questpg.Game{Service: u.Service, User: u.User.ID, Script: *sc, State: state, MoneyParam: moneyParam(q),
 		Ranger: ranger}
+	if st != nil {
+		// The log of a restored game begins with the state it was restored to.
+		restored := state.Clone()
+		gm.Moves = []questlog.Move{{State: &restored}}
+	}
 	if err := t.store.StartSandbox(ctx, tx.DB(), gm); err != nil {
 		return err
 	}

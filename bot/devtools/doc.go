@@ -6,9 +6,10 @@
 // parses the arguments, guards each command by role (DEVELOPER == true || ADMIN == true, or
 // ADMIN == true) with a refusal branch for everybody else, and words every answer in English
 // and Russian. The tree calls the built-ins of this package (Tools.Builtins: dev.find, dev.run,
-// dev.show, dev.set, dev.calc, dev.dump, dev.write, dev.save, dev.quests), which check the role
-// again themselves and answer with result codes, and stored procedures for what is plain SQL
-// (dev_set_quest, dev_set_developer, dev_developers). Uploads come through Tools.HandleMessage,
+// dev.show, dev.set, dev.calc, dev.dump, dev.write, dev.save, dev.quests, and dev.log and
+// dev.positions of migration 016, log.go), which check the role again themselves and answer with
+// result codes, and stored procedures for what is plain SQL (dev_set_quest, dev_set_developer,
+// dev_developers, dev_delete_upload). Uploads come through Tools.HandleMessage,
 // which the router offers every message the command tree left and which takes every document
 // and nothing else. The tools keep the games and the catalogue through quest/questpg, open quest
 // files through quest/questfs and have the quest player (bot/questplay, behind the Player

@@ -5,13 +5,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"image"
 	_ "image/gif" // registers the formats image.Decode reads
 	_ "image/jpeg"
 	_ "image/png"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -24,7 +22,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/qmm"
-	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
 )
 
@@ -134,35 +132,13 @@ func clip(s string, n int) string {
 }
 
 // questProblem says for people why data is not a quest that plays, "" when it is one: it must
-// decode, compile, start, and enter its first location.
-func questProblem(txt texts.Dev, data []byte) (*qmm.Quest, string) {
-	d, err := qmm.DecodeBytes(data)
-	var fe *qmm.FormatError
-	switch {
-	case errors.Is(err, qmm.ErrUnknownMagic):
-		return nil, txt.NotQuest
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return nil, txt.EndsEarly
-	case errors.As(err, &fe):
-		return nil, fmt.Sprintf(txt.Damaged, clip(fe.Msg, 200))
-	case err != nil:
-		return nil, fmt.Sprintf(txt.Damaged, clip(err.Error(), 200))
-	}
-	q, err := quest.Compile(d)
+// pass questfs.Check, as the quests imported with questbot quests add do.
+func questProblem(txt *texts.Catalog, data []byte) (*qmm.Quest, string) {
+	q, err := questfs.Check(data)
 	if err != nil {
-		return nil, fmt.Sprintf(txt.NoCompile, clip(err.Error(), 200))
+		return nil, txt.QuestProblem(err)
 	}
-	st, err := q.Start("upload")
-	if err == nil {
-		st, err = q.Perform(st, quest.JumpIAgree)
-	}
-	if err == nil {
-		_, err = q.View(st, quest.DefaultPlayer(quest.English, fixedClock))
-	}
-	if err != nil {
-		return nil, fmt.Sprintf(txt.NoStart, clip(err.Error(), 200))
-	}
-	return d, ""
+	return q.Doc, ""
 }
 
 // fixedClock is the date a quest is shown at when it is checked.
@@ -223,8 +199,9 @@ func questKey(label string) string {
 // uploadQuest checks and registers an uploaded quest: a new version of the owner's quest of that
 // name, with a private catalogue entry (script) of its own.
 func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label string, data []byte) error {
-	txt := texts.For(u.User.Language).Dev
-	d, problem := questProblem(txt, data)
+	cat := texts.For(u.User.Language)
+	txt := cat.Dev
+	d, problem := questProblem(cat, data)
 	if problem != "" {
 		return sayf(ctx, tx, u, txt.BadQuest, label, problem)
 	}

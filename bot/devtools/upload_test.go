@@ -113,14 +113,17 @@ func TestQuestUpload(t *testing.T) {
 	e.ask(t, admin, fmt.Sprintf("/setquest %d lang ru", second), "lang is now ru")
 	e.ask(t, admin, fmt.Sprintf("/setquest %d lang en", second), "lang is now en")
 	e.ask(t, admin, fmt.Sprintf("/setquest %d common probe", second), "common is now probe")
+	e.ask(t, admin, fmt.Sprintf("/setquest %d dialect DagazBot", second), "dialect is now dagazbot")
+	e.ask(t, admin, fmt.Sprintf("/setquest %d dialect tge", second), "«tge» is not a valid dialect")
 	e.ask(t, admin, fmt.Sprintf("/setquest %d colour red", second), "Usage: /setquest")
 	e.ask(t, admin, "/setquest 999999 name X", "This bot has no quest #999999.")
 	e.ask(t, admin, "/setquest", "Usage: /setquest")
 	var bonus, penalty int
-	e.Pool.QueryRow(ctx, `SELECT name, common_name, listed, win_bonus, death_penalty FROM script WHERE id = $1`, second).
-		Scan(&name, &common, &listed, &bonus, &penalty)
-	if name != "Probe <Run>" || common != "probe" || !listed || bonus != 250 || penalty != 100 {
-		t.Errorf("after /setquest: %q %q %v %d %d", name, common, listed, bonus, penalty)
+	var dialect string
+	e.Pool.QueryRow(ctx, `SELECT name, common_name, listed, win_bonus, death_penalty, dialect FROM script WHERE id = $1`, second).
+		Scan(&name, &common, &listed, &bonus, &penalty, &dialect)
+	if name != "Probe <Run>" || common != "probe" || !listed || bonus != 250 || penalty != 100 || dialect != "dagazbot" {
+		t.Errorf("after /setquest: %q %q %v %d %d %q", name, common, listed, bonus, penalty, dialect)
 	}
 
 	// Listed, it is in the catalogue and /start plays it as a counted game.

@@ -17,8 +17,19 @@
 // the step at which the screen was shown and the quest action. A press is performed only when
 // the game and step are the current ones and the action is an active choice of the current
 // state; anything else is answered "this choice is no longer available" and changes nothing.
-// After a choice the pressed message loses its keyboard and stays in the chat as a transcript,
-// except the screens of the starting location and of empty locations, which are deleted.
+// After a choice the pressed message stays in the chat as a transcript, its buttons replaced by
+// the choice made (a multiplayer quest's only loses its buttons), except the screens of the
+// starting location and of empty locations, which are deleted (in the reference dialect). An
+// ending offers the quest again and the catalogue (catalogue.go, which also shows /quest's pages).
+//
+// # Dialects
+//
+// Each quest of the catalogue names the dialect it is played in: reference, the reference player
+// exactly (the default), or dagazbot, for the quests written for the original Telegram bot, whose
+// interpreter showed them differently and had one rule of play of its own. dialect.go lists
+// what the dagazbot dialect changes: the buttons' order and width, the locations a step passes
+// through and the "Next"s it takes by itself, the pictures, <Money>, and the rule for jumps that
+// share a text.
 //
 // # Persistence and cost
 //

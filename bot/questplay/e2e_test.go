@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -45,10 +46,12 @@ func TestPlayCorpusQuest(t *testing.T) {
 		return strings.Contains(msgs[len(msgs)-1].Text, "Описание поздравления")
 	})
 	last := msgs[len(msgs)-1]
-	if len(last.Keyboard) != 0 || !strings.Contains(last.Text, "Описание поздравления") {
-		t.Errorf("last message %q with keyboard %v, want the congratulation without buttons", last.Text, last.Keyboard)
+	if got := labels(last); !strings.Contains(last.Text, "Описание поздравления") ||
+		!slices.EqualFunc(got, [][]string{{"🔁 Сыграть ещё раз"}, {"📚 Другой квест"}}, slices.Equal) {
+		t.Errorf("last message %q with keyboard %v, want the congratulation offering the quest again and another",
+			last.Text, got)
 	}
-	kept := 0
+	kept, chosen := 0, 0
 	for _, m := range msgs[:len(msgs)-1] {
 		if m.FromBot && len(m.Keyboard) != 0 {
 			t.Errorf("message %d %q kept its buttons", m.ID, m.Text)
@@ -56,9 +59,12 @@ func TestPlayCorpusQuest(t *testing.T) {
 		if m.FromBot {
 			kept++
 		}
+		if m.FromBot && strings.Contains(m.Text, "\n\n➤ ") {
+			chosen++
+		}
 	}
-	if kept == 0 {
-		t.Error("no transcript left in the chat")
+	if kept == 0 || chosen == 0 {
+		t.Errorf("%d messages left in the chat, %d with the choice made", kept, chosen)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
+	"github.com/questbot/questbot/quest/questlog"
 	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/sessions"
 )
@@ -34,6 +36,11 @@ type Store interface {
 	LockRunning(ctx context.Context, db pgx.Tx, service int, user, game int64) (*questpg.Game, error)
 	// Script returns a quest the bot offers; questpg.ErrNoScript when it does not.
 	Script(ctx context.Context, db pgx.Tx, service int, id int64) (*questpg.Script, error)
+	// Offered returns a quest the bot offers to everyone (listed or shipped); questpg.ErrNoScript
+	// when it does not.
+	Offered(ctx context.Context, db pgx.Tx, service int, id int64) (*questpg.Script, error)
+	// Catalogue returns a page of the catalogue a user sees, and how many quests it has.
+	Catalogue(ctx context.Context, db pgx.Tx, service int, user int64, lang, query string, offset, limit int) ([]questpg.Entry, int, error)
 	// Translation returns the version of a quest in another language; questpg.ErrNoScript when
 	// there is none.
 	Translation(ctx context.Context, db pgx.Tx, service int, commonName, lang string) (*questpg.Script, error)
@@ -121,6 +128,11 @@ type game struct {
 	questpg.Game
 	// mp is what a game of a multiplayer quest shows beyond its state (multi.go).
 	mp *mpState
+	// lead are the messages a step sends before the new screen, and passed the locations it
+	// walked through since (the dagazbot dialect shows them, dialect.go); both belong to one
+	// step and are never remembered with the game.
+	lead   []bot.Request
+	passed []quest.Passage
 }
 
 // info is what the player derives once from each quest file.
@@ -134,6 +146,8 @@ type info struct {
 	plain map[int]bool
 	// points are the multiplayer jumps (!session, !wait) by jump id (multi.go).
 	points map[int]sessions.Point
+	// layoutInfo is what the dagazbot dialect lays screens out by (dialect.go).
+	layoutInfo
 }
 
 type infoKey struct{}
@@ -157,7 +171,8 @@ func (g *Games) open(file string) (*compiled, error) {
 // derive computes a quest's info.
 func derive(q *questfs.Quest) *info {
 	d := q.Doc
-	in := &info{money: -1, plain: map[int]bool{}}
+	in := &info{money: -1, plain: map[int]bool{}, layoutInfo: layoutInfo{ranks: map[int]int{}, orders: map[int]int32{},
+		nexts: map[int]bool{}, widths: map[int]int{}, described: map[int]bool{}}}
 	for i := range d.Params {
 		p := &d.Params[i]
 		if p.Active && p.IsMoney {
@@ -166,10 +181,47 @@ func derive(q *questfs.Quest) *info {
 			break
 		}
 	}
+	empty := map[int32]bool{}
 	for i := range d.Locations {
 		l := &d.Locations[i]
 		if l.IsStarting || l.IsEmpty {
 			in.plain[int(l.ID)] = true
+		}
+		if l.IsEmpty {
+			empty[l.ID] = true
+		}
+		if len(l.Texts) > 0 {
+			if n := buttonsPerRow(l.Texts[0].Media.Image.Value); n > 0 {
+				if _, seen := in.widths[int(l.ID)]; !seen {
+					in.widths[int(l.ID)] = n
+				}
+			}
+		}
+	}
+	// The rank of a jump is the position of the first jump of its location with its text.
+	firstOfText := map[int32]map[string]int{}
+	for i := range d.Jumps {
+		j := &d.Jumps[i]
+		id := int(j.ID)
+		if _, seen := in.orders[id]; seen {
+			continue // the player finds the first jump of an id
+		}
+		texts := firstOfText[j.From]
+		if texts == nil {
+			texts = map[string]int{}
+			firstOfText[j.From] = texts
+		}
+		rank, ok := texts[j.Text]
+		if !ok {
+			rank = i
+			texts[j.Text] = i
+		}
+		in.ranks[id], in.orders[id] = rank, j.ShowingOrder
+		if isNextText(j.Text) {
+			in.nexts[id] = true
+		}
+		if j.Description != "" && !empty[j.To] {
+			in.described[id] = true
 		}
 	}
 	for i := range d.Jumps {
@@ -217,9 +269,20 @@ func questLang(lang string) quest.Lang {
 	return quest.English
 }
 
-// player is who plays, for the quest's View: the reference's default player in the script's
-// language, with the player's name (as rangerMark, see render.go) and the clock.
-func (g *Games) player(lang string, money int64) quest.Player {
+// player is who plays a game, for the quest's View: the reference's default player in the
+// script's language, with the player's name (as rangerMark, see render.go), the clock, and as
+// <Money> the money parameter's value (0 without one; the win bonus in the dagazbot dialect, as
+// the original bot showed).
+func (g *Games) player(gm *game) quest.Player {
+	m := money(&gm.State, gm.MoneyParam)
+	if gm.MoneyParam < 0 && dagaz(gm) {
+		m = gm.Script.WinBonus
+	}
+	return g.playerIn(gm.Script.Lang, m)
+}
+
+// playerIn is the player in a language, with money for <Money>.
+func (g *Games) playerIn(lang string, money int64) quest.Player {
 	p := quest.DefaultPlayer(questLang(lang), g.now())
 	p.Ranger, p.Player = rangerMark, rangerMark
 	p.Money = strconv.FormatInt(money, 10)
@@ -234,19 +297,28 @@ func money(s *quest.State, idx int) int64 {
 	return 0
 }
 
-// screenOf builds the requests of a game's current screen: the image, then the text with the
-// buttons.
+// screenOf builds the requests of a game's current screen: what the step sends before it (the
+// game's lead, the multiplayer notices, the locations it passed through), the image, then the
+// text with the buttons.
 func (g *Games) screenOf(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string) (quest.View, []bot.Request, error) {
-	if gm.Ranger != "" {
-		name = gm.Ranger
-	}
-	v, err := c.View(gm.State, g.player(gm.Script.Lang, money(&gm.State, gm.MoneyParam)))
+	v, reqs, err := g.viewReqs(ctx, db, chat, c, gm, name, true)
 	if err != nil {
 		return v, nil, err
 	}
-	g.multiView(c, gm, &v, name)
-	sc := render(c, v, gm.ID, gm.Step, name)
-	g.findImage(ctx, db, gm.Script.ID, v, &sc)
+	passages, err := g.passageReqs(ctx, db, chat, c, gm, name, gm.passed)
+	if err != nil {
+		return v, nil, err
+	}
+	return v, append(slices.Clip(gm.lead), g.multiScreen(gm, passages, reqs)...), nil
+}
+
+// viewReqs builds the requests that show a game's current view: the image, then the text with
+// the buttons (none unless buttons).
+func (g *Games) viewReqs(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string, buttons bool) (quest.View, []bot.Request, error) {
+	v, sc, err := g.build(ctx, db, c, gm, name, buttons)
+	if err != nil {
+		return v, nil, err
+	}
 	var reqs []bot.Request
 	if sc.image != "" {
 		r, err := bot.SendPhoto(chat, sc.image, "", nil)
@@ -259,7 +331,99 @@ func (g *Games) screenOf(ctx context.Context, db pgx.Tx, chat int64, c *compiled
 	if err != nil {
 		return v, nil, err
 	}
-	return v, g.multiScreen(gm, append(reqs, msgs...)), nil
+	return v, append(reqs, msgs...), nil
+}
+
+// build builds a game's current view and its screen (with its buttons unless not buttons).
+func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, name string, buttons bool) (quest.View, screen, error) {
+	if gm.Ranger != "" {
+		name = gm.Ranger
+	}
+	v, err := c.ViewWith(gm.State, g.player(gm), options(gm, nil))
+	if err != nil {
+		return v, screen{}, err
+	}
+	g.multiView(c, gm, &v, name)
+	width := 0
+	if dagaz(gm) {
+		width = c.arrange(&gm.State, &v)
+	}
+	shown := v
+	if !buttons {
+		shown.Choices = nil
+	}
+	sc := render(c, shown, gm.ID, gm.Step, name, width)
+	if buttons && v.Status.Over() && !gm.Sandbox {
+		// An ending offers the quest again, and the catalogue.
+		t := texts.For(gm.Script.Lang)
+		sc.kb = bot.Keyboard{{{Text: t.Quest.PlayAgain, Data: CataloguePrefix + ":r:" + strconv.FormatInt(gm.Script.ID, 10)}},
+			{{Text: t.Quest.Another, Data: CataloguePrefix + ":l"}}}
+	}
+	g.findImage(ctx, db, gm.Script.ID, v, &sc)
+	return v, sc, nil
+}
+
+// leftScreen is the edit of a screen the player left by choosing action: its text stays, with the
+// choice made under it instead of the buttons. The screen is built again from the game as it was
+// (what showing it never changes); when that cannot be done, or the text would be too long for
+// one message, the edit only takes the buttons away. In a multiplayer quest, whose screens show
+// what the sessions said then, it always does.
+func (g *Games) leftScreen(ctx context.Context, db pgx.Tx, chat int64, msg int, c *compiled, gm *game, action int, name string) (bot.Request, error) {
+	if len(c.points) == 0 {
+		if v, sc, err := g.build(ctx, db, c, gm, name, false); err == nil {
+			for _, ch := range v.Choices {
+				if ch.JumpID != action {
+					continue
+				}
+				label := plainText(ch.Text, name)
+				parts := bot.SplitHTML(sc.html, bot.MaxTextLen)
+				html := parts[len(parts)-1] + "\n\n" + escape(fmt.Sprintf(texts.For(gm.Script.Lang).Quest.Chosen, label))
+				if r, err := bot.EditHTML(chat, msg, html, nil); err == nil {
+					return r, nil
+				}
+			}
+		}
+	}
+	return bot.EditKeyboard(chat, msg, nil)
+}
+
+// autoNext takes, in the dagazbot dialect, the "Next" of each screen that offers nothing else,
+// at most maxAutoNext times and never at a multiplayer point: each such screen goes to the
+// game's lead without its button, after the locations passed before it.
+func (g *Games) autoNext(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string) error {
+	if !dagaz(gm) {
+		return nil
+	}
+	for range maxAutoNext {
+		if _, _, at := pointAt(c, gm.State); at {
+			return nil
+		}
+		v, err := c.ViewWith(gm.State, g.player(gm), options(gm, nil))
+		if err != nil {
+			return err
+		}
+		id, ok := c.loneNext(&v)
+		if !ok {
+			return nil
+		}
+		passages, err := g.passageReqs(ctx, db, chat, c, gm, name, gm.passed)
+		if err != nil {
+			return err
+		}
+		_, screen, err := g.viewReqs(ctx, db, chat, c, gm, name, false)
+		if err != nil {
+			return err
+		}
+		gm.lead = append(append(gm.lead, passages...), screen...)
+		gm.passed = nil
+		next, err := c.PerformWith(gm.State, id, options(gm, func(p quest.Passage) { gm.passed = append(gm.passed, p) }))
+		if err != nil {
+			return err
+		}
+		gm.State = next
+		gm.Moves = append(gm.Moves, questlog.Act(id))
+	}
+	return nil
 }
 
 // findImage puts into sc the image the ImageFinder gives for the view's image, if any.
@@ -425,7 +589,7 @@ func (g *Games) SwitchLanguage(ctx context.Context, tx bot.Tx, u *bot.Update, la
 		}
 		return false, nil
 	}
-	if _, err := c.View(gm.State, g.player(lang, 0)); err != nil {
+	if _, err := c.View(gm.State, g.playerIn(lang, 0)); err != nil {
 		return false, nil // the other version does not fit this game's state
 	}
 	gm.Script = *sc
@@ -528,7 +692,8 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 		return tx.Send(ctx, bot.AnswerCallback(chat, cq.ID, text))
 	}
 	old := gm.State
-	next, err := c.Perform(old, action)
+	var passed []quest.Passage
+	next, err := c.PerformWith(old, action, options(&gm, func(p quest.Passage) { passed = append(passed, p) }))
 	if err != nil {
 		if !errors.Is(err, quest.ErrNotAChoice) {
 			g.log.Error("Quest step failed", slog.Int64("script", gm.Script.ID), slog.Int("action", action), slog.Any("error", err))
@@ -539,6 +704,12 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 	gm.State = next
 	gm.Step++
 	gm.Nonce = questpg.NewNonce()
+	gm.passed = passed
+	gm.Moves = []questlog.Move{questlog.Act(action)}
+	if err := g.autoNext(ctx, db, chat, c, &gm, name(u)); err != nil {
+		g.log.Error("Quest step failed", slog.Int64("script", gm.Script.ID), slog.Int("action", action), slog.Any("error", err))
+		return answer(lang, err)
+	}
 	if retry, err := g.multiStep(ctx, tx, u, c, &gm, prev.Nonce); err != nil {
 		return err
 	} else if retry {
@@ -577,11 +748,12 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 	reqs := make([]bot.Request, 0, len(screen)+2)
 	reqs = append(reqs, bot.AnswerCallback(chat, cq.ID, ""))
 	// The screen left stays as transcript without its buttons, unless it is a screen of the
-	// starting location or of an empty one.
+	// starting location or of an empty one (in the dagazbot dialect, whose empty locations hold
+	// the quests' texts, every screen stays).
 	if m := cq.Message; m != nil {
-		if (old.Phase == quest.PhaseLocation || old.Phase == quest.PhaseCritOnLocation) && c.plain[old.LocationID] {
+		if (old.Phase == quest.PhaseLocation || old.Phase == quest.PhaseCritOnLocation) && c.plain[old.LocationID] && !dagaz(&gm) {
 			reqs = append(reqs, bot.Delete(chat, m.MessageID))
-		} else if r, err := bot.EditKeyboard(chat, m.MessageID, nil); err == nil {
+		} else if r, err := g.leftScreen(ctx, db, chat, m.MessageID, c, &prev, action, name(u)); err == nil {
 			reqs = append(reqs, r)
 		}
 	}
@@ -591,6 +763,7 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 	if v.Status.Over() {
 		g.live.forget(service, user)
 	} else {
+		gm.lead, gm.passed, gm.Moves = nil, nil, nil
 		g.live.put(service, user, gm)
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/formula/alea"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questlog"
 	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"
@@ -256,18 +258,29 @@ func (g *Games) multiView(c *compiled, gm *game, v *quest.View, own string) {
 	}
 }
 
-// multiScreen puts a game's waiting screen under its ref and the requests due before it first.
-func (g *Games) multiScreen(gm *game, reqs []bot.Request) []bot.Request {
+// multiScreen puts a game's waiting screen (reqs) under its ref, after the requests due before
+// it: the multiplayer ones, then the lead given.
+func (g *Games) multiScreen(gm *game, lead, reqs []bot.Request) []bot.Request {
 	if gm.mp == nil {
-		return reqs
+		return append(slices.Clip(lead), reqs...)
 	}
 	if gm.mp.wait != nil {
 		reqs = bot.WithRef(gm.mp.wait.Ref, reqs...)
 	}
-	if len(gm.mp.pre) == 0 {
-		return reqs
+	out := make([]bot.Request, 0, len(gm.mp.pre)+len(lead)+len(reqs))
+	return append(append(append(out, gm.mp.pre...), lead...), reqs...)
+}
+
+// multiText puts the players' names into a text of a multiplayer quest, as multiView does.
+func (g *Games) multiText(c *compiled, gm *game, s, own string) string {
+	if len(c.points) == 0 {
+		return s
 	}
-	return append(append([]bot.Request(nil), gm.mp.pre...), reqs...)
+	names := []string{own}
+	if gm.mp != nil && gm.mp.names != nil {
+		names = gm.mp.names
+	}
+	return playerNames(s, names, texts.For(gm.Script.Lang).Session.Bot)
 }
 
 // playerNames replaces the tags <1>, <2>, … of a text by the players' names: names[k-1], or
@@ -391,18 +404,27 @@ func (r *run) advance(ctx context.Context, mg *runGame) error {
 func (r *run) take(mg *runGame, jump int, set sessions.Values, seed string) error {
 	st := mg.gm.State
 	st.Params = append([]int(nil), st.Params...)
+	written := map[int]int{}
 	for i, v := range set {
 		if i >= 0 && i < len(st.Params) {
 			st.Params[i] = v
+			written[i] = v
 		}
 	}
 	if seed != "" {
 		st.Alea = alea.New(seed).State()
 	}
-	next, err := mg.c.Perform(st, jump)
+	next, err := mg.c.PerformWith(st, jump, options(mg.gm, func(p quest.Passage) { mg.gm.passed = append(mg.gm.passed, p) }))
 	if err != nil {
 		return fmt.Errorf("questplay: script %d: multiplayer jump %d: %w", mg.gm.Script.ID, jump, err)
 	}
+	if len(written) > 0 {
+		mg.gm.Moves = append(mg.gm.Moves, questlog.Move{Set: written})
+	}
+	if seed != "" {
+		mg.gm.Moves = append(mg.gm.Moves, questlog.Move{Seed: seed})
+	}
+	mg.gm.Moves = append(mg.gm.Moves, questlog.Act(jump))
 	mg.gm.State = next
 	mg.gm.mp.wait = nil
 	return nil

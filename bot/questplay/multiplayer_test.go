@@ -263,6 +263,12 @@ func TestSpockTwoPlayers(t *testing.T) {
 		}
 	}
 	s.WaitFor(t, "Alice's waiting screens to go", func() bool { return s.CountText(1, "Ждём: Bob") == 0 })
+	// The games' logs (the session's values and seed among their moves) replay to their states.
+	s.WaitIdle(t)
+	spock := loadQuest(t, filepath.Join(sharedDir(t), "quests", "dagazbot", "spock.qmm"))
+	for _, user := range []int64{1, 2} {
+		checkLog(t, s.Env, s.service, user, spock, "reference")
+	}
 	// Play on: Alice always plays rock, Bob scissors.
 	moves := map[int64][]string{
 		1: {spockRock, spockNext, "Вернуться на корабль"},

@@ -58,7 +58,8 @@ func TestQuestMenuToWin(t *testing.T) {
 	var score tgemu.Message
 	e.WaitFor(t, "the score", func() (ok bool) { score, ok = e.lastWith(7, "<pre>"); return ok })
 	// One win of one launch; the stake came back and the bonus was added to the starting 10 000.
-	for _, want := range []string{"Проверка    1   0   0     1", "Кредиты: 10500"} {
+	for _, want := range []string{"Квест     Побед Провалов Гибелей Игр", "Проверка      1        0       0   1",
+		"Кредиты: <b>10500</b>. Вначале их 10 000."} {
 		if !strings.Contains(score.Text, want) {
 			t.Errorf("score lacks %q:\n%s", want, score.Text)
 		}

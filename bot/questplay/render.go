@@ -36,9 +36,10 @@ type screen struct {
 }
 
 // render builds the screen of view v of a game: text, parameter lines, the long choices, and
-// one button per active choice carrying the game, the step and the action. The screen of an
-// ended game has no buttons: the game is over once it is shown.
-func render(c *compiled, v quest.View, gameID int64, step int, name string) screen {
+// one button per active choice carrying the game, the step and the action, width buttons a row
+// (0: the reference's rule, a number in the view's image field). The screen of an ended game has
+// no buttons: the game is over once it is shown.
+func render(c *compiled, v quest.View, gameID int64, step int, name string, width int) screen {
 	if v.Status.Over() {
 		v.Choices = nil
 	}
@@ -54,9 +55,11 @@ func render(c *compiled, v quest.View, gameID int64, step int, name string) scre
 	}
 	// Quests for this bot's reference put the number of buttons per row in the image field of
 	// a location's text (a number is no image name); one button per row otherwise.
-	width := 1
-	if n, err := strconv.Atoi(strings.TrimSpace(v.Image)); err == nil {
-		width, v.Image = max(1, min(n, maxButtonsPerRow)), ""
+	if width <= 0 {
+		width = 1
+		if n, err := strconv.Atoi(strings.TrimSpace(v.Image)); err == nil {
+			width, v.Image = max(1, min(n, maxButtonsPerRow)), ""
+		}
 	}
 	var kb bot.Keyboard
 	long := 0

@@ -62,7 +62,7 @@ func TestRenderKeyboard(t *testing.T) {
 		{JumpID: 3, Text: "c", Active: true}, {JumpID: 4, Text: "off", Active: false},
 		{JumpID: 5, Text: strings.Repeat("long ", 20), Active: true},
 	}}
-	sc := render(c, v, 35, 4, "Ann")
+	sc := render(c, v, 35, 4, "Ann", 0)
 	if len(sc.kb) != 2 || len(sc.kb[0]) != 2 || len(sc.kb[1]) != 2 || sc.image != "" {
 		t.Fatalf("keyboard %v, image %q", sc.kb, sc.image)
 	}
@@ -73,7 +73,7 @@ func TestRenderKeyboard(t *testing.T) {
 		t.Errorf("text %q", sc.html)
 	}
 	v.Status = quest.Dead
-	if sc := render(c, v, 35, 4, "Ann"); sc.kb != nil {
+	if sc := render(c, v, 35, 4, "Ann", 0); sc.kb != nil {
 		t.Errorf("an ended game's screen has buttons %v", sc.kb)
 	}
 }

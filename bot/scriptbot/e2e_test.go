@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -58,6 +59,12 @@ func (g *fakeGames) say(ctx context.Context, tx bot.Tx, u *bot.Update, text stri
 		return err
 	}
 	return tx.Send(ctx, reqs...)
+}
+
+// catalogue stands for the quest player's paged catalogue (the built-in quest.catalogue).
+func (g *fakeGames) catalogue(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	g.record("catalogue " + args["name"])
+	return &scripts.Result{Code: "ok"}, g.say(ctx, tx, u, "the catalogue "+args["name"], nil)
 }
 
 func (g *fakeGames) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID int64) error {
@@ -135,6 +142,14 @@ type extension struct {
 func (e *env) start(t *testing.T, cfg scriptbot.Config, extensions ...extension) (stop func()) {
 	t.Helper()
 	cfg.Log = e.Log()
+	if g, ok := cfg.Games.(*fakeGames); ok && cfg.Builtins["quest.catalogue"] == nil {
+		builtins := maps.Clone(cfg.Builtins)
+		if builtins == nil {
+			builtins = map[string]scriptbot.Builtin{}
+		}
+		builtins["quest.catalogue"] = g.catalogue
+		cfg.Builtins = builtins
+	}
 	store := scriptpg.New()
 	store.CheckEvery = 0
 	cfg.Trees, cfg.Contexts = store, store
@@ -195,17 +210,33 @@ func (e *env) addQuests(t *testing.T) map[string]int64 {
 	var cargo int64
 	e.Pool.QueryRow(context.Background(), `SELECT id FROM script WHERE name = 'Cargo run'`).Scan(&cargo)
 	ids["Cargo run"] = cargo
+	// /pick: the one-menu catalogue /quest was before it had pages, a list menu of every quest.
+	e.Exec(t, `DO $$
+		DECLARE c bigint; p bigint; f bigint;
+		BEGIN
+			c := tree_command('pick', 'Pick a quest', 'Выбрать квест', 'QUEST_NAME');
+			p := tree_action(c, NULL, 1, 'procedure', NULL, 'quest_catalogue', NULL, NULL, NULL, NULL);
+			PERFORM tree_request_params(p, 'user', 'USER', 'service', 'SERVICE', 'lang', 'LANG', 'name', 'QUEST_NAME');
+			PERFORM tree_response_params(p, 'script', 'SCRIPT', 'list', 'LIST');
+			f := tree_action(c, p, 1, 'folder', NULL, NULL, 'many', NULL, NULL, NULL);
+			PERFORM tree_action(c, f, 1, 'list_menu', 'LIST', NULL, NULL, NULL, 'Choose a quest:', 'Выберите квест:', 3);
+			PERFORM tree_action(c, f, 2, 'quest', 'LIST', NULL, NULL, NULL, NULL, NULL);
+			PERFORM tree_action(c, p, 2, 'quest', 'SCRIPT', NULL, 'one', NULL, NULL, NULL);
+		END $$`)
 	return ids
 }
 
-// Ensure /quest shows the catalogue three to a row, a press launches the quest and removes the
-// menu, /quest with a running quest offers to cancel it, and a name starts its quest at once.
+// Ensure /quest shows the quest player's catalogue; a list menu over the catalogue (/pick) shows
+// it three to a row, a press launches the quest and removes the menu; /quest with a running quest
+// offers to cancel it, and a name starts its quest at once.
 func TestQuestMenuLaunch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	ids := e.addQuests(t)
 	e.User(1, "Ann", "en")
 	e.Send(t, 1, "/quest")
+	e.WaitText(t, 1, 0, "the catalogue")
+	e.Send(t, 1, "/pick")
 	menu := e.WaitText(t, 1, 0, "Choose a quest:")
 	// The shipped multiplayer duel (010_multiplayer.sql) makes a second row.
 	if len(menu.Keyboard) != 2 || len(menu.Keyboard[0]) != 3 || menu.Keyboard[1][0].Text != "Orbital duel" {
@@ -242,7 +273,7 @@ func TestQuestMenuLaunch(t *testing.T) {
 	e.Send(t, 1, "/quest alp")
 	e.WaitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Alpha"]))
 	e.WaitIdle(t)
-	want := []string{fmt.Sprintf("launch %d", ids["Beta"]), "cancel", fmt.Sprintf("launch %d", ids["Alpha"])}
+	want := []string{"catalogue ", fmt.Sprintf("launch %d", ids["Beta"]), "cancel", fmt.Sprintf("launch %d", ids["Alpha"])}
 	if got := e.games.Calls(); !slices.Equal(got, want) {
 		t.Errorf("games calls %q, want %q", got, want)
 	}
@@ -278,7 +309,7 @@ func TestLang(t *testing.T) {
 	e.Send(t, 2, "/retry")
 	e.WaitText(t, 2, 0, "Сейчас вы не играете в квест.")
 	// The catalogue: Russian versions where there are, English ones for the other quests.
-	e.Send(t, 2, "/quest")
+	e.Send(t, 2, "/pick")
 	catalogue := e.WaitText(t, 2, 0, "Выберите квест:")
 	var labels []string
 	for _, row := range catalogue.Keyboard {
@@ -427,7 +458,8 @@ func TestScore(t *testing.T) {
 		VALUES ($1, 3, $2, 2, 1, 1, 0), ($1, 3, $3, 1, 0, 0, 1)`, e.service, ids["Alpha"], ids["Cargo run"])
 	e.Send(t, 3, "/score")
 	m := e.WaitText(t, 3, 0, "<pre>")
-	for _, want := range []string{"Alpha", "Cargo run", "Total", "Credits: 9500", "  1   1   0     2"} {
+	for _, want := range []string{"Quest      Won Failed Died Played", "Alpha        1      1    0      2", "Cargo run",
+		"Total", "Credits: <b>9500</b>. You begin with 10 000."} {
 		if !strings.Contains(m.Text, want) {
 			t.Errorf("score lacks %q:\n%s", want, m.Text)
 		}
@@ -496,7 +528,7 @@ func TestHostileInput(t *testing.T) {
 		t.Error("a hidden answer appears in the logs")
 	}
 	// Forged and stale menu presses: answered, nothing else.
-	e.Send(t, 5, "/quest")
+	e.Send(t, 5, "/pick")
 	menu := e.WaitText(t, 5, 0, "Choose a quest:")
 	before := len(e.BotMessages(5))
 	for _, data := range []string{"m:1:1:1", "m:x", "m:99999999999999999999:1:1", strings.Replace(menu.Keyboard[0][0].Data, "m:", "m:1", 1), "zzz", "q:stale",

@@ -27,6 +27,7 @@ package scriptbot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"slices"
@@ -317,7 +318,9 @@ func (h *Handler) HandleCommand(ctx context.Context, tx bot.Tx, u *bot.Update) e
 	return h.start(ctx, tx, u, tree, cmd, u.Args)
 }
 
-// HandleText takes a text that answers the prompt the user's dialogue waits on.
+// HandleText takes a text that answers the prompt the user's dialogue waits on, and a text sent
+// while the dialogue waits for a press of its menu, which ends the dialogue with a message
+// saying so.
 func (h *Handler) HandleText(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
 	m := u.Message
 	if m.Text == "" {
@@ -331,10 +334,25 @@ func (h *Handler) HandleText(ctx context.Context, tx bot.Tx, u *bot.Update) (boo
 	if err != nil {
 		return false, err
 	}
-	if tree.WaitingKind(st) != scripts.KindInput {
-		return false, nil
+	switch tree.WaitingKind(st) {
+	case scripts.KindInput:
+		return true, h.drive(ctx, tx, u, tree, st, scripts.Input{Kind: scripts.InputText, Text: m.Text, MessageID: m.MessageID})
+	case scripts.KindMenu, scripts.KindListMenu:
+		// A text where a button is awaited ends the dialogue, saying so: the text was meant for
+		// the dialogue, and passed on (to the admins, or as an admin's broadcast) it would do
+		// what nobody asked for.
+		if err := h.cfg.Contexts.Delete(ctx, tx.DB(), u.Service, u.User.ID); err != nil {
+			return true, err
+		}
+		t := texts.For(st.Values[scripts.ParamLang])
+		for name, c := range tree.Commands {
+			if c.ID == st.Command {
+				return true, h.say(ctx, tx, u, fmt.Sprintf(t.Tree.Abandoned, name, name))
+			}
+		}
+		return true, h.say(ctx, tx, u, t.Tree.Unavailable)
 	}
-	return true, h.drive(ctx, tx, u, tree, st, scripts.Input{Kind: scripts.InputText, Text: m.Text, MessageID: m.MessageID})
+	return false, nil
 }
 
 // HandleUnhandled answers a text or a file that nothing took with a hint.

@@ -40,6 +40,9 @@ type Tree struct {
 	Stale string
 	// NoQuests answers a quest action when the bot plays no quests.
 	NoQuests string
+	// Abandoned answers a text sent while a dialogue waited for a button press, which ends the
+	// dialogue (the command's name, twice).
+	Abandoned string
 }
 
 var treeEN = Tree{
@@ -48,6 +51,7 @@ var treeEN = Tree{
 	Unavailable: "Sorry, this command is unavailable at the moment.",
 	Stale:       "This menu is no longer active.",
 	NoQuests:    "Quests are unavailable at the moment.",
+	Abandoned:   "/%s was waiting for you to press a button, so it has stopped here, and your message was not sent anywhere. Send /%s to start it again.",
 }
 
 var treeRU = Tree{
@@ -56,4 +60,5 @@ var treeRU = Tree{
 	Unavailable: "Извините, эта команда сейчас недоступна.",
 	Stale:       "Это меню уже неактивно.",
 	NoQuests:    "Квесты сейчас недоступны.",
+	Abandoned:   "/%s ждала нажатия кнопки, поэтому она остановлена, а ваше сообщение никуда не отправлено. Отправьте /%s, чтобы начать заново.",
 }

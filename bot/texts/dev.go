@@ -67,6 +67,7 @@ type Dev struct {
 	Private    string
 	By         string // owner
 	DocCaption string // quest name, script id
+	LogCaption string // the number of moves, quest name, file name
 
 	// Files the bot sends: the caption of a save (after DocCaption), and what the user is told
 	// when Telegram did not take a file.
@@ -136,6 +137,7 @@ var devEN = Dev{
 	Private:    "private",
 	By:         "by %s",
 	DocCaption: "«%s», quest number %s",
+	LogCaption: "%s moves of «%s» (%s). <code>questbot replay --quests DIR FILE.log</code> plays them again.",
 
 	SaveCaption: "Send this file back into this chat to go on from here. A restored game is a sandbox: it moves no credits and counts in no statistics.",
 	FileNotSent: "Telegram did not take the file «%s», so it was not sent. Please try again later.",
@@ -203,6 +205,7 @@ var devRU = Dev{
 	Private:    "скрыт",
 	By:         "автор %s",
 	DocCaption: "«%s», квест номер %s",
+	LogCaption: "Ходов: %s, «%s» (%s). <code>questbot replay --quests ПАПКА ФАЙЛ.log</code> повторит их.",
 
 	SaveCaption: "Отправьте этот файл обратно в чат, чтобы продолжить с этого места. Восстановленная игра идёт в песочнице: кредиты не меняются, статистика не ведётся.",
 	FileNotSent: "Telegram не принял файл «%s», поэтому он не отправлен. Пожалуйста, попробуйте позже.",

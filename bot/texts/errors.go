@@ -2,6 +2,8 @@ package texts
 
 import (
 	"errors"
+	"fmt"
+	"unicode/utf8"
 
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/quest"
@@ -35,6 +37,38 @@ func (c *Catalog) Error(err error) string {
 		return s
 	}
 	return c.Bot.Failure
+}
+
+// QuestProblem says for a quest's developer why a file is not a quest that plays (an error of
+// questfs.Check), as the end of a sentence: "it is damaged (…)". Other errors get the generic
+// apology.
+func (c *Catalog) QuestProblem(err error) string {
+	var ce *questfs.CheckError
+	detail := ""
+	if errors.As(err, &ce) {
+		detail = clip(ce.Detail, 200)
+	}
+	switch {
+	case errors.Is(err, questfs.ErrNotQuest):
+		return c.Dev.NotQuest
+	case errors.Is(err, questfs.ErrEndsEarly):
+		return c.Dev.EndsEarly
+	case errors.Is(err, questfs.ErrDamaged):
+		return fmt.Sprintf(c.Dev.Damaged, detail)
+	case errors.Is(err, questfs.ErrNoCompile):
+		return fmt.Sprintf(c.Dev.NoCompile, detail)
+	case errors.Is(err, questfs.ErrNoStart):
+		return fmt.Sprintf(c.Dev.NoStart, detail)
+	}
+	return c.Bot.Failure
+}
+
+// clip shortens a technical detail for a message to n characters.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
 }
 
 // boardError words the errors of board games (package sessions and the engine's move errors),

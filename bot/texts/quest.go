@@ -15,6 +15,26 @@ type Quest struct {
 	NoQuest string
 	// BrokenNow: the quest failed while playing (a broken formula).
 	BrokenNow string
+	// Chosen follows a screen the player left: the choice made (the choice's text).
+	Chosen string
+	// PlayAgain and Another are the buttons of an ending: the same quest again, the catalogue.
+	PlayAgain, Another string
+	// Catalogue heads the catalogue, Found a search's result (what was searched); Page tells
+	// which page is shown (the page, the pages).
+	Catalogue, Found, Page string
+	// Finished follows a quest in the catalogue: how many players finished it.
+	Finished string
+	// NewMark marks a quest new to the player; Legend explains the catalogue (the new mark).
+	NewMark, Legend string
+	// Empty: the catalogue has no quest; NoMatch: none matches the search (what was searched).
+	Empty, NoMatch string
+	// Previous and Next are the catalogue's page buttons.
+	Previous, Next string
+	// Leave asks before a quest replaces the one played (the one played, the new one); Yes and No
+	// are its buttons.
+	Leave, Yes, No string
+	// Starting follows a catalogue's choice (the quest chosen); CarryOn answers a No.
+	Starting, CarryOn string
 }
 
 var questEN = Quest{
@@ -22,6 +42,24 @@ var questEN = Quest{
 	NoGame:    "You are not playing any quest now. Send /quest to choose one.",
 	NoQuest:   "Sorry, this quest cannot be played.",
 	BrokenNow: "Sorry, this quest is broken at this point and cannot go on.",
+	Chosen:    "➤ %s",
+	PlayAgain: "🔁 Play again",
+	Another:   "📚 Another quest",
+	Catalogue: "Choose a quest:",
+	Found:     "Quests whose name holds «%s»:",
+	Page:      "Page %d of %d.",
+	Finished:  "finished by %d",
+	NewMark:   "🆕",
+	Legend:    "🆕 new to you. To find a quest by its name, send /quest and the name.",
+	Empty:     "There are no quests yet.",
+	NoMatch:   "No quest's name holds «%s». Send /quest to see them all.",
+	Previous:  "‹ Back",
+	Next:      "More ›",
+	Leave:     "You are playing «%s». Leave it and start «%s»?",
+	Yes:       "Yes",
+	No:        "No",
+	Starting:  "▶ %s",
+	CarryOn:   "Carry on! /retry shows where you are.",
 }
 
 var questRU = Quest{
@@ -29,6 +67,24 @@ var questRU = Quest{
 	NoGame:    "Сейчас вы не играете ни в один квест. Отправьте /quest, чтобы выбрать.",
 	NoQuest:   "Извините, этот квест не удаётся запустить.",
 	BrokenNow: "Извините, в этом месте квест сломан и продолжить его нельзя.",
+	Chosen:    "➤ %s",
+	PlayAgain: "🔁 Сыграть ещё раз",
+	Another:   "📚 Другой квест",
+	Catalogue: "Выберите квест:",
+	Found:     "Квесты, в названии которых есть «%s»:",
+	Page:      "Страница %d из %d.",
+	Finished:  "прошли: %d",
+	NewMark:   "🆕",
+	Legend:    "🆕 — новый для вас. Чтобы найти квест по названию, отправьте /quest и название.",
+	Empty:     "Квестов пока нет.",
+	NoMatch:   "Квестов, в названии которых есть «%s», нет. Отправьте /quest, чтобы увидеть все.",
+	Previous:  "‹ Назад",
+	Next:      "Дальше ›",
+	Leave:     "Вы играете в «%s». Прервать его и начать «%s»?",
+	Yes:       "Да",
+	No:        "Нет",
+	Starting:  "▶ %s",
+	CarryOn:   "Продолжайте! /retry покажет, где вы остановились.",
 }
 
 // Session is what the quest player says of multiplayer sessions. Its texts are plain.

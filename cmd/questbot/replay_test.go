@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/questbot/questbot/quest/questlog"
 	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
 
@@ -82,5 +85,47 @@ func TestReplayUsage(t *testing.T) {
 		if code := runReplay(context.Background(), args, &out, &errOut); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// Ensure replay plays the log of a game (a .log file, as /log gives it) on its quest, found by its
+// digest under another name, and fails a log whose move is not a choice.
+func TestReplayLog(t *testing.T) {
+	src := corpus.Path(t, "quests", "srq-tests", "saveAndValidation.qm")
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal("shared test data missing")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "renamed.qm"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	write := func(name string, moves ...int) string {
+		l := &questlog.Log{Header: questlog.Header{Quest: "saveAndValidation.qm", SHA256: hex.EncodeToString(sum[:]), Seed: "someseed"}}
+		for _, a := range moves {
+			l.Moves = append(l.Moves, questlog.Act(a))
+		}
+		var b bytes.Buffer
+		if err := questlog.Write(&b, l); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := write("good.log", -1, 2, 3, 6)
+	var out, errOut bytes.Buffer
+	if code := runReplay(context.Background(), []string{"--quests", dir, good}, &out, &errOut); code != 0 ||
+		!strings.Contains(out.String(), "good.log: 4 moves, at location") || !strings.Contains(out.String(), "1/1 logs replay") {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	bad := write("bad.log", -1, 999)
+	out.Reset()
+	if code := runReplay(context.Background(), []string{"--quests", dir, good, bad}, &out, &errOut); code != 1 ||
+		!strings.Contains(out.String(), "FAIL "+bad+": move 2 (action 999)") || !strings.Contains(out.String(), "1/2 logs replay") {
+		t.Fatalf("exit %d\n%s", code, out.String())
 	}
 }

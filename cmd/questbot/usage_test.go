@@ -23,6 +23,8 @@ func TestHelp(t *testing.T) {
 		{[]string{"serve", "--help"}, "DATABASE_URL"},
 		{[]string{"help", "serve"}, "DATABASE_URL"},
 		{[]string{"help", "calc"}, "usage: questbot calc"},
+		{[]string{"help", "quests"}, "usage: questbot quests add"},
+		{[]string{"quests", "-h"}, "usage: questbot quests add"},
 	} {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

@@ -9,6 +9,10 @@
 //
 // Every error Open returns matches ErrUnplayable and never names the file's path: it may be shown
 // to the quest's developer.
+//
+// Check is the one check of a quest file's bytes (an upload's, an import's): it must decode,
+// compile, start and show its first location. Find and Store (import.go) prepare a folder of
+// quest files for the catalogue: their names, languages and images, copied into the quest root.
 package questfs
 
 import (
@@ -214,8 +218,13 @@ func Compile(data []byte) (*Quest, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newQuest(q, d, data), nil
+}
+
+// newQuest is the Quest of a compiled quest, its decoded file and the file's bytes.
+func newQuest(q *quest.Quest, d *qmm.Quest, data []byte) *Quest {
 	sum := sha256.Sum256(data)
-	return &Quest{Quest: q, Doc: d, SHA256: hex.EncodeToString(sum[:])}, nil
+	return &Quest{Quest: q, Doc: d, SHA256: hex.EncodeToString(sum[:])}
 }
 
 func (f *Files) lookup(k key) *Quest {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -21,7 +22,8 @@ import (
 // the name $4, else the quests matching the condition on s that %s holds (with $3 the name), that
 // the user ($1) may open in the bot ($2), in the order %s.
 const findSQL = `
-	SELECT s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0)
+	SELECT s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0),
+		s.dialect
 	FROM (
 		SELECT d.script_id AS id, 0 AS rank, d.version FROM dev_upload d
 		WHERE d.service_id = $2 AND d.owner_id = $1 AND d.kind = 'quest' AND d.name = $4
@@ -57,14 +59,14 @@ func (s *Store) FindByFile(ctx context.Context, db pgx.Tx, service int, user int
 // not.
 func (s *Store) Openable(ctx context.Context, db pgx.Tx, service int, user, id int64) (*Script, error) {
 	return findScript(ctx, db, `
-		SELECT id, name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0)
+		SELECT id, name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0), dialect
 		FROM script WHERE id = $3 AND dev_openable($1, $2, $3)`, user, service, id)
 }
 
 func findScript(ctx context.Context, db pgx.Tx, sql string, args ...any) (*Script, error) {
 	var sc Script
 	err := db.QueryRow(ctx, sql, args...).Scan(&sc.ID, &sc.Name, &sc.CommonName, &sc.File, &sc.Lang, &sc.WinBonus,
-		&sc.DeathPenalty, &sc.SessionType)
+		&sc.DeathPenalty, &sc.SessionType, &sc.Dialect)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNoScript
 	}
@@ -261,4 +263,70 @@ func (s *Store) StoredFiles(ctx context.Context, db pgx.Tx) ([]string, error) {
 		return nil, fmt.Errorf("stored files: %w", err)
 	}
 	return files, nil
+}
+
+// NewFor is how long a quest is new in the catalogue: a quest whose first version came this
+// recently is marked new for the players who have not played it.
+const NewFor = 14 * 24 * time.Hour
+
+// Entry is a quest as the catalogue shows it to a player.
+type Entry struct {
+	ID   int64
+	Name string
+	// New marks a quest that came to the catalogue within NewFor and that the player has not
+	// played.
+	New bool
+	// Finished is how many players of the bot finished the quest (won, failed or died in any
+	// of its versions and languages).
+	Finished int
+}
+
+// Catalogue returns a page of the catalogue a user of a bot sees in lang ("en" or "ru"): each
+// listed quest once, in lang when it has a version in it, else in English (quest_list, migration
+// 005), by name; those whose
+// name or common name contain query (lower case) when it is not empty. It returns at most limit
+// entries from offset, and how many there are in all.
+func (s *Store) Catalogue(ctx context.Context, db pgx.Tx, service int, user int64, lang, query string, offset, limit int) ([]Entry, int, error) {
+	rows, err := db.Query(ctx, `
+		WITH m AS (
+			SELECT q.*, count(*) OVER () AS total FROM quest_list($1, $3) q
+			WHERE $4 = '' OR strpos(lower(q.name), $4) > 0 OR strpos(lower(q.common_name), $4) > 0
+			ORDER BY lower(q.name), q.id LIMIT $5 OFFSET $6)
+		SELECT m.id, m.name, m.total,
+			(SELECT min(v.created_at) FROM script v WHERE v.common_name = m.common_name) > now() - $7::interval
+				AND NOT EXISTS (SELECT FROM user_script_stats x JOIN script v ON v.id = x.script_id
+					WHERE x.service_id = $1 AND x.user_id = $2 AND v.common_name = m.common_name),
+			(SELECT count(DISTINCT x.user_id) FROM user_script_stats x JOIN script v ON v.id = x.script_id
+				WHERE x.service_id = $1 AND v.common_name = m.common_name AND x.wins + x.failures + x.deaths > 0)
+		FROM m ORDER BY lower(m.name), m.id`,
+		service, user, lang, query, limit, offset, NewFor)
+	if err != nil {
+		return nil, 0, fmt.Errorf("catalogue: %w", err)
+	}
+	total := 0
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Entry, error) {
+		var e Entry
+		err := r.Scan(&e.ID, &e.Name, &total, &e.New, &e.Finished)
+		return e, err
+	})
+	if err != nil {
+		return nil, 0, fmt.Errorf("catalogue: %w", err)
+	}
+	if len(list) == 0 && offset > 0 {
+		// Past the end (the catalogue shrank under an old page): count it alone.
+		if err := db.QueryRow(ctx, `SELECT count(*) FROM quest_list($1, $2) q
+			WHERE $3 = '' OR strpos(lower(q.name), $3) > 0 OR strpos(lower(q.common_name), $3) > 0`,
+			service, lang, query).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("catalogue: %w", err)
+		}
+	}
+	return list, total, nil
+}
+
+// Offered returns quest id when the bot offers it to every player, listed or shipped with the
+// project (as a deep link does); ErrNoScript when not.
+func (s *Store) Offered(ctx context.Context, db pgx.Tx, service int, id int64) (*Script, error) {
+	return findScript(ctx, db, `
+		SELECT id, name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0), dialect
+		FROM script WHERE id = $1 AND (service_id IS NULL OR service_id = $2) AND (listed OR NOT uploaded)`, id, service)
 }

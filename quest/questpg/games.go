@@ -13,7 +13,8 @@
 // read earlier is conditional on the nonce being still the one read (Step, End, Update), so a
 // change made meanwhile elsewhere (another process, a stale button, a rolled-back transaction
 // whose result was remembered) is detected instead of overwritten. See state.go for how the
-// quest state is stored.
+// quest state is stored. Each game also keeps its log (quest/questlog): every write appends the
+// moves made since (Game.Moves), and Log reads them, for a developer's /log and /positions.
 //
 // # Money
 //
@@ -30,13 +31,16 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questlog"
 )
 
 // Errors of the store.
@@ -65,6 +69,37 @@ type Script struct {
 	WinBonus, DeathPenalty int64
 	// SessionType is the session type of a multiplayer quest, 0 for none.
 	SessionType int
+	// Dialect is how the quest is played.
+	Dialect Dialect
+}
+
+// Dialect is how a quest of the catalogue is played and shown (the script's dialect column); the
+// quest player says what each one changes.
+type Dialect string
+
+// The dialects.
+const (
+	// DialectReference plays as the reference player does, exactly.
+	DialectReference Dialect = "reference"
+	// DialectDagazBot plays as the original Telegram bot (DagazBotV3) did, for the quests
+	// written for it.
+	DialectDagazBot Dialect = "dagazbot"
+)
+
+// Dialects lists the dialects, the default first.
+var Dialects = []Dialect{DialectReference, DialectDagazBot}
+
+// ErrBadDialect reports a dialect name that is none of Dialects.
+var ErrBadDialect = errors.New("questpg: unknown dialect")
+
+// ParseDialect returns the dialect named s (case ignored).
+func ParseDialect(s string) (Dialect, error) {
+	for _, d := range Dialects {
+		if strings.EqualFold(s, string(d)) {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("%w %q: it is reference or dagazbot", ErrBadDialect, s)
 }
 
 // Game is a user's running game.
@@ -85,6 +120,23 @@ type Game struct {
 	MoneyParam int
 	// Ranger is the player's name in the quest's texts set by a developer, "" for the user's own.
 	Ranger string
+	// Moves are the moves of the game's log (quest/questlog) made since it was read or written:
+	// the next write appends them to the stored log (the first, Launch or StartSandbox, starts
+	// the log with them), and the caller clears them once written. The log is never read with
+	// the game: Log reads it.
+	Moves []questlog.Move
+}
+
+// movesJSON is the JSON array of moves, "[]" for none.
+func movesJSON(moves []questlog.Move) ([]byte, error) {
+	if len(moves) == 0 {
+		return []byte("[]"), nil
+	}
+	b, err := json.Marshal(moves)
+	if err != nil {
+		return nil, fmt.Errorf("encode moves: %w", err)
+	}
+	return b, nil
 }
 
 // Store is the PostgreSQL store of the quests. The zero value is ready; it holds no state.
@@ -102,7 +154,8 @@ func NewNonce() int64 {
 
 const gameColumns = `g.game_id, g.service_id, g.user_id, g.step, g.nonce, g.state_version, g.phase, g.location, g.state,
 	g.sandbox, g.stake, g.money_param, COALESCE(g.ranger, ''),
-	s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0)`
+	s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0),
+	s.dialect`
 
 func scanGame(row pgx.Row) (*Game, error) {
 	var g Game
@@ -113,7 +166,7 @@ func scanGame(row pgx.Row) (*Game, error) {
 	err := row.Scan(&g.ID, &g.Service, &g.User, &g.Step, &g.Nonce, &version, &phase, &location, &doc,
 		&g.Sandbox, &g.Stake, &g.MoneyParam, &g.Ranger,
 		&g.Script.ID, &g.Script.Name, &g.Script.CommonName, &g.Script.File, &g.Script.Lang, &g.Script.WinBonus,
-		&g.Script.DeathPenalty, &g.Script.SessionType)
+		&g.Script.DeathPenalty, &g.Script.SessionType, &g.Script.Dialect)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNoGame
 	}
@@ -157,9 +210,9 @@ func (s *Store) LockRunning(ctx context.Context, db pgx.Tx, service int, user, g
 func (s *Store) Script(ctx context.Context, db pgx.Tx, service int, id int64) (*Script, error) {
 	sc := &Script{ID: id}
 	err := db.QueryRow(ctx, `
-		SELECT name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0) FROM script
-		WHERE id = $1 AND (service_id IS NULL OR service_id = $2)`, id, service).
-		Scan(&sc.Name, &sc.CommonName, &sc.File, &sc.Lang, &sc.WinBonus, &sc.DeathPenalty, &sc.SessionType)
+		SELECT name, common_name, file, language, win_bonus, death_penalty, COALESCE(session_type_id, 0), dialect
+		FROM script WHERE id = $1 AND (service_id IS NULL OR service_id = $2)`, id, service).
+		Scan(&sc.Name, &sc.CommonName, &sc.File, &sc.Lang, &sc.WinBonus, &sc.DeathPenalty, &sc.SessionType, &sc.Dialect)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNoScript
 	}
@@ -174,11 +227,11 @@ func (s *Store) Script(ctx context.Context, db pgx.Tx, service int, id int64) (*
 func (s *Store) Translation(ctx context.Context, db pgx.Tx, service int, commonName, lang string) (*Script, error) {
 	sc := &Script{CommonName: commonName, Lang: lang}
 	err := db.QueryRow(ctx, `
-		SELECT id, name, file, win_bonus, death_penalty, COALESCE(session_type_id, 0) FROM script
+		SELECT id, name, file, win_bonus, death_penalty, COALESCE(session_type_id, 0), dialect FROM script
 		WHERE common_name = $1 AND language = $2 AND (service_id IS NULL OR service_id = $3)
 			AND (listed OR NOT uploaded)
 		ORDER BY version DESC, id DESC LIMIT 1`, commonName, lang, service).
-		Scan(&sc.ID, &sc.Name, &sc.File, &sc.WinBonus, &sc.DeathPenalty, &sc.SessionType)
+		Scan(&sc.ID, &sc.Name, &sc.File, &sc.WinBonus, &sc.DeathPenalty, &sc.SessionType, &sc.Dialect)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNoScript
 	}
@@ -230,14 +283,18 @@ func (s *Store) Launch(ctx context.Context, db pgx.Tx, g *Game, stake func(credi
 	if err != nil {
 		return err
 	}
+	moves, err := movesJSON(g.Moves)
+	if err != nil {
+		return err
+	}
 	b = &pgx.Batch{}
 	b.Queue(`UPDATE user_stats SET credits = credits - $3, launches = launches + 1
 		WHERE service_id = $1 AND user_id = $2`, g.Service, g.User, g.Stake)
 	b.Queue(`INSERT INTO user_script_stats AS s (service_id, user_id, script_id, launches) VALUES ($1, $2, $3, 1)
 		ON CONFLICT (service_id, user_id, script_id) DO UPDATE SET launches = s.launches + 1`, g.Service, g.User, g.Script.ID)
-	b.Queue(`INSERT INTO game (service_id, user_id, script_id, state_version, phase, location, state, stake, money_param, nonce)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING game_id`,
-		g.Service, g.User, g.Script.ID, stateVersion, phase, location, doc, g.Stake, g.MoneyParam, g.Nonce).
+	b.Queue(`INSERT INTO game (service_id, user_id, script_id, state_version, phase, location, state, stake, money_param, nonce, moves)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING game_id`,
+		g.Service, g.User, g.Script.ID, stateVersion, phase, location, doc, g.Stake, g.MoneyParam, g.Nonce, moves).
 		QueryRow(func(r pgx.Row) error { return r.Scan(&g.ID) })
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("launch quest %d: %w", g.Script.ID, err)
@@ -253,12 +310,16 @@ func (s *Store) StartSandbox(ctx context.Context, db pgx.Tx, g *Game) error {
 	if err != nil {
 		return err
 	}
+	moves, err := movesJSON(g.Moves)
+	if err != nil {
+		return err
+	}
 	b := &pgx.Batch{}
 	b.Queue(abandonSQL, g.Service, g.User)
 	b.Queue(`INSERT INTO game (service_id, user_id, script_id, state_version, phase, location, state, sandbox, stake,
-			money_param, nonce, ranger)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, true, 0, $8, $9, NULLIF($10, '')) RETURNING game_id`,
-		g.Service, g.User, g.Script.ID, stateVersion, phase, location, doc, g.MoneyParam, g.Nonce, g.Ranger).
+			money_param, nonce, ranger, moves)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, true, 0, $8, $9, NULLIF($10, ''), $11) RETURNING game_id`,
+		g.Service, g.User, g.Script.ID, stateVersion, phase, location, doc, g.MoneyParam, g.Nonce, g.Ranger, moves).
 		QueryRow(func(r pgx.Row) error { return r.Scan(&g.ID) })
 	if err := db.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("start sandbox of quest %d: %w", g.Script.ID, err)
@@ -274,10 +335,14 @@ func (s *Store) QueueStep(b *pgx.Batch, g *Game, prevNonce int64, done func(bool
 	if err != nil {
 		return err
 	}
+	moves, err := movesJSON(g.Moves)
+	if err != nil {
+		return err
+	}
 	b.Queue(`UPDATE game SET state_version = $3, phase = $4, location = $5, state = $6, step = $7, nonce = $8,
-			ranger = NULLIF($9, ''), updated_at = now()
+			ranger = NULLIF($9, ''), moves = moves || $12::jsonb, updated_at = now()
 		WHERE service_id = $1 AND user_id = $2 AND game_id = $10 AND nonce = $11`,
-		g.Service, g.User, stateVersion, phase, location, doc, g.Step, g.Nonce, g.Ranger, g.ID, prevNonce).
+		g.Service, g.User, stateVersion, phase, location, doc, g.Step, g.Nonce, g.Ranger, g.ID, prevNonce, moves).
 		Exec(func(ct pgconn.CommandTag) error { done(ct.RowsAffected() == 1); return nil })
 	return nil
 }
@@ -349,6 +414,26 @@ func (s *Store) SwitchScript(ctx context.Context, db pgx.Tx, g *Game) error {
 		return fmt.Errorf("switch game %d to quest %d: %w", g.ID, g.Script.ID, err)
 	}
 	return nil
+}
+
+// Log returns the log of the user's running game (its moves from its start), and false when
+// the game began before logs were kept; ErrNoGame when the user runs none.
+func (s *Store) Log(ctx context.Context, db pgx.Tx, service int, user int64) ([]questlog.Move, bool, error) {
+	var raw []byte
+	err := db.QueryRow(ctx, `SELECT moves FROM game WHERE service_id = $1 AND user_id = $2`, service, user).Scan(&raw)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil, false, ErrNoGame
+	case err != nil:
+		return nil, false, fmt.Errorf("log of user %d: %w", user, err)
+	case raw == nil:
+		return nil, false, nil
+	}
+	var moves []questlog.Move
+	if err := json.Unmarshal(raw, &moves); err != nil {
+		return nil, false, fmt.Errorf("log of user %d: %w", user, err)
+	}
+	return moves, true, nil
 }
 
 // CountRunning returns how many games run in a bot.

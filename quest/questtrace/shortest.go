@@ -16,10 +16,23 @@ var shortestNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // states visited once, exploring at most maxStates states. The tests use it to play quests to
 // their ends through the bot.
 func Shortest(q *quest.Quest, s quest.State, maxStates int, want func(quest.Status) bool) ([]int, bool) {
+	return ShortestWith(q, s, maxStates, want, quest.Options{})
+}
+
+// ShortestWith is Shortest for a game played under options o (only their rule of play matters).
+func ShortestWith(q *quest.Quest, s quest.State, maxStates int, want func(quest.Status) bool, o quest.Options) ([]int, bool) {
+	return Search(q, s, maxStates, func(_ quest.State, v quest.View) bool { return want(v.Status) }, o)
+}
+
+// Search finds a shortest sequence of actions that takes a game played under options o from s
+// to a state that goal accepts (given the state and its view), as Shortest does; endings goal
+// does not accept are dead ends.
+func Search(q *quest.Quest, s quest.State, maxStates int, goal func(quest.State, quest.View) bool, o quest.Options) ([]int, bool) {
 	type node struct {
 		s    quest.State
 		path []int
 	}
+	o.Passed = nil
 	seen := map[string]bool{}
 	queue := []node{{s: s}}
 	for len(queue) > 0 && len(seen) < maxStates {
@@ -30,11 +43,11 @@ func Shortest(q *quest.Quest, s quest.State, maxStates int, want func(quest.Stat
 			continue
 		}
 		seen[string(key)] = true
-		v, err := q.View(n.s, quest.DefaultPlayer(quest.English, shortestNow))
+		v, err := q.ViewWith(n.s, quest.DefaultPlayer(quest.English, shortestNow), o)
 		if err != nil {
 			continue
 		}
-		if want(v.Status) {
+		if goal(n.s, v) {
 			return n.path, true
 		}
 		if v.Status.Over() {
@@ -44,7 +57,7 @@ func Shortest(q *quest.Quest, s quest.State, maxStates int, want func(quest.Stat
 			if !c.Active {
 				continue
 			}
-			if next, err := q.Perform(n.s, c.JumpID); err == nil {
+			if next, err := q.PerformWith(n.s, c.JumpID, o); err == nil {
 				queue = append(queue, node{s: next, path: append(slices.Clone(n.path), c.JumpID)})
 			}
 		}
