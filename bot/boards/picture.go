@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/internal/atomicfile"
+	"github.com/questbot/questbot/bot/internal/atomicfile"
 )
 
 // # Pictures

@@ -12,7 +12,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/questbot/questbot/internal/atomicfile"
 	"github.com/questbot/questbot/qmm"
 )
 
@@ -273,7 +272,25 @@ func copyFile(src, dst string) (bool, error) {
 	if old, err := os.ReadFile(dst); err == nil && bytes.Equal(old, data) {
 		return false, nil
 	}
-	if err := atomicfile.Write(dst, data, ".import-*"); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return false, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), ".import-*")
+	if err != nil {
+		return false, err
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), dst)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
 		return false, err
 	}
 	return true, nil
