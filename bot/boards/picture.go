@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/bot/internal/atomicfile"
+	"github.com/questbot/questbot/engine"
 )
 
 // # Pictures

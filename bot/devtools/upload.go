@@ -20,8 +20,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/bot/internal/atomicfile"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
