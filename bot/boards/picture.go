@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/questbot/questbot/bot/internal/atomicfile"
 	"github.com/questbot/questbot/engine"
 )
 
@@ -101,24 +102,10 @@ func (p *pictures) path(g *engine.Game, opt engine.ImageOptions) (path string, r
 	return path, true, nil
 }
 
-// writeFile writes data to path through a temporary file renamed into place.
+// writeFile writes data to path whole or not at all (package atomicfile); a leftover of a
+// crash ends in tempExt, which the sweep removes.
 func writeFile(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("boards: pictures: %w", err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "*"+tempExt)
-	if err != nil {
-		return fmt.Errorf("boards: pictures: %w", err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(path, data, "*"+tempExt); err != nil {
 		return fmt.Errorf("boards: pictures: %w", err)
 	}
 	return nil

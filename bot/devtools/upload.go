@@ -20,6 +20,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/internal/atomicfile"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest/questfs"
@@ -158,22 +159,7 @@ func (t *Tools) keep(rel string, data []byte) (bool, error) {
 	if fi, err := os.Stat(path); err == nil && fi.Size() == int64(len(data)) {
 		return false, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, fmt.Errorf("devtools: store upload: %w", err)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".upload-*")
-	if err != nil {
-		return false, fmt.Errorf("devtools: store upload: %w", err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
+	if err := atomicfile.Write(path, data, ".upload-*"); err != nil {
 		return false, fmt.Errorf("devtools: store upload: %w", err)
 	}
 	return true, nil
