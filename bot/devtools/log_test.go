@@ -2,6 +2,7 @@ package devtools_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,9 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questlog"
+	"github.com/questbot/questbot/quest/questpg"
 )
 
 // pressFirst presses the first button of the last quest screen and waits for the step and the
@@ -115,7 +118,12 @@ func TestLogPositionsDelete(t *testing.T) {
 	e.WaitFor(t, "the other's game", func() bool { return e.Game(t, e.service, other) != nil })
 	e.Exec(t, `UPDATE script SET listed = false WHERE id = $1`, id)
 	e.ask(t, dev, fmt.Sprintf("/delete %d", id), "Someone is playing «Cargo» now")
-	e.Exec(t, `DELETE FROM game WHERE user_id = $1`, other)
+	// The other player gives the game up.
+	if err := pgx.BeginFunc(context.Background(), e.Pool, func(tx pgx.Tx) error {
+		return questpg.New().Abandon(context.Background(), tx, e.service, other)
+	}); err != nil {
+		t.Fatal(err)
+	}
 	e.ask(t, dev, fmt.Sprintf("/delete %d", id), "Deleted: «Cargo», version 1.")
 	if s := e.stored(t); s.uploads != 0 || s.scripts != 0 || s.games != 0 {
 		t.Errorf("after the deletion: %+v", s)
