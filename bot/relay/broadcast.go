@@ -182,11 +182,15 @@ type progress struct {
 	unreached int // skipped and failed
 }
 
-func (r *Relay) progressOf(ctx context.Context, db pgx.Tx, b *broadcast) (progress, error) {
-	var p progress
-	err := db.QueryRow(ctx, `SELECT count(DISTINCT chat_id) FROM relay_copy WHERE relay_id = $1`, b.relay).Scan(&p.sent)
+// progressOf reads how far a broadcast has gone: copies sent, failed and still pending.
+func (r *Relay) progressOf(ctx context.Context, db pgx.Tx, b *broadcast) (p progress, err error) {
+	// The outbox is read first: the sender moves a copy out of it and records it in relay_copy
+	// in one transaction, which may commit between the two statements. Read in this order, a
+	// copy no longer pending is counted as sent, so "no copy pending" means every copy is
+	// counted; read the other way, a broadcast could finish reporting fewer copies than it sent.
+	p.failed, p.pending, err = r.cfg.Outbox.RefCounts(ctx, db, b.service, copyRef(b.relay))
 	if err == nil {
-		p.failed, p.pending, err = r.cfg.Outbox.RefCounts(ctx, db, b.service, copyRef(b.relay))
+		err = db.QueryRow(ctx, `SELECT count(DISTINCT chat_id) FROM relay_copy WHERE relay_id = $1`, b.relay).Scan(&p.sent)
 	}
 	if err != nil {
 		return p, fmt.Errorf("relay: progress of broadcast %d: %w", b.id, err)
