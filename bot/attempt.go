@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -133,6 +134,11 @@ func (s *sender) failed(row *OutboxRow, req Request, err error, log *slog.Logger
 		case apiErr.Code == 403:
 			log.Info("The user blocked the bot; their pending messages are dropped")
 			return s.outcome(req, Outcome{Kind: OutcomeBlocked, Err: apiErr.Error()})
+		case apiErr.Code == 400 && notModified(req.Method, apiErr.Description):
+			// The message already shows what the edit asks for: a repeated edit (the row sent
+			// again after a restart) or two edits to the same content. Nothing is left to do.
+			log.Debug("The edit changed nothing; the message already shows it")
+			return s.outcome(req, Outcome{Kind: OutcomeSent})
 		case apiErr.Code == 400:
 			params, _ := json.Marshal(req.Params)
 			log.Warn("Telegram rejected a request", slog.String("description", apiErr.Description), slog.String("params", string(params)))
@@ -144,6 +150,12 @@ func (s *sender) failed(row *OutboxRow, req Request, err error, log *slog.Logger
 	}
 	// Transient: a 5xx, a timeout, a broken connection, an answer that is not the Bot API's.
 	return s.retry(row, req, now, err, log)
+}
+
+// notModified reports whether Telegram refused an edit because the message already has the
+// content and keyboard it asks for.
+func notModified(method, description string) bool {
+	return strings.HasPrefix(method, "edit") && strings.Contains(description, "message is not modified")
 }
 
 // retry decides what becomes of a row after a transient failure at now: another attempt after a

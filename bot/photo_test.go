@@ -7,6 +7,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +93,16 @@ func TestEditPhotoByRef(t *testing.T) {
 	}
 	if n := e.QueryInt(t, `SELECT count(*) FROM tg_file`); n != 2 {
 		t.Errorf("%d files known to Telegram, want 2", n)
+	}
+	// The same edit again (as after a restart between sending it and recording it): Telegram
+	// answers that nothing changed, and the edit counts as delivered, not as a failure.
+	e.Send(t, 1, "caption")
+	bottest.WaitFor(t, 5*time.Second, "the repeated edit answered", func() bool { return e.Bot.Count("400") == 1 })
+	e.WaitIdle(t)
+	if n := e.QueryInt(t, `SELECT count(*) FROM outbox`); n != 0 {
+		t.Errorf("%d rows left in the outbox after an edit that changed nothing, want none", n)
+	}
+	if strings.Contains(e.Logs.String(), "Telegram rejected a request") {
+		t.Errorf("an edit that changed nothing was logged as a rejection:\n%s", e.Logs)
 	}
 }
