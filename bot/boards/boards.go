@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -70,6 +71,9 @@ type Config struct {
 	// KeepPictures is how long a picture is kept after it was last written; DefaultKeepPictures
 	// when 0.
 	KeepPictures time.Duration
+	// PublicURL is the address of the web game server (PUBLIC_URL), without a trailing slash:
+	// a game's page is PublicURL+"/play/<id>". Empty: no links to the web are given.
+	PublicURL string
 	// Seed gives the seed of a new board (it draws a random side and seeds the AI); the system's
 	// random source when nil. Tests fix it.
 	Seed func() uint64
@@ -102,12 +106,14 @@ type Boards struct {
 	slots   chan struct{} // one per AI search that may run at once
 	metrics *Metrics
 	seed    func() uint64
+	public  string
 }
 
 // New returns the board games of the bots.
 func New(cfg Config) *Boards {
 	b := &Boards{log: cfg.Log, now: cfg.Now, store: cfg.Store, users: cfg.Users, think: cfg.Think,
-		lease: cfg.Lease, invite: cfg.InviteTTL, metrics: NewMetrics(), seed: cfg.Seed}
+		lease: cfg.Lease, invite: cfg.InviteTTL, metrics: NewMetrics(), seed: cfg.Seed,
+		public: strings.TrimRight(cfg.PublicURL, "/")}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}
@@ -214,3 +220,12 @@ func (m *Metrics) Register(r prometheus.Registerer) error {
 
 // Register registers the board games' metrics with r.
 func (b *Boards) Register(r prometheus.Registerer) error { return b.metrics.Register(r) }
+
+// PlayURL returns the address of a game's web page, or "" when no web game server is
+// configured (Config.PublicURL).
+func (b *Boards) PlayURL(board int64) string {
+	if b.public == "" {
+		return ""
+	}
+	return fmt.Sprintf("%s/play/%d", b.public, board)
+}
