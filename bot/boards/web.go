@@ -383,9 +383,13 @@ func (b *Boards) WebDraw(ctx context.Context, tx bot.Tx, service int, user, boar
 	case DrawOffer:
 		op = func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) { return bd.OfferDraw(user, now) }
 	case DrawAccept:
-		op = func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) { return bd.AcceptDraw(user, now) }
+		op = func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) {
+			return bd.AcceptDraw(user, now)
+		}
 	case DrawDecline:
-		op = func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) { return bd.DeclineDraw(user, now) }
+		op = func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) {
+			return bd.DeclineDraw(user, now)
+		}
 	default:
 		return fmt.Errorf("%w: draw action %q", sessions.ErrInvalid, action)
 	}
