@@ -147,10 +147,17 @@ type Hub struct {
 // watched is a board with subscribers.
 type watched struct {
 	subs map[*subscriber]struct{}
-	// last is the newest change handed out, and changedAt when it happened in the database
-	// (zero when not known, as for the refetch after a reconnect).
-	last      int64
-	changedAt time.Time
+	// last is the newest revision handed out.
+	last int64
+	// recent holds when the latest revisions changed in the database, in slot revision %
+	// len(recent), for the delay of their events, written a moment after they were handed out
+	// (a zero time when not known, as for the refetch after a reconnect).
+	recent [8]changed
+}
+
+type changed struct {
+	revision int64
+	at       time.Time
 }
 
 type subscriber struct {
@@ -335,6 +342,9 @@ func parsePayload(p string) (BoardChanged, time.Time, error) {
 	if err != nil {
 		return BoardChanged{}, time.Time{}, fmt.Errorf("revision: %w", err)
 	}
+	if board <= 0 || rev < 1 {
+		return BoardChanged{}, time.Time{}, fmt.Errorf("board %d, revision %d: out of range", board, rev)
+	}
 	var at time.Time
 	if len(parts) == 3 {
 		us, err := strconv.ParseInt(parts[2], 10, 64)
@@ -362,7 +372,8 @@ func (h *Hub) deliver(bc BoardChanged, at time.Time, refetch bool) {
 	case bc.Revision < w.last:
 		return
 	}
-	w.last, w.changedAt = bc.Revision, at
+	w.last = bc.Revision
+	w.recent[bc.Revision%int64(len(w.recent))] = changed{revision: bc.Revision, at: at}
 	for s := range w.subs {
 		// The hub is the only sender and holds the lock, so after taking out an unread value
 		// the send finds room; the reader may take a value at any time, which only makes room.
@@ -394,14 +405,16 @@ type streamObserver interface {
 func (h *Hub) streamOpened() { h.metrics.Streams.Inc() }
 func (h *Hub) streamClosed() { h.metrics.Streams.Dec() }
 
-// delivered counts an event written to a stream and, when it is the board's latest change and
-// its time is known, its delay.
+// delivered counts an event written to a stream and, when the time of its change is known, its
+// delay.
 func (h *Hub) delivered(bc BoardChanged) {
 	h.metrics.Delivered.Inc()
 	h.mu.Lock()
 	var at time.Time
-	if w := h.boards[bc.Board]; w != nil && w.last == bc.Revision {
-		at = w.changedAt
+	if w := h.boards[bc.Board]; w != nil && bc.Revision >= 0 {
+		if c := w.recent[bc.Revision%int64(len(w.recent))]; c.revision == bc.Revision {
+			at = c.at
+		}
 	}
 	h.mu.Unlock()
 	if !at.IsZero() {

@@ -380,15 +380,16 @@ func TestEventsMalformedPayload(t *testing.T) {
 	id := d.boards(t, 1, h)[0]
 	ch, stop := h.Subscribe(id)
 	defer stop()
-	for _, p := range []string{"", "x", fmt.Sprintf("%d", id), fmt.Sprintf("%d:x", id), fmt.Sprintf("%d:2:x", id), "1:2:3:4"} {
+	for _, p := range []string{"", "x", fmt.Sprintf("%d", id), fmt.Sprintf("%d:x", id), fmt.Sprintf("%d:2:x", id), "1:2:3:4",
+		fmt.Sprintf("%d:-9", id), fmt.Sprintf("-%d:2", id)} {
 		if _, err := d.pool.Exec(context.Background(), `SELECT pg_notify($1, $2)`, Channel, p); err != nil {
 			t.Fatal(err)
 		}
 	}
 	marker(t, h, d)
 	expectNothing(t, ch, "every payload was malformed")
-	if n := testutil.ToFloat64(h.Metrics().Malformed); n != 6 {
-		t.Errorf("%v malformed notifications counted, want 6", n)
+	if n := testutil.ToFloat64(h.Metrics().Malformed); n != 8 {
+		t.Errorf("%v malformed notifications counted, want 8", n)
 	}
 }
 
