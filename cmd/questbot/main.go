@@ -31,6 +31,7 @@ var commands = map[string]command{
 	"replay":   {"replay golden traces of the reference quest player", runReplay},
 	"serve":    {"run the bot (the default)", runServe},
 	"version":  {"print the version", runVersion},
+	"webload":  {"measure the web game server's live updates: SSE streams and moves", runWebload},
 }
 
 // shutdownSignals stop the process cleanly, the embedded PostgreSQL with it: Ctrl-C, a service

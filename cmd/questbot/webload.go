@@ -1,0 +1,592 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot/boards/web"
+)
+
+// runWebload is the `webload` command: the load check of the web game server's live updates.
+func runWebload(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return webload(ctx, args, os.Getenv, stdout, stderr)
+}
+
+// webloadOptions are the settings of a load check.
+type webloadOptions struct {
+	streams  int
+	boards   int
+	rate     int
+	duration time.Duration
+	settle   time.Duration
+	url      string
+	token    string
+	user     int64
+}
+
+// webloadUser is the user who creates the boards of a load check, unless -user names one.
+const webloadUser = 9_000_000_001
+
+// webload opens SSE streams of boards, makes moves in the database at a steady rate, and reports
+// how long each move took from its commit to its event at the clients, whether every client
+// ended at the last revision of its board, and the memory used.
+//
+// The streams are served by a Hub and ServeEvents in this process (the server's side and the
+// clients' share the memory figures), or by a running questbot (-url, with DATABASE_URL naming
+// its database). Moves are UPDATEs of board_session that move the revision on, as a save of
+// sessions/sessionpg does, each in a transaction of its own: the trigger's path, without the
+// rules of a game. A move's delay is measured from the moment its UPDATE is sent (it commits as
+// it ends, so the commit's flush to disk is inside the figure) to the moment a client has read its
+// event: an upper bound of the time from the commit.
+func webload(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("webload", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var o webloadOptions
+	fs.IntVar(&o.streams, "streams", 1000, "SSE connections open at once")
+	fs.IntVar(&o.boards, "boards", 100, "boards the streams watch (streams are spread evenly over them)")
+	fs.IntVar(&o.rate, "rate", 100, "moves per second, over all boards")
+	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long to make moves")
+	fs.DurationVar(&o.settle, "settle", 10*time.Second, "how long the clients may take to reach the last revisions")
+	fs.StringVar(&o.url, "url", "", "a running questbot to load (its DATABASE_URL must be set); empty: an in-process server")
+	fs.StringVar(&o.token, "token", "", "with -url: an API token (qbt_...) sent as Authorization: Bearer")
+	fs.Int64Var(&o.user, "user", 0, "with -url: the user who holds seat 0 of the boards (the token's user)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: questbot webload [-streams N] [-boards N] [-rate N] [-duration D] [-settle D] [-url URL [-token T] [-user ID]]")
+		fmt.Fprintln(stderr, "Opens SSE streams of boards, makes moves at a steady rate and reports the delay from each move's")
+		fmt.Fprintln(stderr, "commit to its event at the clients, the events lost and the memory. The database is DATABASE_URL,")
+		fmt.Fprintln(stderr, "or a private PostgreSQL with fsync on.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "questbot webload: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if o.streams < 1 || o.boards < 1 || o.rate < 1 || o.duration <= 0 || o.settle <= 0 {
+		fmt.Fprintln(stderr, "questbot webload: -streams, -boards, -rate, -duration and -settle must be positive")
+		return 2
+	}
+	if o.boards > o.streams {
+		o.boards = o.streams
+	}
+	cfg, err := ConfigFromEnv(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "questbot: %v\n", err)
+		return 2
+	}
+	if o.url != "" && cfg.DatabaseURL == "" {
+		fmt.Fprintln(stderr, "questbot webload: -url needs DATABASE_URL, the database of the server it loads")
+		return 2
+	}
+	if o.user == 0 {
+		o.user = webloadUser
+	}
+	rep, err := webloadRun(ctx, o, cfg, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "questbot webload: %v\n", err)
+		return 1
+	}
+	fmt.Fprint(stdout, rep)
+	if rep.lost > 0 || rep.opened < o.streams {
+		return 1
+	}
+	return 0
+}
+
+// raiseFileLimit raises the soft limit of open files to the hard limit when need exceeds it: each
+// stream is two sockets here (the client's and the server's). It says what it did.
+func raiseFileLimit(need uint64) (string, error) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return "", fmt.Errorf("open-file limit: %w", err)
+	}
+	if lim.Cur >= need {
+		return fmt.Sprintf("open-file limit %d (enough)", lim.Cur), nil
+	}
+	if lim.Max < need {
+		return "", fmt.Errorf("open-file limit: %d files are needed, the hard limit is %d", need, lim.Max)
+	}
+	old := lim.Cur
+	lim.Cur = lim.Max
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		return "", fmt.Errorf("open-file limit: %w", err)
+	}
+	return fmt.Sprintf("open-file limit raised from %d to %d", old, lim.Cur), nil
+}
+
+// webloadReport is what a load check measured.
+type webloadReport struct {
+	opts     webloadOptions
+	files    string
+	opened   int
+	moves    int
+	elapsed  time.Duration
+	events   int64
+	skipped  int64
+	lost     int
+	delays   []time.Duration
+	commits  []time.Duration
+	memIdle  memFigures
+	memOpen  memFigures
+	memEnd   memFigures
+	openTime time.Duration
+}
+
+type memFigures struct {
+	heap       uint64 // bytes of heap in use
+	sys        uint64 // bytes obtained from the system by the Go runtime
+	rss        uint64 // resident set of the process, from /proc (0 when unknown)
+	goroutines int
+}
+
+func readMem() memFigures {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return memFigures{heap: ms.HeapInuse, sys: ms.Sys, rss: residentBytes(), goroutines: runtime.NumGoroutine()}
+}
+
+// residentBytes is the process's VmRSS from /proc/self/status, 0 when unknown.
+func residentBytes() uint64 {
+	raw, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
+			kb, _ := strconv.ParseUint(f[1], 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// percentile is the q-quantile of sorted durations (nearest rank).
+func percentile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(math.Ceil(q*float64(len(sorted)))) - 1
+	return sorted[max(i, 0)]
+}
+
+func (r *webloadReport) String() string {
+	var b strings.Builder
+	sort.Slice(r.delays, func(i, j int) bool { return r.delays[i] < r.delays[j] })
+	sort.Slice(r.commits, func(i, j int) bool { return r.commits[i] < r.commits[j] })
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond)) }
+	fmt.Fprintf(&b, "%s\n", r.files)
+	fmt.Fprintf(&b, "streams: %d of %d open in %v, watching %d boards\n", r.opened, r.opts.streams, r.openTime.Round(time.Millisecond), r.opts.boards)
+	fmt.Fprintf(&b, "moves: %d in %v (%.1f/s, asked %d/s)\n", r.moves, r.elapsed.Round(time.Millisecond),
+		float64(r.moves)/r.elapsed.Seconds(), r.opts.rate)
+	fmt.Fprintf(&b, "events read by the clients: %d; revisions coalesced away: %d\n", r.events, r.skipped)
+	fmt.Fprintf(&b, "move (UPDATE + commit) to event at the client, %d samples: p50 %s, p90 %s, p99 %s, max %s\n",
+		len(r.delays), ms(percentile(r.delays, .5)), ms(percentile(r.delays, .9)), ms(percentile(r.delays, .99)),
+		ms(percentile(r.delays, 1)))
+	fmt.Fprintf(&b, "the move's UPDATE + commit alone: p50 %s, p99 %s, max %s\n",
+		ms(percentile(r.commits, .5)), ms(percentile(r.commits, .99)), ms(percentile(r.commits, 1)))
+	fmt.Fprintf(&b, "clients not at their board's last revision at the end (lost events): %d\n", r.lost)
+	per := int64(r.memOpen.heap) - int64(r.memIdle.heap)
+	fmt.Fprintf(&b, "memory (servers and clients in one process): before the streams heap %s, RSS %s; with the streams open heap %s, RSS %s, %d goroutines (%.1f KiB of heap per stream); at the end heap %s, RSS %s\n",
+		mib(r.memIdle.heap), mib(r.memIdle.rss), mib(r.memOpen.heap), mib(r.memOpen.rss), r.memOpen.goroutines,
+		float64(per)/1024/float64(max(r.opened, 1)), mib(r.memEnd.heap), mib(r.memEnd.rss))
+	verdict := "met"
+	if percentile(r.delays, .99) >= 100*time.Millisecond {
+		verdict = "NOT met"
+	}
+	fmt.Fprintf(&b, "target p99 under 100 ms: %s\n", verdict)
+	return b.String()
+}
+
+// webloadClient is one SSE stream: the last revision it read, and the delays it measured.
+type webloadClient struct {
+	board  int64
+	last   atomic.Int64
+	events atomic.Int64
+	skip   atomic.Int64
+	delays []time.Duration // written by the client's goroutine only, read after it ends
+}
+
+// moveTimes remembers when each move's UPDATE was sent, by board and revision.
+type moveTimes struct {
+	mu sync.RWMutex
+	at map[[2]int64]time.Time
+}
+
+func (m *moveTimes) set(board, rev int64, t time.Time) {
+	m.mu.Lock()
+	m.at[[2]int64{board, rev}] = t
+	m.mu.Unlock()
+}
+
+func (m *moveTimes) get(board, rev int64) (time.Time, bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	t, ok := m.at[[2]int64{board, rev}]
+	return t, ok
+}
+
+func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stderr io.Writer) (*webloadReport, error) {
+	rep := &webloadReport{opts: o}
+	files, err := raiseFileLimit(uint64(2*o.streams + 200))
+	if err != nil {
+		return nil, err
+	}
+	rep.files = files
+	url := cfg.DatabaseURL
+	if url == "" {
+		fmt.Fprintln(stdout, "starting a private PostgreSQL (fsync on)...")
+		c, _, cleanup, err := throwawayCluster(ctx, cfg.PGBin)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		url = c
+	}
+	pool, err := openDatabase(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	defer pool.Close()
+	boards, err := webloadBoards(ctx, pool, o)
+	if err != nil {
+		return nil, err
+	}
+
+	// stop ends the clients, the server and the hub, and waits for them.
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	var srv *http.Server
+	var stopOnce sync.Once
+	stop := func() {
+		stopOnce.Do(func() {
+			cancel()
+			if srv != nil {
+				srv.Close()
+			}
+			wg.Wait()
+		})
+	}
+	defer stop()
+	base := o.url
+	if base == "" {
+		hub := web.NewHub(pool, slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+		wg.Go(func() { hub.Run(ctx) })
+		for !hub.Listening() {
+			select {
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("GET /api/v1/games/{id}/events", func(w http.ResponseWriter, r *http.Request) {
+			id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+			if err != nil {
+				http.Error(w, "bad board id", http.StatusBadRequest)
+				return
+			}
+			web.ServeEvents(w, r, hub, id)
+		})
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		wg.Go(func() { srv.Serve(ln) })
+		base = "http://" + ln.Addr().String()
+	}
+	base = strings.TrimRight(base, "/")
+
+	rep.memIdle = readMem()
+	clients := make([]*webloadClient, o.streams)
+	times := &moveTimes{at: map[[2]int64]time.Time{}}
+	transport := &http.Transport{MaxIdleConnsPerHost: o.streams, DisableCompression: true}
+	defer transport.CloseIdleConnections()
+	httpClient := &http.Client{Transport: transport}
+	var opened atomic.Int64
+	var openErr atomic.Value
+	fmt.Fprintf(stdout, "opening %d streams on %d boards...\n", o.streams, o.boards)
+	start := time.Now()
+	for i := range clients {
+		c := &webloadClient{board: boards[i%len(boards)]}
+		c.last.Store(1) // the revision of a new board
+		clients[i] = c
+		wg.Go(func() {
+			if err := c.read(ctx, httpClient, base, o.token, times, &opened); err != nil && ctx.Err() == nil {
+				openErr.Store(err)
+			}
+		})
+	}
+	openLimit := time.Now().Add(time.Minute)
+	for opened.Load() < int64(o.streams) && openErr.Load() == nil && time.Now().Before(openLimit) {
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	rep.openTime = time.Since(start)
+	rep.opened = int(opened.Load())
+	if err, _ := openErr.Load().(error); err != nil {
+		return nil, fmt.Errorf("a stream failed: %w", err)
+	}
+	if rep.opened < o.streams {
+		return nil, fmt.Errorf("only %d of %d streams opened within a minute", rep.opened, o.streams)
+	}
+	rep.memOpen = readMem()
+
+	fmt.Fprintf(stdout, "making %d moves/s for %v...\n", o.rate, o.duration)
+	final, commits, moves, elapsed, err := webloadMoves(ctx, pool, o, boards, times)
+	if err != nil {
+		return nil, err
+	}
+	rep.moves, rep.elapsed, rep.commits = moves, elapsed, commits
+
+	// Every client must come to the last revision of its board; only those that do not within
+	// the settle time count as lost.
+	settleLimit := time.Now().Add(o.settle)
+	for {
+		behind := 0
+		for _, c := range clients {
+			if c.last.Load() != final[c.board] {
+				behind++
+			}
+		}
+		rep.lost = behind
+		if behind == 0 || time.Now().After(settleLimit) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	rep.memEnd = readMem()
+	stop()
+	for _, c := range clients {
+		rep.events += c.events.Load()
+		rep.skipped += c.skip.Load()
+		rep.delays = append(rep.delays, c.delays...)
+	}
+	return rep, nil
+}
+
+// webloadBoards creates the user, the bot and the boards of a load check: active boards with the
+// user in seat 0 and the easy bot in seat 1.
+func webloadBoards(ctx context.Context, pool *pgxpool.Pool, o webloadOptions) ([]int64, error) {
+	var service int
+	err := pool.QueryRow(ctx, `INSERT INTO service (username) VALUES ('webload_bot') RETURNING id`).Scan(&service)
+	if err != nil {
+		return nil, fmt.Errorf("create the bot: %w", err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO users (id, chat_id, first_name) VALUES ($1, $1, 'Load check')
+		ON CONFLICT (id) DO NOTHING`, o.user); err != nil {
+		return nil, fmt.Errorf("create the user: %w", err)
+	}
+	var ids []int64
+	err = pool.QueryRow(ctx, `
+		WITH b AS (
+			INSERT INTO board_session (service_id, variant, seed, clock_mode, status, created_by, created_at,
+				started_at, start_position, position, to_move, bot_seat)
+			SELECT $1, 'russian', g, 'none', 'active', $2, now(), now(), 'start', 'start', 0, 1
+			FROM generate_series(1, $3) g
+			RETURNING id
+		), s AS (
+			INSERT INTO board_seat (board_id, seat, user_id, bot)
+			SELECT id, 0, $2, NULL FROM b UNION ALL SELECT id, 1, NULL, 'easy' FROM b
+		)
+		SELECT array_agg(id ORDER BY id) FROM b`, service, o.user, o.boards).Scan(&ids)
+	if err != nil {
+		return nil, fmt.Errorf("create the boards: %w", err)
+	}
+	return ids, nil
+}
+
+// read holds one stream open until ctx ends, recording each event's delay from its move.
+func (c *webloadClient) read(ctx context.Context, client *http.Client, base, token string, times *moveTimes, opened *atomic.Int64) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/api/v1/games/%d/events", base, c.board), nil)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		return fmt.Errorf("board %d: %s, %s", c.board, resp.Status, resp.Header.Get("Content-Type"))
+	}
+	r := bufio.NewReader(resp.Body)
+	first := true
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		data, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "data: ")
+		if !ok {
+			continue
+		}
+		now := time.Now()
+		var ev struct {
+			ID       int64 `json:"id"`
+			Revision int64 `json:"revision"`
+		}
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			return fmt.Errorf("board %d: event %q: %w", c.board, data, err)
+		}
+		if ev.ID != c.board {
+			return fmt.Errorf("board %d: an event of board %d", c.board, ev.ID)
+		}
+		if first {
+			first = false
+			opened.Add(1)
+		}
+		last := c.last.Load()
+		if ev.Revision <= last {
+			continue
+		}
+		if ev.Revision > last+1 {
+			c.skip.Add(ev.Revision - last - 1)
+		}
+		c.events.Add(1)
+		if at, ok := times.get(c.board, ev.Revision); ok {
+			c.delays = append(c.delays, now.Sub(at))
+		}
+		c.last.Store(ev.Revision)
+	}
+}
+
+// webloadMoves makes o.rate moves a second for o.duration, board after board, and returns each
+// board's last revision, the time of each move's UPDATE and commit, the number of moves and the
+// time they took. A board's moves are made by one worker, one after the other, so the worker
+// knows the revision each will have before sending it.
+func webloadMoves(ctx context.Context, pool *pgxpool.Pool, o webloadOptions, boards []int64, times *moveTimes) (map[int64]int64, []time.Duration, int, time.Duration, error) {
+	revs := map[int64]int64{}
+	rows, err := pool.Query(ctx, `SELECT id, revision FROM board_session WHERE id = ANY($1)`, boards)
+	if err != nil {
+		return nil, nil, 0, 0, err
+	}
+	for rows.Next() {
+		var id, rev int64
+		if err := rows.Scan(&id, &rev); err != nil {
+			return nil, nil, 0, 0, err
+		}
+		revs[id] = rev
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, 0, 0, err
+	}
+	workers := min(len(boards), 16)
+	queues := make([]chan int64, workers)
+	var mu sync.Mutex
+	var commits []time.Duration
+	var firstErr error
+	var wg sync.WaitGroup
+	owned := make([]map[int64]int64, workers) // each worker's boards and their revisions
+	for i := range queues {
+		queues[i] = make(chan int64, 4*o.rate)
+		owned[i] = map[int64]int64{}
+	}
+	for i, id := range boards {
+		owned[i%workers][id] = revs[id]
+	}
+	for i := range queues {
+		wg.Go(func() {
+			mine := owned[i]
+			for id := range queues[i] {
+				rev := mine[id] + 1
+				t0 := time.Now()
+				times.set(id, rev, t0)
+				tag, err := pool.Exec(ctx, `UPDATE board_session SET ply = ply + 1, to_move = 1 - to_move,
+					turn_started_at = now(), revision = $2 WHERE id = $1 AND revision = $2 - 1`, id, rev)
+				spent := time.Since(t0)
+				mu.Lock()
+				if err == nil && tag.RowsAffected() != 1 {
+					err = fmt.Errorf("board %d: not at revision %d", id, rev-1)
+				}
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("move: %w", err)
+				}
+				if err == nil {
+					mine[id] = rev
+					commits = append(commits, spent)
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	interval := time.Second / time.Duration(o.rate)
+	start := time.Now()
+	moves := 0
+	for n := 0; ; n++ {
+		// Each move is due at start + n × interval: a late tick is made at once, so the rate
+		// holds on average even when the scheduler wakes late.
+		due := start.Add(time.Duration(n) * interval)
+		if due.Sub(start) >= o.duration {
+			break
+		}
+		if d := time.Until(due); d > 0 {
+			select {
+			case <-ctx.Done():
+			case <-time.After(d):
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		i := n % len(boards)
+		queues[i%workers] <- boards[i]
+		moves++
+	}
+	for _, q := range queues {
+		close(q)
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	if firstErr != nil {
+		return nil, nil, 0, 0, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, 0, 0, err
+	}
+	final := map[int64]int64{}
+	for _, m := range owned {
+		for id, rev := range m {
+			final[id] = rev
+		}
+	}
+	return final, commits, moves, elapsed, nil
+}
