@@ -631,10 +631,10 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	if _, _, err := s.viewState(r.Context(), c, id); err != nil {
 		return err
 	}
-	if s.cfg.ServeEvents == nil {
+	if s.cfg.Events == nil {
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the game instead.")
 	}
-	s.cfg.ServeEvents(w, r, id)
+	ServeEvents(w, r, s.cfg.Events, id)
 	return nil
 }
 

@@ -51,11 +51,9 @@ type Config struct {
 	// PublicURL is the server's address as users reach it, without a trailing slash, e.g.
 	// http://127.0.0.1:8080; the session cookie is Secure when it is https.
 	PublicURL string
-	// Events are the live updates of boards; nil when there are none (see ServeEvents).
+	// Events are the live updates of boards (a Hub), streamed to the pages by ServeEvents;
+	// nil: the events endpoint answers 503.
 	Events Events
-	// ServeEvents serves the event stream of a board, once the caller may see it; nil: the
-	// events endpoint answers 503.
-	ServeEvents func(w http.ResponseWriter, r *http.Request, board int64)
 	// Pages serves the HTML pages and their static files (GET /games, /play/<id>, /static/...);
 	// nil: they answer 404.
 	Pages http.Handler
