@@ -118,6 +118,8 @@
 
   function draw() {
     const s = state;
+    s.moves = s.moves || [];
+    s.seats = s.seats || [];
     document.title = s.title;
     $("title").textContent = s.title;
     drawPlayers();
@@ -379,8 +381,8 @@
     }
     me = await QB.loadMe();
     wire();
-    await refresh();
     listen();
     setInterval(drawClocks, 500);
+    await refresh();
   })();
 })();
