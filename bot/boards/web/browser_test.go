@@ -62,6 +62,7 @@ type pagesAPI struct {
 	unseen     []int
 	offer      *int
 	spectators bool
+	canUndo    bool
 	result     map[string]any
 	clockMS    int64 // each side's clock; 0: no clock
 	loggedOut  bool
@@ -244,6 +245,8 @@ func (a *pagesAPI) post(w http.ResponseWriter, path string, body map[string]any)
 		} else {
 			a.offer = nil
 		}
+	case game + "/undo":
+		a.canUndo = false
 	case game + "/spectators":
 		a.spectators, _ = body["allow"].(bool)
 	default:
@@ -371,7 +374,7 @@ func (a *pagesAPI) stateLocked() map[string]any {
 		},
 		"to_move": toMove, "ply": g.Ply(), "deadline": deadline,
 		"moves": moves, "unseen": append([]int{}, a.unseen...), "legal": legal,
-		"offer": offer, "can_undo": false, "spectators": a.spectators, "result": a.result,
+		"offer": offer, "can_undo": a.canUndo, "spectators": a.spectators, "result": a.result,
 		"picture": map[string]any{
 			"url":   fmt.Sprintf("/api/v1/games/%d/picture.png?seat=0&ply=%d", pagesGameID, g.Ply()),
 			"width": im.Width, "height": im.Height, "squares": squares,
@@ -919,5 +922,79 @@ func TestLobbyPage(t *testing.T) {
 	}
 	if l := a.postsTo("/logout"); len(l) != 1 || l[0].CSRF != pagesCSRF {
 		t.Fatalf("logged out %+v", l)
+	}
+}
+
+// Ensure the buttons of a game post their operations: a draw offered, the opponent's offer
+// declined, an undo when the server allows it, the spectators switch; and the export link.
+func TestPlayPageActions(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "russian", "", "en")
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady,
+		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	bottest.WaitFor(t, 30*time.Second, "the event stream", func() bool { return a.count(func() int { return len(a.subs) }) == 1 })
+	game := fmt.Sprintf("/games/%d", pagesGameID)
+	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("export").getAttribute("href")`)); err != nil || got != "/api/v1"+game+"/export" {
+		t.Errorf("export link %q (%v)", got, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitNotVisible("#undo"), chromedp.WaitNotVisible("#draw-accept")); err != nil {
+		t.Fatal(err)
+	}
+
+	// A draw offered: the offer shows and cannot be made twice.
+	err := chromedp.Do(ctx, chromedp.Click("#draw-offer"),
+		pagesUntil(`document.getElementById("offer").textContent === "You offered a draw." && document.getElementById("draw-offer").hidden`))
+	if err != nil {
+		t.Fatalf("offer a draw: %v", err)
+	}
+	if p := a.postsTo(game + "/draw"); len(p) != 1 || p[0].Body["action"] != "offer" {
+		t.Fatalf("draw posts %+v", p)
+	}
+
+	// The opponent's offer arrives by an event, and is declined.
+	a.mu.Lock()
+	seat := 1
+	a.offer = &seat
+	a.changedLocked()
+	a.mu.Unlock()
+	err = chromedp.Do(ctx, pagesUntil(`document.getElementById("offer").textContent === "Bot offers a draw." &&
+		!document.getElementById("draw-accept").hidden`), chromedp.Click("#draw-decline"),
+		pagesUntil(`document.getElementById("offer").hidden && !document.getElementById("draw-offer").hidden`))
+	if err != nil {
+		t.Fatalf("decline a draw: %v", err)
+	}
+	if p := a.postsTo(game + "/draw"); len(p) != 2 || p[1].Body["action"] != "decline" {
+		t.Fatalf("draw posts %+v", p)
+	}
+
+	// Undo, when the server allows it.
+	a.mu.Lock()
+	a.canUndo = true
+	a.changedLocked()
+	a.mu.Unlock()
+	if err := chromedp.Do(ctx, chromedp.WaitVisible("#undo"), chromedp.Click("#undo"), chromedp.WaitNotVisible("#undo")); err != nil {
+		t.Fatalf("undo: %v", err)
+	}
+	if p := a.postsTo(game + "/undo"); len(p) != 1 || p[0].CSRF != pagesCSRF {
+		t.Fatalf("undo posts %+v", p)
+	}
+
+	// The spectators switch.
+	if err := chromedp.Do(ctx, chromedp.Click("#spectators"), pagesUntil(`document.getElementById("spectators").checked`)); err != nil {
+		t.Fatalf("spectators: %v", err)
+	}
+	bottest.WaitFor(t, 30*time.Second, "the switch posted", func() bool { return len(a.postsTo(game+"/spectators")) == 1 })
+	if p := a.postsTo(game + "/spectators"); p[0].Body["allow"] != true {
+		t.Fatalf("spectators posts %+v", p)
+	}
+	a.mu.Lock()
+	allowed := a.spectators
+	a.mu.Unlock()
+	if !allowed {
+		t.Fatal("spectators not allowed after the switch")
 	}
 }
