@@ -26,6 +26,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/questplay"
@@ -125,6 +126,10 @@ func New(cfg Config) *Bot {
 		builtins[name] = fn
 	}
 	for name, fn := range b.Boards.Builtins() {
+		builtins[name] = fn
+	}
+	// /web and /token: the login links and API tokens of the web game server.
+	for name, fn := range web.Builtins(bc.PublicURL, bc.Now) {
 		builtins[name] = fn
 	}
 	b.Tree = scriptbot.New(scriptbot.Config{Trees: b.Trees, Contexts: b.Trees, Users: b.Users, Games: b.Games,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -46,6 +47,11 @@ type Config struct {
 	// ones cannot be read.
 	TokenKey     string
 	TokenKeyFile string
+	// PublicURL is the address of the web game server as users reach it, without a trailing
+	// slash: the login links of /web and the links to games start with it. Empty (PUBLIC_URL
+	// unset) means http:// and the address HTTP_ADDR opened (its port when HTTP_ADDR asks for
+	// any).
+	PublicURL string
 	// FailedRetention is how long the records of what failed for good (failed outbox rows with
 	// their texts, quarantined updates) are kept before the transport's cleanup removes them.
 	FailedRetention time.Duration
@@ -67,6 +73,7 @@ var envDefaults = []struct{ name, def, help string }{
 	{"NEW_USERS_ARE_DEVELOPERS", "", "true or false: whether new users become quest developers"},
 	{"TOKEN_KEY", "", "key sealing the tokens of the service table: 32 bytes, hex or base64"},
 	{"TOKEN_KEY_FILE", "", "a file holding TOKEN_KEY instead"},
+	{"PUBLIC_URL", "", "address of the web game server as users reach it (http or https); empty: http://HTTP_ADDR"},
 	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
 }
 
@@ -116,6 +123,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			return Config{}, fmt.Errorf("TOKEN_KEY must be 32 bytes as 64 hex digits or in base64 (such as the output of openssl rand -hex 32)")
 		}
 	}
+	if s := v["PUBLIC_URL"]; s != "" {
+		public, err := publicURL(s)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg.PublicURL = public
+	}
 	retention, err := time.ParseDuration(v["FAILED_RETENTION"])
 	if err != nil || retention < time.Hour {
 		return Config{}, fmt.Errorf("FAILED_RETENTION must be a duration of an hour or more, such as 168h, not %q", v["FAILED_RETENTION"])
@@ -129,6 +143,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		cfg.NewUsersDevelopers = &on
 	}
 	return cfg, nil
+}
+
+// publicURL validates PUBLIC_URL: an absolute http or https URL without a query or fragment; its
+// trailing slash is dropped.
+func publicURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(u.Host, ":") {
+		return "", fmt.Errorf("PUBLIC_URL must be an absolute http:// or https:// address such as https://games.example.org, not %q", s)
+	}
+	return strings.TrimRight(u.String(), "/"), nil
 }
 
 // ReadTokenKey returns the key that seals the tokens of the bots configured in the database:

@@ -22,6 +22,8 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
+	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/bot/webchat"
@@ -67,6 +69,12 @@ type Server struct {
 
 	pool  atomic.Pointer[pgxpool.Pool]
 	ready atomic.Bool
+	// web is the web game server's handler, set once the database is ready and the transport
+	// runs; its routes answer 503 until then.
+	web atomic.Pointer[http.Handler]
+	// publicURL is PUBLIC_URL, or by default http:// and the address the listener opened
+	// (HTTP_ADDR may ask for any port).
+	publicURL string
 
 	metrics  *bot.Metrics
 	registry *prometheus.Registry
@@ -135,7 +143,12 @@ func (s *Server) Run(ctx context.Context) error {
 	srv.RegisterOnShutdown(endStreams)
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- srv.Serve(ln) }()
-	s.Log.Info("HTTP listening", slog.String("addr", ln.Addr().String()), slog.String("version", version))
+	s.publicURL = s.Config.PublicURL
+	if s.publicURL == "" {
+		s.publicURL = "http://" + ln.Addr().String()
+	}
+	s.Log.Info("HTTP listening", slog.String("addr", ln.Addr().String()), slog.String("version", version),
+		slog.String("public_url", s.publicURL))
 	if s.Listening != nil {
 		s.Listening(ln.Addr())
 	}
@@ -231,7 +244,7 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 	// Bots configured in the database run too; with a key, their tokens are sealed there.
 	tokens = append(tokens, s.configuredBots(ctx, pool)...)
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
-	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log})
+	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL}})
 	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: b.Handle, Log: s.Log, Metrics: s.metrics,
 		FailedRetention: s.Config.FailedRetention})
 	sched := bot.NewScheduler(s.Log)
@@ -268,6 +281,9 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 			}
 		}
 	}
+	// The web game server plays the bots' boards through this transport.
+	var h http.Handler = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: s.publicURL, Log: s.Log}).Handler()
+	s.web.Store(&h)
 	// The command menus, the role configuration, and what a failed upload left on disk.
 	if err := b.Start(ctx, pool, tr, services, s.Config.NewUsersDevelopers, s.Config.Admins); err != nil {
 		s.Log.Error("Start-up work failed", slog.Any("error", err))
@@ -327,6 +343,10 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
+	// The web game server: its login links, the JSON API and its pages.
+	for _, p := range []string{"/login/", "/logout", "/logout/all", "/api/v1/", "/games", "/play/", "/static/"} {
+		mux.HandleFunc(p, s.serveWeb)
+	}
 	if s.emu == nil {
 		return mux
 	}
@@ -339,6 +359,17 @@ func (s *Server) routes() http.Handler {
 		}
 		mux.ServeHTTP(w, r)
 	})
+}
+
+// serveWeb passes a request to the web game server, or answers 503 while it is not running yet.
+func (s *Server) serveWeb(w http.ResponseWriter, r *http.Request) {
+	h := s.web.Load()
+	if h == nil {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "The game server is starting; try again in a moment.", http.StatusServiceUnavailable)
+		return
+	}
+	(*h).ServeHTTP(w, r)
 }
 
 // healthz answers 200 once the database is migrated and still answers, 503 otherwise.

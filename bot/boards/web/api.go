@@ -1,0 +1,674 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"net/http"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/sessionpg"
+)
+
+// # The JSON API
+//
+// Every answer is JSON (but the export, text, and the picture, PNG). Every error is
+// {"error": {"code", "message"}} with a stable code and its status: 400 bad_request,
+// 401 unauthorized, 403 forbidden (not the caller's seat) or csrf, 404 not_found, 409 stale (the
+// board moved on since the ply the client sent) or conflict (the operation does not fit the
+// board's state), 422 illegal_move (with "legal", the legal moves), 429 rate_limited (with
+// Retry-After), 503 unavailable (the bot is not running). The README lists the calls.
+
+// pgxTx is a database transaction.
+type pgxTx = pgx.Tx
+
+// apiError is an error answered to the client.
+type apiError struct {
+	Status  int      `json:"-"`
+	Code    string   `json:"code"`
+	Message string   `json:"message"`
+	Legal   []string `json:"legal,omitempty"`
+}
+
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+func apiErr(status int, code, message string) *apiError {
+	return &apiError{Status: status, Code: code, Message: message}
+}
+
+// writeJSON writes a JSON answer.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// writeError writes an error answer.
+func writeError(w http.ResponseWriter, e *apiError) {
+	writeJSON(w, e.Status, map[string]*apiError{"error": e})
+}
+
+// fail answers an unexpected error: 503 when the bot is not running, 500 otherwise (logged).
+func (s *Server) fail(w http.ResponseWriter, err error) {
+	writeError(w, s.mapErr(err, &caller{}))
+}
+
+// conflicts are the refusals of an operation that does not fit the board's state.
+var conflicts = []error{sessions.ErrNotStarted, sessions.ErrNotYourTurn, sessions.ErrFinished, sessions.ErrCannotUndo,
+	sessions.ErrNoOffer, sessions.ErrOffered, sessions.ErrFull, sessions.ErrAlreadySeated, boards.ErrPrivate,
+	engine.ErrGameOver}
+
+// mapErr turns an error into its answer.
+func (s *Server) mapErr(err error, c *caller) *apiError {
+	var ae *apiError
+	en := texts.For("en")
+	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.Is(err, ErrUnavailable):
+		return apiErr(http.StatusServiceUnavailable, "unavailable", "The bot is not running; try again shortly.")
+	case errors.Is(err, sessions.ErrNotFound):
+		return apiErr(http.StatusNotFound, "not_found", "No such game.")
+	case errors.Is(err, sessions.ErrNotSeated) && c.anonymous():
+		return apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot.")
+	case errors.Is(err, sessions.ErrNotSeated):
+		return apiErr(http.StatusForbidden, "forbidden", "You do not play this game.")
+	case errors.Is(err, sessions.ErrStale):
+		return apiErr(http.StatusConflict, "stale", "The game has moved on since; look at it again.")
+	case errors.Is(err, sessions.ErrIllegalMove), errors.Is(err, engine.ErrIllegalMove), errors.Is(err, engine.ErrAmbiguousMove):
+		return apiErr(http.StatusUnprocessableEntity, "illegal_move", en.Error(err))
+	case errors.Is(err, sessions.ErrInvalid):
+		return apiErr(http.StatusBadRequest, "bad_request", err.Error())
+	}
+	for _, e := range conflicts {
+		if errors.Is(err, e) {
+			msg := en.Error(err)
+			if errors.Is(err, boards.ErrPrivate) {
+				msg = "This game is joined by invite only."
+			}
+			return apiErr(http.StatusConflict, "conflict", msg)
+		}
+	}
+	s.log.Error("A web request failed", slog.Any("error", err))
+	return apiErr(http.StatusInternalServerError, "internal", "Something went wrong on the server.")
+}
+
+// read runs fn in a read-only transaction of one snapshot.
+func (s *Server) read(ctx context.Context, fn func(ctx context.Context, db pgxTx) error) error {
+	return pgx.BeginTxFunc(ctx, s.cfg.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead},
+		func(tx pgx.Tx) error { return fn(ctx, tx) })
+}
+
+// write runs fn in a transaction of the server's own tables.
+func (s *Server) write(ctx context.Context, fn func(ctx context.Context, db pgxTx) error) error {
+	return pgx.BeginFunc(ctx, s.cfg.Pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
+}
+
+// do runs a board operation in a transaction of the caller's bot.
+func (s *Server) do(ctx context.Context, c *caller, fn func(ctx context.Context, tx bot.Tx) error) error {
+	if s.cfg.Doer == nil {
+		return ErrUnavailable
+	}
+	return s.cfg.Doer.Do(ctx, c.service, fn)
+}
+
+// apiFunc is a call of the API, for a caller.
+type apiFunc func(w http.ResponseWriter, r *http.Request, c *caller) error
+
+// Kinds of calls.
+const (
+	// public calls may be made without logging in.
+	public = 1 << iota
+	// unlimited calls are not rate limited (the event streams).
+	unlimited
+)
+
+// api wraps a call: the caller (401 for a cookie or token that opens nothing, and for anyone not
+// logged in but to a public call), the rate limit, the CSRF token of a POST made with the
+// cookie, and the answer to an error.
+func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-store")
+		c, err := s.identify(r.Context(), r)
+		switch {
+		case errors.Is(err, errRefused):
+			writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot."))
+			return
+		case err != nil:
+			s.fail(w, err)
+			return
+		case kind&public == 0 && c.anonymous():
+			writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
+			return
+		}
+		if kind&unlimited == 0 {
+			if ok, wait := s.limit.allow(c.key(r)); !ok {
+				w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+				writeError(w, apiErr(http.StatusTooManyRequests, "rate_limited", "Too many requests; slow down."))
+				return
+			}
+		}
+		if r.Method == http.MethodPost && !checkCSRF(r, c) {
+			writeError(w, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
+			return
+		}
+		if err := h(w, r, c); err != nil {
+			writeError(w, s.mapErr(err, c))
+		}
+	}
+}
+
+// routeAPI adds the calls of the API to mux.
+func (s *Server) routeAPI(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/me", s.api(0, s.me))
+	mux.HandleFunc("GET /api/v1/variants", s.api(public, s.variants))
+	mux.HandleFunc("GET /api/v1/games", s.api(0, s.games))
+	mux.HandleFunc("GET /api/v1/games/waiting", s.api(0, s.waiting))
+	mux.HandleFunc("POST /api/v1/games", s.api(0, s.create))
+	mux.HandleFunc("GET /api/v1/games/{id}", s.api(public, s.state))
+	mux.HandleFunc("POST /api/v1/games/{id}/join", s.api(0, s.op(s.join)))
+	mux.HandleFunc("POST /api/v1/games/{id}/moves", s.api(0, s.move))
+	mux.HandleFunc("POST /api/v1/games/{id}/undo", s.api(0, s.op(s.undo)))
+	mux.HandleFunc("POST /api/v1/games/{id}/resign", s.api(0, s.op(s.resign)))
+	mux.HandleFunc("POST /api/v1/games/{id}/draw", s.api(0, s.op(s.draw)))
+	mux.HandleFunc("POST /api/v1/games/{id}/seen", s.api(0, s.op(s.seen)))
+	mux.HandleFunc("POST /api/v1/games/{id}/spectators", s.api(0, s.op(s.spectators)))
+	mux.HandleFunc("GET /api/v1/games/{id}/export", s.api(public, s.export))
+	mux.HandleFunc("GET /api/v1/games/{id}/events", s.api(public|unlimited, s.events))
+	mux.HandleFunc("GET /api/v1/games/{id}/picture.png", s.api(public, s.picture))
+	mux.HandleFunc("/api/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
+		return apiErr(http.StatusNotFound, "not_found", "No such call.")
+	}))
+}
+
+// maxBody bounds a request's body.
+const maxBody = 64 << 10
+
+// decode reads a JSON body into v.
+func decode(r *http.Request, v any) error {
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil {
+		return apiErr(http.StatusBadRequest, "bad_request", "The body cannot be read.")
+	}
+	if len(body) > maxBody {
+		return apiErr(http.StatusBadRequest, "bad_request", "The body is too large.")
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		return apiErr(http.StatusBadRequest, "bad_request", "The body is not the JSON expected: "+err.Error())
+	}
+	return nil
+}
+
+// boardID reads the game's id of the path.
+func boardID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, apiErr(http.StatusNotFound, "not_found", "No such game.")
+	}
+	return id, nil
+}
+
+// profile reads the caller's profile; nil for someone not logged in.
+func profile(ctx context.Context, db pgxTx, c *caller) (*botpg.Profile, error) {
+	if c.anonymous() {
+		return nil, nil
+	}
+	p, err := botpg.NewUsers().Profile(ctx, db, c.user)
+	if errors.Is(err, botpg.ErrNoUser) {
+		return nil, apiErr(http.StatusUnauthorized, "unauthorized", "This user is gone.")
+	}
+	return p, err
+}
+
+// lang is the caller's language.
+func lang(p *botpg.Profile) string {
+	if p == nil {
+		return "en"
+	}
+	return p.Lang
+}
+
+// me is GET /api/v1/me: the caller, and the CSRF token of their session.
+func (s *Server) me(w http.ResponseWriter, r *http.Request, c *caller) error {
+	var p *botpg.Profile
+	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
+		var err error
+		p, err = profile(ctx, db, c)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	name := p.FirstName
+	if name == "" && p.Username != "" {
+		name = "@" + p.Username
+	}
+	csrf := ""
+	if c.secret != "" {
+		csrf = csrfToken(c.secret)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"user": map[string]any{"id": p.ID, "name": name, "lang": p.Lang}, "csrf": csrf})
+	return nil
+}
+
+// variant is a game offered, with the time controls it may be played with.
+type variant struct {
+	Name     string    `json:"name"`
+	Title    string    `json:"title"`
+	Controls []control `json:"controls"`
+}
+
+type control struct {
+	Name  string `json:"name"`
+	Title string `json:"title"`
+}
+
+// variants is GET /api/v1/variants: the games and their clocks.
+func (s *Server) variants(w http.ResponseWriter, r *http.Request, c *caller) error {
+	var list []variant
+	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
+		p, err := profile(ctx, db, c)
+		if err != nil {
+			return err
+		}
+		tcs, err := sessionpg.NewBoardStore(db).TimeControls(ctx)
+		if err != nil {
+			return err
+		}
+		t := texts.For(lang(p))
+		var controls []control
+		for _, tc := range tcs {
+			controls = append(controls, control{Name: tc.Name, Title: t.Control(tc.Name)})
+		}
+		for _, v := range boards.Games {
+			list = append(list, variant{Name: v, Title: t.Game(v), Controls: controls})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, list)
+	return nil
+}
+
+// gameInfo is a game of a list.
+type gameInfo struct {
+	ID       int64      `json:"id"`
+	Variant  string     `json:"variant"`
+	Title    string     `json:"title"`
+	Control  string     `json:"control"`
+	Status   string     `json:"status"`
+	MyTurn   bool       `json:"my_turn"`
+	Opponent string     `json:"opponent"`
+	Ply      int        `json:"ply"`
+	Deadline *time.Time `json:"deadline"`
+}
+
+// info makes a list's entry.
+func (s *Server) info(ctx context.Context, db pgxTx, lang string, bi sessions.BoardInfo) (gameInfo, error) {
+	name, err := s.cfg.Boards.OpponentName(ctx, db, lang, bi.Opponent)
+	if err != nil {
+		return gameInfo{}, err
+	}
+	gi := gameInfo{ID: bi.ID, Variant: bi.Variant, Title: texts.For(lang).Game(bi.Variant), Control: bi.Control,
+		Status: bi.Status.String(), MyTurn: bi.MyTurn, Opponent: name, Ply: bi.Ply}
+	if !bi.Deadline.IsZero() {
+		d := bi.Deadline
+		gi.Deadline = &d
+	}
+	return gi, nil
+}
+
+// games is GET /api/v1/games: the caller's games, those where it is their turn first.
+func (s *Server) games(w http.ResponseWriter, r *http.Request, c *caller) error {
+	list := []gameInfo{}
+	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
+		p, err := profile(ctx, db, c)
+		if err != nil {
+			return err
+		}
+		bis, err := sessionpg.NewBoardStore(db).UserBoards(ctx, c.service, c.user, 0)
+		if err != nil {
+			return err
+		}
+		for _, bi := range bis {
+			gi, err := s.info(ctx, db, lang(p), bi)
+			if err != nil {
+				return err
+			}
+			list = append(list, gi)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, list)
+	return nil
+}
+
+// maxWaiting bounds the waiting games listed.
+const maxWaiting = 50
+
+// waitingSQL lists the public games of a bot that wait for an opponent, opened by others,
+// oldest first (the order of matchmaking).
+const waitingSQL = `
+	SELECT id FROM board_session
+	WHERE service_id = $1 AND status = 'waiting' AND NOT private AND created_by <> $2
+	ORDER BY created_at, id LIMIT $3`
+
+// waiting is GET /api/v1/games/waiting: the games the caller may join.
+func (s *Server) waiting(w http.ResponseWriter, r *http.Request, c *caller) error {
+	list := []gameInfo{}
+	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
+		p, err := profile(ctx, db, c)
+		if err != nil {
+			return err
+		}
+		rows, err := db.Query(ctx, waitingSQL, c.service, c.user, maxWaiting)
+		if err != nil {
+			return fmt.Errorf("web: waiting games: %w", err)
+		}
+		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+		if err != nil {
+			return fmt.Errorf("web: waiting games: %w", err)
+		}
+		st := sessionpg.NewBoardStore(db)
+		for _, id := range ids {
+			bd, err := st.Get(ctx, id)
+			if err != nil {
+				return err
+			}
+			seat, _ := bd.SeatOf(bd.Creator)
+			bi := sessions.BoardInfo{ID: bd.ID, Variant: bd.Variant, Control: bd.Control.Name, Status: bd.Status,
+				Opponent: bd.Seats[seat], Seat: 1 - seat}
+			gi, err := s.info(ctx, db, lang(p), bi)
+			if err != nil {
+				return err
+			}
+			list = append(list, gi)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, list)
+	return nil
+}
+
+// create is POST /api/v1/games {"variant", "control", "bot"}: a game against the bot, or
+// against whoever waits for the same game and clock (or waits for the next to come).
+func (s *Server) create(w http.ResponseWriter, r *http.Request, c *caller) error {
+	var req struct {
+		Variant string `json:"variant"`
+		Control string `json:"control"`
+		Bot     string `json:"bot"`
+	}
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	level, err := sessions.ParseBotLevel(req.Bot)
+	if err != nil {
+		return apiErr(http.StatusBadRequest, "bad_request", `"bot" is "", "easy", "normal" or "strong".`)
+	}
+	if req.Control == "" {
+		req.Control = "none"
+	}
+	var id int64
+	err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		id, err = s.cfg.Boards.WebCreate(ctx, tx, c.service, c.user, req.Variant, req.Control, level)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusCreated, map[string]int64{"id": id})
+	return nil
+}
+
+// viewState reads a game as the caller sees it, with its picture's address.
+func (s *Server) viewState(ctx context.Context, c *caller, id int64) (*boards.GameState, *sessions.Board, error) {
+	var st *boards.GameState
+	var bd *sessions.Board
+	err := s.read(ctx, func(ctx context.Context, db pgxTx) error {
+		var err error
+		st, bd, err = s.cfg.Boards.WebState(ctx, db, c.service, c.user, id)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	st.Picture.URL = fmt.Sprintf("/api/v1/games/%d/picture.png?seat=%d&ply=%d&v=%s", st.ID, st.Picture.Viewer, st.Ply,
+		st.Picture.Version)
+	return st, bd, nil
+}
+
+// state is GET /api/v1/games/{id}.
+func (s *Server) state(w http.ResponseWriter, r *http.Request, c *caller) error {
+	id, err := boardID(r)
+	if err != nil {
+		return err
+	}
+	return s.answerState(w, r, c, id)
+}
+
+// answerState answers the state of a game.
+func (s *Server) answerState(w http.ResponseWriter, r *http.Request, c *caller, id int64) error {
+	st, _, err := s.viewState(r.Context(), c, id)
+	if err != nil {
+		return err
+	}
+	writeJSON(w, http.StatusOK, st)
+	return nil
+}
+
+// boardOp is an operation of a player on a game, with the request.
+type boardOp func(ctx context.Context, tx bot.Tx, r *http.Request, c *caller, id int64) error
+
+// op wraps a board operation: its body is read first, it runs in the bot's transaction, and the
+// state after it is the answer.
+func (s *Server) op(fn func(r *http.Request) (boardOp, error)) apiFunc {
+	return func(w http.ResponseWriter, r *http.Request, c *caller) error {
+		id, err := boardID(r)
+		if err != nil {
+			return err
+		}
+		do, err := fn(r)
+		if err != nil {
+			return err
+		}
+		err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error { return do(ctx, tx, r, c, id) })
+		if err != nil {
+			return err
+		}
+		return s.answerState(w, r, c, id)
+	}
+}
+
+func (s *Server) join(*http.Request) (boardOp, error) {
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
+		return s.cfg.Boards.WebJoin(ctx, tx, c.service, c.user, id)
+	}, nil
+}
+
+func (s *Server) undo(*http.Request) (boardOp, error) {
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
+		return s.cfg.Boards.WebUndo(ctx, tx, c.service, c.user, id)
+	}, nil
+}
+
+func (s *Server) resign(*http.Request) (boardOp, error) {
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
+		return s.cfg.Boards.WebResign(ctx, tx, c.service, c.user, id)
+	}, nil
+}
+
+func (s *Server) draw(r *http.Request) (boardOp, error) {
+	var req struct {
+		Action string `json:"action"`
+	}
+	if err := decode(r, &req); err != nil {
+		return nil, err
+	}
+	switch req.Action {
+	case boards.DrawOffer, boards.DrawAccept, boards.DrawDecline:
+	default:
+		return nil, apiErr(http.StatusBadRequest, "bad_request", `"action" is "offer", "accept" or "decline".`)
+	}
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
+		return s.cfg.Boards.WebDraw(ctx, tx, c.service, c.user, id, req.Action)
+	}, nil
+}
+
+func (s *Server) seen(r *http.Request) (boardOp, error) {
+	var req struct {
+		Ply *int `json:"ply"`
+	}
+	if err := decode(r, &req); err != nil {
+		return nil, err
+	}
+	if req.Ply == nil {
+		return nil, apiErr(http.StatusBadRequest, "bad_request", `"ply" is required.`)
+	}
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
+		return s.cfg.Boards.WebSeen(ctx, tx, c.service, c.user, id, *req.Ply)
+	}, nil
+}
+
+func (s *Server) spectators(r *http.Request) (boardOp, error) {
+	var req struct {
+		Allow *bool `json:"allow"`
+	}
+	if err := decode(r, &req); err != nil {
+		return nil, err
+	}
+	if req.Allow == nil {
+		return nil, apiErr(http.StatusBadRequest, "bad_request", `"allow" is required.`)
+	}
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
+		return s.cfg.Boards.WebSpectators(ctx, tx, c.service, c.user, id, *req.Allow)
+	}, nil
+}
+
+// move is POST /api/v1/games/{id}/moves {"move", "ply"}; an illegal move is answered with the
+// legal ones.
+func (s *Server) move(w http.ResponseWriter, r *http.Request, c *caller) error {
+	id, err := boardID(r)
+	if err != nil {
+		return err
+	}
+	var req struct {
+		Move string `json:"move"`
+		Ply  *int   `json:"ply"`
+	}
+	if err := decode(r, &req); err != nil {
+		return err
+	}
+	if req.Move == "" || req.Ply == nil {
+		return apiErr(http.StatusBadRequest, "bad_request", `"move" and "ply" are required.`)
+	}
+	err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error {
+		return s.cfg.Boards.WebMove(ctx, tx, c.service, c.user, id, req.Move, *req.Ply)
+	})
+	if err != nil {
+		ae := s.mapErr(err, c)
+		if ae.Code == "illegal_move" {
+			_, bd, rerr := s.viewState(r.Context(), c, id)
+			if rerr != nil {
+				return rerr
+			}
+			ae.Legal = boards.WebLegal(bd)
+		}
+		return ae
+	}
+	return s.answerState(w, r, c, id)
+}
+
+// export is GET /api/v1/games/{id}/export: the moves as text (PGN, PDN or a list).
+func (s *Server) export(w http.ResponseWriter, r *http.Request, c *caller) error {
+	id, err := boardID(r)
+	if err != nil {
+		return err
+	}
+	st, bd, err := s.viewState(r.Context(), c, id)
+	if err != nil {
+		return err
+	}
+	text, ext, err := exportGame(bd, st, s.cfg.PublicURL)
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`inline; filename="game-%d.%s"`, id, ext))
+	io.WriteString(w, text)
+	return nil
+}
+
+// events is GET /api/v1/games/{id}/events: the stream of the game's changes.
+func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error {
+	id, err := boardID(r)
+	if err != nil {
+		return err
+	}
+	if _, _, err := s.viewState(r.Context(), c, id); err != nil {
+		return err
+	}
+	if s.cfg.ServeEvents == nil {
+		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the game instead.")
+	}
+	s.cfg.ServeEvents(w, r, id)
+	return nil
+}
+
+// picture is GET /api/v1/games/{id}/picture.png?seat=0|1: the engine's picture. An address
+// whose v names the picture shown now may be cached for good.
+func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) error {
+	id, err := boardID(r)
+	if err != nil {
+		return err
+	}
+	st, bd, err := s.viewState(r.Context(), c, id)
+	if err != nil {
+		return err
+	}
+	seat := max(st.Seat, 0)
+	if q := r.URL.Query().Get("seat"); q != "" {
+		if seat, err = strconv.Atoi(q); err != nil || seat < 0 || seat > 1 {
+			return apiErr(http.StatusBadRequest, "bad_request", "seat is 0 or 1.")
+		}
+	}
+	path, version, err := s.cfg.Boards.PictureFile(bd, seat)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("web: picture of game %d: %w", id, err)
+	}
+	w.Header().Set("Content-Type", "image/png")
+	if r.URL.Query().Get("v") == version {
+		w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
+	} else {
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	w.Write(data)
+	return nil
+}

@@ -1,0 +1,68 @@
+package web
+
+import (
+	"math"
+	"sync"
+	"time"
+)
+
+// limiter is a token bucket per key (a user, an API token, or the address of someone not logged
+// in), in memory: each process limits its own requests. A bucket holds up to burst tokens and
+// gains rate a second; a request takes one. Buckets full again are forgotten, so the map holds
+// only the callers of the last few seconds.
+type limiter struct {
+	rate  float64
+	burst float64
+	now   func() time.Time
+
+	mu      sync.Mutex
+	buckets map[string]*bucket
+	swept   time.Time
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func newLimiter(rate float64, burst int, now func() time.Time) *limiter {
+	return &limiter{rate: rate, burst: float64(burst), now: now, buckets: map[string]*bucket{}}
+}
+
+// allow takes a token from key's bucket; when it is empty, it reports false and how long until
+// a token is there.
+func (l *limiter) allow(key string) (bool, time.Duration) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sweep(now)
+	b := l.buckets[key]
+	if b == nil {
+		b = &bucket{tokens: l.burst, at: now}
+		l.buckets[key] = b
+	}
+	if dt := now.Sub(b.at).Seconds(); dt > 0 {
+		b.tokens = math.Min(l.burst, b.tokens+dt*l.rate)
+		b.at = now
+	}
+	if b.tokens >= 1 {
+		b.tokens--
+		return true, 0
+	}
+	wait := time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+	return false, wait
+}
+
+// sweep forgets, at most once a minute, the buckets that have filled up again.
+func (l *limiter) sweep(now time.Time) {
+	if now.Sub(l.swept) < time.Minute {
+		return
+	}
+	l.swept = now
+	full := time.Duration(l.burst / l.rate * float64(time.Second))
+	for k, b := range l.buckets {
+		if now.Sub(b.at) > full {
+			delete(l.buckets, k)
+		}
+	}
+}

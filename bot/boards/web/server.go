@@ -1,0 +1,192 @@
+// Package web is the web game server: the board games of bot/boards played in the browser and by
+// programs, on the same boards as in Telegram, so a game may be played partly in each.
+//
+// Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, made by /web
+// in the bot), /logout and /logout/all, the JSON API under /api/v1/ (api.go), and the pages
+// (Config.Pages: /games, /play/<id>, /static/). Identity, sessions, API tokens and CSRF are
+// auth.go's; the rate limit, a token bucket per user, limit.go's; the export of a game's moves
+// (PGN, PDN, a list) export.go's.
+//
+// The server trusts no client: every call is checked against the caller's seat, and every move
+// goes through the engine on the server. Reads use a read-only transaction of the pool (the
+// board store of sessions/sessionpg); writes go through the board operations of bot/boards
+// (Boards.WebMove and the others) in a transaction of the board's bot (Config.Doer, the
+// transport), so that the messages they send in Telegram commit with the change.
+package web
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot/boards"
+)
+
+// Events are the live updates of boards.
+type Events interface {
+	// Subscribe returns a channel that receives a value each time board changes (a move, an
+	// undo, a draw offer, the end...), coalesced, and a function that ends the subscription.
+	Subscribe(board int64) (<-chan BoardChanged, func())
+}
+
+// BoardChanged says that a board changed, and its revision since.
+type BoardChanged struct {
+	Board    int64
+	Revision int64
+}
+
+// Config configures a Server.
+type Config struct {
+	// Pool is the database.
+	Pool *pgxpool.Pool
+	// Doer runs an operation in a transaction whose messages go to a bot's outbox
+	// (bot.Transport); an error matching ErrUnavailable is answered 503.
+	Doer boards.Doer
+	// Boards are the board operations.
+	Boards *boards.Boards
+	// PublicURL is the server's address as users reach it, without a trailing slash, e.g.
+	// http://127.0.0.1:8080; the session cookie is Secure when it is https.
+	PublicURL string
+	// Events are the live updates of boards; nil when there are none (see ServeEvents).
+	Events Events
+	// ServeEvents serves the event stream of a board, once the caller may see it; nil: the
+	// events endpoint answers 503.
+	ServeEvents func(w http.ResponseWriter, r *http.Request, board int64)
+	// Pages serves the HTML pages and their static files (GET /games, /play/<id>, /static/...);
+	// nil: they answer 404.
+	Pages http.Handler
+	// Now is the clock of tickets, sessions and the rate limit; time.Now when nil.
+	Now func() time.Time
+	// Log receives what goes wrong; nil discards it.
+	Log *slog.Logger
+	// Rate and Burst are the rate limit of a user (or token): requests a second, and how many
+	// at once; DefaultRate and DefaultBurst when 0.
+	Rate  float64
+	Burst int
+}
+
+// The default rate limit: 10 requests a second, 40 at once.
+const (
+	DefaultRate  = 10
+	DefaultBurst = 40
+)
+
+// ErrUnavailable: the bot is not running yet (or any more); the server answers 503.
+var ErrUnavailable = errors.New("web: the bot is not running")
+
+// Server is the web game server; safe for concurrent use.
+type Server struct {
+	cfg   Config
+	log   *slog.Logger
+	now   func() time.Time
+	limit *limiter
+}
+
+// New returns a server.
+func New(cfg Config) *Server {
+	s := &Server{cfg: cfg, log: cfg.Log, now: cfg.Now}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	rate, burst := cfg.Rate, cfg.Burst
+	if rate <= 0 {
+		rate = DefaultRate
+	}
+	if burst <= 0 {
+		burst = DefaultBurst
+	}
+	s.limit = newLimiter(rate, burst, s.now)
+	return s
+}
+
+// Handler serves /login/, /logout, /logout/all, /api/v1/ and the pages.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /login/{ticket}", s.login)
+	mux.HandleFunc("POST /logout", s.logout)
+	mux.HandleFunc("POST /logout/all", s.logout)
+	s.routeAPI(mux)
+	pages := s.cfg.Pages
+	if pages == nil {
+		pages = http.NotFoundHandler()
+	}
+	mux.Handle("GET /games", pages)
+	mux.Handle("GET /play/", pages)
+	mux.Handle("GET /static/", pages)
+	return mux
+}
+
+// refusedPage is the answer to a login link that does not work.
+const refusedPage = `<!doctype html>
+<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Login link refused</title></head>
+<body><h1>This login link does not work</h1>
+<p>It was used already, or it is older than ten minutes. Send <b>/web</b> to the bot again for a new one.</p>
+<hr><p>Эта ссылка для входа не действует: ею уже воспользовались или ей больше десяти минут. Отправьте боту <b>/web</b> ещё раз, чтобы получить новую.</p>
+</body></html>
+`
+
+// login redeems a ticket: a session cookie, then the lobby.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	var secret string
+	err := s.write(r.Context(), func(ctx context.Context, db pgxTx) error {
+		var err error
+		secret, err = redeem(ctx, db, r.PathValue("ticket"), s.now())
+		return err
+	})
+	w.Header().Set("Cache-Control", "no-store")
+	if errors.Is(err, errRefused) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusForbidden)
+		w.Write([]byte(refusedPage))
+		return
+	}
+	if err != nil {
+		s.log.Error("A login failed", slog.Any("error", err))
+		http.Error(w, "The login failed; please try again.", http.StatusInternalServerError)
+		return
+	}
+	http.SetCookie(w, s.cookie(secret, int(SessionIdle/time.Second)))
+	http.Redirect(w, r, "/games", http.StatusSeeOther)
+}
+
+// cookie is the session cookie with a secret, kept for maxAge seconds (-1: deleted).
+func (s *Server) cookie(secret string, maxAge int) *http.Cookie {
+	return &http.Cookie{Name: CookieName, Value: secret, Path: "/", MaxAge: maxAge, HttpOnly: true,
+		SameSite: http.SameSiteLaxMode, Secure: len(s.cfg.PublicURL) > 8 && s.cfg.PublicURL[:8] == "https://"}
+}
+
+// logout ends the caller's session (POST /logout), or every session of the user (/logout/all).
+func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	c, err := s.identify(r.Context(), r)
+	if errors.Is(err, errRefused) || err == nil && (c.anonymous() || c.secret == "") {
+		writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
+		return
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	if !checkCSRF(r, c) {
+		writeError(w, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
+		return
+	}
+	if r.URL.Path == "/logout/all" {
+		_, err = s.cfg.Pool.Exec(r.Context(), endSessionsSQL, c.service, c.user)
+	} else {
+		_, err = s.cfg.Pool.Exec(r.Context(), endSessionSQL, hash(c.secret))
+	}
+	if err != nil {
+		s.fail(w, err)
+		return
+	}
+	http.SetCookie(w, s.cookie("", -1))
+	w.WriteHeader(http.StatusNoContent)
+}
