@@ -473,6 +473,12 @@ func pagesRectOf(ctx context.Context, t *testing.T, sel string) pagesRect {
 func pagesTap(ctx context.Context, t *testing.T, a *pagesAPI, square string, touch bool) {
 	t.Helper()
 	s, im := a.spot(t, square)
+	pagesTapSpot(ctx, t, s, im, touch)
+}
+
+// pagesTapSpot clicks (or taps) the centre of a square of a picture laid out as im.
+func pagesTapSpot(ctx context.Context, t *testing.T, s engine.SquareSpot, im engine.ImageMap, touch bool) {
+	t.Helper()
 	r := pagesRectOf(ctx, t, "#picture")
 	x := r.Left + float64(s.X)/float64(im.Width)*r.Width
 	y := r.Top + float64(s.Y)/float64(im.Height)*r.Height
@@ -481,7 +487,7 @@ func pagesTap(ctx context.Context, t *testing.T, a *pagesAPI, square string, tou
 		act = chromedp.TapXY(x, y)
 	}
 	if err := chromedp.Do(ctx, act); err != nil {
-		t.Fatalf("tap %s: %v", square, err)
+		t.Fatalf("tap %s: %v", s.Name, err)
 	}
 }
 
@@ -997,4 +1003,142 @@ func TestPlayPageActions(t *testing.T) {
 	if !allowed {
 		t.Fatal("spectators not allowed after the switch")
 	}
+}
+
+// Ensure the pages work with the real server: Ann logs in with the link from /web, starts a game
+// from the lobby, Bob (a program on the API) is paired with her; Ann's clicks play her moves on
+// the board Bob reads, and Bob's moves show on her page, which reports them seen on the board.
+// The page is reloaded to show Bob's moves: the live updates are not wired in this server.
+func TestPlayPageServer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{Pages: web.Pages()})
+	e.User(1, "Ann", "en")
+	link := e.link(t, 1)
+	bob := e.login(t, 2, "Bob")
+	ctx := pagesBrowser(t)
+	lobby := e.srv.URL + "/games"
+	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
+		t.Fatalf("open the login link: %v", err)
+	}
+	pagesWaitLocation(ctx, t, lobby)
+	if err := chromedp.Do(ctx, pagesUntil(`document.getElementById("who").textContent === "Ann" &&
+		[...document.querySelectorAll("#variant option")].some(o => o.value === "russian") &&
+		document.querySelectorAll("#control option").length > 0`)); err != nil {
+		t.Fatalf("the lobby: %v", err)
+	}
+	control, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const v = document.getElementById("variant");
+		v.value = "russian"; v.dispatchEvent(new Event("change")); return document.getElementById("control").value; })()`))
+	if err != nil || control == "" {
+		t.Fatalf("the time control: %q, %v", control, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click("#create")); err != nil {
+		t.Fatalf("start a game: %v", err)
+	}
+	var id int64
+	bottest.WaitFor(t, 30*time.Second, "the game's page", func() bool {
+		path, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === "complete" ? location.pathname : ""`))
+		if err != nil || !strings.HasPrefix(path, "/play/") {
+			return false
+		}
+		id, err = strconv.ParseInt(strings.TrimPrefix(path, "/play/"), 10, 64)
+		return err == nil
+	})
+	if err := chromedp.Do(ctx, pagesUntil(`document.getElementById("turn").textContent === "Waiting for an opponent."`)); err != nil {
+		t.Fatalf("the waiting game: %v (status %q)", err, pagesText(ctx, t, "#status"))
+	}
+
+	// Bob asks for the same game and is paired with Ann.
+	var created struct {
+		ID int64 `json:"id"`
+	}
+	bob.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "control": control, "bot": ""}, http.StatusCreated, &created)
+	if created.ID != id {
+		t.Fatalf("Bob got game %d, not Ann's %d", created.ID, id)
+	}
+	st := bob.state(t, id)
+	annSeat := 1 - st.Seat
+	g, err := engine.NewGame("russian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := g.ImageMap(engine.Player(annSeat))
+	spot := func(name string) engine.SquareSpot {
+		for _, s := range im.Squares {
+			if s.Name == name {
+				return s
+			}
+		}
+		t.Fatalf("no square %s", name)
+		return engine.SquareSpot{}
+	}
+	// reload shows the game as it is now, and waits until the page has drawn ply.
+	reload := func(ply int) {
+		t.Helper()
+		err := chromedp.Do(ctx, chromedp.Reload(), pagesBoardReady,
+			pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d`, ply)))
+		if err != nil {
+			t.Fatalf("reload at ply %d: %v (status %q)", ply, err, pagesText(ctx, t, "#status"))
+		}
+	}
+	// bobMoves plays Bob's first legal move and checks that Ann's page shows it and reports it
+	// seen on the board.
+	bobMoves := func() {
+		t.Helper()
+		st := bob.state(t, id)
+		if st.ToMove != st.Seat || len(st.Legal) == 0 {
+			t.Fatalf("Bob cannot move: %+v", st)
+		}
+		mv := st.Legal[0].Text
+		bob.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", id), map[string]any{"move": mv, "ply": st.Ply}, http.StatusOK, nil)
+		if _, err := g.Play(mv); err != nil {
+			t.Fatal(err)
+		}
+		reload(g.Ply())
+		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelector("#moves li.fresh") !== null &&
+			document.querySelector("#moves li.fresh").textContent === %q`, mv))); err != nil {
+			t.Fatalf("Bob's move %s on Ann's page: %v", mv, err)
+		}
+		bottest.WaitFor(t, 30*time.Second, "Bob's move seen", func() bool { return e.board(t, id).Seats[annSeat].Seen >= g.Ply() })
+	}
+	// annMoves clicks the path of one of Ann's legal moves and checks that Bob's board has it.
+	annMoves := func() {
+		t.Helper()
+		var mv engine.Move
+		var path []string
+		for _, m := range g.LegalMoves() {
+			if p, _ := g.Describe(m); len(p) == 2 {
+				mv, path = m, p
+				break
+			}
+		}
+		if path == nil {
+			t.Fatal("Ann has no simple move")
+		}
+		if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
+			t.Fatalf("Ann's turn: %v", err)
+		}
+		pagesTapSpot(ctx, t, spot(path[0]), im, false)
+		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelector('#marks .mark.target[data-square=%q]') !== null`, path[1]))); err != nil {
+			t.Fatalf("the target %s of %s: %v", path[1], path[0], err)
+		}
+		pagesTapSpot(ctx, t, spot(path[1]), im, false)
+		if _, err := g.Play(mv.String()); err != nil {
+			t.Fatal(err)
+		}
+		bottest.WaitFor(t, 30*time.Second, "Ann's move on the board", func() bool {
+			st := bob.state(t, id)
+			return st.Ply == g.Ply() && st.Moves[len(st.Moves)-1].Text == mv.String()
+		})
+		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d`, g.Ply()))); err != nil {
+			t.Fatalf("Ann's move on her page: %v", err)
+		}
+	}
+
+	reload(0)
+	if int(g.ToMove()) != annSeat {
+		bobMoves()
+	}
+	annMoves()
+	bobMoves()
+	annMoves()
 }
