@@ -1,0 +1,1144 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/engine"
+)
+
+// The browser tests drive the pages in a headless Chromium against pagesAPI, an API server of
+// this file that answers as the contract of the JSON API says, for one game played with the
+// real engine, and records what the pages post. It lets the pages be tested on their own; it is
+// a fixture of the contract, never used outside the tests.
+
+// pagesCSRF is the CSRF token pagesAPI hands out and expects.
+const pagesCSRF = "csrf-of-ann"
+
+// pagesGameID is the id of pagesAPI's game.
+const pagesGameID = 7
+
+// pagesPost is a POST the page sent.
+type pagesPost struct {
+	Path string
+	Body map[string]any
+	CSRF string
+}
+
+// pagesRefusal is an error pagesAPI answers to the next move instead of playing it.
+type pagesRefusal struct {
+	status int
+	code   string
+	msg    string
+	legal  []string
+}
+
+// pagesAPI is the JSON API of one game for the user Ann, who holds seat 0.
+type pagesAPI struct {
+	t    *testing.T
+	lang string
+
+	mu         sync.Mutex
+	game       *engine.Game
+	movers     []int // the seat of each ply played
+	revision   int64
+	status     string
+	unseen     []int
+	offer      *int
+	spectators bool
+	canUndo    bool
+	result     map[string]any
+	clockMS    int64 // each side's clock; 0: no clock
+	loggedOut  bool
+	refuse     *pagesRefusal
+	posts      []pagesPost
+	gets       int // GETs of the state
+	subs       map[chan int64]bool
+	sent       int // events sent
+}
+
+// newPagesAPI starts the game of variant (from position when not empty) for Ann.
+func newPagesAPI(t *testing.T, variant, position, lang string) *pagesAPI {
+	t.Helper()
+	var opts []engine.Option
+	if position != "" {
+		opts = append(opts, engine.WithPosition(position))
+	}
+	g, err := engine.NewGame(variant, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &pagesAPI{t: t, lang: lang, game: g, status: "active", revision: 1, subs: map[chan int64]bool{}}
+}
+
+// serve runs the pages and pagesAPI on one test server and returns its address.
+func (a *pagesAPI) serve(t *testing.T) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle("/api/", a)
+	mux.Handle("POST /logout", a)
+	mux.Handle("POST /logout/all", a)
+	pages := web.Pages()
+	mux.Handle("GET /games", pages)
+	mux.Handle("GET /play/{id}", pages)
+	mux.Handle("GET /static/", pages)
+	srv := httptest.NewServer(mux)
+	t.Cleanup(func() { srv.CloseClientConnections(); srv.Close() })
+	return srv.URL
+}
+
+// pagesJSON writes v as JSON with status.
+func pagesJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// pagesError writes an error of the API.
+func pagesError(w http.ResponseWriter, status int, code, msg string, legal []string) {
+	e := map[string]any{"code": code, "message": msg}
+	if legal != nil {
+		e["legal"] = legal
+	}
+	pagesJSON(w, status, map[string]any{"error": e})
+}
+
+func (a *pagesAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	path := strings.TrimPrefix(r.URL.Path, "/api/v1")
+	game := fmt.Sprintf("/games/%d", pagesGameID)
+	if r.Method == http.MethodPost {
+		var body map[string]any
+		if r.ContentLength > 0 {
+			if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+				pagesError(w, 400, "bad_request", err.Error(), nil)
+				return
+			}
+		}
+		a.mu.Lock()
+		a.posts = append(a.posts, pagesPost{Path: path, Body: body, CSRF: r.Header.Get("X-CSRF-Token")})
+		a.mu.Unlock()
+		if r.Header.Get("X-CSRF-Token") != pagesCSRF {
+			pagesError(w, 403, "csrf", "no CSRF token", nil)
+			return
+		}
+		a.post(w, path, body)
+		return
+	}
+	a.mu.Lock()
+	loggedOut := a.loggedOut
+	a.mu.Unlock()
+	switch {
+	case path == "/me":
+		if loggedOut {
+			pagesError(w, 401, "unauthorized", "log in", nil)
+			return
+		}
+		pagesJSON(w, 200, map[string]any{"user": map[string]any{"id": 1, "name": "Ann", "lang": a.lang}, "csrf": pagesCSRF})
+	case path == "/variants":
+		pagesJSON(w, 200, []map[string]any{
+			{"name": "russian", "title": "Russian draughts", "controls": []map[string]string{{"name": "no clock", "title": "No clock"}}},
+			{"name": "chess", "title": "Chess", "controls": []map[string]string{
+				{"name": "no clock", "title": "No clock"}, {"name": "blitz", "title": "5 minutes"}}},
+		})
+	case path == "/games":
+		// Not in the API's order: the page puts my turn first itself.
+		pagesJSON(w, 200, []map[string]any{
+			{"id": 3, "variant": "chess", "title": "Chess", "status": "active", "my_turn": false, "opponent": "Bob", "ply": 4, "deadline": nil},
+			{"id": pagesGameID, "variant": "russian", "title": "Russian draughts", "status": "active", "my_turn": true, "opponent": "Bot", "ply": 0, "deadline": nil},
+		})
+	case path == "/games/waiting":
+		pagesJSON(w, 200, []map[string]any{
+			{"id": 9, "variant": "russian", "title": "Russian draughts", "status": "waiting", "my_turn": false, "opponent": "Carol", "ply": 0, "deadline": nil},
+		})
+	case path == game:
+		a.mu.Lock()
+		a.gets++
+		st := a.stateLocked()
+		a.mu.Unlock()
+		pagesJSON(w, 200, st)
+	case path == game+"/picture.png":
+		seat, err := strconv.Atoi(r.URL.Query().Get("seat"))
+		if err != nil || seat < 0 || seat > 1 {
+			pagesError(w, 400, "bad_request", "seat", nil)
+			return
+		}
+		var buf bytes.Buffer
+		a.mu.Lock()
+		err = a.game.WritePNG(&buf, engine.Player(seat))
+		a.mu.Unlock()
+		if err != nil {
+			a.t.Errorf("picture: %v", err)
+			pagesError(w, 500, "internal", err.Error(), nil)
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+		w.Write(buf.Bytes()) // a browser closing the page may not read it all
+	case path == game+"/events":
+		a.events(w, r)
+	default:
+		pagesError(w, 404, "not_found", "no such thing", nil)
+	}
+}
+
+// post answers a POST of the page.
+func (a *pagesAPI) post(w http.ResponseWriter, path string, body map[string]any) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	game := fmt.Sprintf("/games/%d", pagesGameID)
+	switch path {
+	case "/logout", "/logout/all":
+		a.loggedOut = true
+		w.WriteHeader(http.StatusNoContent)
+		return
+	case "/games":
+		pagesJSON(w, 201, map[string]any{"id": 11})
+		return
+	case "/games/9/join":
+		pagesJSON(w, 200, map[string]any{"id": 9})
+		return
+	case game + "/moves":
+		if f := a.refuse; f != nil {
+			a.refuse = nil
+			pagesError(w, f.status, f.code, f.msg, f.legal)
+			return
+		}
+		text, _ := body["move"].(string)
+		ply, ok := body["ply"].(float64)
+		if !ok || int(ply) != a.game.Ply() {
+			pagesError(w, 409, "stale", "the board moved on", nil)
+			return
+		}
+		if a.status != "active" || a.game.ToMove() != engine.First {
+			pagesError(w, 409, "conflict", "not your turn", nil)
+			return
+		}
+		if err := a.playLocked(text); err != nil {
+			pagesError(w, 422, "illegal_move", err.Error(), a.legalTextsLocked())
+			return
+		}
+	case game + "/seen":
+		ply, _ := body["ply"].(float64)
+		a.unseen = slices.DeleteFunc(a.unseen, func(p int) bool { return p <= int(ply) })
+	case game + "/resign":
+		a.status = "finished"
+		a.result = map[string]any{"text": "Ann resigned: Bot wins", "winner": 1}
+	case game + "/draw":
+		if body["action"] == "offer" {
+			seat := 0
+			a.offer = &seat
+		} else {
+			a.offer = nil
+		}
+	case game + "/undo":
+		a.canUndo = false
+	case game + "/spectators":
+		a.spectators, _ = body["allow"].(bool)
+	default:
+		pagesError(w, 404, "not_found", "no such thing", nil)
+		return
+	}
+	a.changedLocked()
+	pagesJSON(w, 200, a.stateLocked())
+}
+
+// playLocked plays a move of the side to move.
+func (a *pagesAPI) playLocked(text string) error {
+	seat := int(a.game.ToMove())
+	if _, err := a.game.Play(text); err != nil {
+		return err
+	}
+	a.movers = append(a.movers, seat)
+	return nil
+}
+
+// opponentMoves plays the first legal move for seat 1, as the bot would, and announces it.
+func (a *pagesAPI) opponentMoves() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.game.ToMove() != engine.Second {
+		a.t.Fatalf("the opponent is not to move")
+	}
+	mv := a.game.LegalMoves()[0]
+	if err := a.playLocked(mv.String()); err != nil {
+		a.t.Fatal(err)
+	}
+	a.unseen = append(a.unseen, a.game.Ply())
+	a.changedLocked()
+	return mv.String()
+}
+
+// changedLocked counts a change of the game and sends its event to every stream.
+func (a *pagesAPI) changedLocked() {
+	a.revision++
+	for ch := range a.subs {
+		select {
+		case ch <- a.revision:
+		default: // the stream is behind: it has an event to send already
+		}
+	}
+}
+
+// events serves the SSE stream of the game.
+func (a *pagesAPI) events(w http.ResponseWriter, r *http.Request) {
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		a.t.Error("events: no flusher")
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	ch := make(chan int64, 1)
+	a.mu.Lock()
+	a.subs[ch] = true
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.subs, ch)
+		a.mu.Unlock()
+	}()
+	fmt.Fprint(w, "retry: 2000\n\n")
+	flusher.Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case rev := <-ch:
+			fmt.Fprintf(w, "event: board\ndata: {\"id\":%d,\"revision\":%d}\n\n", pagesGameID, rev)
+			flusher.Flush()
+			a.mu.Lock()
+			a.sent++
+			a.mu.Unlock()
+		}
+	}
+}
+
+// legalTextsLocked lists the notation of the legal moves.
+func (a *pagesAPI) legalTextsLocked() []string {
+	var out []string
+	for _, m := range a.game.LegalMoves() {
+		out = append(out, m.String())
+	}
+	return out
+}
+
+// stateLocked is the game's state for Ann (seat 0), as the contract shapes it.
+func (a *pagesAPI) stateLocked() map[string]any {
+	g := a.game
+	toMove := int(g.ToMove())
+	moves := []map[string]any{}
+	for i, mv := range g.History() {
+		moves = append(moves, map[string]any{"ply": i + 1, "seat": a.movers[i], "text": mv.String()})
+	}
+	legal := []map[string]any{}
+	if a.status == "active" && toMove == 0 {
+		for _, mv := range g.LegalMoves() {
+			path, _ := g.Describe(mv)
+			legal = append(legal, map[string]any{"text": mv.String(), "path": path})
+		}
+	}
+	im := g.ImageMap(engine.First)
+	var squares []map[string]any
+	for _, s := range im.Squares {
+		squares = append(squares, map[string]any{"name": s.Name, "x": s.X, "y": s.Y, "r": s.Radius})
+	}
+	var deadline any
+	if a.clockMS > 0 && a.status == "active" {
+		deadline = time.Now().Add(time.Duration(a.clockMS) * time.Millisecond).UTC().Format(time.RFC3339Nano)
+	}
+	var offer any
+	if a.offer != nil {
+		offer = map[string]any{"seat": *a.offer}
+	}
+	return map[string]any{
+		"id": pagesGameID, "variant": g.Variant(), "title": g.Title(), "control": "no clock",
+		"status": a.status, "revision": a.revision, "seat": 0,
+		"seats": []map[string]any{
+			{"name": "Ann", "bot": "", "clock_ms": a.clockMS},
+			{"name": "Bot", "bot": "strong", "clock_ms": a.clockMS},
+		},
+		"to_move": toMove, "ply": g.Ply(), "deadline": deadline,
+		"moves": moves, "unseen": append([]int{}, a.unseen...), "legal": legal,
+		"offer": offer, "can_undo": a.canUndo, "spectators": a.spectators, "result": a.result,
+		"picture": map[string]any{
+			"url":   fmt.Sprintf("/api/v1/games/%d/picture.png?seat=0&ply=%d", pagesGameID, g.Ply()),
+			"width": im.Width, "height": im.Height, "squares": squares,
+		},
+	}
+}
+
+// postsTo returns the recorded POSTs to path.
+func (a *pagesAPI) postsTo(path string) []pagesPost {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []pagesPost
+	for _, p := range a.posts {
+		if p.Path == path {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// count reads a counter under the lock.
+func (a *pagesAPI) count(f func() int) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return f()
+}
+
+// spot is where a square is in the picture of seat 0.
+func (a *pagesAPI) spot(t *testing.T, name string) (engine.SquareSpot, engine.ImageMap) {
+	t.Helper()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	im := a.game.ImageMap(engine.First)
+	for _, s := range im.Squares {
+		if s.Name == name {
+			return s, im
+		}
+	}
+	t.Fatalf("no square %s", name)
+	return engine.SquareSpot{}, im
+}
+
+// pagesBrowser starts a headless Chromium for one test.
+func pagesBrowser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("the page tests need Chromium: apt-get install -y chromium (make test installs it)")
+	}
+	dir, err := os.MkdirTemp("", "chromium")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.UserDataDir(dir), chromedp.WindowSize(1200, 900),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+	)
+	ctx, cancel := chromedp.NewContext(actx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
+	return ctx
+}
+
+// pagesUntil waits until the JavaScript expression holds in the page.
+func pagesUntil(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(30*time.Second))
+}
+
+// pagesBoardReady waits until the page shows the board's picture.
+var pagesBoardReady = pagesUntil(`(() => { const i = document.getElementById("picture");
+	return i && i.complete && i.naturalWidth > 0 && i.getBoundingClientRect().width > 0; })()`)
+
+// pagesRect is an element's place in the viewport.
+type pagesRect struct {
+	Left, Top, Width, Height float64
+}
+
+// pagesRectOf measures the element of the selector.
+func pagesRectOf(ctx context.Context, t *testing.T, sel string) pagesRect {
+	t.Helper()
+	r, err := chromedp.Run(ctx, chromedp.Evaluate[pagesRect](fmt.Sprintf(`(() => {
+		const r = document.querySelector(%q).getBoundingClientRect();
+		return {Left: r.left, Top: r.top, Width: r.width, Height: r.height}; })()`, sel)))
+	if err != nil {
+		t.Fatalf("measure %s: %v", sel, err)
+	}
+	return r
+}
+
+// pagesTap clicks (or, with touch, taps) the centre of a square of the picture.
+func pagesTap(ctx context.Context, t *testing.T, a *pagesAPI, square string, touch bool) {
+	t.Helper()
+	s, im := a.spot(t, square)
+	pagesTapSpot(ctx, t, s, im, touch)
+}
+
+// pagesTapSpot clicks (or taps) the centre of a square of a picture laid out as im.
+func pagesTapSpot(ctx context.Context, t *testing.T, s engine.SquareSpot, im engine.ImageMap, touch bool) {
+	t.Helper()
+	r := pagesRectOf(ctx, t, "#picture")
+	x := r.Left + float64(s.X)/float64(im.Width)*r.Width
+	y := r.Top + float64(s.Y)/float64(im.Height)*r.Height
+	act := chromedp.MouseClickXY(x, y)
+	if touch {
+		act = chromedp.TapXY(x, y)
+	}
+	if err := chromedp.Do(ctx, act); err != nil {
+		t.Fatalf("tap %s: %v", s.Name, err)
+	}
+}
+
+// pagesMarked lists the squares marked with kind on the board, sorted.
+func pagesMarked(ctx context.Context, t *testing.T, kind string) []string {
+	t.Helper()
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](fmt.Sprintf(
+		`[...document.querySelectorAll("#marks .mark.%s")].map(m => m.dataset.square)`, kind)))
+	if err != nil {
+		t.Fatalf("marks %s: %v", kind, err)
+	}
+	slices.Sort(got)
+	return got
+}
+
+// pagesText is the text of the element of the selector.
+func pagesText(ctx context.Context, t *testing.T, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).textContent`, sel)))
+	if err != nil {
+		t.Fatalf("text of %s: %v", sel, err)
+	}
+	return s
+}
+
+// pagesWaitLocation waits until the page has gone to url and loaded it. The page navigates by
+// itself, so a check may meet the old page going away: it is then tried again.
+func pagesWaitLocation(ctx context.Context, t *testing.T, url string) {
+	t.Helper()
+	bottest.WaitFor(t, 30*time.Second, "the page at "+url, func() bool {
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(
+			`location.href === %q && document.readyState === "complete"`, url)))
+		return err == nil && ok
+	})
+}
+
+// pagesWantMove checks that the i-th POST of a move carried text and ply.
+func pagesWantMove(t *testing.T, a *pagesAPI, i int, text string, ply int) {
+	t.Helper()
+	path := fmt.Sprintf("/games/%d/moves", pagesGameID)
+	bottest.WaitFor(t, 30*time.Second, fmt.Sprintf("move %d posted", i+1), func() bool { return len(a.postsTo(path)) > i })
+	p := a.postsTo(path)[i]
+	if p.Body["move"] != text || p.Body["ply"] != float64(ply) || p.CSRF != pagesCSRF {
+		t.Fatalf("move %d posted %v with CSRF %q, want %s at ply %d with %q", i+1, p.Body, p.CSRF, text, ply, pagesCSRF)
+	}
+}
+
+// Ensure a player moves by clicking a piece and its target, sees the legal targets after the
+// first click, gets the opponent's move through an event and reports it seen, and resigns only
+// after confirming; the page refetches the state only on events, never by polling.
+func TestPlayPageMoves(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "russian", "", "en")
+	a.clockMS = 300000
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady,
+		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	// The page listens to the events and has fetched the state (once, and again when the
+	// stream opened) before anything moves.
+	bottest.WaitFor(t, 30*time.Second, "the event stream", func() bool {
+		return a.count(func() int { return len(a.subs) }) == 1 && a.count(func() int { return a.gets }) >= 2
+	})
+	if got := pagesText(ctx, t, "#turn"); got != "Your move." {
+		t.Errorf("turn: %q", got)
+	}
+	if got := pagesText(ctx, t, "#players .player.to-move .name"); got != "Ann (you)" {
+		t.Errorf("the side to move: %q", got)
+	}
+	if got := pagesText(ctx, t, "#players .player[data-seat='1'] .name"); got != "Bot (bot: strong)" {
+		t.Errorf("the opponent: %q", got)
+	}
+	// The movable pieces are those the engine lets move.
+	g, err := engine.NewGame("russian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := g.Steps(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pagesMarked(ctx, t, "piece"); !slices.Equal(got, first.Next) {
+		t.Errorf("movable pieces marked %v, want %v", got, first.Next)
+	}
+	// The clock of the side to move runs down locally.
+	clock := "#players .player[data-seat='0'] .clock"
+	if got := pagesText(ctx, t, clock); got != "5:00" && got != "4:59" {
+		t.Errorf("Ann's clock shows %q", got)
+	}
+	if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`/^4:[0-5]\d$/.test(document.querySelector(%q).textContent)`, clock))); err != nil {
+		t.Fatalf("the clock does not run: %v", err)
+	}
+	if got := pagesText(ctx, t, "#players .player[data-seat='1'] .clock"); got != "5:00" {
+		t.Errorf("the waiting clock shows %q", got)
+	}
+
+	// The piece, then its targets, then the target.
+	steps, err := g.Steps([]string{"c3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pagesTap(ctx, t, a, "c3", false)
+	if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#marks .mark.target").length > 0`)); err != nil {
+		t.Fatalf("no targets: %v", err)
+	}
+	if got := pagesMarked(ctx, t, "target"); !slices.Equal(got, steps.Next) {
+		t.Errorf("targets of c3: %v, want %v", got, steps.Next)
+	}
+	if got := pagesMarked(ctx, t, "sel"); !slices.Equal(got, []string{"c3"}) {
+		t.Errorf("selected: %v", got)
+	}
+	if n := len(a.postsTo(fmt.Sprintf("/games/%d/moves", pagesGameID))); n != 0 {
+		t.Fatalf("%d moves posted after the first click", n)
+	}
+	pagesTap(ctx, t, a, "d4", false)
+	pagesWantMove(t, a, 0, "c3-d4", 0)
+	if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#moves li").length === 1 &&
+		document.querySelector("#moves li").textContent === "c3-d4" && document.querySelectorAll("#marks .mark.piece").length === 0`)); err != nil {
+		t.Fatalf("the move is not shown: %v", err)
+	}
+
+	// The opponent answers; the event makes the page fetch the state, show the new move, and
+	// report it seen.
+	gets := a.count(func() int { return a.gets })
+	reply := a.opponentMoves()
+	err = chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === 2 &&
+		document.querySelector("#moves li.fresh").textContent === %q &&
+		!document.getElementById("news").hidden && document.getElementById("news").textContent.includes(%q)`, reply, reply)))
+	if err != nil {
+		t.Fatalf("the opponent's move is not shown: %v", err)
+	}
+	if a.count(func() int { return a.gets }) <= gets {
+		t.Fatal("the page showed the move without fetching the state")
+	}
+	seen := fmt.Sprintf("/games/%d/seen", pagesGameID)
+	bottest.WaitFor(t, 30*time.Second, "the move reported seen", func() bool { return len(a.postsTo(seen)) > 0 })
+	if p := a.postsTo(seen)[0]; p.Body["ply"] != float64(2) || p.CSRF != pagesCSRF {
+		t.Fatalf("seen posted %v with %q, want ply 2", p.Body, p.CSRF)
+	}
+	if got := pagesText(ctx, t, "#turn"); got != "Your move." {
+		t.Errorf("turn after the reply: %q", got)
+	}
+
+	// Resigning asks first; "no" keeps playing.
+	resign := fmt.Sprintf("/games/%d/resign", pagesGameID)
+	if err := chromedp.Do(ctx, chromedp.Click("#resign"), chromedp.WaitVisible("#confirm")); err != nil {
+		t.Fatalf("resign: %v", err)
+	}
+	if n := len(a.postsTo(resign)); n != 0 {
+		t.Fatalf("resigned without confirmation (%d posts)", n)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click("#resign-no"), chromedp.WaitNotVisible("#confirm")); err != nil {
+		t.Fatalf("resign, no: %v", err)
+	}
+	if n := len(a.postsTo(resign)); n != 0 {
+		t.Fatalf("resigned after saying no (%d posts)", n)
+	}
+	err = chromedp.Do(ctx, chromedp.Click("#resign"), chromedp.WaitVisible("#resign-yes"), chromedp.Click("#resign-yes"),
+		pagesUntil(`!document.getElementById("result").hidden && document.getElementById("result").textContent === "Ann resigned: Bot wins"`),
+		pagesUntil(`document.getElementById("resign").hidden && document.querySelectorAll("#marks .mark.piece").length === 0`))
+	if err != nil {
+		t.Fatalf("resign, yes: %v", err)
+	}
+	if n := len(a.postsTo(resign)); n != 1 {
+		t.Fatalf("%d resignations posted", n)
+	}
+
+	// Every fetch of the state was the first load, the stream's opening or an event.
+	bottest.WaitFor(t, 30*time.Second, "the last event's fetch", func() bool {
+		return a.count(func() int { return a.gets }) >= 2 && a.count(func() int { return a.sent }) >= 4
+	})
+	if gets, events := a.count(func() int { return a.gets }), a.count(func() int { return a.sent }); gets > events+2 {
+		t.Errorf("%d fetches of the state for %d events: the page polls", gets, events)
+	}
+}
+
+// Ensure refused moves are explained in the status line: a stale board is fetched again, an
+// illegal move lists the legal ones, a lost login says how to log in; in Russian for a
+// Russian user.
+func TestPlayPageErrors(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "russian", "", "ru")
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady,
+		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	if got := pagesText(ctx, t, "#turn"); got != "Ваш ход." {
+		t.Errorf("turn in Russian: %q", got)
+	}
+	if got := pagesText(ctx, t, "#resign"); got != "Сдаться" {
+		t.Errorf("resign in Russian: %q", got)
+	}
+	// No clock in this game: none is shown.
+	if err := chromedp.Do(ctx, pagesUntil(`[...document.querySelectorAll("#players .clock")].every(c => c.hidden)`)); err != nil {
+		t.Fatalf("clocks without a clock: %v", err)
+	}
+
+	refuse := func(r pagesRefusal) {
+		a.mu.Lock()
+		a.refuse = &r
+		a.mu.Unlock()
+	}
+
+	// Stale: the page says so and fetches the board again.
+	refuse(pagesRefusal{status: 409, code: "stale", msg: "the board moved on"})
+	gets := a.count(func() int { return a.gets })
+	pagesTap(ctx, t, a, "c3", false)
+	pagesTap(ctx, t, a, "d4", false)
+	pagesWantMove(t, a, 0, "c3-d4", 0)
+	if err := chromedp.Do(ctx, pagesUntil(`document.getElementById("status").textContent === "Позиция изменилась: вот она."`)); err != nil {
+		t.Fatalf("stale: %v", err)
+	}
+	bottest.WaitFor(t, 30*time.Second, "the board fetched again", func() bool { return a.count(func() int { return a.gets }) > gets })
+
+	// Illegal: the message and the legal moves.
+	legal := []string{"a3-b4", "c3-b4", "c3-d4"}
+	refuse(pagesRefusal{status: 422, code: "illegal_move", msg: "Так ходить нельзя.", legal: legal})
+	pagesTap(ctx, t, a, "c3", false)
+	pagesTap(ctx, t, a, "d4", false)
+	pagesWantMove(t, a, 1, "c3-d4", 0)
+	want := "Так ходить нельзя. Возможные ходы: a3-b4, c3-b4, c3-d4."
+	if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.getElementById("status").textContent === %q`, want))); err != nil {
+		t.Fatalf("illegal: %v (status %q)", err, pagesText(ctx, t, "#status"))
+	}
+
+	// Logged out: how to log in.
+	refuse(pagesRefusal{status: 401, code: "unauthorized", msg: "log in"})
+	pagesTap(ctx, t, a, "c3", false)
+	pagesTap(ctx, t, a, "d4", false)
+	pagesWantMove(t, a, 2, "c3-d4", 0)
+	want = "Вы не вошли: отправьте боту /web, он пришлёт ссылку для входа."
+	if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.getElementById("status").textContent === %q`, want))); err != nil {
+		t.Fatalf("unauthorized: %v (status %q)", err, pagesText(ctx, t, "#status"))
+	}
+
+	// And the move still goes through once the server takes it.
+	pagesTap(ctx, t, a, "c3", false)
+	pagesTap(ctx, t, a, "d4", false)
+	pagesWantMove(t, a, 3, "c3-d4", 0)
+	if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#moves li").length === 1`)); err != nil {
+		t.Fatalf("the move after the errors: %v", err)
+	}
+}
+
+// Ensure the page fits a phone: the whole board shows in a 400 px wide screen without sideways
+// scrolling, the buttons are big enough to tap, and taps play a move.
+func TestPlayPagePhone(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "russian", "", "en")
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(400, 800, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch),
+		chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady,
+		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`))
+	if err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	view, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](
+		`[window.innerWidth, window.innerHeight, document.documentElement.scrollWidth]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if view[0] != 400 {
+		t.Fatalf("the viewport is %v px wide, want 400", view[0])
+	}
+	if view[2] > view[0] {
+		t.Errorf("the page is %v px wide in a %v px screen", view[2], view[0])
+	}
+	board := pagesRectOf(ctx, t, "#picture")
+	if board.Left < 0 || board.Top < 0 || board.Left+board.Width > view[0] || board.Top+board.Height > view[1] {
+		t.Errorf("the board %+v does not fit the %vx%v screen", board, view[0], view[1])
+	}
+	if board.Width < 300 {
+		t.Errorf("the board is only %v px wide", board.Width)
+	}
+	if b := pagesRectOf(ctx, t, "#resign"); b.Height < 40 {
+		t.Errorf("the resign button is %v px high", b.Height)
+	}
+	pagesTap(ctx, t, a, "g3", true)
+	if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#marks .mark.target").length > 0`)); err != nil {
+		t.Fatalf("no targets after a tap: %v", err)
+	}
+	pagesTap(ctx, t, a, "h4", true)
+	pagesWantMove(t, a, 0, "g3-h4", 0)
+}
+
+// Ensure several moves along one path (a chess promotion) are offered as buttons by their text,
+// and the one pressed is played.
+func TestPlayPagePromotion(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "chess", "k7/4P3/8/8/8/8/8/4K3 w - - 0 1", "en")
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady,
+		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	g, err := engine.NewGame("chess", engine.WithPosition("k7/4P3/8/8/8/8/8/4K3 w - - 0 1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, mv := range g.LegalMoves() {
+		if path, _ := g.Describe(mv); slices.Equal(path, []string{"e7", "e8"}) {
+			want = append(want, mv.String())
+		}
+	}
+	if len(want) < 2 {
+		t.Fatalf("the position promotes in %d ways", len(want))
+	}
+	pagesTap(ctx, t, a, "e7", false)
+	pagesTap(ctx, t, a, "e8", false)
+	if err := chromedp.Do(ctx, chromedp.WaitVisible("#choices")); err != nil {
+		t.Fatalf("no choice: %v", err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#choices button.choice")].map(b => b.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Fatalf("choices %v, want %v", got, want)
+	}
+	if n := len(a.postsTo(fmt.Sprintf("/games/%d/moves", pagesGameID))); n != 0 {
+		t.Fatalf("%d moves posted before the choice", n)
+	}
+	pick := want[len(want)-1]
+	if err := chromedp.Do(ctx, chromedp.Click(fmt.Sprintf(`#choices button[data-move=%q]`, pick))); err != nil {
+		t.Fatal(err)
+	}
+	pagesWantMove(t, a, 0, pick, 0)
+}
+
+// Ensure the lobby lists my games with my turn first and the waiting ones, starts a game
+// against the bot from the variants and time controls of the API, joins a waiting game, and
+// logs out with the CSRF token; logged out, it says how to log in.
+func TestLobbyPage(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "russian", "", "en")
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	err := chromedp.Do(ctx, chromedp.Navigate(url+"/games"),
+		pagesUntil(`document.querySelectorAll("#my-games li").length === 2 && document.querySelectorAll("#variant option").length === 2`))
+	if err != nil {
+		t.Fatalf("open the lobby: %v", err)
+	}
+	links, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("#my-games li a")].map(a => a.getAttribute("href"))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(links, []string{"/play/7", "/play/3"}) {
+		t.Errorf("my games %v, want my turn first", links)
+	}
+	if got := pagesText(ctx, t, "#my-games li.my-turn .badge"); got != "your turn" {
+		t.Errorf("badge %q", got)
+	}
+	if got := pagesText(ctx, t, "#who"); got != "Ann" {
+		t.Errorf("who: %q", got)
+	}
+
+	// A chess game against the strong bot with the second time control.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const v = document.getElementById("variant");
+		v.value = "chess"; return v.dispatchEvent(new Event("change")); })()`)); err != nil {
+		t.Fatal(err)
+	}
+	err = chromedp.Do(ctx,
+		pagesUntil(`document.querySelectorAll("#control option").length === 2`),
+		chromedp.SetValue("#control", "blitz"),
+		chromedp.Click(`input[name="opponent"][value="bot"]`),
+		pagesUntil(`!document.getElementById("level").disabled`),
+		chromedp.SetValue("#level", "strong"),
+		chromedp.Click("#create"),
+	)
+	if err != nil {
+		t.Fatalf("start a game: %v", err)
+	}
+	pagesWaitLocation(ctx, t, url+"/play/11")
+	created := a.postsTo("/games")
+	if len(created) != 1 || created[0].CSRF != pagesCSRF || created[0].Body["variant"] != "chess" ||
+		created[0].Body["control"] != "blitz" || created[0].Body["bot"] != "strong" {
+		t.Fatalf("created %+v", created)
+	}
+
+	// Joining a waiting game opens it.
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/games")); err != nil {
+		t.Fatalf("back to the lobby: %v", err)
+	}
+	err = chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#waiting-games li button.join").length === 1`))
+	if err != nil {
+		t.Fatalf("waiting games: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click("#waiting-games button.join")); err != nil {
+		t.Fatalf("join: %v", err)
+	}
+	pagesWaitLocation(ctx, t, url+"/play/9")
+	if j := a.postsTo("/games/9/join"); len(j) != 1 || j[0].CSRF != pagesCSRF {
+		t.Fatalf("joined %+v", j)
+	}
+
+	// Logging out everywhere, then back at the lobby: the login hint.
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"/games")); err != nil {
+		t.Fatalf("back to the lobby: %v", err)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible("#logout-all")); err != nil {
+		t.Fatalf("log out everywhere: %v", err)
+	}
+	err = chromedp.Do(ctx, chromedp.Click("#logout-all"), pagesUntil(`!document.getElementById("login-hint").hidden &&
+		document.getElementById("lobby").hidden && document.getElementById("logout").hidden`))
+	if err != nil {
+		t.Fatalf("log out everywhere: %v", err)
+	}
+	if l := a.postsTo("/logout/all"); len(l) != 1 || l[0].CSRF != pagesCSRF {
+		t.Fatalf("logged out %+v", l)
+	}
+	err = chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible("#login-hint"))
+	if err != nil {
+		t.Fatalf("logged out lobby: %v", err)
+	}
+	if got := pagesText(ctx, t, "#login-hint"); !strings.Contains(got, "send /web to the bot for a login link") {
+		t.Errorf("login hint %q", got)
+	}
+
+	// Logging out of this session.
+	a.mu.Lock()
+	a.loggedOut = false
+	a.mu.Unlock()
+	err = chromedp.Do(ctx, chromedp.Reload(), chromedp.WaitVisible("#logout"),
+		chromedp.Click("#logout"), chromedp.WaitVisible("#login-hint"))
+	if err != nil {
+		t.Fatalf("log out: %v", err)
+	}
+	if l := a.postsTo("/logout"); len(l) != 1 || l[0].CSRF != pagesCSRF {
+		t.Fatalf("logged out %+v", l)
+	}
+}
+
+// Ensure the buttons of a game post their operations: a draw offered, the opponent's offer
+// declined, an undo when the server allows it, the spectators switch; and the export link.
+func TestPlayPageActions(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "russian", "", "en")
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady,
+		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	bottest.WaitFor(t, 30*time.Second, "the event stream", func() bool { return a.count(func() int { return len(a.subs) }) == 1 })
+	game := fmt.Sprintf("/games/%d", pagesGameID)
+	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("export").getAttribute("href")`)); err != nil || got != "/api/v1"+game+"/export" {
+		t.Errorf("export link %q (%v)", got, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitNotVisible("#undo"), chromedp.WaitNotVisible("#draw-accept")); err != nil {
+		t.Fatal(err)
+	}
+
+	// A draw offered: the offer shows and cannot be made twice.
+	err := chromedp.Do(ctx, chromedp.Click("#draw-offer"),
+		pagesUntil(`document.getElementById("offer").textContent === "You offered a draw." && document.getElementById("draw-offer").hidden`))
+	if err != nil {
+		t.Fatalf("offer a draw: %v", err)
+	}
+	if p := a.postsTo(game + "/draw"); len(p) != 1 || p[0].Body["action"] != "offer" {
+		t.Fatalf("draw posts %+v", p)
+	}
+
+	// The opponent's offer arrives by an event, and is declined.
+	a.mu.Lock()
+	seat := 1
+	a.offer = &seat
+	a.changedLocked()
+	a.mu.Unlock()
+	err = chromedp.Do(ctx, pagesUntil(`document.getElementById("offer").textContent === "Bot offers a draw." &&
+		!document.getElementById("draw-accept").hidden`), chromedp.Click("#draw-decline"),
+		pagesUntil(`document.getElementById("offer").hidden && !document.getElementById("draw-offer").hidden`))
+	if err != nil {
+		t.Fatalf("decline a draw: %v", err)
+	}
+	if p := a.postsTo(game + "/draw"); len(p) != 2 || p[1].Body["action"] != "decline" {
+		t.Fatalf("draw posts %+v", p)
+	}
+
+	// Undo, when the server allows it.
+	a.mu.Lock()
+	a.canUndo = true
+	a.changedLocked()
+	a.mu.Unlock()
+	if err := chromedp.Do(ctx, chromedp.WaitVisible("#undo"), chromedp.Click("#undo"), chromedp.WaitNotVisible("#undo")); err != nil {
+		t.Fatalf("undo: %v", err)
+	}
+	if p := a.postsTo(game + "/undo"); len(p) != 1 || p[0].CSRF != pagesCSRF {
+		t.Fatalf("undo posts %+v", p)
+	}
+
+	// The spectators switch.
+	if err := chromedp.Do(ctx, chromedp.Click("#spectators"), pagesUntil(`document.getElementById("spectators").checked`)); err != nil {
+		t.Fatalf("spectators: %v", err)
+	}
+	bottest.WaitFor(t, 30*time.Second, "the switch posted", func() bool { return len(a.postsTo(game+"/spectators")) == 1 })
+	if p := a.postsTo(game + "/spectators"); p[0].Body["allow"] != true {
+		t.Fatalf("spectators posts %+v", p)
+	}
+	a.mu.Lock()
+	allowed := a.spectators
+	a.mu.Unlock()
+	if !allowed {
+		t.Fatal("spectators not allowed after the switch")
+	}
+}
+
+// Ensure the pages work with the real server: Ann logs in with the link from /web, starts a game
+// from the lobby, Bob (a program on the API) is paired with her; Ann's clicks play her moves on
+// the board Bob reads, and Bob's moves show on her page, which reports them seen on the board.
+// The page is reloaded to show Bob's moves: the live updates are not wired in this server.
+func TestPlayPageServer(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{Pages: web.Pages()})
+	e.User(1, "Ann", "en")
+	link := e.link(t, 1)
+	bob := e.login(t, 2, "Bob")
+	ctx := pagesBrowser(t)
+	lobby := e.srv.URL + "/games"
+	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
+		t.Fatalf("open the login link: %v", err)
+	}
+	pagesWaitLocation(ctx, t, lobby)
+	if err := chromedp.Do(ctx, pagesUntil(`document.getElementById("who").textContent === "Ann" &&
+		[...document.querySelectorAll("#variant option")].some(o => o.value === "russian") &&
+		document.querySelectorAll("#control option").length > 0`)); err != nil {
+		t.Fatalf("the lobby: %v", err)
+	}
+	control, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const v = document.getElementById("variant");
+		v.value = "russian"; v.dispatchEvent(new Event("change")); return document.getElementById("control").value; })()`))
+	if err != nil || control == "" {
+		t.Fatalf("the time control: %q, %v", control, err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click("#create")); err != nil {
+		t.Fatalf("start a game: %v", err)
+	}
+	var id int64
+	bottest.WaitFor(t, 30*time.Second, "the game's page", func() bool {
+		path, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === "complete" ? location.pathname : ""`))
+		if err != nil || !strings.HasPrefix(path, "/play/") {
+			return false
+		}
+		id, err = strconv.ParseInt(strings.TrimPrefix(path, "/play/"), 10, 64)
+		return err == nil
+	})
+	if err := chromedp.Do(ctx, pagesUntil(`document.getElementById("turn").textContent === "Waiting for an opponent."`)); err != nil {
+		t.Fatalf("the waiting game: %v (status %q)", err, pagesText(ctx, t, "#status"))
+	}
+
+	// Bob asks for the same game and is paired with Ann.
+	var created struct {
+		ID int64 `json:"id"`
+	}
+	bob.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "control": control, "bot": ""}, http.StatusCreated, &created)
+	if created.ID != id {
+		t.Fatalf("Bob got game %d, not Ann's %d", created.ID, id)
+	}
+	st := bob.state(t, id)
+	annSeat := 1 - st.Seat
+	g, err := engine.NewGame("russian")
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := g.ImageMap(engine.Player(annSeat))
+	spot := func(name string) engine.SquareSpot {
+		for _, s := range im.Squares {
+			if s.Name == name {
+				return s
+			}
+		}
+		t.Fatalf("no square %s", name)
+		return engine.SquareSpot{}
+	}
+	// reload shows the game as it is now, and waits until the page has drawn ply.
+	reload := func(ply int) {
+		t.Helper()
+		err := chromedp.Do(ctx, chromedp.Reload(), pagesBoardReady,
+			pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d`, ply)))
+		if err != nil {
+			t.Fatalf("reload at ply %d: %v (status %q)", ply, err, pagesText(ctx, t, "#status"))
+		}
+	}
+	// bobMoves plays Bob's first legal move and checks that Ann's page shows it and reports it
+	// seen on the board.
+	bobMoves := func() {
+		t.Helper()
+		st := bob.state(t, id)
+		if st.ToMove != st.Seat || len(st.Legal) == 0 {
+			t.Fatalf("Bob cannot move: %+v", st)
+		}
+		mv := st.Legal[0].Text
+		bob.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", id), map[string]any{"move": mv, "ply": st.Ply}, http.StatusOK, nil)
+		if _, err := g.Play(mv); err != nil {
+			t.Fatal(err)
+		}
+		reload(g.Ply())
+		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelector("#moves li.fresh") !== null &&
+			document.querySelector("#moves li.fresh").textContent === %q`, mv))); err != nil {
+			t.Fatalf("Bob's move %s on Ann's page: %v", mv, err)
+		}
+		bottest.WaitFor(t, 30*time.Second, "Bob's move seen", func() bool { return e.board(t, id).Seats[annSeat].Seen >= g.Ply() })
+	}
+	// annMoves clicks the path of one of Ann's legal moves and checks that Bob's board has it.
+	annMoves := func() {
+		t.Helper()
+		var mv engine.Move
+		var path []string
+		for _, m := range g.LegalMoves() {
+			if p, _ := g.Describe(m); len(p) == 2 {
+				mv, path = m, p
+				break
+			}
+		}
+		if path == nil {
+			t.Fatal("Ann has no simple move")
+		}
+		if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
+			t.Fatalf("Ann's turn: %v", err)
+		}
+		pagesTapSpot(ctx, t, spot(path[0]), im, false)
+		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelector('#marks .mark.target[data-square=%q]') !== null`, path[1]))); err != nil {
+			t.Fatalf("the target %s of %s: %v", path[1], path[0], err)
+		}
+		pagesTapSpot(ctx, t, spot(path[1]), im, false)
+		if _, err := g.Play(mv.String()); err != nil {
+			t.Fatal(err)
+		}
+		bottest.WaitFor(t, 30*time.Second, "Ann's move on the board", func() bool {
+			st := bob.state(t, id)
+			return st.Ply == g.Ply() && st.Moves[len(st.Moves)-1].Text == mv.String()
+		})
+		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d`, g.Ply()))); err != nil {
+			t.Fatalf("Ann's move on her page: %v", err)
+		}
+	}
+
+	reload(0)
+	if int(g.ToMove()) != annSeat {
+		bobMoves()
+	}
+	annMoves()
+	bobMoves()
+	annMoves()
+}

@@ -1,0 +1,111 @@
+"use strict";
+// The lobby: my games (my turn first), the games waiting for an opponent, a form to start a
+// game, and logging out. Everything comes from the JSON API.
+(() => {
+  const { t, api, el, status } = QB;
+  const $ = (sel) => document.getElementById(sel);
+  let variants = [];
+
+  function gameItem(g, joinable) {
+    const who = g.opponent ? t("lobby.vs", { name: g.opponent }) : t("lobby.nobody");
+    const li = el("li", { class: "game" + (g.my_turn ? " my-turn" : ""), "data-id": g.id },
+      el("a", { href: "/play/" + g.id }, `${g.title} #${g.id}`),
+      el("span", { class: "who" }, who),
+      el("span", { class: "state" }, t("status." + g.status)));
+    if (g.my_turn) li.append(el("span", { class: "badge" }, t("lobby.yourTurn")));
+    if (joinable) {
+      const b = el("button", { type: "button", class: "join primary", "data-id": g.id }, t("act.join"));
+      b.addEventListener("click", async () => {
+        b.disabled = true;
+        const r = await api("POST", `/api/v1/games/${g.id}/join`);
+        b.disabled = false;
+        if (r.ok) location.assign("/play/" + g.id);
+        else status(QB.errorText(r), "error");
+      });
+      li.append(b);
+    }
+    return li;
+  }
+
+  async function loadLists() {
+    const [mine, waiting] = await Promise.all([api("GET", "/api/v1/games"), api("GET", "/api/v1/games/waiting")]);
+    for (const [r, list, empty, joinable] of [[mine, "my-games", "my-empty", false], [waiting, "waiting-games", "waiting-empty", true]]) {
+      if (!r.ok) {
+        status(QB.errorText(r), "error");
+        continue;
+      }
+      const games = (r.data || []).slice();
+      // My turn first; the order of the answer otherwise.
+      if (!joinable) games.sort((a, b) => Number(!!b.my_turn) - Number(!!a.my_turn));
+      $(list).replaceChildren(...games.map((g) => gameItem(g, joinable)));
+      $(empty).hidden = games.length > 0;
+    }
+  }
+
+  function fillControls() {
+    const v = variants.find((x) => x.name === $("variant").value);
+    $("control").replaceChildren(...((v && v.controls) || []).map((c) => el("option", { value: c.name }, c.title || c.name)));
+  }
+
+  async function loadVariants() {
+    const r = await api("GET", "/api/v1/variants");
+    if (!r.ok) {
+      status(QB.errorText(r), "error");
+      return;
+    }
+    variants = r.data || [];
+    $("variant").replaceChildren(...variants.map((v) => el("option", { value: v.name }, v.title || v.name)));
+    fillControls();
+  }
+
+  async function create(ev) {
+    ev.preventDefault();
+    const form = $("new-game");
+    const bot = form.elements.opponent.value === "bot" ? $("level").value : "";
+    $("create").disabled = true;
+    status(t("lobby.creating"));
+    const r = await api("POST", "/api/v1/games", { variant: $("variant").value, control: $("control").value, bot });
+    $("create").disabled = false;
+    if (r.ok && r.data && r.data.id) {
+      location.assign("/play/" + r.data.id);
+      return;
+    }
+    status(r.ok ? "" : QB.errorText(r), r.ok ? "" : "error");
+  }
+
+  async function logout(path) {
+    const r = await api("POST", path);
+    if (!r.ok && r.status !== 401) {
+      status(QB.errorText(r), "error");
+      return;
+    }
+    $("lobby").hidden = true;
+    $("logout").hidden = $("logout-all").hidden = true;
+    $("who").textContent = "";
+    $("login-hint").hidden = false;
+    status(t("lobby.loggedOut"));
+  }
+
+  (async () => {
+    const me = await QB.loadMe();
+    if (!me) {
+      $("login-hint").hidden = false;
+      return;
+    }
+    $("who").textContent = me.user.name;
+    $("logout").hidden = $("logout-all").hidden = false;
+    $("lobby").hidden = false;
+    $("variant").addEventListener("change", fillControls);
+    for (const r of document.querySelectorAll('input[name="opponent"]')) {
+      r.addEventListener("change", () => { $("level").disabled = $("new-game").elements.opponent.value !== "bot"; });
+    }
+    $("new-game").addEventListener("submit", create);
+    $("logout").addEventListener("click", () => logout("/logout"));
+    $("logout-all").addEventListener("click", () => logout("/logout/all"));
+    // Coming back to the tab shows the games as they are now.
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && !$("lobby").hidden) loadLists();
+    });
+    await Promise.all([loadLists(), loadVariants()]);
+  })();
+})();

@@ -1,0 +1,388 @@
+"use strict";
+// The page of one game. It draws the state from GET /api/v1/games/{id}: the engine's picture
+// with marks laid over it in percent of its size (so it scales with the screen), the players and
+// their clocks, the moves. A move is entered by tapping squares: a piece, then each landing
+// square, until the tapped squares are the whole path of one legal move. The server pushes an
+// event on every change of the game (Server-Sent Events); the page then fetches the state again.
+// The clocks count down locally between two states; the page never polls.
+(() => {
+  const { t, api, el, status } = QB;
+  const match = location.pathname.match(/^\/play\/(\d+)$/);
+  const id = match ? match[1] : "";
+  const base = "/api/v1/games/" + id;
+  const $ = (sel) => document.getElementById(sel);
+
+  let me = null;        // the answer of /api/v1/me, null for a visitor
+  let state = null;     // the state drawn
+  let fetchedAt = 0;    // performance.now() when state arrived
+  let tapped = [];      // the squares tapped towards a move
+  let fresh = [];       // plies shown as new: the opponent's moves not yet seen when they arrived
+  let freshAt = -1;     // the ply at which fresh was taken
+  let seenSent = 0;     // the highest ply reported seen
+  let busy = false;     // a POST is under way: taps wait for its answer
+  let fetching = false; // a GET of the state is under way
+  let again = false;    // another GET is wanted when it ends
+
+  // refresh fetches the state; calls during a fetch coalesce into one more fetch.
+  async function refresh() {
+    if (fetching) { again = true; return; }
+    fetching = true;
+    try {
+      do {
+        again = false;
+        const r = await api("GET", base);
+        if (r.ok) show(r.data);
+        else failed(r);
+      } while (again);
+    } finally {
+      fetching = false;
+    }
+  }
+
+  const samePath = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
+  const startsWith = (path, prefix) => prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
+  const legal = () => (state && state.legal) || [];
+  const myTurn = () => state && state.status === "active" && state.seat >= 0 && state.seat === state.to_move && legal().length > 0;
+
+  // show takes a new state and draws it; an answer overtaken by a newer one is dropped.
+  function show(s) {
+    if (state && s.revision < state.revision) return;
+    const moved = !state || s.ply !== state.ply || s.status !== state.status;
+    state = s;
+    fetchedAt = performance.now();
+    if (moved || !legal().some((m) => startsWith(m.path, tapped))) {
+      tapped = [];
+      hideChoices();
+    }
+    if (s.unseen && s.unseen.length) {
+      fresh = s.unseen.slice();
+      freshAt = s.ply;
+    } else if (s.ply !== freshAt) {
+      fresh = [];
+    }
+    draw();
+    reportSeen();
+  }
+
+  // reportSeen tells the server that the player has seen the new moves, once they are drawn on
+  // a visible page.
+  async function reportSeen() {
+    const s = state;
+    if (!s || s.seat < 0 || !s.unseen || !s.unseen.length || document.visibilityState !== "visible") return;
+    if (s.ply <= seenSent) return;
+    seenSent = s.ply;
+    const r = await api("POST", base + "/seen", { ply: s.ply });
+    if (r.ok) show(r.data);
+    else failed(r);
+  }
+
+  // failed reports a failed call in the status line and recovers what can be recovered.
+  function failed(r) {
+    if (r.status === 409) {
+      status(r.error.code === "stale" ? t("err.stale") : r.error.message, "warn");
+      refresh();
+      return;
+    }
+    if (r.status === 422) {
+      const moves = (r.error.legal && r.error.legal.length ? r.error.legal : legal().map((m) => m.text)).join(", ");
+      status(t("err.illegal", { message: r.error.message, moves }), "error");
+      return;
+    }
+    if (r.status === 403 && r.error.code !== "csrf") {
+      status(r.error.message || t("err.forbidden"), "error");
+      return;
+    }
+    status(QB.errorText(r), "error");
+  }
+
+  // post runs an operation on the game and draws the state it answers.
+  async function post(path, body) {
+    if (busy) return false;
+    busy = true;
+    status(t("sending"));
+    const r = await api("POST", base + path, body);
+    busy = false;
+    if (r.ok) {
+      status("");
+      show(r.data);
+      return true;
+    }
+    failed(r);
+    return false;
+  }
+
+  function seatName(i) {
+    const seat = state.seats && state.seats[i];
+    return (seat && seat.name) || t("nobody");
+  }
+
+  function draw() {
+    const s = state;
+    s.moves = s.moves || [];
+    s.seats = s.seats || [];
+    document.title = s.title;
+    $("title").textContent = s.title;
+    drawPlayers();
+    drawClocks();
+
+    let turn = "";
+    if (s.status === "waiting") turn = t("turn.waiting");
+    else if (s.status === "active") {
+      turn = s.seat === s.to_move ? t("turn.you") : t(s.seat < 0 ? "turn.side" : "turn.other", { name: seatName(s.to_move) });
+    }
+    if (s.seat < 0) turn = (t("spectating") + " " + turn).trim();
+    $("turn").textContent = turn;
+
+    const result = s.result ? s.result.text : s.status === "aborted" ? t("status.aborted") : "";
+    $("result").textContent = result;
+    $("result").hidden = !result;
+
+    const news = fresh.length ? t("news.move", { moves: s.moves.filter((m) => fresh.includes(m.ply)).map((m) => m.text).join(", ") }) : "";
+    $("news").textContent = news;
+    $("news").hidden = !news;
+
+    let offer = "";
+    if (s.offer && s.status === "active") offer = s.offer.seat === s.seat ? t("offer.mine") : t("offer.theirs", { name: seatName(s.offer.seat) });
+    $("offer").textContent = offer;
+    $("offer").hidden = !offer;
+
+    const player = s.seat >= 0, active = s.status === "active";
+    const theirOffer = active && player && s.offer && s.offer.seat !== s.seat;
+    $("join").hidden = !(s.status === "waiting" && !player && me);
+    $("undo").hidden = !(active && player && s.can_undo);
+    $("draw-offer").hidden = !(active && player && !s.offer);
+    $("draw-accept").hidden = !theirOffer;
+    $("draw-decline").hidden = !theirOffer;
+    $("resign").hidden = !(active && player);
+    if (!active || !player) $("confirm").hidden = true;
+    $("spectators-row").hidden = !player;
+    $("spectators").checked = !!s.spectators;
+    $("export").href = base + "/export";
+
+    const list = $("moves");
+    list.replaceChildren(...s.moves.map((m) => el("li", {
+      value: m.ply, class: `move seat-${m.seat}` + (fresh.includes(m.ply) ? " fresh" : ""), "data-ply": m.ply,
+    }, m.text)));
+    const last = list.lastElementChild;
+    if (last && fresh.length) last.scrollIntoView({ block: "nearest" });
+
+    drawPicture();
+  }
+
+  function drawPlayers() {
+    const s = state;
+    const box = $("players");
+    box.replaceChildren(...[0, 1].map((i) => {
+      const seat = s.seats[i] || {};
+      let name = seat.name || t("nobody");
+      if (seat.bot) name += ` (${t("bot")}: ${t("level." + seat.bot)})`;
+      if (i === s.seat) name += ` (${t("you")})`;
+      const toMove = s.status === "active" && s.to_move === i;
+      return el("div", { class: "player" + (toMove ? " to-move" : ""), "data-seat": i },
+        el("span", { class: "name" }, name), el("span", { class: "clock" }, ""));
+    }));
+  }
+
+  // clockMs is what is left on a seat's clock now: the side to move counts down from the
+  // state's clock_ms since it arrived, never past its deadline.
+  function clockMs(i) {
+    const s = state;
+    let ms = (s.seats[i] && s.seats[i].clock_ms) || 0;
+    if (s.status === "active" && s.to_move === i && s.deadline) {
+      ms -= performance.now() - fetchedAt;
+      const left = Date.parse(s.deadline) - Date.now();
+      if (!Number.isNaN(left)) ms = Math.min(ms, left);
+    }
+    return Math.max(0, ms);
+  }
+
+  function formatClock(ms) {
+    const total = Math.ceil(ms / 1000);
+    const h = Math.floor(total / 3600), m = Math.floor(total / 60) % 60, sec = total % 60;
+    const pad = (n) => String(n).padStart(2, "0");
+    return h ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
+  }
+
+  function drawClocks() {
+    if (!state) return;
+    const timed = !!state.deadline || state.seats.some((x) => x && x.clock_ms > 0);
+    for (const p of document.querySelectorAll("#players .player")) {
+      const clock = p.querySelector(".clock");
+      clock.hidden = !timed;
+      if (timed) clock.textContent = formatClock(clockMs(Number(p.dataset.seat)));
+    }
+  }
+
+  // drawPicture shows the engine's picture and lays the marks over it.
+  function drawPicture() {
+    const pic = state.picture;
+    const board = $("board");
+    if (!pic || !pic.url) { board.hidden = true; return; }
+    board.hidden = false;
+    const img = $("picture");
+    if (img.getAttribute("src") !== pic.url) img.src = pic.url;
+    img.alt = state.title;
+    board.style.aspectRatio = `${pic.width} / ${pic.height}`;
+    // The whole board fits the screen's height as well as its width.
+    board.style.maxWidth = `calc(78vh * ${pic.width / pic.height})`;
+    drawMarks();
+  }
+
+  // lastSquares are the squares named in the notation of the new moves, marked on the board.
+  function lastSquares(names) {
+    const found = new Set();
+    for (const m of state.moves) {
+      if (!fresh.includes(m.ply)) continue;
+      for (const tok of m.text.match(/[a-z]?\d+/gi) || []) {
+        const name = names.get(tok.toLowerCase());
+        if (name) found.add(name);
+      }
+    }
+    return found;
+  }
+
+  function drawMarks() {
+    const pic = state.picture;
+    const box = $("marks");
+    box.replaceChildren();
+    if (!pic || !pic.squares) return;
+    const spots = new Map(pic.squares.map((q) => [q.name, q]));
+    const mark = (name, kind) => {
+      const q = spots.get(name);
+      if (!q) return;
+      const m = el("div", { class: "mark " + kind, "data-square": name });
+      m.style.left = `${(q.x / pic.width) * 100}%`;
+      m.style.top = `${(q.y / pic.height) * 100}%`;
+      m.style.width = `${((2 * q.r) / pic.width) * 100}%`;
+      m.style.height = `${((2 * q.r) / pic.height) * 100}%`;
+      box.append(m);
+    };
+    const lower = new Map(pic.squares.map((q) => [q.name.toLowerCase(), q.name]));
+    for (const name of lastSquares(lower)) mark(name, "last");
+    if (!myTurn()) return;
+    if (!tapped.length) {
+      for (const name of new Set(legal().map((m) => m.path[0]))) mark(name, "piece");
+      return;
+    }
+    for (const name of tapped) mark(name, "sel");
+    const next = new Set(legal().filter((m) => m.path.length > tapped.length && startsWith(m.path, tapped)).map((m) => m.path[tapped.length]));
+    for (const name of next) mark(name, "target");
+  }
+
+  // squareAt is the square under a point of the page, or "" when it is off the squares.
+  function squareAt(clientX, clientY) {
+    const pic = state && state.picture;
+    const rect = $("picture").getBoundingClientRect();
+    if (!pic || !pic.squares || !rect.width || !rect.height) return "";
+    const x = ((clientX - rect.left) / rect.width) * pic.width;
+    const y = ((clientY - rect.top) / rect.height) * pic.height;
+    let best = null, dist = Infinity;
+    for (const q of pic.squares) {
+      const d = Math.hypot(q.x - x, q.y - y);
+      if (d < dist) { best = q; dist = d; }
+    }
+    // r is the circle inside a square: its corners lie up to r·√2 from the centre.
+    return best && dist <= best.r * 1.5 ? best.name : "";
+  }
+
+  // tap adds a square to the move being entered and plays the move once it is complete.
+  function tap(sq) {
+    if (!myTurn() || busy || !sq) return;
+    const moves = legal();
+    const next = tapped.concat([sq]);
+    if (moves.some((m) => startsWith(m.path, next))) tapped = next;
+    else if (tapped.length && tapped[tapped.length - 1] === sq) tapped = tapped.slice(0, -1);
+    else if (moves.some((m) => m.path[0] === sq)) tapped = [sq];
+    else tapped = [];
+    hideChoices();
+    const exact = tapped.length ? moves.filter((m) => samePath(m.path, tapped)) : [];
+    const longer = moves.filter((m) => m.path.length > tapped.length && startsWith(m.path, tapped));
+    if (exact.length === 1 && !longer.length) {
+      drawMarks();
+      play(exact[0].text);
+      return;
+    }
+    if (exact.length) offerChoices(exact);
+    drawMarks();
+  }
+
+  // offerChoices shows one button per move when several moves share the tapped path (a chess
+  // promotion).
+  function offerChoices(moves) {
+    const box = $("choices");
+    const buttons = moves.map((m) => {
+      const b = el("button", { type: "button", class: "choice", "data-move": m.text }, m.text);
+      b.addEventListener("click", () => play(m.text));
+      return b;
+    });
+    const cancel = el("button", { type: "button", class: "cancel" }, t("act.cancel"));
+    cancel.addEventListener("click", () => { tapped = []; hideChoices(); drawMarks(); });
+    box.replaceChildren(el("span", {}, t("choose")), ...buttons, cancel);
+    box.hidden = false;
+  }
+
+  function hideChoices() {
+    $("choices").hidden = true;
+    $("choices").replaceChildren();
+  }
+
+  async function play(text) {
+    const ply = state.ply;
+    hideChoices();
+    const ok = await post("/moves", { move: text, ply });
+    if (!ok) {
+      tapped = [];
+      if (state) drawMarks();
+    }
+  }
+
+  // listen follows the game's events; EventSource reconnects by itself after a lost stream,
+  // and a refused stream (the server has no live updates) is tried again later.
+  function listen() {
+    const es = new EventSource(base + "/events");
+    es.addEventListener("board", () => refresh());
+    es.onopen = () => {
+      $("live").textContent = t("live.on");
+      $("live").classList.add("on");
+      refresh();
+    };
+    es.onerror = () => {
+      $("live").textContent = t("live.off");
+      $("live").classList.remove("on");
+      if (es.readyState === EventSource.CLOSED) setTimeout(listen, 15000);
+    };
+  }
+
+  function wire() {
+    $("board").addEventListener("click", (ev) => tap(squareAt(ev.clientX, ev.clientY)));
+    $("join").addEventListener("click", () => post("/join"));
+    $("undo").addEventListener("click", () => post("/undo"));
+    $("draw-offer").addEventListener("click", () => post("/draw", { action: "offer" }));
+    $("draw-accept").addEventListener("click", () => post("/draw", { action: "accept" }));
+    $("draw-decline").addEventListener("click", () => post("/draw", { action: "decline" }));
+    $("resign").addEventListener("click", () => { $("confirm").hidden = false; $("resign-no").focus(); });
+    $("resign-no").addEventListener("click", () => { $("confirm").hidden = true; });
+    $("resign-yes").addEventListener("click", async () => {
+      $("confirm").hidden = true;
+      await post("/resign");
+    });
+    $("spectators").addEventListener("change", async (ev) => {
+      const want = ev.target.checked;
+      if (!(await post("/spectators", { allow: want })) && state) $("spectators").checked = !!state.spectators;
+    });
+    document.addEventListener("visibilitychange", () => reportSeen());
+  }
+
+  (async () => {
+    if (!id) {
+      QB.setLang(navigator.language);
+      status(t("err.notFound"), "error");
+      return;
+    }
+    me = await QB.loadMe();
+    wire();
+    listen();
+    setInterval(drawClocks, 500);
+    await refresh();
+  })();
+})();
