@@ -281,8 +281,20 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 			}
 		}
 	}
-	// The web game server plays the bots' boards through this transport.
-	var h http.Handler = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: s.publicURL, Log: s.Log}).Handler()
+	// The web game server plays the bots' boards through this transport; its pages follow the
+	// boards live through the hub, which listens for the changes every process commits.
+	hub := web.NewHub(pool, s.Log)
+	if err := hub.Register(s.registry); err != nil {
+		s.Log.Error("Unable to register the live updates' metrics", slog.Any("error", err))
+	}
+	hubDone := make(chan struct{})
+	go func() {
+		defer close(hubDone)
+		hub.Run(ctx)
+	}()
+	defer func() { <-hubDone }()
+	var h http.Handler = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: s.publicURL,
+		Events: hub, Pages: web.Pages(), Log: s.Log}).Handler()
 	s.web.Store(&h)
 	// The command menus, the role configuration, and what a failed upload left on disk.
 	if err := b.Start(ctx, pool, tr, services, s.Config.NewUsersDevelopers, s.Config.Admins); err != nil {

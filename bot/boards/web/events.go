@@ -227,7 +227,7 @@ func (h *Hub) Run(ctx context.Context) error {
 			backoff = firstBackoff
 			h.metrics.Reconnects.Inc()
 		}
-		h.log.Warn("board events: connection lost, reconnecting", "err", err, "pause", backoff)
+		h.log.Warn("Board events: the connection was lost; reconnecting", slog.Any("error", err), slog.Duration("pause", backoff))
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():
@@ -268,7 +268,7 @@ func (h *Hub) listen(ctx context.Context) (listened bool, err error) {
 	h.listening.Store(true)
 	h.metrics.Listening.Set(1)
 	if h.connects.Add(1) > 1 {
-		h.log.Info("board events: listening again")
+		h.log.Info("Board events: listening again")
 	}
 	if err := h.refetch(ctx, conn); err != nil {
 		return true, err
@@ -322,7 +322,7 @@ func (h *Hub) notified(payload string) {
 	bc, at, err := parsePayload(payload)
 	if err != nil {
 		h.metrics.Malformed.Inc()
-		h.log.Warn("board events: unreadable notification", "payload", payload, "err", err)
+		h.log.Warn("Board events: an unreadable notification", slog.String("payload", payload), slog.Any("error", err))
 		return
 	}
 	h.deliver(bc, at, false)
