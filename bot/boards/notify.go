@@ -522,7 +522,7 @@ func parseNotifyPress(data string, s notifySetting) (notifySetting, error) {
 		return s, nil
 	case 'q':
 		if val == "" {
-			s.quiet = false
+			s.quiet, s.from, s.to = false, 0, 0
 			return s, nil
 		}
 		for _, q := range quietPresets {
