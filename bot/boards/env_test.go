@@ -91,8 +91,7 @@ func (e *env) allow(s string) { e.allowed = append(e.allowed, s) }
 // emulator and the pictures' folder) and returns it.
 func (e *env) start(t *testing.T) *bottest.Process {
 	t.Helper()
-	b := app.New(app.Config{UploadsDir: "../../uploads", Log: e.Log(), Now: e.clock.now,
-		Boards: boards.Config{Dir: e.dir, Lease: 2 * time.Second, Seed: e.nextSeed, PublicURL: testPublicURL}})
+	b := e.newBot()
 	var also []func(context.Context, *bot.Transport)
 	every := func(on bool, job func(context.Context, boards.Doer) error) {
 		if on {
@@ -107,6 +106,12 @@ func (e *env) start(t *testing.T) *bottest.Process {
 	p := e.Start(t, bot.Config{Handler: b.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond}, also...)
 	e.service, e.app, e.proc = p.Service, b, p
 	return p
+}
+
+// newBot assembles a bot as the processes of the test run it.
+func (e *env) newBot() *app.Bot {
+	return app.New(app.Config{UploadsDir: "../../uploads", Log: e.Log(), Now: e.clock.now,
+		Boards: boards.Config{Dir: e.dir, Lease: 2 * time.Second, Seed: e.nextSeed, PublicURL: testPublicURL}})
 }
 
 // user adds a simulated user and greets the bot, so that it knows them.
