@@ -205,7 +205,9 @@ func TestNotifyQuietAndNever(t *testing.T) {
 		t.Errorf("Boris's setting: %q", m.Text)
 	}
 	e.Press(t, 2, m, "Никогда")
-	e.WaitFor(t, "Boris's choice shown", func() bool { return e.CountText(2, "Когда соперник сходил: <b>Никогда</b>") == 1 })
+	e.WaitFor(t, "Boris's choice shown", func() bool {
+		return e.CountText(2, "Когда соперник сходил: <b>Никогда</b>") == 1
+	})
 
 	after = e.LastID(1)
 	e.Send(t, 1, "/notify")
