@@ -181,6 +181,7 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"upload-sweep", devtools.SweepSpec, func(ctx context.Context) error { _, err := b.Tools.Sweep(ctx, tr); return err }},
 		{"board-deadlines", boards.DeadlinesSpec, func(ctx context.Context) error { return b.Boards.Deadlines(ctx, tr) }},
 		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, tr) }},
+		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
 		{"board-ai", boards.AISpec, func(ctx context.Context) error { return b.Boards.Think(ctx, tr) }},
 		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},

@@ -181,6 +181,10 @@ type Metrics struct {
 	Think *prometheus.HistogramVec
 	// Render is the time to draw and write a board picture.
 	Render prometheus.Histogram
+	// Notifications counts the notifications of pending moves by outcome: sent by the job
+	// ("sent") or with the move ("at_once"), or dropped because the player had seen the news
+	// ("seen"), had blocked the bot ("blocked") or it was no longer news ("stale").
+	Notifications *prometheus.CounterVec
 }
 
 // NewMetrics creates the metrics (not registered).
@@ -205,12 +209,16 @@ func NewMetrics() *Metrics {
 			Help:    "Time to draw a board picture and write it to its file.",
 			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .2},
 		}),
+		Notifications: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "questbot_board_notifications_total",
+			Help: "Notifications of pending moves: sent (by the job, or at once) or dropped (seen, blocked, stale).",
+		}, []string{"outcome"}),
 	}
 }
 
 // Register registers every metric with r.
 func (m *Metrics) Register(r prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{m.Started, m.Finished, m.Moves, m.Think, m.Render} {
+	for _, c := range []prometheus.Collector{m.Started, m.Finished, m.Moves, m.Think, m.Render, m.Notifications} {
 		if err := r.Register(c); err != nil {
 			return err
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"strings"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/texts"
@@ -16,6 +17,9 @@ import (
 // answered with a short notice and changes nothing.
 func (b *Boards) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	cq := u.CallbackQuery
+	if strings.HasPrefix(cq.Data, notifyPrefix) {
+		return b.notifyPressed(ctx, tx, u)
+	}
 	c := texts.For(u.User.Language)
 	p, err := parsePress(cq.Data)
 	if err == nil {
@@ -112,8 +116,12 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 }
 
 // seen records that a seat has seen its board at the current ply, when the opponent is a player
-// (whose last move can then no longer be taken back, so their keyboard loses its button).
+// (whose last move can then no longer be taken back, so their keyboard loses its button). The
+// seat's pending notification of the board, if any, is dropped: it has seen the news.
 func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int) error {
+	if err := b.cancelNotice(ctx, tx, bd.ID, seat); err != nil {
+		return err
+	}
 	other := 1 - seat
 	if !bd.Seats[other].Human() || bd.Status != sessions.BoardActive {
 		return nil

@@ -32,6 +32,8 @@ var Games = []string{"russian", "turkish", "international", "brazilian", "chess"
 //   - board.mine: the user's games, as buttons that bring each board back; code ok, or none.
 //   - board.rating: the user's results per game as a table (plain text) in "table"; code ok, or
 //     none.
+//   - board.notify: the user's notification setting, with buttons to change it (notify.go);
+//     code ok.
 func (b *Boards) Builtins() map[string]Builtin {
 	return map[string]Builtin{
 		"board.games":    b.games,
@@ -41,6 +43,7 @@ func (b *Boards) Builtins() map[string]Builtin {
 		"board.invite":   b.inviteFriend,
 		"board.mine":     b.mine,
 		"board.rating":   b.rating,
+		"board.notify":   b.notifyMenu,
 	}
 }
 

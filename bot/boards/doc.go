@@ -14,8 +14,10 @@
 // t.me/<bot>?start=g<code>, single-use, valid for a day); /mygames lists the user's games, those
 // where it is their turn first, each a button that brings the board back; /rating gives, per
 // game, the games played, won, lost and drawn and the Elo rating (games between users are rated,
-// from 1500 with K 32; games against the bot count, unrated). The invite link's /start is taken
-// by HandleStart before the tree's /start.
+// from 1500 with K 32; games against the bot count, unrated); /notify (migration
+// 019_notify.sql) shows the user's notification setting with buttons to change it: the delay,
+// the quiet hours and the UTC offset they are in. The invite link's /start is taken by
+// HandleStart before the tree's /start.
 //
 // # The board
 //
@@ -23,8 +25,8 @@
 // their side at the bottom, the last move highlighted), captioned with the game and the move
 // number, the players and their clocks, the last move, whose turn it is and the time left, or
 // the result; under it the player's buttons. It is changed in place as the game goes on, and
-// sent anew at the bottom of the chat when the player must hear of a change (see show.go):
-// Telegram notifies new messages, not edits. The pictures are files named after what they show,
+// sent anew at the bottom of the chat when the player must hear of a change (see show.go and
+// notify.go): Telegram notifies new messages, not edits. The pictures are files named after what they show,
 // so Telegram's file_id is reused for a position seen before (picture.go).
 //
 // # Entering a move
@@ -65,17 +67,31 @@
 //
 // # Between players
 //
-// The opponent gets the new board when a move is made. A move may be taken back until the
-// opponent has seen it (pressed any button of the board, typed a move, or brought it back with
-// /mygames); against the bot always, with the bot's reply. A player may resign (confirmed),
-// offer a draw once a move (the opponent accepts or declines it, or declines it by moving; the
-// bot answers at once). Clocks (none; correspondence, a day or three days a move; Fischer, 10
-// minutes and 5 seconds a move) are run by the server: the Deadlines job ends a game whose player
-// to move ran out of time, and the Reminders job warns a correspondence player two hours before
-// the deadline (jobs.go).
+// The opponent's board changes when a move is made, and the opponent is notified (notify.go):
+// the board is sent anew at the bottom of their chat, with a sound, at once or after the delay
+// they chose with /notify (at once, 15 minutes, an hour, never; by default at once without a
+// clock or with a clock of minutes, 15 minutes for correspondence), held back by their quiet
+// hours; meanwhile the board is changed in place, silently. A pending notification is one row
+// per board and seat (a newer move replaces it), sent by the Notify job through the outbox,
+// once, even across a restart or with two processes; it is dropped when the player has seen the
+// move meanwhile (pressed a button of the board, typed a move, brought it back with /mygames, or
+// opened the game on the web), when it is no longer news (taken back), or when they blocked the
+// bot. The notification tells who played what in which game, with the board's buttons to answer
+// and a link to the game's web page. A draw offer, the start and the end of a game are notified
+// alike.
+//
+// A move may be taken back until the opponent has seen it; against the bot always, with the
+// bot's reply. A player may resign (confirmed), offer a draw once a move (the opponent accepts
+// or declines it, or declines it by moving; the bot answers at once). Clocks (none;
+// correspondence, a day or three days a move; Fischer, 10 minutes and 5 seconds a move) are run
+// by the server: the Deadlines job ends a game whose player to move ran out of time, and the
+// Reminders job warns a correspondence player two hours before the deadline, and a player with
+// a clock of minutes when a fifth of their main time (at least a minute) is left and they have
+// not touched the board at this ply (jobs.go, notify.go).
 //
 // # Metrics
 //
 // Games started and finished per game, moves by game and by whom (their rate is the moves per
-// second), the AI's think time and the time to draw a picture (Metrics).
+// second), the AI's think time, the time to draw a picture, and the notifications sent and
+// dropped (Metrics).
 package boards

@@ -27,6 +27,9 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
+// testPublicURL is the web game server's address the tests' bots link to.
+const testPublicURL = "https://games.example.org"
+
 // clock is the games' clock: the real time plus an offset the test moves.
 type clock struct{ offset atomic.Int64 }
 
@@ -42,7 +45,7 @@ type env struct {
 	app     *app.Bot
 	proc    *bottest.Process
 	// jobs are the board games' jobs the processes run, every 50 ms.
-	jobs struct{ deadlines, reminders, ai, cleanup bool }
+	jobs struct{ deadlines, reminders, ai, cleanup, notify bool }
 	// seed is the seed of the next board opened (0: a seed counted from 1).
 	seed, seeds atomic.Uint64
 	// allowed are the warnings and errors the test provokes (see allow).
@@ -61,7 +64,7 @@ func newEnv(t *testing.T) *env {
 	t.Helper()
 	e := &env{Env: bottest.New(t, bottest.Options{Token: "123456:boards-test-token", Username: "boards_test_bot"}),
 		clock: &clock{}, dir: t.TempDir()}
-	e.jobs.deadlines, e.jobs.reminders, e.jobs.ai = true, true, true
+	e.jobs.deadlines, e.jobs.reminders, e.jobs.ai, e.jobs.notify = true, true, true, true
 	// The emulator decodes every picture it is sent, as Telegram does; under the race detector
 	// on a busy machine that takes seconds, and the transport says so. A slow Bot API server is
 	// not a defect of the games.
@@ -88,8 +91,7 @@ func (e *env) allow(s string) { e.allowed = append(e.allowed, s) }
 // emulator and the pictures' folder) and returns it.
 func (e *env) start(t *testing.T) *bottest.Process {
 	t.Helper()
-	b := app.New(app.Config{UploadsDir: "../../uploads", Log: e.Log(), Now: e.clock.now,
-		Boards: boards.Config{Dir: e.dir, Lease: 2 * time.Second, Seed: e.nextSeed}})
+	b := e.newBot()
 	var also []func(context.Context, *bot.Transport)
 	every := func(on bool, job func(context.Context, boards.Doer) error) {
 		if on {
@@ -100,9 +102,16 @@ func (e *env) start(t *testing.T) *bottest.Process {
 	every(e.jobs.reminders, b.Boards.Reminders)
 	every(e.jobs.ai, b.Boards.Think)
 	every(e.jobs.cleanup, b.Boards.Cleanup)
+	every(e.jobs.notify, b.Boards.Notify)
 	p := e.Start(t, bot.Config{Handler: b.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond}, also...)
 	e.service, e.app, e.proc = p.Service, b, p
 	return p
+}
+
+// newBot assembles a bot as the processes of the test run it.
+func (e *env) newBot() *app.Bot {
+	return app.New(app.Config{UploadsDir: "../../uploads", Log: e.Log(), Now: e.clock.now,
+		Boards: boards.Config{Dir: e.dir, Lease: 2 * time.Second, Seed: e.nextSeed, PublicURL: testPublicURL}})
 }
 
 // user adds a simulated user and greets the bot, so that it knows them.

@@ -16,7 +16,9 @@ import (
 // # Scheduled jobs
 //
 // The clocks are the server's: Deadlines ends the games whose player to move ran out of time,
-// Reminders warns a correspondence player two hours before their deadline, Cleanup closes the
+// Reminders warns a correspondence player two hours before their deadline and a player with a
+// clock of minutes when little of it is left (notify.go), Notify sends the notifications of
+// pending moves whose delay has passed (notify.go), Cleanup closes the
 // games nobody joined within a week (telling their creators), drops expired invites and removes
 // old pictures; Think (ai.go) plays the bots' moves. Deadlines and reminders are data, so the
 // first runs after a restart settle whatever fell due meanwhile.
@@ -31,7 +33,7 @@ import (
 // Specs of the board games' scheduled jobs.
 const (
 	DeadlinesSpec = "@every 1s"
-	RemindersSpec = "@every 1m"
+	RemindersSpec = "@every 10s"
 	CleanupSpec   = "@every 1h"
 )
 
@@ -111,10 +113,17 @@ func (b *Boards) Deadlines(ctx context.Context, do Doer) error {
 	})
 }
 
-// Reminders is the job of the correspondence reminders (RemindersSpec): once a ply, when the
-// player to move has sessions.ReminderLead left, their board comes back to the bottom of their
-// chat with the time left.
+// Reminders is the job of the reminders (RemindersSpec): once a ply, when the player to move of
+// a correspondence game has sessions.ReminderLead left, or the player to move of a game with a
+// clock of minutes has a fifth of their main time or a minute left and has not touched the
+// board at this ply (clockReminders), their board comes back to the bottom of their chat with
+// the time left; changed in place for a player who wants no notifications.
 func (b *Boards) Reminders(ctx context.Context, do Doer) error {
+	return errors.Join(b.corrReminders(ctx, do), b.clockReminders(ctx, do))
+}
+
+// corrReminders reminds the correspondence players near their deadline.
+func (b *Boards) corrReminders(ctx context.Context, do Doer) error {
 	boards, err := b.peek(ctx, do, func(ctx context.Context, st Store) ([]due, error) {
 		list, err := st.ClaimReminders(ctx, b.now(), maxSettle)
 		out := make([]due, len(list))
@@ -134,16 +143,7 @@ func (b *Boards) Reminders(ctx context.Context, do Doer) error {
 		if err := st.Save(ctx, bd); err != nil {
 			return err
 		}
-		sc, err := b.newScene(ctx, tx, bd)
-		if err != nil {
-			return err
-		}
-		p := sc.players[bd.ToMove]
-		if p == nil {
-			return nil
-		}
-		note := fmt.Sprintf(texts.For(p.Lang).Board.Reminder, texts.For(p.Lang).Duration(bd.Deadline.Sub(now)))
-		return b.show(ctx, tx, sc, bd.ToMove, showNew, note, nil, false, 0)
+		return b.remind(ctx, tx, bd, now)
 	})
 }
 

@@ -27,8 +27,9 @@ func (e *env) startPair(t *testing.T, game, clock, gameRU, clockRU string) int64
 }
 
 // Ensure two users play Russian draughts to the end through the bot, with the buttons and with
-// typed moves (Cyrillic look-alikes too): each move reaches the opponent as a new board, each
-// chat keeps one board, and the result counts in both players' statistics and ratings.
+// typed moves (Cyrillic look-alikes too): each move reaches the opponent's board (changed in
+// place: a correspondence game notifies after 15 minutes by default, see TestNotifyAfterDelay),
+// each chat keeps one board, and the result counts in both players' statistics and ratings.
 func TestRussianBetweenPlayers(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

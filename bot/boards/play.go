@@ -55,9 +55,10 @@ func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *sessions.B
 }
 
 // announce shows the players what events did, and counts them. The seat that acted (actor) and
-// the bot's answers change the board in place; the other player is notified with a new message
-// of a move, a draw offer, the start and the end of the game; a timeout notifies both (see
-// show.go).
+// the bot's answers change the board in place; the other player is notified of a move, a draw
+// offer, the start and the end of the game, a timeout notifies both: with a new message at once,
+// or after their delay, the board being changed in place silently meanwhile (see show.go and
+// notify.go).
 func (b *Boards) announce(ctx context.Context, tx bot.Tx, sc *scene, events []sessions.BoardEvent, actor int, src source) error {
 	bd := sc.bd
 	for _, ev := range events {
@@ -79,7 +80,13 @@ func (b *Boards) announce(ctx context.Context, tx bot.Tx, sc *scene, events []se
 			continue
 		}
 		c := texts.For(sc.players[seat].Lang)
-		mode, note := b.effect(c, sc, seat, events, actor, src)
+		mode, note, n := b.effect(c, sc, seat, events, actor, src)
+		if n != nil && !sc.players[seat].Blocked {
+			var err error
+			if mode, err = b.notice(ctx, tx, sc, seat, *n); err != nil {
+				return err
+			}
+		}
 		if err := b.show(ctx, tx, sc, seat, mode, note, nil, false, 0); err != nil {
 			return err
 		}
@@ -87,15 +94,27 @@ func (b *Boards) announce(ctx context.Context, tx bot.Tx, sc *scene, events []se
 	return nil
 }
 
-// effect is how events change a seat's board message, and the note that tells what happened.
-func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions.BoardEvent, actor int, src source) (showMode, string) {
+// effect is how events change a seat's board message, the note that tells what happened, and
+// the news they are for the seat when it comes from elsewhere (nil when none): the opponent
+// moved, offered a draw or joined, or the game ended by the opponent's or the clock's doing.
+// News raises to a new message, which notice may then hold back.
+func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions.BoardEvent, actor int, src source) (showMode, string, *news) {
 	t := &c.Board
 	mode := showCaption
 	raise := func(m showMode) { mode = max(mode, m) }
+	var n *news
+	// tell records news of a kind; a move outranks the rest, the end an offer or a start.
+	tell := func(kind string) {
+		rank := map[string]int{newsStart: 0, newsOffer: 1, newsEnd: 2, newsMove: 3}
+		if n == nil || rank[kind] > rank[n.kind] {
+			n = &news{kind: kind, ply: sc.bd.Ply(), actor: actor}
+		}
+	}
 	// notify raises to a new message for a seat the news reaches from elsewhere.
-	notify := func() {
+	notify := func(kind string) {
 		if src == byClock || (src == byPlayer && seat != actor) {
 			raise(showNew)
+			tell(kind)
 		} else {
 			raise(showPicture)
 		}
@@ -107,9 +126,12 @@ func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions
 			raise(showNew)
 			if seat != actor && actor != noSeat {
 				notes = append(notes, fmt.Sprintf(t.Joined, sc.name(c, actor)))
+				tell(newsStart)
 			}
-		case sessions.EventMoved, sessions.EventFinished:
-			notify()
+		case sessions.EventMoved:
+			notify(newsMove)
+		case sessions.EventFinished:
+			notify(newsEnd)
 		case sessions.EventUndone:
 			raise(showPicture)
 			if ev.Seat == seat {
@@ -119,7 +141,7 @@ func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions
 			}
 		case sessions.EventDrawOffered:
 			if ev.Seat != seat {
-				notify()
+				notify(newsOffer)
 			}
 		case sessions.EventDrawDeclined:
 			switch {
@@ -132,7 +154,7 @@ func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions
 			}
 		}
 	}
-	return mode, strings.Join(notes, "\n")
+	return mode, strings.Join(notes, "\n"), n
 }
 
 // userError reports whether err is a refusal to tell the player (a rule of the game, a stale or

@@ -17,7 +17,9 @@ import (
 // by ref. A change the player made themselves, or the bot's answer, edits that message; a change
 // the player must hear of (the opponent moved, offered a draw, the game started or ended behind
 // their back) deletes it and sends the new board at the bottom of the chat instead, which is the
-// notification in Telegram (edits make no sound). So a game never becomes a scroll of boards.
+// notification in Telegram (edits make no sound) — at once, or after the player's delay, the
+// board being edited in place silently meanwhile (notify.go). So a game never becomes a scroll
+// of boards.
 //
 // The transport forgets the messages of a ref two days after they were sent (Telegram lets a
 // bot delete its messages for that long), while a correspondence player may think for three: a
@@ -37,6 +39,11 @@ const (
 	showPicture
 	// showNew deletes the message and sends the board anew at the bottom of the chat.
 	showNew
+	// showQuiet changes the board without a sound: it edits the picture in place, or, when the
+	// message is too old to edit or was never sent, sends it anew with disable_notification
+	// (news whose notification waits, see notify.go). It comes after showNew so that effect's
+	// raises never produce it.
+	showQuiet
 )
 
 // show queues the board message of a human seat: changed as mode says, captioned with note (an
@@ -50,6 +57,10 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 		return nil
 	}
 	c := texts.For(p.Lang)
+	silent := mode == showQuiet
+	if silent {
+		mode = showPicture
+	}
 	if mode != showNew && msgID == 0 {
 		if at := sc.sent[seat]; at.IsZero() || b.now().Sub(at) > refreshAfter {
 			mode = showNew
@@ -95,6 +106,9 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 			return err
 		}
 		send.Ref = r
+		if silent {
+			send.Params["disable_notification"] = "true"
+		}
 		reqs = append(reqs, bot.DeleteRef(p.Chat, r), send)
 		if err := b.markSent(ctx, tx, sc.bd.ID, seat); err != nil {
 			return err

@@ -55,8 +55,23 @@ type Board struct {
 	Win, YouWin, YouLose, Draw string
 	// Rating: a player's rating after a rated game, and its change.
 	Rating string
-	// Reminder: the time left before the correspondence deadline.
+	// Reminder: the time left before the deadline (correspondence) or on the clock.
 	Reminder string
+
+	// The notes of a delayed notification: NotifyMoved (who, the move, the game), NotifyOffer
+	// (who, the game), NotifyStart (who, the game), NotifyEnd (the game); WebLink (the address
+	// of the game's web page).
+	NotifyMoved, NotifyOffer, NotifyStart, NotifyEnd, WebLink string
+	// NotifyMenu is /notify's message: the delay, the quiet hours, the user's time now and UTC
+	// offset (all plain). NotifyByGame names the default delay and QuietNone the absence of
+	// quiet hours (plain, also buttons). NotifyDefault is the button of the default delay,
+	// NotifyOffset the buttons that move the UTC offset (the signed hours), NotifySaved the
+	// answer to a press (plain).
+	NotifyMenu, NotifyByGame, QuietNone, NotifyDefault, NotifyOffset, NotifySaved string
+
+	// Delays name the notification delays ("now", "15m", "1h", "never") (plain, also the
+	// buttons).
+	Delays map[string]string
 
 	// Buttons (plain).
 	Back, Undo, OfferDraw, Resign, Accept, Decline, ResignYes, ResignNo, Cancel string
@@ -231,6 +246,23 @@ var boardEN = Board{
 	AlreadyOffered: "You have offered a draw this move already.",
 	BadMove:        "This move is not legal.",
 	Unplayable:     "This game cannot be played with these settings.",
+
+	NotifyMoved: "🔔 %s played <b>%s</b> in %s.",
+	NotifyOffer: "🔔 %s offers a draw in %s.",
+	NotifyStart: "🔔 %s joined your game of %s.",
+	NotifyEnd:   "🔔 Your game of %s is over.",
+	WebLink:     `🌐 <a href="%s">Open the game on the web</a>`,
+	NotifyMenu: "🔔 <b>Notifications of your board games</b>\n" +
+		"When your opponent moves: <b>%s</b>\nQuiet hours: <b>%s</b>\nYour time: <b>%s</b> (UTC%s)\n\n" +
+		"A move you have not seen within the delay brings the board to the bottom of the chat with a sound; " +
+		"until then the board changes in place, silently. During the quiet hours notifications wait for their end. " +
+		"Set your UTC offset so that the quiet hours are yours.",
+	NotifyByGame:  "by the game's clock (at once; in 15 minutes for correspondence)",
+	QuietNone:     "none",
+	NotifyDefault: "By the game's clock",
+	NotifyOffset:  "UTC %s h",
+	NotifySaved:   "Saved.",
+	Delays:        map[string]string{"now": "At once", "15m": "In 15 minutes", "1h": "In an hour", "never": "Never"},
 }
 
 var boardRU = Board{
@@ -330,4 +362,21 @@ var boardRU = Board{
 	AlreadyOffered: "Вы уже предлагали ничью на этом ходу.",
 	BadMove:        "Такой ход невозможен.",
 	Unplayable:     "В эту игру с такими настройками играть нельзя.",
+
+	NotifyMoved: "🔔 %s: ход <b>%s</b> в партии «%s».",
+	NotifyOffer: "🔔 %s предлагает ничью в партии «%s».",
+	NotifyStart: "🔔 %s в вашей партии «%s».",
+	NotifyEnd:   "🔔 Ваша партия «%s» окончена.",
+	WebLink:     `🌐 <a href="%s">Открыть партию в браузере</a>`,
+	NotifyMenu: "🔔 <b>Уведомления о ваших партиях</b>\n" +
+		"Когда соперник сходил: <b>%s</b>\nТихие часы: <b>%s</b>\nВаше время: <b>%s</b> (UTC%s)\n\n" +
+		"Если вы не посмотрели ход за это время, доска придёт вниз чата со звуком; " +
+		"до того она меняется на месте, без звука. В тихие часы уведомления ждут их окончания. " +
+		"Укажите свой часовой пояс, чтобы тихие часы были вашими.",
+	NotifyByGame:  "по контролю времени (сразу; через 15 минут при игре по переписке)",
+	QuietNone:     "нет",
+	NotifyDefault: "По контролю времени",
+	NotifyOffset:  "UTC %s ч",
+	NotifySaved:   "Сохранено.",
+	Delays:        map[string]string{"now": "Сразу", "15m": "Через 15 минут", "1h": "Через час", "never": "Никогда"},
 }

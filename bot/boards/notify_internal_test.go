@@ -1,0 +1,106 @@
+package boards
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/questbot/questbot/sessions"
+)
+
+// Ensure the delay of a notification is the user's choice, and by default the game's clock's:
+// at once without a clock and with a clock of minutes, 15 minutes for correspondence.
+func TestNotifyDelay(t *testing.T) {
+	t.Parallel()
+	controls := map[string]sessions.TimeControl{}
+	for _, tc := range sessions.Controls() {
+		controls[tc.Name] = tc
+	}
+	for _, c := range []struct {
+		delay, control string
+		want           time.Duration
+		never          bool
+	}{
+		{"", "none", 0, false},
+		{"", "blitz10+5", 0, false},
+		{"", "corr1d", 15 * time.Minute, false},
+		{"", "corr3d", 15 * time.Minute, false},
+		{"now", "corr3d", 0, false},
+		{"15m", "none", 15 * time.Minute, false},
+		{"1h", "blitz10+5", time.Hour, false},
+		{"never", "corr1d", 0, true},
+	} {
+		tc, ok := controls[c.control]
+		if !ok {
+			t.Fatalf("no control %q", c.control)
+		}
+		got, never := notifySetting{delay: c.delay}.after(tc)
+		if got != c.want || never != c.never {
+			t.Errorf("delay %q, %s: got %v never %v, want %v never %v", c.delay, c.control, got, never, c.want, c.never)
+		}
+	}
+}
+
+// Ensure quiet hours hold a notification until their end, in the user's UTC offset, across
+// midnight too, and let it through outside them.
+func TestQuietUntil(t *testing.T) {
+	t.Parallel()
+	at := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, c := range []struct {
+		name    string
+		set     notifySetting
+		t, want string
+	}{
+		{"none", notifySetting{}, "2026-11-25T23:30:00Z", "2026-11-25T23:30:00Z"},
+		{"before midnight", notifySetting{quiet: true, from: 23, to: 8}, "2026-11-25T23:30:00Z", "2026-11-26T08:00:00Z"},
+		{"after midnight", notifySetting{quiet: true, from: 23, to: 8}, "2026-11-26T03:10:00Z", "2026-11-26T08:00:00Z"},
+		{"the end itself", notifySetting{quiet: true, from: 23, to: 8}, "2026-11-26T08:00:00Z", "2026-11-26T08:00:00Z"},
+		{"outside", notifySetting{quiet: true, from: 23, to: 8}, "2026-11-26T12:00:00Z", "2026-11-26T12:00:00Z"},
+		{"same day", notifySetting{quiet: true, from: 1, to: 6}, "2026-11-26T05:59:00Z", "2026-11-26T06:00:00Z"},
+		// UTC+3: 21:30 UTC is 00:30 local, quiet until 08:00 local, 05:00 UTC.
+		{"offset east", notifySetting{quiet: true, from: 23, to: 8, offset: 180}, "2026-11-25T21:30:00Z", "2026-11-26T05:00:00Z"},
+		// UTC-5: 23:30 UTC is 18:30 local, not quiet.
+		{"offset west", notifySetting{quiet: true, from: 23, to: 8, offset: -300}, "2026-11-25T23:30:00Z", "2026-11-25T23:30:00Z"},
+	} {
+		if got := c.set.quietUntil(at(c.t)); !got.Equal(at(c.want)) {
+			t.Errorf("%s: %s → %s, want %s", c.name, c.t, got.UTC().Format(time.RFC3339), c.want)
+		}
+	}
+}
+
+// Ensure /notify's buttons change what they say and nothing else, and forged data is refused.
+func TestNotifyPress(t *testing.T) {
+	t.Parallel()
+	base := notifySetting{delay: "1h", quiet: true, from: 22, to: 7, offset: 60}
+	for _, c := range []struct {
+		data string
+		want notifySetting
+	}{
+		{"g:n:dnow", notifySetting{delay: "now", quiet: true, from: 22, to: 7, offset: 60}},
+		{"g:n:dnever", notifySetting{delay: "never", quiet: true, from: 22, to: 7, offset: 60}},
+		{"g:n:d", notifySetting{quiet: true, from: 22, to: 7, offset: 60}},
+		{"g:n:q", notifySetting{delay: "1h", offset: 60}},
+		{"g:n:q23-8", notifySetting{delay: "1h", quiet: true, from: 23, to: 8, offset: 60}},
+		{"g:n:o+", notifySetting{delay: "1h", quiet: true, from: 22, to: 7, offset: 120}},
+		{"g:n:o-", notifySetting{delay: "1h", quiet: true, from: 22, to: 7, offset: 0}},
+	} {
+		got, err := parseNotifyPress(c.data, base)
+		if err != nil || got != c.want {
+			t.Errorf("%s: %+v, %v; want %+v", c.data, got, err, c.want)
+		}
+	}
+	if got, _ := parseNotifyPress("g:n:o+", notifySetting{offset: maxOffset}); got.offset != maxOffset {
+		t.Errorf("the offset went past %d: %d", maxOffset, got.offset)
+	}
+	for _, data := range []string{"g:n:", "g:n:d2h", "g:n:q1-2", "g:n:o", "g:n:x", "g:1:0:v"} {
+		if got, err := parseNotifyPress(data, base); !errors.Is(err, errForged) || got != base {
+			t.Errorf("%s: %+v, %v; want it refused, unchanged", data, got, err)
+		}
+	}
+}
