@@ -10,6 +10,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/tgemu"
 )
 
@@ -164,7 +165,11 @@ func TestNotifyAfterDelay(t *testing.T) {
 	// x plays; y sees the move on the web (the seat's seen ply) before the delay.
 	e.play(t, id, "")
 	e.WaitFor(t, "y's notification pending", func() bool { return e.pending(t, id, 1) == 1 })
-	e.Exec(t, `UPDATE board_seat SET seen_ply = 3 WHERE board_id = $1 AND seat = 1`, id)
+	if err := e.webDo(func(ctx context.Context, tx bot.Tx) error {
+		return e.app.Boards.WebSeen(ctx, tx, e.service, y, id, 3)
+	}); err != nil {
+		t.Fatal(err)
+	}
 	e.clock.advance(16 * time.Minute)
 	e.WaitFor(t, "y's notification dropped", func() bool { return e.pending(t, id, 1) == 0 })
 	e.settle(t)

@@ -87,14 +87,14 @@ func TestWebMoveReachesTelegram(t *testing.T) {
 		t.Fatalf("refused moves left the board at ply %d", n)
 	}
 
-	// The move: the opponent's chat gets the board anew, with the move and their turn.
-	before := e.LastID(other)
+	// The move: the opponent's board shows it and their turn (changed in place: a
+	// correspondence game notifies them later, see notify.go).
 	if err := e.webDo(func(ctx context.Context, tx bot.Tx) error {
 		return e.app.Boards.WebMove(ctx, tx, e.service, mover, id, mv, 0)
 	}); err != nil {
 		t.Fatal(err)
 	}
-	m := e.WaitMessage(t, other, before, "the board after the web move", func(m tgemu.Message) bool {
+	m := e.WaitMessage(t, other, 0, "the board after the web move", func(m tgemu.Message) bool {
 		return m.Photo != "" && strings.Contains(m.Text, mv)
 	})
 	if len(m.Keyboard) == 0 {

@@ -80,8 +80,8 @@ func TestServeWebGameServer(t *testing.T) {
 	if err != nil || resp.StatusCode != http.StatusOK || me.User.ID != ann || me.User.Name != "Ann" || me.CSRF == "" {
 		t.Fatalf("/api/v1/me: %s %+v %v", resp.Status, me, err)
 	}
-	// The web chat stays at /; the pages' routes are the game server's (no pages: 404).
-	for path, want := range map[string]int{"/": http.StatusOK, "/games": http.StatusNotFound} {
+	// The web chat stays at /; the pages are the game server's.
+	for path, want := range map[string]int{"/": http.StatusOK, "/games": http.StatusOK, "/play/1": http.StatusOK, "/play/x": http.StatusNotFound} {
 		resp, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)

@@ -55,6 +55,8 @@ type env struct {
 	service int
 	srv     *httptest.Server
 	handler atomic.Pointer[http.Handler]
+	// hub is the live updates' hub the server streams from.
+	hub *web.Hub
 }
 
 // newEnv starts the bot and the web server; cfg tunes the server (its parts are filled in).
@@ -68,9 +70,22 @@ func newEnv(t *testing.T, cfg web.Config) *env {
 	e.app = app.New(app.Config{UploadsDir: "../../../uploads", Log: e.Log(), Now: e.clock.now,
 		Boards: boards.Config{Dir: t.TempDir(), Lease: 2 * time.Second, PublicURL: e.srv.URL}})
 	think := bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Think(ctx, tr) })
-	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond}, think)
+	notify := bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Notify(ctx, tr) })
+	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond}, think, notify)
 	e.service = e.proc.Service
 	cfg.Pool, cfg.Doer, cfg.Boards, cfg.PublicURL, cfg.Log = e.Pool, e.proc.Transport, e.app.Boards, e.srv.URL, e.Log()
+	if cfg.Events == nil {
+		// The live updates, as serve runs them: a hub listening beside the bot.
+		e.hub = web.NewHub(e.Pool, e.Log())
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			e.hub.Run(ctx)
+		}()
+		t.Cleanup(func() { cancel(); <-done })
+		cfg.Events = e.hub
+	}
 	if cfg.Now == nil {
 		cfg.Now = e.clock.now
 	}
