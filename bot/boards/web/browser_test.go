@@ -1007,8 +1007,8 @@ func TestPlayPageActions(t *testing.T) {
 
 // Ensure the pages work with the real server: Ann logs in with the link from /web, starts a game
 // from the lobby, Bob (a program on the API) is paired with her; Ann's clicks play her moves on
-// the board Bob reads, and Bob's moves show on her page, which reports them seen on the board.
-// The page is reloaded to show Bob's moves: the live updates are not wired in this server.
+// the board Bob reads, and Bob's moves show on her page by its event stream, and the page reports
+// them seen on the board.
 func TestPlayPageServer(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, web.Config{Pages: web.Pages()})
@@ -1093,9 +1093,9 @@ func TestPlayPageServer(t *testing.T) {
 		if _, err := g.Play(mv); err != nil {
 			t.Fatal(err)
 		}
-		reload(g.Ply())
-		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelector("#moves li.fresh") !== null &&
-			document.querySelector("#moves li.fresh").textContent === %q`, mv))); err != nil {
+		// The page hears of it by its event stream, and marks it as news until it has said so.
+		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d &&
+			document.querySelector("#moves li:last-child").textContent === %q`, g.Ply(), mv))); err != nil {
 			t.Fatalf("Bob's move %s on Ann's page: %v", mv, err)
 		}
 		bottest.WaitFor(t, 30*time.Second, "Bob's move seen", func() bool { return e.board(t, id).Seats[annSeat].Seen >= g.Ply() })
