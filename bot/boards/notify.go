@@ -241,18 +241,7 @@ const claimNoticesSQL = `
 // Notify is the job of the pending notifications (NotifySpec): it sends each notification that
 // is due and still news, and drops the others (see the top of this file).
 func (b *Boards) Notify(ctx context.Context, do Doer) error {
-	var found []due
-	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
-		rows, err := tx.DB().Query(ctx, dueNoticesSQL, b.now(), maxSettle)
-		if err != nil {
-			return err
-		}
-		found, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (due, error) {
-			var d due
-			return d, r.Scan(&d.id, &d.service)
-		})
-		return err
-	})
+	found, err := b.dueBoards(ctx, do, dueNoticesSQL)
 	if err != nil {
 		return fmt.Errorf("boards: notifications: %w", err)
 	}
@@ -381,12 +370,12 @@ const markClockSQL = `
 	INSERT INTO board_clock_reminder (board_id, ply) VALUES ($1, $2)
 	ON CONFLICT (board_id) DO UPDATE SET ply = EXCLUDED.ply WHERE board_clock_reminder.ply <> EXCLUDED.ply`
 
-// clockReminders reminds the players with a clock of minutes whose time is nearly out (see the
-// top of this file).
-func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
+// dueBoards lists the boards a query finds due now (its arguments: now and the most to
+// return), with their bots; each is then handled in a transaction of its own (settle).
+func (b *Boards) dueBoards(ctx context.Context, do Doer, query string) ([]due, error) {
 	var found []due
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
-		rows, err := tx.DB().Query(ctx, clockDueSQL, b.now(), maxSettle)
+		rows, err := tx.DB().Query(ctx, query, b.now(), maxSettle)
 		if err != nil {
 			return err
 		}
@@ -396,6 +385,13 @@ func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
 		})
 		return err
 	})
+	return found, err
+}
+
+// clockReminders reminds the players with a clock of minutes whose time is nearly out (see the
+// top of this file).
+func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
+	found, err := b.dueBoards(ctx, do, clockDueSQL)
 	if err != nil {
 		return fmt.Errorf("boards: clock reminders: %w", err)
 	}

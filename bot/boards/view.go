@@ -160,13 +160,10 @@ func (b *Boards) caption(c *texts.Catalog, sc *scene, seat int, note string, ent
 	return text
 }
 
-// result is the lines of a finished game's result for a seat: who won and how, and the seat's
-// new rating after a rated game.
-func (b *Boards) result(c *texts.Catalog, sc *scene, seat int) []string {
-	o, t := sc.bd.Outcome, &c.Board
-	if o == nil {
-		return nil
-	}
+// endReason words, in HTML, why a finished game ended: the rule of the final position, a
+// timeout, a resignation, an agreed draw...
+func endReason(c *texts.Catalog, sc *scene) string {
+	o := sc.bd.Outcome
 	var reason string
 	switch {
 	case o.End == sessions.EndRules:
@@ -181,7 +178,17 @@ func (b *Boards) result(c *texts.Catalog, sc *scene, seat int) []string {
 	default:
 		reason = c.Reason(o.End.String())
 	}
-	reason = html.EscapeString(reason)
+	return html.EscapeString(reason)
+}
+
+// result is the lines of a finished game's result for a seat: who won and how, and the seat's
+// new rating after a rated game.
+func (b *Boards) result(c *texts.Catalog, sc *scene, seat int) []string {
+	o, t := sc.bd.Outcome, &c.Board
+	if o == nil {
+		return nil
+	}
+	reason := endReason(c, sc)
 	var lines []string
 	switch {
 	case o.Draw:

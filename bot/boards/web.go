@@ -272,19 +272,7 @@ func pictureVersion(g *engine.Game) string {
 // webResult words the result of a finished game for a seat (-1: a spectator), in plain text.
 func (b *Boards) webResult(c *texts.Catalog, sc *scene, seat int) *ResultState {
 	o, t := sc.bd.Outcome, &c.Board
-	var reason string
-	switch {
-	case o.End == sessions.EndRules:
-		reason = o.Detail
-		if st := sc.g.Status(); st.Result != engine.Ongoing {
-			reason = c.Reason(st.Rule.String())
-		}
-	case o.End == sessions.EndTimeout && o.Draw:
-		reason = c.Reason("timeout_draw")
-	default:
-		reason = c.Reason(o.End.String())
-	}
-	reason = html.EscapeString(reason)
+	reason := endReason(c, sc)
 	res := &ResultState{}
 	switch {
 	case o.Draw:

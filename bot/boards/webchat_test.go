@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -14,29 +12,14 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/webchat"
 )
 
 // browser starts a headless Chromium for the test.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("the web chat tests need Chromium: apt-get install -y chromium (make test installs it)")
-	}
-	dir, err := os.MkdirTemp("", "chromium")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.UserDataDir(dir), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true))
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
-	return ctx
+	return bottest.Browser(t, 2*time.Minute, 0, 0)
 }
 
 // pageBoard is what the page shows of the newest board picture of the first column.

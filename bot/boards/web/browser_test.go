@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
@@ -420,27 +418,7 @@ func (a *pagesAPI) spot(t *testing.T, name string) (engine.SquareSpot, engine.Im
 // pagesBrowser starts a headless Chromium for one test.
 func pagesBrowser(t *testing.T) context.Context {
 	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Fatal("the page tests need Chromium: apt-get install -y chromium (make test installs it)")
-	}
-	dir, err := os.MkdirTemp("", "chromium")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.UserDataDir(dir), chromedp.WindowSize(1200, 900),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-	)
-	ctx, cancel := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 120*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancel(); cancelAlloc() })
-	return ctx
+	return bottest.Browser(t, 120*time.Second, 1200, 900)
 }
 
 // pagesUntil waits until the JavaScript expression holds in the page.
