@@ -179,6 +179,21 @@ func TestTelegramAndBrowser(t *testing.T) {
 	if n := e.CountText(2, "🔔"); n != 1 {
 		t.Errorf("%d notifications, want 1", n)
 	}
+
+	// A visitor without a login: refused until a player lets anyone watch, then shown the game
+	// read-only.
+	visitor := bottest.Browser(t, 60*time.Second, 400, 800)
+	if err := chromedp.Do(visitor, chromedp.Navigate(page),
+		pagesUntil(`document.getElementById("status").textContent.includes("/web")`)); err != nil {
+		t.Fatalf("a visitor before spectators are allowed: %v (status %q)", err, pagesText(visitor, t, "#status"))
+	}
+	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", id), map[string]any{"allow": true}, http.StatusOK, nil)
+	if err := chromedp.Do(visitor, chromedp.Reload(), pagesBoardReady, pagesUntil(fmt.Sprintf(
+		`document.getElementById("turn").textContent.startsWith("You are watching this game.") &&
+		document.querySelectorAll("#moves li").length === %d &&
+		document.querySelectorAll("#marks .mark.piece").length === 0 && document.getElementById("resign").hidden`, g.Ply()))); err != nil {
+		t.Fatalf("the spectator's view: %v (turn %q)", err, pagesText(visitor, t, "#turn"))
+	}
 }
 
 // evalInt evaluates a JavaScript expression with an integer value in the page.
