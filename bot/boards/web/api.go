@@ -31,7 +31,8 @@ import (
 // 401 unauthorized, 403 forbidden (not the caller's seat) or csrf, 404 not_found, 409 stale (the
 // board moved on since the ply the client sent) or conflict (the operation does not fit the
 // board's state), 422 illegal_move (with "legal", the legal moves), 429 rate_limited (with
-// Retry-After), 503 unavailable (the bot is not running). The README lists the calls.
+// Retry-After) or too_many_streams (the caller holds Config.Streams event streams open already),
+// 503 unavailable (the bot is not running). The README lists the calls.
 
 // pgxTx is a database transaction.
 type pgxTx = pgx.Tx
@@ -634,6 +635,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	if s.cfg.Events == nil {
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the game instead.")
 	}
+	key := c.key(r)
+	if !s.streams.acquire(key) {
+		return apiErr(http.StatusTooManyRequests, "too_many_streams",
+			"Too many live updates are open for you at once; close some game pages.")
+	}
+	defer s.streams.release(key)
 	ServeEvents(w, r, s.cfg.Events, id)
 	return nil
 }
