@@ -146,6 +146,10 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 		w.Header().Set("Cache-Control", "no-store")
 		c, err := s.identify(r.Context(), r)
 		switch {
+		case err != nil && r.Context().Err() != nil:
+			// The client went away (or the server is shutting down): nobody reads an answer,
+			// and it is no failure of the server's.
+			return
 		case errors.Is(err, errRefused):
 			writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot."))
 			return
@@ -168,6 +172,9 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 			return
 		}
 		if err := h(w, r, c); err != nil {
+			if r.Context().Err() != nil {
+				return // the client went away, as above
+			}
 			writeError(w, s.mapErr(err, c))
 		}
 	}

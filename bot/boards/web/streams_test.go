@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -125,4 +126,31 @@ func TestEventStreamsCap(t *testing.T) {
 	if status, code, _ := ann.stream(t, game.ID); status != http.StatusTooManyRequests || code != "too_many_streams" {
 		t.Fatalf("Ann's stream over the cap again: %d %s, want 429 too_many_streams", status, code)
 	}
+}
+
+// Ensure a request whose client has gone away is no failure of the server's: nothing is logged
+// as an error and no answer is written (a load of streams that hang up at once used to fill the
+// log with "context canceled" errors).
+func TestClientGone(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	ann := e.login(t, 1, "Ann")
+	var game struct{ ID int64 }
+	ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "bot": "easy"}, http.StatusCreated, &game)
+	for _, path := range []string{"/api/v1/games", fmt.Sprintf("/api/v1/games/%d/events", game.ID)} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		req := httptest.NewRequestWithContext(ctx, http.MethodGet, path, nil)
+		req.AddCookie(&http.Cookie{Name: web.CookieName, Value: ann.cookie})
+		rec := httptest.NewRecorder()
+		(*e.handler.Load()).ServeHTTP(rec, req)
+		if rec.Body.Len() != 0 {
+			t.Errorf("%s for a client gone: answered %d %q", path, rec.Code, rec.Body)
+		}
+	}
+	if logs := e.Logs.String(); strings.Contains(logs, "A web request failed") {
+		t.Fatalf("a client gone is logged as a failure:\n%s", logs)
+	}
+	// The same calls of a client still there are answered.
+	ann.must(t, "GET", "/api/v1/games", nil, http.StatusOK, nil)
 }
