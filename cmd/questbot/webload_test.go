@@ -82,17 +82,23 @@ func TestWebloadURL(t *testing.T) {
 	emu := r.srv.emuBot
 	emu.AddUser(tgbotapi.User{ID: admin, FirstName: "Admin", LanguageCode: "en"})
 	emu.AddUser(tgbotapi.User{ID: loader, FirstName: "Loader", LanguageCode: "en"})
-	if _, err := emu.SendText(loader, "/start"); err != nil {
-		t.Fatal(err)
+	for _, u := range []int64{admin, loader} {
+		if _, err := emu.SendText(u, "/start"); err != nil {
+			t.Fatal(err)
+		}
 	}
-	// /token needs a user who has written to the bot: the loader's greeting first.
-	bottest.WaitFor(t, 20*time.Second, "the loader's greeting", func() bool {
-		for _, m := range emu.Messages(loader) {
-			if m.FromBot {
-				return true
+	// /token needs users who have written to the bot: both greetings first.
+	bottest.WaitFor(t, 20*time.Second, "the greetings", func() bool {
+		greeted := 0
+		for _, u := range []int64{admin, loader} {
+			for _, m := range emu.Messages(u) {
+				if m.FromBot {
+					greeted++
+					break
+				}
 			}
 		}
-		return false
+		return greeted == 2
 	})
 	if _, err := emu.SendText(admin, "/token "+strconv.Itoa(loader)+" load"); err != nil {
 		t.Fatal(err)
