@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgcluster"
 )
@@ -55,6 +56,9 @@ type Config struct {
 	// FailedRetention is how long the records of what failed for good (failed outbox rows with
 	// their texts, quarantined updates) are kept before the transport's cleanup removes them.
 	FailedRetention time.Duration
+	// WebStreams is the most live update streams of the web game server one user (or API
+	// token, or address not logged in) holds open at once (web.Config.Streams).
+	WebStreams int
 }
 
 // envDefaults are the variables, their defaults and a line of help each, in the order the README
@@ -75,6 +79,7 @@ var envDefaults = []struct{ name, def, help string }{
 	{"TOKEN_KEY_FILE", "", "a file holding TOKEN_KEY instead"},
 	{"PUBLIC_URL", "", "address of the web game server as users reach it (http or https); empty: http://HTTP_ADDR"},
 	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
+	{"WEB_STREAMS_PER_USER", strconv.Itoa(web.DefaultStreams), "live update streams of the web game server one user or API token may hold open at once"},
 }
 
 // ConfigFromEnv reads the configuration through getenv (os.Getenv in production) and validates it.
@@ -135,6 +140,11 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("FAILED_RETENTION must be a duration of an hour or more, such as 168h, not %q", v["FAILED_RETENTION"])
 	}
 	cfg.FailedRetention = retention
+	streams, err := strconv.Atoi(v["WEB_STREAMS_PER_USER"])
+	if err != nil || streams < 1 {
+		return Config{}, fmt.Errorf("WEB_STREAMS_PER_USER must be a whole number of streams, 1 or more, not %q", v["WEB_STREAMS_PER_USER"])
+	}
+	cfg.WebStreams = streams
 	if s := v["NEW_USERS_ARE_DEVELOPERS"]; s != "" {
 		on, err := strconv.ParseBool(s)
 		if err != nil {

@@ -294,7 +294,7 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 	}()
 	defer func() { <-hubDone }()
 	var h http.Handler = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: s.publicURL,
-		Events: hub, Pages: web.Pages(), Log: s.Log}).Handler()
+		Events: hub, Pages: web.Pages(), Log: s.Log, Streams: s.Config.WebStreams}).Handler()
 	s.web.Store(&h)
 	// The command menus, the role configuration, and what a failed upload left on disk.
 	if err := b.Start(ctx, pool, tr, services, s.Config.NewUsersDevelopers, s.Config.Admins); err != nil {

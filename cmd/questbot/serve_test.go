@@ -16,6 +16,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/migrations/pgcluster"
@@ -187,15 +188,20 @@ func TestConfigFromEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.LogLevel != "debug" || cfg.LogFormat != "json" || cfg.HTTPAddr != "127.0.0.1:9999" || cfg.DataDir != ".data" ||
-		cfg.FailedRetention != 7*24*time.Hour {
+		cfg.FailedRetention != 7*24*time.Hour || cfg.WebStreams != web.DefaultStreams {
 		t.Fatalf("got %+v", cfg)
 	}
 	env["FAILED_RETENTION"] = "720h"
 	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.FailedRetention != 30*24*time.Hour {
 		t.Fatalf("FAILED_RETENTION=720h: %v, %v", cfg.FailedRetention, err)
 	}
+	env["WEB_STREAMS_PER_USER"] = "1000"
+	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.WebStreams != 1000 {
+		t.Fatalf("WEB_STREAMS_PER_USER=1000: %v, %v", cfg.WebStreams, err)
+	}
 	for _, bad := range []map[string]string{{"LOG_LEVEL": "loud"}, {"LOG_FORMAT": "xml"},
-		{"FAILED_RETENTION": "a week"}, {"FAILED_RETENTION": "1m"}} {
+		{"FAILED_RETENTION": "a week"}, {"FAILED_RETENTION": "1m"}, {"WEB_STREAMS_PER_USER": "0"},
+		{"WEB_STREAMS_PER_USER": "many"}} {
 		if _, err := ConfigFromEnv(func(k string) string { return bad[k] }); err == nil {
 			t.Errorf("%v: no error", bad)
 		}

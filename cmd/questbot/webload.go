@@ -25,6 +25,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/engine"
 )
 
 // runWebload is the `webload` command: the load check of the web game server's live updates.
@@ -42,10 +43,23 @@ type webloadOptions struct {
 	url      string
 	token    string
 	user     int64
+	// service is the bot the boards belong to: the token's with -url, else one the check makes.
+	service int
 }
 
-// webloadUser is the user who creates the boards of a load check, unless -user names one.
-const webloadUser = 9_000_000_001
+// webloadUser holds seat 0 of the boards of a load check in this process, unless -user names
+// one; webloadOpponent holds seat 1 in both modes. A person, not the bot, sits there, so that a
+// running server's bot never plays on the boards the check moves.
+const (
+	webloadUser     = 9_000_000_001
+	webloadOpponent = 9_000_000_002
+)
+
+// The game of the load check's boards, and its seed.
+const (
+	webloadVariant = "russian"
+	webloadSeed    = 1
+)
 
 // webload opens SSE streams of boards, makes moves in the database at a steady rate, and reports
 // how long each move took from its commit to its event at the clients, whether every client
@@ -53,9 +67,13 @@ const webloadUser = 9_000_000_001
 //
 // The streams are served by a Hub and ServeEvents in this process (the server's side and the
 // clients' share the memory figures), or by a running questbot (-url, with DATABASE_URL naming
-// its database). Moves are UPDATEs of board_session that move the revision on, as a save of
+// its database and -token an API token of the user whose boards they are: the boards are made
+// in the token's bot, the streams go through the server's authentication and its checks of the
+// seat, and the server's memory is read from its /metrics; the boards are deleted at the end).
+// Moves are UPDATEs of board_session that move the revision on, as a save of
 // sessions/sessionpg does, each in a transaction of its own: the trigger's path, without the
-// rules of a game. A move's delay is measured from the moment its UPDATE is sent (it commits as
+// rules of a game. They leave the position as it is, so the boards stay ones a server can read
+// (it replays and checks a board's moves when a stream opens). A move's delay is measured from the moment its UPDATE is sent (it commits as
 // it ends, so the commit's flush to disk is inside the figure) to the moment a client has read its
 // event: an upper bound of the time from the commit.
 func webload(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
@@ -68,10 +86,10 @@ func webload(ctx context.Context, args []string, getenv func(string) string, std
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long to make moves")
 	fs.DurationVar(&o.settle, "settle", 10*time.Second, "how long the clients may take to reach the last revisions")
 	fs.StringVar(&o.url, "url", "", "a running questbot to load (its DATABASE_URL must be set); empty: an in-process server")
-	fs.StringVar(&o.token, "token", "", "with -url: an API token (qbt_...) sent as Authorization: Bearer")
-	fs.Int64Var(&o.user, "user", 0, "with -url: the user who holds seat 0 of the boards (the token's user)")
+	fs.StringVar(&o.token, "token", "", "with -url: an API token (qbt_...) of the server, sent as Authorization: Bearer; its user holds seat 0 of the boards")
+	fs.Int64Var(&o.user, "user", 0, "the user who holds seat 0 of the boards; with -url it must be the token's user, which it is when unset")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: questbot webload [-streams N] [-boards N] [-rate N] [-duration D] [-settle D] [-url URL [-token T] [-user ID]]")
+		fmt.Fprintln(stderr, "usage: questbot webload [-streams N] [-boards N] [-rate N] [-duration D] [-settle D] [-url URL -token T [-user ID]]")
 		fmt.Fprintln(stderr, "Opens SSE streams of boards, makes moves at a steady rate and reports the delay from each move's")
 		fmt.Fprintln(stderr, "commit to its event at the clients, the events lost and the memory. The database is DATABASE_URL,")
 		fmt.Fprintln(stderr, "or a private PostgreSQL with fsync on.")
@@ -103,8 +121,20 @@ func webload(ctx context.Context, args []string, getenv func(string) string, std
 		fmt.Fprintln(stderr, "questbot webload: -url needs DATABASE_URL, the database of the server it loads")
 		return 2
 	}
-	if o.user == 0 {
+	if o.url != "" && o.token == "" {
+		fmt.Fprintln(stderr, "questbot webload: -url needs -token, an API token of the server (an admin's /token <user id> in the bot)")
+		return 2
+	}
+	if o.url == "" && o.token != "" {
+		fmt.Fprintln(stderr, "questbot webload: -token is for a running server (-url)")
+		return 2
+	}
+	if o.url == "" && o.user == 0 {
 		o.user = webloadUser
+	}
+	if o.user == webloadOpponent {
+		fmt.Fprintf(stderr, "questbot webload: user %d is the load check's opponent in seat 1; choose another\n", webloadOpponent)
+		return 2
 	}
 	rep, err := webloadRun(ctx, o, cfg, stdout, stderr)
 	if err != nil {
@@ -119,7 +149,8 @@ func webload(ctx context.Context, args []string, getenv func(string) string, std
 }
 
 // raiseFileLimit raises the soft limit of open files to the hard limit when need exceeds it: each
-// stream is two sockets here (the client's and the server's). It says what it did.
+// stream is two sockets here (the client's and the server's), or one with -url. It says what it
+// did.
 func raiseFileLimit(need uint64) (string, error) {
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
@@ -141,20 +172,22 @@ func raiseFileLimit(need uint64) (string, error) {
 
 // webloadReport is what a load check measured.
 type webloadReport struct {
-	opts     webloadOptions
-	files    string
-	opened   int
-	moves    int
-	elapsed  time.Duration
-	events   int64
-	skipped  int64
-	lost     int
-	delays   []time.Duration
-	commits  []time.Duration
-	memIdle  memFigures
-	memOpen  memFigures
-	memEnd   memFigures
-	openTime time.Duration
+	opts    webloadOptions
+	files   string
+	opened  int
+	moves   int
+	elapsed time.Duration
+	events  int64
+	skipped int64
+	lost    int
+	delays  []time.Duration
+	commits []time.Duration
+	memIdle memFigures
+	memOpen memFigures
+	memEnd  memFigures
+	// srvIdle, srvOpen and srvEnd are the running server's figures (with -url).
+	srvIdle, srvOpen, srvEnd serverFigures
+	openTime                 time.Duration
 }
 
 type memFigures struct {
@@ -214,8 +247,17 @@ func (r *webloadReport) String() string {
 		ms(percentile(r.commits, .5)), ms(percentile(r.commits, .99)), ms(percentile(r.commits, 1)))
 	fmt.Fprintf(&b, "clients not at their board's last revision at the end (lost events): %d\n", r.lost)
 	per := int64(r.memOpen.heap) - int64(r.memIdle.heap)
-	fmt.Fprintf(&b, "memory (servers and clients in one process): before the streams heap %s, RSS %s; with the streams open heap %s, RSS %s, %d goroutines (%.1f KiB of heap per stream); at the end heap %s, RSS %s\n",
-		mib(r.memIdle.heap), mib(r.memIdle.rss), mib(r.memOpen.heap), mib(r.memOpen.rss), r.memOpen.goroutines,
+	whose := "servers and clients in one process"
+	if r.opts.url != "" {
+		whose = "this process, the clients"
+		srvPer := (r.srvOpen.heap - r.srvIdle.heap) / 1024 / float64(max(r.opened, 1))
+		fmt.Fprintf(&b, "the server's memory (its /metrics): before the streams RSS %s, heap %s; with the streams open RSS %s, heap %s, %.0f goroutines, %.0f streams counted, %.0f of %.0f files open (%.1f KiB of heap per stream); at the end RSS %s, heap %s\n",
+			mib(uint64(r.srvIdle.rss)), mib(uint64(r.srvIdle.heap)), mib(uint64(r.srvOpen.rss)), mib(uint64(r.srvOpen.heap)),
+			r.srvOpen.goroutines, r.srvOpen.streams, r.srvOpen.openFiles, r.srvOpen.maxFiles, srvPer,
+			mib(uint64(r.srvEnd.rss)), mib(uint64(r.srvEnd.heap)))
+	}
+	fmt.Fprintf(&b, "memory (%s): before the streams heap %s, RSS %s; with the streams open heap %s, RSS %s, %d goroutines (%.1f KiB of heap per stream); at the end heap %s, RSS %s\n",
+		whose, mib(r.memIdle.heap), mib(r.memIdle.rss), mib(r.memOpen.heap), mib(r.memOpen.rss), r.memOpen.goroutines,
 		float64(per)/1024/float64(max(r.opened, 1)), mib(r.memEnd.heap), mib(r.memEnd.rss))
 	verdict := "met"
 	if percentile(r.delays, .99) >= 100*time.Millisecond {
@@ -255,7 +297,11 @@ func (m *moveTimes) get(board, rev int64) (time.Time, bool) {
 
 func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stderr io.Writer) (*webloadReport, error) {
 	rep := &webloadReport{opts: o}
-	files, err := raiseFileLimit(uint64(2*o.streams + 200))
+	perStream := 2
+	if o.url != "" {
+		perStream = 1
+	}
+	files, err := raiseFileLimit(uint64(perStream*o.streams + 200))
 	if err != nil {
 		return nil, err
 	}
@@ -275,10 +321,33 @@ func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stder
 		return nil, err
 	}
 	defer pool.Close()
+	if o.url != "" {
+		service, user, err := web.TokenOwner(ctx, pool, o.token)
+		if err != nil {
+			return nil, fmt.Errorf("-token in the database of DATABASE_URL: %w", err)
+		}
+		if o.user != 0 && o.user != user {
+			return nil, fmt.Errorf("-user %d: the token acts for user %d", o.user, user)
+		}
+		if user == webloadOpponent {
+			return nil, fmt.Errorf("the token acts for user %d, the load check's opponent in seat 1", user)
+		}
+		o.service, o.user = service, user
+		rep.opts = o
+	}
 	boards, err := webloadBoards(ctx, pool, o)
 	if err != nil {
 		return nil, err
 	}
+	// The boards are the check's own: they go when it ends, whatever happened, so a running
+	// server's users never see them.
+	defer func() {
+		dropCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := webloadDrop(dropCtx, pool, boards); err != nil {
+			fmt.Fprintf(stderr, "questbot webload: %v\n", err)
+		}
+	}()
 
 	// stop ends the clients, the server and the hub, and waits for them.
 	ctx, cancel := context.WithCancel(ctx)
@@ -325,12 +394,22 @@ func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stder
 	}
 	base = strings.TrimRight(base, "/")
 
-	rep.memIdle = readMem()
-	clients := make([]*webloadClient, o.streams)
-	times := &moveTimes{at: map[[2]int64]time.Time{}}
 	transport := &http.Transport{MaxIdleConnsPerHost: o.streams, DisableCompression: true}
 	defer transport.CloseIdleConnections()
 	httpClient := &http.Client{Transport: transport}
+	// serverMem reads the running server's figures (with -url), else reports none.
+	serverMem := func() (serverFigures, error) {
+		if o.url == "" {
+			return serverFigures{}, nil
+		}
+		return readServerMetrics(ctx, httpClient, base)
+	}
+	rep.memIdle = readMem()
+	if rep.srvIdle, err = serverMem(); err != nil {
+		return nil, err
+	}
+	clients := make([]*webloadClient, o.streams)
+	times := &moveTimes{at: map[[2]int64]time.Time{}}
 	var opened atomic.Int64
 	var openErr atomic.Value
 	fmt.Fprintf(stdout, "opening %d streams on %d boards...\n", o.streams, o.boards)
@@ -362,6 +441,9 @@ func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stder
 		return nil, fmt.Errorf("only %d of %d streams opened within a minute", rep.opened, o.streams)
 	}
 	rep.memOpen = readMem()
+	if rep.srvOpen, err = serverMem(); err != nil {
+		return nil, err
+	}
 
 	fmt.Fprintf(stdout, "making %d moves/s for %v...\n", o.rate, o.duration)
 	final, commits, moves, elapsed, err := webloadMoves(ctx, pool, o, boards, times)
@@ -387,6 +469,9 @@ func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stder
 		time.Sleep(10 * time.Millisecond)
 	}
 	rep.memEnd = readMem()
+	if rep.srvEnd, err = serverMem(); err != nil {
+		return nil, err
+	}
 	stop()
 	for _, c := range clients {
 		rep.events += c.events.Load()
@@ -396,35 +481,112 @@ func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stder
 	return rep, nil
 }
 
-// webloadBoards creates the user, the bot and the boards of a load check: active boards with the
-// user in seat 0 and the easy bot in seat 1.
+// webloadBoards creates the users, the bot (unless o.service names one) and the boards of a load
+// check: active boards without a clock, o.user in seat 0 and webloadOpponent in seat 1. No seat
+// is the bot's, so a running server's AI worker leaves them alone while the check moves them.
 func webloadBoards(ctx context.Context, pool *pgxpool.Pool, o webloadOptions) ([]int64, error) {
-	var service int
-	err := pool.QueryRow(ctx, `INSERT INTO service (username) VALUES ('webload_bot') RETURNING id`).Scan(&service)
-	if err != nil {
-		return nil, fmt.Errorf("create the bot: %w", err)
+	service := o.service
+	if service == 0 {
+		err := pool.QueryRow(ctx, `INSERT INTO service (username) VALUES ('webload_bot') RETURNING id`).Scan(&service)
+		if err != nil {
+			return nil, fmt.Errorf("create the bot: %w", err)
+		}
 	}
-	if _, err := pool.Exec(ctx, `INSERT INTO users (id, chat_id, first_name) VALUES ($1, $1, 'Load check')
-		ON CONFLICT (id) DO NOTHING`, o.user); err != nil {
-		return nil, fmt.Errorf("create the user: %w", err)
+	if _, err := pool.Exec(ctx, `INSERT INTO users (id, chat_id, first_name) VALUES ($1, $1, 'Load check'), ($2, $2, 'Load check opponent')
+		ON CONFLICT (id) DO NOTHING`, o.user, int64(webloadOpponent)); err != nil {
+		return nil, fmt.Errorf("create the users: %w", err)
+	}
+	// Boards a server can read: the engine's start position of the game, no moves yet.
+	g, err := engine.NewGame(webloadVariant, engine.WithSeed(webloadSeed))
+	if err != nil {
+		return nil, fmt.Errorf("create the boards: %w", err)
 	}
 	var ids []int64
 	err = pool.QueryRow(ctx, `
 		WITH b AS (
 			INSERT INTO board_session (service_id, variant, seed, clock_mode, status, created_by, created_at,
-				started_at, start_position, position, to_move, bot_seat)
-			SELECT $1, 'russian', g, 'none', 'active', $2, now(), now(), 'start', 'start', 0, 1
+				started_at, turn_started_at, start_position, position, to_move)
+			SELECT $1, $5, $6, 'none', 'active', $2, now(), now(), now(), $7, $7, $8
 			FROM generate_series(1, $3) g
 			RETURNING id
 		), s AS (
-			INSERT INTO board_seat (board_id, seat, user_id, bot)
-			SELECT id, 0, $2, NULL FROM b UNION ALL SELECT id, 1, NULL, 'easy' FROM b
+			INSERT INTO board_seat (board_id, seat, user_id)
+			SELECT id, 0, $2 FROM b UNION ALL SELECT id, 1, $4 FROM b
 		)
-		SELECT array_agg(id ORDER BY id) FROM b`, service, o.user, o.boards).Scan(&ids)
+		SELECT array_agg(id ORDER BY id) FROM b`, service, o.user, o.boards, int64(webloadOpponent),
+		webloadVariant, int64(webloadSeed), g.Position(), int(g.ToMove())).Scan(&ids)
 	if err != nil {
 		return nil, fmt.Errorf("create the boards: %w", err)
 	}
 	return ids, nil
+}
+
+// webloadDrop deletes the boards of a load check (their seats go with them) and then the
+// opponent's row, unless something else refers to it now.
+func webloadDrop(ctx context.Context, pool *pgxpool.Pool, boards []int64) error {
+	if _, err := pool.Exec(ctx, `DELETE FROM board_session WHERE id = ANY($1)`, boards); err != nil {
+		return fmt.Errorf("delete the boards of the load check: %w", err)
+	}
+	_, err := pool.Exec(ctx, `DELETE FROM users u WHERE id = $1
+		AND NOT EXISTS (SELECT FROM board_seat WHERE user_id = u.id)`, int64(webloadOpponent))
+	if err != nil {
+		return fmt.Errorf("delete the load check's opponent (user %d): %w", webloadOpponent, err)
+	}
+	return nil
+}
+
+// serverFigures are a running server's figures from its /metrics.
+type serverFigures struct {
+	rss, heap           float64 // process_resident_memory_bytes, go_memstats_heap_inuse_bytes
+	goroutines          float64 // go_goroutines
+	streams             float64 // questbot_web_event_streams
+	openFiles, maxFiles float64 // process_open_fds, process_max_fds
+}
+
+// readServerMetrics reads the figures of the server at base from its /metrics (Prometheus' text
+// format); a figure the server does not report is an error, so a report never shows a zero it did
+// not measure.
+func readServerMetrics(ctx context.Context, client *http.Client, base string) (serverFigures, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		return serverFigures{}, err
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return serverFigures{}, fmt.Errorf("the server's metrics: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return serverFigures{}, fmt.Errorf("the server's metrics: %s", resp.Status)
+	}
+	var f serverFigures
+	want := map[string]*float64{
+		"process_resident_memory_bytes": &f.rss, "go_memstats_heap_inuse_bytes": &f.heap, "go_goroutines": &f.goroutines,
+		"questbot_web_event_streams": &f.streams, "process_open_fds": &f.openFiles, "process_max_fds": &f.maxFiles,
+	}
+	found := map[string]bool{}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		name, value, ok := strings.Cut(sc.Text(), " ")
+		if p := want[name]; ok && p != nil {
+			v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+			if err != nil {
+				return serverFigures{}, fmt.Errorf("the server's metrics: %s: %w", name, err)
+			}
+			*p = v
+			found[name] = true
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return serverFigures{}, fmt.Errorf("the server's metrics: %w", err)
+	}
+	for name := range want {
+		if !found[name] {
+			return serverFigures{}, fmt.Errorf("the server's metrics lack %s", name)
+		}
+	}
+	return f, nil
 }
 
 // read holds one stream open until ctx ends, recording each event's delay from its move.
@@ -443,7 +605,10 @@ func (c *webloadClient) read(ctx context.Context, client *http.Client, base, tok
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		return fmt.Errorf("board %d: %s, %s", c.board, resp.Status, resp.Header.Get("Content-Type"))
+		// The server's answer says why (the API's errors are JSON with a code).
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		return fmt.Errorf("board %d: %s, %s: %s", c.board, resp.Status, resp.Header.Get("Content-Type"),
+			strings.TrimSpace(string(body)))
 	}
 	r := bufio.NewReader(resp.Body)
 	first := true
@@ -530,8 +695,8 @@ func webloadMoves(ctx context.Context, pool *pgxpool.Pool, o webloadOptions, boa
 				rev := mine[id] + 1
 				t0 := time.Now()
 				times.set(id, rev, t0)
-				tag, err := pool.Exec(ctx, `UPDATE board_session SET ply = ply + 1, to_move = 1 - to_move,
-					turn_started_at = now(), revision = $2 WHERE id = $1 AND revision = $2 - 1`, id, rev)
+				tag, err := pool.Exec(ctx, `UPDATE board_session SET turn_started_at = now(), revision = $2
+					WHERE id = $1 AND revision = $2 - 1`, id, rev)
 				spent := time.Since(t0)
 				mu.Lock()
 				if err == nil && tag.RowsAffected() != 1 {

@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot/boards/web"
@@ -63,52 +63,88 @@ func TestWebload(t *testing.T) {
 	checkWebloadReport(t, out, 12)
 }
 
-// With -url the streams are those of a running server: here one serving the API's path from a
-// hub of its own on the same database.
+// With -url the streams are those of a running `questbot serve` (its emulated bot, its
+// authentication and seat checks, its stream cap): an admin's /token gives the load user's
+// token, the boards are made in the token's bot and dropped at the end, and the server's
+// memory comes from its /metrics. Over the server's WEB_STREAMS_PER_USER the check fails with
+// the server's answer; a token the database does not know is refused before any board is made.
 func TestWebloadURL(t *testing.T) {
 	t.Parallel()
-	url := pgtest.ConnString(t)
-	pool, err := pgxpool.New(context.Background(), url)
+	cfg := testConfig(t)
+	cfg.DatabaseURL = pgtest.ConnString(t)
+	const admin, loader = 515151, 626262
+	cfg.Admins = []int64{admin}
+	cfg.WebStreams = 6
+	r := startServer(t, cfg)
+	waitHealthy(t, r, 30*time.Second)
+	<-r.srv.started
+	base := "http://" + r.addr
+	emu := r.srv.emuBot
+	emu.AddUser(tgbotapi.User{ID: admin, FirstName: "Admin", LanguageCode: "en"})
+	emu.AddUser(tgbotapi.User{ID: loader, FirstName: "Loader", LanguageCode: "en"})
+	for _, u := range []int64{admin, loader} {
+		if _, err := emu.SendText(u, "/start"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// /token needs users who have written to the bot: both greetings first.
+	bottest.WaitFor(t, 20*time.Second, "the greetings", func() bool {
+		greeted := 0
+		for _, u := range []int64{admin, loader} {
+			for _, m := range emu.Messages(u) {
+				if m.FromBot {
+					greeted++
+					break
+				}
+			}
+		}
+		return greeted == 2
+	})
+	if _, err := emu.SendText(admin, "/token "+strconv.Itoa(loader)+" load"); err != nil {
+		t.Fatal(err)
+	}
+	tokRE := regexp.MustCompile(`qbt_[A-Za-z0-9_-]{43}`)
+	var tok string
+	bottest.WaitFor(t, 20*time.Second, "the API token", func() bool {
+		for _, m := range emu.Messages(admin) {
+			if m.FromBot && tokRE.MatchString(m.Text) {
+				tok = tokRE.FindString(m.Text)
+				return true
+			}
+		}
+		return false
+	})
+
+	out := runWebloadTest(t, cfg.DatabaseURL, 0, "-url", base+"/", "-token", tok,
+		"-streams", "6", "-boards", "2", "-rate", "40", "-duration", "500ms", "-settle", "20s")
+	checkWebloadReport(t, out, 6)
+	if !regexp.MustCompile(`the server's memory \(its /metrics\): before the streams RSS [1-9][0-9.]* MiB.* 6 streams counted`).MatchString(out) {
+		t.Errorf("the server's figures are missing:\n%s", out)
+	}
+	pool, err := pgxpool.New(context.Background(), cfg.DatabaseURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	hub := web.NewHub(pool, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- hub.Run(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	bottest.WaitFor(t, bottest.Timeout, "the hub to listen", hub.Listening)
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /api/v1/games/{id}/events", func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer qbt_test" {
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)
-		web.ServeEvents(w, r, hub, id)
-	})
-	srv := httptest.NewServer(mux)
-	t.Cleanup(srv.Close)
-
-	out := runWebloadTest(t, url, 0, "-url", srv.URL+"/", "-token", "qbt_test", "-user", "77",
-		"-streams", "6", "-boards", "2", "-rate", "40", "-duration", "500ms", "-settle", "20s")
-	checkWebloadReport(t, out, 6)
-	var seat int
-	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM board_seat WHERE user_id = 77 AND seat = 0`).Scan(&seat); err != nil {
+	var left int
+	if err := pool.QueryRow(context.Background(), `SELECT count(*) FROM board_session`).Scan(&left); err != nil {
 		t.Fatal(err)
 	}
-	if seat != 2 {
-		t.Errorf("user 77 holds seat 0 of %d boards, want 2", seat)
+	if left != 0 {
+		t.Errorf("%d boards left after the check", left)
 	}
 
-	// A stream the server refuses fails the check with the server's answer.
-	out = runWebloadTest(t, url, 1, "-url", srv.URL, "-streams", "2", "-boards", "1", "-duration", "100ms")
-	if !strings.Contains(out, "401 Unauthorized") {
-		t.Errorf("the refusal is not reported:\n%s", out)
+	out = runWebloadTest(t, cfg.DatabaseURL, 1, "-url", base, "-token", tok, "-streams", "7", "-boards", "1", "-duration", "100ms")
+	if !strings.Contains(out, "429 Too Many Requests") || !strings.Contains(out, "too_many_streams") {
+		t.Errorf("the cap's refusal is not reported:\n%s", out)
+	}
+	out = runWebloadTest(t, cfg.DatabaseURL, 1, "-url", base, "-token", tok, "-user", "77", "-streams", "1", "-duration", "100ms")
+	if !strings.Contains(out, "the token acts for user 626262") {
+		t.Errorf("a -user that is not the token's is not refused:\n%s", out)
+	}
+	out = runWebloadTest(t, cfg.DatabaseURL, 1, "-url", base, "-token", tok+"x", "-streams", "1", "-duration", "100ms")
+	if !strings.Contains(out, web.ErrUnknownToken.Error()) {
+		t.Errorf("an unknown token is not refused:\n%s", out)
 	}
 }
 
@@ -128,6 +164,7 @@ func TestWebloadArguments(t *testing.T) {
 		{[]string{"-rate", "-1"}, "must be positive"},
 		{[]string{"extra"}, "unexpected arguments"},
 		{[]string{"-url", "http://127.0.0.1:1"}, "-url needs DATABASE_URL"},
+		{[]string{"-token", "qbt_x"}, "-token is for a running server"},
 	} {
 		var out, errs bytes.Buffer
 		env := map[string]string{}

@@ -31,7 +31,8 @@ import (
 // 401 unauthorized, 403 forbidden (not the caller's seat) or csrf, 404 not_found, 409 stale (the
 // board moved on since the ply the client sent) or conflict (the operation does not fit the
 // board's state), 422 illegal_move (with "legal", the legal moves), 429 rate_limited (with
-// Retry-After), 503 unavailable (the bot is not running). The README lists the calls.
+// Retry-After) or too_many_streams (the caller holds Config.Streams event streams open already),
+// 503 unavailable (the bot is not running). The README lists the calls.
 
 // pgxTx is a database transaction.
 type pgxTx = pgx.Tx
@@ -145,6 +146,10 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 		w.Header().Set("Cache-Control", "no-store")
 		c, err := s.identify(r.Context(), r)
 		switch {
+		case err != nil && r.Context().Err() != nil:
+			// The client went away (or the server is shutting down): nobody reads an answer,
+			// and it is no failure of the server's.
+			return
 		case errors.Is(err, errRefused):
 			writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot."))
 			return
@@ -167,6 +172,9 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 			return
 		}
 		if err := h(w, r, c); err != nil {
+			if r.Context().Err() != nil {
+				return // the client went away, as above
+			}
 			writeError(w, s.mapErr(err, c))
 		}
 	}
@@ -634,6 +642,12 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	if s.cfg.Events == nil {
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the game instead.")
 	}
+	key := c.key(r)
+	if !s.streams.acquire(key) {
+		return apiErr(http.StatusTooManyRequests, "too_many_streams",
+			"Too many live updates are open for you at once; close some game pages.")
+	}
+	defer s.streams.release(key)
 	ServeEvents(w, r, s.cfg.Events, id)
 	return nil
 }

@@ -1,6 +1,8 @@
 package web_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -350,6 +352,12 @@ func TestTokens(t *testing.T) {
 	if me.User.ID != 2 {
 		t.Fatalf("the token acts as %d", me.User.ID)
 	}
+	if service, user, err := web.TokenOwner(context.Background(), e.Pool, tok); err != nil || service != e.service || user != 2 {
+		t.Fatalf("TokenOwner: bot %d, user %d, %v; want bot %d, user 2", service, user, err, e.service)
+	}
+	if _, _, err := web.TokenOwner(context.Background(), e.Pool, tok+"x"); !errors.Is(err, web.ErrUnknownToken) {
+		t.Fatalf("TokenOwner of a forged token: %v", err)
+	}
 	var g struct{ ID int64 }
 	prog.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "bot": "easy"}, http.StatusCreated, &g)
 	(&client{e: e, token: tok + "x"}).refused(t, "GET", "/api/v1/me", nil, http.StatusUnauthorized, "unauthorized")
@@ -360,6 +368,9 @@ func TestTokens(t *testing.T) {
 	e.Send(t, 1, "/token revoke "+id)
 	e.text(t, 1, after, "is revoked")
 	prog.refused(t, "GET", "/api/v1/me", nil, http.StatusUnauthorized, "unauthorized")
+	if _, _, err := web.TokenOwner(context.Background(), e.Pool, tok); !errors.Is(err, web.ErrUnknownToken) {
+		t.Fatalf("TokenOwner of a revoked token: %v", err)
+	}
 	after = e.LastID(1)
 	e.Send(t, 1, "/token revoke "+id)
 	e.text(t, 1, after, "no API token")

@@ -239,6 +239,30 @@ func IssueToken(ctx context.Context, db pgx.Tx, service int, user, admin int64, 
 	return id, tok, nil
 }
 
+// ErrUnknownToken: TokenOwner was given a token that is not in force (never issued, or revoked).
+var ErrUnknownToken = errors.New("web: the API token is unknown or revoked")
+
+// TokenOwner returns the bot and the user an API token in force acts for, as the server sees
+// them when the token is sent: ErrUnknownToken for one that is not. Programs that prepare data
+// for a token's user (the load check) use it; the server itself identifies callers per request.
+func TokenOwner(ctx context.Context, db interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}, token string) (service int, user int64, err error) {
+	token = strings.TrimSpace(token)
+	if !strings.HasPrefix(token, TokenPrefix) {
+		return 0, 0, fmt.Errorf("%w: it does not start with %s", ErrUnknownToken, TokenPrefix)
+	}
+	var id int64
+	err = db.QueryRow(ctx, tokenSQL, hash(token)).Scan(&id, &service, &user)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, 0, ErrUnknownToken
+	}
+	if err != nil {
+		return 0, 0, fmt.Errorf("web: API token: %w", err)
+	}
+	return service, user, nil
+}
+
 // RevokeToken revokes an API token of a bot; it reports whether one in force was revoked.
 func RevokeToken(ctx context.Context, db pgx.Tx, service int, id int64, now time.Time) (bool, error) {
 	tag, err := db.Exec(ctx, revokeTokenSQL, id, service, now)

@@ -66,3 +66,43 @@ func (l *limiter) sweep(now time.Time) {
 		}
 	}
 }
+
+// streamCap bounds the event streams each key (the rate limit's: an API token, a user's
+// sessions together, or the address of someone not logged in) holds open at once. Streams are
+// not rate limited as requests (a page holds one for as long as it is open, and reconnects
+// after a network blip), so this is what stops one caller from tying up the server's sockets
+// and goroutines with streams without end. The counts are in memory: each process caps its
+// own streams.
+type streamCap struct {
+	max int
+
+	mu   sync.Mutex
+	open map[string]int
+}
+
+func newStreamCap(max int) *streamCap {
+	return &streamCap{max: max, open: map[string]int{}}
+}
+
+// acquire counts a stream of key open and reports true, or reports false when key holds the
+// most it may already.
+func (c *streamCap) acquire(key string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open[key] >= c.max {
+		return false
+	}
+	c.open[key]++
+	return true
+}
+
+// release counts a stream of key closed.
+func (c *streamCap) release(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.open[key] <= 1 {
+		delete(c.open, key)
+		return
+	}
+	c.open[key]--
+}

@@ -65,6 +65,11 @@ type Config struct {
 	// at once; DefaultRate and DefaultBurst when 0.
 	Rate  float64
 	Burst int
+	// Streams is the most event streams (GET /api/v1/games/{id}/events) one caller holds open
+	// at once, counted as the rate limit counts requests: per API token, per user over all
+	// their sessions, per address for someone not logged in; DefaultStreams when 0. A stream
+	// over it is refused with 429 too_many_streams. Streams are not rate limited as requests.
+	Streams int
 }
 
 // The default rate limit: 10 requests a second, 40 at once.
@@ -72,6 +77,10 @@ const (
 	DefaultRate  = 10
 	DefaultBurst = 40
 )
+
+// DefaultStreams is the default of Config.Streams: a user with many games open in tabs and on
+// a phone stays well under it.
+const DefaultStreams = 20
 
 // ErrUnavailable: the bot is not running yet (or any more); the server answers 503.
 var ErrUnavailable = errors.New("web: the bot is not running")
@@ -82,6 +91,8 @@ type Server struct {
 	log   *slog.Logger
 	now   func() time.Time
 	limit *limiter
+	// streams caps the event streams each caller holds open.
+	streams *streamCap
 }
 
 // New returns a server.
@@ -101,6 +112,11 @@ func New(cfg Config) *Server {
 		burst = DefaultBurst
 	}
 	s.limit = newLimiter(rate, burst, s.now)
+	streams := cfg.Streams
+	if streams <= 0 {
+		streams = DefaultStreams
+	}
+	s.streams = newStreamCap(streams)
 	return s
 }
 
