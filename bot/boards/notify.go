@@ -438,7 +438,41 @@ func (b *Boards) remind(ctx context.Context, tx bot.Tx, bd *sessions.Board, now 
 	}
 	c := texts.For(p.Lang)
 	note := fmt.Sprintf(c.Board.Reminder, c.Duration(bd.Deadline.Sub(now)))
+	if mode == showNew {
+		// The reminder brings the board anew: a notification still pending for the seat goes
+		// with it, or its board would come after and drop the reminder's words.
+		pend, err := b.takeNotice(ctx, tx, sc, bd.ToMove)
+		if err != nil {
+			return err
+		}
+		if pend != "" {
+			note = pend + "\n" + note
+		}
+	}
 	return b.show(ctx, tx, sc, bd.ToMove, mode, note, nil, false, 0)
+}
+
+const takeNoticeSQL = `
+	DELETE FROM board_notification WHERE board_id = $1 AND seat = $2
+	RETURNING ply, kind, coalesce(actor, -1)`
+
+// takeNotice removes a seat's pending notification of a board locked in tx, whether due or not,
+// and returns its note when it is still news ("" when there is none).
+func (b *Boards) takeNotice(ctx context.Context, tx bot.Tx, sc *scene, seat int) (string, error) {
+	p := pending{seat: seat}
+	err := tx.DB().QueryRow(ctx, takeNoticeSQL, sc.bd.ID, seat).Scan(&p.ply, &p.kind, &p.actor)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("board %d: take its notification: %w", sc.bd.ID, err)
+	}
+	outcome := judge(sc, p)
+	b.metrics.Notifications.WithLabelValues(outcome).Inc()
+	if outcome != "sent" {
+		return "", nil
+	}
+	return b.noticeNote(texts.For(sc.players[seat].Lang), sc, p), nil
 }
 
 // # /notify

@@ -335,3 +335,34 @@ func TestClockReminder(t *testing.T) {
 		t.Errorf("%d reminders, want 1; %d to the opponent, want 0", n, o)
 	}
 }
+
+// Ensure a correspondence reminder that comes while a notification is still pending for the
+// player brings its news too (one board anew, with both notes), and the pending notification is
+// gone, so that no later board drops the reminder's words.
+func TestReminderTakesPendingNotice(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.jobs.notify = false
+	e.start(t)
+	id := e.startPair(t, "Russian draughts", "1 day a move", "Русские шашки", "1 день на ход")
+	bd := e.board(t, id)
+	if e.pending(t, id, bd.ToMove) != 1 {
+		// The news of the start is pending for the other player: a move makes it theirs to move,
+		// with the move's news pending instead.
+		e.play(t, id, "")
+		bd = e.board(t, id)
+	}
+	seat := bd.ToMove
+	user := bd.Seats[seat].User
+	if n := e.pending(t, id, seat); n != 1 {
+		t.Fatalf("%d notifications pending for the player to move, want 1", n)
+	}
+	e.clock.advance(22*time.Hour + time.Minute)
+	m := e.waitCaption(t, user, "⏰")
+	if !strings.Contains(m.Text, "🔔") {
+		t.Errorf("the reminder does not carry the pending news: %q", m.Text)
+	}
+	if n := e.pending(t, id, seat); n != 0 {
+		t.Errorf("%d notifications still pending after the reminder", n)
+	}
+}
