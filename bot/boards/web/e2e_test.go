@@ -69,15 +69,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	im := g.ImageMap(engine.Player(bobSeat))
-	spot := func(name string) engine.SquareSpot {
-		for _, s := range im.Squares {
-			if s.Name == name {
-				return s
-			}
-		}
-		t.Fatalf("no square %s", name)
-		return engine.SquareSpot{}
-	}
+	spot := func(name string) engine.SquareSpot { return pagesSpot(t, im, name) }
 	// simple returns a legal move of two squares (no capture chain), for typing or clicking.
 	simple := func() (engine.Move, []string) {
 		for _, m := range g.LegalMoves() {
