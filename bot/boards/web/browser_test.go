@@ -428,9 +428,29 @@ func pagesBrowser(t *testing.T) context.Context {
 	return bottest.Browser(t, 120*time.Second, 1200, 900)
 }
 
-// pagesUntil waits until the JavaScript expression holds in the page.
+// pagesUntil waits until the JavaScript expression holds in the page. A page that navigates
+// meanwhile (a link followed, a page that goes elsewhere by itself) destroys the context the
+// expression runs in: the wait then goes on in the new page.
 func pagesUntil(expr string) chromedp.Action[chromedp.Void] {
-	return chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(30*time.Second))
+	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
+		deadline := time.Now().Add(30 * time.Second)
+		for {
+			v, err := chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(time.Until(deadline)))(ctx, tg)
+			if err == nil || time.Now().After(deadline) || ctx.Err() != nil || !pagesContextLost(err) {
+				return v, err
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// pagesContextLost reports whether err is the loss of the page's JavaScript context to a
+// navigation.
+func pagesContextLost(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Cannot find context with specified id") ||
+		strings.Contains(msg, "Execution context was destroyed") ||
+		strings.Contains(msg, "Inspected target navigated or closed")
 }
 
 // pagesBoardReady waits until the page shows the board's picture.
