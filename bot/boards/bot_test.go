@@ -207,21 +207,21 @@ func TestButtonsChooseAndBack(t *testing.T) {
 	}
 	m = e.tap(t, 1, "A3")
 	if !strings.Contains(m.Text, "Chosen: <b>A3</b>") || !strings.Contains(m.Text, "Possible: A3-D2, A3-D5, A3&gt;A2:1") ||
-		button(m, "A2") == "" || button(m, "↩ Back") == "" {
+		m.Button("A2") == "" || m.Button("↩ Back") == "" {
 		t.Fatalf("after A3: %q %v", m.Text, labels(m))
 	}
 	m = e.tap(t, 1, "↩ Back")
-	if strings.Contains(m.Text, "Chosen") || button(m, "A1") == "" {
+	if strings.Contains(m.Text, "Chosen") || m.Button("A1") == "" {
 		t.Fatalf("after back: %q %v", m.Text, labels(m))
 	}
 	e.tap(t, 1, "A3")
 	m = e.tap(t, 1, "A2")
-	if !strings.Contains(m.Text, "Choose the move:") || button(m, "A3>A2:1") == "" || button(m, "A3>A2:2") == "" {
+	if !strings.Contains(m.Text, "Choose the move:") || m.Button("A3>A2:1") == "" || m.Button("A3>A2:2") == "" {
 		t.Fatalf("after A3, A2: %q %v", m.Text, labels(m))
 	}
 	// Back goes one tap back: A3 is still chosen.
 	m = e.tap(t, 1, "↩ Back")
-	if !strings.Contains(m.Text, "Chosen: <b>A3</b>") || button(m, "A2") == "" {
+	if !strings.Contains(m.Text, "Chosen: <b>A3</b>") || m.Button("A2") == "" {
 		t.Fatalf("back from A3, A2: %q %v", m.Text, labels(m))
 	}
 	m = e.tap(t, 1, "A2")

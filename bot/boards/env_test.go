@@ -149,18 +149,6 @@ func (e *env) waitCaption(t *testing.T, user int64, want string) tgemu.Message {
 	return e.waitBoard(t, user, want, func(m tgemu.Message) bool { return strings.Contains(m.Text, want) })
 }
 
-// button returns the data of the button labelled label on a message, "" when it has none.
-func button(m tgemu.Message, label string) string {
-	for _, row := range m.Keyboard {
-		for _, b := range row {
-			if b.Text == label {
-				return b.Data
-			}
-		}
-	}
-	return ""
-}
-
 // labels lists the buttons of a message.
 func labels(m tgemu.Message) []string {
 	var out []string
@@ -237,7 +225,7 @@ func (e *env) menu(t *testing.T, user int64, command string, choices ...string) 
 	after := e.LastID(user)
 	e.Send(t, user, command)
 	for _, label := range choices {
-		m := e.WaitMessage(t, user, after, "a menu with "+label, func(m tgemu.Message) bool { return button(m, label) != "" })
+		m := e.WaitMessage(t, user, after, "a menu with "+label, func(m tgemu.Message) bool { return m.Button(label) != "" })
 		after = m.ID
 		e.Press(t, user, m, label)
 	}

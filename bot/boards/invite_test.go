@@ -59,7 +59,7 @@ func TestInvite(t *testing.T) {
 	e.WaitText(t, 4, 0, "Hello, <b>Dan</b>")
 
 	// Ann gives up waiting for the chess game.
-	waiting := e.WaitMessage(t, 1, 0, "the waiting notice", func(m tgemu.Message) bool { return button(m, "✖ Stop waiting") != "" })
+	waiting := e.WaitMessage(t, 1, 0, "the waiting notice", func(m tgemu.Message) bool { return m.Button("✖ Stop waiting") != "" })
 	e.Press(t, 1, waiting, "✖ Stop waiting")
 	e.WaitText(t, 1, 0, "You no longer wait for an opponent")
 	if n := e.QueryInt(t, `SELECT count(*) FROM board_session WHERE status = 'aborted'`); n != 1 {

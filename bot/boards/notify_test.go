@@ -116,7 +116,7 @@ func TestNotifyAfterDelay(t *testing.T) {
 
 	// Taken back and played otherwise: still one notification pending, of the new move.
 	undo := map[int64]string{1: "⟲ Take back", 2: "⟲ Вернуть ход"}[x]
-	xm := e.waitBoard(t, x, "the take-back button", func(m tgemu.Message) bool { return button(m, undo) != "" })
+	xm := e.waitBoard(t, x, "the take-back button", func(m tgemu.Message) bool { return m.Button(undo) != "" })
 	e.Press(t, x, xm, undo)
 	e.WaitFor(t, "the move taken back", func() bool { return e.board(t, id).Ply() == 0 })
 	second := e.play(t, id, first)

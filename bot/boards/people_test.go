@@ -145,7 +145,7 @@ func TestUndoUntilSeen(t *testing.T) {
 	mover, other := users[0], users[1]
 	e.moveTyped(t, id)
 	m := e.waitBoard(t, mover, "the take-back button", func(m tgemu.Message) bool {
-		return button(m, "⟲ Take back") != "" || button(m, "⟲ Вернуть ход") != ""
+		return m.Button("⟲ Take back") != "" || m.Button("⟲ Вернуть ход") != ""
 	})
 	undo := "⟲ Take back"
 	if mover == 2 {
@@ -162,11 +162,11 @@ func TestUndoUntilSeen(t *testing.T) {
 
 	// Again, and now the opponent looks (taps a square of their board) before the take-back.
 	e.moveTyped(t, id)
-	before := e.waitBoard(t, mover, "the take-back button", func(m tgemu.Message) bool { return button(m, undo) != "" })
-	stale := button(before, undo)
+	before := e.waitBoard(t, mover, "the take-back button", func(m tgemu.Message) bool { return m.Button(undo) != "" })
+	stale := before.Button(undo)
 	o := e.turn(t, other, id, 1)
 	e.Press(t, other, o, o.Keyboard[0][0].Text)
-	e.waitBoard(t, mover, "the button gone", func(m tgemu.Message) bool { return button(m, undo) == "" && len(m.Keyboard) > 0 })
+	e.waitBoard(t, mover, "the button gone", func(m tgemu.Message) bool { return m.Button(undo) == "" && len(m.Keyboard) > 0 })
 	answer := e.inject(t, mover, before.ID, stale)
 	if got := answer(); !strings.Contains(got, map[int64]string{1: "You cannot take back", 2: "Сейчас ход не вернуть"}[mover]) {
 		t.Errorf("the old take-back button is answered %q", got)
@@ -194,7 +194,7 @@ func TestDrawAndResign(t *testing.T) {
 	a, b := users[0], users[1] // a is White, to move
 	e.Press(t, a, e.turn(t, a, id, 0), label(a, "½ Offer a draw", "½ Предложить ничью"))
 	offered := e.waitBoard(t, b, "the offer", func(m tgemu.Message) bool {
-		return button(m, label(b, "✔ Accept the draw", "✔ Согласиться на ничью")) != ""
+		return m.Button(label(b, "✔ Accept the draw", "✔ Согласиться на ничью")) != ""
 	})
 	if !strings.Contains(offered.Text, label(b, "offers a draw", "предлагает ничью")) {
 		t.Errorf("the offer's board: %q", offered.Text)
@@ -202,14 +202,14 @@ func TestDrawAndResign(t *testing.T) {
 	e.Press(t, b, offered, label(b, "✖ Decline", "✖ Отказаться"))
 	e.waitCaption(t, a, label(a, "Your draw offer was declined", "Ваше предложение ничьей отклонено"))
 	m := e.turn(t, a, id, 0)
-	if button(m, label(a, "½ Offer a draw", "½ Предложить ничью")) != "" {
+	if m.Button(label(a, "½ Offer a draw", "½ Предложить ничью")) != "" {
 		t.Errorf("a second offer in the same move is offered: %v", labels(m))
 	}
 	e.moveTyped(t, id)
 	// Now b, to move, offers, and a accepts.
 	e.Press(t, b, e.turn(t, b, id, 1), label(b, "½ Offer a draw", "½ Предложить ничью"))
 	offered = e.waitBoard(t, a, "the offer", func(m tgemu.Message) bool {
-		return button(m, label(a, "✔ Accept the draw", "✔ Согласиться на ничью")) != ""
+		return m.Button(label(a, "✔ Accept the draw", "✔ Согласиться на ничью")) != ""
 	})
 	e.Press(t, a, offered, label(a, "✔ Accept the draw", "✔ Согласиться на ничью"))
 	for _, u := range users {

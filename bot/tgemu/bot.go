@@ -102,6 +102,18 @@ type Message struct {
 	From int64 `json:"from,omitempty"`
 }
 
+// Button returns the data of the message's button labelled label, "" when it has none.
+func (m Message) Button(label string) string {
+	for _, row := range m.Keyboard {
+		for _, b := range row {
+			if b.Text == label {
+				return b.Data
+			}
+		}
+	}
+	return ""
+}
+
 // Button is an inline keyboard button.
 type Button struct {
 	Text string `json:"text"`

@@ -221,6 +221,24 @@ func decode(r *http.Request, v any) error {
 	return nil
 }
 
+// required decodes a body whose one field, name, must be there (and not null).
+func required[T any](r *http.Request, name string) (T, error) {
+	var zero T
+	var body map[string]json.RawMessage
+	if err := decode(r, &body); err != nil {
+		return zero, err
+	}
+	raw, ok := body[name]
+	if !ok || string(raw) == "null" {
+		return zero, apiErr(http.StatusBadRequest, "bad_request", fmt.Sprintf("%q is required.", name))
+	}
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return zero, apiErr(http.StatusBadRequest, "bad_request", "The body is not the JSON expected: "+err.Error())
+	}
+	return v, nil
+}
+
 // boardID reads the game's id of the path.
 func boardID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
@@ -547,32 +565,22 @@ func (s *Server) draw(r *http.Request) (boardOp, error) {
 }
 
 func (s *Server) seen(r *http.Request) (boardOp, error) {
-	var req struct {
-		Ply *int `json:"ply"`
-	}
-	if err := decode(r, &req); err != nil {
+	ply, err := required[int](r, "ply")
+	if err != nil {
 		return nil, err
 	}
-	if req.Ply == nil {
-		return nil, apiErr(http.StatusBadRequest, "bad_request", `"ply" is required.`)
-	}
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.cfg.Boards.WebSeen(ctx, tx, c.service, c.user, id, *req.Ply)
+		return s.cfg.Boards.WebSeen(ctx, tx, c.service, c.user, id, ply)
 	}, nil
 }
 
 func (s *Server) spectators(r *http.Request) (boardOp, error) {
-	var req struct {
-		Allow *bool `json:"allow"`
-	}
-	if err := decode(r, &req); err != nil {
+	allow, err := required[bool](r, "allow")
+	if err != nil {
 		return nil, err
 	}
-	if req.Allow == nil {
-		return nil, apiErr(http.StatusBadRequest, "bad_request", `"allow" is required.`)
-	}
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.cfg.Boards.WebSpectators(ctx, tx, c.service, c.user, id, *req.Allow)
+		return s.cfg.Boards.WebSpectators(ctx, tx, c.service, c.user, id, allow)
 	}, nil
 }
 

@@ -15,25 +15,13 @@ import (
 	"github.com/questbot/questbot/bot/tgemu"
 )
 
-// button returns the data of the button labelled label on a message, "" when it has none.
-func button(m tgemu.Message, label string) string {
-	for _, row := range m.Keyboard {
-		for _, b := range row {
-			if b.Text == label {
-				return b.Data
-			}
-		}
-	}
-	return ""
-}
-
 // menu sends a command and presses the labels of the menus that follow, in turn.
 func (e *env) menu(t *testing.T, user int64, command string, choices ...string) {
 	t.Helper()
 	after := e.LastID(user)
 	e.Send(t, user, command)
 	for _, label := range choices {
-		m := e.WaitMessage(t, user, after, "a menu with "+label, func(m tgemu.Message) bool { return button(m, label) != "" })
+		m := e.WaitMessage(t, user, after, "a menu with "+label, func(m tgemu.Message) bool { return m.Button(label) != "" })
 		after = m.ID
 		e.Press(t, user, m, label)
 	}
