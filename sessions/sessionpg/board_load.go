@@ -2,6 +2,7 @@ package sessionpg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -82,9 +83,39 @@ const movesSQL = `
 	SELECT ply, seat, move, position, played_at, spent_us, clock0_us, clock1_us
 	FROM board_move WHERE board_id = $1 ORDER BY ply`
 
+// revisionSQL reads a board's revision, to check that an unlocked read saw one state.
+const revisionSQL = `SELECT revision FROM board_session WHERE id = $1`
+
+// maxReadTries bounds the reads of an unlocked board that keeps changing under the reader.
+const maxReadTries = 5
+
 // load reads a board with its seats and moves, locking its row when lock is set. A row that
 // does not make a consistent board is sessions.ErrCorrupt.
+//
+// Without the lock, in a transaction that reads committed data, a save may commit between the
+// reads of the row, the seats and the moves, so that they mix two states of the board: the
+// read is taken again while the revision read after the moves is not the row's.
 func (s *BoardStore) load(ctx context.Context, id int64, lock bool) (*sessions.Board, error) {
+	for try := 1; ; try++ {
+		b, rev, err := s.loadOnce(ctx, id, lock)
+		if lock || try == maxReadTries {
+			return b, err
+		}
+		if err != nil && !errors.Is(err, sessions.ErrCorrupt) {
+			return nil, err
+		}
+		var now int64
+		if err := s.tx.QueryRow(ctx, revisionSQL, id).Scan(&now); err != nil {
+			return nil, mapErr(err)
+		}
+		if now == rev {
+			return b, err
+		}
+	}
+}
+
+// loadOnce is one read of load, and the revision of the row it read.
+func (s *BoardStore) loadOnce(ctx context.Context, id int64, lock bool) (*sessions.Board, int64, error) {
 	q := `SELECT ` + sessionColumns + ` FROM board_session WHERE id = $1`
 	if lock {
 		q += ` FOR UPDATE`
@@ -92,24 +123,24 @@ func (s *BoardStore) load(ctx context.Context, id int64, lock bool) (*sessions.B
 	rows, _ := s.tx.Query(ctx, q, id)
 	r, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[sessionRow])
 	if err != nil {
-		return nil, mapErr(err)
+		return nil, 0, mapErr(err)
 	}
 	rows, _ = s.tx.Query(ctx, seatsSQL, id)
 	seats, err := pgx.CollectRows(rows, pgx.RowToStructByName[seatRow])
 	if err != nil {
-		return nil, fmt.Errorf("seats: %w", err)
+		return nil, 0, fmt.Errorf("seats: %w", err)
 	}
 	rows, _ = s.tx.Query(ctx, movesSQL, id)
 	moves, err := pgx.CollectRows(rows, pgx.RowToStructByName[moveRow])
 	if err != nil {
-		return nil, fmt.Errorf("moves: %w", err)
+		return nil, 0, fmt.Errorf("moves: %w", err)
 	}
 	b, err := r.board(seats, moves)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", sessions.ErrCorrupt, err)
+		return nil, r.Revision, fmt.Errorf("%w: %w", sessions.ErrCorrupt, err)
 	}
 	b.MarkStored(r.Revision)
-	return b, nil
+	return b, r.Revision, nil
 }
 
 // board builds the board of a row, its seats and its moves.
