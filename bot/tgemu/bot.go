@@ -45,6 +45,7 @@ type Bot struct {
 	commands  map[commandsKey][]tgbotapi.BotCommand
 	counts    map[string]int // requests by method, and "429", "5xx", "403"
 	sends     []time.Time    // recent sends, for the global flood limit
+	hook      *webhook       // the webhook set, nil while updates are polled (webhook.go)
 }
 
 // commandsKey names a command list as setMyCommands scopes it: the scope's type ("default",
@@ -526,8 +527,7 @@ func (b *Bot) numberLocked(u tgbotapi.Update) tgbotapi.Update {
 func (b *Bot) queueLocked(u tgbotapi.Update) {
 	b.nextUpd = max(b.nextUpd, u.UpdateID+1)
 	b.updates = append(b.updates, u)
-	close(b.wake)
-	b.wake = make(chan struct{})
+	b.wakeLocked()
 }
 
 func privateChat(u *tgbotapi.User) *tgbotapi.Chat {
@@ -700,8 +700,14 @@ func (b *Bot) call(r *http.Request, method string, p params) (any, *apiError) {
 		res, err = b.getMyCommands(p)
 	case "getFile":
 		res, err = b.getFile(p)
+	case "setWebhook":
+		res, err = b.setWebhook(p)
 	case "deleteWebhook":
-		res = true
+		res, err = b.deleteWebhook(p)
+	case "getWebhookInfo":
+		b.mu.Lock()
+		res = b.webhookInfoLocked()
+		b.mu.Unlock()
 	default:
 		err = &apiError{code: 404, description: "Not Found: method not found"}
 	}
@@ -760,6 +766,10 @@ func (b *Bot) getUpdates(r *http.Request, p params) (any, *apiError) {
 	defer deadline.Stop()
 	for {
 		b.mu.Lock()
+		if b.hook != nil {
+			b.mu.Unlock()
+			return nil, &apiError{code: 409, description: "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first"}
+		}
 		if e := b.acknowledgeLocked(offset); e != nil {
 			b.mu.Unlock()
 			return nil, e

@@ -154,8 +154,10 @@ func Open(opts Options) (*Server, error) {
 // file_ids of an emulator without one holds ids that no longer exist.
 func (s *Server) Restored() bool { return s.state != nil && s.state.restored }
 
-// Close closes the state's journal and releases its folder. Requests after Close are not saved.
+// Close stops the webhook deliveries, closes the state's journal and releases its folder.
+// Requests after Close are not saved.
 func (s *Server) Close() error {
+	s.stopWebhooks()
 	j := s.state
 	if j == nil {
 		return nil
