@@ -6,7 +6,10 @@
 //
 //   - The receiver long-polls getUpdates for each bot (several bots run in one process) and stores
 //     each batch in the inbox, together with the next offset, before asking for that offset, which
-//     is what acknowledges the batch to Telegram. A webhook would call Transport.Accept instead.
+//     is what acknowledges the batch to Telegram; it calls deleteWebhook first. In webhook mode
+//     (Config.Webhook) Telegram POSTs each update to WebhookHandler instead, which checks the
+//     secret token set with setWebhook, stores the update through the same path (Accept) and
+//     answers 200 only after the commit, so a delivery not stored is delivered again.
 //   - The dispatcher handles each chat's updates one at a time in update order, different chats in
 //     parallel. An update's handler runs in one transaction with the upsert of its sender, the
 //     domain's state change and the requests it wants sent (the outbox rows): all commit together.

@@ -47,9 +47,11 @@ func (t *Transport) received(log *slog.Logger, n int, saved Saved) {
 }
 
 // poll is the long-poll loop of one bot: get updates, store them, and only then acknowledge them
-// by asking for the next offset.
+// by asking for the next offset. It first removes a webhook a previous run in webhook mode left,
+// and again whenever Telegram refuses getUpdates because of one.
 func (t *Transport) poll(ctx context.Context, b *botEntry) {
 	log := t.log.With(slog.Int("service_id", b.service))
+	t.deleteWebhook(ctx, log, b)
 	backoff := time.Second
 	warned := false // that the server ignores the long-poll timeout, until it holds a poll again
 	for ctx.Err() == nil {
@@ -68,6 +70,9 @@ func (t *Transport) poll(ctx context.Context, b *botEntry) {
 				backoff = min(backoff*2, 30*time.Second)
 			}
 			log.Warn("getUpdates failed", slog.Any("error", err), slog.Duration("retry_in", wait))
+			if isWebhookConflict(err) && t.deleteWebhook(ctx, log, b) {
+				continue
+			}
 			sleep(ctx, t.clock, wait)
 			continue
 		}

@@ -12,9 +12,11 @@ type Metrics struct {
 	UpdatesReceived prometheus.Counter
 	// UpdatesQuarantined counts the updates stored apart because they cannot be handled.
 	UpdatesQuarantined prometheus.Counter
-	UpdatesHandled     *prometheus.CounterVec // by result: ok, error, gave_up
-	HandleSeconds      prometheus.Histogram
-	Sends              *prometheus.CounterVec // by method and outcome
+	// WebhookRefused counts the webhook requests refused for a missing or wrong secret.
+	WebhookRefused prometheus.Counter
+	UpdatesHandled *prometheus.CounterVec // by result: ok, error, gave_up
+	HandleSeconds  prometheus.Histogram
+	Sends          *prometheus.CounterVec // by method and outcome
 	// SendsDetached counts the sends that took too long to hold their batch and went on alone.
 	SendsDetached   prometheus.Counter
 	Retries         prometheus.Counter
@@ -33,6 +35,10 @@ func NewMetrics() *Metrics {
 		UpdatesQuarantined: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "questbot_updates_quarantined_total",
 			Help: "Updates stored apart, unhandled, because they cannot be decoded or acknowledged (see inbox_quarantine).",
+		}),
+		WebhookRefused: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "questbot_webhook_refused_total",
+			Help: "Webhook requests refused (401) because their secret token was missing or wrong.",
 		}),
 		UpdatesHandled: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "questbot_updates_handled_total", Help: "Updates handled, by result (ok, error, gave_up).",
@@ -69,7 +75,7 @@ func NewMetrics() *Metrics {
 
 // Register registers every metric with r.
 func (m *Metrics) Register(r prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{m.UpdatesReceived, m.UpdatesQuarantined, m.UpdatesHandled, m.HandleSeconds,
+	for _, c := range []prometheus.Collector{m.UpdatesReceived, m.UpdatesQuarantined, m.WebhookRefused, m.UpdatesHandled, m.HandleSeconds,
 		m.Sends, m.SendsDetached, m.Retries, m.FloodWaits, m.FloodWaitSecond, m.outboxDepth, m.outboxAge} {
 		if err := r.Register(c); err != nil {
 			return err

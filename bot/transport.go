@@ -24,6 +24,11 @@ type Config struct {
 	Metrics *Metrics
 	// Limits are Telegram's rate limits the sender keeps to; DefaultLimits unless set.
 	Limits *Limits
+	// Webhook, when set, is the public base URL (https, or http for a local emulator) under
+	// which Telegram reaches this process's WebhookHandler: each bot gets its updates by webhook
+	// at WebhookURL(Webhook, bot id) instead of by long polling (see webhook.go). Empty: long
+	// polling, after deleteWebhook.
+	Webhook string
 	// PollTimeout is the getUpdates long-poll timeout; 25 s unless set.
 	PollTimeout time.Duration
 	// Workers is how many batches of chats are handled at once; 8 unless set. A worker takes up
@@ -89,6 +94,8 @@ type botEntry struct {
 	api     *API
 	service int
 	offset  int64
+	// secret is the secret_token of the bot's webhook, new for each transport.
+	secret string
 }
 
 // New returns a transport; add bots with AddBot, then Run it.
@@ -140,15 +147,20 @@ func New(cfg Config) *Transport {
 }
 
 // AddBot connects a bot (getMe), registers it in the store and returns its service id. Its
-// long poll starts with Run.
+// long poll, or in webhook mode its setWebhook, starts with Run; WebhookHandler accepts its
+// updates from AddBot on.
 func (t *Transport) AddBot(ctx context.Context, api *API) (int, error) {
+	secret, err := newSecret()
+	if err != nil {
+		return 0, err
+	}
 	id, offset, err := t.cfg.Store.RegisterService(ctx, api.token, api.Me())
 	if err != nil {
 		return 0, err
 	}
 	t.mu.Lock()
 	t.apis[id] = api
-	t.bots = append(t.bots, &botEntry{api: api, service: id, offset: offset})
+	t.bots = append(t.bots, &botEntry{api: api, service: id, offset: offset, secret: secret})
 	t.mu.Unlock()
 	t.log.Info("Bot registered", slog.String("username", api.Me().UserName), slog.Int("service_id", id))
 	return id, nil
@@ -160,8 +172,8 @@ func (t *Transport) api(service int) *API {
 	return t.apis[service]
 }
 
-// Run polls every bot, handles and sends until ctx is cancelled, then waits for the work in
-// flight. Handled and sent work is committed; anything interrupted is found again on the next
+// Run polls every bot (or, in webhook mode, sets its webhook), handles and sends until ctx is
+// cancelled, then waits for the work in flight. Handled and sent work is committed; anything interrupted is found again on the next
 // start.
 func (t *Transport) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
@@ -169,7 +181,11 @@ func (t *Transport) Run(ctx context.Context) error {
 	bots := append([]*botEntry(nil), t.bots...)
 	t.mu.Unlock()
 	for _, b := range bots {
-		wg.Go(func() { t.poll(ctx, b) })
+		if t.cfg.Webhook != "" {
+			wg.Go(func() { t.setWebhook(ctx, b) })
+		} else {
+			wg.Go(func() { t.poll(ctx, b) })
+		}
 	}
 	wg.Go(func() { t.disp.run(ctx) })
 	wg.Go(func() { t.send.run(ctx) })

@@ -1,0 +1,169 @@
+package bot
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Webhook mode. With Config.Webhook set, Telegram POSTs each update to
+// <Webhook>/telegram/<bot id> (the bot's Telegram user id) instead of answering getUpdates.
+// Each start of the transport gives each bot a fresh random secret_token and calls setWebhook
+// with it; WebhookHandler refuses a request without that secret in its
+// X-Telegram-Bot-Api-Secret-Token header (401, nothing stored), stores the update in the inbox
+// through the same path as the long poll (Accept), and answers 200 only once it is committed.
+// Telegram delivers an update again until it gets a 2xx, so nothing it sent is lost: a crash
+// before the commit means another delivery, one after it means the update waits in the inbox.
+// A delivery still signed with the previous start's secret is refused until setWebhook with the
+// new one went through, and Telegram retries it then.
+
+// WebhookPath is the path prefix under which WebhookHandler receives updates.
+const WebhookPath = "/telegram/"
+
+// maxWebhookBody is the largest update body the handler reads; Telegram's updates are far
+// smaller.
+const maxWebhookBody = 1 << 20
+
+// newSecret returns a secret_token: 32 random bytes in the URL-safe base64 alphabet (A-Z, a-z,
+// 0-9, _ and -), which is what Telegram allows.
+func newSecret() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", fmt.Errorf("webhook secret: %w", err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
+}
+
+// WebhookURL returns the URL Telegram posts a bot's updates to in webhook mode.
+func WebhookURL(base string, botID int64) string {
+	return strings.TrimSuffix(base, "/") + WebhookPath + strconv.FormatInt(botID, 10)
+}
+
+// setWebhook points Telegram at this process for one bot, trying until it succeeds or ctx ends.
+func (t *Transport) setWebhook(ctx context.Context, b *botEntry) {
+	log := t.log.With(slog.Int("service_id", b.service))
+	url := WebhookURL(t.cfg.Webhook, b.api.Me().ID)
+	backoff := time.Second
+	for ctx.Err() == nil {
+		_, err := b.api.Do(ctx, Request{Method: "setWebhook", Params: map[string]string{
+			"url":          url,
+			"secret_token": b.secret,
+		}}, "")
+		if err == nil {
+			log.Info("Webhook set", slog.String("url", url))
+			return
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		wait := backoff
+		var apiErr *Error
+		if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
+			wait = apiErr.RetryAfter
+		} else {
+			backoff = min(backoff*2, 30*time.Second)
+		}
+		log.Warn("setWebhook failed", slog.Any("error", err), slog.Duration("retry_in", wait))
+		sleep(ctx, t.clock, wait)
+	}
+}
+
+// deleteWebhook removes the bot's webhook so that getUpdates works, and reports whether it did.
+// A failure is logged; the long poll goes on and asks again if Telegram refuses it.
+func (t *Transport) deleteWebhook(ctx context.Context, log *slog.Logger, b *botEntry) bool {
+	if _, err := b.api.Do(ctx, Request{Method: "deleteWebhook"}, ""); err != nil {
+		if ctx.Err() == nil {
+			log.Warn("deleteWebhook failed", slog.Any("error", err))
+		}
+		return false
+	}
+	return true
+}
+
+// isWebhookConflict reports whether err is Telegram's refusal of getUpdates while a webhook is
+// set (409 Conflict).
+func isWebhookConflict(err error) bool {
+	var apiErr *Error
+	return errors.As(err, &apiErr) && apiErr.Code == http.StatusConflict
+}
+
+// WebhookHandler returns the handler of POST /telegram/<bot id> for the bots added to the
+// transport; mount it at WebhookPath. It answers 404 for a bot it does not serve, 401 for a
+// missing or wrong secret, 400 for a body that is not a JSON object, 500 when the update could
+// not be stored (Telegram then delivers it again), and 200 once it is stored.
+func (t *Transport) WebhookHandler() http.Handler {
+	return http.HandlerFunc(t.serveWebhook)
+}
+
+func (t *Transport) serveWebhook(w http.ResponseWriter, r *http.Request) {
+	rest, ok := strings.CutPrefix(r.URL.Path, WebhookPath)
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	id, err := strconv.ParseInt(rest, 10, 64)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	b := t.botByID(id)
+	if b == nil {
+		http.NotFound(w, r)
+		return
+	}
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	got := r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
+	if b.secret == "" || subtle.ConstantTimeCompare([]byte(got), []byte(b.secret)) != 1 {
+		t.m.WebhookRefused.Inc()
+		http.Error(w, "unauthorized", http.StatusUnauthorized)
+		return
+	}
+	log := t.log.With(slog.Int("service_id", b.service))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxWebhookBody))
+	if err != nil {
+		log.Warn("Webhook request unreadable", slog.Any("error", err))
+		http.Error(w, "unreadable body", http.StatusBadRequest)
+		return
+	}
+	// Anything that is a JSON object is stored: one the store cannot handle is quarantined, as
+	// from the long poll, rather than refused and delivered again forever.
+	body = bytes.TrimSpace(body)
+	if !json.Valid(body) || len(body) == 0 || body[0] != '{' {
+		log.Warn("Webhook request is not an update", slog.Int("bytes", len(body)))
+		http.Error(w, "not an update", http.StatusBadRequest)
+		return
+	}
+	if err := t.Accept(r.Context(), b.service, []json.RawMessage{body}); err != nil {
+		log.Error("Storing a webhook update failed; Telegram will deliver it again", slog.Any("error", err))
+		http.Error(w, "not stored", http.StatusInternalServerError)
+		return
+	}
+	w.WriteHeader(http.StatusOK)
+}
+
+// botByID returns the bot with this Telegram user id, or nil.
+func (t *Transport) botByID(id int64) *botEntry {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, b := range t.bots {
+		if b.api.Me().ID == id {
+			return b
+		}
+	}
+	return nil
+}

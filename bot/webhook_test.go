@@ -1,0 +1,243 @@
+package bot_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/bot/tgemu"
+)
+
+// botID is the Telegram user id of the test bot: the number before the colon of token.
+const botID = 123456
+
+// hookServer is this process's public address in a webhook test: a real listener in front of
+// whichever transport's WebhookHandler is current (a restarted process is a new transport). It
+// answers 503 while there is none, which Telegram retries, and notes the secret of the last
+// delivery it passed on.
+type hookServer struct {
+	srv    *httptest.Server
+	mu     sync.Mutex
+	h      http.Handler
+	secret string
+}
+
+func newHookServer(t *testing.T) *hookServer {
+	hs := &hookServer{}
+	hs.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hs.mu.Lock()
+		h := hs.h
+		if h != nil {
+			hs.secret = r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
+		}
+		hs.mu.Unlock()
+		if h == nil {
+			http.Error(w, "starting", http.StatusServiceUnavailable)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(hs.srv.Close)
+	return hs
+}
+
+func (hs *hookServer) serve(h http.Handler) {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	hs.h = h
+}
+
+func (hs *hookServer) lastSecret() string {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	return hs.secret
+}
+
+// startWebhook starts a process in webhook mode behind hs and waits until the emulator has its
+// webhook.
+func (e *env) startWebhook(t *testing.T, hs *hookServer, cfg bot.Config) *bottest.Process {
+	t.Helper()
+	cfg.Webhook = hs.srv.URL
+	p := e.Start(t, cfg)
+	hs.serve(p.Transport.WebhookHandler())
+	want := hs.srv.URL + "/telegram/123456"
+	bottest.WaitFor(t, 10*time.Second, "the webhook set", func() bool { return e.Bot.WebhookInfo().URL == want })
+	return p
+}
+
+// inboxRows counts the updates in the inbox (handled ones are removed).
+func (e *env) inboxRows(t *testing.T) int {
+	t.Helper()
+	var n int
+	if err := e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM inbox`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// Ensure updates delivered by webhook are handled and answered, in order in each chat, and that
+// getUpdates is not used meanwhile.
+func TestWebhookMode(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	hs := newHookServer(t)
+	e.startWebhook(t, hs, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
+	polls := e.Bot.Count("getUpdates")
+	const chats, each = 5, 10
+	for c := range int64(chats) {
+		e.User(2000+c, fmt.Sprint("u", c), "en")
+	}
+	var wg sync.WaitGroup
+	for c := range int64(chats) {
+		wg.Go(func() {
+			for i := range each {
+				e.Send(t, 2000+c, fmt.Sprint(i))
+			}
+		})
+	}
+	wg.Wait()
+	bottest.WaitFor(t, 30*time.Second, "every reply", func() bool {
+		for c := range int64(chats) {
+			if len(e.botTexts(2000+c)) < each {
+				return false
+			}
+		}
+		return true
+	})
+	for c := range int64(chats) {
+		got := e.botTexts(2000 + c)
+		if len(got) != each {
+			t.Fatalf("chat %d: %d replies, want %d", c, len(got), each)
+		}
+		for i, m := range got {
+			if want := fmt.Sprint("got ", i); m != want {
+				t.Fatalf("chat %d reply %d: got %q, want %q", c, i, m, want)
+			}
+		}
+	}
+	if n := e.Bot.Count("getUpdates"); n != polls {
+		t.Errorf("%d getUpdates in webhook mode, want none", n-polls)
+	}
+	if s := hs.lastSecret(); len(s) < 43 || strings.Trim(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") != "" {
+		t.Errorf("secret %q: want at least 43 characters of A-Z a-z 0-9 _ -", s)
+	}
+}
+
+// post sends a webhook request to the process behind hs.
+func post(t *testing.T, hs *hookServer, path, secret, body string) int {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, hs.srv.URL+path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if secret != "" {
+		req.Header.Set("X-Telegram-Bot-Api-Secret-Token", secret)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// Ensure a webhook request without the secret, or with a wrong one, is refused with 401 and
+// stores nothing; an unknown bot gets 404 and a body that is not an update 400. The process
+// handles nothing, so that the inbox keeps every update it stored.
+func TestWebhookSecret(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	hs := newHookServer(t)
+	m := bot.NewMetrics()
+	e.startWebhook(t, hs, bot.Config{Handler: numbered, Limits: &bot.NoLimits, Metrics: m,
+		Hooks: bot.Hooks{BeforeHandle: func(*bot.Update) bool { return true }}})
+	e.User(1, "Ann", "en")
+	e.Send(t, 1, "first")
+	bottest.WaitFor(t, 10*time.Second, "the update stored", func() bool {
+		return e.Bot.WebhookInfo().PendingUpdateCount == 0 && e.inboxRows(t) == 1
+	})
+	secret := hs.lastSecret()
+	update := `{"update_id":900,"message":{"message_id":90,"date":1,"chat":{"id":1,"type":"private"},"from":{"id":1,"is_bot":false,"first_name":"Ann"},"text":"forged"}}`
+	for _, c := range []struct {
+		name, path, secret, body string
+		want                     int
+	}{
+		{"no secret", "/telegram/123456", "", update, http.StatusUnauthorized},
+		{"wrong secret", "/telegram/123456", "x" + secret[1:], update, http.StatusUnauthorized},
+		{"short secret", "/telegram/123456", secret[:10], update, http.StatusUnauthorized},
+		{"unknown bot", "/telegram/654321", secret, update, http.StatusNotFound},
+		{"not a bot id", "/telegram/abc", secret, update, http.StatusNotFound},
+		{"not JSON", "/telegram/123456", secret, "update_id=900", http.StatusBadRequest},
+		{"not an object", "/telegram/123456", secret, "[1,2]", http.StatusBadRequest},
+	} {
+		if got := post(t, hs, c.path, c.secret, c.body); got != c.want {
+			t.Errorf("%s: status %d, want %d", c.name, got, c.want)
+		}
+	}
+	if n := e.inboxRows(t); n != 1 {
+		t.Errorf("%d inbox rows after the refused requests, want 1 (the first message)", n)
+	}
+	if got := testutil.ToFloat64(m.WebhookRefused); got != 3 {
+		t.Errorf("%v refusals counted, want 3", got)
+	}
+	// With the right secret the same update is stored, and counted as received.
+	if got := post(t, hs, "/telegram/123456", secret, update); got != http.StatusOK {
+		t.Fatalf("the right secret: status %d, want 200", got)
+	}
+	var stored int
+	if err := e.Pool.QueryRow(context.Background(), `SELECT count(*) FROM inbox WHERE update_id = 900`).Scan(&stored); err != nil || stored != 1 {
+		t.Errorf("update 900 stored %d times (%v), want once, before the 200", stored, err)
+	}
+	if got := testutil.ToFloat64(m.UpdatesReceived); got != 2 {
+		t.Errorf("%v updates received, want 2", got)
+	}
+}
+
+// Ensure an update stored from a webhook but not handled when the process stops is handled by
+// the next process, and that a process started without webhook mode deletes the webhook and
+// polls.
+func TestWebhookRestartAndBackToPolling(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	hs := newHookServer(t)
+	// The first process stores what it receives but dies before handling anything.
+	first := e.startWebhook(t, hs, bot.Config{Handler: numbered, Limits: &bot.NoLimits,
+		Hooks: bot.Hooks{BeforeHandle: func(*bot.Update) bool { return true }}})
+	e.User(1, "Ann", "en")
+	e.Send(t, 1, "a")
+	e.Send(t, 1, "b")
+	bottest.WaitFor(t, 10*time.Second, "both updates delivered", func() bool {
+		return e.Bot.WebhookInfo().PendingUpdateCount == 0 && e.inboxRows(t) == 2
+	})
+	first.Stop()
+	hs.serve(nil)
+	if n := len(e.botTexts(1)); n != 0 {
+		t.Fatalf("%d replies before the restart, want none", n)
+	}
+	second := e.startWebhook(t, hs, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
+	e.Send(t, 1, "c")
+	bottest.WaitFor(t, 10*time.Second, "the replies", func() bool { return len(e.botTexts(1)) == 3 })
+	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b,got c" {
+		t.Errorf("replies %s, want got a,got b,got c", got)
+	}
+	second.Stop()
+	hs.serve(nil)
+
+	e.Start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
+	bottest.WaitFor(t, 10*time.Second, "the webhook deleted", func() bool { return e.Bot.WebhookInfo().URL == "" })
+	e.Send(t, 1, "d")
+	bottest.WaitFor(t, 10*time.Second, "the polled reply", func() bool { return len(e.botTexts(1)) == 4 })
+	if got := e.botTexts(1)[3]; got != "got d" {
+		t.Errorf("reply %q, want got d", got)
+	}
+}
