@@ -56,6 +56,10 @@ type Config struct {
 	// FailedRetention is how long the records of what failed for good (failed outbox rows with
 	// their texts, quarantined updates) are kept before the transport's cleanup removes them.
 	FailedRetention time.Duration
+	// WebhookURL, when set, is the public base address under which Telegram reaches this
+	// process: the bots get their updates by webhook at WebhookURL/telegram/<bot id> instead of
+	// by long polling. Empty (WEBHOOK_URL unset) means long polling.
+	WebhookURL string
 	// WebStreams is the most live update streams of the web game server one user (or API
 	// token, or address not logged in) holds open at once (web.Config.Streams).
 	WebStreams int
@@ -78,6 +82,7 @@ var envDefaults = []struct{ name, def, help string }{
 	{"TOKEN_KEY", "", "key sealing the tokens of the service table: 32 bytes, hex or base64"},
 	{"TOKEN_KEY_FILE", "", "a file holding TOKEN_KEY instead"},
 	{"PUBLIC_URL", "", "address of the web game server as users reach it (http or https); empty: http://HTTP_ADDR"},
+	{"WEBHOOK_URL", "", "public https address Telegram posts updates to (webhook mode); empty: long polling"},
 	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
 	{"WEB_STREAMS_PER_USER", strconv.Itoa(web.DefaultStreams), "live update streams of the web game server one user or API token may hold open at once"},
 }
@@ -135,6 +140,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.PublicURL = public
 	}
+	if s := v["WEBHOOK_URL"]; s != "" {
+		hook, err := webhookURL(s)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg.WebhookURL = hook
+	}
 	retention, err := time.ParseDuration(v["FAILED_RETENTION"])
 	if err != nil || retention < time.Hour {
 		return Config{}, fmt.Errorf("FAILED_RETENTION must be a duration of an hour or more, such as 168h, not %q", v["FAILED_RETENTION"])
@@ -162,6 +174,28 @@ func publicURL(s string) (string, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(u.Host, ":") {
 		return "", fmt.Errorf("PUBLIC_URL must be an absolute http:// or https:// address such as https://games.example.org, not %q", s)
+	}
+	return strings.TrimRight(u.String(), "/"), nil
+}
+
+// webhookURL validates WEBHOOK_URL: an absolute https URL without a query or fragment, as
+// Telegram requires; http only for a host on this machine (the built-in emulator, tests). Its
+// trailing slash is dropped.
+func webhookURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	bad := err != nil || u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(u.Host, ":")
+	if !bad {
+		switch u.Scheme {
+		case "https":
+		case "http":
+			h := u.Hostname()
+			bad = h != "localhost" && h != "127.0.0.1" && h != "::1"
+		default:
+			bad = true
+		}
+	}
+	if bad {
+		return "", fmt.Errorf("WEBHOOK_URL must be an absolute https:// address such as https://bot.example.org (http:// only for localhost), not %q", s)
 	}
 	return strings.TrimRight(u.String(), "/"), nil
 }

@@ -72,6 +72,9 @@ type Server struct {
 	// web is the web game server's handler, set once the database is ready and the transport
 	// runs; its routes answer 503 until then.
 	web atomic.Pointer[http.Handler]
+	// telegram is the transport's webhook handler in webhook mode (WEBHOOK_URL), set once the
+	// bots are added; its route answers 503 until then, which Telegram retries.
+	telegram atomic.Pointer[http.Handler]
 	// publicURL is PUBLIC_URL, or by default http:// and the address the listener opened
 	// (HTTP_ADDR may ask for any port).
 	publicURL string
@@ -246,7 +249,7 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
 	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL}})
 	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: b.Handle, Log: s.Log, Metrics: s.metrics,
-		FailedRetention: s.Config.FailedRetention})
+		FailedRetention: s.Config.FailedRetention, Webhook: s.Config.WebhookURL})
 	sched := bot.NewScheduler(s.Log)
 	if err := sched.Register(s.registry); err != nil {
 		s.Log.Error("Unable to register the job metrics", slog.Any("error", err))
@@ -280,6 +283,10 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 			case <-time.After(5 * time.Second):
 			}
 		}
+	}
+	if s.Config.WebhookURL != "" {
+		hook := tr.WebhookHandler()
+		s.telegram.Store(&hook)
 	}
 	// The web game server plays the bots' boards through this transport; its pages follow the
 	// boards live through the hub, which listens for the changes every process commits.
@@ -359,6 +366,9 @@ func (s *Server) routes() http.Handler {
 	for _, p := range []string{"/login/", "/logout", "/logout/all", "/api/v1/", "/games", "/play/", "/static/"} {
 		mux.HandleFunc(p, s.serveWeb)
 	}
+	if s.Config.WebhookURL != "" {
+		mux.HandleFunc(bot.WebhookPath, s.serveTelegram)
+	}
 	if s.emu == nil {
 		return mux
 	}
@@ -379,6 +389,18 @@ func (s *Server) serveWeb(w http.ResponseWriter, r *http.Request) {
 	if h == nil {
 		w.Header().Set("Retry-After", "1")
 		http.Error(w, "The game server is starting; try again in a moment.", http.StatusServiceUnavailable)
+		return
+	}
+	(*h).ServeHTTP(w, r)
+}
+
+// serveTelegram passes a webhook request to the transport, or answers 503 while the bots are
+// not added yet (Telegram delivers the update again).
+func (s *Server) serveTelegram(w http.ResponseWriter, r *http.Request) {
+	h := s.telegram.Load()
+	if h == nil {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "starting", http.StatusServiceUnavailable)
 		return
 	}
 	(*h).ServeHTTP(w, r)

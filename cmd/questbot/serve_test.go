@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -199,9 +200,19 @@ func TestConfigFromEnv(t *testing.T) {
 	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.WebStreams != 1000 {
 		t.Fatalf("WEB_STREAMS_PER_USER=1000: %v, %v", cfg.WebStreams, err)
 	}
+	for in, want := range map[string]string{"https://bot.example.org/": "https://bot.example.org",
+		"https://bot.example.org/hooks": "https://bot.example.org/hooks", "http://127.0.0.1:8080": "http://127.0.0.1:8080",
+		"http://localhost:8080/": "http://localhost:8080"} {
+		env["WEBHOOK_URL"] = in
+		if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.WebhookURL != want {
+			t.Errorf("WEBHOOK_URL=%s: %q, %v; want %q", in, cfg.WebhookURL, err, want)
+		}
+	}
 	for _, bad := range []map[string]string{{"LOG_LEVEL": "loud"}, {"LOG_FORMAT": "xml"},
 		{"FAILED_RETENTION": "a week"}, {"FAILED_RETENTION": "1m"}, {"WEB_STREAMS_PER_USER": "0"},
-		{"WEB_STREAMS_PER_USER": "many"}} {
+		{"WEB_STREAMS_PER_USER": "many"}, {"WEBHOOK_URL": "bot.example.org"}, {"WEBHOOK_URL": "http://bot.example.org"},
+		{"WEBHOOK_URL": "ftp://bot.example.org"}, {"WEBHOOK_URL": "https://bot.example.org/?a=1"},
+		{"WEBHOOK_URL": "https://user@bot.example.org"}} {
 		if _, err := ConfigFromEnv(func(k string) string { return bad[k] }); err == nil {
 			t.Errorf("%v: no error", bad)
 		}
@@ -313,5 +324,48 @@ func TestServeTelegram(t *testing.T) {
 	}
 	if strings.Contains(r.logs.String(), "real-looking-token") {
 		t.Error("the token appears in the logs")
+	}
+}
+
+// Ensure serve with WEBHOOK_URL pointing at itself, with the built-in emulator, gets the
+// updates by webhook: the emulator posts /start to /telegram/<bot id> and the greeting comes
+// back, and getUpdates is never used.
+func TestServeWebhook(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.DatabaseURL = pgtest.ConnString(t)
+	// The webhook's address must be known before the server starts: a port free a moment ago.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.HTTPAddr = ln.Addr().String()
+	ln.Close()
+	cfg.WebhookURL = "http://" + cfg.HTTPAddr
+	r := startServer(t, cfg)
+	waitHealthy(t, r, 15*time.Second)
+	<-r.srv.started
+	b := r.srv.emuBot
+	want := fmt.Sprintf("http://%s/telegram/%d", cfg.HTTPAddr, b.Me().ID)
+	bottest.WaitFor(t, 10*time.Second, "the webhook set", func() bool { return b.WebhookInfo().URL == want })
+	b.AddUser(tgbotapi.User{ID: 5, FirstName: "Ann", LanguageCode: "en"})
+	if _, err := b.SendText(5, "/start"); err != nil {
+		t.Fatal(err)
+	}
+	bottest.WaitFor(t, 10*time.Second, "the greeting", func() bool {
+		msgs := b.Messages(5)
+		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Hello, <b>Ann</b>")
+	})
+	if n := b.Count("getUpdates"); n != 0 {
+		t.Errorf("%d getUpdates in webhook mode, want none", n)
+	}
+	// Without the secret the route refuses.
+	resp, err := http.Post(want, "application/json", strings.NewReader(`{"update_id":99}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a post without the secret: %d, want 401", resp.StatusCode)
 	}
 }
