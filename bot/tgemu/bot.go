@@ -46,6 +46,9 @@ type Bot struct {
 	counts    map[string]int // requests by method, and "429", "5xx", "403"
 	sends     []time.Time    // recent sends, for the global flood limit
 	hook      *webhook       // the webhook set, nil while updates are polled (webhook.go)
+	// hookMu serializes the changes of the webhook, so that one's deliveries end before the
+	// next one's begin.
+	hookMu sync.Mutex
 }
 
 // commandsKey names a command list as setMyCommands scopes it: the scope's type ("default",

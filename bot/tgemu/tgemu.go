@@ -9,7 +9,8 @@
 // them, answered in Telegram's sizes (smaller JPEG copies, then the original), and replaced in
 // place by editMessageMedia; photos and documents are the media emulated. The user side is Go
 // methods on Bot (SendText, Press, SendDocument) and a stream of chat events (Subscribe), which
-// the web chat and the end-to-end tests use. Faults are injected on demand: 429 with
+// the web chat and the end-to-end tests use. Updates reach the bot by getUpdates or, once it
+// called setWebhook, by POSTs to its webhook, one at a time and in order (webhook.go). Faults are injected on demand: 429 with
 // retry_after, 5xx, slow answers, and 403 for users who blocked the bot.
 //
 // Private chats are emulated, each with the id of its user, and groups as far as the bot's

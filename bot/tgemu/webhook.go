@@ -105,6 +105,8 @@ func (b *Bot) setWebhook(p params) (any, *apiError) {
 			return nil, badRequest("can't parse allowed updates JSON object")
 		}
 	}
+	b.hookMu.Lock()
+	defer b.hookMu.Unlock()
 	b.mu.Lock()
 	old := b.hook
 	b.hook = nil
@@ -125,6 +127,8 @@ func (b *Bot) setWebhook(p params) (any, *apiError) {
 
 // deleteWebhook removes the webhook, if any; getUpdates works again afterwards.
 func (b *Bot) deleteWebhook(p params) (any, *apiError) {
+	b.hookMu.Lock()
+	defer b.hookMu.Unlock()
 	b.mu.Lock()
 	old := b.hook
 	b.hook = nil
@@ -251,10 +255,12 @@ func (s *Server) stopWebhooks() {
 	}
 	s.mu.Unlock()
 	for _, b := range bots {
+		b.hookMu.Lock()
 		b.mu.Lock()
 		h := b.hook
 		b.hook = nil
 		b.mu.Unlock()
 		h.halt()
+		b.hookMu.Unlock()
 	}
 }
