@@ -126,6 +126,8 @@ func TestWebhookDelivery(t *testing.T) {
 	}
 	rc.mu.Unlock()
 
+	// The emulator acknowledges an update once the webhook's answer is back.
+	waitFor(t, "the last delivery acknowledged", func() bool { return b.WebhookInfo().PendingUpdateCount == 0 })
 	code, resp = call(t, srv, "1:T", "getWebhookInfo", nil)
 	var info WebhookInfo
 	if err := json.Unmarshal(resp.Result, &info); code != 200 || err != nil {
