@@ -17,9 +17,6 @@ import (
 	"github.com/questbot/questbot/bot/tgemu"
 )
 
-// botID is the Telegram user id of the test bot: the number before the colon of token.
-const botID = 123456
-
 // hookServer is this process's public address in a webhook test: a real listener in front of
 // whichever transport's WebhookHandler is current (a restarted process is a new transport). It
 // answers 503 while there is none, which Telegram retries, and notes the secret of the last
