@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,7 +18,8 @@ import (
 // Webhooks, as Telegram delivers them: while a bot has a webhook set, getUpdates is refused with
 // 409 Conflict and the pending updates are POSTed to the webhook's URL instead, one update per
 // request, in update_id order; the next goes out only after the bot answered the previous one
-// with a 2xx status, which acknowledges it. A failed delivery (no answer, or any other status) is
+// with a 2xx status, which acknowledges it. Updates of a type the webhook's allowed_updates
+// leaves out are acknowledged without delivery. A failed delivery (no answer, or any other status) is
 // tried again after a wait that doubles up to webhookMaxBackoff, and is shown by getWebhookInfo
 // as the last error. The webhook itself lives in memory only: an emulator opened again from its
 // state has none until the bot sets it again (the bot does so on every start).
@@ -190,8 +192,12 @@ func (b *Bot) deliver(ctx context.Context, h *webhook) {
 				continue
 			}
 		}
-		err := b.post(ctx, client, h, next)
-		if ctx.Err() != nil {
+		var err error
+		if h.allows(next) {
+			err = b.post(ctx, client, h, next)
+		}
+		// A delivery answered 2xx is acknowledged even when the webhook was changed meanwhile.
+		if err != nil && ctx.Err() != nil {
 			return
 		}
 		b.mu.Lock()
@@ -213,6 +219,31 @@ func (b *Bot) deliver(ctx context.Context, h *webhook) {
 		}
 		b.mu.Unlock()
 	}
+}
+
+// allows reports whether the webhook's allowed_updates let u through; an update of a type not
+// listed is acknowledged without being delivered, as Telegram drops it. An empty list allows
+// every type the emulator produces.
+func (h *webhook) allows(u *tgbotapi.Update) bool {
+	if len(h.allowedUpdates) == 0 {
+		return true
+	}
+	var kind string
+	switch {
+	case u.Message != nil:
+		kind = "message"
+	case u.EditedMessage != nil:
+		kind = "edited_message"
+	case u.CallbackQuery != nil:
+		kind = "callback_query"
+	case u.MyChatMember != nil:
+		kind = "my_chat_member"
+	case u.ChatMember != nil:
+		kind = "chat_member"
+	default:
+		return true
+	}
+	return slices.Contains(h.allowedUpdates, kind)
 }
 
 // deliveryError is a failed webhook delivery, worded as getWebhookInfo's last_error_message.

@@ -182,6 +182,17 @@ func TestWebhookDropPending(t *testing.T) {
 	if got := rc.received(); got[0] != 2 {
 		t.Errorf("delivered %v, want [2]: the pending update was dropped", got)
 	}
+	// A webhook for button presses only is not sent the texts.
+	if code, _ := call(t, srv, "1:T", "setWebhook", url.Values{"url": {hook.URL}, "allowed_updates": {`["callback_query"]`}}); code != 200 {
+		t.Fatalf("setWebhook: %d", code)
+	}
+	if _, err := b.SendText(7, "skipped"); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "the text dropped", func() bool { return b.WebhookInfo().PendingUpdateCount == 0 })
+	if got := rc.received(); len(got) != 1 {
+		t.Errorf("delivered %v, want only [2]: allowed_updates leaves texts out", got)
+	}
 	if code, _ := call(t, srv, "1:T", "setWebhook", url.Values{"url": {""}}); code != 200 {
 		t.Fatalf("setWebhook without url: %d", code)
 	}
