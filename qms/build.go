@@ -100,7 +100,7 @@ func (c *compiler) varByID(id int) *variable {
 func (c *compiler) param(v *variable) qmm.Param {
 	p := qmm.Param{Min: v.min, Max: v.max, Name: v.name, Starting: v.def, IsMoney: v.money,
 		Active: !v.inactive, ShowWhenZero: !v.noZero, Media: v.media}
-	if _, err := formula.Parse(v.def); err != nil {
+	if _, err := formula.Parse(v.def); err != nil && !c.exact {
 		c.warnf(v.p, "the starting value is a formula", "bad #default %q: the variable starts at its minimum", v.def)
 		p.Starting = strconv.Itoa(int(v.min))
 	}

@@ -305,6 +305,10 @@ func at(l srcLine, col int) pos { p := l.p; p.col = col; return p }
 func (c *compiler) directive(name string, l srcLine, col int) {
 	toks, ecol, emsg := tokenize(l.text[col-1:])
 	if emsg != "" {
+		if len(toks) == 0 {
+			c.errorf(at(l, col+ecol-1), "", "%s", strings.TrimSuffix(emsg, ": the rest of the line is ignored"))
+			return
+		}
 		c.warnf(at(l, col+ecol-1), "", "%s", emsg)
 	}
 	head := toks[0]
