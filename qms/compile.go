@@ -122,9 +122,8 @@ const (
 // x.qms, of the same fsys, relative to the folder of name. The error, when not nil, is an
 // [ErrorList] of every error found.
 func Compile(fsys fs.FS, name string) (*qmm.Quest, error) {
-	c := newCompiler(fsys)
-	lines := c.load(name, nil, pos{file: name, line: 1, col: 1})
-	return c.finish(lines)
+	q, _, err := CompileWithWarnings(fsys, name)
+	return q, err
 }
 
 // CompileSource compiles one source text; name is the file name its errors give. An #include
@@ -551,7 +550,6 @@ func (c *compiler) openIf(head token, opts []token, p pos) {
 
 // endBlock closes a block at its #end: it defines the macro or expands the loop.
 func (c *compiler) endBlock(b *block, l srcLine, col int) {
-	p := at(l, col)
 	toks, _, _ := tokenize(l.text[col-1:])
 	var counters []string
 	if len(toks) > 0 && toks[0].hasArg && toks[0].arg != "" {
@@ -572,9 +570,9 @@ func (c *compiler) endBlock(b *block, l srcLine, col int) {
 			c.macros[b.m.name] = b.m
 		}
 	case blockFor:
-		c.runFor(b, p)
+		c.runFor(b, b.p)
 	case blockIf:
-		c.runIf(b, p)
+		c.runIf(b, b.p)
 	}
 }
 
@@ -693,12 +691,12 @@ func (c *compiler) bound(s string) string {
 	return s
 }
 
-// Lint compiles the file name of fsys like [Compile] and returns what the compiler tolerated
-// as warnings (constructs it ignores, as the original compiler did), followed by the errors.
-// An empty list means a clean source.
-func Lint(fsys fs.FS, name string) ErrorList {
+// CompileWithWarnings is [Compile] that also returns the warnings: what the compiler tolerated
+// and ignored, as the original compiler did (an unknown directive, a case to a missing site, a
+// change of an undeclared variable…), each with its place and a hint.
+func CompileWithWarnings(fsys fs.FS, name string) (*qmm.Quest, ErrorList, error) {
 	c := newCompiler(fsys)
 	lines := c.load(name, nil, pos{file: name, line: 1, col: 1})
-	c.finish(lines)
-	return append(c.warns, c.errs...)
+	q, err := c.finish(lines)
+	return q, c.warns, err
 }

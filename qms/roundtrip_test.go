@@ -90,4 +90,3 @@ func TestQmsRoundTrip(t *testing.T) {
 		}
 	}
 }
-
