@@ -148,7 +148,7 @@ func (c *compiler) prepareLocation(s *site) {
 	empty := true
 	for _, pg := range s.pages {
 		t := c.pageText(&pg.text)
-		if t == "" && !c.exact && pg.media == nil {
+		if t == "" && pg.media == nil && (!c.exact || !pg.explicit) {
 			continue
 		}
 		for len(l.Texts) < pg.num {
@@ -454,23 +454,32 @@ func (c *compiler) placeExact(q *qmm.Quest) {
 // check reports what would make the quest unplayable or its file invalid.
 func (c *compiler) check(q *qmm.Quest) {
 	if q.StartLocation() < 0 {
-		c.errorf(pos{line: 1, col: 1}, "a quest needs a #site", "no site")
+		c.errorf(pos{file: c.main, line: 1, col: 1}, "a quest needs a #site", "no site")
 	}
-	ids := map[int32]bool{}
+	ids := map[int32]*site{}
 	for _, s := range c.sites {
-		if s.loc != nil && s.idSet {
-			if ids[s.id] {
-				c.errorf(s.p, "", "location id %d given twice", s.id)
+		if other := ids[s.id]; other != nil && other != s {
+			p := s.p
+			if !s.idSet {
+				p = other.p
 			}
-			ids[s.id] = true
+			c.errorf(p, "", "location id %d given twice", s.id)
 		}
+		ids[s.id] = s
 	}
 	jids := map[int32]bool{}
-	for _, j := range q.Jumps {
-		if jids[j.ID] {
-			c.errorf(pos{line: 1, col: 1}, "", "jump id %d given twice", j.ID)
+	seen := map[*kase]bool{}
+	for _, s := range c.sites {
+		for _, k := range s.cases {
+			if k.jump == nil || seen[k] {
+				continue
+			}
+			seen[k] = true
+			if jids[k.jump.ID] && k.id != 0 {
+				c.errorf(k.p, "", "jump id %d given twice", k.jump.ID)
+			}
+			jids[k.jump.ID] = true
 		}
-		jids[j.ID] = true
 	}
 }
 

@@ -73,6 +73,7 @@ type block struct {
 // compiler holds the state of one compilation.
 type compiler struct {
 	fsys     fs.FS
+	main     string // the file compiled
 	errs     ErrorList
 	warns    ErrorList
 	lines    int
@@ -130,6 +131,7 @@ func Compile(fsys fs.FS, name string) (*qmm.Quest, error) {
 // in it is an error, since there is nothing to include from.
 func CompileSource(name string, src []byte) (*qmm.Quest, error) {
 	c := newCompiler(nil)
+	c.main = name
 	lines := c.split(name, src, nil)
 	return c.finish(lines)
 }
@@ -696,6 +698,7 @@ func (c *compiler) bound(s string) string {
 // change of an undeclared variable…), each with its place and a hint.
 func CompileWithWarnings(fsys fs.FS, name string) (*qmm.Quest, ErrorList, error) {
 	c := newCompiler(fsys)
+	c.main = name
 	lines := c.load(name, nil, pos{file: name, line: 1, col: 1})
 	q, err := c.finish(lines)
 	return q, c.warns, err

@@ -85,6 +85,8 @@ type page struct {
 	text  body
 	image string
 	media *qmm.Media // exact mode: the page's own media
+	// explicit: opened by #page (an exact source keeps it even when empty)
+	explicit bool
 }
 
 // site is a #site: a location.
@@ -520,6 +522,7 @@ func (c *compiler) page(head token, opts []token, p pos) {
 		}
 	}
 	pg := c.getPage(c.cur, n)
+	pg.explicit = true
 	if media != nil {
 		pg.media = media
 	}
