@@ -27,6 +27,7 @@ var commands = map[string]command{
 	"loadtest": {"measure the Telegram transport with simulated users", runLoadtest},
 	"inspect":  {"summarise .qm/.qmm files (--json for the whole model)", runInspect},
 	"play":     {"play a quest file in the terminal", runPlay},
+	"qms":      {"compile quest sources (qms compile FILE.qms [-o OUT.qmm]) and decompile quests (qms decompile FILE.qm[m] [-o OUT.qms])", runQms},
 	"quests":   {"add quest files to the catalogue (quests add [--listed] [--dialect D] FILE|DIR…)", runQuests},
 	"replay":   {"replay golden traces of the reference quest player", runReplay},
 	"serve":    {"run the bot (the default)", runServe},

@@ -1,0 +1,224 @@
+package qms
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	refRE      = regexp.MustCompile(`([$@])([a-zA-Z0-9_]+)`)
+	inlineRE   = regexp.MustCompile(`#([A-Za-z0-9_]+)(?::([A-Za-z0-9_:]+))?`)
+	randomRE   = regexp.MustCompile(`<([0-9./:;]+)>`)
+	boldRE     = regexp.MustCompile(`\*([^*]+)\*`)
+	fixRE      = regexp.MustCompile(`\^([^^]+)\^`)
+	spoilerRE  = regexp.MustCompile(`~([^~]+)~`)
+	escapeStar = "\x01"
+)
+
+// useVar returns the parameter number of the variable name, numbering it on first use, or 0
+// when there is no such variable.
+func (c *compiler) useVar(name string) int {
+	for _, v := range c.vars {
+		if v.name == name {
+			if v.id == 0 {
+				c.vid++
+				v.id = c.vid
+			}
+			return v.id
+		}
+	}
+	return 0
+}
+
+// prepareFormula turns a source formula into a quest formula: $name becomes [pN] and <a..b>
+// becomes the random range [a..b].
+func (c *compiler) prepareFormula(s string, p pos) string {
+	if strings.HasPrefix(s, "\x00") { // a literal formula
+		return s[1:]
+	}
+	s = constRE.ReplaceAllStringFunc(s, func(m string) string {
+		if id := c.useVar(m[1:]); id > 0 {
+			return "[p" + strconv.Itoa(id) + "]"
+		}
+		c.warnf(p, "declare it with #var; it is left out of the formula", "unknown variable %s in formula", m)
+		return ""
+	})
+	return randomRE.ReplaceAllString(s, "[$1]")
+}
+
+// prepareText turns a source text into a quest text: text macros, {formulas}, $name (the
+// value, [pN]) and @name (the value's text, [dN]), *bold*, ^fixed^ and, with #compatible:off,
+// ~spoiler~. In a parameter's range text (param) a lone $ stands for the value (<>).
+func (c *compiler) prepareText(s string, param bool, p pos) string {
+	if strings.Contains(s, "#") {
+		s = c.inlineMacros(s)
+	}
+	var b strings.Builder
+	for s != "" {
+		i := strings.IndexByte(s, '{')
+		j := -1
+		if i >= 0 {
+			j = strings.IndexByte(s[i:], '}')
+		}
+		if i < 0 || j < 2 {
+			if i >= 0 && j == 1 { // "{}" is plain text
+				b.WriteString(c.markup(s[:i+2], param))
+				s = s[i+2:]
+				continue
+			}
+			b.WriteString(c.markup(s, param))
+			break
+		}
+		b.WriteString(c.markup(s[:i], param))
+		b.WriteString("{" + c.prepareFormula(s[i+1:i+j], p) + "}")
+		s = s[i+j+1:]
+	}
+	return b.String()
+}
+
+// markup handles the part of a text outside formulas.
+func (c *compiler) markup(s string, param bool) string {
+	if s == "" {
+		return s
+	}
+	if strings.ContainsAny(s, "$@") {
+		s = refRE.ReplaceAllStringFunc(s, func(m string) string {
+			for _, v := range c.vars {
+				if v.name == m[1:] {
+					id := strconv.Itoa(c.useVar(m[1:]))
+					if m[0] == '$' {
+						return "[p" + id + "]"
+					}
+					return "[d" + id + "]"
+				}
+			}
+			return m
+		})
+	}
+	if param {
+		s = strings.ReplaceAll(s, "$", "<>")
+	}
+	s = strings.ReplaceAll(s, `\*`, escapeStar)
+	if strings.Contains(s, "*") {
+		s = boldRE.ReplaceAllString(s, "<clr>$1<clrEnd>")
+	}
+	s = strings.ReplaceAll(s, escapeStar, "*")
+	if strings.Contains(s, "^") {
+		s = fixRE.ReplaceAllString(s, "<fix>$1</fix>")
+	}
+	if c.compat == compatOff && strings.Contains(s, "~") {
+		s = spoilerRE.ReplaceAllString(s, "<tg-spoiler>$1</tg-spoiler>")
+	}
+	return s
+}
+
+// inlineMacros expands #name:args in a text when name is a macro made only of text lines; its
+// lines are joined with line breaks. Anything else is left as written.
+func (c *compiler) inlineMacros(s string) string {
+	return inlineRE.ReplaceAllStringFunc(s, func(m string) string {
+		sub := inlineRE.FindStringSubmatch(m)
+		mac := c.macros[sub[1]]
+		if mac == nil || len(mac.lines) == 0 {
+			return m
+		}
+		for _, l := range mac.lines {
+			if n, _ := directiveName(l.text); n != "" {
+				return m
+			}
+		}
+		consts := c.constants()
+		if sub[2] != "" {
+			for i, a := range strings.Split(sub[2], ":") {
+				if i < len(mac.params) {
+					consts[mac.params[i]] = a
+				}
+			}
+		}
+		var out []string
+		for _, l := range mac.lines {
+			out = append(out, c.expandLine(l.text, consts, l.p))
+		}
+		return strings.Join(out, "\n")
+	})
+}
+
+// pageText assembles a location text or a jump description: blank lines at the start are
+// dropped, blank lines between text lines kept, and every text line ends with a line break.
+// #raw lines, when there are any, are the whole text.
+func (c *compiler) pageText(b *body) string {
+	if lit, ok := c.literalText(b); ok {
+		return lit
+	}
+	var out strings.Builder
+	skip, blank := true, 0
+	for _, l := range b.lines {
+		t := c.prepareText(l.text, false, l.p)
+		if strings.TrimSpace(t) != "" {
+			skip = false
+			out.WriteString(strings.Repeat("\n", blank))
+			out.WriteString(t)
+			out.WriteByte('\n')
+			blank = 0
+		} else if !skip {
+			blank++
+		}
+	}
+	return out.String()
+}
+
+// blockText assembles the intro or the congratulation: the lines from the first non-empty
+// one, joined with line breaks, then prepared as one text.
+func (c *compiler) blockText(b *body) string {
+	if lit, ok := c.literalText(b); ok {
+		return lit
+	}
+	var lines []string
+	for _, l := range b.lines {
+		if len(lines) == 0 && l.text == "" {
+			continue
+		}
+		lines = append(lines, l.text)
+	}
+	return c.prepareText(strings.Join(lines, "\n"), false, b.p)
+}
+
+// messageText assembles a critical message, which is taken without markup.
+func (c *compiler) messageText(b *body) string {
+	if lit, ok := c.literalText(b); ok {
+		return lit
+	}
+	msg := ""
+	for _, l := range b.lines {
+		if msg == "" {
+			msg = l.text
+		} else {
+			msg += "\n" + l.text
+		}
+	}
+	return msg
+}
+
+// literalText returns the concatenated #raw lines of b, if it has any; other non-blank lines
+// beside them are an error.
+func (c *compiler) literalText(b *body) (string, bool) {
+	has := false
+	for _, l := range b.lines {
+		if l.literal {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return "", false
+	}
+	var out strings.Builder
+	for _, l := range b.lines {
+		if l.literal {
+			out.WriteString(l.text)
+		} else if strings.TrimSpace(l.text) != "" {
+			c.errorf(l.p, "a text given with #raw is given whole by #raw lines", "text line beside #raw")
+		}
+	}
+	return out.String(), true
+}
