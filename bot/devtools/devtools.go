@@ -56,7 +56,9 @@ type Store interface {
 	FindByFile(ctx context.Context, db pgx.Tx, service int, user int64, file, key string) (*questpg.Script, error)
 	LastUpload(ctx context.Context, db pgx.Tx, service int, owner int64, kind, name string) (questpg.Upload, error)
 	AddQuestUpload(ctx context.Context, db pgx.Tx, q questpg.NewQuestUpload) (int64, error)
-	AddImageUpload(ctx context.Context, db pgx.Tx, im questpg.NewImageUpload) error
+	AddImageUpload(ctx context.Context, db pgx.Tx, im questpg.NewFileUpload) error
+	AddSourceUpload(ctx context.Context, db pgx.Tx, src questpg.NewFileUpload) error
+	SourceFiles(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]string, error)
 	OwnQuests(ctx context.Context, db pgx.Tx, service int, owner int64, limit int) ([]questpg.Upload, error)
 	Uploaded(ctx context.Context, db pgx.Tx, service int, filter string, limit int) ([]questpg.Listing, error)
 	UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (bool, string, error)
@@ -179,6 +181,10 @@ func New(cfg Config) *Tools {
 			t.max[k] = def
 		}
 	}
+	// A source is bounded like a quest; a .qms file, whose kind its content tells, by the larger
+	// of a source's and a save's limits until it is downloaded.
+	t.max[kindSource] = t.max[kindQuest]
+	t.max[kindQMS] = max(t.max[kindSource], t.max[kindSave])
 	t.images = cfg.Images
 	if t.images == nil {
 		t.images = NewImages(t.store, t.root)
@@ -203,6 +209,8 @@ func (t *Tools) Builtins() map[string]Builtin {
 		"dev.quests":    t.quests,
 		"dev.log":       t.moveLog,
 		"dev.positions": t.positions,
+		"dev.compile":   t.compile,
+		"dev.decompile": t.decompile,
 	}
 }
 

@@ -6,8 +6,9 @@
 // parses the arguments, guards each command by role (DEVELOPER == true || ADMIN == true, or
 // ADMIN == true) with a refusal branch for everybody else, and words every answer in English
 // and Russian. The tree calls the built-ins of this package (Tools.Builtins: dev.find, dev.run,
-// dev.show, dev.set, dev.calc, dev.dump, dev.write, dev.save, dev.quests, and dev.log and
-// dev.positions of migration 016, log.go), which check the role again themselves and answer with
+// dev.show, dev.set, dev.calc, dev.dump, dev.write, dev.save, dev.quests, dev.log and
+// dev.positions of migration 016 (log.go), dev.compile and dev.decompile of migration 021
+// (source.go)), which check the role again themselves and answer with
 // result codes, and stored procedures for what is plain SQL (dev_set_quest, dev_set_developer,
 // dev_developers, dev_delete_upload). Uploads come through Tools.HandleMessage,
 // which the router offers every message the command tree left and which takes every document
@@ -28,7 +29,8 @@
 // # Uploads
 //
 // A file's kind is its extension: .qm and .qmm are quests, .png, .jpg (.jpeg) and .gif images,
-// .qsave and .qms saved games; anything else is refused. Each kind has a size limit, checked
+// .qsave saved games, and .qms either a quest source (text) or a saved game of the original bot
+// (binary), told apart by the content (source.go); anything else is refused. Each kind has a size limit, checked
 // against the size Telegram announces before the download and again while downloading. The
 // content is checked whole before anything is stored: a quest must decode, compile, start and
 // enter its first location; an image must be of the format its extension says, at most 10000

@@ -388,6 +388,15 @@ func (r *fetchRun) release(ctx context.Context, job *fetchJob, wait time.Duratio
 // handleFile checks and stores a downloaded file, or restores a save, answering in tx. The
 // sender's role is read again: it may have changed since the file was sent.
 func (t *Tools) handleFile(ctx context.Context, tx bot.Tx, u *bot.Update, label string, k kind, ext string, data []byte) error {
+	if k == kindQMS {
+		if !isSource(data) {
+			if limit := t.max[kindSave]; int64(len(data)) > limit {
+				return sayf(ctx, tx, u, texts.For(u.User.Language).Dev.TooBig, label, size(int64(len(data))), size(limit))
+			}
+			return t.restore(ctx, tx, u, label, ext, data)
+		}
+		k = kindSource
+	}
 	if k != kindSave {
 		ok, err := t.mayDevelop(ctx, tx, u)
 		if err != nil {
@@ -404,6 +413,8 @@ func (t *Tools) handleFile(ctx context.Context, tx bot.Tx, u *bot.Update, label 
 		return t.uploadImage(ctx, tx, u, label, ext, data)
 	case kindSave:
 		return t.restore(ctx, tx, u, label, ext, data)
+	case kindSource:
+		return t.uploadSource(ctx, tx, u, label, data)
 	}
 	return sayf(ctx, tx, u, texts.For(u.User.Language).Dev.Unsupported, label)
 }

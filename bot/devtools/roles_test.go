@@ -37,7 +37,8 @@ func TestRoles(t *testing.T) {
 		t.Fatal("the configured admin did not become one when she first wrote")
 	}
 
-	for _, cmd := range []string{"/load", "/load 1", "/load cargo", "/show id", "/set p1 1", "/calc 1+1", "/dump", "/write", "/devhelp"} {
+	for _, cmd := range []string{"/load", "/load 1", "/load cargo", "/show id", "/set p1 1", "/calc 1+1", "/dump", "/write", "/devhelp",
+		"/compile x", "/decompile"} {
 		e.ask(t, 3, cmd, devRefusal)
 	}
 	for _, cmd := range []string{"/quests", "/setquest 1 listed no", "/grantdev 3", "/revokedev 2", "/developers"} {
@@ -82,6 +83,9 @@ func TestRoles(t *testing.T) {
 	help := e.ask(t, 2, "/devhelp", "Quest developers")
 	if strings.Contains(help.Text, "Admins") {
 		t.Error("a developer sees the admins' help")
+	}
+	if !strings.Contains(help.Text, "/compile <i>name</i>") || !strings.Contains(help.Text, "/decompile — the quest as a .qms source") {
+		t.Errorf("the developers' help does not name /compile and /decompile: %q", help.Text)
 	}
 	e.ask(t, 1, "/devhelp", "/setquest")
 	e.ask(t, 2, "/load", "You have not uploaded a quest yet")

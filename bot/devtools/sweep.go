@@ -41,7 +41,7 @@ func (t *Tools) Sweep(ctx context.Context, do Doer) (int, error) {
 		used[filepath.Clean(f)] = true
 	}
 	removed := 0
-	for _, dir := range []string{"dev/quests", "dev/images"} {
+	for _, dir := range []string{"dev/quests", "dev/images", "dev/sources"} {
 		entries, err := os.ReadDir(filepath.Join(t.root, dir))
 		if err != nil {
 			continue

@@ -35,6 +35,8 @@ const (
 	kindQuest
 	kindImage
 	kindSave
+	kindQMS    // a .qms file: a quest source or a binary save of the original bot, by its content
+	kindSource // a quest source (source.go)
 )
 
 // kindOf tells an upload's kind from its file name's extension.
@@ -45,8 +47,10 @@ func kindOf(name string) (kind, string) {
 		return kindQuest, ext
 	case ".png", ".jpg", ".jpeg", ".gif":
 		return kindImage, ext
-	case ".qsave", ".qms":
+	case ".qsave":
 		return kindSave, ext
+	case ".qms":
+		return kindQMS, ext
 	}
 	return kindNone, ext
 }
@@ -97,7 +101,7 @@ func (t *Tools) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bo
 	if k == kindNone {
 		return true, sayf(ctx, tx, u, txt.Unsupported, label)
 	}
-	if k != kindSave {
+	if k != kindSave && k != kindQMS {
 		ok, err := t.mayDevelop(ctx, tx, u)
 		if err != nil {
 			return true, err
@@ -185,11 +189,35 @@ func questKey(label string) string {
 // uploadQuest checks and registers an uploaded quest: a new version of the owner's quest of that
 // name, with a private catalogue entry (script) of its own.
 func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label string, data []byte) error {
-	cat := texts.For(u.User.Language)
-	txt := cat.Dev
-	d, problem := questProblem(cat, data)
+	txt := texts.For(u.User.Language).Dev
+	st, err := t.storeQuest(ctx, tx, u, label, data)
+	switch {
+	case err != nil:
+		return err
+	case st.problem != "":
+		return sayf(ctx, tx, u, txt.BadQuest, label, st.problem)
+	case st.same:
+		return sayf(ctx, tx, u, txt.QuestSame, label, st.version, st.script)
+	}
+	return sayf(ctx, tx, u, txt.QuestStored, st.name, st.script, st.version, st.script)
+}
+
+// storedQuest is what storeQuest did with a quest file.
+type storedQuest struct {
+	problem string // why the file is not a quest that plays, for people; nothing was stored
+	same    bool   // the file is the newest version already
+	name    string // the quest's name in the catalogue
+	script  int64  // its catalogue entry
+	version int
+}
+
+// storeQuest checks a quest file and registers it as a new version of the owner's quest of
+// label's name, with a private catalogue entry (script) of its own, unless it is that quest's
+// newest version already.
+func (t *Tools) storeQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label string, data []byte) (storedQuest, error) {
+	d, problem := questProblem(texts.For(u.User.Language), data)
 	if problem != "" {
-		return sayf(ctx, tx, u, txt.BadQuest, label, problem)
+		return storedQuest{problem: problem}, nil
 	}
 	db := tx.DB()
 	key := questKey(label)
@@ -199,10 +227,10 @@ func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label
 	hash := sum(data)
 	last, err := t.store.LastUpload(ctx, db, u.Service, u.User.ID, "quest", key)
 	if err != nil {
-		return err
+		return storedQuest{}, err
 	}
 	if last.Version > 0 && last.SHA256 == hash && last.Script != 0 {
-		return sayf(ctx, tx, u, txt.QuestSame, label, last.Version, last.Script)
+		return storedQuest{same: true, name: last.Name, script: last.Script, version: last.Version}, nil
 	}
 	ext := ".qmm"
 	if d.Magic.IsQM() {
@@ -211,7 +239,7 @@ func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label
 	rel := "dev/quests/" + hash + ext
 	wrote, err := t.keep(rel, data)
 	if err != nil {
-		return err
+		return storedQuest{}, err
 	}
 	name := strings.TrimSpace(strings.TrimSuffix(label, filepath.Ext(label)))
 	if name == "" {
@@ -231,9 +259,9 @@ func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label
 		SHA256: hash, Size: len(data)})
 	if err != nil {
 		t.unstore(rel, wrote)
-		return fmt.Errorf("devtools: %w", err)
+		return storedQuest{}, fmt.Errorf("devtools: %w", err)
 	}
-	return sayf(ctx, tx, u, txt.QuestStored, name, script, version, script)
+	return storedQuest{name: name, script: script, version: version}, nil
 }
 
 // imageFormats are the image formats by extension.
@@ -279,7 +307,7 @@ func (t *Tools) uploadImage(ctx context.Context, tx bot.Tx, u *bot.Update, label
 		return err
 	}
 	version := last.Version + 1
-	err = t.store.AddImageUpload(ctx, db, questpg.NewImageUpload{Service: u.Service, Owner: u.User.ID, Key: key,
+	err = t.store.AddImageUpload(ctx, db, questpg.NewFileUpload{Service: u.Service, Owner: u.User.ID, Key: key,
 		FileName: label, Version: version, File: rel, SHA256: hash, Size: len(data)})
 	if err != nil {
 		t.unstore(rel, wrote)

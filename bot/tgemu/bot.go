@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
@@ -452,6 +453,15 @@ func (b *Bot) SendSticker(userID int64, emoji string) (int, error) {
 
 // SendDocument is the user uploading a file into their chat. It returns the message id.
 func (b *Bot) SendDocument(userID int64, name, mimeType string, data []byte) (int, error) {
+	return b.SendDocumentCaption(userID, name, mimeType, data, "")
+}
+
+// SendDocumentCaption is the user uploading a file with a caption into their chat. It returns
+// the message id.
+func (b *Bot) SendDocumentCaption(userID int64, name, mimeType string, data []byte, caption string) (int, error) {
+	if utf8.RuneCountInString(caption) > MaxCaptionLen {
+		return 0, fmt.Errorf("tgemu: a caption of at most %d characters", MaxCaptionLen)
+	}
 	b.mu.Lock()
 	u, err := b.userLocked(userID)
 	b.mu.Unlock()
@@ -464,10 +474,10 @@ func (b *Bot) SendDocument(userID int64, name, mimeType string, data []byte) (in
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	tm := &tgbotapi.Message{Document: &tgbotapi.Document{
+	tm := &tgbotapi.Message{Caption: caption, Document: &tgbotapi.Document{
 		FileID: f.id, FileUniqueID: f.uniqueID, FileName: name, MimeType: mimeType, FileSize: len(data),
 	}}
-	m := &Message{Document: f.id, FileName: name}
+	m := &Message{Document: f.id, FileName: name, Text: caption}
 	if err := b.userMessageLocked(u, m, tm); err != nil {
 		return 0, err
 	}

@@ -84,17 +84,20 @@ type Upload struct {
 	Script int64
 	// Name is the catalogue name of the quest.
 	Name string
+	// File is where the upload is stored, relative to the quest root.
+	File string
 }
 
-// LastUpload returns the newest version of a developer's upload of a kind ("quest" or "image")
-// and name; its Version is 0 when there is none.
+// LastUpload returns the newest version of a developer's upload of a kind ("quest", "image" or
+// "source") and name; its Version is 0 when there is none.
 func (s *Store) LastUpload(ctx context.Context, db pgx.Tx, service int, owner int64, kind, name string) (Upload, error) {
 	var u Upload
 	var script *int64
 	err := db.QueryRow(ctx, `
-		SELECT version, sha256, script_id FROM dev_upload
-		WHERE service_id = $1 AND owner_id = $2 AND kind = $3 AND name = $4
-		ORDER BY version DESC LIMIT 1`, service, owner, kind, name).Scan(&u.Version, &u.SHA256, &script)
+		SELECT d.version, d.sha256, d.script_id, COALESCE(s.name, ''), d.file FROM dev_upload d
+		LEFT JOIN script s ON s.id = d.script_id
+		WHERE d.service_id = $1 AND d.owner_id = $2 AND d.kind = $3 AND d.name = $4
+		ORDER BY d.version DESC LIMIT 1`, service, owner, kind, name).Scan(&u.Version, &u.SHA256, &script, &u.Name, &u.File)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Upload{}, nil
 	}
@@ -142,8 +145,8 @@ func (s *Store) AddQuestUpload(ctx context.Context, db pgx.Tx, q NewQuestUpload)
 	return script, nil
 }
 
-// NewImageUpload is an uploaded image to register.
-type NewImageUpload struct {
+// NewFileUpload is an uploaded image or quest source to register.
+type NewFileUpload struct {
 	Service int
 	Owner   int64
 	// Key is the name its versions are counted by; FileName the name it was uploaded under.
@@ -154,7 +157,7 @@ type NewImageUpload struct {
 }
 
 // AddImageUpload registers a new version of a developer's image.
-func (s *Store) AddImageUpload(ctx context.Context, db pgx.Tx, im NewImageUpload) error {
+func (s *Store) AddImageUpload(ctx context.Context, db pgx.Tx, im NewFileUpload) error {
 	_, err := db.Exec(ctx, `
 		INSERT INTO dev_upload (service_id, owner_id, kind, name, file_name, version, file, sha256, size)
 		VALUES ($1, $2, 'image', $3, $4, $5, $6, $7, $8)`,
@@ -163,6 +166,41 @@ func (s *Store) AddImageUpload(ctx context.Context, db pgx.Tx, im NewImageUpload
 		return fmt.Errorf("register image %q: %w", im.FileName, err)
 	}
 	return nil
+}
+
+// AddSourceUpload registers an uploaded quest source (a .qms text) as a new version of the
+// owner's source of that name.
+func (s *Store) AddSourceUpload(ctx context.Context, db pgx.Tx, src NewFileUpload) error {
+	_, err := db.Exec(ctx, `
+		INSERT INTO dev_upload (service_id, owner_id, kind, name, file_name, version, file, sha256, size)
+		VALUES ($1, $2, 'source', $3, $4, $5, $6, $7, $8)`,
+		src.Service, src.Owner, src.Key, src.FileName, src.Version, src.File, src.SHA256, src.Size)
+	if err != nil {
+		return fmt.Errorf("register source %q: %w", src.FileName, err)
+	}
+	return nil
+}
+
+// SourceFiles returns where the newest version of each of a developer's quest sources is
+// stored, by name (lower case, without the extension): the files a source's #include names.
+func (s *Store) SourceFiles(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]string, error) {
+	rows, err := db.Query(ctx, `
+		SELECT DISTINCT ON (name) name, file FROM dev_upload
+		WHERE service_id = $1 AND owner_id = $2 AND kind = 'source'
+		ORDER BY name, version DESC`, service, owner)
+	if err != nil {
+		return nil, fmt.Errorf("source files: %w", err)
+	}
+	files := map[string]string{}
+	var name, file string
+	_, err = pgx.ForEachRow(rows, []any{&name, &file}, func() error {
+		files[name] = file
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("source files: %w", err)
+	}
+	return files, nil
 }
 
 // OwnQuests returns the newest version of each of a developer's uploaded quests, the most recent

@@ -1,0 +1,239 @@
+package devtools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"html"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/qmm"
+	"github.com/questbot/questbot/qms"
+	"github.com/questbot/questbot/quest/questpg"
+	"github.com/questbot/questbot/scripts"
+)
+
+// # Quest sources
+//
+// A .qms file is one of two things, told apart by its content: a quest source in the original
+// bot's authoring language (text: valid UTF-8 without NUL bytes), or a binary save of the original
+// bot (its fields are little-endian integers, so it always holds NUL bytes). A save is restored
+// for anybody, as before; a source is for developers: it is stored as an upload of its own kind
+// (dev/sources/<sha256>.qms, versions counted by its name) and compiled with /compile <name>, or
+// at once when the message that brings it has the caption /compile.
+//
+// Compiling reads the newest version of the source, and of every source its #include lines name
+// (the developer's own uploads in the same bot, by name, with or without .qms), through package
+// qms. A source that does not compile gets the whole list of errors, each with its file, line and
+// column. A compiled quest goes the way of an uploaded .qmm: checked as one (it must decode,
+// compile, start and enter its first location), stored as a new version of the developer's quest
+// of the source's name, private, and run at once as a sandbox game.
+//
+// /decompile sends the running game's quest as a source (qms.Decompile): a developer may change
+// it and send it back.
+
+// maxSourceErrors is how many errors a failed compilation shows in the chat; the count says how
+// many there were in all.
+const maxSourceErrors = 20
+
+// isSource reports whether a .qms file is a quest source rather than a binary save.
+func isSource(data []byte) bool {
+	return bytes.IndexByte(data, 0) < 0 && utf8.Valid(data)
+}
+
+// sourceKey is the name a source's versions are counted by, and the name #include finds it by:
+// its file name without .qms, in lower case.
+func sourceKey(name string) string {
+	name = strings.TrimSpace(name)
+	if strings.EqualFold(path.Ext(name), ".qms") {
+		name = name[:len(name)-len(".qms")]
+	}
+	return strings.ToLower(strings.TrimSpace(name))
+}
+
+// uploadSource checks and stores an uploaded source, as a new version of the owner's source of
+// that name, then compiles it when the message asked for it (its caption is /compile).
+func (t *Tools) uploadSource(ctx context.Context, tx bot.Tx, u *bot.Update, label string, data []byte) error {
+	txt := texts.For(u.User.Language).Dev
+	if limit := t.max[kindSource]; int64(len(data)) > limit {
+		return sayf(ctx, tx, u, txt.TooBig, label, size(int64(len(data))), size(limit))
+	}
+	key := sourceKey(label)
+	if key == "" {
+		key = "source"
+	}
+	db := tx.DB()
+	hash := sum(data)
+	last, err := t.store.LastUpload(ctx, db, u.Service, u.User.ID, "source", key)
+	if err != nil {
+		return err
+	}
+	if last.Version > 0 && last.SHA256 == hash {
+		err = sayf(ctx, tx, u, txt.SourceSame, label, last.Version, key)
+	} else {
+		rel := "dev/sources/" + hash + ".qms"
+		wrote, err := t.keep(rel, data)
+		if err != nil {
+			return err
+		}
+		err = t.store.AddSourceUpload(ctx, db, questpg.NewFileUpload{Service: u.Service, Owner: u.User.ID, Key: key,
+			FileName: label, Version: last.Version + 1, File: rel, SHA256: hash, Size: len(data)})
+		if err != nil {
+			t.unstore(rel, wrote)
+			return fmt.Errorf("devtools: %w", err)
+		}
+		err = sayf(ctx, tx, u, txt.SourceStored, label, last.Version+1, key)
+	}
+	if err != nil || !compileCaption(u) {
+		return err
+	}
+	_, err = t.compileSource(ctx, tx, u, key)
+	return err
+}
+
+// compileCaption reports whether the message that brought a file asks for it to be compiled.
+func compileCaption(u *bot.Update) bool {
+	if u.Message == nil {
+		return false
+	}
+	c := strings.Fields(u.Message.Caption)
+	return len(c) > 0 && (c[0] == "/compile" || strings.HasPrefix(c[0], "/compile@"))
+}
+
+// compile is dev.compile (/compile <name>): it compiles the developer's source of that name.
+// The answers are the built-in's own; the codes left to the tree are usage and not_found (field
+// list: the developer's sources), forbidden, and ok.
+func (t *Tools) compile(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
+		return forbidden, err
+	}
+	key := sourceKey(args["what"])
+	if key == "" {
+		return t.sourceList(ctx, tx, u, "usage")
+	}
+	found, err := t.compileSource(ctx, tx, u, key)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return t.sourceList(ctx, tx, u, "not_found")
+	}
+	return &scripts.Result{Code: "ok"}, nil
+}
+
+// sourceList is a result of code with the developer's sources as its list field.
+func (t *Tools) sourceList(ctx context.Context, tx bot.Tx, u *bot.Update, code string) (*scripts.Result, error) {
+	files, err := t.store.SourceFiles(ctx, tx.DB(), u.Service, u.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	txt := texts.For(u.User.Language).Dev
+	if len(files) == 0 {
+		return result(code, "list", txt.NoSources), nil
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, html.EscapeString(name))
+	}
+	slices.Sort(names)
+	return result(code, "list", txt.YourSources+" "+strings.Join(names, ", ")), nil
+}
+
+// compileSource compiles the developer's source key and answers: the errors, or the quest stored
+// and started as a sandbox. It reports false, answering nothing, when there is no such source.
+func (t *Tools) compileSource(ctx context.Context, tx bot.Tx, u *bot.Update, key string) (bool, error) {
+	txt := texts.For(u.User.Language).Dev
+	files, err := t.store.SourceFiles(ctx, tx.DB(), u.Service, u.User.ID)
+	if err != nil {
+		return false, err
+	}
+	if _, ok := files[key]; !ok {
+		return false, nil
+	}
+	q, err := qms.Compile(&sourceFS{root: t.root, files: files}, key+".qms")
+	var list qms.ErrorList
+	if errors.As(err, &list) {
+		return true, say(ctx, tx, u, compileErrors(txt, key, list))
+	}
+	if err != nil {
+		return true, sayf(ctx, tx, u, txt.SourceBroken, key, clip(err.Error(), 300))
+	}
+	var b bytes.Buffer
+	if err := qmm.Encode(&b, q); err != nil {
+		return true, sayf(ctx, tx, u, txt.SourceBroken, key, clip(err.Error(), 300))
+	}
+	st, err := t.storeQuest(ctx, tx, u, key+".qmm", b.Bytes())
+	switch {
+	case err != nil:
+		return true, err
+	case st.problem != "":
+		return true, sayf(ctx, tx, u, txt.SourceBroken, key, st.problem)
+	}
+	if st.same {
+		err = sayf(ctx, tx, u, txt.CompiledSame, key, st.version, st.script)
+	} else {
+		err = sayf(ctx, tx, u, txt.Compiled, key, len(q.Locations), len(q.Jumps), st.script, st.version)
+	}
+	if err != nil {
+		return true, err
+	}
+	sc, err := t.store.Openable(ctx, tx.DB(), u.Service, u.User.ID, st.script)
+	if err != nil {
+		return true, fmt.Errorf("devtools: compiled quest %d: %w", st.script, err)
+	}
+	err = t.startSandbox(ctx, tx, u, sc, nil, "")
+	if errors.Is(err, ErrUnplayable) {
+		return true, sayf(ctx, tx, u, txt.Unplayable, reason(err))
+	}
+	return true, err
+}
+
+// compileErrors is the answer to a source that does not compile: the count, then the first
+// errors, one a line, as preformatted text.
+func compileErrors(txt texts.Dev, key string, list qms.ErrorList) string {
+	var b strings.Builder
+	for i, e := range list {
+		if i == maxSourceErrors {
+			break
+		}
+		b.WriteString(clip(e.Error(), 300))
+		b.WriteByte('\n')
+	}
+	return escapef(txt.SourceErrors, key, len(list)) + "\n<pre>" + html.EscapeString(strings.TrimRight(b.String(), "\n")) + "</pre>"
+}
+
+// decompile is dev.decompile (/decompile): the running game's quest as a .qms source.
+func (t *Tools) decompile(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	return t.document(ctx, tx, u, func(r *current) (string, []byte, error) {
+		return fileBase(r.gm.Script.ID) + ".qms", qms.Decompile(r.qf.Doc), nil
+	})
+}
+
+// sourceFS is a developer's sources as the compiler reads them: a name (with or without .qms,
+// any case) opens the newest version of the source of that name.
+type sourceFS struct {
+	root  string
+	files map[string]string // source key → stored file, relative to root
+}
+
+func (s *sourceFS) Open(name string) (fs.File, error) {
+	rel, ok := s.files[sourceKey(name)]
+	if !ok || !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	f, err := os.Open(filepath.Join(s.root, rel))
+	if err != nil {
+		// The stored name says nothing to the developer: report the name they gave.
+		return nil, &fs.PathError{Op: "open", Path: name, Err: errors.Unwrap(err)}
+	}
+	return f, nil
+}
