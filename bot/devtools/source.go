@@ -33,16 +33,18 @@ import (
 //
 // Compiling reads the newest version of the source, and of every source its #include lines name
 // (the developer's own uploads in the same bot, by name, with or without .qms), through package
-// qms. A source that does not compile gets the whole list of errors, each with its file, line and
-// column. A compiled quest goes the way of an uploaded .qmm: checked as one (it must decode,
+// qms. A source that does not compile gets the list of errors (the first 20, and their count),
+// each with its file, line and column. What the compiler tolerated, as the original did (an
+// unknown directive, a case to a missing site), comes as warnings with the compiled quest. A
+// compiled quest goes the way of an uploaded .qmm: checked as one (it must decode,
 // compile, start and enter its first location), stored as a new version of the developer's quest
 // of the source's name, private, and run at once as a sandbox game.
 //
 // /decompile sends the running game's quest as a source (qms.Decompile): a developer may change
 // it and send it back.
 
-// maxSourceErrors is how many errors a failed compilation shows in the chat; the count says how
-// many there were in all.
+// maxSourceErrors is how many errors (or warnings) a compilation shows in the chat; the count
+// says how many there were in all.
 const maxSourceErrors = 20
 
 // isSource reports whether a .qms file is a quest source rather than a binary save.
@@ -159,10 +161,10 @@ func (t *Tools) compileSource(ctx context.Context, tx bot.Tx, u *bot.Update, key
 	if _, ok := files[key]; !ok {
 		return false, nil
 	}
-	q, err := qms.Compile(&sourceFS{root: t.root, files: files}, key+".qms")
+	q, warnings, err := qms.CompileWithWarnings(&sourceFS{root: t.root, files: files}, key+".qms")
 	var list qms.ErrorList
 	if errors.As(err, &list) {
-		return true, say(ctx, tx, u, compileErrors(txt, key, list))
+		return true, say(ctx, tx, u, problemList(escapef(txt.SourceErrors, key, len(list)), list))
 	}
 	if err != nil {
 		return true, sayf(ctx, tx, u, txt.SourceBroken, key, clip(err.Error(), 300))
@@ -178,12 +180,16 @@ func (t *Tools) compileSource(ctx context.Context, tx bot.Tx, u *bot.Update, key
 	case st.problem != "":
 		return true, sayf(ctx, tx, u, txt.SourceBroken, key, st.problem)
 	}
+	var done string
 	if st.same {
-		err = sayf(ctx, tx, u, txt.CompiledSame, key, st.version, st.script)
+		done = escapef(txt.CompiledSame, key, st.version, st.script)
 	} else {
-		err = sayf(ctx, tx, u, txt.Compiled, key, len(q.Locations), len(q.Jumps), st.script, st.version)
+		done = escapef(txt.Compiled, key, len(q.Locations), len(q.Jumps), st.script, st.version)
 	}
-	if err != nil {
+	if len(warnings) > 0 {
+		done = problemList(done+"\n"+escapef(txt.SourceWarnings, len(warnings)), warnings)
+	}
+	if err := say(ctx, tx, u, done); err != nil {
 		return true, err
 	}
 	sc, err := t.store.Openable(ctx, tx.DB(), u.Service, u.User.ID, st.script)
@@ -197,18 +203,19 @@ func (t *Tools) compileSource(ctx context.Context, tx bot.Tx, u *bot.Update, key
 	return true, err
 }
 
-// compileErrors is the answer to a source that does not compile: the count, then the first
-// errors, one a line, as preformatted text.
-func compileErrors(txt texts.Dev, key string, list qms.ErrorList) string {
+// problemList is head (HTML) followed by the first errors or warnings of list, one a line, as
+// preformatted text.
+func problemList(head string, list qms.ErrorList) string {
 	var b strings.Builder
 	for i, e := range list {
 		if i == maxSourceErrors {
+			b.WriteString("…")
 			break
 		}
 		b.WriteString(clip(e.Error(), 300))
 		b.WriteByte('\n')
 	}
-	return escapef(txt.SourceErrors, key, len(list)) + "\n<pre>" + html.EscapeString(strings.TrimRight(b.String(), "\n")) + "</pre>"
+	return head + "\n<pre>" + html.EscapeString(strings.TrimRight(b.String(), "\n")) + "</pre>"
 }
 
 // decompile is dev.decompile (/decompile): the running game's quest as a .qms source.

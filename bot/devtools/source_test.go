@@ -32,6 +32,12 @@ $gold = $gold + 5
 
 #home:again
 `
+	sloppySource = `#var:gold #range:0..100 #default:[10]
+#site:start #default
+Here.
+#case:nowhere 'Go'
+#frobnicate
+`
 	brokenSource = `#text:0..1 'orphan'
 #case:start 'Go'
 #site:start #default
@@ -107,6 +113,16 @@ func TestCompileAndDecompile(t *testing.T) {
 	if got := e.QueryInt(t, `SELECT count(*) FROM script WHERE uploaded`); got != before.scripts {
 		t.Errorf("%d quests after the failed compilation, want %d", got, before.scripts)
 	}
+
+	// What the compiler tolerates comes as warnings with the compiled quest.
+	e.put(t, dev, "sloppy.qms", []byte(sloppySource), "Source «sloppy.qms» is uploaded")
+	n = e.LastID(dev)
+	e.Send(t, dev, "/compile sloppy")
+	warned := e.WaitTextAfter(t, dev, n, "«sloppy» is compiled")
+	if !strings.Contains(warned.Text, "Warnings (what the compiler ignored)") || !strings.Contains(warned.Text, "sloppy.qms:4:") {
+		t.Errorf("the warnings of a sloppy source: %q", warned.Text)
+	}
+	e.screen(t, dev, n)
 
 	// The caption /compile compiles at once; a new version of the source is a new quest version.
 	changed := strings.Replace(mainSource, "$gold = $gold + 5", "$gold = $gold + 7", 1)

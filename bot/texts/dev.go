@@ -44,14 +44,15 @@ type Dev struct {
 	SaveRandom    string
 
 	// Quest sources (.qms) and /compile
-	SourceStored string // file name, version, source name
-	SourceSame   string // file name, version, source name
-	SourceErrors string // source name, number of errors (the list follows)
-	SourceBroken string // source name, reason
-	Compiled     string // source name, locations, jumps, quest number, version
-	CompiledSame string // source name, version, quest number
-	NoSources    string
-	YourSources  string // (the names follow)
+	SourceStored   string // file name, version, source name
+	SourceSame     string // file name, version, source name
+	SourceErrors   string // source name, number of errors (the list follows)
+	SourceBroken   string // source name, reason
+	SourceWarnings string // number of warnings (the list follows)
+	Compiled       string // source name, locations, jumps, quest number, version
+	CompiledSame   string // source name, version, quest number
+	NoSources      string
+	YourSources    string // (the names follow)
 
 	// /show
 	ShowID        string // location, phase, step, kind of game, quest name, script id
@@ -124,15 +125,16 @@ var devEN = Dev{
 	SaveFlag:      "parameter p%s has an invalid visibility flag",
 	SaveRandom:    "its random generator state is invalid",
 
-	SourceStored: "Source «%s» is uploaded (version %s). /compile %s builds it and runs the quest as a sandbox.",
-	SourceSame:   "«%s» is the same file as version %s: nothing changed. /compile %s builds it.",
-	SourceErrors: "«%s» does not compile: %s error(s).",
-	SourceBroken: "«%s» compiles, but not into a quest I can play: %s. Nothing was stored.",
-	Compiled:     "«%s» is compiled: %s locations, %s jumps; quest number %s, version %s. It runs as a sandbox:",
-	CompiledSame: "«%s» compiles into the same quest as version %s (quest number %s). It runs as a sandbox:",
-	NoSources:    "You have not uploaded a source yet.",
-	YourSources:  "Your sources:",
-	NoNumber:     "not a number",
+	SourceStored:   "Source «%s» is uploaded (version %s). /compile %s builds it and runs the quest as a sandbox.",
+	SourceSame:     "«%s» is the same file as version %s: nothing changed. /compile %s builds it.",
+	SourceErrors:   "«%s» does not compile: %s error(s).",
+	SourceBroken:   "«%s» compiles, but not into a quest I can play: %s. Nothing was stored.",
+	SourceWarnings: "Warnings (what the compiler ignored): %s.",
+	Compiled:       "«%s» is compiled: %s locations, %s jumps; quest number %s, version %s. It runs as a sandbox:",
+	CompiledSame:   "«%s» compiles into the same quest as version %s (quest number %s). It runs as a sandbox:",
+	NoSources:      "You have not uploaded a source yet.",
+	YourSources:    "Your sources:",
+	NoNumber:       "not a number",
 
 	ShowID:        "Location <b>%s</b> (phase %s, step %s) of «%s» (quest number %s), %s.",
 	Sandbox:       "a sandbox game",
@@ -201,15 +203,16 @@ var devRU = Dev{
 	SaveFlag:      "у параметра p%s неверный признак видимости",
 	SaveRandom:    "состояние генератора случайных чисел в нём неверно",
 
-	SourceStored: "Исходник «%s» загружен (версия %s). /compile %s соберёт его и запустит квест в песочнице.",
-	SourceSame:   "«%s» — тот же файл, что версия %s: ничего не изменилось. /compile %s соберёт его.",
-	SourceErrors: "«%s» не собирается: ошибок — %s.",
-	SourceBroken: "«%s» собирается, но не в квест, который я могу играть: %s. Ничего не сохранено.",
-	Compiled:     "«%s» собран: локаций — %s, переходов — %s; квест номер %s, версия %s. Он запущен в песочнице:",
-	CompiledSame: "«%s» собирается в тот же квест, что версия %s (квест номер %s). Он запущен в песочнице:",
-	NoSources:    "Вы ещё не загрузили ни одного исходника.",
-	YourSources:  "Ваши исходники:",
-	NoNumber:     "не число",
+	SourceStored:   "Исходник «%s» загружен (версия %s). /compile %s соберёт его и запустит квест в песочнице.",
+	SourceSame:     "«%s» — тот же файл, что версия %s: ничего не изменилось. /compile %s соберёт его.",
+	SourceErrors:   "«%s» не собирается: ошибок — %s.",
+	SourceBroken:   "«%s» собирается, но не в квест, который я могу играть: %s. Ничего не сохранено.",
+	SourceWarnings: "Предупреждения (что компилятор пропустил): %s.",
+	Compiled:       "«%s» собран: локаций — %s, переходов — %s; квест номер %s, версия %s. Он запущен в песочнице:",
+	CompiledSame:   "«%s» собирается в тот же квест, что версия %s (квест номер %s). Он запущен в песочнице:",
+	NoSources:      "Вы ещё не загрузили ни одного исходника.",
+	YourSources:    "Ваши исходники:",
+	NoNumber:       "не число",
 
 	ShowID:        "Локация <b>%s</b> (фаза %s, шаг %s) квеста «%s» (номер %s), %s.",
 	Sandbox:       "игра в песочнице",
