@@ -244,6 +244,13 @@ type Store interface {
 	// is quarantined: stored apart as received, never handled. One bad update never fails the
 	// batch.
 	SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) (Saved, error)
+	// TakePollLease takes or renews the lease on the long poll of bot service for holder until
+	// until, unless another holder has it and it has not expired by now. When it is held it
+	// returns true and the offset at which the poll resumes (the one stored with the last batch).
+	TakePollLease(ctx context.Context, service int, holder string, now, until time.Time) (held bool, offset int64, err error)
+	// ReleasePollLease gives up holder's lease on the long poll of bot service, so that another
+	// process takes it at once; a lease holder does not have is left alone.
+	ReleasePollLease(ctx context.Context, service int, holder string) error
 	// PendingChats returns up to limit chats with updates not yet handled.
 	PendingChats(ctx context.Context, limit int) ([]ChatKey, error)
 	// HandleBatch takes the oldest unhandled update of each chat, records its sender and runs fn
