@@ -27,14 +27,20 @@ const (
 
 // startBots starts n bot processes of the load test (this test binary run as `questbot loadtest
 // -bot`) on the database at url, serving the fleet's emulator, with a poll lease of lease.
-// Their log lines go to logs.
+// Every second process runs its queries as it would through PgBouncer in transaction mode
+// (pgx's statement cache off: default_query_exec_mode=cache_describe). Their log lines go to
+// logs.
 func startBots(t *testing.T, ctx context.Context, f *loadtest.Fleet, url string, n int, lease string, logs *bottest.LogBuffer) {
 	t.Helper()
-	for range n {
+	for i := range n {
+		db := url
+		if i%2 == 1 {
+			db += " default_query_exec_mode=cache_describe"
+		}
 		cmd := exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(),
 			asQuestbotEnv+"=loadtest -bot -api "+f.URL+" -senders "+strconv.Itoa(killSenders),
-			"DATABASE_URL="+url, loadtestTokenEnv+"="+f.Bot.Token(), "LOG_LEVEL=info", "POLL_LEASE="+lease)
+			"DATABASE_URL="+db, loadtestTokenEnv+"="+f.Bot.Token(), "LOG_LEVEL=info", "POLL_LEASE="+lease)
 		if _, err := f.Start(ctx, cmd, logs); err != nil {
 			t.Fatalf("%v\n%s", err, logs)
 		}
