@@ -60,7 +60,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		url = c
 		dbCPU = func() time.Duration { return serverCPU(dataDir) }
 	}
-	pool, err := openDatabase(ctx, url)
+	pool, err := openPools(ctx, url, cfg.DatabaseSessionURL, cfg.DBPoolMax)
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot loadtest: %v\n", err)
 		return 1
