@@ -80,7 +80,10 @@ func (r Report) String() string {
 		r.Users, r.Updates, r.Duration.Round(time.Millisecond), r.PerSec,
 		r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond), r.Timeouts)
 	s += fmt.Sprintf("\n%d duplicates, %d order violations", r.Duplicates, r.OrderViolations)
-	if r.Processes > 0 {
+	switch {
+	case r.Processes == 1:
+		s += " (1 bot process)"
+	case r.Processes > 1:
 		s += fmt.Sprintf(" (%d bot processes)", r.Processes)
 	}
 	s += fmt.Sprintf("\nCPU per update: this process %v", r.ProcessCPU.Round(time.Microsecond))
