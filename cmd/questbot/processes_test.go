@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"strconv"
@@ -12,9 +14,12 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/loadtest"
+	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -152,5 +157,86 @@ func TestProcessKilledMidway(t *testing.T) {
 	var failed int
 	if err := pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE status = 'failed'`).Scan(&failed); err != nil || failed != 0 {
 		t.Errorf("%d failed outbox rows (%v)", failed, err)
+	}
+}
+
+// Ensure the settings of several processes are read and checked: DB_POOL_MAX, POLL_LEASE and
+// DATABASE_SESSION_URL, which needs DATABASE_URL.
+func TestScaleConfig(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"DATABASE_URL": "postgres://db/q", "DATABASE_SESSION_URL": "postgres://direct/q",
+		"DB_POOL_MAX": "24", "POLL_LEASE": "2s"}
+	cfg, err := ConfigFromEnv(func(k string) string { return env[k] })
+	if err != nil || cfg.DBPoolMax != 24 || cfg.PollLease != 2*time.Second || cfg.DatabaseSessionURL != "postgres://direct/q" {
+		t.Fatalf("%+v, %v", cfg, err)
+	}
+	if cfg, err := ConfigFromEnv(func(string) string { return "" }); err != nil || cfg.DBPoolMax != 0 || cfg.PollLease != 5*time.Second {
+		t.Fatalf("defaults: pool %d, lease %v, %v", cfg.DBPoolMax, cfg.PollLease, err)
+	}
+	for _, bad := range []map[string]string{
+		{"DB_POOL_MAX": "3"}, {"DB_POOL_MAX": "many"}, {"POLL_LEASE": "100ms"}, {"POLL_LEASE": "1h"},
+		{"POLL_LEASE": "soon"}, {"DATABASE_SESSION_URL": "postgres://direct/q"},
+	} {
+		if _, err := ConfigFromEnv(func(k string) string { return bad[k] }); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+// Ensure serve refuses a role it does not know, with the usage.
+func TestServeBadRole(t *testing.T) {
+	t.Parallel()
+	var stdout, stderr bytes.Buffer
+	if code := dispatch(context.Background(), []string{"serve", "--role", "boss"}, &stdout, &stderr); code != 2 {
+		t.Fatalf("--role boss: exit status %d, want 2", code)
+	}
+	if !strings.Contains(stderr.String(), `role must be all, poller or worker, not "boss"`) || !strings.Contains(stderr.String(), "--role") {
+		t.Fatalf("--role boss: stderr\n%s", &stderr)
+	}
+}
+
+// Ensure a poller and a worker on one database, with DATABASE_SESSION_URL, make one bot: the
+// poller holds the poll lease and handles nothing; the worker greets the user, and its command
+// menu is the one sent.
+func TestServePollerAndWorker(t *testing.T) {
+	t.Parallel()
+	emu := tgemu.New(tgemu.Options{})
+	const token = "778:split-roles-token"
+	b := emu.AddBot(token, "split_bot")
+	api := httptest.NewServer(emu)
+	t.Cleanup(api.Close) // after the servers stop: their long polls hold connections
+	url := pgtest.ConnString(t)
+	start := func(role bot.Role) *running {
+		cfg := testConfig(t)
+		cfg.DatabaseURL = url
+		cfg.DatabaseSessionURL = url
+		cfg.BotToken = token
+		cfg.TelegramAPIURL = api.URL
+		r := startServerWith(t, &Server{Config: cfg, Role: role})
+		waitHealthy(t, r, 15*time.Second)
+		return r
+	}
+	poller := start(bot.RolePoller)
+	bottest.WaitFor(t, 10*time.Second, "the poller to poll", func() bool {
+		return strings.Contains(poller.logs.String(), "took the bot's poll lease")
+	})
+	b.AddUser(tgbotapi.User{ID: 11, FirstName: "Ann", LanguageCode: "en"})
+	if _, err := b.SendText(11, "/start"); err != nil {
+		t.Fatal(err)
+	}
+	worker := start(bot.RoleWorker)
+	bottest.WaitFor(t, 10*time.Second, "the greeting", func() bool {
+		msgs := b.Messages(11)
+		return len(msgs) == 2 && msgs[1].FromBot
+	})
+	if len(b.Commands("")) == 0 {
+		t.Error("the worker set no command menu")
+	}
+	if strings.Contains(worker.logs.String(), "poll lease") {
+		t.Errorf("the worker competed for the poll lease:\n%s", worker.logs)
+	}
+	handled := func(r *running) float64 { return testutil.ToFloat64(r.srv.metrics.UpdatesHandled.WithLabelValues("ok")) }
+	if p, w := handled(poller), handled(worker); p != 0 || w != 1 {
+		t.Errorf("updates handled: %v by the poller, %v by the worker; want 0 and 1", p, w)
 	}
 }
