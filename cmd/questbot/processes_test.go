@@ -233,7 +233,9 @@ func TestServePollerAndWorker(t *testing.T) {
 	if strings.Contains(worker.logs.String(), "poll lease") {
 		t.Errorf("the worker competed for the poll lease:\n%s", worker.logs)
 	}
-	handled := func(r *running) float64 { return testutil.ToFloat64(r.srv.metrics.UpdatesHandled.WithLabelValues("ok")) }
+	handled := func(r *running) float64 {
+		return testutil.ToFloat64(r.srv.metrics.UpdatesHandled.WithLabelValues("ok"))
+	}
 	if p, w := handled(poller), handled(worker); p != 0 || w != 1 {
 		t.Errorf("updates handled: %v by the poller, %v by the worker; want 0 and 1", p, w)
 	}
