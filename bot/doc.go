@@ -9,7 +9,10 @@
 //     is what acknowledges the batch to Telegram; it calls deleteWebhook first. In webhook mode
 //     (Config.Webhook) Telegram POSTs each update to WebhookHandler instead, which checks the
 //     secret token set with setWebhook, stores the update through the same path (Accept) and
-//     answers 200 only after the commit, so a delivery not stored is delivered again.
+//     answers 200 only after the commit, so a delivery not stored is delivered again. A delivery
+//     stored whose answer was lost comes again too (by webhook, or by getUpdates after a switch
+//     back to polling): the ids of a webhook's updates are kept for the day Telegram may
+//     deliver them, and a second copy is not stored.
 //   - The dispatcher handles each chat's updates one at a time in update order, different chats in
 //     parallel. An update's handler runs in one transaction with the upsert of its sender, the
 //     domain's state change and the requests it wants sent (the outbox rows): all commit together.

@@ -562,3 +562,28 @@ func TestTwoProcesses(t *testing.T) {
 		}
 	}
 }
+
+// Ensure a process that stops while a send is under way lets it end and records it, so that the
+// next start does not send it again.
+func TestStopLetsSendsEnd(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	e.User(1, "Ann", "en")
+	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", Delay: 300 * time.Millisecond})
+	started := make(chan struct{})
+	var once sync.Once
+	p := e.Start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits, Hooks: bot.Hooks{
+		BeforeSend: func(*bot.OutboxRow) bool { once.Do(func() { close(started) }); return false }}})
+	e.Send(t, 1, "a")
+	<-started
+	p.Stop()
+	if got := strings.Join(e.botTexts(1), ","); got != "got a" {
+		t.Fatalf("after the stop: replies %q, want the send under way ended (got a)", got)
+	}
+	e.Start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
+	e.Send(t, 1, "b")
+	bottest.WaitFor(t, 10*time.Second, "the reply to b", func() bool { return len(e.botTexts(1)) >= 2 })
+	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b" {
+		t.Errorf("replies %s, want got a,got b", got)
+	}
+}

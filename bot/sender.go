@@ -73,7 +73,17 @@ func (s *sender) wakeAt(c ChatKey, t time.Time) {
 	s.timers[c] = wake{at: t, stop: stop}
 }
 
+// stopGrace is how long, in real time, the sends under way when the transport stops may take to
+// end and be recorded. A send cut short might have reached Telegram without its row being
+// removed, and would be sent again by the next start, as after a crash.
+const stopGrace = 5 * time.Second
+
 func (s *sender) run(ctx context.Context) {
+	// Batches started before the stop run on a context that outlives it by stopGrace.
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(stopGrace, cancel) })
+	defer stop()
 	var wg sync.WaitGroup
 	for range s.t.cfg.Senders {
 		wg.Go(func() {
@@ -82,7 +92,7 @@ func (s *sender) run(ctx context.Context) {
 				if !ok {
 					return
 				}
-				s.sendBatch(ctx, chats)
+				s.sendBatch(work, chats)
 			}
 		})
 	}

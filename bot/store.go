@@ -238,7 +238,9 @@ type Store interface {
 	RegisterService(ctx context.Context, token string, me tgbotapi.User) (id int, offset int64, err error)
 	// SaveUpdates stores raw updates in the inbox and moves the bot's offset to next, in one
 	// transaction; updates below the stored offset, or still in the inbox, are ignored (they were
-	// stored before). With next 0 (a webhook) the offset is neither used nor moved. What
+	// stored before). With next 0 (a webhook) the offset is neither used nor moved: each update
+	// id is recorded for a day instead, and an update recorded before is ignored, by a webhook
+	// or by a poll (a second delivery after an answer was lost). What
 	// PostgreSQL cannot hold (U+0000, unpaired surrogates, bytes that are not UTF-8) is replaced
 	// by U+FFFD. An update that cannot be decoded, or whose update_id is outside 0..MaxUpdateID,
 	// is quarantined: stored apart as received, never handled. One bad update never fails the
@@ -283,7 +285,7 @@ type Store interface {
 	// OutboxStats returns the number of pending outbox rows and the age of the oldest.
 	OutboxStats(ctx context.Context) (depth int64, oldest time.Duration, err error)
 	// Cleanup removes the records of given-up updates, and the message ids recorded under refs,
-	// older than age.
+	// older than age, and the ids of updates received by webhook after a day.
 	Cleanup(ctx context.Context, age time.Duration) error
 	// PruneFailed removes the outbox rows that failed for good (with their texts) and the
 	// quarantined updates, older than age, and returns how many rows it removed.

@@ -25,6 +25,8 @@ import (
 // through the same path as the long poll (Accept), and answers 200 only once it is committed.
 // Telegram delivers an update again until it gets a 2xx, so nothing it sent is lost: a crash
 // before the commit means another delivery, one after it means the update waits in the inbox.
+// A delivery whose 200 was lost is delivered again; the store knows it by its update_id (see
+// Store.SaveUpdates) and does not store it twice.
 // A delivery still signed with the previous start's secret is refused until setWebhook with the
 // new one went through, and Telegram retries it then.
 

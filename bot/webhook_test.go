@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/bottest"
 	"github.com/questbot/questbot/bot/tgemu"
 )
@@ -20,19 +21,22 @@ import (
 // hookServer is this process's public address in a webhook test: a real listener in front of
 // whichever transport's WebhookHandler is current (a restarted process is a new transport). It
 // answers 503 while there is none, which Telegram retries, and notes the secret of the last
-// delivery it passed on.
+// delivery it passed on. While lose is set, the handler's answer is replaced by a 502, as when
+// the connection breaks after the process committed: Telegram delivers the update again.
 type hookServer struct {
 	srv    *httptest.Server
 	mu     sync.Mutex
 	h      http.Handler
 	secret string
+	lose   bool
+	passed int // deliveries passed on to a handler
 }
 
 func newHookServer(t *testing.T) *hookServer {
 	hs := &hookServer{}
 	hs.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hs.mu.Lock()
-		h := hs.h
+		h, lose := hs.h, hs.lose
 		if h != nil {
 			hs.secret = r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
 		}
@@ -41,7 +45,15 @@ func newHookServer(t *testing.T) *hookServer {
 			http.Error(w, "starting", http.StatusServiceUnavailable)
 			return
 		}
-		h.ServeHTTP(w, r)
+		if lose {
+			h.ServeHTTP(httptest.NewRecorder(), r)
+			http.Error(w, "answer lost", http.StatusBadGateway)
+		} else {
+			h.ServeHTTP(w, r)
+		}
+		hs.mu.Lock()
+		hs.passed++
+		hs.mu.Unlock()
 	}))
 	t.Cleanup(hs.srv.Close)
 	return hs
@@ -51,6 +63,21 @@ func (hs *hookServer) serve(h http.Handler) {
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	hs.h = h
+}
+
+// loseAnswers sets whether the handler's answers are lost; it returns how many deliveries were
+// passed on so far.
+func (hs *hookServer) loseAnswers(lose bool) int {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	hs.lose = lose
+	return hs.passed
+}
+
+func (hs *hookServer) deliveries() int {
+	hs.mu.Lock()
+	defer hs.mu.Unlock()
+	return hs.passed
 }
 
 func (hs *hookServer) lastSecret() string {
@@ -168,13 +195,17 @@ func TestWebhookSecret(t *testing.T) {
 		return e.Bot.WebhookInfo().PendingUpdateCount == 0 && e.inboxRows(t) == 1
 	})
 	secret := hs.lastSecret()
+	wrong := "x" + secret[1:]
+	if wrong == secret {
+		wrong = "y" + secret[1:]
+	}
 	update := `{"update_id":900,"message":{"message_id":90,"date":1,"chat":{"id":1,"type":"private"},"from":{"id":1,"is_bot":false,"first_name":"Ann"},"text":"forged"}}`
 	for _, c := range []struct {
 		name, path, secret, body string
 		want                     int
 	}{
 		{"no secret", "/telegram/123456", "", update, http.StatusUnauthorized},
-		{"wrong secret", "/telegram/123456", "x" + secret[1:], update, http.StatusUnauthorized},
+		{"wrong secret", "/telegram/123456", wrong, update, http.StatusUnauthorized},
 		{"short secret", "/telegram/123456", secret[:10], update, http.StatusUnauthorized},
 		{"unknown bot", "/telegram/654321", secret, update, http.StatusNotFound},
 		{"not a bot id", "/telegram/abc", secret, update, http.StatusNotFound},
@@ -240,5 +271,64 @@ func TestWebhookRestartAndBackToPolling(t *testing.T) {
 	bottest.WaitFor(t, 10*time.Second, "the polled reply", func() bool { return len(e.botTexts(1)) == 4 })
 	if got := e.botTexts(1)[3]; got != "got d" {
 		t.Errorf("reply %q, want got d", got)
+	}
+}
+
+// Ensure an update delivered again after it was stored (its 200 was lost on the way) is handled
+// once: when the webhook delivers it again, and when a process that went back to long polling
+// gets it from getUpdates, since Telegram never learned it was delivered.
+func TestWebhookSecondDelivery(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	hs := newHookServer(t)
+	first := e.startWebhook(t, hs, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
+	e.User(1, "Ann", "en")
+
+	// "a" is stored, handled and answered, and delivered again until its answer gets through.
+	before := hs.loseAnswers(true)
+	e.Send(t, 1, "a")
+	bottest.WaitFor(t, 10*time.Second, "a second delivery of a", func() bool { return hs.deliveries() >= before+2 })
+	hs.loseAnswers(false)
+	bottest.WaitFor(t, 10*time.Second, "a acknowledged", func() bool { return e.Bot.WebhookInfo().PendingUpdateCount == 0 })
+	e.Send(t, 1, "b")
+	bottest.WaitFor(t, 10*time.Second, "the reply to b", func() bool { return len(e.botTexts(1)) >= 2 })
+	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b" {
+		t.Fatalf("replies %s, want got a,got b", got)
+	}
+
+	// "c" is stored and handled, but Telegram still holds it when the process stops; the next
+	// process polls and gets it again.
+	before = hs.loseAnswers(true)
+	e.Send(t, 1, "c")
+	bottest.WaitFor(t, 10*time.Second, "c stored and answered", func() bool {
+		return hs.deliveries() > before && len(e.botTexts(1)) == 3
+	})
+	first.Stop()
+	hs.serve(nil)
+	if n := e.Bot.WebhookInfo().PendingUpdateCount; n != 1 {
+		t.Fatalf("%d updates pending after the lost answer, want 1 (c)", n)
+	}
+	e.Start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
+	bottest.WaitFor(t, 10*time.Second, "c polled again", func() bool {
+		info := e.Bot.WebhookInfo()
+		return info.URL == "" && info.PendingUpdateCount == 0
+	})
+	e.Send(t, 1, "d")
+	bottest.WaitFor(t, 10*time.Second, "the reply to d", func() bool { return len(e.botTexts(1)) >= 4 })
+	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b,got c,got d" {
+		t.Errorf("replies %s, want got a,got b,got c,got d", got)
+	}
+
+	// The ids are kept for a day: the cleanup removes older ones only.
+	ctx := context.Background()
+	if _, err := e.Pool.Exec(ctx, `UPDATE inbox_seen SET received_at = now() - interval '25 hours' WHERE update_id = (SELECT min(update_id) FROM inbox_seen)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := botpg.New(e.Pool).Cleanup(ctx, 48*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	var kept int
+	if err := e.Pool.QueryRow(ctx, `SELECT count(*) FROM inbox_seen`).Scan(&kept); err != nil || kept != 2 {
+		t.Errorf("%d update ids kept after the cleanup (%v), want 2 (b and c)", kept, err)
 	}
 }

@@ -379,6 +379,10 @@ func (s *Store) Cleanup(ctx context.Context, age time.Duration) error {
 	if err == nil {
 		_, err = s.pool.Exec(ctx, `DELETE FROM sent_ref WHERE sent_at < now() - $1::interval`, interval(age))
 	}
+	if err == nil {
+		// Telegram gives up an undelivered update after 24 hours: no copy of an older one comes.
+		_, err = s.pool.Exec(ctx, `DELETE FROM inbox_seen WHERE received_at < now() - interval '24 hours'`)
+	}
 	if err != nil {
 		return fmt.Errorf("cleanup: %w", err)
 	}

@@ -152,12 +152,26 @@ const (
 	// senders) for service $1. With $6 true (a long poll) an update below the stored offset was
 	// stored before, and may be handled and gone already (a second process polling the same bot
 	// got the same batch); locking the bot's row makes concurrent saves of one bot take turns.
-	// A webhook's updates may arrive out of order: only the ones still in the inbox are known.
+	// A webhook's updates ($6 false) may arrive out of order, so the offset says nothing about
+	// them: each is recorded in inbox_seen, and one recorded before is a second delivery of an
+	// update stored already. A long poll skips those too, for the poll that follows a switch
+	// back from webhook mode may get again an update whose delivery was not acknowledged.
 	insertInboxSQL = `
+		WITH u AS (
+			SELECT * FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u (id, chat, payload, sender)
+		), fresh AS (
+			INSERT INTO inbox_seen (service_id, update_id)
+			SELECT $1, u.id FROM u WHERE NOT $6
+			ON CONFLICT DO NOTHING
+			RETURNING update_id
+		)
 		INSERT INTO inbox (service_id, update_id, chat_id, payload, sender)
 		SELECT $1, u.id, u.chat, u.payload::jsonb, u.sender::jsonb
-		FROM unnest($2::bigint[], $3::bigint[], $4::text[], $5::text[]) AS u (id, chat, payload, sender)
-		WHERE NOT $6 OR u.id >= (SELECT update_offset FROM service WHERE id = $1 FOR UPDATE)
+		FROM u
+		WHERE CASE WHEN $6 THEN
+			u.id >= (SELECT update_offset FROM service WHERE id = $1 FOR UPDATE)
+			AND NOT EXISTS (SELECT 1 FROM inbox_seen s WHERE s.service_id = $1 AND s.update_id = u.id)
+		ELSE u.id IN (SELECT update_id FROM fresh) END
 		ON CONFLICT DO NOTHING`
 	// insertQuarantineSQL stores updates apart; a copy delivered again is stored once. It
 	// returns the digests of the updates newly stored.
