@@ -287,6 +287,10 @@ type Store interface {
 	// Cleanup removes the records of given-up updates, and the message ids recorded under refs,
 	// older than age, and the ids of updates received by webhook after a day.
 	Cleanup(ctx context.Context, age time.Duration) error
+	// WebhookSecret returns the secret_token of a bot's webhook, which every process of the bot
+	// checks: the one stored, or fresh, stored now, when none is. With fresh "" it only reads
+	// ("" when none is stored).
+	WebhookSecret(ctx context.Context, service int, fresh string) (string, error)
 	// PruneFailed removes the outbox rows that failed for good (with their texts) and the
 	// quarantined updates, older than age, and returns how many rows it removed.
 	PruneFailed(ctx context.Context, age time.Duration) (int64, error)

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/questbot/questbot/bot/texts"
@@ -103,8 +104,12 @@ type botEntry struct {
 	api     *API
 	service int
 	offset  int64
-	// secret is the secret_token of the bot's webhook, new for each transport.
-	secret string
+	// secret is the secret_token of the bot's webhook, shared by the bot's processes through
+	// the store (webhook.go); "" outside webhook mode.
+	secret atomic.Pointer[string]
+	// secretRead is when the secret was last read from the store (UnixNano), for refreshing it
+	// at most once a second.
+	secretRead atomic.Int64
 }
 
 // New returns a transport; add bots with AddBot, then Run it.
@@ -163,17 +168,19 @@ func New(cfg Config) *Transport {
 // long poll, or in webhook mode its setWebhook, starts with Run; WebhookHandler accepts its
 // updates from AddBot on.
 func (t *Transport) AddBot(ctx context.Context, api *API) (int, error) {
-	secret, err := newSecret()
-	if err != nil {
-		return 0, err
-	}
 	id, offset, err := t.cfg.Store.RegisterService(ctx, api.token, api.Me())
 	if err != nil {
 		return 0, err
 	}
+	b := &botEntry{api: api, service: id, offset: offset}
+	if t.cfg.Webhook != "" && t.cfg.Role.Receives() {
+		if err := t.loadSecret(ctx, b); err != nil {
+			return 0, err
+		}
+	}
 	t.mu.Lock()
 	t.apis[id] = api
-	t.bots = append(t.bots, &botEntry{api: api, service: id, offset: offset, secret: secret})
+	t.bots = append(t.bots, b)
 	t.mu.Unlock()
 	t.log.Info("Bot registered", slog.String("username", api.Me().UserName), slog.Int("service_id", id))
 	return id, nil

@@ -389,6 +389,18 @@ func (s *Store) Cleanup(ctx context.Context, age time.Duration) error {
 	return nil
 }
 
+// WebhookSecret implements bot.Store.
+func (s *Store) WebhookSecret(ctx context.Context, service int, fresh string) (string, error) {
+	var secret string
+	err := s.pool.QueryRow(ctx, `
+		UPDATE service SET webhook_secret = COALESCE(webhook_secret, NULLIF($2, ''))
+		WHERE id = $1 RETURNING COALESCE(webhook_secret, '')`, service, fresh).Scan(&secret)
+	if err != nil {
+		return "", fmt.Errorf("webhook secret: %w", err)
+	}
+	return secret, nil
+}
+
 // interval is a duration as a PostgreSQL interval literal, to whole seconds.
 func interval(d time.Duration) string {
 	return strconv.FormatInt(int64(d/time.Second), 10) + " seconds"
