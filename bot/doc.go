@@ -59,6 +59,11 @@
 // alone (a slow send's row by its lease), so a second process never takes a lane's rows out of
 // order and never sends a row twice.
 //
+// Several processes: any number of processes may run the transport on one database, each with
+// a Role (all, poller, worker). Each bot is long-polled by the one process holding its poll
+// lease, taken over within about Config.PollLease when that process dies, resuming at the stored
+// offset; every working process dispatches and sends through the claims above. See lease.go.
+//
 // Time: the transport's policies (rate limits, 429 waits, backoff, how long a failing row may
 // hold its lane, how old a button press may be, the pauses of the long poll) run on a Clock,
 // which tests replace; the deadlines of I/O are real time.

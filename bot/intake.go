@@ -41,6 +41,10 @@ func (t *Transport) received(log *slog.Logger, n int, saved Saved) {
 		log.Warn("Update quarantined: it cannot be handled; it is kept in inbox_quarantine", attrs...)
 		t.m.UpdatesQuarantined.Inc()
 	}
+	if !t.cfg.Role.Works() {
+		// A poller's dispatcher does not run: the working processes find the updates.
+		return
+	}
 	for _, c := range saved.Chats {
 		t.disp.notify(c)
 	}

@@ -25,6 +25,27 @@ import (
 // they settle), so that several processes on one database, each running every job, never settle
 // the same row twice. A job that sends messages does so through Transport.Do, which writes them
 // to the outbox in the job's transaction and wakes the sender.
+//
+// The jobs bot/app schedules, and what makes each fire once however many processes run it:
+//
+//   - quest-sessions (bot/questplay): each due session is settled in a transaction that locks it
+//     with SKIP LOCKED and checks its deadline again; the purge of ended sessions is a DELETE.
+//   - broadcasts (bot/relay): each step locks its broadcast with SKIP LOCKED and moves the
+//     cursor past the users it queued in the same transaction; relay-cleanup only deletes.
+//   - board-deadlines, board-reminders, board-notify, board-cleanup (bot/boards): found by a
+//     claim that is rolled back, then settled one board at a time with the board locked and the
+//     rule checked again (sessions.Board.Expire, Remind, the notification row deleted in the
+//     transaction that queues its message), so a second run finds nothing left to do.
+//   - board-ai (bot/boards): a turn is claimed with a lease at the board's revision, and the
+//     move is played only if the revision is still the one claimed.
+//   - upload-sweep (bot/devtools): removes files no row names, older than an hour; two sweeps
+//     removing one file is harmless. inbox-cleanup (Cleanup) only deletes old records;
+//     outbox-metrics only reads.
+//
+// The downloads of uploaded files (devtools.Tools.RunFetches) claim each file with a lease, so
+// one process downloads it. Files live in UPLOADS_DIR, which several processes must share (one
+// machine, or a shared file system): a quest uploaded through one process is played through
+// another.
 
 // Job is the work of a scheduled job. ctx is cancelled when the scheduler stops; an error is
 // logged, and the job runs again at its next time.

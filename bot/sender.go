@@ -38,7 +38,13 @@ func newSender(t *Transport) *sender {
 	}
 }
 
-func (s *sender) notify(c ChatKey) { s.q.push(c) }
+// notify schedules a lane that got rows. A poller's sender does not run: the rows wait for a
+// working process's scan, and nothing piles up in its queue.
+func (s *sender) notify(c ChatKey) {
+	if s.t.cfg.Role.Works() {
+		s.q.push(c)
+	}
+}
 
 // later is now+d as the outbox keeps it, to the microsecond, so that a time the sender keeps in
 // memory and the same time read back from the outbox are equal.

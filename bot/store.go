@@ -246,6 +246,13 @@ type Store interface {
 	// is quarantined: stored apart as received, never handled. One bad update never fails the
 	// batch.
 	SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) (Saved, error)
+	// TakePollLease takes or renews the lease on the long poll of bot service for holder until
+	// until, unless another holder has it and it has not expired by now. When it is held it
+	// returns true and the offset at which the poll resumes (the one stored with the last batch).
+	TakePollLease(ctx context.Context, service int, holder string, now, until time.Time) (held bool, offset int64, err error)
+	// ReleasePollLease gives up holder's lease on the long poll of bot service, so that another
+	// process takes it at once; a lease holder does not have is left alone.
+	ReleasePollLease(ctx context.Context, service int, holder string) error
 	// PendingChats returns up to limit chats with updates not yet handled.
 	PendingChats(ctx context.Context, limit int) ([]ChatKey, error)
 	// HandleBatch takes the oldest unhandled update of each chat, records its sender and runs fn
@@ -280,6 +287,10 @@ type Store interface {
 	// Cleanup removes the records of given-up updates, and the message ids recorded under refs,
 	// older than age, and the ids of updates received by webhook after a day.
 	Cleanup(ctx context.Context, age time.Duration) error
+	// WebhookSecret returns the secret_token of a bot's webhook, which every process of the bot
+	// checks: the one stored, or fresh, stored now, when none is. With fresh "" it only reads
+	// ("" when none is stored).
+	WebhookSecret(ctx context.Context, service int, fresh string) (string, error)
 	// PruneFailed removes the outbox rows that failed for good (with their texts) and the
 	// quarantined updates, older than age, and returns how many rows it removed.
 	PruneFailed(ctx context.Context, age time.Duration) (int64, error)

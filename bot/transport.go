@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/questbot/questbot/bot/texts"
@@ -29,6 +30,13 @@ type Config struct {
 	// at WebhookURL(Webhook, bot id) instead of by long polling (see webhook.go). Empty: long
 	// polling, after deleteWebhook.
 	Webhook string
+	// Role is what this process runs (see lease.go): RoleAll (the zero value) receives, handles
+	// and sends; RolePoller only receives; RoleWorker only handles and sends.
+	Role Role
+	// PollLease is how long the lease on a bot's long poll lasts unless its holder renews it,
+	// and so about how long the bot goes unpolled when the process polling it dies (see
+	// lease.go); DefaultPollLease unless set.
+	PollLease time.Duration
 	// PollTimeout is the getUpdates long-poll timeout; 25 s unless set.
 	PollTimeout time.Duration
 	// Workers is how many batches of chats are handled at once; 8 unless set. A worker takes up
@@ -88,14 +96,20 @@ type Transport struct {
 	apis  map[int]*API // by service id
 	bots  []*botEntry
 	rscan time.Duration
+	// holder names this transport in the poll leases.
+	holder string
 }
 
 type botEntry struct {
 	api     *API
 	service int
 	offset  int64
-	// secret is the secret_token of the bot's webhook, new for each transport.
-	secret string
+	// secret is the secret_token of the bot's webhook, shared by the bot's processes through
+	// the store (webhook.go); "" outside webhook mode.
+	secret atomic.Pointer[string]
+	// secretRead is when the secret was last read from the store (UnixNano), for refreshing it
+	// at most once a second.
+	secretRead atomic.Int64
 }
 
 // New returns a transport; add bots with AddBot, then Run it.
@@ -137,10 +151,14 @@ func New(cfg Config) *Transport {
 	if cfg.GiveWayAfter <= 0 {
 		cfg.GiveWayAfter = 10 * time.Second
 	}
+	if cfg.PollLease <= 0 {
+		cfg.PollLease = DefaultPollLease
+	}
 	if cfg.FailedRetention <= 0 {
 		cfg.FailedRetention = 7 * 24 * time.Hour
 	}
-	t := &Transport{cfg: cfg, log: cfg.Log, m: cfg.Metrics, clock: cfg.Clock, apis: map[int]*API{}, rscan: cfg.Rescan}
+	t := &Transport{cfg: cfg, log: cfg.Log, m: cfg.Metrics, clock: cfg.Clock, apis: map[int]*API{}, rscan: cfg.Rescan,
+		holder: processName()}
 	t.send = newSender(t)
 	t.disp = newDispatcher(t)
 	return t
@@ -150,17 +168,19 @@ func New(cfg Config) *Transport {
 // long poll, or in webhook mode its setWebhook, starts with Run; WebhookHandler accepts its
 // updates from AddBot on.
 func (t *Transport) AddBot(ctx context.Context, api *API) (int, error) {
-	secret, err := newSecret()
-	if err != nil {
-		return 0, err
-	}
 	id, offset, err := t.cfg.Store.RegisterService(ctx, api.token, api.Me())
 	if err != nil {
 		return 0, err
 	}
+	b := &botEntry{api: api, service: id, offset: offset}
+	if t.cfg.Webhook != "" && t.cfg.Role.Receives() {
+		if err := t.loadSecret(ctx, b); err != nil {
+			return 0, err
+		}
+	}
 	t.mu.Lock()
 	t.apis[id] = api
-	t.bots = append(t.bots, &botEntry{api: api, service: id, offset: offset, secret: secret})
+	t.bots = append(t.bots, b)
 	t.mu.Unlock()
 	t.log.Info("Bot registered", slog.String("username", api.Me().UserName), slog.Int("service_id", id))
 	return id, nil
@@ -172,23 +192,28 @@ func (t *Transport) api(service int) *API {
 	return t.apis[service]
 }
 
-// Run polls every bot (or, in webhook mode, sets its webhook), handles and sends until ctx is
-// cancelled, then waits for the work in flight. Handled and sent work is committed; anything interrupted is found again on the next
-// start.
+// Run runs what the role asks for until ctx is cancelled, then waits for the work in flight:
+// it polls every bot whose poll lease this process holds (or, in webhook mode, sets each bot's
+// webhook), and handles and sends. Handled and sent work is committed; anything interrupted is
+// found again on the next start, by this process or another.
 func (t *Transport) Run(ctx context.Context) error {
 	var wg sync.WaitGroup
 	t.mu.Lock()
 	bots := append([]*botEntry(nil), t.bots...)
 	t.mu.Unlock()
-	for _, b := range bots {
-		if t.cfg.Webhook != "" {
-			wg.Go(func() { t.setWebhook(ctx, b) })
-		} else {
-			wg.Go(func() { t.poll(ctx, b) })
+	if t.cfg.Role.Receives() {
+		for _, b := range bots {
+			if t.cfg.Webhook != "" {
+				wg.Go(func() { t.setWebhook(ctx, b) })
+			} else {
+				wg.Go(func() { t.lead(ctx, b) })
+			}
 		}
 	}
-	wg.Go(func() { t.disp.run(ctx) })
-	wg.Go(func() { t.send.run(ctx) })
+	if t.cfg.Role.Works() {
+		wg.Go(func() { t.disp.run(ctx) })
+		wg.Go(func() { t.send.run(ctx) })
+	}
 	wg.Wait()
 	return nil
 }
@@ -346,8 +371,13 @@ func (d *dispatcher) run(ctx context.Context) {
 			}
 		})
 	}
-	// The scan finds updates no notification announced: those of a previous run, of another
-	// process, or that failed and wait for another attempt.
+	// The scan finds updates no notification in this process announced: those of a previous
+	// run, of another process, or that failed and wait for another attempt. A store that can
+	// tell when another process stored updates wakes it at once.
+	wake := make(chan struct{}, 1)
+	if w, ok := d.t.cfg.Store.(InboxWatcher); ok {
+		wg.Go(func() { d.watch(ctx, w, wake) })
+	}
 	tick := time.NewTicker(d.t.rscan)
 	defer tick.Stop()
 	for {
@@ -363,6 +393,34 @@ func (d *dispatcher) run(ctx context.Context) {
 			wg.Wait()
 			return
 		case <-tick.C:
+		case <-wake:
+			// Under load updates are stored every few milliseconds: a pause between scans
+			// keeps them from running back to back.
+			sleep(ctx, SystemClock, minWakeScan)
+		}
+	}
+}
+
+// minWakeScan is the least time between two scans of the inbox that a wake-up started.
+const minWakeScan = 20 * time.Millisecond
+
+// watch wakes the scan whenever the store says updates were stored, until ctx ends; when the
+// watch fails, it starts again after a pause (the scan goes on at its pace meanwhile).
+func (d *dispatcher) watch(ctx context.Context, w InboxWatcher, wake chan struct{}) {
+	for ctx.Err() == nil {
+		err := w.WatchInbox(ctx, func() {
+			select {
+			case wake <- struct{}{}:
+			default:
+			}
+		})
+		if ctx.Err() != nil {
+			return
+		}
+		d.t.log.Warn("Watching the inbox failed; retrying in 5 s (the scan goes on)", slog.Any("error", err))
+		select {
+		case <-ctx.Done():
+		case <-time.After(5 * time.Second):
 		}
 	}
 }

@@ -19,16 +19,21 @@ import (
 
 // Webhook mode. With Config.Webhook set, Telegram POSTs each update to
 // <Webhook>/telegram/<bot id> (the bot's Telegram user id) instead of answering getUpdates.
-// Each start of the transport gives each bot a fresh random secret_token and calls setWebhook
-// with it; WebhookHandler refuses a request without that secret in its
-// X-Telegram-Bot-Api-Secret-Token header (401, nothing stored), stores the update in the inbox
-// through the same path as the long poll (Accept), and answers 200 only once it is committed.
+// Each bot has a random secret_token, made by the first process that needs it and kept in the
+// store (service.webhook_secret), so that every process behind the public address accepts the
+// bot's deliveries; each receiving process calls setWebhook with it at start (the same URL and
+// secret: calls of several processes agree). WebhookHandler refuses a request without that
+// secret in its X-Telegram-Bot-Api-Secret-Token header (401, nothing stored), stores the update
+// in the inbox through the same path as the long poll (Accept), and answers 200 only once it is
+// committed. To change the secret, an operator clears the column and restarts one receiving
+// process, which makes a new one and sets it; the others read it again from the store on the
+// first delivery their copy refuses (at most once a second per bot).
 // Telegram delivers an update again until it gets a 2xx, so nothing it sent is lost: a crash
 // before the commit means another delivery, one after it means the update waits in the inbox.
 // A delivery whose 200 was lost is delivered again; the store knows it by its update_id (see
 // Store.SaveUpdates) and does not store it twice.
-// A delivery still signed with the previous start's secret is refused until setWebhook with the
-// new one went through, and Telegram retries it then.
+// A delivery still signed with a secret just replaced is refused until setWebhook with the new
+// one went through, and Telegram retries it then.
 
 // WebhookPath is the path prefix under which WebhookHandler receives updates.
 const WebhookPath = "/telegram/"
@@ -47,6 +52,50 @@ func newSecret() (string, error) {
 	return base64.RawURLEncoding.EncodeToString(b), nil
 }
 
+// loadSecret reads the bot's webhook secret from the store, making and storing one when there is
+// none.
+func (t *Transport) loadSecret(ctx context.Context, b *botEntry) error {
+	fresh, err := newSecret()
+	if err != nil {
+		return err
+	}
+	secret, err := t.cfg.Store.WebhookSecret(ctx, b.service, fresh)
+	if err != nil {
+		return err
+	}
+	b.secret.Store(&secret)
+	b.secretRead.Store(time.Now().UnixNano())
+	return nil
+}
+
+// checkSecret reports whether got is the bot's webhook secret. A secret that differs from this
+// process's copy is checked again against the store, at most once a second, in case another
+// process replaced it.
+func (t *Transport) checkSecret(ctx context.Context, b *botEntry, got string) bool {
+	if matches(b.secret.Load(), got) {
+		return true
+	}
+	last := b.secretRead.Load()
+	now := time.Now().UnixNano()
+	if now-last < int64(time.Second) || !b.secretRead.CompareAndSwap(last, now) {
+		return false
+	}
+	secret, err := t.cfg.Store.WebhookSecret(ctx, b.service, "")
+	if err != nil {
+		t.log.Warn("Reading the webhook secret failed", slog.Int("service_id", b.service), slog.Any("error", err))
+		return false
+	}
+	if secret != "" {
+		b.secret.Store(&secret)
+	}
+	return matches(&secret, got)
+}
+
+// matches compares a secret in constant time; a missing or empty secret matches nothing.
+func matches(secret *string, got string) bool {
+	return secret != nil && *secret != "" && subtle.ConstantTimeCompare([]byte(got), []byte(*secret)) == 1
+}
+
 // WebhookURL returns the URL Telegram posts a bot's updates to in webhook mode.
 func WebhookURL(base string, botID int64) string {
 	return strings.TrimSuffix(base, "/") + WebhookPath + strconv.FormatInt(botID, 10)
@@ -60,7 +109,7 @@ func (t *Transport) setWebhook(ctx context.Context, b *botEntry) {
 	for ctx.Err() == nil {
 		_, err := b.api.Do(ctx, Request{Method: "setWebhook", Params: map[string]string{
 			"url":          url,
-			"secret_token": b.secret,
+			"secret_token": *b.secret.Load(),
 		}}, "")
 		if err == nil {
 			log.Info("Webhook set", slog.String("url", url))
@@ -129,8 +178,7 @@ func (t *Transport) serveWebhook(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	got := r.Header.Get("X-Telegram-Bot-Api-Secret-Token")
-	if b.secret == "" || subtle.ConstantTimeCompare([]byte(got), []byte(b.secret)) != 1 {
+	if !t.checkSecret(r.Context(), b, r.Header.Get("X-Telegram-Bot-Api-Secret-Token")) {
 		t.m.WebhookRefused.Inc()
 		http.Error(w, "unauthorized", http.StatusUnauthorized)
 		return

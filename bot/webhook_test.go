@@ -95,7 +95,7 @@ func (e *env) startWebhook(t *testing.T, hs *hookServer, cfg bot.Config) *bottes
 	p := e.Start(t, cfg)
 	hs.serve(p.Transport.WebhookHandler())
 	want := hs.srv.URL + "/telegram/123456"
-	// A restarted process sets the webhook again, with a new secret.
+	// A restarted process sets the webhook again.
 	bottest.WaitFor(t, 10*time.Second, "the webhook set", func() bool {
 		return e.Bot.Count("setWebhook") > sets && e.Bot.WebhookInfo().URL == want
 	})
@@ -330,5 +330,108 @@ func TestWebhookSecondDelivery(t *testing.T) {
 	var kept int
 	if err := e.Pool.QueryRow(ctx, `SELECT count(*) FROM inbox_seen`).Scan(&kept); err != nil || kept != 2 {
 		t.Errorf("%d update ids kept after the cleanup (%v), want 2 (b and c)", kept, err)
+	}
+}
+
+// balancer passes requests to its backends in turn, as a reverse proxy in front of several
+// processes does, and counts the answers each gave by status.
+type balancer struct {
+	mu       sync.Mutex
+	backends []http.Handler
+	next     int
+	answers  []map[int]int
+}
+
+func newBalancer(backends ...http.Handler) *balancer {
+	b := &balancer{backends: backends}
+	for range backends {
+		b.answers = append(b.answers, map[int]int{})
+	}
+	return b
+}
+
+func (b *balancer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b.mu.Lock()
+	i := b.next
+	b.next = (b.next + 1) % len(b.backends)
+	h := b.backends[i]
+	b.mu.Unlock()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	b.mu.Lock()
+	b.answers[i][rec.Code]++
+	b.mu.Unlock()
+	w.WriteHeader(rec.Code)
+	w.Write(rec.Body.Bytes())
+}
+
+// set replaces backend i.
+func (b *balancer) set(i int, h http.Handler) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.backends[i] = h
+}
+
+// count returns how many answers of status code backend i gave.
+func (b *balancer) count(i, code int) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.answers[i][code]
+}
+
+// Ensure two processes behind one public address both accept a bot's deliveries (they share its
+// secret through the database), each update handled once and in order; and that when the secret
+// is replaced (cleared, and a receiving process restarted), the process still holding the old one
+// reads the new one and accepts again.
+func TestWebhookSeveralProcesses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	hs := newHookServer(t)
+	cfg := bot.Config{Handler: numbered, Limits: &bot.NoLimits, Webhook: hs.srv.URL}
+	a := e.startWebhook(t, hs, cfg)
+	b := e.Start(t, cfg)
+	lb := newBalancer(a.Transport.WebhookHandler(), b.Transport.WebhookHandler())
+	hs.serve(lb)
+	e.User(1, "Ann", "en")
+	const n = 10
+	for i := range n {
+		e.Send(t, 1, fmt.Sprint(i))
+	}
+	bottest.WaitFor(t, 10*time.Second, "every reply", func() bool { return len(e.botTexts(1)) >= n })
+	for i, m := range e.botTexts(1) {
+		if want := fmt.Sprint("got ", i); m != want {
+			t.Fatalf("reply %d: %q, want %q", i, m, want)
+		}
+	}
+	if lb.count(0, http.StatusOK) == 0 || lb.count(1, http.StatusOK) == 0 || lb.count(0, http.StatusUnauthorized)+lb.count(1, http.StatusUnauthorized) != 0 {
+		t.Fatalf("answers of the two processes: %v", lb.answers)
+	}
+	old, aBefore := hs.lastSecret(), lb.count(0, http.StatusOK)
+
+	// The secret is replaced: cleared, and process b restarted as c, which sets a new one.
+	b.Stop()
+	e.Exec(t, `UPDATE service SET webhook_secret = NULL`)
+	c := e.startWebhook(t, hs, cfg)
+	hs.serve(lb)
+	lb.set(1, c.Transport.WebhookHandler())
+	// Process a refuses the new secret until it reads it again (at most once a second), and
+	// Telegram delivers the refused updates again: messages are sent until a has taken one.
+	sent := n
+	for lb.count(0, http.StatusOK) == aBefore {
+		if sent == 10*n {
+			t.Fatalf("process a never took the new secret: answers %v", lb.answers)
+		}
+		e.Send(t, 1, fmt.Sprint(sent))
+		sent++
+		want := sent
+		bottest.WaitFor(t, 20*time.Second, "the reply", func() bool { return len(e.botTexts(1)) >= want })
+	}
+	for i, m := range e.botTexts(1) {
+		if want := fmt.Sprint("got ", i); m != want {
+			t.Fatalf("reply %d: %q, want %q", i, m, want)
+		}
+	}
+	if s := hs.lastSecret(); s == old {
+		t.Error("the secret was not replaced")
 	}
 }

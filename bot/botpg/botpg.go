@@ -3,7 +3,17 @@
 //
 // Claims are made so that several processes can share one database: a worker takes the first
 // row of a chat with FOR UPDATE SKIP LOCKED on exactly that row, so when another process holds
-// it the chat is skipped as busy instead of its second row being taken out of order.
+// it the chat is skipped as busy instead of its second row being taken out of order. A row
+// another process handled and removed meanwhile is skipped too (FOR UPDATE rechecks it), so the
+// claim never takes the row after it while the first one is not committed as done: an update is
+// handled, and an outbox row sent, by one process at a time and, once done, never again.
+//
+// Each process long-polls only the bots whose poll lease (table poll_lease, lease.go) it
+// holds; stored batches are announced to every process with NOTIFY (WatchInbox).
+//
+// Nothing here needs a session of its own except WatchInbox: no prepared statement is named, no
+// advisory lock outlives its transaction, and SET is not used, so the pool may go through
+// PgBouncer in transaction mode (with pgx's statement cache off, which cmd/questbot configures).
 package botpg
 
 import (
@@ -26,10 +36,22 @@ var _ bot.Store = (*Store)(nil)
 // Store is the PostgreSQL implementation of bot.Store.
 type Store struct {
 	pool *pgxpool.Pool
+	// listen is the connection settings of WatchInbox; nil: the pool's.
+	listen *pgx.ConnConfig
 }
+
+var _ bot.InboxWatcher = (*Store)(nil)
 
 // New returns a store on pool.
 func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// WithListener makes WatchInbox connect with the settings of pool rather than the store's: a
+// connection with session semantics when the store's pool goes through PgBouncer in
+// transaction mode. It returns s.
+func (s *Store) WithListener(pool *pgxpool.Pool) *Store {
+	s.listen = pool.Config().ConnConfig
+	return s
+}
 
 // RegisterService implements bot.Store. A bot configured in the database (a service row with its
 // token) is matched by token; a bot from the environment by its Telegram id, without storing the
@@ -365,6 +387,18 @@ func (s *Store) Cleanup(ctx context.Context, age time.Duration) error {
 		return fmt.Errorf("cleanup: %w", err)
 	}
 	return nil
+}
+
+// WebhookSecret implements bot.Store.
+func (s *Store) WebhookSecret(ctx context.Context, service int, fresh string) (string, error) {
+	var secret string
+	err := s.pool.QueryRow(ctx, `
+		UPDATE service SET webhook_secret = COALESCE(webhook_secret, NULLIF($2, ''))
+		WHERE id = $1 RETURNING COALESCE(webhook_secret, '')`, service, fresh).Scan(&secret)
+	if err != nil {
+		return "", fmt.Errorf("webhook secret: %w", err)
+	}
+	return secret, nil
 }
 
 // interval is a duration as a PostgreSQL interval literal, to whole seconds.

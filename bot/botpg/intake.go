@@ -182,7 +182,13 @@ const (
 		ON CONFLICT DO NOTHING
 		RETURNING digest`
 	moveOffsetSQL = `UPDATE service SET update_offset = GREATEST(update_offset, $2) WHERE id = $1`
+	// notifyInboxSQL tells the processes watching the inbox (WatchInbox) that updates were
+	// stored; PostgreSQL delivers it when the batch commits, and never if it rolls back.
+	notifyInboxSQL = `SELECT pg_notify('` + inboxChannel + `', '')`
 )
+
+// inboxChannel is the notification channel of stored updates.
+const inboxChannel = "questbot_inbox"
 
 // SaveUpdates implements bot.Store. The batch runs as one implicit transaction: the updates, the
 // quarantined ones and the new offset are stored together or not at all. When PostgreSQL refuses
@@ -199,6 +205,9 @@ func (s *Store) SaveUpdates(ctx context.Context, service int, raw []json.RawMess
 	in.queueQuarantine(b, service, &fresh)
 	if next > 0 {
 		b.Queue(moveOffsetSQL, service, next)
+	}
+	if len(in.ids) > 0 {
+		b.Queue(notifyInboxSQL)
 	}
 	err := s.pool.SendBatch(ctx, b).Close()
 	if isDataError(err) {
@@ -246,6 +255,9 @@ func (s *Store) saveOneByOne(ctx context.Context, tx pgx.Tx, service int, in *in
 	in.queueQuarantine(b, service, fresh)
 	if next > 0 {
 		b.Queue(moveOffsetSQL, service, next)
+	}
+	if len(in.ids) > 0 {
+		b.Queue(notifyInboxSQL)
 	}
 	return tx.SendBatch(ctx, b).Close()
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
@@ -107,6 +108,10 @@ type Config struct {
 	FetchWorkers int
 	FetchTimeout time.Duration
 	FetchRetry   time.Duration
+	// Listen, when set, is the pool whose connection RunFetches LISTENs on: one with session
+	// semantics when the pool given to RunFetches goes through PgBouncer in transaction mode.
+	// Nil: that pool.
+	Listen *pgxpool.Pool
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
 	// Images is the finder the quest player was given (questplay.Config.Images), told of the
@@ -131,6 +136,7 @@ type Tools struct {
 	decoding       chan struct{}
 
 	fetchWorkers int
+	listenPool   *pgxpool.Pool
 	fetchTimeout time.Duration
 	fetchRetry   time.Duration
 
@@ -145,7 +151,7 @@ func New(cfg Config) *Tools {
 	t := &Tools{files: cfg.Files, player: cfg.Player, store: cfg.Store, users: cfg.Users, root: cfg.Root, log: cfg.Log,
 		now: cfg.Now, max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave},
 		maxImageMemory: cfg.MaxImageMemory, decoding: make(chan struct{}, 1),
-		fetchWorkers: cfg.FetchWorkers, fetchTimeout: cfg.FetchTimeout, fetchRetry: cfg.FetchRetry}
+		fetchWorkers: cfg.FetchWorkers, listenPool: cfg.Listen, fetchTimeout: cfg.FetchTimeout, fetchRetry: cfg.FetchRetry}
 	if t.fetchWorkers <= 0 {
 		t.fetchWorkers = DefaultFetchWorkers
 	}

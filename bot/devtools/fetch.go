@@ -171,7 +171,11 @@ func (t *Tools) RunFetches(ctx context.Context, pool *pgxpool.Pool, f Fetcher) {
 // pause (the loop's scan goes on meanwhile).
 func (r *fetchRun) listen(ctx context.Context) {
 	for ctx.Err() == nil {
-		err := listenOnce(ctx, r.pool, r.poke)
+		pool := r.pool
+		if r.listenPool != nil {
+			pool = r.listenPool
+		}
+		err := listenOnce(ctx, pool, r.poke)
 		if ctx.Err() != nil {
 			return
 		}

@@ -1,19 +1,21 @@
 // Package loadtest drives simulated users through the Telegram transport and measures it: the
 // real transport (bot) on a real database, talking over loopback HTTP to the Bot API emulator
-// (bot/tgemu) with Telegram's rate limits switched off on both sides.
+// (bot/tgemu) with Telegram's rate limits switched off on both sides, in this process or in
+// several bot processes on one database (fleet.go).
 //
-// Each simulated user writes a message, waits for the bot's reply, and writes again, for the
-// length of the run. The report gives the updates handled a second and the latency from the
-// moment an update is available to the bot to the moment its reply reaches the emulator.
+// Each simulated user writes a message, waits for the bot's reply (its echo, Echo), and writes
+// again, for the length of the run. The report gives the updates handled a second, the latency
+// from the moment an update is available to the bot to the moment its reply reaches the
+// emulator, and what the chats show at the end: replies sent twice, and replies out of order.
 package loadtest
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
-	"net"
-	"net/http"
+	"os/exec"
 	"slices"
 	"strconv"
 	"sync"
@@ -23,8 +25,6 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/tgemu"
 )
 
@@ -45,21 +45,33 @@ type Options struct {
 	// DBCPU, when set, returns the CPU time the database server has used so far, so that the
 	// report can give the database's CPU cost per update.
 	DBCPU func() time.Duration
+	// Processes, when above 0, runs the bot in that many processes (see fleet.go) rather than
+	// in this one; Command makes the command of the i-th, which reaches the emulator at apiURL
+	// with token, and Logs receives their standard error (nil: discarded).
+	Processes int
+	Command   func(i int, apiURL, token string) *exec.Cmd
+	Logs      io.Writer
 }
 
 // Report is the result of a run.
 type Report struct {
-	Users    int
-	Updates  int           // updates answered in the measured window
-	Duration time.Duration // the measured window
-	PerSec   float64
-	P50, P99 time.Duration
-	Max      time.Duration
-	Timeouts int // updates whose reply did not come within 10 s
-	// CPU time per update in the measured window: this process (transport, emulator and
-	// simulated users together) and the database server (0 when unknown). On a machine shared
+	Users int
+	// Processes is how many bot processes ran (0: the transport ran in this process).
+	Processes int
+	Updates   int           // updates answered in the measured window
+	Duration  time.Duration // the measured window
+	PerSec    float64
+	P50, P99  time.Duration
+	Max       time.Duration
+	Timeouts  int // updates whose reply did not come within 10 s
+	// Duplicates counts the replies sent more than once, OrderViolations the replies that came
+	// after the reply to a later message of their chat: both are 0 unless something is wrong.
+	Duplicates, OrderViolations int
+	// CPU time per update in the measured window: this process (with Processes 0 the
+	// transport, emulator and simulated users together, else the emulator and the users), the
+	// bot processes together, and the database server (0 when unknown). On a machine shared
 	// with other work they tell what the run would do alone: 1 s of CPU per core per second.
-	ProcessCPU, DBCPU time.Duration
+	ProcessCPU, BotCPU, DBCPU time.Duration
 }
 
 // String formats the report for people.
@@ -67,7 +79,17 @@ func (r Report) String() string {
 	s := fmt.Sprintf("%d users, %d updates in %v: %.0f updates/s; update to delivered reply: p50 %v, p99 %v, max %v; %d timeouts",
 		r.Users, r.Updates, r.Duration.Round(time.Millisecond), r.PerSec,
 		r.P50.Round(10*time.Microsecond), r.P99.Round(10*time.Microsecond), r.Max.Round(10*time.Microsecond), r.Timeouts)
+	s += fmt.Sprintf("\n%d duplicates, %d order violations", r.Duplicates, r.OrderViolations)
+	switch {
+	case r.Processes == 1:
+		s += " (1 bot process)"
+	case r.Processes > 1:
+		s += fmt.Sprintf(" (%d bot processes)", r.Processes)
+	}
 	s += fmt.Sprintf("\nCPU per update: this process %v", r.ProcessCPU.Round(time.Microsecond))
+	if r.Processes > 0 {
+		s += fmt.Sprintf(", bot processes %v", r.BotCPU.Round(time.Microsecond))
+	}
 	if r.DBCPU > 0 {
 		s += fmt.Sprintf(", PostgreSQL %v", r.DBCPU.Round(time.Microsecond))
 	}
@@ -94,32 +116,46 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
-	emu := tgemu.New(tgemu.Options{})
-	emuBot := emu.AddBot("5000001:"+strconv.FormatInt(time.Now().UnixNano(), 36), "load_bot")
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if opts.Processes > 0 && opts.Command == nil {
+		return Report{}, errors.New("loadtest: processes need a command to start them")
+	}
+	fleet, err := NewFleet("load_bot")
 	if err != nil {
 		return Report{}, err
 	}
-	srv := &http.Server{Handler: emu}
-	go srv.Serve(ln)
-	defer srv.Close()
+	defer fleet.Close()
+	emuBot := fleet.Bot
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	api, err := bot.NewAPI(ctx, emuBot.Token(), tgemu.Endpoint("http://"+ln.Addr().String()), nil)
-	if err != nil {
-		return Report{}, err
+	var botCPU func() time.Duration
+	if opts.Processes > 0 {
+		for i := range opts.Processes {
+			if _, err := fleet.Start(ctx, opts.Command(i, fleet.URL, emuBot.Token()), opts.Logs); err != nil {
+				return Report{}, err
+			}
+		}
+		botCPU = func() time.Duration {
+			var sum time.Duration
+			for _, p := range fleet.Procs() {
+				sum += p.CPU()
+			}
+			return sum
+		}
+	} else {
+		ready := make(chan struct{})
+		trDone := make(chan error, 1)
+		go func() {
+			trDone <- BotProcess(ctx, BotOptions{Pool: opts.Pool, APIURL: fleet.URL, Token: emuBot.Token(),
+				Workers: opts.Workers, Senders: opts.Senders, Log: opts.Log, Ready: func() { close(ready) }})
+		}()
+		select {
+		case <-ready:
+		case err := <-trDone:
+			return Report{}, err
+		}
+		defer func() { cancel(); <-trDone }()
 	}
-	tr := bot.New(bot.Config{
-		Store: botpg.New(opts.Pool), Handler: bot.Greeter, Log: opts.Log, Limits: &bot.NoLimits,
-		Workers: opts.Workers, Senders: opts.Senders,
-	})
-	if _, err := tr.AddBot(ctx, api); err != nil {
-		return Report{}, err
-	}
-	trDone := make(chan struct{})
-	go func() { tr.Run(ctx); close(trDone) }()
-	defer func() { cancel(); <-trDone }()
 
 	start := time.Now()
 	measureFrom := start.Add(opts.Warmup)
@@ -129,8 +165,8 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	timeouts := 0
 	// The CPU counters are read when the measured window opens and closes.
 	var cpuMu sync.Mutex
-	var cpu0, db0, cpu1, db1 time.Duration
-	read := func(cpu, db *time.Duration) func() {
+	var cpu0, db0, bot0, cpu1, db1, bot1 time.Duration
+	read := func(cpu, db, bots *time.Duration) func() {
 		return func() {
 			cpuMu.Lock()
 			defer cpuMu.Unlock()
@@ -138,13 +174,17 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 			if opts.DBCPU != nil {
 				*db = opts.DBCPU()
 			}
+			if botCPU != nil {
+				*bots = botCPU()
+			}
 		}
 	}
-	markStart := time.AfterFunc(time.Until(measureFrom), read(&cpu0, &db0))
+	markStart := time.AfterFunc(time.Until(measureFrom), read(&cpu0, &db0, &bot0))
 	defer markStart.Stop()
-	markEnd := time.AfterFunc(time.Until(stopAt), read(&cpu1, &db1))
+	markEnd := time.AfterFunc(time.Until(stopAt), read(&cpu1, &db1, &bot1))
 	defer markEnd.Stop()
 	var wg sync.WaitGroup
+	sent := map[int64]int{}
 	for i := range opts.Users {
 		id := int64(900_000_000 + i)
 		emuBot.AddUser(tgbotapi.User{ID: id, FirstName: "Load" + strconv.Itoa(i), LanguageCode: "en"})
@@ -153,22 +193,25 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 			defer unsubscribe()
 			var mine []time.Duration
 			lost := 0
-			for n := 0; time.Now().Before(stopAt) && ctx.Err() == nil; n++ {
-				sent := time.Now()
-				if _, err := emuBot.SendText(id, "message "+strconv.Itoa(n)); err != nil {
-					return
+			n := 0
+			for ; time.Now().Before(stopAt) && ctx.Err() == nil; n++ {
+				at := time.Now()
+				text := "message " + strconv.Itoa(n)
+				if _, err := emuBot.SendText(id, text); err != nil {
+					break
 				}
-				if !awaitReply(ctx, events) {
+				if !awaitReply(ctx, events, EchoPrefix+text) {
 					lost++
 					continue
 				}
-				if sent.After(measureFrom) && sent.Before(stopAt) {
-					mine = append(mine, time.Since(sent))
+				if at.After(measureFrom) && at.Before(stopAt) {
+					mine = append(mine, time.Since(at))
 				}
 			}
 			mu.Lock()
 			lat = append(lat, mine...)
 			timeouts += lost
+			sent[id] = n
 			mu.Unlock()
 		})
 	}
@@ -181,22 +224,24 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	cpuMu.Lock()
 	defer cpuMu.Unlock()
 	per := func(d time.Duration) time.Duration { return max(d, 0) / time.Duration(len(lat)) }
+	tally := fleet.Tally(sent)
 	return Report{
-		ProcessCPU: per(cpu1 - cpu0), DBCPU: per(db1 - db0),
+		ProcessCPU: per(cpu1 - cpu0), DBCPU: per(db1 - db0), BotCPU: per(bot1 - bot0),
+		Processes: opts.Processes, Duplicates: tally.Duplicates, OrderViolations: tally.OrderViolations,
 		Users: opts.Users, Updates: len(lat), Duration: opts.Duration,
 		PerSec: float64(len(lat)) / opts.Duration.Seconds(),
 		P50:    pct(0.50), P99: pct(0.99), Max: lat[len(lat)-1], Timeouts: timeouts,
 	}, nil
 }
 
-// awaitReply waits for the bot's next message in the chat.
-func awaitReply(ctx context.Context, events <-chan tgemu.Event) bool {
+// awaitReply waits for the bot's message text in the chat.
+func awaitReply(ctx context.Context, events <-chan tgemu.Event, text string) bool {
 	timeout := time.NewTimer(10 * time.Second)
 	defer timeout.Stop()
 	for {
 		select {
 		case ev := <-events:
-			if ev.Type == "message" && ev.Message != nil && ev.Message.FromBot {
+			if ev.Type == "message" && ev.Message != nil && ev.Message.FromBot && ev.Message.Text == text {
 				return true
 			}
 		case <-timeout.C:

@@ -22,7 +22,8 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log(rep)
-	if rep.Updates == 0 || rep.Timeouts != 0 || rep.P50 <= 0 || rep.P99 < rep.P50 || rep.ProcessCPU <= 0 {
+	if rep.Updates == 0 || rep.Timeouts != 0 || rep.P50 <= 0 || rep.P99 < rep.P50 || rep.ProcessCPU <= 0 ||
+		rep.Duplicates != 0 || rep.OrderViolations != 0 {
 		t.Errorf("implausible report: %+v", rep)
 	}
 }

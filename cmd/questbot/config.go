@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgcluster"
@@ -60,6 +61,18 @@ type Config struct {
 	// process: the bots get their updates by webhook at WebhookURL/telegram/<bot id> instead of
 	// by long polling. Empty (WEBHOOK_URL unset) means long polling.
 	WebhookURL string
+	// DatabaseSessionURL is a connection string to the same database with session semantics
+	// (PostgreSQL itself, or PgBouncer in session mode), for what needs a session of its own:
+	// the migrations at start (their advisory lock) and the LISTEN connections (the board
+	// events hub, the wake-ups of the inbox and of the uploads). Empty: DatabaseURL.
+	DatabaseSessionURL string
+	// DBPoolMax is the most connections this process's pool opens; 0 means the default of the
+	// role (defaultPoolSize, or pollerPoolSize for --role poller), unless DatabaseURL sets
+	// pool_max_conns.
+	DBPoolMax int
+	// PollLease is how long a process's lease on a bot's long poll lasts unless renewed: about
+	// how long a bot goes unpolled when the process polling it dies (bot.Config.PollLease).
+	PollLease time.Duration
 	// WebStreams is the most live update streams of the web game server one user (or API
 	// token, or address not logged in) holds open at once (web.Config.Streams).
 	WebStreams int
@@ -69,6 +82,9 @@ type Config struct {
 // lists them.
 var envDefaults = []struct{ name, def, help string }{
 	{"DATABASE_URL", "", "PostgreSQL connection string; empty: a private cluster in DATA_DIR/postgres"},
+	{"DATABASE_SESSION_URL", "", "connection string with session semantics (not PgBouncer's transaction mode) for the migrations and LISTEN; empty: DATABASE_URL"},
+	{"DB_POOL_MAX", "", "most database connections of the process; empty: pool_max_conns of DATABASE_URL, else 48 (8 with --role poller)"},
+	{"POLL_LEASE", bot.DefaultPollLease.String(), "how long a process's lease on a bot's long poll lasts unless renewed (several processes)"},
 	{"BOT_TOKEN", "", "Telegram bot tokens, separated by commas; empty: the built-in emulator and web chat"},
 	{"TELEGRAM_API_URL", "", "Bot API server for BOT_TOKEN; empty: Telegram's"},
 	{"HTTP_ADDR", "127.0.0.1:8080", "listen address of /healthz, /metrics and the web chat"},
@@ -147,6 +163,24 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.WebhookURL = hook
 	}
+	if s := v["DATABASE_SESSION_URL"]; s != "" {
+		if cfg.DatabaseURL == "" {
+			return Config{}, fmt.Errorf("DATABASE_SESSION_URL needs DATABASE_URL: the embedded database has no PgBouncer in front of it")
+		}
+		cfg.DatabaseSessionURL = s
+	}
+	if s := v["DB_POOL_MAX"]; s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 4 {
+			return Config{}, fmt.Errorf("DB_POOL_MAX must be a whole number of connections, 4 or more, not %q", s)
+		}
+		cfg.DBPoolMax = n
+	}
+	lease, err := time.ParseDuration(v["POLL_LEASE"])
+	if err != nil || lease < 300*time.Millisecond || lease > 5*time.Minute {
+		return Config{}, fmt.Errorf("POLL_LEASE must be a duration from 300ms to 5m, such as 5s, not %q", v["POLL_LEASE"])
+	}
+	cfg.PollLease = lease
 	retention, err := time.ParseDuration(v["FAILED_RETENTION"])
 	if err != nil || retention < time.Hour {
 		return Config{}, fmt.Errorf("FAILED_RETENTION must be a duration of an hour or more, such as 168h, not %q", v["FAILED_RETENTION"])

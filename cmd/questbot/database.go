@@ -228,33 +228,82 @@ func ensureDatabase(ctx context.Context, adminURL, name string) error {
 	return nil
 }
 
-// defaultPoolSize is the pool size unless the connection string sets pool_max_conns: the
-// transport's handlers and senders each hold a connection while they work.
-const defaultPoolSize = 48
+// Pool sizes, unless DB_POOL_MAX or the connection string's pool_max_conns says otherwise. A
+// process that works (--role all or worker) holds a connection for each batch being handled
+// (8 workers) and each being sent (8 senders, and the slow sends that went on alone), and the
+// scheduled jobs, the downloads, the web game server and the scans take theirs: 48 leaves them
+// room. A poller holds one per bot while it stores a batch, and one for its lease and the
+// health check.
+const (
+	defaultPoolSize = 48
+	pollerPoolSize  = 8
+	// sessionPoolSize bounds the pool of DATABASE_SESSION_URL: its connections LISTEN (the
+	// board events hub, the inbox watch and the uploads' wake-ups each hold one) or migrate.
+	sessionPoolSize = 4
+)
 
-// openDatabase connects a pool and brings the schema up to date.
+// openDatabase connects a pool of at most maxConns connections (0: pool_max_conns of url, else
+// defaultPoolSize) and brings the schema up to date.
 func openDatabase(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	return openPools(ctx, url, "", 0)
+}
+
+// openPools connects the pool of url, of at most maxConns connections (0: pool_max_conns of
+// url, else defaultPoolSize), and brings the schema up to date through sessionURL (empty: url),
+// whose connection must have session semantics: the migrations hold an advisory lock for the
+// session. It returns the pool of url.
+func openPools(ctx context.Context, url, sessionURL string, maxConns int) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
 	}
-	if !strings.Contains(url, "pool_max_conns") {
+	switch {
+	case maxConns > 0:
+		cfg.MaxConns = int32(maxConns)
+	case !strings.Contains(url, "pool_max_conns"):
 		cfg.MaxConns = defaultPoolSize
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
 	}
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("database: %w", err)
-	}
-	err = migrations.Apply(ctx, conn.Conn())
-	conn.Release()
-	if err != nil {
+	if err := migrate(ctx, pool, sessionURL); err != nil {
 		pool.Close()
 		return nil, err
 	}
 	return pool, nil
+}
+
+// openSessionPool returns the pool of DATABASE_SESSION_URL, small and connecting on demand.
+func openSessionPool(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_SESSION_URL: %w", err)
+	}
+	if !strings.Contains(url, "pool_max_conns") {
+		cfg.MaxConns = sessionPoolSize
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("DATABASE_SESSION_URL: %w", err)
+	}
+	return pool, nil
+}
+
+// migrate applies the migrations on a connection of pool, or of sessionURL when set.
+func migrate(ctx context.Context, pool *pgxpool.Pool, sessionURL string) error {
+	if sessionURL != "" {
+		conn, err := pgx.Connect(ctx, sessionURL)
+		if err != nil {
+			return fmt.Errorf("DATABASE_SESSION_URL: %w", err)
+		}
+		defer conn.Close(context.WithoutCancel(ctx))
+		return migrations.Apply(ctx, conn)
+	}
+	conn, err := pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	defer conn.Release()
+	return migrations.Apply(ctx, conn.Conn())
 }

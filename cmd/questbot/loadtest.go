@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,21 +18,34 @@ import (
 )
 
 // runLoadtest is the `loadtest` command: it drives simulated users through the real transport
-// and the Bot API emulator and prints throughput and latency. The database is DATABASE_URL, or a
-// throwaway PostgreSQL cluster with fsync on, as in production.
+// and the Bot API emulator and prints throughput and latency, duplicates and order violations.
+// The database is DATABASE_URL, or a throwaway PostgreSQL cluster with fsync on, as in
+// production. With -processes N the bot runs in N processes of this binary (loadtest -bot) on
+// that database, all serving the emulator this process runs.
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	users := fs.Int("users", 40, "simulated users writing at once")
 	duration := fs.Duration("duration", 10*time.Second, "how long to measure")
-	workers := fs.Int("workers", 0, "chats handled at once (0: the transport's default)")
-	senders := fs.Int("senders", 0, "chats sent to at once (0: the transport's default)")
+	workers := fs.Int("workers", 0, "chats handled at once, per process (0: the transport's default)")
+	senders := fs.Int("senders", 0, "chats sent to at once, per process (0: the transport's default)")
+	processes := fs.Int("processes", 0, "bot processes on the one database (0: the transport runs in this process)")
+	child := fs.Bool("bot", false, "run one bot process of -processes (started by loadtest itself): "+
+		"the emulator at -api, the token in "+loadtestTokenEnv)
+	api := fs.String("api", "", "the emulator's address, with -bot")
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	cfg, err := ConfigFromEnv(os.Getenv)
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot: %v\n", err)
+		return 2
+	}
+	if *child {
+		return runLoadtestBot(ctx, cfg, *api, *workers, *senders, stdout, stderr)
+	}
+	if *processes < 0 {
+		fmt.Fprintln(stderr, "questbot loadtest: -processes must be 0 or more")
 		return 2
 	}
 	url := cfg.DatabaseURL
@@ -45,19 +60,70 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		url = c
 		dbCPU = func() time.Duration { return serverCPU(dataDir) }
 	}
-	pool, err := openDatabase(ctx, url)
+	pool, err := openPools(ctx, url, cfg.DatabaseSessionURL, cfg.DBPoolMax)
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot loadtest: %v\n", err)
 		return 1
 	}
 	defer pool.Close()
+	opts := loadtest.Options{Pool: pool, Users: *users, Duration: *duration, Workers: *workers, Senders: *senders, DBCPU: dbCPU,
+		Processes: *processes, Logs: stderr}
+	if *processes > 0 {
+		self, err := os.Executable()
+		if err != nil {
+			fmt.Fprintf(stderr, "questbot loadtest: %v\n", err)
+			return 1
+		}
+		opts.Command = func(i int, apiURL, token string) *exec.Cmd {
+			return loadtestBotCommand(self, nil, url, apiURL, token, *workers, *senders)
+		}
+	}
 	fmt.Fprintf(stdout, "load test: %d users for %v...\n", *users, *duration)
-	rep, err := loadtest.Run(ctx, loadtest.Options{Pool: pool, Users: *users, Duration: *duration, Workers: *workers, Senders: *senders, DBCPU: dbCPU})
+	rep, err := loadtest.Run(ctx, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot loadtest: %v\n", err)
 		return 1
 	}
 	fmt.Fprintln(stdout, rep)
+	return 0
+}
+
+// loadtestTokenEnv carries the emulated bot's token to a bot process of the load test (not on
+// its command line, which other users of the machine can read).
+const loadtestTokenEnv = "QUESTBOT_LOADTEST_TOKEN"
+
+// loadtestBotCommand is the command of a bot process of the load test: bin (with args before
+// loadtest's own, when bin is a test binary run as questbot) with the database at dbURL, the
+// emulator at apiURL and its token. Its log lines, warnings and errors only, go to its
+// standard error.
+func loadtestBotCommand(bin string, env []string, dbURL, apiURL, token string, workers, senders int) *exec.Cmd {
+	args := []string{"loadtest", "-bot", "-api", apiURL, "-workers", strconv.Itoa(workers), "-senders", strconv.Itoa(senders)}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "DATABASE_URL="+dbURL, loadtestTokenEnv+"="+token, "LOG_LEVEL=warn")
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
+}
+
+// runLoadtestBot is `loadtest -bot`: one bot process of a load test, until a shutdown signal.
+func runLoadtestBot(ctx context.Context, cfg Config, api string, workers, senders int, stdout, stderr io.Writer) int {
+	token := os.Getenv(loadtestTokenEnv)
+	if cfg.DatabaseURL == "" || api == "" || token == "" {
+		fmt.Fprintf(stderr, "questbot loadtest -bot: DATABASE_URL, -api and %s are needed\n", loadtestTokenEnv)
+		return 2
+	}
+	log := NewLogger(cfg, stderr)
+	pool, err := openPools(ctx, cfg.DatabaseURL, cfg.DatabaseSessionURL, cfg.DBPoolMax)
+	if err != nil {
+		log.Error("Load test bot: no database", slog.Any("error", err))
+		return 1
+	}
+	defer pool.Close()
+	err = loadtest.BotProcess(ctx, loadtest.BotOptions{Pool: pool, APIURL: api, Token: token, Workers: workers, Senders: senders,
+		PollLease: cfg.PollLease, Log: log, Ready: func() { fmt.Fprintln(stdout, loadtest.ReadyLine) }})
+	if err != nil && ctx.Err() == nil {
+		log.Error("Load test bot stopped", slog.Any("error", err))
+		return 1
+	}
 	return 0
 }
 

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -25,6 +26,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/bot/webchat"
 )
@@ -32,12 +34,25 @@ import (
 // runServe is the `serve` command: it reads the configuration from the environment and runs the
 // bot until the context is cancelled (SIGINT, SIGTERM or SIGHUP).
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		if len(args) == 1 && helpArgs[args[0]] {
-			serveUsage(stdout)
-			return 0
-		}
-		fmt.Fprintf(stderr, "questbot serve: unexpected argument %q\n", args[0])
+	if len(args) == 1 && helpArgs[args[0]] {
+		serveUsage(stdout)
+		return 0
+	}
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	roleName := fs.String("role", "all", "")
+	err := fs.Parse(args)
+	var role bot.Role
+	if err == nil {
+		role, err = bot.ParseRole(*roleName)
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "questbot serve: %v\n", err)
+		serveUsage(stderr)
+		return 2
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "questbot serve: unexpected argument %q\n", fs.Arg(0))
 		serveUsage(stderr)
 		return 2
 	}
@@ -50,7 +65,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	log := NewLogger(cfg, stderr)
-	s := &Server{Config: cfg, Log: log}
+	s := &Server{Config: cfg, Log: log, Role: role}
 	if err := s.Run(ctx); err != nil {
 		log.Error("Stopped with an error", slog.Any("error", err))
 		return 1
@@ -63,6 +78,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 type Server struct {
 	Config Config
 	Log    *slog.Logger
+	// Role is what this process runs of the bot (--role): everything, only the receiving of
+	// updates, or only their handling, the sending and the scheduled jobs.
+	Role bot.Role
 	// Listening, if set, is called with the HTTP address once the listener is open (tests use it
 	// with HTTP_ADDR=127.0.0.1:0).
 	Listening func(addr net.Addr)
@@ -175,7 +193,11 @@ func (s *Server) Run(ctx context.Context) error {
 		url = embURL
 		defer s.watchEmbedded(ctx, emb, dbLost)()
 	}
-	pool, err := openDatabase(ctx, url)
+	maxConns := s.Config.DBPoolMax
+	if maxConns == 0 && s.Role == bot.RolePoller && !strings.Contains(url, "pool_max_conns") {
+		maxConns = pollerPoolSize
+	}
+	pool, err := openPools(ctx, url, s.Config.DatabaseSessionURL, maxConns)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil
@@ -183,6 +205,14 @@ func (s *Server) Run(ctx context.Context) error {
 		return err
 	}
 	defer pool.Close()
+	// What needs a session of its own (LISTEN) connects through DATABASE_SESSION_URL when set.
+	session := pool
+	if s.Config.DatabaseSessionURL != "" {
+		if session, err = openSessionPool(ctx, s.Config.DatabaseSessionURL); err != nil {
+			return err
+		}
+		defer session.Close()
+	}
 	s.pool.Store(pool)
 	close(s.dbReady)
 	s.ready.Store(true)
@@ -199,7 +229,7 @@ func (s *Server) Run(ctx context.Context) error {
 	trCtx, stopTransport := context.WithCancel(ctx)
 	go func() {
 		defer close(transportDone)
-		s.runTransport(trCtx, pool, "http://"+ln.Addr().String())
+		s.runTransport(trCtx, pool, session, "http://"+ln.Addr().String())
 	}()
 	// The transport finishes its work in flight before the pool closes.
 	defer func() {
@@ -224,9 +254,12 @@ func (s *Server) Run(ctx context.Context) error {
 }
 
 // runTransport connects the bots (retrying while the Bot API cannot be reached) and runs the
-// Telegram transport until ctx is cancelled. Without BOT_TOKEN the one bot is the emulator's, at
-// selfURL.
-func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL string) {
+// Telegram transport until ctx is cancelled, with what the role asks for: a poller receives
+// only; a worker handles, sends, and runs the scheduled jobs, the downloads and the start-up
+// work. Without BOT_TOKEN the one bot is the emulator's, at selfURL. session is the pool of the
+// LISTEN connections.
+func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, selfURL string) {
+	works := s.Role.Works()
 	var tokens []string
 	endpoint := bot.DefaultEndpoint
 	if s.emu != nil {
@@ -247,9 +280,11 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 	// Bots configured in the database run too; with a key, their tokens are sealed there.
 	tokens = append(tokens, s.configuredBots(ctx, pool)...)
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
-	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL}})
-	tr := bot.New(bot.Config{Store: botpg.New(pool), Handler: b.Handle, Log: s.Log, Metrics: s.metrics,
-		FailedRetention: s.Config.FailedRetention, Webhook: s.Config.WebhookURL})
+	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL},
+		Dev: devtools.Config{Listen: session}})
+	tr := bot.New(bot.Config{Store: botpg.New(pool).WithListener(session), Handler: b.Handle, Log: s.Log, Metrics: s.metrics,
+		FailedRetention: s.Config.FailedRetention, Webhook: s.Config.WebhookURL, Role: s.Role, PollLease: s.Config.PollLease})
+	s.Log.Info("Role", slog.String("role", s.Role.String()))
 	sched := bot.NewScheduler(s.Log)
 	if err := sched.Register(s.registry); err != nil {
 		s.Log.Error("Unable to register the job metrics", slog.Any("error", err))
@@ -284,13 +319,14 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 			}
 		}
 	}
-	if s.Config.WebhookURL != "" {
+	if s.Config.WebhookURL != "" && s.Role.Receives() {
 		hook := tr.WebhookHandler()
 		s.telegram.Store(&hook)
 	}
 	// The web game server plays the bots' boards through this transport; its pages follow the
-	// boards live through the hub, which listens for the changes every process commits.
-	hub := web.NewHub(pool, s.Log)
+	// boards live through the hub, which listens for the changes every process commits. It runs
+	// in every role: the messages of a poller's web requests wait in the outbox for a worker.
+	hub := web.NewHub(session, s.Log)
 	if err := hub.Register(s.registry); err != nil {
 		s.Log.Error("Unable to register the live updates' metrics", slog.Any("error", err))
 	}
@@ -304,20 +340,27 @@ func (s *Server) runTransport(ctx context.Context, pool *pgxpool.Pool, selfURL s
 		Events: hub, Pages: web.Pages(), Log: s.Log, Streams: s.Config.WebStreams}).Handler()
 	s.web.Store(&h)
 	// The command menus, the role configuration, and what a failed upload left on disk.
-	if err := b.Start(ctx, pool, tr, services, s.Config.NewUsersDevelopers, s.Config.Admins); err != nil {
-		s.Log.Error("Start-up work failed", slog.Any("error", err))
+	if works {
+		if err := b.Start(ctx, pool, tr, services, s.Config.NewUsersDevelopers, s.Config.Admins); err != nil {
+			s.Log.Error("Start-up work failed", slog.Any("error", err))
+		}
 	}
 	close(s.started)
 	jobsDone := make(chan struct{})
-	go func() {
-		defer close(jobsDone)
-		sched.Run(ctx)
-	}()
 	workersDone := make(chan struct{})
-	go func() {
-		defer close(workersDone)
-		b.Run(ctx, pool, tr)
-	}()
+	if works {
+		go func() {
+			defer close(jobsDone)
+			sched.Run(ctx)
+		}()
+		go func() {
+			defer close(workersDone)
+			b.Run(ctx, pool, tr)
+		}()
+	} else {
+		close(jobsDone)
+		close(workersDone)
+	}
 	tr.Run(ctx)
 	<-jobsDone
 	<-workersDone
@@ -366,7 +409,7 @@ func (s *Server) routes() http.Handler {
 	for _, p := range []string{"/login/", "/logout", "/logout/all", "/api/v1/", "/games", "/play/", "/static/"} {
 		mux.HandleFunc(p, s.serveWeb)
 	}
-	if s.Config.WebhookURL != "" {
+	if s.Config.WebhookURL != "" && s.Role.Receives() {
 		mux.HandleFunc(bot.WebhookPath, s.serveTelegram)
 	}
 	if s.emu == nil {

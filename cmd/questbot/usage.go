@@ -25,12 +25,14 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "`questbot help serve` lists the environment variables that configure the bot.")
 }
 
-// serveUsage describes `questbot serve`: it takes no arguments and reads the variables of
+// serveUsage describes `questbot serve`: its one flag, --role, and the variables of
 // envDefaults, listed with their defaults.
 func serveUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage: questbot [serve]")
-	fmt.Fprintln(w, "Runs the bot until SIGINT, SIGTERM or SIGHUP. It takes no arguments: it is configured by")
-	fmt.Fprintln(w, "these environment variables (the README's configuration table says more):")
+	fmt.Fprintln(w, "usage: questbot [serve] [--role all|poller|worker]")
+	fmt.Fprintln(w, "Runs the bot until SIGINT, SIGTERM or SIGHUP. --role splits the bot among processes on one")
+	fmt.Fprintln(w, "database: all (the default) receives, handles and sends; poller only receives updates (the long")
+	fmt.Fprintln(w, "poll under a lease per bot, or the webhook); worker handles, sends and runs the scheduled jobs.")
+	fmt.Fprintln(w, "It is configured by these environment variables (the README's configuration table says more):")
 	for _, e := range envDefaults {
 		def := ""
 		if e.def != "" {
