@@ -7,7 +7,7 @@
 // ADMIN == true) with a refusal branch for everybody else, and words every answer in English
 // and Russian. The tree calls the built-ins of this package (Tools.Builtins: dev.find, dev.run,
 // dev.show, dev.set, dev.calc, dev.dump, dev.write, dev.save, dev.quests, dev.log and
-// dev.positions of migration 016 (log.go), dev.compile and dev.decompile of migration 021
+// dev.positions of migration 016 (log.go), dev.compile and dev.decompile of migration 023
 // (source.go)), which check the role again themselves and answer with
 // result codes, and stored procedures for what is plain SQL (dev_set_quest, dev_set_developer,
 // dev_developers, dev_delete_upload). Uploads come through Tools.HandleMessage,
