@@ -19,7 +19,7 @@ const (
 	// MaxDepth bounds the nesting of includes and of macro calls.
 	MaxDepth = 32
 	// MaxLines bounds the lines a compilation handles, macro expansions included.
-	MaxLines = 4_000_000
+	MaxLines = 1_000_000
 	// maxLoop bounds the values of one #for.
 	maxLoop = 100_000
 )

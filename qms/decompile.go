@@ -77,6 +77,10 @@ func (d *decompiler) write() {
 		d.param(i)
 	}
 	for i := range q.Locations {
+		// A blank line after the intro would belong to its text.
+		if i > 0 || len(q.Params) > 0 {
+			d.f("\n")
+		}
 		d.location(i)
 	}
 	for i := range q.Locations {
@@ -366,7 +370,7 @@ func (d *decompiler) changes(changes []qmm.ParamChange) {
 
 func (d *decompiler) location(i int) {
 	l := &d.q.Locations[i]
-	d.f("\n#site:%s #id:%d", siteName(l.ID), l.ID)
+	d.f("#site:%s #id:%d", siteName(l.ID), l.ID)
 	for _, f := range []struct {
 		on   bool
 		name string
