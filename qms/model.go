@@ -106,7 +106,6 @@ type site struct {
 	x, y       int32
 	posSet     bool
 	image      string
-	empty      bool
 	visits     int32
 	npages     int
 	idSet      bool
