@@ -107,12 +107,21 @@ func (c *compiler) param(v *variable) qmm.Param {
 	if v.title != nil {
 		p.Name = *v.title
 	}
+	exact := c.exact && !v.auto
+	if exact && !v.defSet {
+		p.Starting = "[" + strconv.Itoa(int(v.min)) + "]"
+	}
 	if v.crit {
 		p.Type = v.typ
 		if v.critMin {
 			p.CritType = qmm.CritMin
 		}
 		p.CritText = c.messageText(&v.message)
+	} else if exact {
+		p.CritType = qmm.CritMin
+	}
+	if exact && !v.message.set {
+		p.CritText = defaultCritText(v.id)
 	}
 	for _, t := range v.texts {
 		s := t.text
@@ -122,6 +131,12 @@ func (c *compiler) param(v *variable) qmm.Param {
 		p.Ranges = append(p.Ranges, qmm.ParamRange{From: t.from, To: t.to, Text: s})
 	}
 	return p
+}
+
+// defaultCritText is the critical message the quest editor gives parameter number n: the
+// default of an exact source.
+func defaultCritText(n int) string {
+	return "Сообщение достижения критического значения параметром " + strconv.Itoa(n)
 }
 
 func (c *compiler) siteByName(name string) *site {
@@ -164,7 +179,11 @@ func (c *compiler) prepareLocation(s *site) {
 			l.Texts[pg.num-1].Media = qmm.Media{Image: qmm.Some(pg.image)}
 		}
 	}
-	for len(l.Texts) < s.npages {
+	npages := s.npages
+	if c.exact && npages < 0 {
+		npages = 1 // an exact location has one text unless #pages says otherwise
+	}
+	for len(l.Texts) < npages {
 		l.Texts = append(l.Texts, qmm.LocationText{})
 	}
 	for _, spec := range s.spec {
@@ -180,7 +199,7 @@ func (c *compiler) prepareLocation(s *site) {
 		}
 	}
 	if c.exact {
-		l.IsEmpty = slices.Contains(s.spec, "empty")
+		l.IsEmpty = !s.notEmpty
 	} else if !empty && c.compat != compatOff {
 		l.IsEmpty = false
 	}
@@ -226,6 +245,11 @@ func (c *compiler) addReturns(k *kase) {
 			back := &kase{from: g.name, to: k.ret, priority: 1, order: 5, p: k.p,
 				expr: fmt.Sprintf("($RRR mod 256)=%d", t.id)}
 			back.stmts = append(back.stmts, &stmt{name: "RRR", kind: qmm.ChangeFormula, expr: "$RRR div 256", p: k.p})
+			// In an exact source the case back follows the return site's cases.
+			back.seq = g.seqBase
+			if n := len(g.cases); n > 0 {
+				back.seq = g.cases[n-1].seq
+			}
 			g.cases = append(g.cases, back)
 		}
 		for _, cs := range g.cases {
@@ -256,8 +280,12 @@ func (c *compiler) prepareJump(k *kase) {
 	desc := c.pageText(&k.desc)
 	c.jid++
 	id := c.jid
-	if k.id != 0 {
+	if k.idSet {
 		id = k.id
+	}
+	if c.exact {
+		// An exact source numbers a case after the case before it.
+		c.jid = id
 	}
 	j := &qmm.Jump{ID: id, From: f.id, To: t.id, Text: text, Description: desc, DayPassed: k.isDay,
 		CountLimit: k.cnt, Priority: k.priority, ShowingOrder: k.order, AlwaysShow: k.always, Media: k.media}
@@ -475,7 +503,7 @@ func (c *compiler) check(q *qmm.Quest) {
 				continue
 			}
 			seen[k] = true
-			if jids[k.jump.ID] && k.id != 0 {
+			if jids[k.jump.ID] && k.idSet {
 				c.errorf(k.p, "", "jump id %d given twice", k.jump.ID)
 			}
 			jids[k.jump.ID] = true

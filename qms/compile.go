@@ -96,8 +96,13 @@ type compiler struct {
 	vid     int
 	jid     int32
 	exact   bool
-	header  []headerSet
-	rrr     *variable
+	// exact form: variables declared so far, and the #seq of the last case
+	declared int
+	lastSeq  int
+	crlf     bool // #newline:crlf
+	endBreak bool // #newline:…:end
+	header   []headerSet
+	rrr      *variable
 }
 
 // textTarget tells where the text lines of the source go.
@@ -137,7 +142,7 @@ func CompileSource(name string, src []byte) (*qmm.Quest, error) {
 }
 
 func newCompiler(fsys fs.FS) *compiler {
-	return &compiler{fsys: fsys, macros: make(map[string]*macro), compat: compatOn}
+	return &compiler{fsys: fsys, macros: make(map[string]*macro), compat: compatOn, lastSeq: -1}
 }
 
 func (c *compiler) finish(lines []srcLine) (*qmm.Quest, error) {
@@ -363,6 +368,14 @@ func (c *compiler) directive(name string, l srcLine, col int) {
 		c.rawLine(head, l, p)
 	case "exact":
 		c.exact = true
+	case "newline":
+		mode, end, _ := strings.Cut(head.arg, ":")
+		switch {
+		case mode != "crlf" && mode != "lf" || end != "" && end != "end":
+			c.errorf(p, "write #newline:lf or #newline:crlf, with :end for a break after the last line", "bad #newline %q", head.arg)
+		default:
+			c.crlf, c.endBreak = mode == "crlf", end == "end"
+		}
 	case "quest":
 		c.questField(head, opts, p)
 	case "cond":

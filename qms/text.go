@@ -150,6 +150,14 @@ func (c *compiler) pageText(b *body) string {
 	if lit, ok := c.literalText(b); ok {
 		return lit
 	}
+	if c.exact {
+		lines := exactLines(b)
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = c.prepareText(unescapeLine(l.text), false, l.p)
+		}
+		return joinLines(lines, out)
+	}
 	var out strings.Builder
 	skip, blank := true, 0
 	for _, l := range b.lines {
@@ -173,6 +181,10 @@ func (c *compiler) blockText(b *body) string {
 	if lit, ok := c.literalText(b); ok {
 		return lit
 	}
+	if c.exact {
+		lines := exactLines(b)
+		return c.prepareText(joinLines(lines, lineTexts(lines)), false, b.p)
+	}
 	var lines []string
 	for _, l := range b.lines {
 		if len(lines) == 0 && l.text == "" {
@@ -187,6 +199,10 @@ func (c *compiler) blockText(b *body) string {
 func (c *compiler) messageText(b *body) string {
 	if lit, ok := c.literalText(b); ok {
 		return lit
+	}
+	if c.exact {
+		lines := exactLines(b)
+		return joinLines(lines, lineTexts(lines))
 	}
 	msg := ""
 	for _, l := range b.lines {
@@ -221,4 +237,65 @@ func (c *compiler) literalText(b *body) (string, bool) {
 		}
 	}
 	return out.String(), true
+}
+
+// exactLines returns the text lines of a block of an exact source: the lines between its first
+// and its last that are not blank, as written. Their text is joined with line breaks, without one
+// at the end.
+func exactLines(b *body) []bodyLine {
+	first, last := -1, -1
+	for i, l := range b.lines {
+		if strings.TrimSpace(l.text) != "" {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return b.lines[first : last+1]
+}
+
+// joinLines joins the texts of lines with the line break each line ends with.
+func joinLines(lines []bodyLine, texts []string) string {
+	var b strings.Builder
+	for i, t := range texts {
+		if i > 0 {
+			if lines[i-1].crlf {
+				b.WriteString("\r\n")
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(t)
+	}
+	if n := len(lines); n > 0 && lines[n-1].end {
+		if lines[n-1].crlf {
+			b.WriteString("\r\n")
+		} else {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// lineTexts returns the texts of the lines of an exact source: a line written \#… or \$… (after
+// any spaces) is the text #… or $…, which would otherwise be read as a directive or a change.
+func lineTexts(lines []bodyLine) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = unescapeLine(l.text)
+	}
+	return out
+}
+
+func unescapeLine(s string) string {
+	if rest, ok := strings.CutPrefix(s, `\`); ok {
+		if t := strings.TrimLeft(rest, " \t"); strings.HasPrefix(t, "#") || strings.HasPrefix(t, "$") {
+			return rest
+		}
+	}
+	return s
 }
