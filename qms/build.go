@@ -39,16 +39,20 @@ func (c *compiler) build() *qmm.Quest {
 	for _, s := range c.sites {
 		c.prepareLocation(s)
 	}
-	for _, s := range c.sites {
-		for _, k := range s.cases {
-			if k.ret != "" {
-				c.addReturns(k)
+	if c.exact {
+		c.prepareJumpsExact()
+	} else {
+		for _, s := range c.sites {
+			for _, k := range s.cases {
+				if k.ret != "" {
+					c.addReturns(k)
+				}
 			}
 		}
-	}
-	for _, s := range c.sites {
-		for _, k := range s.cases {
-			c.prepareJump(k)
+		for _, s := range c.sites {
+			for _, k := range s.cases {
+				c.prepareJump(k)
+			}
 		}
 	}
 	q := &qmm.Quest{
@@ -107,7 +111,7 @@ func (c *compiler) param(v *variable) qmm.Param {
 	if v.title != nil {
 		p.Name = *v.title
 	}
-	exact := c.exact && !v.auto
+	exact := c.exact && !v.auto && !c.qmsDefaults
 	if exact && !v.defSet {
 		p.Starting = "[" + strconv.Itoa(int(v.min)) + "]"
 	}
@@ -180,7 +184,7 @@ func (c *compiler) prepareLocation(s *site) {
 		}
 	}
 	npages := s.npages
-	if c.exact && npages < 0 {
+	if c.exact && !c.qmsDefaults && npages < 0 {
 		npages = 1 // an exact location has one text unless #pages says otherwise
 	}
 	for len(l.Texts) < npages {
@@ -198,9 +202,12 @@ func (c *compiler) prepareLocation(s *site) {
 			l.IsDeadly = true
 		}
 	}
-	if c.exact {
+	switch {
+	case c.exact && c.qmsDefaults:
+		l.IsEmpty = empty && !s.notEmpty || slices.Contains(s.spec, "empty")
+	case c.exact:
 		l.IsEmpty = !s.notEmpty
-	} else if !empty && c.compat != compatOff {
+	case !empty && c.compat != compatOff:
 		l.IsEmpty = false
 	}
 	if empty && c.compat == compatDebug && !c.exact {
@@ -242,7 +249,7 @@ func (c *compiler) addReturns(k *kase) {
 	for i := 0; i < len(queue); i++ {
 		g := queue[i]
 		if g.isReturn {
-			back := &kase{from: g.name, to: k.ret, priority: 1, order: 5, p: k.p,
+			back := &kase{from: g.name, to: k.ret, priority: 1, order: 5, p: k.p, back: true,
 				expr: fmt.Sprintf("($RRR mod 256)=%d", t.id)}
 			back.stmts = append(back.stmts, &stmt{name: "RRR", kind: qmm.ChangeFormula, expr: "$RRR div 256", p: k.p})
 			// In an exact source the case back follows the return site's cases.
@@ -262,6 +269,50 @@ func (c *compiler) addReturns(k *kase) {
 		}
 	}
 	k.stmts = append(k.stmts, &stmt{name: "RRR", kind: qmm.ChangeFormula, expr: fmt.Sprintf("$RRR*256+%d", t.id), p: k.p})
+}
+
+// prepareJumpsExact prepares the cases of an exact source. The cases written are numbered
+// first, in source order; then the calls of sub-routines, in the order of their ids, make the
+// cases back, which each return site numbers after its own cases (or from its #return #id:N).
+func (c *compiler) prepareJumpsExact() {
+	seen := map[*site]bool{}
+	var sites []*site
+	for _, s := range c.sites {
+		if !seen[s] {
+			seen[s] = true
+			sites = append(sites, s)
+		}
+	}
+	var calls []*kase
+	for _, s := range sites {
+		for _, k := range s.cases {
+			c.prepareJump(k)
+			if k.ret != "" && k.jump != nil {
+				calls = append(calls, k)
+			}
+		}
+		s.lastJump = c.jid
+	}
+	slices.SortStableFunc(calls, func(a, b *kase) int { return int(a.jump.ID) - int(b.jump.ID) })
+	for _, k := range calls {
+		c.addReturns(k)
+		for _, st := range k.stmts {
+			c.prepareStmt(st)
+		}
+	}
+	for _, s := range sites {
+		id := s.lastJump
+		if s.retIDSet {
+			id = s.retID - 1
+		}
+		for _, k := range s.cases {
+			if k.back {
+				id++
+				k.id, k.idSet = id, true
+				c.prepareJump(k)
+			}
+		}
+	}
 }
 
 func (c *compiler) prepareJump(k *kase) {

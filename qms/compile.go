@@ -100,9 +100,11 @@ type compiler struct {
 	declared int
 	lastSeq  int
 	crlf     bool // #newline:crlf
-	endBreak bool // #newline:…:end
-	header   []headerSet
-	rrr      *variable
+	// #exact:qms: the defaults are those of a compiled source, not the editor's
+	qmsDefaults bool
+	endBreak    bool // #newline:…:end
+	header      []headerSet
+	rrr         *variable
 }
 
 // textTarget tells where the text lines of the source go.
@@ -348,7 +350,7 @@ func (c *compiler) directive(name string, l srcLine, col int) {
 	case "message":
 		c.message(head, opts, p)
 	case "return":
-		c.returnSite(p)
+		c.returnSite(opts, p)
 	case "global":
 		c.setGlobal(head, p)
 	case "page":
@@ -368,6 +370,13 @@ func (c *compiler) directive(name string, l srcLine, col int) {
 		c.rawLine(head, l, p)
 	case "exact":
 		c.exact = true
+		switch head.arg {
+		case "":
+		case "qms":
+			c.qmsDefaults, c.endBreak = true, true
+		default:
+			c.errorf(p, "#exact, or #exact:qms for the defaults of compiled sources", "bad #exact %q", head.arg)
+		}
 	case "newline":
 		mode, end, _ := strings.Cut(head.arg, ":")
 		switch {

@@ -19,19 +19,24 @@ import (
 // that calls push on and cases back pop) is written with #return sites and calls when compiling
 // that gives back the same quest as the flat form.
 func Decompile(q *qmm.Quest) []byte {
-	flat := decompile(q, nil)
+	// The defaults that say the least: the editor's, or those of a compiled source.
+	flat, qmsDefaults := decompile(q, nil, false), false
+	if src := decompile(q, nil, true); len(src) < len(flat) {
+		flat, qmsDefaults = src, true
+	}
 	if sub := findSubroutines(q); sub != nil {
 		sub.declare = sub.mustDeclare(q)
-		if src := decompile(q, sub); sameCompiled(flat, src) {
+		if src := decompile(q, sub, qmsDefaults); sameCompiled(flat, src) {
 			return src
 		}
 	}
 	return flat
 }
 
-// decompile writes q flat (sub nil) or with the sub-routine structure sub.
-func decompile(q *qmm.Quest, sub *subroutines) []byte {
-	d := &decompiler{q: q, c: newCompiler(nil), sub: sub, names: paramNames(q, sub)}
+// decompile writes q flat (sub nil) or with the sub-routine structure sub, with the defaults
+// of #exact or of #exact:qms.
+func decompile(q *qmm.Quest, sub *subroutines, qmsDefaults bool) []byte {
+	d := &decompiler{q: q, c: newCompiler(nil), sub: sub, names: paramNames(q, sub), qms: qmsDefaults, end: qmsDefaults}
 	for i := range q.Params {
 		d.c.vars = append(d.c.vars, &variable{name: d.names[i], id: i + 1, order: i + 1})
 	}
@@ -72,6 +77,7 @@ type decompiler struct {
 	lastSite int32
 	lastJump int32
 	lastSeq  int
+	qms      bool  // #exact:qms
 	seq      []int // jump index → its place among the jumps written
 	crlf     bool  // text lines end with \r\n (#newline:crlf)
 	end      bool  // and the last line too (#newline:…:end)
@@ -149,7 +155,11 @@ func (d *decompiler) write() {
 	if orphans > 0 {
 		d.f("// Left out: %d jumps from no location.\n", orphans)
 	}
-	d.f("#exact\n")
+	if d.qms {
+		d.f("#exact:qms\n")
+	} else {
+		d.f("#exact\n")
+	}
 	d.header()
 	if q.TaskText != "Описание задания" {
 		d.f("\n#intro\n")
@@ -428,7 +438,11 @@ func (d *decompiler) param(i int) {
 	if p.Min != 0 || p.Max != 1 {
 		d.f(" #range:%d..%d", p.Min, p.Max)
 	}
-	if p.Starting != "["+strconv.Itoa(int(p.Min))+"]" {
+	start := "[" + strconv.Itoa(int(p.Min)) + "]"
+	if d.qms {
+		start = "0"
+	}
+	if p.Starting != start {
 		if p.Starting != "" && !strings.ContainsAny(p.Starting, " \t\"'\r\n") && !strings.Contains(p.Starting, "//") {
 			d.f(" #default:%s", p.Starting)
 		} else {
@@ -451,8 +465,11 @@ func (d *decompiler) param(i int) {
 	for _, r := range p.Ranges {
 		d.f("  #text:%d..%d %s\n", r.From, r.To, d.quoted(r.Text, true))
 	}
-	defText := p.CritText == defaultCritText(i+1)
-	if p.Type == qmm.ParamOrdinary && p.CritType == qmm.CritMin && defText {
+	defText, defCrit := p.CritText == defaultCritText(i+1), qmm.CritMin
+	if d.qms {
+		defText, defCrit = p.CritText == "", qmm.CritMax
+	}
+	if p.Type == qmm.ParamOrdinary && p.CritType == defCrit && defText {
 		return
 	}
 	sign, bound := "-", p.Max
@@ -536,10 +553,19 @@ func (d *decompiler) location(i int) {
 		d.f(" #id:%d", l.ID)
 	}
 	d.lastSite = l.ID
+	hasText := false
+	for _, t := range l.Texts {
+		hasText = hasText || t.Text != ""
+	}
+	empty, notEmpty := false, !l.IsEmpty
+	if d.qms {
+		// A location is empty when it has no text.
+		empty, notEmpty = l.IsEmpty && hasText, !l.IsEmpty && !hasText
+	}
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{l.IsStarting, "default"}, {l.IsSuccess, "win"}, {l.IsFail, "lose"}, {l.IsDeadly, "death"}, {!l.IsEmpty, "empty:off"}, {l.DayPassed, "day"}} {
+	}{{l.IsStarting, "default"}, {l.IsSuccess, "win"}, {l.IsFail, "lose"}, {l.IsDeadly, "death"}, {empty, "empty"}, {notEmpty, "empty:off"}, {l.DayPassed, "day"}} {
 		if f.on {
 			d.f(" #%s", f.name)
 		}
@@ -548,6 +574,9 @@ func (d *decompiler) location(i int) {
 		d.f(" #visits:%d", l.MaxVisits)
 	}
 	pages := 1 // what the compiler gives: up to the last page written, at least one
+	if d.qms {
+		pages = 0
+	}
 	for k, t := range l.Texts {
 		if t.Text != "" || !t.Media.IsZero() {
 			pages = max(pages, k+1)
@@ -561,7 +590,21 @@ func (d *decompiler) location(i int) {
 	}
 	d.f("%s\n", d.showLists(l.Changes))
 	if d.sub != nil && d.sub.returns[l.ID] && d.first[l.ID] == i {
-		d.f("#return\n")
+		// The cases back are numbered after the site's own cases unless #id says otherwise.
+		own, back := d.lastJump, int32(-1)
+		for _, k := range d.from[l.ID] {
+			switch {
+			case !d.sub.backs[k]:
+				own = d.q.Jumps[k].ID
+			case back < 0:
+				back = d.q.Jumps[k].ID
+			}
+		}
+		if back != own+1 {
+			d.f("#return #id:%d\n", back)
+		} else {
+			d.f("#return\n")
+		}
 	}
 	for k, t := range l.Texts {
 		if t.Text == "" && t.Media.IsZero() {
@@ -578,9 +621,7 @@ func (d *decompiler) location(i int) {
 	}
 	for _, k := range d.from[l.ID] {
 		if d.sub != nil && d.sub.backs[k] {
-			// The compiler makes the cases back from a sub-routine: they take the next ids.
-			d.lastJump++
-			continue
+			continue // the compiler makes the cases back from a sub-routine
 		}
 		d.jump(k, &d.q.Jumps[k])
 	}

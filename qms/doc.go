@@ -98,7 +98,13 @@
 //     breaks: "\n" or, after #newline:crlf, "\r\n"; after #newline:lf:end or
 //     #newline:crlf:end the last line ends with one too (#newline:lf goes back). A text line
 //     written \#… or \$… is the text #… or $…. Pages are kept even when empty. The case of a
-//     return site back to a caller takes the place after the site's last case.
+//     return site back to a caller takes the place after the site's last case, and the
+//     cases back of a return site are numbered after its own cases (or from #return #id:N),
+//     in the order of the ids of the calls.
+//   - #exact:qms: #exact with the defaults of a quest compiled from a source instead of the
+//     editor's: variables start at 0 and have the maximum critical and no critical message;
+//     a site is empty when it has no text (#empty and #empty:off say otherwise) and has as
+//     many texts as its last #page; text lines end with "\n", the last one too.
 //   - #quest:FIELD "value": header fields (magic, version, changelog, givingRace, whenDone,
 //     planetRace, playerCareer, playerRace, reputation, screenX, screenY, width, height,
 //     jumpLimit, hardness) and the player tags' strings (ToStar, Parsec, Artefact, ToPlanet,

@@ -111,9 +111,12 @@ type site struct {
 	posSet     bool
 	image      string
 	visits     int32
-	npages     int  // #pages, -1 when not given
-	notEmpty   bool // #empty:off (exact form)
-	seqBase    int  // exact form: the #seq of the last case before the site
+	npages     int   // #pages, -1 when not given
+	notEmpty   bool  // #empty:off (exact form)
+	seqBase    int   // exact form: the #seq of the last case before the site
+	lastJump   int32 // exact form: the id of the site's last case (or of the last before it)
+	retID      int32 // exact form: #return #id:N, the id of the first case back
+	retIDSet   bool
 	idSet      bool
 	p          pos
 	loc        *qmm.Location
@@ -138,6 +141,7 @@ type kase struct {
 	cnt        int32
 	id         int32
 	idSet      bool
+	back       bool // a case back from a sub-routine, which the compiler makes
 	seq        int
 	seqSet     bool
 	media      qmm.Media
@@ -509,13 +513,20 @@ func (c *compiler) needStack() {
 	c.vid = 1
 }
 
-func (c *compiler) returnSite(p pos) {
+func (c *compiler) returnSite(opts []token, p pos) {
 	if c.cur == nil || c.curCase != nil {
 		c.errorf(p, "#return marks the #site above it as the end of a sub-routine", "#return outside a #site")
 		return
 	}
 	c.needStack()
 	c.cur.isReturn = true
+	for _, t := range opts {
+		if t.kind == tokDirective && t.name == "id" {
+			c.cur.retID, c.cur.retIDSet = atoi32(t.arg), true
+			continue
+		}
+		c.warnf(p, "#return takes #id:N, the id of its first case back", "unexpected %q in #return", t.arg)
+	}
 }
 
 func (c *compiler) page(head token, opts []token, p pos) {
