@@ -380,8 +380,30 @@ func (c *compiler) changes(q *qmm.Quest, stmts []*stmt, show, hide string, p pos
 		}
 		seen[st.name] = true
 	}
-	for i := range q.Params {
-		v := c.varByID(i + 1)
+	if len(stmts) == 0 && show == "" && hide == "" {
+		return nil
+	}
+	// The parameters named, in parameter order.
+	if c.idsByName == nil {
+		c.idsByName = map[string][]int{}
+		for _, v := range c.vars {
+			if v.id > 0 && v.id <= len(q.Params) {
+				c.idsByName[v.name] = append(c.idsByName[v.name], v.id)
+			}
+		}
+	}
+	var ids []int
+	for _, name := range strings.Split(show+";"+hide, ";") {
+		ids = append(ids, c.idsByName[name]...)
+	}
+	for _, st := range stmts {
+		ids = append(ids, c.idsByName[st.name]...)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for _, id := range ids {
+		i := id - 1
+		v := c.varByID(id)
 		ch := qmm.ParamChange{Param: int32(i)}
 		switch {
 		case inList(show, v.name):

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/questbot/questbot/formula"
 	"github.com/questbot/questbot/qmm"
@@ -23,6 +24,12 @@ const (
 	// maxLoop bounds the values of one #for.
 	maxLoop = 100_000
 )
+
+// lineLimit is the bound on lines of the compilations to come: MaxLines, lowered only by the
+// fuzz tests, which must not spend seconds on one input that expands a loop a million times.
+var lineLimit atomic.Int64
+
+func init() { lineLimit.Store(MaxLines) }
 
 // srcLine is one line of a source, comments removed, with where it comes from.
 type srcLine struct {
@@ -77,6 +84,7 @@ type compiler struct {
 	errs     ErrorList
 	warns    ErrorList
 	lines    int
+	maxLines int // MaxLines, unless the tests lower it
 	macros   map[string]*macro
 	globals  []*global
 	bindings []binding
@@ -105,6 +113,8 @@ type compiler struct {
 	endBreak    bool // #newline:…:end
 	header      []headerSet
 	rrr         *variable
+	// the numbered variables by name, made when the quest's changes are built
+	idsByName map[string][]int
 }
 
 // textTarget tells where the text lines of the source go.
@@ -144,12 +154,13 @@ func CompileSource(name string, src []byte) (*qmm.Quest, error) {
 }
 
 func newCompiler(fsys fs.FS) *compiler {
-	return &compiler{fsys: fsys, macros: make(map[string]*macro), compat: compatOn, lastSeq: -1}
+	return &compiler{fsys: fsys, macros: make(map[string]*macro), compat: compatOn, lastSeq: -1,
+		maxLines: int(lineLimit.Load())}
 }
 
 func (c *compiler) finish(lines []srcLine) (*qmm.Quest, error) {
 	for _, l := range lines {
-		if c.lines > MaxLines {
+		if c.lines > c.maxLines {
 			break
 		}
 		c.parseLine(l)
@@ -263,8 +274,8 @@ func directiveName(s string) (string, int) {
 // parseLine handles one line: it collects it into the open block or acts on it.
 func (c *compiler) parseLine(l srcLine) {
 	c.lines++
-	if c.lines == MaxLines {
-		c.errorf(l.p, "look for a #for or a macro that expands without end", "the source expands to more than %d lines", MaxLines)
+	if c.lines == c.maxLines {
+		c.errorf(l.p, "look for a #for or a macro that expands without end", "the source expands to more than %d lines", c.maxLines)
 		return
 	}
 	name, col := directiveName(l.text)
@@ -441,7 +452,7 @@ func (c *compiler) expand(m *macro, args []string, lines []srcLine, p pos) {
 	consts := c.constants()
 	c.calls = append(c.calls, m.name)
 	for _, l := range lines {
-		if len(c.errs) > MaxErrors || c.lines > MaxLines {
+		if len(c.errs) > MaxErrors || c.lines > c.maxLines {
 			break
 		}
 		l.text = c.expandLine(l.text, consts, l.p)
@@ -633,7 +644,7 @@ func (c *compiler) runFor(b *block, p pos) {
 			args = append(args, lists[i][k])
 		}
 		c.expand(b.m, args, b.m.lines, p)
-		if len(c.errs) > MaxErrors || c.lines > MaxLines {
+		if len(c.errs) > MaxErrors || c.lines > c.maxLines {
 			return
 		}
 	}

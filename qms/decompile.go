@@ -19,11 +19,8 @@ import (
 // that calls push on and cases back pop) is written with #return sites and calls when compiling
 // that gives back the same quest as the flat form.
 func Decompile(q *qmm.Quest) []byte {
-	// The defaults that say the least: the editor's, or those of a compiled source.
-	flat, qmsDefaults := decompile(q, nil, false), false
-	if src := decompile(q, nil, true); len(src) < len(flat) {
-		flat, qmsDefaults = src, true
-	}
+	qmsDefaults := compiledDefaults(q)
+	flat := decompile(q, nil, qmsDefaults)
 	if sub := findSubroutines(q); sub != nil {
 		sub.declare = sub.mustDeclare(q)
 		if src := decompile(q, sub, qmsDefaults); sameCompiled(flat, src) {
@@ -31,6 +28,43 @@ func Decompile(q *qmm.Quest) []byte {
 		}
 	}
 	return flat
+}
+
+// compiledDefaults tells which defaults fit q best: those of a quest compiled from a source
+// (#exact:qms) or the editor's (#exact).
+func compiledDefaults(q *qmm.Quest) bool {
+	editor, compiled := 0, 0
+	score := func(e, c bool) {
+		if e {
+			editor++
+		}
+		if c {
+			compiled++
+		}
+	}
+	for i := range q.Params {
+		p := &q.Params[i]
+		score(p.Starting == "["+strconv.Itoa(int(p.Min))+"]", p.Starting == "0")
+		score(p.CritType == qmm.CritMin && p.CritText == defaultCritText(i+1), p.CritType == qmm.CritMax && p.CritText == "")
+	}
+	for i := range q.Locations {
+		l := &q.Locations[i]
+		pages, hasText := 0, false
+		for k, t := range l.Texts {
+			if t.Text != "" || !t.Media.IsZero() {
+				pages = k + 1
+			}
+			hasText = hasText || t.Text != ""
+		}
+		score(l.IsEmpty, l.IsEmpty == !hasText)
+		score(len(l.Texts) == max(pages, 1), len(l.Texts) == pages)
+		for _, t := range l.Texts {
+			if t.Text != "" {
+				score(false, strings.HasSuffix(t.Text, "\n"))
+			}
+		}
+	}
+	return compiled > editor
 }
 
 // decompile writes q flat (sub nil) or with the sub-routine structure sub, with the defaults
@@ -253,11 +287,9 @@ func media(m qmm.Media) string {
 }
 
 var (
-	paramRefRE   = regexp.MustCompile(`\[([pd])(\d+)\]`)
-	clrRE        = regexp.MustCompile(`<clr>([^*<]+)<clrEnd>`)
-	fixBackRE    = regexp.MustCompile(`<fix>([^^<]+)</fix>`)
-	formulaRefRE = regexp.MustCompile(`\[p(\d+)\]`)
-	randRangeRE  = regexp.MustCompile(`\[(\d+\.\.\d+)\]`)
+	clrRE       = regexp.MustCompile(`<clr>([^*<]+)<clrEnd>`)
+	fixBackRE   = regexp.MustCompile(`<fix>([^^<]+)</fix>`)
+	randRangeRE = regexp.MustCompile(`\[(\d+\.\.\d+)\]`)
 )
 
 // readableText writes a text in the language's markup. It cuts the text at {formulas} as the
@@ -288,8 +320,11 @@ func (d *decompiler) readableText(s string, param bool) string {
 
 // refs writes [pN] as $name.
 func (d *decompiler) refs(f string) string {
-	return formulaRefRE.ReplaceAllStringFunc(f, func(m string) string {
-		n, err := strconv.Atoi(m[2 : len(m)-1])
+	if !strings.Contains(f, "[p") {
+		return f
+	}
+	return replaceRefs(f, "p", func(_ byte, num, m string) string {
+		n, err := strconv.Atoi(num)
 		if err != nil || n < 1 || n > len(d.q.Params) {
 			return m
 		}
@@ -301,23 +336,61 @@ func (d *decompiler) refs(f string) string {
 // bold and fixed as *…* and ^…^, a star as \*. In a range text (param) the value <> is $.
 func (d *decompiler) readableMarkup(s string, param bool) string {
 	s = strings.ReplaceAll(s, "*", `\*`)
-	s = paramRefRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := paramRefRE.FindStringSubmatch(m)
-		n, err := strconv.Atoi(sub[2])
-		if err != nil || n < 1 || n > len(d.q.Params) {
-			return m
-		}
-		if sub[1] == "p" {
-			return "$" + d.names[n-1]
-		}
-		return "@" + d.names[n-1]
-	})
-	s = clrRE.ReplaceAllString(s, "*$1*")
-	s = fixBackRE.ReplaceAllString(s, "^$1^")
+	if strings.Contains(s, "[") {
+		s = d.markupRefs(s)
+	}
+	if strings.Contains(s, "<clr>") {
+		s = clrRE.ReplaceAllString(s, "*$1*")
+	}
+	if strings.Contains(s, "<fix>") {
+		s = fixBackRE.ReplaceAllString(s, "^$1^")
+	}
 	if param {
 		s = strings.ReplaceAll(s, "<>", "$")
 	}
 	return s
+}
+
+// markupRefs writes [pN] as $name and [dN] as @name.
+func (d *decompiler) markupRefs(s string) string {
+	return replaceRefs(s, "pd", func(kind byte, num, m string) string {
+		n, err := strconv.Atoi(num)
+		if err != nil || n < 1 || n > len(d.q.Params) {
+			return m
+		}
+		if kind == 'p' {
+			return "$" + d.names[n-1]
+		}
+		return "@" + d.names[n-1]
+	})
+}
+
+// replaceRefs replaces each [xN] of s (x one of kinds, N digits) with what f returns for x, N
+// and the whole match.
+func replaceRefs(s, kinds string, f func(kind byte, num, match string) string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i+3 < len(s); i++ {
+		if s[i] != '[' || strings.IndexByte(kinds, s[i+1]) < 0 {
+			continue
+		}
+		j := i + 2
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i+2 || j >= len(s) || s[j] != ']' {
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(f(s[i+1], s[i+2:j], s[i:j+1]))
+		last = j + 1
+		i = j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // safeLine reports whether a line can be a text line of a block: the compiler must not take it

@@ -83,11 +83,7 @@ func TestQmsRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, f := range traces {
-					tr, err := questtrace.ReadFile(f)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := questtrace.Check(pq, tr); err != nil {
+					if err := questtrace.Check(pq, readTrace(t, f)); err != nil {
 						t.Errorf("%s: %v", filepath.Base(f), err)
 					}
 				}

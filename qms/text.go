@@ -7,7 +7,6 @@ import (
 )
 
 var (
-	refRE      = regexp.MustCompile(`([$@])([a-zA-Z0-9_]+)`)
 	inlineRE   = regexp.MustCompile(`#([A-Za-z0-9_]+)(?::([A-Za-z0-9_:]+))?`)
 	randomRE   = regexp.MustCompile(`<([0-9./:;]+)>`)
 	boldRE     = regexp.MustCompile(`\*([^*]+)\*`)
@@ -37,14 +36,52 @@ func (c *compiler) prepareFormula(s string, p pos) string {
 	if strings.HasPrefix(s, "\x00") { // a literal formula
 		return s[1:]
 	}
-	s = constRE.ReplaceAllStringFunc(s, func(m string) string {
+	if !strings.ContainsAny(s, "$<") {
+		return s
+	}
+	s = replaceNames(s, "$", func(m string) string {
 		if id := c.useVar(m[1:]); id > 0 {
 			return "[p" + strconv.Itoa(id) + "]"
 		}
 		c.warnf(p, "declare it with #var; it is left out of the formula", "unknown variable %s in formula", m)
 		return ""
 	})
+	if !strings.Contains(s, "<") {
+		return s
+	}
 	return randomRE.ReplaceAllString(s, "[$1]")
+}
+
+// replaceNames replaces each $name or @name of s (a sigil of sigils then letters, digits and
+// _) with what f returns for it.
+func replaceNames(s, sigils string, f func(match string) string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i+1 < len(s); i++ {
+		if strings.IndexByte(sigils, s[i]) < 0 {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		if j == i+1 {
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(f(s[i:j]))
+		last = j
+		i = j - 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // prepareText turns a source text into a quest text: text macros, {formulas}, $name (the
@@ -83,7 +120,7 @@ func (c *compiler) markup(s string, param bool) string {
 		return s
 	}
 	if strings.ContainsAny(s, "$@") {
-		s = refRE.ReplaceAllStringFunc(s, func(m string) string {
+		s = replaceNames(s, "$@", func(m string) string {
 			for _, v := range c.vars {
 				if v.name == m[1:] {
 					id := strconv.Itoa(c.useVar(m[1:]))
