@@ -273,9 +273,7 @@ func directiveName(s string) (string, int) {
 
 // parseLine handles one line: it collects it into the open block or acts on it.
 func (c *compiler) parseLine(l srcLine) {
-	c.lines++
-	if c.lines == c.maxLines {
-		c.errorf(l.p, "look for a #for or a macro that expands without end", "the source expands to more than %d lines", c.maxLines)
+	if !c.budget(l.p) {
 		return
 	}
 	name, col := directiveName(l.text)
@@ -316,6 +314,16 @@ func (c *compiler) parseLine(l srcLine) {
 		return
 	}
 	c.textLine(l, false)
+}
+
+// budget counts one line, or one turn of a loop, against the bound on the work of a
+// compilation; it reports false, with the error the first time, when the bound is passed.
+func (c *compiler) budget(p pos) bool {
+	c.lines++
+	if c.lines == c.maxLines {
+		c.errorf(p, "look for a #for or a macro that expands without end", "the source expands to more than %d lines", c.maxLines)
+	}
+	return c.lines < c.maxLines
 }
 
 func at(l srcLine, col int) pos { p := l.p; p.col = col; return p }
@@ -636,6 +644,9 @@ func (c *compiler) runFor(b *block, p pos) {
 		return
 	}
 	for k := range lists[0] {
+		if !c.budget(p) { // a turn counts, so that loops of empty bodies stay bounded too
+			return
+		}
 		var args []string
 		for i := range b.vars {
 			if k >= len(lists[i]) {
