@@ -25,7 +25,8 @@ test: chromium
 # imports the transport, the stores and the core, never another feature (bot/app, the
 # composition root, is the one package that knows them all).
 PURE     := "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula" \
-            "scripts:scripts quest formula github.com/casbin/govaluate" "sessions:sessions engine"
+            "scripts:scripts quest formula github.com/casbin/govaluate" "sessions:sessions engine" \
+            "qms:qms qmm formula"
 FEATURES := scriptbot questplay relay devtools boards
 check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }

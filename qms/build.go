@@ -39,16 +39,20 @@ func (c *compiler) build() *qmm.Quest {
 	for _, s := range c.sites {
 		c.prepareLocation(s)
 	}
-	for _, s := range c.sites {
-		for _, k := range s.cases {
-			if k.ret != "" {
-				c.addReturns(k)
+	if c.exact {
+		c.prepareJumpsExact()
+	} else {
+		for _, s := range c.sites {
+			for _, k := range s.cases {
+				if k.ret != "" {
+					c.addReturns(k)
+				}
 			}
 		}
-	}
-	for _, s := range c.sites {
-		for _, k := range s.cases {
-			c.prepareJump(k)
+		for _, s := range c.sites {
+			for _, k := range s.cases {
+				c.prepareJump(k)
+			}
 		}
 	}
 	q := &qmm.Quest{
@@ -107,12 +111,21 @@ func (c *compiler) param(v *variable) qmm.Param {
 	if v.title != nil {
 		p.Name = *v.title
 	}
+	exact := c.exact && !v.auto && !c.qmsDefaults
+	if exact && !v.defSet {
+		p.Starting = "[" + strconv.Itoa(int(v.min)) + "]"
+	}
 	if v.crit {
 		p.Type = v.typ
 		if v.critMin {
 			p.CritType = qmm.CritMin
 		}
 		p.CritText = c.messageText(&v.message)
+	} else if exact {
+		p.CritType = qmm.CritMin
+	}
+	if exact && !v.message.set {
+		p.CritText = defaultCritText(v.id)
 	}
 	for _, t := range v.texts {
 		s := t.text
@@ -122,6 +135,12 @@ func (c *compiler) param(v *variable) qmm.Param {
 		p.Ranges = append(p.Ranges, qmm.ParamRange{From: t.from, To: t.to, Text: s})
 	}
 	return p
+}
+
+// defaultCritText is the critical message the quest editor gives parameter number n: the
+// default of an exact source.
+func defaultCritText(n int) string {
+	return "Сообщение достижения критического значения параметром " + strconv.Itoa(n)
 }
 
 func (c *compiler) siteByName(name string) *site {
@@ -164,7 +183,11 @@ func (c *compiler) prepareLocation(s *site) {
 			l.Texts[pg.num-1].Media = qmm.Media{Image: qmm.Some(pg.image)}
 		}
 	}
-	for len(l.Texts) < s.npages {
+	npages := s.npages
+	if c.exact && !c.qmsDefaults && npages < 0 {
+		npages = 1 // an exact location has one text unless #pages says otherwise
+	}
+	for len(l.Texts) < npages {
 		l.Texts = append(l.Texts, qmm.LocationText{})
 	}
 	for _, spec := range s.spec {
@@ -179,9 +202,12 @@ func (c *compiler) prepareLocation(s *site) {
 			l.IsDeadly = true
 		}
 	}
-	if c.exact {
-		l.IsEmpty = slices.Contains(s.spec, "empty")
-	} else if !empty && c.compat != compatOff {
+	switch {
+	case c.exact && c.qmsDefaults:
+		l.IsEmpty = empty && !s.notEmpty || slices.Contains(s.spec, "empty")
+	case c.exact:
+		l.IsEmpty = !s.notEmpty
+	case !empty && c.compat != compatOff:
 		l.IsEmpty = false
 	}
 	if empty && c.compat == compatDebug && !c.exact {
@@ -223,9 +249,14 @@ func (c *compiler) addReturns(k *kase) {
 	for i := 0; i < len(queue); i++ {
 		g := queue[i]
 		if g.isReturn {
-			back := &kase{from: g.name, to: k.ret, priority: 1, order: 5, p: k.p,
+			back := &kase{from: g.name, to: k.ret, priority: 1, order: 5, p: k.p, back: true,
 				expr: fmt.Sprintf("($RRR mod 256)=%d", t.id)}
 			back.stmts = append(back.stmts, &stmt{name: "RRR", kind: qmm.ChangeFormula, expr: "$RRR div 256", p: k.p})
+			// In an exact source the case back follows the return site's cases.
+			back.seq = g.seqBase
+			if n := len(g.cases); n > 0 {
+				back.seq = g.cases[n-1].seq
+			}
 			g.cases = append(g.cases, back)
 		}
 		for _, cs := range g.cases {
@@ -238,6 +269,50 @@ func (c *compiler) addReturns(k *kase) {
 		}
 	}
 	k.stmts = append(k.stmts, &stmt{name: "RRR", kind: qmm.ChangeFormula, expr: fmt.Sprintf("$RRR*256+%d", t.id), p: k.p})
+}
+
+// prepareJumpsExact prepares the cases of an exact source. The cases written are numbered
+// first, in source order; then the calls of sub-routines, in the order of their ids, make the
+// cases back, which each return site numbers after its own cases (or from its #return #id:N).
+func (c *compiler) prepareJumpsExact() {
+	seen := map[*site]bool{}
+	var sites []*site
+	for _, s := range c.sites {
+		if !seen[s] {
+			seen[s] = true
+			sites = append(sites, s)
+		}
+	}
+	var calls []*kase
+	for _, s := range sites {
+		for _, k := range s.cases {
+			c.prepareJump(k)
+			if k.ret != "" && k.jump != nil {
+				calls = append(calls, k)
+			}
+		}
+		s.lastJump = c.jid
+	}
+	slices.SortStableFunc(calls, func(a, b *kase) int { return int(a.jump.ID) - int(b.jump.ID) })
+	for _, k := range calls {
+		c.addReturns(k)
+		for _, st := range k.stmts {
+			c.prepareStmt(st)
+		}
+	}
+	for _, s := range sites {
+		id := s.lastJump
+		if s.retIDSet {
+			id = s.retID - 1
+		}
+		for _, k := range s.cases {
+			if k.back {
+				id++
+				k.id, k.idSet = id, true
+				c.prepareJump(k)
+			}
+		}
+	}
 }
 
 func (c *compiler) prepareJump(k *kase) {
@@ -256,8 +331,12 @@ func (c *compiler) prepareJump(k *kase) {
 	desc := c.pageText(&k.desc)
 	c.jid++
 	id := c.jid
-	if k.id != 0 {
+	if k.idSet {
 		id = k.id
+	}
+	if c.exact {
+		// An exact source numbers a case after the case before it.
+		c.jid = id
 	}
 	j := &qmm.Jump{ID: id, From: f.id, To: t.id, Text: text, Description: desc, DayPassed: k.isDay,
 		CountLimit: k.cnt, Priority: k.priority, ShowingOrder: k.order, AlwaysShow: k.always, Media: k.media}
@@ -301,8 +380,30 @@ func (c *compiler) changes(q *qmm.Quest, stmts []*stmt, show, hide string, p pos
 		}
 		seen[st.name] = true
 	}
-	for i := range q.Params {
-		v := c.varByID(i + 1)
+	if len(stmts) == 0 && show == "" && hide == "" {
+		return nil
+	}
+	// The parameters named, in parameter order.
+	if c.idsByName == nil {
+		c.idsByName = map[string][]int{}
+		for _, v := range c.vars {
+			if v.id > 0 && v.id <= len(q.Params) {
+				c.idsByName[v.name] = append(c.idsByName[v.name], v.id)
+			}
+		}
+	}
+	var ids []int
+	for _, name := range strings.Split(show+";"+hide, ";") {
+		ids = append(ids, c.idsByName[name]...)
+	}
+	for _, st := range stmts {
+		ids = append(ids, c.idsByName[st.name]...)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	for _, id := range ids {
+		i := id - 1
+		v := c.varByID(id)
 		ch := qmm.ParamChange{Param: int32(i)}
 		switch {
 		case inList(show, v.name):
@@ -475,7 +576,7 @@ func (c *compiler) check(q *qmm.Quest) {
 				continue
 			}
 			seen[k] = true
-			if jids[k.jump.ID] && k.id != 0 {
+			if jids[k.jump.ID] && k.idSet {
 				c.errorf(k.p, "", "jump id %d given twice", k.jump.ID)
 			}
 			jids[k.jump.ID] = true

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/questbot/questbot/formula"
 	"github.com/questbot/questbot/qmm"
@@ -19,10 +20,16 @@ const (
 	// MaxDepth bounds the nesting of includes and of macro calls.
 	MaxDepth = 32
 	// MaxLines bounds the lines a compilation handles, macro expansions included.
-	MaxLines = 4_000_000
+	MaxLines = 1_000_000
 	// maxLoop bounds the values of one #for.
 	maxLoop = 100_000
 )
+
+// lineLimit is the bound on lines of the compilations to come: MaxLines, lowered only by the
+// fuzz tests, which must not spend seconds on one input that expands a loop a million times.
+var lineLimit atomic.Int64
+
+func init() { lineLimit.Store(MaxLines) }
 
 // srcLine is one line of a source, comments removed, with where it comes from.
 type srcLine struct {
@@ -77,6 +84,7 @@ type compiler struct {
 	errs     ErrorList
 	warns    ErrorList
 	lines    int
+	maxLines int // MaxLines, unless the tests lower it
 	macros   map[string]*macro
 	globals  []*global
 	bindings []binding
@@ -96,8 +104,17 @@ type compiler struct {
 	vid     int
 	jid     int32
 	exact   bool
-	header  []headerSet
-	rrr     *variable
+	// exact form: variables declared so far, and the #seq of the last case
+	declared int
+	lastSeq  int
+	crlf     bool // #newline:crlf
+	// #exact:qms: the defaults are those of a compiled source, not the editor's
+	qmsDefaults bool
+	endBreak    bool // #newline:…:end
+	header      []headerSet
+	rrr         *variable
+	// the numbered variables by name, made when the quest's changes are built
+	idsByName map[string][]int
 }
 
 // textTarget tells where the text lines of the source go.
@@ -137,12 +154,13 @@ func CompileSource(name string, src []byte) (*qmm.Quest, error) {
 }
 
 func newCompiler(fsys fs.FS) *compiler {
-	return &compiler{fsys: fsys, macros: make(map[string]*macro), compat: compatOn}
+	return &compiler{fsys: fsys, macros: make(map[string]*macro), compat: compatOn, lastSeq: -1,
+		maxLines: int(lineLimit.Load())}
 }
 
 func (c *compiler) finish(lines []srcLine) (*qmm.Quest, error) {
 	for _, l := range lines {
-		if c.lines > MaxLines {
+		if c.lines > c.maxLines {
 			break
 		}
 		c.parseLine(l)
@@ -255,9 +273,7 @@ func directiveName(s string) (string, int) {
 
 // parseLine handles one line: it collects it into the open block or acts on it.
 func (c *compiler) parseLine(l srcLine) {
-	c.lines++
-	if c.lines == MaxLines {
-		c.errorf(l.p, "look for a #for or a macro that expands without end", "the source expands to more than %d lines", MaxLines)
+	if !c.budget(l.p) {
 		return
 	}
 	name, col := directiveName(l.text)
@@ -298,6 +314,16 @@ func (c *compiler) parseLine(l srcLine) {
 		return
 	}
 	c.textLine(l, false)
+}
+
+// budget counts one line, or one turn of a loop, against the bound on the work of a
+// compilation; it reports false, with the error the first time, when the bound is passed.
+func (c *compiler) budget(p pos) bool {
+	c.lines++
+	if c.lines == c.maxLines {
+		c.errorf(p, "look for a #for or a macro that expands without end", "the source expands to more than %d lines", c.maxLines)
+	}
+	return c.lines < c.maxLines
 }
 
 func at(l srcLine, col int) pos { p := l.p; p.col = col; return p }
@@ -343,7 +369,7 @@ func (c *compiler) directive(name string, l srcLine, col int) {
 	case "message":
 		c.message(head, opts, p)
 	case "return":
-		c.returnSite(p)
+		c.returnSite(opts, p)
 	case "global":
 		c.setGlobal(head, p)
 	case "page":
@@ -363,6 +389,21 @@ func (c *compiler) directive(name string, l srcLine, col int) {
 		c.rawLine(head, l, p)
 	case "exact":
 		c.exact = true
+		switch head.arg {
+		case "":
+		case "qms":
+			c.qmsDefaults, c.endBreak = true, true
+		default:
+			c.errorf(p, "#exact, or #exact:qms for the defaults of compiled sources", "bad #exact %q", head.arg)
+		}
+	case "newline":
+		mode, end, _ := strings.Cut(head.arg, ":")
+		switch {
+		case mode != "crlf" && mode != "lf" || end != "" && end != "end":
+			c.errorf(p, "write #newline:lf or #newline:crlf, with :end for a break after the last line", "bad #newline %q", head.arg)
+		default:
+			c.crlf, c.endBreak = mode == "crlf", end == "end"
+		}
 	case "quest":
 		c.questField(head, opts, p)
 	case "cond":
@@ -419,7 +460,7 @@ func (c *compiler) expand(m *macro, args []string, lines []srcLine, p pos) {
 	consts := c.constants()
 	c.calls = append(c.calls, m.name)
 	for _, l := range lines {
-		if len(c.errs) > MaxErrors || c.lines > MaxLines {
+		if len(c.errs) > MaxErrors || c.lines > c.maxLines {
 			break
 		}
 		l.text = c.expandLine(l.text, consts, l.p)
@@ -603,6 +644,9 @@ func (c *compiler) runFor(b *block, p pos) {
 		return
 	}
 	for k := range lists[0] {
+		if !c.budget(p) { // a turn counts, so that loops of empty bodies stay bounded too
+			return
+		}
 		var args []string
 		for i := range b.vars {
 			if k >= len(lists[i]) {
@@ -611,7 +655,7 @@ func (c *compiler) runFor(b *block, p pos) {
 			args = append(args, lists[i][k])
 		}
 		c.expand(b.m, args, b.m.lines, p)
-		if len(c.errs) > MaxErrors || c.lines > MaxLines {
+		if len(c.errs) > MaxErrors || c.lines > c.maxLines {
 			return
 		}
 	}

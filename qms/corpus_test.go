@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -29,43 +30,29 @@ const (
 
 var includeLineRE = regexp.MustCompile(`(?m)^\s*#include:([^:\s]+)`)
 
-// sources lists the corpus sources and tells which are libraries: a file another source
-// includes, or a file that defines no site at all (only macros and variables, such as a set of
-// variables shared by quests). A library is compiled through a quest that includes it.
-func sources(t *testing.T) (dir string, quests []string, libraries map[string][]string) {
+// sources lists the corpus sources, compiled, and tells which are libraries (see
+// compileSources).
+func sources(t *testing.T) (dir string, c *sourceSetCache) {
 	t.Helper()
 	dir = corpus.Path(t, "quests", sourceSet)
-	names, err := filepath.Glob(filepath.Join(dir, "*.qms"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no sources in %s (%v)", dir, err)
+	c, err := compileSources(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	libraries = map[string][]string{}
-	texts := map[string]string{}
-	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		texts[filepath.Base(n)] = strings.TrimPrefix(string(b), "\ufeff")
+	if len(c.quests) == 0 {
+		t.Fatalf("no sources in %s", dir)
 	}
-	for name, text := range texts {
-		for _, m := range includeLineRE.FindAllStringSubmatch(text, -1) {
-			lib := strings.TrimSuffix(m[1], ".qms") + ".qms"
-			libraries[lib] = append(libraries[lib], name)
-		}
+	return dir, c
+}
+
+// compiled returns the quest compiled from the corpus source name.
+func (c *sourceSetCache) quest(t *testing.T, name string) *qmm.Quest {
+	t.Helper()
+	r := c.compiled[name]
+	if r.err != nil {
+		t.Fatal(r.err)
 	}
-	for name := range texts {
-		if _, ok := libraries[name]; ok {
-			continue
-		}
-		if _, err := qms.Compile(os.DirFS(dir), name); err != nil && strings.Contains(err.Error(), ": no site (") {
-			libraries[name] = nil
-			continue
-		}
-		quests = append(quests, name)
-	}
-	sort.Strings(quests)
-	return dir, quests, libraries
+	return r.q
 }
 
 // withFile is a file system with one more file.
@@ -117,19 +104,15 @@ func playable(t *testing.T, q *qmm.Quest) *quest.Quest {
 // them, and those nobody includes through a one-site quest that includes them.
 func TestQmsCorpus(t *testing.T) {
 	t.Parallel()
-	dir, quests, libraries := sources(t)
+	dir, c := sources(t)
 	fsys := os.DirFS(dir)
-	for _, name := range quests {
+	for _, name := range c.quests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			q, err := qms.Compile(fsys, name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			playable(t, q)
+			playable(t, c.quest(t, name))
 		})
 	}
-	for lib, users := range libraries {
+	for lib, users := range c.libraries {
 		if len(users) > 0 {
 			continue
 		}
@@ -151,12 +134,20 @@ func TestQmsCorpus(t *testing.T) {
 // file may come from another version of the source, so this is a report, not a requirement.
 func TestQmsPairs(t *testing.T) {
 	t.Parallel()
-	dir, quests, _ := sources(t)
+	_, c := sources(t)
 	pairDir := corpus.Path(t, "quests", pairSet)
 	traceDir := corpus.Path(t, "traces", pairSet)
-	fsys := os.DirFS(dir)
+	var mu sync.Mutex
 	var report []string
-	for _, name := range quests {
+	t.Cleanup(func() {
+		if len(report) == 0 {
+			t.Error("no source has a compiled quest of the same name")
+			return
+		}
+		sort.Strings(report)
+		t.Log("sources against the compiled quests of the same name:\n" + strings.Join(report, "\n"))
+	})
+	for _, name := range c.quests {
 		base := strings.TrimSuffix(name, ".qms")
 		var pair string
 		for _, ext := range []string{".qmm", ".qm"} {
@@ -168,40 +159,33 @@ func TestQmsPairs(t *testing.T) {
 		if pair == "" {
 			continue
 		}
-		traces, _ := filepath.Glob(filepath.Join(traceDir, pair+"__*.jsonl.gz"))
-		q, err := qms.Compile(fsys, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pq := playable(t, q)
-		ok := 0
-		first := ""
-		for _, f := range traces {
-			tr, err := questtrace.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := questtrace.Check(pq, tr); err != nil {
-				if first == "" {
-					first = err.Error()
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			traces, _ := filepath.Glob(filepath.Join(traceDir, pair+"__*.jsonl.gz"))
+			pq := playable(t, c.quest(t, name))
+			ok := 0
+			first := ""
+			for _, f := range traces {
+				if err := questtrace.Check(pq, readTrace(t, f)); err != nil {
+					if first == "" {
+						first = err.Error()
+					}
+					continue
 				}
-				continue
+				ok++
 			}
-			ok++
-		}
-		line := fmt.Sprintf("%-18s %-20s %d/%d traces", name, pair, ok, len(traces))
-		if first != "" {
-			if len(first) > 120 {
-				first = first[:120] + "…"
+			line := fmt.Sprintf("%-18s %-20s %d/%d traces", name, pair, ok, len(traces))
+			if first != "" {
+				if len(first) > 120 {
+					first = first[:120] + "…"
+				}
+				line += "  first difference: " + first
 			}
-			line += "  first difference: " + first
-		}
-		report = append(report, line)
+			mu.Lock()
+			report = append(report, line)
+			mu.Unlock()
+		})
 	}
-	if len(report) == 0 {
-		t.Fatal("no source has a compiled quest of the same name")
-	}
-	t.Log("sources against the compiled quests of the same name:\n" + strings.Join(report, "\n"))
 }
 
 // fixedNow is the clock of the views the tests build.

@@ -1,6 +1,7 @@
 package qms
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -9,15 +10,69 @@ import (
 	"github.com/questbot/questbot/qmm"
 )
 
-// Decompile writes q as source. The source is in exact form (#exact): compiling it gives back
-// q as the player sees it: the same parameters, locations and jumps with their ids, order,
-// texts, media, conditions and changes, and the same header. Texts, formulas and starting
-// values are written in the language's readable form when that form compiles back to exactly
-// the same string, and literally ("…" with Go escapes, or #raw lines) otherwise.
+// Decompile writes q as source, in exact form (#exact): compiling it gives back q as the player
+// sees it: the same parameters, locations and jumps with their ids, order, texts, media,
+// conditions and changes, and the same header. Only what differs from what the compiler gives
+// by default is written. Texts, formulas and starting values are written in the language's
+// readable form when that form compiles back to exactly the same string, and literally ("…"
+// with Go escapes, or #raw lines) otherwise. A quest made with sub-routines (a stack parameter
+// that calls push on and cases back pop) is written with #return sites and calls when compiling
+// that gives back the same quest as the flat form.
 func Decompile(q *qmm.Quest) []byte {
-	d := &decompiler{q: q, c: newCompiler(nil)}
+	qmsDefaults := compiledDefaults(q)
+	flat := decompile(q, nil, qmsDefaults)
+	if sub := findSubroutines(q); sub != nil {
+		sub.declare = sub.mustDeclare(q)
+		if src := decompile(q, sub, qmsDefaults); sameCompiled(flat, src) {
+			return src
+		}
+	}
+	return flat
+}
+
+// compiledDefaults tells which defaults fit q best: those of a quest compiled from a source
+// (#exact:qms) or the editor's (#exact).
+func compiledDefaults(q *qmm.Quest) bool {
+	editor, compiled := 0, 0
+	score := func(e, c bool) {
+		if e {
+			editor++
+		}
+		if c {
+			compiled++
+		}
+	}
 	for i := range q.Params {
-		d.c.vars = append(d.c.vars, &variable{name: varName(i), id: i + 1, order: i + 1})
+		p := &q.Params[i]
+		score(p.Starting == "["+strconv.Itoa(int(p.Min))+"]", p.Starting == "0")
+		score(p.CritType == qmm.CritMin && p.CritText == defaultCritText(i+1), p.CritType == qmm.CritMax && p.CritText == "")
+	}
+	for i := range q.Locations {
+		l := &q.Locations[i]
+		pages, hasText := 0, false
+		for k, t := range l.Texts {
+			if t.Text != "" || !t.Media.IsZero() {
+				pages = k + 1
+			}
+			hasText = hasText || t.Text != ""
+		}
+		score(l.IsEmpty, l.IsEmpty == !hasText)
+		score(len(l.Texts) == max(pages, 1), len(l.Texts) == pages)
+		for _, t := range l.Texts {
+			if t.Text != "" {
+				score(false, strings.HasSuffix(t.Text, "\n"))
+			}
+		}
+	}
+	return compiled > editor
+}
+
+// decompile writes q flat (sub nil) or with the sub-routine structure sub, with the defaults
+// of #exact or of #exact:qms.
+func decompile(q *qmm.Quest, sub *subroutines, qmsDefaults bool) []byte {
+	d := &decompiler{q: q, c: newCompiler(nil), sub: sub, names: paramNames(q, sub), qms: qmsDefaults, end: qmsDefaults}
+	for i := range q.Params {
+		d.c.vars = append(d.c.vars, &variable{name: d.names[i], id: i + 1, order: i + 1})
 	}
 	d.c.vid = len(q.Params)
 	d.c.exact = true
@@ -25,14 +80,72 @@ func Decompile(q *qmm.Quest) []byte {
 	return []byte(d.b.String())
 }
 
+// sameCompiled reports whether two sources compile to the same quest file.
+func sameCompiled(a, b []byte) bool {
+	qa, err := CompileSource("a.qms", a)
+	if err != nil {
+		return false
+	}
+	qb, err := CompileSource("b.qms", b)
+	if err != nil {
+		return false
+	}
+	var ba, bb bytes.Buffer
+	if qmm.Encode(&ba, qa) != nil || qmm.Encode(&bb, qb) != nil {
+		return false
+	}
+	return bytes.Equal(ba.Bytes(), bb.Bytes())
+}
+
 type decompiler struct {
 	q       *qmm.Quest
 	c       *compiler // checks that readable forms compile back exactly
 	b       strings.Builder
+	names   []string        // parameter names
+	sub     *subroutines    // the sub-routine structure written, nil for the flat form
 	first   map[int32]int   // location id → index of the first location with it
 	from    map[int32][]int // location id → indexes of the jumps from it
 	natural bool            // jumps are grouped by source, in location order
+
+	// what the compiler numbers a site or case without #id, #seq after
+	lastSite int32
+	lastJump int32
+	lastSeq  int
+	qms      bool  // #exact:qms
+	seq      []int // jump index → its place among the jumps written
+	crlf     bool  // text lines end with \r\n (#newline:crlf)
+	end      bool  // and the last line too (#newline:…:end)
 }
+
+var identRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// paramNames names the parameters: by their editor name when it is an identifier no other
+// parameter takes (so that the source needs no #title), else p1…pN.
+func paramNames(q *qmm.Quest, sub *subroutines) []string {
+	names := make([]string, len(q.Params))
+	count := map[string]int{}
+	ok := func(i int) bool {
+		n := q.Params[i].Name
+		return identRE.MatchString(n) && !pnameRE.MatchString(n) && !strings.EqualFold(n, stackVar)
+	}
+	for i := range q.Params {
+		if ok(i) {
+			count[strings.ToLower(q.Params[i].Name)]++
+		}
+	}
+	for i := range q.Params {
+		names[i] = varName(i)
+		if ok(i) && count[strings.ToLower(q.Params[i].Name)] == 1 {
+			names[i] = q.Params[i].Name
+		}
+	}
+	if sub != nil {
+		names[sub.param] = stackVar
+	}
+	return names
+}
+
+var pnameRE = regexp.MustCompile(`^[pP]\d+$`)
 
 func varName(i int) string { return "p" + strconv.Itoa(i+1) }
 
@@ -63,22 +176,47 @@ func (d *decompiler) write() {
 		}
 		last = i
 	}
-	d.f("// Quest: %d parameters, %d locations, %d jumps.\n#exact\n", len(q.Params), len(q.Locations), len(q.Jumps))
+	d.lastSeq = -1
+	orphans := 0 // jumps from no location: the player never offers them, the source leaves them out
+	d.seq = make([]int, len(q.Jumps))
+	for k := range q.Jumps {
+		d.seq[k] = k - orphans
+		if _, ok := d.first[q.Jumps[k].From]; !ok {
+			orphans++
+		}
+	}
+	d.f("// Quest: %d parameters, %d locations, %d jumps.\n", len(q.Params), len(q.Locations), len(q.Jumps)-orphans)
+	if orphans > 0 {
+		d.f("// Left out: %d jumps from no location.\n", orphans)
+	}
+	if d.qms {
+		d.f("#exact:qms\n")
+	} else {
+		d.f("#exact\n")
+	}
 	d.header()
 	if q.TaskText != "Описание задания" {
-		d.f("#intro\n")
+		d.f("\n#intro\n")
 		d.block(q.TaskText)
 	}
 	if q.SuccessText != "Описание поздравления" {
-		d.f("#congratulation\n")
+		d.f("\n#congratulation\n")
 		d.block(q.SuccessText)
 	}
+	if len(q.Params) > 0 {
+		d.f("\n")
+	}
 	for i := range q.Params {
+		if d.sub != nil && i == d.sub.param && !d.sub.declare {
+			continue
+		}
 		d.param(i)
 	}
 	for i := range q.Locations {
+		d.f("\n")
 		d.location(i)
 	}
+	d.f("\n")
 	for i := range q.Locations {
 		l := &q.Locations[i]
 		d.f("#position:%s:%d:%d\n", siteName(l.ID), l.X, l.Y)
@@ -149,33 +287,110 @@ func media(m qmm.Media) string {
 }
 
 var (
-	paramRefRE   = regexp.MustCompile(`\[([pd])(\d+)\]`)
-	clrRE        = regexp.MustCompile(`<clr>([^*<]+)<clrEnd>`)
-	fixBackRE    = regexp.MustCompile(`<fix>([^^<]+)</fix>`)
-	formulaRefRE = regexp.MustCompile(`\[p(\d+)\]`)
+	clrRE       = regexp.MustCompile(`<clr>([^*<]+)<clrEnd>`)
+	fixBackRE   = regexp.MustCompile(`<fix>([^^<]+)</fix>`)
+	randRangeRE = regexp.MustCompile(`\[(\d+\.\.\d+)\]`)
 )
 
-// readableText writes a text in the language's markup: [pN] as $pN, [dN] as @pN, bold and
-// fixed as *…* and ^…^, a star as \*. In a range text (param) the value <> is $.
+// readableText writes a text in the language's markup. It cuts the text at {formulas} as the
+// compiler does, and writes the formulas with $name for [pN].
 func (d *decompiler) readableText(s string, param bool) string {
-	s = strings.ReplaceAll(s, "*", `\*`)
-	s = paramRefRE.ReplaceAllStringFunc(s, func(m string) string {
-		sub := paramRefRE.FindStringSubmatch(m)
-		n, err := strconv.Atoi(sub[2])
+	var b strings.Builder
+	for s != "" {
+		i := strings.IndexByte(s, '{')
+		j := -1
+		if i >= 0 {
+			j = strings.IndexByte(s[i:], '}')
+		}
+		if i < 0 || j < 2 {
+			if i >= 0 && j == 1 {
+				b.WriteString(d.readableMarkup(s[:i+2], param))
+				s = s[i+2:]
+				continue
+			}
+			b.WriteString(d.readableMarkup(s, param))
+			break
+		}
+		b.WriteString(d.readableMarkup(s[:i], param))
+		b.WriteString("{" + d.refs(s[i+1:i+j]) + "}")
+		s = s[i+j+1:]
+	}
+	return b.String()
+}
+
+// refs writes [pN] as $name.
+func (d *decompiler) refs(f string) string {
+	if !strings.Contains(f, "[p") {
+		return f
+	}
+	return replaceRefs(f, "p", func(_ byte, num, m string) string {
+		n, err := strconv.Atoi(num)
 		if err != nil || n < 1 || n > len(d.q.Params) {
 			return m
 		}
-		if sub[1] == "p" {
-			return "$" + varName(n-1)
-		}
-		return "@" + varName(n-1)
+		return "$" + d.names[n-1]
 	})
-	s = clrRE.ReplaceAllString(s, "*$1*")
-	s = fixBackRE.ReplaceAllString(s, "^$1^")
+}
+
+// readableMarkup writes the part of a text outside formulas: [pN] as $name, [dN] as @name,
+// bold and fixed as *…* and ^…^, a star as \*. In a range text (param) the value <> is $.
+func (d *decompiler) readableMarkup(s string, param bool) string {
+	s = strings.ReplaceAll(s, "*", `\*`)
+	if strings.Contains(s, "[") {
+		s = d.markupRefs(s)
+	}
+	if strings.Contains(s, "<clr>") {
+		s = clrRE.ReplaceAllString(s, "*$1*")
+	}
+	if strings.Contains(s, "<fix>") {
+		s = fixBackRE.ReplaceAllString(s, "^$1^")
+	}
 	if param {
 		s = strings.ReplaceAll(s, "<>", "$")
 	}
 	return s
+}
+
+// markupRefs writes [pN] as $name and [dN] as @name.
+func (d *decompiler) markupRefs(s string) string {
+	return replaceRefs(s, "pd", func(kind byte, num, m string) string {
+		n, err := strconv.Atoi(num)
+		if err != nil || n < 1 || n > len(d.q.Params) {
+			return m
+		}
+		if kind == 'p' {
+			return "$" + d.names[n-1]
+		}
+		return "@" + d.names[n-1]
+	})
+}
+
+// replaceRefs replaces each [xN] of s (x one of kinds, N digits) with what f returns for x, N
+// and the whole match.
+func replaceRefs(s, kinds string, f func(kind byte, num, match string) string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i+3 < len(s); i++ {
+		if s[i] != '[' || strings.IndexByte(kinds, s[i+1]) < 0 {
+			continue
+		}
+		j := i + 2
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if j == i+2 || j >= len(s) || s[j] != ']' {
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(f(s[i+1], s[i+2:j], s[i:j+1]))
+		last = j + 1
+		i = j
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // safeLine reports whether a line can be a text line of a block: the compiler must not take it
@@ -186,49 +401,56 @@ func safeLine(s string) bool {
 		!strings.Contains(s, "//") && !strings.ContainsAny(s, "\r\x00") && !strings.HasPrefix(s, "\ufeff")
 }
 
-// page writes a location text or a jump description.
-func (d *decompiler) page(text string) {
-	if text == "" {
-		return
+// textLines returns the lines that give text in a block (readable unless plain), or false when
+// the text cannot be written as lines: a line the compiler would read otherwise, or blank lines
+// at the ends, which a block drops.
+func (d *decompiler) textLines(text string, plain bool) ([]bodyLine, bool) {
+	if strings.TrimSpace(text) == "" {
+		return nil, false
 	}
-	if strings.HasSuffix(text, "\n") && !strings.HasPrefix(text, "\n") {
-		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-		ok := true
-		src := make([]bodyLine, len(lines))
-		for i, l := range lines {
-			r := d.readableText(l, false)
-			if !safeLine(r) {
-				ok = false
-				break
-			}
-			src[i] = bodyLine{text: r}
+	crlf := strings.Contains(text, "\r\n")
+	if crlf {
+		if strings.Count(text, "\n") != strings.Count(text, "\r\n") {
+			return nil, false // line breaks of both kinds
 		}
-		if ok && d.c.pageText(&body{lines: src}) == text {
-			for _, l := range src {
-				d.f("%s\n", l.text)
-			}
-			return
-		}
+		text = strings.ReplaceAll(text, "\r\n", "\n")
 	}
-	d.f("#raw:%s\n", quote(text))
+	text, end := strings.CutSuffix(text, "\n")
+	lines := strings.Split(text, "\n")
+	if strings.TrimSpace(lines[0]) == "" || strings.TrimSpace(lines[len(lines)-1]) == "" {
+		return nil, false
+	}
+	src := make([]bodyLine, len(lines))
+	for i, l := range lines {
+		if !plain {
+			l = d.readableText(l, false)
+		}
+		if !safeLine(l) {
+			l = `\` + l // a line that starts with # or $
+			if !safeLine(l) || unescapeLine(l) == l {
+				return nil, false
+			}
+		}
+		src[i] = bodyLine{text: l, crlf: crlf, end: end}
+	}
+	return src, true
 }
 
-// block writes the intro or the congratulation.
-func (d *decompiler) block(text string) {
-	lines := strings.Split(text, "\n")
-	src := make([]bodyLine, len(lines))
-	ok := text != "" && lines[0] != ""
-	for i, l := range lines {
-		if !ok {
-			break
+// text writes a text of a block as its lines when they compile back to it, else as #raw.
+func (d *decompiler) text(text string, compile func(*body) string, plain bool) {
+	if src, ok := d.textLines(text, plain); ok && compile(&body{lines: src, set: true}) == text {
+		l := src[0]
+		if l.end != d.end || (len(src) > 1 || l.end) && l.crlf != d.crlf {
+			d.crlf, d.end = l.crlf, l.end
+			mode := "lf"
+			if l.crlf {
+				mode = "crlf"
+			}
+			if l.end {
+				mode += ":end"
+			}
+			d.f("#newline:%s\n", mode)
 		}
-		r := d.readableText(l, false)
-		if !safeLine(r) {
-			ok = false
-		}
-		src[i] = bodyLine{text: r}
-	}
-	if ok && d.c.blockText(&body{lines: src, set: true}) == text {
 		for _, l := range src {
 			d.f("%s\n", l.text)
 		}
@@ -236,6 +458,16 @@ func (d *decompiler) block(text string) {
 	}
 	d.f("#raw:%s\n", quote(text))
 }
+
+// page writes a location text or a jump description.
+func (d *decompiler) page(text string) {
+	if text != "" {
+		d.text(text, d.c.pageText, false)
+	}
+}
+
+// block writes the intro or the congratulation.
+func (d *decompiler) block(text string) { d.text(text, d.c.blockText, false) }
 
 // quoted returns 'text' in readable form when it compiles back to text, else "text".
 func (d *decompiler) quoted(text string, param bool) string {
@@ -246,21 +478,20 @@ func (d *decompiler) quoted(text string, param bool) string {
 	return quote(text)
 }
 
-// formula returns a formula in readable form ([pN] as $pN) when it compiles back exactly.
+// formula returns a formula in readable form ([pN] as $name, [a..b] as <a..b>) when it
+// compiles back exactly.
 func (d *decompiler) formula(f string) (string, bool) {
-	r := formulaRefRE.ReplaceAllStringFunc(f, func(m string) string {
-		n, err := strconv.Atoi(m[2 : len(m)-1])
-		if err != nil || n < 1 || n > len(d.q.Params) {
-			return m
-		}
-		return "$" + varName(n-1)
-	})
+	r := d.refs(f)
+	if strings.Contains(r, "..") {
+		r = randRangeRE.ReplaceAllString(r, "<$1>")
+	}
 	if r == "" || strings.ContainsAny(r, "{}\"\n\r") || strings.Contains(r, "//") || strings.TrimSpace(r) != r {
 		return "", false
 	}
 	n := len(d.c.warns)
 	back := d.c.prepareFormula(r, pos{})
 	if back != f || len(d.c.warns) != n {
+		d.c.warns = d.c.warns[:n]
 		return "", false
 	}
 	return r, true
@@ -275,14 +506,22 @@ func (d *decompiler) brace(f string) string {
 
 func (d *decompiler) param(i int) {
 	p := &d.q.Params[i]
-	name := varName(i)
-	d.f("#var:%s #range:%d..%d", name, p.Min, p.Max)
-	if p.Starting != "" && !strings.ContainsAny(p.Starting, " \t\"'\r\n") && !strings.Contains(p.Starting, "//") {
-		d.f(" #default:%s", p.Starting)
-	} else {
-		d.f(" #default:%s", quote(p.Starting))
+	name := d.names[i]
+	d.f("#var:%s", name)
+	if p.Min != 0 || p.Max != 1 {
+		d.f(" #range:%d..%d", p.Min, p.Max)
 	}
-	d.f(" #order:%d", i+1)
+	start := "[" + strconv.Itoa(int(p.Min)) + "]"
+	if d.qms {
+		start = "0"
+	}
+	if p.Starting != start {
+		if p.Starting != "" && !strings.ContainsAny(p.Starting, " \t\"'\r\n") && !strings.Contains(p.Starting, "//") {
+			d.f(" #default:%s", p.Starting)
+		} else {
+			d.f(" #default:%s", quote(p.Starting))
+		}
+	}
 	if p.IsMoney {
 		d.f(" #money")
 	}
@@ -299,33 +538,45 @@ func (d *decompiler) param(i int) {
 	for _, r := range p.Ranges {
 		d.f("  #text:%d..%d %s\n", r.From, r.To, d.quoted(r.Text, true))
 	}
-	if p.Type != qmm.ParamOrdinary || p.CritType != qmm.CritMax || p.CritText != "" {
-		sign, bound := "-", p.Max
-		if p.CritType == qmm.CritMin {
-			sign, bound = "+", p.Min
+	defText, defCrit := p.CritText == defaultCritText(i+1), qmm.CritMin
+	if d.qms {
+		defText, defCrit = p.CritText == "", qmm.CritMax
+	}
+	if p.Type == qmm.ParamOrdinary && p.CritType == defCrit && defText {
+		return
+	}
+	sign, bound := "-", p.Max
+	if p.CritType == qmm.CritMin {
+		sign, bound = "+", p.Min
+	}
+	d.f("  #message:%s%d", sign, bound)
+	kind := map[qmm.ParamType]string{qmm.ParamFail: "lose", qmm.ParamWin: "win", qmm.ParamDeath: "death"}[p.Type]
+	if kind != "" {
+		d.f(" #%s", kind)
+		if !defText && p.CritText != "" && !strings.ContainsAny(p.CritText, "'\n\r\x00") && !strings.Contains(p.CritText, "//") {
+			d.f(":'%s'\n", p.CritText)
+			return
 		}
-		d.f("  #message:%s%d", sign, bound)
-		kind := map[qmm.ParamType]string{qmm.ParamFail: "lose", qmm.ParamWin: "win", qmm.ParamDeath: "death"}[p.Type]
-		if kind != "" {
-			d.f(" #%s:%s\n", kind, quote(p.CritText))
+	}
+	d.f("\n")
+	if !defText {
+		if p.CritText == "" {
+			d.f("#raw:\"\"\n")
 		} else {
-			d.f("\n")
-			if p.CritText != "" {
-				d.f("#raw:%s\n", quote(p.CritText))
-			}
+			d.text(p.CritText, d.c.messageText, true)
 		}
 	}
 }
 
 // showLists returns the #show and #hide options of a list of changes.
-func showLists(changes []qmm.ParamChange) string {
+func (d *decompiler) showLists(changes []qmm.ParamChange) string {
 	var show, hide []string
 	for _, ch := range changes {
 		switch ch.Showing {
 		case qmm.ShowingShow:
-			show = append(show, varName(int(ch.Param)))
+			show = append(show, d.names[ch.Param])
 		case qmm.ShowingHide:
-			hide = append(hide, varName(int(ch.Param)))
+			hide = append(hide, d.names[ch.Param])
 		}
 	}
 	s := ""
@@ -338,10 +589,14 @@ func showLists(changes []qmm.ParamChange) string {
 	return s
 }
 
-// changes writes the value changes of a site or case.
-func (d *decompiler) changes(changes []qmm.ParamChange) {
+// changes writes the value changes of a site or case, but for the change of the stack
+// parameter a call makes (skip).
+func (d *decompiler) changes(changes []qmm.ParamChange, skip int) {
 	for _, ch := range changes {
-		name := varName(int(ch.Param))
+		if int(ch.Param) == skip {
+			continue
+		}
+		name := d.names[ch.Param]
 		switch ch.Kind() {
 		case qmm.ChangeFormula:
 			if r, ok := d.formula(ch.Formula); ok && !strings.HasPrefix(r, "\"") {
@@ -366,11 +621,24 @@ func (d *decompiler) changes(changes []qmm.ParamChange) {
 
 func (d *decompiler) location(i int) {
 	l := &d.q.Locations[i]
-	d.f("\n#site:%s #id:%d", siteName(l.ID), l.ID)
+	d.f("#site:%s", siteName(l.ID))
+	if l.ID != d.lastSite+1 {
+		d.f(" #id:%d", l.ID)
+	}
+	d.lastSite = l.ID
+	hasText := false
+	for _, t := range l.Texts {
+		hasText = hasText || t.Text != ""
+	}
+	empty, notEmpty := false, !l.IsEmpty
+	if d.qms {
+		// A location is empty when it has no text.
+		empty, notEmpty = l.IsEmpty && hasText, !l.IsEmpty && !hasText
+	}
 	for _, f := range []struct {
 		on   bool
 		name string
-	}{{l.IsStarting, "default"}, {l.IsSuccess, "win"}, {l.IsFail, "lose"}, {l.IsDeadly, "death"}, {l.IsEmpty, "empty"}, {l.DayPassed, "day"}} {
+	}{{l.IsStarting, "default"}, {l.IsSuccess, "win"}, {l.IsFail, "lose"}, {l.IsDeadly, "death"}, {empty, "empty"}, {notEmpty, "empty:off"}, {l.DayPassed, "day"}} {
 		if f.on {
 			d.f(" #%s", f.name)
 		}
@@ -378,36 +646,87 @@ func (d *decompiler) location(i int) {
 	if l.MaxVisits != 0 {
 		d.f(" #visits:%d", l.MaxVisits)
 	}
-	d.f(" #pages:%d", len(l.Texts))
+	pages := 1 // what the compiler gives: up to the last page written, at least one
+	if d.qms {
+		pages = 0
+	}
+	for k, t := range l.Texts {
+		if t.Text != "" || !t.Media.IsZero() {
+			pages = max(pages, k+1)
+		}
+	}
+	if len(l.Texts) != pages {
+		d.f(" #pages:%d", len(l.Texts))
+	}
 	if l.TextByFormula {
 		d.f(" %s", d.brace(l.TextSelectFormula))
 	}
-	d.f("%s\n", showLists(l.Changes))
+	d.f("%s\n", d.showLists(l.Changes))
+	if d.sub != nil && d.sub.returns[l.ID] && d.first[l.ID] == i {
+		// The cases back are numbered after the site's own cases unless #id says otherwise.
+		own, back := d.lastJump, int32(-1)
+		for _, k := range d.from[l.ID] {
+			switch {
+			case !d.sub.backs[k]:
+				own = d.q.Jumps[k].ID
+			case back < 0:
+				back = d.q.Jumps[k].ID
+			}
+		}
+		if back != own+1 {
+			d.f("#return #id:%d\n", back)
+		} else {
+			d.f("#return\n")
+		}
+	}
 	for k, t := range l.Texts {
 		if t.Text == "" && t.Media.IsZero() {
 			continue
 		}
-		d.f("#page:%d%s\n", k+1, media(t.Media))
+		if k > 0 || !t.Media.IsZero() {
+			d.f("#page:%d%s\n", k+1, media(t.Media))
+		}
 		d.page(t.Text)
 	}
-	d.changes(l.Changes)
+	d.changes(l.Changes, -1)
 	if d.first[l.ID] != i {
 		return
 	}
 	for _, k := range d.from[l.ID] {
-		d.jump(k, &d.q.Jumps[k], d.natural)
+		if d.sub != nil && d.sub.backs[k] {
+			continue // the compiler makes the cases back from a sub-routine
+		}
+		d.jump(k, &d.q.Jumps[k])
 	}
 }
 
-func (d *decompiler) jump(k int, j *qmm.Jump, natural bool) {
-	d.f("#case:%s #id:%d", siteName(j.To), j.ID)
+func (d *decompiler) jump(k int, j *qmm.Jump) {
+	d.f("#case:%s", siteName(j.To))
+	if j.ID != d.lastJump+1 {
+		d.f(" #id:%d", j.ID)
+	}
+	d.lastJump = j.ID
+	ret, skip := int32(0), -1
+	if d.sub != nil {
+		if t, ok := d.sub.calls[k]; ok {
+			ret, skip = t, d.sub.param
+		}
+	}
+	if ret != 0 {
+		d.f(" #return:%s", siteName(ret))
+	}
 	if j.Text != "" {
 		d.f(" %s", d.quoted(j.Text, false))
 	}
 	if j.FormulaToPass != "" {
 		d.f(" %s", d.brace(j.FormulaToPass))
 	}
-	d.f(" #order:%d #priority:%s", j.ShowingOrder, strconv.FormatFloat(j.Priority, 'g', -1, 64))
+	if j.ShowingOrder != 5 {
+		d.f(" #order:%d", j.ShowingOrder)
+	}
+	if j.Priority != 1 {
+		d.f(" #priority:%s", strconv.FormatFloat(j.Priority, 'g', -1, 64))
+	}
 	if j.DayPassed {
 		d.f(" #day")
 	}
@@ -417,18 +736,19 @@ func (d *decompiler) jump(k int, j *qmm.Jump, natural bool) {
 	if j.CountLimit != 0 {
 		d.f(" #count:%d", j.CountLimit)
 	}
-	if !natural {
-		d.f(" #seq:%d", k)
+	if seq := d.seq[k]; seq != d.lastSeq+1 && d.sub == nil {
+		d.f(" #seq:%d", seq)
 	}
-	d.f("%s%s\n", showLists(j.Changes), media(j.Media))
+	d.lastSeq = d.seq[k]
+	d.f("%s%s\n", d.showLists(j.Changes), media(j.Media))
 	for _, c := range j.Conditions {
-		if int(c.Param) >= len(d.q.Params) {
+		if int(c.Param) >= len(d.q.Params) || trivialCond(d.q, c) {
 			continue
 		}
-		d.f("  #cond:%s:%d..%d", varName(int(c.Param)), c.MustFrom, c.MustTo)
+		d.f("  #cond:%s:%d..%d", d.names[c.Param], c.MustFrom, c.MustTo)
 		list := func(on bool, yes, no string, vals []int32) {
-			if !on && vals == nil {
-				return
+			if len(vals) == 0 {
+				return // an empty list imposes nothing
 			}
 			kind := no
 			if on {
@@ -445,7 +765,7 @@ func (d *decompiler) jump(k int, j *qmm.Jump, natural bool) {
 		d.f("\n")
 	}
 	d.page(j.Description)
-	d.changes(j.Changes)
+	d.changes(j.Changes, skip)
 }
 
 // quote writes s as a Go string literal that holds no "//", which would start a comment.

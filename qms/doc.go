@@ -87,16 +87,31 @@
 // are added; the decompiler writes them only where needed. A "…" text is a Go string literal,
 // taken exactly as written (no markup).
 //
-//   - #exact: the source is a faithful transcription. Every site is kept, in source order,
-//     jumps keep source order (or #seq), a location is empty only with #empty, and pages are
-//     kept even when empty.
+//   - #exact: the source is a faithful transcription. Every site is kept, in source order, and
+//     the jumps keep source order (or #seq). Its defaults are the quest editor's, so that a
+//     source says only where a quest differs from them: variables are numbered in the order
+//     declared, start at "[MIN]", have the minimum critical and the editor's critical message
+//     ("Сообщение достижения критического значения параметром N"); a site takes the id after
+//     the site before it, is "empty" (the editor's flag; #empty:off clears it) and has one
+//     text, or as many as its last #page; a case takes the id after the case before it.
+//     A text is its lines from the first to the last that is not blank, joined with line
+//     breaks: "\n" or, after #newline:crlf, "\r\n"; after #newline:lf:end or
+//     #newline:crlf:end the last line ends with one too (#newline:lf goes back). A text line
+//     written \#… or \$… is the text #… or $…. Pages are kept even when empty. The case of a
+//     return site back to a caller takes the place after the site's last case, and the
+//     cases back of a return site are numbered after its own cases (or from #return #id:N),
+//     in the order of the ids of the calls.
+//   - #exact:qms: #exact with the defaults of a quest compiled from a source instead of the
+//     editor's: variables start at 0 and have the maximum critical and no critical message;
+//     a site is empty when it has no text (#empty and #empty:off say otherwise) and has as
+//     many texts as its last #page; text lines end with "\n", the last one too.
 //   - #quest:FIELD "value": header fields (magic, version, changelog, givingRace, whenDone,
 //     planetRace, playerCareer, playerRace, reputation, screenX, screenY, width, height,
 //     jumpLimit, hardness) and the player tags' strings (ToStar, Parsec, Artefact, ToPlanet,
 //     Date, Money, FromPlanet, FromStar, Ranger).
 //   - #var options: #nozero, #inactive, #title:"editor name", #image:"…", #sound:"…",
 //     #track:"…"; #default:"formula"; #text:FROM..TO "literal text".
-//   - #site options: #id:N, #empty, #visits:N (visit limit), #pages:N (number of texts),
+//   - #site options: #id:N, #empty:off, #visits:N (visit limit), #pages:N (number of texts),
 //     {"literal formula"}; #page:N #image:"…" #sound:"…" #track:"…" sets that page's media only.
 //   - #case options: #id:N, #seq:N (position in the quest's jump list), #always (shown even
 //     when unavailable), #priority with decimals, "literal text", {"literal formula"},
@@ -111,11 +126,22 @@
 //
 // # Decompiling
 //
-// [Decompile] writes any quest in exact form: parameters p1…pN with their ranges, texts and
-// critical values, locations L<id> with their pages, changes and cases, #position lines. Each
-// text and formula is written readably ($p1, *bold*…) when that compiles back to exactly the
-// same string, and literally otherwise, so that compiling the source gives a quest the player
-// plays exactly as the original (the tests replay every golden trace of the corpus on quests
-// decompiled and compiled again). The structure of sub-routines and macros is not recovered:
-// their compiled form (the stack parameter and the return cases) is written as it is.
+// [Decompile] writes any quest in exact form and says only what differs from the defaults:
+// parameters named by their editor name when it is a unique identifier (else p1…pN), with
+// their ranges, texts and critical values; locations L<id> with their pages, changes and cases;
+// conditions that restrict something (one that lets every value of its parameter pass is left
+// out, as the player ignores it); #position lines. Each text and formula is written readably
+// (body lines, $name, @name, *bold*, ^fixed^, {formula}, <a..b>) when compiling that form gives
+// back exactly the same string, and literally (#raw, "…") otherwise, so that compiling the
+// source gives a quest the player plays exactly as the original (the tests replay every golden
+// trace of the corpus on quests decompiled and compiled again, and check that decompiling the
+// result gives the same source).
+//
+// Sub-routines are recovered where the quest has the compiled form of #return: a stack
+// parameter that calls change only by $RRR*256+BACK and cases back only read, each going to
+// BACK when ($RRR mod 256)=BACK and changing only $RRR=$RRR div 256. The source then marks the
+// sites the cases back leave from with #return, writes each call as #case:SUB #return:BACK and
+// leaves the stack parameter (unless it differs from the one the compiler makes) and the cases
+// back out. This form is kept only when it compiles to the same quest as the flat one; else the
+// stack arithmetic is written as it is. Macros and loops are not recovered.
 package qms

@@ -31,6 +31,8 @@ type variable struct {
 	order    int
 	title    *string
 	media    qmm.Media
+	defSet   bool // #default given
+	auto     bool // the stack variable the compiler creates for sub-routines
 	p        pos
 }
 
@@ -51,6 +53,8 @@ type body struct {
 type bodyLine struct {
 	text    string
 	literal bool // from #raw: taken as it is
+	crlf    bool // exact form: the line ends with \r\n in the text (#newline:crlf)
+	end     bool // exact form: a line break follows the last line too (#newline:…:end)
 	p       pos
 }
 
@@ -106,9 +110,13 @@ type site struct {
 	x, y       int32
 	posSet     bool
 	image      string
-	empty      bool
 	visits     int32
-	npages     int
+	npages     int   // #pages, -1 when not given
+	notEmpty   bool  // #empty:off (exact form)
+	seqBase    int   // exact form: the #seq of the last case before the site
+	lastJump   int32 // exact form: the id of the site's last case (or of the last before it)
+	retID      int32 // exact form: #return #id:N, the id of the first case back
+	retIDSet   bool
 	idSet      bool
 	p          pos
 	loc        *qmm.Location
@@ -132,6 +140,8 @@ type kase struct {
 	always     bool
 	cnt        int32
 	id         int32
+	idSet      bool
+	back       bool // a case back from a sub-routine, which the compiler makes
 	seq        int
 	seqSet     bool
 	media      qmm.Media
@@ -200,6 +210,11 @@ func (c *compiler) openVar(head token, opts []token, p pos) {
 		c.warnf(p, "a name is letters, digits and _", "bad variable name %q", head.arg)
 	}
 	v := &variable{name: head.arg, min: 0, max: 1, def: "0", order: noOrder, p: p}
+	if c.exact {
+		// An exact source numbers its variables in the order it declares them.
+		c.declared++
+		v.order = c.declared
+	}
 	for _, t := range opts {
 		tp := p
 		tp.col += t.col - 1
@@ -233,7 +248,7 @@ func (c *compiler) openVar(head token, opts []token, p pos) {
 				c.warnf(tp, "write #default:VALUE", "empty #default")
 				continue
 			}
-			v.def = t.arg
+			v.def, v.defSet = t.arg, true
 		case "order":
 			n, err := strconv.Atoi(t.arg)
 			if err != nil || n < 0 {
@@ -341,7 +356,15 @@ func (c *compiler) openSite(head token, opts []token, p pos) {
 		}
 	}
 	if s == nil {
-		s = &site{name: head.arg, id: int32(len(c.sites) + 1), num: 1, p: p}
+		s = &site{name: head.arg, id: int32(len(c.sites) + 1), num: 1, npages: -1, p: p}
+		if c.exact {
+			// An exact source numbers a site after the one before it.
+			s.id = 1
+			if n := len(c.sites); n > 0 {
+				s.id = c.sites[n-1].id + 1
+			}
+			s.seqBase = c.lastSeq
+		}
 	}
 	for _, t := range opts {
 		tp := p
@@ -359,7 +382,13 @@ func (c *compiler) openSite(head token, opts []token, p pos) {
 			continue
 		}
 		switch t.name {
-		case "default", "win", "lose", "death", "empty":
+		case "empty":
+			if t.arg == "off" {
+				s.notEmpty = true
+				continue
+			}
+			s.spec = append(s.spec, t.name)
+		case "default", "win", "lose", "death":
 			s.spec = append(s.spec, t.name)
 		case "show":
 			s.show = t.arg
@@ -374,7 +403,11 @@ func (c *compiler) openSite(head token, opts []token, p pos) {
 		case "visits":
 			s.visits = atoi32(t.arg)
 		case "pages":
-			n, _ := strconv.Atoi(t.arg)
+			n, err := strconv.Atoi(t.arg)
+			if err != nil || n < 0 || n > 10000 {
+				c.warnf(tp, "write #pages:N", "bad #pages %q is ignored", t.arg)
+				continue
+			}
 			s.npages = n
 		default:
 			c.warnf(tp, "", "unknown #site option #%s", t.name)
@@ -392,6 +425,10 @@ func (c *compiler) openCase(head token, opts []token, p pos) {
 		return
 	}
 	k := &kase{from: c.cur.name, to: head.arg, priority: 1, order: 5, p: p}
+	if c.exact {
+		// In an exact source a case comes after the case before it in the quest's jump list.
+		k.seq = c.lastSeq + 1
+	}
 	for _, t := range opts {
 		tp := p
 		tp.col += t.col - 1
@@ -435,7 +472,7 @@ func (c *compiler) openCase(head token, opts []token, p pos) {
 			c.needStack()
 			k.ret = t.arg
 		case "id":
-			k.id = atoi32(t.arg)
+			k.id, k.idSet = atoi32(t.arg), true
 		case "seq":
 			n, _ := strconv.Atoi(t.arg)
 			k.seq, k.seqSet = n, true
@@ -449,26 +486,47 @@ func (c *compiler) openCase(head token, opts []token, p pos) {
 			c.warnf(tp, "", "unknown #case option #%s", t.name)
 		}
 	}
+	if c.exact {
+		c.lastSeq = k.seq
+	}
 	c.curCase = k
 	c.text = toCase
 }
 
+// stackVar is the name of the variable that holds the return addresses of sub-routines.
+const stackVar = "RRR"
+
 // needStack creates the hidden variable that holds sub-routine return addresses.
 func (c *compiler) needStack() {
-	if c.rrr == nil {
-		c.rrr = &variable{name: "RRR", id: 1, min: 0, max: 100000000, def: "0", order: noOrder}
-		c.vars = append(c.vars, c.rrr)
-		c.vid = 1
+	if c.rrr != nil {
+		return
 	}
+	if c.exact {
+		// An exact source may declare the stack variable itself, with its place and options.
+		if v := c.varByName(stackVar); v != nil {
+			c.rrr = v
+			return
+		}
+	}
+	c.rrr = &variable{name: stackVar, id: 1, min: 0, max: 100000000, def: "0", order: noOrder, auto: true}
+	c.vars = append(c.vars, c.rrr)
+	c.vid = 1
 }
 
-func (c *compiler) returnSite(p pos) {
+func (c *compiler) returnSite(opts []token, p pos) {
 	if c.cur == nil || c.curCase != nil {
 		c.errorf(p, "#return marks the #site above it as the end of a sub-routine", "#return outside a #site")
 		return
 	}
 	c.needStack()
 	c.cur.isReturn = true
+	for _, t := range opts {
+		if t.kind == tokDirective && t.name == "id" {
+			c.cur.retID, c.cur.retIDSet = atoi32(t.arg), true
+			continue
+		}
+		c.warnf(p, "#return takes #id:N, the id of its first case back", "unexpected %q in #return", t.arg)
+	}
 }
 
 func (c *compiler) page(head token, opts []token, p pos) {
@@ -608,7 +666,7 @@ func (c *compiler) statement(l srcLine, col int) {
 
 // textLine adds a text line to where text goes now.
 func (c *compiler) textLine(l srcLine, literal bool) {
-	bl := bodyLine{text: l.text, literal: literal, p: l.p}
+	bl := bodyLine{text: l.text, literal: literal, crlf: c.crlf, end: c.endBreak, p: l.p}
 	switch c.text {
 	case toIntro:
 		c.intro.lines = append(c.intro.lines, bl)
@@ -622,7 +680,9 @@ func (c *compiler) textLine(l srcLine, literal bool) {
 	case toVar:
 		if c.curVar.crit {
 			c.curVar.message.lines = append(c.curVar.message.lines, bl)
-			c.curVar.message.set = true
+			if literal || strings.TrimSpace(l.text) != "" {
+				c.curVar.message.set = true
+			}
 		} else if strings.TrimSpace(l.text) != "" {
 			c.warnf(l.p, "text under a #var is the message of its #message", "text in a #var without #message is ignored")
 		}

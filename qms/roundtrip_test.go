@@ -1,6 +1,8 @@
 package qms_test
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -70,17 +72,18 @@ func TestQmsRoundTrip(t *testing.T) {
 			traces := quests[name]
 			t.Run(set+"/"+name, func(t *testing.T) {
 				t.Parallel()
-				back, _ := recompile(t, filepath.Join(dir, name))
+				back, src := recompile(t, filepath.Join(dir, name))
+				// The source is stable: the recompiled quest decompiles to it again (but for the
+				// comments at its top, which count what the first decompilation left out).
+				if again := qms.Decompile(back); !bytes.Equal(body(again), body(src)) {
+					t.Errorf("decompiling the recompiled quest gives another source:\n%s", firstDiff(body(src), body(again)))
+				}
 				pq, err := quest.Compile(back)
 				if err != nil {
 					t.Fatal(err)
 				}
 				for _, f := range traces {
-					tr, err := questtrace.ReadFile(f)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if err := questtrace.Check(pq, tr); err != nil {
+					if err := questtrace.Check(pq, readTrace(t, f)); err != nil {
 						t.Errorf("%s: %v", filepath.Base(f), err)
 					}
 				}
@@ -89,4 +92,30 @@ func TestQmsRoundTrip(t *testing.T) {
 			})
 		}
 	}
+}
+
+// firstDiff shows the first line where two sources differ.
+func firstDiff(a, b []byte) string {
+	la, lb := strings.Split(string(a), "\n"), strings.Split(string(b), "\n")
+	for i := 0; i < len(la) || i < len(lb); i++ {
+		var x, y string
+		if i < len(la) {
+			x = la[i]
+		}
+		if i < len(lb) {
+			y = lb[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n  %q\n  %q", i+1, x, y)
+		}
+	}
+	return "no difference"
+}
+
+// body is a source without the comment lines at its top.
+func body(src []byte) []byte {
+	for bytes.HasPrefix(src, []byte("//")) {
+		_, src, _ = bytes.Cut(src, []byte("\n"))
+	}
+	return src
 }

@@ -7,7 +7,6 @@ import (
 )
 
 var (
-	refRE      = regexp.MustCompile(`([$@])([a-zA-Z0-9_]+)`)
 	inlineRE   = regexp.MustCompile(`#([A-Za-z0-9_]+)(?::([A-Za-z0-9_:]+))?`)
 	randomRE   = regexp.MustCompile(`<([0-9./:;]+)>`)
 	boldRE     = regexp.MustCompile(`\*([^*]+)\*`)
@@ -37,14 +36,52 @@ func (c *compiler) prepareFormula(s string, p pos) string {
 	if strings.HasPrefix(s, "\x00") { // a literal formula
 		return s[1:]
 	}
-	s = constRE.ReplaceAllStringFunc(s, func(m string) string {
+	if !strings.ContainsAny(s, "$<") {
+		return s
+	}
+	s = replaceNames(s, "$", func(m string) string {
 		if id := c.useVar(m[1:]); id > 0 {
 			return "[p" + strconv.Itoa(id) + "]"
 		}
 		c.warnf(p, "declare it with #var; it is left out of the formula", "unknown variable %s in formula", m)
 		return ""
 	})
+	if !strings.Contains(s, "<") {
+		return s
+	}
 	return randomRE.ReplaceAllString(s, "[$1]")
+}
+
+// replaceNames replaces each $name or @name of s (a sigil of sigils then letters, digits and
+// _) with what f returns for it.
+func replaceNames(s, sigils string, f func(match string) string) string {
+	var b strings.Builder
+	last := 0
+	for i := 0; i+1 < len(s); i++ {
+		if strings.IndexByte(sigils, s[i]) < 0 {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && isWordByte(s[j]) {
+			j++
+		}
+		if j == i+1 {
+			continue
+		}
+		b.WriteString(s[last:i])
+		b.WriteString(f(s[i:j]))
+		last = j
+		i = j - 1
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
 // prepareText turns a source text into a quest text: text macros, {formulas}, $name (the
@@ -83,7 +120,7 @@ func (c *compiler) markup(s string, param bool) string {
 		return s
 	}
 	if strings.ContainsAny(s, "$@") {
-		s = refRE.ReplaceAllStringFunc(s, func(m string) string {
+		s = replaceNames(s, "$@", func(m string) string {
 			for _, v := range c.vars {
 				if v.name == m[1:] {
 					id := strconv.Itoa(c.useVar(m[1:]))
@@ -150,6 +187,14 @@ func (c *compiler) pageText(b *body) string {
 	if lit, ok := c.literalText(b); ok {
 		return lit
 	}
+	if c.exact {
+		lines := exactLines(b)
+		out := make([]string, len(lines))
+		for i, l := range lines {
+			out[i] = c.prepareText(unescapeLine(l.text), false, l.p)
+		}
+		return joinLines(lines, out)
+	}
 	var out strings.Builder
 	skip, blank := true, 0
 	for _, l := range b.lines {
@@ -173,6 +218,10 @@ func (c *compiler) blockText(b *body) string {
 	if lit, ok := c.literalText(b); ok {
 		return lit
 	}
+	if c.exact {
+		lines := exactLines(b)
+		return c.prepareText(joinLines(lines, lineTexts(lines)), false, b.p)
+	}
 	var lines []string
 	for _, l := range b.lines {
 		if len(lines) == 0 && l.text == "" {
@@ -187,6 +236,10 @@ func (c *compiler) blockText(b *body) string {
 func (c *compiler) messageText(b *body) string {
 	if lit, ok := c.literalText(b); ok {
 		return lit
+	}
+	if c.exact {
+		lines := exactLines(b)
+		return joinLines(lines, lineTexts(lines))
 	}
 	msg := ""
 	for _, l := range b.lines {
@@ -221,4 +274,65 @@ func (c *compiler) literalText(b *body) (string, bool) {
 		}
 	}
 	return out.String(), true
+}
+
+// exactLines returns the text lines of a block of an exact source: the lines between its first
+// and its last that are not blank, as written. Their text is joined with line breaks, without one
+// at the end.
+func exactLines(b *body) []bodyLine {
+	first, last := -1, -1
+	for i, l := range b.lines {
+		if strings.TrimSpace(l.text) != "" {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return b.lines[first : last+1]
+}
+
+// joinLines joins the texts of lines with the line break each line ends with.
+func joinLines(lines []bodyLine, texts []string) string {
+	var b strings.Builder
+	for i, t := range texts {
+		if i > 0 {
+			if lines[i-1].crlf {
+				b.WriteString("\r\n")
+			} else {
+				b.WriteByte('\n')
+			}
+		}
+		b.WriteString(t)
+	}
+	if n := len(lines); n > 0 && lines[n-1].end {
+		if lines[n-1].crlf {
+			b.WriteString("\r\n")
+		} else {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// lineTexts returns the texts of the lines of an exact source: a line written \#… or \$… (after
+// any spaces) is the text #… or $…, which would otherwise be read as a directive or a change.
+func lineTexts(lines []bodyLine) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = unescapeLine(l.text)
+	}
+	return out
+}
+
+func unescapeLine(s string) string {
+	if rest, ok := strings.CutPrefix(s, `\`); ok {
+		if t := strings.TrimLeft(rest, " \t"); strings.HasPrefix(t, "#") || strings.HasPrefix(t, "$") {
+			return rest
+		}
+	}
+	return s
 }

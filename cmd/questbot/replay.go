@@ -21,10 +21,13 @@ import (
 // checks that our player reproduces every step, and replays the logs of games (.log files, see
 // quest/questlog, as /log gives them).
 //
-//	questbot replay --quests DIR TRACE…|GAME.log…
+//	questbot replay --quests DIR [-any-build] TRACE…|GAME.log…
 //
-// DIR holds the quest files the traces or logs play (one quest set's folder). For each trace it
-// prints "ok TRACE STEPS" or "FAIL TRACE step K: FIELD: want … got …", then "N/M traces match";
+// DIR holds the quest files the traces or logs play (one quest set's folder). A trace names its
+// quest file and the file's SHA-256; with -any-build the file of that name in DIR is played even
+// when it is another build of the quest (a quest decompiled and compiled again, say), and the
+// output says so: "note: QUEST is another build (sha256 …, the traces recorded …)". For each
+// trace it prints "ok TRACE STEPS" or "FAIL TRACE step K: FIELD: want … got …", then "N/M traces match";
 // for each log "ok LOG: N moves, at location L (phase)" or "FAIL LOG: why", then "N/M logs
 // replay". A log's quest is the file of its name in DIR, else the file of DIR with its SHA-256.
 // Exit status: 0 when every trace matches and every log replays, 1 otherwise, 2 on bad usage.
@@ -32,8 +35,14 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	dir := fs.String("quests", "", "`folder` of the quest files the traces play")
+	anyBuild := fs.Bool("any-build", false, "play a trace on the quest file of its name even when the file's SHA-256 differs\n"+
+		"from the trace's (another build of the quest, such as a quest decompiled and compiled again);\n"+
+		"the output notes each such quest")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: questbot replay --quests DIR TRACE.jsonl.gz…|GAME.log…")
+		fmt.Fprintln(stderr, "usage: questbot replay --quests DIR [-any-build] TRACE.jsonl.gz…|GAME.log…")
+		fmt.Fprintln(stderr, "Replays golden traces (each names its quest file in DIR and the file's SHA-256) and game logs.")
+		fmt.Fprintln(stderr, "With -any-build a trace plays on the file of its quest's name even when it is another build,")
+		fmt.Fprintln(stderr, "e.g. to check that `questbot qms decompile` then `qms compile` keeps a quest's behaviour.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -56,7 +65,11 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	}
 	code := 0
 	if len(traces) > 0 {
-		if matched, total := questtrace.Run(ctx, *dir, traces, stdout); matched != total {
+		run := questtrace.Run
+		if *anyBuild {
+			run = runAnyBuild
+		}
+		if matched, total := run(ctx, *dir, traces, stdout); matched != total {
 			code = 1
 		}
 	}
@@ -66,6 +79,59 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	return code
+}
+
+// runAnyBuild replays traces as questtrace.Run does, but plays each on the quest file of its
+// name in dir whatever the file's SHA-256, noting once for each quest when the file is not the
+// build the traces recorded.
+func runAnyBuild(ctx context.Context, dir string, files []string, w io.Writer) (matched, total int) {
+	type loaded struct {
+		q     *quest.Quest
+		sum   string
+		err   error
+		noted bool
+	}
+	quests := map[string]*loaded{}
+	for _, name := range files {
+		total++
+		if err := ctx.Err(); err != nil {
+			fmt.Fprintf(w, "FAIL %s: %v\n", name, err)
+			continue
+		}
+		tr, err := questtrace.ReadFile(name)
+		if err != nil {
+			fmt.Fprintf(w, "FAIL %s: %v\n", name, err)
+			continue
+		}
+		l, ok := quests[tr.Header.Quest]
+		if !ok {
+			l = &loaded{}
+			quests[tr.Header.Quest] = l
+			if data, err := os.ReadFile(filepath.Join(dir, filepath.Base(tr.Header.Quest))); err != nil {
+				l.err = err
+			} else {
+				h := sha256.Sum256(data)
+				l.sum = hex.EncodeToString(h[:])
+				l.q, l.err = questtrace.LoadQuest(dir, tr.Header.Quest, "")
+			}
+		}
+		if l.err != nil {
+			fmt.Fprintf(w, "FAIL %s: %v\n", name, l.err)
+			continue
+		}
+		if l.sum != tr.Header.SHA256 && !l.noted {
+			fmt.Fprintf(w, "note: %s is another build (sha256 %s, the trace recorded %s)\n", tr.Header.Quest, l.sum, tr.Header.SHA256)
+			l.noted = true
+		}
+		if err := questtrace.Check(l.q, tr); err != nil {
+			fmt.Fprintf(w, "FAIL %s %v\n", name, err)
+			continue
+		}
+		matched++
+		fmt.Fprintf(w, "ok %s %d\n", name, len(tr.Steps)-1)
+	}
+	fmt.Fprintf(w, "%d/%d traces match\n", matched, total)
+	return matched, total
 }
 
 // replayLogs replays game logs on the quests of dir, printing a line for each and a summary; it

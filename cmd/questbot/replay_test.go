@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -127,5 +128,50 @@ func TestReplayLog(t *testing.T) {
 	if code := runReplay(context.Background(), []string{"--quests", dir, good, bad}, &out, &errOut); code != 1 ||
 		!strings.Contains(out.String(), "FAIL "+bad+": move 2 (action 999)") || !strings.Contains(out.String(), "1/2 logs replay") {
 		t.Fatalf("exit %d\n%s", code, out.String())
+	}
+}
+
+// Ensure replay -any-build plays the golden traces of a quest on the quest decompiled and
+// compiled again by the qms command: every trace matches, and the output notes the other build.
+// Without the option the traces refuse the file, whose digest is not theirs.
+func TestReplayAnyBuild(t *testing.T) {
+	t.Parallel()
+	files, _ := filepath.Glob(corpus.Path(t, "traces", "dagazbot", "hanoi.qmm__*.jsonl.gz"))
+	if len(files) == 0 {
+		t.Fatal("no traces of hanoi.qmm in the corpus")
+	}
+	dir := t.TempDir()
+	src, built := filepath.Join(dir, "hanoi.qms"), filepath.Join(dir, "hanoi.qmm")
+	var out, errOut bytes.Buffer
+	ctx := context.Background()
+	if code := runQms(ctx, []string{"decompile", corpus.Path(t, "quests", "dagazbot", "hanoi.qmm"), "-o", src}, &out, &errOut); code != 0 {
+		t.Fatalf("decompile: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	if code := runQms(ctx, []string{"compile", src, "-o", built}, &out, &errOut); code != 0 {
+		t.Fatalf("compile: exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+
+	out.Reset()
+	args := append([]string{"--quests", dir}, files...)
+	if code := runReplay(ctx, args, &out, &errOut); code != 1 || !strings.Contains(out.String(), "trace expects") {
+		t.Fatalf("without -any-build: exit %d, want 1 and the digest refused\n%s", code, out.String())
+	}
+
+	out.Reset()
+	args = append([]string{"--quests", dir, "-any-build"}, files...)
+	if code := runReplay(ctx, args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errOut.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != len(files)+2 || !strings.HasPrefix(lines[0], "note: hanoi.qmm is another build (sha256 ") {
+		t.Fatalf("output:\n%s", out.String())
+	}
+	for _, l := range lines[1 : len(lines)-1] {
+		if !strings.HasPrefix(l, "ok ") {
+			t.Fatalf("trace line %q\n%s", l, out.String())
+		}
+	}
+	if want := fmt.Sprintf("%d/%d traces match", len(files), len(files)); lines[len(lines)-1] != want {
+		t.Fatalf("last line %q, want %q", lines[len(lines)-1], want)
 	}
 }
