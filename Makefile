@@ -19,6 +19,7 @@ test: chromium
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./formula/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./qmm/
+	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./qms/
 
 # Code checks: formatting, vet, staticcheck, and the dependency rules (see the README's layout
 # section): the pure packages import only what they are built on, and a feature of the bot
@@ -56,6 +57,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 30s ./formula/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 30s ./qmm/
 	$(GO) test -run '^$$' -fuzz '^FuzzUTF16$$' -fuzztime 1m ./qmm/
+	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./qms/
+	$(GO) test -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./qms/
 
 # The engine's deep perft tables and long random playouts (about a minute).
 deep:
