@@ -50,6 +50,18 @@ func (t *Transport) received(log *slog.Logger, n int, saved Saved) {
 	}
 }
 
+// retryIn is how long to wait before calling again after err: the retry_after of a 429, else
+// backoff, which doubles (up to 30 s) for the next failure.
+func retryIn(err error, backoff *time.Duration) time.Duration {
+	var apiErr *Error
+	if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
+		return apiErr.RetryAfter
+	}
+	wait := *backoff
+	*backoff = min(*backoff*2, 30*time.Second)
+	return wait
+}
+
 // poll is the long-poll loop of one bot: get updates, store them, and only then acknowledge them
 // by asking for the next offset. It first removes a webhook a previous run in webhook mode left,
 // and again whenever Telegram refuses getUpdates because of one.
@@ -66,13 +78,7 @@ func (t *Transport) poll(ctx context.Context, b *botEntry) {
 			if ctx.Err() != nil {
 				return
 			}
-			wait := backoff
-			var apiErr *Error
-			if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
-				wait = apiErr.RetryAfter
-			} else {
-				backoff = min(backoff*2, 30*time.Second)
-			}
+			wait := retryIn(err, &backoff)
 			log.Warn("getUpdates failed", slog.Any("error", err), slog.Duration("retry_in", wait))
 			if isWebhookConflict(err) && t.deleteWebhook(ctx, log, b) {
 				continue

@@ -118,13 +118,7 @@ func (t *Transport) setWebhook(ctx context.Context, b *botEntry) {
 		if ctx.Err() != nil {
 			return
 		}
-		wait := backoff
-		var apiErr *Error
-		if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
-			wait = apiErr.RetryAfter
-		} else {
-			backoff = min(backoff*2, 30*time.Second)
-		}
+		wait := retryIn(err, &backoff)
 		log.Warn("setWebhook failed", slog.Any("error", err), slog.Duration("retry_in", wait))
 		sleep(ctx, t.clock, wait)
 	}

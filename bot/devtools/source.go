@@ -83,9 +83,9 @@ func (t *Tools) uploadSource(ctx context.Context, tx bot.Tx, u *bot.Update, labe
 		err = sayf(ctx, tx, u, txt.SourceSame, label, last.Version, key)
 	} else {
 		rel := "dev/sources/" + hash + ".qms"
-		wrote, err := t.keep(rel, data)
-		if err != nil {
-			return err
+		wrote, kerr := t.keep(rel, data)
+		if kerr != nil {
+			return kerr
 		}
 		err = t.store.AddSourceUpload(ctx, db, questpg.NewFileUpload{Service: u.Service, Owner: u.User.ID, Key: key,
 			FileName: label, Version: last.Version + 1, File: rel, SHA256: hash, Size: len(data)})

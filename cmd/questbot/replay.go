@@ -67,7 +67,7 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 	if len(traces) > 0 {
 		run := questtrace.Run
 		if *anyBuild {
-			run = runAnyBuild
+			run = questtrace.RunAnyBuild
 		}
 		if matched, total := run(ctx, *dir, traces, stdout); matched != total {
 			code = 1
@@ -79,59 +79,6 @@ func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int
 		}
 	}
 	return code
-}
-
-// runAnyBuild replays traces as questtrace.Run does, but plays each on the quest file of its
-// name in dir whatever the file's SHA-256, noting once for each quest when the file is not the
-// build the traces recorded.
-func runAnyBuild(ctx context.Context, dir string, files []string, w io.Writer) (matched, total int) {
-	type loaded struct {
-		q     *quest.Quest
-		sum   string
-		err   error
-		noted bool
-	}
-	quests := map[string]*loaded{}
-	for _, name := range files {
-		total++
-		if err := ctx.Err(); err != nil {
-			fmt.Fprintf(w, "FAIL %s: %v\n", name, err)
-			continue
-		}
-		tr, err := questtrace.ReadFile(name)
-		if err != nil {
-			fmt.Fprintf(w, "FAIL %s: %v\n", name, err)
-			continue
-		}
-		l, ok := quests[tr.Header.Quest]
-		if !ok {
-			l = &loaded{}
-			quests[tr.Header.Quest] = l
-			if data, err := os.ReadFile(filepath.Join(dir, filepath.Base(tr.Header.Quest))); err != nil {
-				l.err = err
-			} else {
-				h := sha256.Sum256(data)
-				l.sum = hex.EncodeToString(h[:])
-				l.q, l.err = questtrace.LoadQuest(dir, tr.Header.Quest, "")
-			}
-		}
-		if l.err != nil {
-			fmt.Fprintf(w, "FAIL %s: %v\n", name, l.err)
-			continue
-		}
-		if l.sum != tr.Header.SHA256 && !l.noted {
-			fmt.Fprintf(w, "note: %s is another build (sha256 %s, the trace recorded %s)\n", tr.Header.Quest, l.sum, tr.Header.SHA256)
-			l.noted = true
-		}
-		if err := questtrace.Check(l.q, tr); err != nil {
-			fmt.Fprintf(w, "FAIL %s %v\n", name, err)
-			continue
-		}
-		matched++
-		fmt.Fprintf(w, "ok %s %d\n", name, len(tr.Steps)-1)
-	}
-	fmt.Fprintf(w, "%d/%d traces match\n", matched, total)
-	return matched, total
 }
 
 // replayLogs replays game logs on the quests of dir, printing a line for each and a summary; it

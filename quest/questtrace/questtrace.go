@@ -206,6 +206,16 @@ func LoadQuest(dir, name, sum string) (*quest.Quest, error) {
 	return q, nil
 }
 
+// fileSum is the hex SHA-256 of a file.
+func fileSum(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(data)
+	return hex.EncodeToString(h[:]), nil
+}
+
 // Mismatch is the first difference between a trace and our replay.
 type Mismatch struct {
 	Step  int    // the step number
@@ -418,7 +428,25 @@ func diffWindow(want, got string) (string, string) {
 // want … got …") and then the summary "N/M traces match". It returns N and M. When ctx is
 // cancelled the remaining traces count as failed.
 func Run(ctx context.Context, questsDir string, files []string, w io.Writer) (matched, total int) {
-	quests := make(map[string]*quest.Quest)
+	return run(ctx, questsDir, files, w, false)
+}
+
+// RunAnyBuild is Run that plays each trace on the quest file of its name in questsDir whatever
+// the file's SHA-256 (a quest built again, say from its decompiled source), writing once for
+// each quest whose file is not the build the traces recorded "note: QUEST is another build
+// (sha256 …, the trace recorded …)".
+func RunAnyBuild(ctx context.Context, questsDir string, files []string, w io.Writer) (matched, total int) {
+	return run(ctx, questsDir, files, w, true)
+}
+
+func run(ctx context.Context, questsDir string, files []string, w io.Writer, anyBuild bool) (matched, total int) {
+	type loaded struct {
+		q     *quest.Quest
+		sum   string // the file's SHA-256, read when any build is taken
+		err   error
+		noted bool // that the file is another build
+	}
+	quests := make(map[string]*loaded)
 	for _, name := range files {
 		total++
 		if err := ctx.Err(); err != nil {
@@ -430,17 +458,29 @@ func Run(ctx context.Context, questsDir string, files []string, w io.Writer) (ma
 			fmt.Fprintf(w, "FAIL %s: %v\n", name, err)
 			continue
 		}
-		key := tr.Header.Quest + "\x00" + tr.Header.SHA256
-		q, ok := quests[key]
-		if !ok {
-			q, err = LoadQuest(questsDir, tr.Header.Quest, tr.Header.SHA256)
-			if err != nil {
-				fmt.Fprintf(w, "FAIL %s: %v\n", name, err)
-				continue
-			}
-			quests[key] = q
+		want := tr.Header.SHA256
+		if anyBuild {
+			want = ""
 		}
-		if err := Check(q, tr); err != nil {
+		key := tr.Header.Quest + "\x00" + want
+		l, ok := quests[key]
+		if !ok {
+			l = &loaded{}
+			quests[key] = l
+			l.q, l.err = LoadQuest(questsDir, tr.Header.Quest, want)
+			if anyBuild && l.err == nil {
+				l.sum, l.err = fileSum(filepath.Join(questsDir, filepath.Base(tr.Header.Quest)))
+			}
+		}
+		if l.err != nil {
+			fmt.Fprintf(w, "FAIL %s: %v\n", name, l.err)
+			continue
+		}
+		if anyBuild && l.sum != tr.Header.SHA256 && !l.noted {
+			fmt.Fprintf(w, "note: %s is another build (sha256 %s, the trace recorded %s)\n", tr.Header.Quest, l.sum, tr.Header.SHA256)
+			l.noted = true
+		}
+		if err := Check(l.q, tr); err != nil {
 			fmt.Fprintf(w, "FAIL %s %v\n", name, err)
 			continue
 		}
