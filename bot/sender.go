@@ -89,7 +89,8 @@ func (s *sender) run(ctx context.Context) {
 		wg.Go(func() {
 			for {
 				chats, ok := s.q.popMany(ctx, s.t.cfg.Batch)
-				if !ok {
+				if !ok || ctx.Err() != nil {
+					// Stopping: the batches under way end, no new one starts.
 					return
 				}
 				s.sendBatch(work, chats)
