@@ -85,6 +85,7 @@ func compileSources(dir string) (*sourceSetCache, error) {
 		fsys := os.DirFS(dir)
 		var mu sync.Mutex
 		var wg sync.WaitGroup
+		var siteless []string // libraries found by compiling: they define no site
 		for name := range texts {
 			if _, ok := c.libraries[name]; ok {
 				continue
@@ -94,7 +95,7 @@ func compileSources(dir string) (*sourceSetCache, error) {
 				mu.Lock()
 				defer mu.Unlock()
 				if err != nil && strings.Contains(err.Error(), ": no site (") {
-					c.libraries[name] = nil
+					siteless = append(siteless, name)
 					return
 				}
 				c.compiled[name] = compiledSource{q, err}
@@ -102,6 +103,9 @@ func compileSources(dir string) (*sourceSetCache, error) {
 			})
 		}
 		wg.Wait()
+		for _, name := range siteless {
+			c.libraries[name] = nil
+		}
 		sort.Strings(c.quests)
 		return c, nil
 	})

@@ -132,11 +132,12 @@ func TestLogPositionsDelete(t *testing.T) {
 	m := e.lastScreen(t, dev)
 	events, cancel := e.Bot.Subscribe(dev)
 	defer cancel()
-	if _, err := e.Bot.Press(dev, m.ID, m.Keyboard[0][0].Data); err != nil {
+	query, err := e.Bot.Press(dev, m.ID, m.Keyboard[0][0].Data)
+	if err != nil {
 		t.Fatal(err)
 	}
 	for ev := range events {
-		if ev.Type == "answer" {
+		if ev.Type == "answer" && ev.QueryID == query {
 			if !strings.Contains(ev.Text, "no longer available") {
 				t.Errorf("a press of the deleted quest: %q", ev.Text)
 			}

@@ -161,6 +161,13 @@ func (s *stack) button(user int64, label string) (msg int, data string) {
 // id of that message; with want, it waits for a newer message containing want.
 func (s *stack) press(t *testing.T, user int64, label, want string) int {
 	t.Helper()
+	msg, _ := s.pressQuery(t, user, label, want)
+	return msg
+}
+
+// pressQuery is press that also returns the press's callback query id.
+func (s *stack) pressQuery(t *testing.T, user int64, label, want string) (int, string) {
+	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	var msg int
 	var data string
@@ -170,13 +177,14 @@ func (s *stack) press(t *testing.T, user int64, label, want string) int {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if _, err := s.Bot.Press(user, msg, data); err != nil {
+	query, err := s.Bot.Press(user, msg, data)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if want != "" {
 		s.await(t, user, msg, want)
 	}
-	return msg
+	return msg, query
 }
 
 // answer presses a button and returns the bot's answer to the press.
@@ -184,12 +192,14 @@ func (s *stack) answer(t *testing.T, user int64, label string) string {
 	t.Helper()
 	events, cancel := s.Bot.Subscribe(user)
 	defer cancel()
-	s.press(t, user, label, "")
+	// The answer to an earlier press may come after this one is made: answers go apart from
+	// the conversation.
+	_, query := s.pressQuery(t, user, label, "")
 	timeout := time.After(20 * time.Second)
 	for {
 		select {
 		case e := <-events:
-			if e.Type == "answer" {
+			if e.Type == "answer" && e.QueryID == query {
 				return e.Text
 			}
 		case <-timeout:

@@ -135,9 +135,11 @@ type Event struct {
 	Message *Message `json:"message,omitempty"` // message and edit
 	// MessageID is the deleted message (delete).
 	MessageID int `json:"message_id,omitempty"`
-	// Text and ShowAlert are the answer to a button press (answer).
+	// Text and ShowAlert are the answer to a button press (answer), QueryID the press's
+	// callback query id (as Press returned it).
 	Text      string `json:"text,omitempty"`
 	ShowAlert bool   `json:"show_alert,omitempty"`
+	QueryID   string `json:"query_id,omitempty"`
 	At        time.Time
 }
 
@@ -1103,7 +1105,8 @@ func (b *Bot) answerCallback(p params) (any, *apiError) {
 		return nil, e
 	}
 	cb.answered = true
-	b.publishLocked(b.chatLocked(cb.chatID), Event{Type: "answer", ChatID: cb.chatID, Text: p.get("text"), ShowAlert: p.get("show_alert") == "true"})
+	b.publishLocked(b.chatLocked(cb.chatID), Event{Type: "answer", ChatID: cb.chatID, Text: p.get("text"),
+		ShowAlert: p.get("show_alert") == "true", QueryID: p.get("callback_query_id")})
 	return true, nil
 }
 
