@@ -112,29 +112,35 @@ func TestOrderPerChat(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, tgemu.Options{})
 	e.start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
-	const chats, each = 50, 20
+	e.numberedChats(t, 1000, 50, 20)
+}
+
+// numberedChats has chats users (ids from first on) write each messages "0", "1", … at once,
+// and checks that each chat gets the replies of the numbered handler to all of them, in order.
+func (e *env) numberedChats(t *testing.T, first int64, chats, each int) {
+	t.Helper()
 	for c := range int64(chats) {
-		e.User(1000+c, fmt.Sprint("u", c), "en")
+		e.User(first+c, fmt.Sprint("u", c), "en")
 	}
 	var wg sync.WaitGroup
 	for c := range int64(chats) {
 		wg.Go(func() {
 			for i := range each {
-				e.Send(t, 1000+c, fmt.Sprint(i))
+				e.Send(t, first+c, fmt.Sprint(i))
 			}
 		})
 	}
 	wg.Wait()
 	bottest.WaitFor(t, 30*time.Second, "every reply", func() bool {
 		for c := range int64(chats) {
-			if len(e.botTexts(1000+c)) < each {
+			if len(e.botTexts(first+c)) < each {
 				return false
 			}
 		}
 		return true
 	})
 	for c := range int64(chats) {
-		got := e.botTexts(1000 + c)
+		got := e.botTexts(first + c)
 		if len(got) != each {
 			t.Fatalf("chat %d: %d replies, want %d", c, len(got), each)
 		}

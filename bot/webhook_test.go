@@ -120,38 +120,7 @@ func TestWebhookMode(t *testing.T) {
 	hs := newHookServer(t)
 	e.startWebhook(t, hs, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
 	polls := e.Bot.Count("getUpdates")
-	const chats, each = 5, 10
-	for c := range int64(chats) {
-		e.User(2000+c, fmt.Sprint("u", c), "en")
-	}
-	var wg sync.WaitGroup
-	for c := range int64(chats) {
-		wg.Go(func() {
-			for i := range each {
-				e.Send(t, 2000+c, fmt.Sprint(i))
-			}
-		})
-	}
-	wg.Wait()
-	bottest.WaitFor(t, 30*time.Second, "every reply", func() bool {
-		for c := range int64(chats) {
-			if len(e.botTexts(2000+c)) < each {
-				return false
-			}
-		}
-		return true
-	})
-	for c := range int64(chats) {
-		got := e.botTexts(2000 + c)
-		if len(got) != each {
-			t.Fatalf("chat %d: %d replies, want %d", c, len(got), each)
-		}
-		for i, m := range got {
-			if want := fmt.Sprint("got ", i); m != want {
-				t.Fatalf("chat %d reply %d: got %q, want %q", c, i, m, want)
-			}
-		}
-	}
+	e.numberedChats(t, 2000, 5, 10)
 	if n := e.Bot.Count("getUpdates"); n != polls {
 		t.Errorf("%d getUpdates in webhook mode, want none", n-polls)
 	}
