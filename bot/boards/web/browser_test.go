@@ -1030,9 +1030,13 @@ func TestPlayPageServer(t *testing.T) {
 		t.Fatalf("open the login link: %v", err)
 	}
 	pagesWaitLocation(ctx, t, lobby)
+	// The lists above the form are loaded too: one that comes after the button's place was
+	// taken would move the button from under the click.
 	if err := chromedp.Do(ctx, pagesUntil(`document.getElementById("who").textContent === "Ann" &&
 		[...document.querySelectorAll("#variant option")].some(o => o.value === "russian") &&
-		document.querySelectorAll("#control option").length > 0`)); err != nil {
+		document.querySelectorAll("#control option").length > 0 &&
+		(document.getElementById("my-games").children.length > 0 || !document.getElementById("my-empty").hidden) &&
+		(document.getElementById("waiting-games").children.length > 0 || !document.getElementById("waiting-empty").hidden)`)); err != nil {
 		t.Fatalf("the lobby: %v", err)
 	}
 	control, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const v = document.getElementById("variant");
