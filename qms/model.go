@@ -259,12 +259,8 @@ func (c *compiler) openVar(head token, opts []token, p pos) {
 		case "title":
 			s := t.arg
 			v.title = &s
-		case "image":
-			v.media.Image = qmm.Some(t.arg)
-		case "sound":
-			v.media.Sound = qmm.Some(t.arg)
-		case "track":
-			v.media.Track = qmm.Some(t.arg)
+		case "image", "sound", "track":
+			setMedia(&v.media, t.name, t.arg)
 		default:
 			c.warnf(tp, "options of #var are #range, #default, #order, #money, #zero, #show, #hide", "unknown #var option #%s is ignored", t.name)
 		}
@@ -476,12 +472,8 @@ func (c *compiler) openCase(head token, opts []token, p pos) {
 		case "seq":
 			n, _ := strconv.Atoi(t.arg)
 			k.seq, k.seqSet = n, true
-		case "image":
-			k.media.Image = qmm.Some(t.arg)
-		case "sound":
-			k.media.Sound = qmm.Some(t.arg)
-		case "track":
-			k.media.Track = qmm.Some(t.arg)
+		case "image", "sound", "track":
+			setMedia(&k.media, t.name, t.arg)
 		default:
 			c.warnf(tp, "", "unknown #case option #%s", t.name)
 		}
@@ -570,11 +562,7 @@ func (c *compiler) page(head token, opts []token, p pos) {
 			if media == nil {
 				media = &qmm.Media{}
 			}
-			if t.name == "sound" {
-				media.Sound = qmm.Some(t.arg)
-			} else {
-				media.Track = qmm.Some(t.arg)
-			}
+			setMedia(media, t.name, t.arg)
 		default:
 			c.warnf(p, "", "unknown #page option #%s", t.name)
 		}
@@ -810,14 +798,22 @@ func (c *compiler) changeCrit(head token, opts []token, p pos) {
 		case o.kind == tokDouble:
 			s := o.arg
 			st.crit = &s
-		case o.kind == tokDirective && o.name == "image":
-			st.media.Image = qmm.Some(o.arg)
-		case o.kind == tokDirective && o.name == "sound":
-			st.media.Sound = qmm.Some(o.arg)
-		case o.kind == tokDirective && o.name == "track":
-			st.media.Track = qmm.Some(o.arg)
+		case o.kind == tokDirective && (o.name == "image" || o.name == "sound" || o.name == "track"):
+			setMedia(&st.media, o.name, o.arg)
 		default:
 			c.errorf(p, "", "unexpected %q in #crit", o.arg)
 		}
+	}
+}
+
+// setMedia sets the field of m that a media option names: #image, #sound or #track.
+func setMedia(m *qmm.Media, name, arg string) {
+	switch name {
+	case "image":
+		m.Image = qmm.Some(arg)
+	case "sound":
+		m.Sound = qmm.Some(arg)
+	case "track":
+		m.Track = qmm.Some(arg)
 	}
 }

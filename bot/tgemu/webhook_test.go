@@ -71,20 +71,28 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// webhookSetup starts an emulator with bot "1:T" and its user 7 behind a real listener (srv),
+// and a webhook receiver behind another (hook) that fails its first failures deliveries.
+func webhookSetup(t *testing.T, failures int) (*Bot, *httptest.Server, *receiver, *httptest.Server) {
+	t.Helper()
+	emu := New(Options{})
+	t.Cleanup(func() { emu.Close() })
+	b := emu.AddBot("1:T", "b")
+	b.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann"})
+	srv := httptest.NewServer(emu)
+	t.Cleanup(srv.Close)
+	rc := &receiver{failures: failures}
+	hook := httptest.NewServer(rc)
+	t.Cleanup(hook.Close)
+	return b, srv, rc, hook
+}
+
 // Ensure a webhook gets every pending update, one at a time and in order, with the secret
 // header, retried after a failure; getUpdates is refused meanwhile, and works again after
 // deleteWebhook.
 func TestWebhookDelivery(t *testing.T) {
 	t.Parallel()
-	emu := New(Options{})
-	defer emu.Close()
-	b := emu.AddBot("1:T", "b")
-	b.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann"})
-	srv := httptest.NewServer(emu)
-	defer srv.Close()
-	rc := &receiver{failures: 2}
-	hook := httptest.NewServer(rc)
-	defer hook.Close()
+	b, srv, rc, hook := webhookSetup(t, 2)
 
 	for _, text := range []string{"one", "two"} {
 		if _, err := b.SendText(7, text); err != nil {
@@ -160,15 +168,7 @@ func TestWebhookDelivery(t *testing.T) {
 // removes the webhook.
 func TestWebhookDropPending(t *testing.T) {
 	t.Parallel()
-	emu := New(Options{})
-	defer emu.Close()
-	b := emu.AddBot("1:T", "b")
-	b.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann"})
-	srv := httptest.NewServer(emu)
-	defer srv.Close()
-	rc := &receiver{}
-	hook := httptest.NewServer(rc)
-	defer hook.Close()
+	b, srv, rc, hook := webhookSetup(t, 0)
 	if _, err := b.SendText(7, "old"); err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -32,26 +31,16 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintln(stderr, "usage: questbot inspect [--json] FILE...")
 		fs.PrintDefaults()
 	}
-	var files []string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+	files, code, ok := parseOperands(fs, args)
+	if !ok {
+		return code
 	}
 	if len(files) == 0 {
 		fs.Usage()
 		return 2
 	}
 
-	code := 0
+	code = 0
 	for i, name := range files {
 		if err := ctx.Err(); err != nil {
 			fmt.Fprintf(stderr, "questbot inspect: %v\n", err)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -45,27 +44,15 @@ func play(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Wr
 		fs.PrintDefaults()
 	}
 	// The file may come before or after the flags.
-	var file string
-	for rest := args; ; {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if file != "" {
-			fs.Usage()
-			return 2
-		}
-		file, rest = fs.Arg(0), fs.Args()[1:]
+	files, code, ok := parseOperands(fs, args)
+	if !ok {
+		return code
 	}
-	if file == "" {
+	if len(files) != 1 {
 		fs.Usage()
 		return 2
 	}
+	file := files[0]
 
 	player := quest.DefaultPlayer(quest.Russian, now)
 	switch strings.ToLower(*lang) {

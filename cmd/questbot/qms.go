@@ -43,20 +43,9 @@ func runQms(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	out := fs.String("o", "", "output `file`")
 	fs.Usage = usage
 	// The file may come before or after -o.
-	var files []string
-	rest := args[1:]
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return 0
-			}
-			return 2
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		files = append(files, fs.Arg(0))
-		rest = fs.Args()[1:]
+	files, code, ok := parseOperands(fs, args[1:])
+	if !ok {
+		return code
 	}
 	if len(files) != 1 || (sub != "compile" && sub != "decompile") {
 		usage()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"sort"
@@ -8,6 +10,25 @@ import (
 
 // helpArgs are the arguments that ask for help rather than name a command or an option.
 var helpArgs = map[string]bool{"-h": true, "-help": true, "--help": true}
+
+// parseOperands parses fs's flags from args, which may come before, between and after the
+// operands, and returns the operands. When the flags do not parse it returns ok false and the
+// exit status: 0 for a request for help (the usage was printed), 2 for bad usage.
+func parseOperands(fs *flag.FlagSet, args []string) (operands []string, code int, ok bool) {
+	for rest := args; ; {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, 0, false
+			}
+			return nil, 2, false
+		}
+		if fs.NArg() == 0 {
+			return operands, 0, true
+		}
+		operands = append(operands, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+}
 
 // usage prints the command list: what `questbot help`, `questbot -h` and `questbot --help` show.
 func usage(w io.Writer) {
