@@ -23,10 +23,43 @@
 //   - The sender drains the outbox under Telegram's limits (Limits), waits out 429 retry_after,
 //     retries transient failures with backoff, and drops permanent ones with a record; a 403
 //     marks the user blocked and drops that chat's pending rows. Each chat's rows go in order
-//     within a lane (Lane): the conversation, the answers to button presses, and the chat's
-//     command menu, which do not wait for each other. The first rows of several lanes go to
-//     Telegram at once and are recorded together; a chat waiting or failing holds no other chat
-//     back, and a chat whose answers were slow is sent alone for a while.
+//     within a lane (Lane): the conversation, the answers to button presses, the chat's command
+//     menu, and the updates (the states of objects that changed elsewhere, below), which do not
+//     wait for each other. The first rows of several lanes go to Telegram at once and are
+//     recorded together; a chat waiting or failing holds no other chat back, and a chat whose
+//     answers were slow is sent alone for a while.
+//
+// Superseded states: a request may say which state of which object it carries (Request.State,
+// such as "board:42", the board message of a game in the chat). Only requests that merely show
+// the present of an object carry one; words the user must read (a reply, a quest screen, a
+// notice) never do, and are never dropped. When a state is queued in a chat, the pending rows of
+// the same state it makes useless are deleted in the statement that queues it:
+//
+//   - an edit drops the pending edits it covers (a photo's edit covers a caption's, which covers
+//     a keyboard's; a text's covers a keyboard's), so there is at most one pending edit of a
+//     message whose edits carry its whole state;
+//   - a copy sent anew (with the deletion of the older copies before it) drops every pending
+//     row of the state: its edits, the copies never sent and their deletions; when a dropped copy
+//     would have rung (no disable_notification), the new copy rings instead: the user is still
+//     told;
+//   - a deletion drops the pending edits and copies: a message never sent needs no deletion.
+//
+// A row being sent is never dropped: one a sender holds (SKIP LOCKED) or whose send goes on
+// without its batch (in_flight), since Telegram may have it; the newer state follows it. The
+// rows of one state are sent in the order they were queued, whatever their lanes: a lane whose
+// first row has an older row of its state pending elsewhere waits for it, so an edit never
+// overtakes the copy it edits. Crash contract: the drop and the newer state commit together, so
+// a restart neither sends a dropped state again nor loses the latest one; what was in flight at
+// a crash is sent once more, as any row, before the newer state.
+//
+// Replies first: a state queued in answer to the chat's own update (the board the user just
+// pressed) is the answer to what the user did and goes in the conversation; a state queued for
+// any other chat, or outside an update (the opponent's board, a move made on the web, the bot's
+// move, a job), goes in LaneUpdates (QueueLane). The lanes of a chat share its limits, and the
+// conversation goes first: a message of LaneUpdates yields the chat's next slot to a reply that
+// waits for one, for at most yieldAtMost, so neither starves. The metrics count the rows
+// superseded and give the depth of each lane and the age of its oldest row (the oldest reply
+// waiting is the conversation's).
 //
 // Faults of the Bot API server, and what becomes of them:
 //

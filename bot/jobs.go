@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -60,6 +61,7 @@ type Scheduler struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	running bool
+	wg      sync.WaitGroup // woken runs (AddWakeable)
 
 	runs *prometheus.CounterVec
 }
@@ -90,24 +92,97 @@ func (s *Scheduler) Register(r prometheus.Registerer) error { return r.Register(
 // Add schedules a job under a name (for the log and the metrics) at spec, a cron spec such as
 // "@every 1s" or "0 * * * *".
 func (s *Scheduler) Add(name, spec string, job Job) error {
-	_, err := s.c.AddFunc(spec, func() {
-		outcome := "panic" // until the job returns
-		defer func() { s.runs.WithLabelValues(name, outcome).Inc() }()
-		err := job(s.ctx)
-		switch {
-		case err == nil:
-			outcome = "ok"
-		case s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()):
-			outcome = "ok" // stopped
-		default:
-			outcome = "error"
-			s.log.Warn("Scheduled job failed", slog.String("job", name), slog.Any("error", err))
-		}
-	})
+	_, err := s.c.AddFunc(spec, func() { s.run(name, job) })
 	if err != nil {
 		return fmt.Errorf("schedule %s at %q: %w", name, spec, err)
 	}
 	return nil
+}
+
+// run runs a job once, counting its outcome and logging its error.
+func (s *Scheduler) run(name string, job Job) {
+	outcome := "panic" // until the job returns
+	defer func() { s.runs.WithLabelValues(name, outcome).Inc() }()
+	err := job(s.ctx)
+	switch {
+	case err == nil:
+		outcome = "ok"
+	case s.ctx.Err() != nil && errors.Is(err, s.ctx.Err()):
+		outcome = "ok" // stopped
+	default:
+		outcome = "error"
+		s.log.Warn("Scheduled job failed", slog.String("job", name), slog.Any("error", err))
+	}
+}
+
+// AddWakeable schedules a job like Add, and returns wake, which runs it now as well: at once
+// when it is not running, else once more as soon as the run under way ends (the wakes that come
+// during a run make one run after it). Scheduled and woken runs never overlap; the schedule stays
+// the fallback for what no wake announces (work left by a process that stopped, or announced
+// while no process listened). wake never blocks, and does nothing before Run or after the
+// scheduler stopped. A panic of a woken run is logged, like a scheduled one's.
+func (s *Scheduler) AddWakeable(name, spec string, job Job) (wake func(), err error) {
+	w := &waker{s: s, name: name, job: job}
+	if _, err := s.c.AddFunc(spec, w.wake); err != nil {
+		return nil, fmt.Errorf("schedule %s at %q: %w", name, spec, err)
+	}
+	return w.wake, nil
+}
+
+// waker runs a wakeable job: one run at a time, and one more after it when woken meanwhile.
+type waker struct {
+	s    *Scheduler
+	name string
+	job  Job
+
+	mu             sync.Mutex
+	running, again bool
+}
+
+func (w *waker) wake() {
+	w.s.mu.Lock()
+	live := w.s.running && w.s.ctx.Err() == nil
+	if live {
+		w.s.wg.Add(1)
+	}
+	w.s.mu.Unlock()
+	if !live {
+		return
+	}
+	w.mu.Lock()
+	if w.running {
+		w.again = true
+		w.mu.Unlock()
+		w.s.wg.Done()
+		return
+	}
+	w.running = true
+	w.mu.Unlock()
+	go func() {
+		defer w.s.wg.Done()
+		for {
+			w.once()
+			w.mu.Lock()
+			if !w.again || w.s.ctx.Err() != nil {
+				w.running, w.again = false, false
+				w.mu.Unlock()
+				return
+			}
+			w.again = false
+			w.mu.Unlock()
+		}
+	}()
+}
+
+// once runs the job, stopping a panic as cron.Recover does for scheduled jobs.
+func (w *waker) once() {
+	defer func() {
+		if r := recover(); r != nil {
+			w.s.log.Error("Scheduler: panic", slog.String("job", w.name), slog.Any("panic", r),
+				slog.String("stack", string(debug.Stack())))
+		}
+	}()
+	w.s.run(w.name, w.job)
 }
 
 // Run runs the jobs until ctx is done, then stops them and waits for the ones running.
@@ -121,8 +196,11 @@ func (s *Scheduler) Run(ctx context.Context) {
 	s.mu.Unlock()
 	s.c.Start()
 	<-ctx.Done()
+	s.mu.Lock()
 	s.cancel()
+	s.mu.Unlock()
 	<-s.c.Stop().Done()
+	s.wg.Wait()
 }
 
 // cronLogger writes cron's log lines to slog: errors (a job's panic, with its stack) at error

@@ -82,3 +82,115 @@ func TestSchedulerRecovers(t *testing.T) {
 		t.Errorf("the failure is not logged:\n%s", out)
 	}
 }
+
+// Ensure a wakeable job runs when woken, once more after the run under way when woken during
+// it (however often), never twice at once, and not at all before Run or after the stop.
+func TestSchedulerWake(t *testing.T) {
+	t.Parallel()
+	s := NewScheduler(nil)
+	var runs, running, overlaps atomic.Int32
+	gate := make(chan struct{})
+	started := make(chan struct{}, 10)
+	wake, err := s.AddWakeable("woken", "@every 1h", func(context.Context) error {
+		if running.Add(1) > 1 {
+			overlaps.Add(1)
+		}
+		defer running.Add(-1)
+		runs.Add(1)
+		started <- struct{}{}
+		<-gate
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wake() // before Run: nothing
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Run(ctx)
+	}()
+	// Run has started once a wake is taken; until then wakes do nothing.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		wake()
+		select {
+		case <-started:
+		case <-time.After(10 * time.Millisecond):
+			if time.Now().After(deadline) {
+				t.Fatal("a wake never ran the job")
+			}
+			continue
+		}
+		break
+	}
+	// Woken three times during the run: one run after it.
+	wake()
+	wake()
+	wake()
+	gate <- struct{}{}
+	<-started
+	gate <- struct{}{}
+	// Idle now: a new wake runs it again.
+	wake()
+	<-started
+	gate <- struct{}{}
+	cancel()
+	<-done
+	wake() // after the stop: nothing
+	if got := runs.Load(); got != 3 {
+		t.Errorf("%d runs, want 3", got)
+	}
+	if overlaps.Load() != 0 {
+		t.Error("two runs overlapped")
+	}
+}
+
+// Ensure the conversation goes first: a message of the updates lane yields the chat's next slot
+// to a reply waiting for one, and takes a slot after yieldAtMost however busy the conversation.
+func TestPacingRepliesFirst(t *testing.T) {
+	t.Parallel()
+	p := newPacing(Limits{PerChat: time.Second})
+	t0 := time.Unix(1000, 0)
+	conv := ChatKey{Service: 1, Chat: 5, Lane: LaneConversation}
+	upd := ChatKey{Service: 1, Chat: 5, Lane: LaneUpdates}
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	if got := p.reserve(upd, t0); !got.IsZero() {
+		t.Fatalf("first update: wait until %v, want at once", got)
+	}
+	// A reply comes while the update is sent: it waits for the next slot.
+	if got := p.reserve(conv, at(100*time.Millisecond)); !got.Equal(at(time.Second)) {
+		t.Fatalf("reply: wait until %v, want %v", got, at(time.Second))
+	}
+	// The next update asks first for that slot: it yields.
+	if got := p.reserve(upd, at(time.Second)); !got.Equal(at(2 * time.Second)) {
+		t.Fatalf("second update: wait until %v, want %v", got, at(2*time.Second))
+	}
+	if got := p.reserve(conv, at(time.Second)); !got.IsZero() {
+		t.Fatalf("reply at its slot: wait until %v, want at once", got)
+	}
+	if got := p.reserve(upd, at(2*time.Second)); !got.IsZero() {
+		t.Fatalf("second update at its slot: wait until %v, want at once", got)
+	}
+	// A busy conversation: the update yields, but not for ever.
+	now := at(2 * time.Second)
+	granted := false
+	for i := range 10 {
+		now = now.Add(time.Second)
+		p.reserve(conv, now.Add(-time.Millisecond)) // refused: the slot is the update's or the last reply's
+		if got := p.reserve(upd, now); got.IsZero() {
+			granted = true
+			if waited := time.Duration(i+1) * time.Second; waited < yieldAtMost {
+				t.Fatalf("the update took a slot after %v, before yielding for %v", waited, yieldAtMost)
+			}
+			break
+		}
+		if got := p.reserve(conv, now); !got.IsZero() {
+			t.Fatalf("reply %d: wait until %v, want at once", i, got)
+		}
+	}
+	if !granted {
+		t.Fatal("the update never took a slot from a busy conversation")
+	}
+}

@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"sync/atomic"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -24,11 +26,22 @@ type Metrics struct {
 	FloodWaitSecond prometheus.Counter
 	outboxDepth     prometheus.Gauge
 	outboxAge       prometheus.Gauge
+	laneDepth       *prometheus.GaugeVec // by lane
+	laneAge         *prometheus.GaugeVec // by lane
+	superseded      prometheus.CounterFunc
+	// supersededTotal reads the store's count of superseded rows (SupersedeCounter).
+	supersededTotal atomic.Pointer[func() int64]
+}
+
+// SupersedeCounter is implemented by a Store that counts the pending outbox rows it dropped
+// because a newer state of their object was queued (Request.State).
+type SupersedeCounter interface {
+	SupersededTotal() int64
 }
 
 // NewMetrics creates the metrics (not registered).
 func NewMetrics() *Metrics {
-	return &Metrics{
+	m := &Metrics{
 		UpdatesReceived: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "questbot_updates_received_total", Help: "Updates received from Telegram and stored in the inbox.",
 		}),
@@ -70,13 +83,32 @@ func NewMetrics() *Metrics {
 		outboxAge: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "questbot_outbox_oldest_seconds", Help: "Age of the oldest pending outbox row.",
 		}),
+		laneDepth: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "questbot_outbox_lane_depth",
+			Help: "Pending outbox rows by lane (conversation: the replies; updates: the states of boards changed elsewhere).",
+		}, []string{"lane"}),
+		laneAge: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "questbot_outbox_lane_oldest_seconds",
+			Help: "Age of the oldest pending outbox row by lane (conversation: the oldest reply waiting).",
+		}, []string{"lane"}),
 	}
+	m.superseded = prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "questbot_outbox_superseded_total",
+		Help: "Pending outbox rows dropped because a newer state of their object (a board message) was queued.",
+	}, func() float64 {
+		if f := m.supersededTotal.Load(); f != nil {
+			return float64((*f)())
+		}
+		return 0
+	})
+	return m
 }
 
 // Register registers every metric with r.
 func (m *Metrics) Register(r prometheus.Registerer) error {
 	for _, c := range []prometheus.Collector{m.UpdatesReceived, m.UpdatesQuarantined, m.WebhookRefused, m.UpdatesHandled, m.HandleSeconds,
-		m.Sends, m.SendsDetached, m.Retries, m.FloodWaits, m.FloodWaitSecond, m.outboxDepth, m.outboxAge} {
+		m.Sends, m.SendsDetached, m.Retries, m.FloodWaits, m.FloodWaitSecond, m.outboxDepth, m.outboxAge,
+		m.laneDepth, m.laneAge, m.superseded} {
 		if err := r.Register(c); err != nil {
 			return err
 		}
@@ -90,11 +122,20 @@ const OutboxMetricsSpec = "@every 5s"
 // OutboxMetrics refreshes the outbox gauges from the store; the bot runs it as a scheduled job
 // (OutboxMetricsSpec).
 func (t *Transport) OutboxMetrics(ctx context.Context) error {
-	depth, age, err := t.cfg.Store.OutboxStats(ctx)
+	lanes, err := t.cfg.Store.OutboxStats(ctx)
 	if err != nil {
 		return err
 	}
+	var depth int64
+	var oldest time.Duration
+	for _, l := range Lanes {
+		st := lanes[l]
+		depth += st.Depth
+		oldest = max(oldest, st.Oldest)
+		t.m.laneDepth.WithLabelValues(l.String()).Set(float64(st.Depth))
+		t.m.laneAge.WithLabelValues(l.String()).Set(st.Oldest.Seconds())
+	}
 	t.m.outboxDepth.Set(float64(depth))
-	t.m.outboxAge.Set(age.Seconds())
+	t.m.outboxAge.Set(oldest.Seconds())
 	return nil
 }

@@ -36,26 +36,40 @@ func counted(method string) bool {
 // pacing keeps each chat to its limits, whatever lane its messages come from, on the
 // transport's clock; and remembers which chats were slow to answer lately, in real time (a slow
 // answer is a matter of I/O).
+//
+// The lanes of a chat share its limits, and the conversation goes first: a message of
+// LaneUpdates (the state of a board that changed elsewhere) yields the chat's next slot to a
+// message of another lane that is waiting for one (the answer to what the user just did), so a
+// reply waits at most for the message being sent. So that updates never starve behind a busy
+// conversation, one that has yielded for yieldAtMost takes the next slot.
 type pacing struct {
 	limits Limits
 
-	mu      sync.Mutex
-	last    map[ChatKey]time.Time   // the last message to each chat, by chat (lane 0)
-	groups  map[ChatKey][]time.Time // recent messages to group chats
-	trouble map[ChatKey]time.Time   // chats sent alone until then
+	mu       sync.Mutex
+	last     map[ChatKey]time.Time   // the last message to each chat, by chat (lane 0)
+	groups   map[ChatKey][]time.Time // recent messages to group chats
+	trouble  map[ChatKey]time.Time   // chats sent alone until then
+	waiting  map[ChatKey]time.Time   // when a message of the conversation waits to go, by chat
+	yielding map[ChatKey]time.Time   // since when an update has yielded to the conversation
 }
+
+// yieldAtMost is how long a message of LaneUpdates yields its chat's slots to the conversation
+// before it takes one.
+const yieldAtMost = 3 * time.Second
 
 func newPacing(l Limits) *pacing {
 	return &pacing{limits: l, last: map[ChatKey]time.Time{}, groups: map[ChatKey][]time.Time{},
-		trouble: map[ChatKey]time.Time{}}
+		trouble: map[ChatKey]time.Time{}, waiting: map[ChatKey]time.Time{}, yielding: map[ChatKey]time.Time{}}
 }
 
 // paceKey is the key of a lane's chat, under which its limits are kept.
 func paceKey(c ChatKey) ChatKey { return ChatKey{Service: c.Service, Chat: c.Chat} }
 
-// reserve returns when the next message may go to c's chat, or the zero time when one may go
-// now; in that case the message is counted at now, so that two lanes of the chat never both go.
+// reserve returns when the next message of c's lane may go to its chat, or the zero time when
+// one may go now; in that case the message is counted at now, so that two lanes of the chat never
+// both go.
 func (p *pacing) reserve(c ChatKey, now time.Time) time.Time {
+	low := c.Lane == LaneUpdates
 	c = paceKey(c)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -70,8 +84,32 @@ func (p *pacing) reserve(c ChatKey, now time.Time) time.Time {
 			at = next
 		}
 	}
+	if !low && !at.IsZero() {
+		p.waiting[c] = at
+	}
+	if w, ok := p.waiting[c]; low && ok {
+		if gap := max(p.limits.PerChat, time.Second); now.After(w.Add(gap)) {
+			delete(p.waiting, c) // the waiting message went another way (sent, dropped)
+		} else {
+			since, ok := p.yielding[c]
+			if !ok {
+				since, p.yielding[c] = now, now
+			}
+			if now.Sub(since) < yieldAtMost {
+				if at.After(w) {
+					w = at
+				}
+				return w.Add(gap)
+			}
+		}
+	}
 	if !at.IsZero() {
 		return at
+	}
+	if low {
+		delete(p.yielding, c)
+	} else {
+		delete(p.waiting, c)
 	}
 	if p.limits.PerChat > 0 {
 		p.last[c] = now
@@ -109,6 +147,13 @@ func (p *pacing) forget(now time.Time) {
 	for c, ts := range p.groups {
 		if len(ts) == 0 || now.Sub(ts[len(ts)-1]) > time.Minute {
 			delete(p.groups, c)
+		}
+	}
+	for _, m := range []map[ChatKey]time.Time{p.waiting, p.yielding} {
+		for c, t := range m {
+			if now.Sub(t) > time.Minute {
+				delete(m, c)
+			}
 		}
 	}
 }

@@ -54,6 +54,15 @@ type Request struct {
 	// is known by then. When no message is known under the ref (its send failed, or it was never
 	// sent, or its record expired) the request is dropped.
 	TargetRef string
+	// State names the object whose state the request carries in its chat, such as "board:42"
+	// (the board message of a game): a request with a state may be superseded by a newer state
+	// of the same object queued in the chat before it is sent (see the package doc), and the
+	// requests of one state are sent in the order they were queued, whatever their lanes. Only
+	// requests that merely show the present of an object carry one; words the user must read (a
+	// reply, a quest screen, a notice) never do, and are never dropped. An edit that carries a
+	// state drops only the pending edits it covers (a photo's edit covers a caption's, which
+	// covers a keyboard's), so an object's edits should carry its whole state.
+	State string
 	// OnFailure are requests queued in the same chat in place of this one when it fails for
 	// good: Telegram refuses it, its file is gone, or it fails too often. They tell the user what
 	// did not arrive. Nothing is queued when the user blocked the bot or the request was dropped
@@ -66,6 +75,14 @@ type Request struct {
 func WithRef(ref string, reqs ...Request) []Request {
 	for i := range reqs {
 		reqs[i].Ref = ref
+	}
+	return reqs
+}
+
+// WithState marks requests as carrying the state of an object (Request.State) and returns them.
+func WithState(state string, reqs ...Request) []Request {
+	for i := range reqs {
+		reqs[i].State = state
 	}
 	return reqs
 }

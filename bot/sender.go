@@ -172,8 +172,27 @@ func (s *sender) sendChats(ctx context.Context, chats []ChatKey) {
 		case errors.Is(r.Err, ErrBusy):
 		default:
 			more = s.follow(r.Chat, r.Outcome, r.More)
+			s.release(r.Chat, r.State, r.Outcome)
 		}
 		s.q.finish(r.Chat, more)
+	}
+}
+
+// release wakes the other lanes of c's chat when a row carrying a state is done with (sent,
+// dropped, failed or moved aside): a row of the same state may have waited for it in another
+// lane (the rows of a state go in order, see Request.State).
+func (s *sender) release(c ChatKey, state string, out Outcome) {
+	if state == "" {
+		return
+	}
+	switch out.Kind {
+	case OutcomeRetry, OutcomeAbandon, OutcomeDetached:
+		return
+	}
+	for _, l := range []Lane{LaneConversation, LaneUpdates, LaneRetry} {
+		if l != c.Lane {
+			s.notify(ChatKey{Service: c.Service, Chat: c.Chat, Lane: l})
+		}
 	}
 }
 
@@ -291,4 +310,5 @@ func (s *sender) land(ctx context.Context, f *flight) {
 	if s.follow(c, out, true) {
 		s.notify(c)
 	}
+	s.release(c, f.row.Request.State, out)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"time"
 
@@ -46,9 +47,15 @@ const (
 	// LaneRetry holds the rows of the other lanes that kept failing for longer than
 	// Config.GiveWayAfter: they are retried here, late, without holding the rows after them.
 	LaneRetry
+	// LaneUpdates holds the states of objects (Request.State) that reach a chat from elsewhere
+	// than its user: another player's move, the bot's, a job's. It yields the chat's messages to
+	// the conversation (see pacing), so an answer to what the user just did never waits behind
+	// them; supersession keeps it short.
+	LaneUpdates
 )
 
-// LaneOf is the lane a request is queued in.
+// LaneOf is the lane a request of a method is queued in, unless it carries a state that reaches
+// the chat from elsewhere (see QueueLane).
 func LaneOf(method string) Lane {
 	switch method {
 	case "answerCallbackQuery":
@@ -57,6 +64,43 @@ func LaneOf(method string) Lane {
 		return LaneMenu
 	}
 	return LaneConversation
+}
+
+// Lanes are the lanes, in order.
+var Lanes = []Lane{LaneConversation, LaneAnswers, LaneMenu, LaneRetry, LaneUpdates}
+
+// String is the lane's name, as the metrics label it.
+func (l Lane) String() string {
+	switch l {
+	case LaneConversation:
+		return "conversation"
+	case LaneAnswers:
+		return "answers"
+	case LaneMenu:
+		return "menu"
+	case LaneRetry:
+		return "retry"
+	case LaneUpdates:
+		return "updates"
+	}
+	return fmt.Sprintf("lane%d", int(l))
+}
+
+// LaneStats are the pending outbox rows of a lane, over all chats (Store.OutboxStats).
+type LaneStats struct {
+	Depth  int64
+	Oldest time.Duration
+}
+
+// QueueLane is the lane r is queued in when the update being handled (if any) is from chat
+// replyTo (0 outside an update): a request carrying a state (Request.State) for another chat
+// goes to LaneUpdates, anything else to LaneOf its method. A state queued in answer to its own
+// chat's update is the answer to what the user did, and stays in the conversation.
+func QueueLane(r Request, replyTo int64) Lane {
+	if r.State != "" && (replyTo == 0 || r.ChatID != replyTo) {
+		return LaneUpdates
+	}
+	return LaneOf(r.Method)
 }
 
 // User is the sender of an update as stored, after the update was recorded.
@@ -99,6 +143,10 @@ type Tx interface {
 	DB() pgx.Tx
 	// Send adds requests to the outbox. They are sent after the transaction commits, in order.
 	Send(ctx context.Context, reqs ...Request) error
+	// AfterCommit calls fn once the transaction has committed, never when it (or the handler's
+	// part of it) is rolled back: for work in this process that must find the commit, such as
+	// waking a worker for what the transaction queued.
+	AfterCommit(fn func())
 }
 
 // MaxUpdateID is the greatest update_id an offset can acknowledge: the offset that does is one
@@ -180,9 +228,12 @@ type SendResult struct {
 	// More reports whether the lane had more pending rows.
 	More bool
 	// Err is ErrNoWork when the lane had no due row (Due is then when its first row becomes
-	// due, or zero when it has none) and ErrBusy when another process holds the lane.
+	// due, or zero when it has none) and ErrBusy when another process holds the lane, or when
+	// its first row waits for an older row of the same state in another lane.
 	Err error
 	Due time.Time
+	// State is the state the row carried (Request.State), when Err is nil.
+	State string
 }
 
 // Outcome is what became of an attempt to send an outbox row.
@@ -282,8 +333,9 @@ type Store interface {
 	// with the lease), now that it has ended. It reports false, recording nothing, when the row
 	// no longer holds that lease: the lease ran out and another process took the row.
 	FinishSend(ctx context.Context, now time.Time, row *OutboxRow, lease time.Time, out Outcome) (bool, error)
-	// OutboxStats returns the number of pending outbox rows and the age of the oldest.
-	OutboxStats(ctx context.Context) (depth int64, oldest time.Duration, err error)
+	// OutboxStats returns, by lane, the number of pending outbox rows and the age of the
+	// oldest (lanes without rows may be missing).
+	OutboxStats(ctx context.Context) (map[Lane]LaneStats, error)
 	// Cleanup removes the records of given-up updates, and the message ids recorded under refs,
 	// older than age, and the ids of updates received by webhook after a day.
 	Cleanup(ctx context.Context, age time.Duration) error

@@ -120,6 +120,10 @@ func New(cfg Config) *Transport {
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics()
 	}
+	if c, ok := cfg.Store.(SupersedeCounter); ok {
+		f := c.SupersededTotal
+		cfg.Metrics.supersededTotal.Store(&f)
+	}
 	if cfg.Limits == nil {
 		l := DefaultLimits
 		cfg.Limits = &l

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -56,6 +57,10 @@ type Config struct {
 	// Boards overrides the board games' settings: unset, their pictures go to UploadsDir/boards
 	// and their clock is Now.
 	Boards boards.Config
+	// Listen is the pool of the connections that LISTEN for the features' wake-ups (the uploads
+	// to fetch, the bots' turns): one with session semantics when the pool given to Run goes
+	// through PgBouncer in transaction mode. Nil: the pool given to Run.
+	Listen *pgxpool.Pool
 }
 
 // Bot is the assembled bot: its router and its features.
@@ -70,6 +75,8 @@ type Bot struct {
 	Tools  *devtools.Tools
 	Relay  *relay.Relay
 	Boards *boards.Boards
+
+	listen *pgxpool.Pool // Config.Listen
 }
 
 // New assembles the bot.
@@ -79,7 +86,7 @@ func New(cfg Config) *Bot {
 		log = slog.New(slog.DiscardHandler)
 	}
 	b := &Bot{Router: bot.NewRouter(), Files: questfs.New(cfg.UploadsDir, 0), Quests: questpg.New(),
-		Users: botpg.NewUsers(), Trees: scriptpg.New()}
+		Users: botpg.NewUsers(), Trees: scriptpg.New(), listen: cfg.Listen}
 	switch {
 	case cfg.TreeCheck < 0:
 		b.Trees.CheckEvery = 0
@@ -90,6 +97,9 @@ func New(cfg Config) *Bot {
 	images := devtools.NewImages(b.Quests, cfg.UploadsDir)
 	b.Games = questplay.New(questplay.Config{Files: b.Files, Store: b.Quests, Log: log, Now: cfg.Now, Images: images})
 	dev := cfg.Dev
+	if dev.Listen == nil {
+		dev.Listen = cfg.Listen
+	}
 	dev.Files, dev.Player, dev.Store, dev.Users, dev.Root, dev.Images = b.Files, b.Games, b.Quests, b.Users, cfg.UploadsDir, images
 	if dev.Log == nil {
 		dev.Log = log
@@ -182,7 +192,6 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"board-deadlines", boards.DeadlinesSpec, func(ctx context.Context) error { return b.Boards.Deadlines(ctx, tr) }},
 		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, tr) }},
 		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
-		{"board-ai", boards.AISpec, func(ctx context.Context) error { return b.Boards.Think(ctx, tr) }},
 		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},
@@ -192,6 +201,12 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 			return err
 		}
 	}
+	// The AI's job is also woken by the commits that make it a bot's turn (see Run).
+	wake, err := s.AddWakeable("board-ai", boards.AISpec, func(ctx context.Context) error { return b.Boards.Think(ctx, tr) })
+	if err != nil {
+		return err
+	}
+	b.Boards.SetAIWake(wake)
 	return nil
 }
 
@@ -202,10 +217,18 @@ func (b *Bot) Register(r prometheus.Registerer) error {
 }
 
 // Run runs the bot's own workers beside the transport tr until ctx is done: the downloads of the
-// files users send into the chat (devtools.Tools.RunFetches), which take a connection of pool
-// to listen for them. questbot serve runs it with the transport and the scheduler.
+// files users send into the chat (devtools.Tools.RunFetches), and the watch of the bots' turns
+// that wakes the AI (boards.Boards.WatchAI), each listening on a connection of Config.Listen (or
+// pool). questbot serve runs it with the transport and the scheduler.
 func (b *Bot) Run(ctx context.Context, pool *pgxpool.Pool, tr *bot.Transport) {
+	listen := b.listen
+	if listen == nil {
+		listen = pool
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() { b.Boards.WatchAI(ctx, listen) })
 	b.Tools.RunFetches(ctx, pool, tr)
+	wg.Wait()
 }
 
 // Start prepares the bots of services once the transport knows them: each bot's command menu is

@@ -3,11 +3,15 @@ package boards
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 )
@@ -26,8 +30,58 @@ import (
 // lease that runs out; the next run, here or in another process, claims the turn again, so a bot
 // move pending at a restart is made after it.
 
+// # Waking the AI
+//
+// A commit that makes it the bot's turn wakes the AI at once: in this process after the commit
+// (bot.Tx.AfterCommit), and in every process by a notification on AIChannel sent by the same
+// transaction (PostgreSQL delivers it at the commit; WatchAI listens). A run under way claims the
+// new turn at once; otherwise a run starts (SetAIWake: the scheduler's wake of the AI job). The
+// job's schedule, every second, stays the fallback for turns no wake announced: those left by a
+// process that stopped mid-search, or committed while no process listened.
+
 // AISpec is how often the AI job runs; a run goes on while there are turns to play.
 const AISpec = "@every 1s"
+
+// AIChannel is the PostgreSQL notification channel of the bots' turns.
+const AIChannel = "board_bot_turn"
+
+// notifyAISQL announces a bot's turn to every process, at the commit.
+const notifyAISQL = `SELECT pg_notify('` + AIChannel + `', '')`
+
+// SetAIWake gives the function that runs the AI job now (bot.Scheduler.AddWakeable), which
+// WakeAI calls when no run is under way to claim the turn.
+func (b *Boards) SetAIWake(wake func()) { b.aiWake.Store(&wake) }
+
+// WakeAI tells the AI that a bot's turn may have come: a run under way claims it at once, and
+// otherwise one is started. It never blocks.
+func (b *Boards) WakeAI() {
+	select {
+	case b.aiTurn <- struct{}{}:
+	default:
+	}
+	if wake := b.aiWake.Load(); wake != nil {
+		(*wake)()
+	}
+}
+
+// WatchAI wakes the AI whenever any process commits a bot's turn, until ctx is done; pool gives
+// the connection that listens (it needs session semantics, see botpg.Watch).
+func (b *Boards) WatchAI(ctx context.Context, pool *pgxpool.Pool) {
+	botpg.Watch(ctx, pool, AIChannel, b.log, b.WakeAI)
+}
+
+// botTurn announces, in tx, that it is the bot's turn on bd when it is: the AI is woken when tx
+// commits, here and in the other processes.
+func (b *Boards) botTurn(ctx context.Context, tx bot.Tx, bd *sessions.Board) error {
+	if bd.Status != sessions.BoardActive || bd.Seats[bd.ToMove].Bot == sessions.NoBot {
+		return nil
+	}
+	if _, err := tx.DB().Exec(ctx, notifyAISQL); err != nil {
+		return fmt.Errorf("board %d: announce the bot's turn: %w", bd.ID, err)
+	}
+	tx.AfterCommit(b.WakeAI)
+	return nil
+}
 
 // aiPoll is how often a run with searches under way looks for more turns to claim.
 const aiPoll = 100 * time.Millisecond
@@ -78,6 +132,7 @@ func (b *Boards) Think(ctx context.Context, do Doer) error {
 		select {
 		case <-done:
 			running--
+		case <-b.aiTurn:
 		case <-time.After(aiPoll):
 		case <-ctx.Done():
 			return ctx.Err()

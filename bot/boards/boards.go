@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -95,15 +96,19 @@ const DefaultKeepPictures = 7 * 24 * time.Hour
 
 // Boards plays board games in Telegram; safe for concurrent use.
 type Boards struct {
-	log     *slog.Logger
-	now     func() time.Time
-	store   func(tx pgx.Tx) Store
-	users   Users
-	pics    *pictures
-	think   map[sessions.BotLevel]time.Duration
-	lease   time.Duration
-	invite  time.Duration
-	slots   chan struct{} // one per AI search that may run at once
+	log    *slog.Logger
+	now    func() time.Time
+	store  func(tx pgx.Tx) Store
+	users  Users
+	pics   *pictures
+	think  map[sessions.BotLevel]time.Duration
+	lease  time.Duration
+	invite time.Duration
+	slots  chan struct{} // one per AI search that may run at once
+	// aiTurn tells a running Think that a bot's turn came (WakeAI); aiWake runs Think when none
+	// runs (SetAIWake).
+	aiTurn  chan struct{}
+	aiWake  atomic.Pointer[func()]
 	metrics *Metrics
 	seed    func() uint64
 	public  string
@@ -143,6 +148,7 @@ func New(cfg Config) *Boards {
 		workers = runtime.NumCPU()
 	}
 	b.slots = make(chan struct{}, workers)
+	b.aiTurn = make(chan struct{}, 1)
 	keep := cfg.KeepPictures
 	if keep <= 0 {
 		keep = DefaultKeepPictures

@@ -62,6 +62,18 @@ import (
 // them); "never" silences them (the board changes in place); a user who blocked the bot gets
 // none.
 
+// A player on the web: while a player acts on the game on the web (a move, an answer, the moves
+// seen on the page or through the API; board_message.web_at, within webPresence), news of it
+// does not ring in Telegram at once, whatever the delay: their Telegram board is changed in place
+// silently, and the notification waits at least webGrace, which the web page's "seen" (or their
+// next move) drops. A player who left the page hears of the news webGrace late.
+
+// webPresence is how long after their last action on the web a player counts as on the web.
+const webPresence = 10 * time.Minute
+
+// webGrace is the least delay of a notification for a player on the web.
+const webGrace = time.Minute
+
 // NotifySpec is the spec of the notifications job.
 const NotifySpec = "@every 10s"
 
@@ -197,6 +209,10 @@ func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *scene, seat int, n n
 	}
 	now := b.now()
 	wait, never := set.after(bd.Control)
+	if at := sc.web[seat]; !never && wait < webGrace && !at.IsZero() && now.Sub(at) < webPresence {
+		// On the web: the page shows the news and says so (seen), which drops the notification.
+		wait = webGrace
+	}
 	due := set.quietUntil(now.Add(wait))
 	if never || !due.After(now) {
 		if _, err := tx.DB().Exec(ctx, dropNoticeSQL, bd.ID, seat); err != nil {

@@ -16,8 +16,10 @@ import (
 type source int
 
 const (
-	// byPlayer: a player, with a button or a typed move.
+	// byPlayer: a player in Telegram, with a button or a typed move.
 	byPlayer source = iota
+	// byWeb: a player on the web, on the game's page or through the API.
+	byWeb
 	// byBot: the AI, playing the bot's seat.
 	byBot
 	// byClock: a scheduled job (a timeout).
@@ -61,6 +63,9 @@ func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *sessions.B
 // notify.go).
 func (b *Boards) announce(ctx context.Context, tx bot.Tx, sc *scene, events []sessions.BoardEvent, actor int, src source) error {
 	bd := sc.bd
+	if err := b.botTurn(ctx, tx, bd); err != nil {
+		return err
+	}
 	for _, ev := range events {
 		switch ev.Kind {
 		case sessions.EventStarted:
@@ -112,7 +117,7 @@ func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions
 	}
 	// notify raises to a new message for a seat the news reaches from elsewhere.
 	notify := func(kind string) {
-		if src == byClock || (src == byPlayer && seat != actor) {
+		if src == byClock || ((src == byPlayer || src == byWeb) && seat != actor) {
 			raise(showNew)
 			tell(kind)
 		} else {

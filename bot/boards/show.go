@@ -21,6 +21,14 @@ import (
 // board being edited in place silently meanwhile (notify.go). So a game never becomes a scroll
 // of boards.
 //
+// Every request on the board message by its ref carries the state "board:<id>"
+// (bot.Request.State): the transport drops the pending edits a newer edit supersedes, and the
+// edits, copies and deletions that a board sent anew makes useless, so a chat holds a handful of
+// rows of a board however fast it is played (on the web, by the bot); and it keeps one board's
+// requests in their order. The board of a chat other than the one whose update is handled (the
+// opponent's, and every board changed by the web, the bot or a job) waits in the chat's updates
+// lane, which never holds up the chat's answers to its own user.
+//
 // The transport forgets the messages of a ref two days after they were sent (Telegram lets a
 // bot delete its messages for that long), while a correspondence player may think for three: a
 // board last sent more than refreshAfter ago is therefore sent anew rather than edited. When it
@@ -33,7 +41,8 @@ const refreshAfter = 40 * time.Hour
 type showMode int
 
 const (
-	// showCaption edits the caption and the keyboard (the picture is unchanged).
+	// showCaption edits the caption and the keyboard (the picture is unchanged). By the ref
+	// the picture comes with them: an edit by ref carries the whole board (see bot.Request.State).
 	showCaption showMode = iota
 	// showPicture edits the picture with them.
 	showPicture
@@ -69,53 +78,46 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 	caption := b.caption(c, sc, seat, note, ent, confirm)
 	kb := b.keyboard(c, sc, seat, ent, confirm)
 	r := ref(sc.bd.ID)
-	var reqs []bot.Request
-	switch mode {
-	case showCaption:
-		var req bot.Request
-		var err error
-		if msgID != 0 {
-			req, err = bot.EditCaption(p.Chat, msgID, caption, kb)
-		} else {
-			req, err = bot.EditCaptionRef(p.Chat, r, caption, kb)
-		}
+	if mode == showCaption && msgID != 0 {
+		// The message pressed: its caption and keyboard change, the picture stays.
+		req, err := bot.EditCaption(p.Chat, msgID, caption, kb)
 		if err != nil {
 			return err
 		}
-		reqs = append(reqs, req)
-	case showPicture, showNew:
-		path, err := b.picture(sc.g, seat, ent)
-		if err != nil {
-			return err
-		}
-		if mode == showPicture {
-			var req bot.Request
-			if msgID != 0 {
-				req, err = bot.EditPhoto(p.Chat, msgID, path, caption, kb)
-			} else {
-				req, err = bot.EditPhotoRef(p.Chat, r, path, caption, kb)
-			}
-			if err != nil {
-				return err
-			}
-			reqs = append(reqs, req)
-			break
-		}
-		send, err := bot.SendPhoto(p.Chat, path, caption, kb)
-		if err != nil {
-			return err
-		}
-		send.Ref = r
-		if silent {
-			send.Params["disable_notification"] = "true"
-		}
-		reqs = append(reqs, bot.DeleteRef(p.Chat, r), send)
-		if err := b.markSent(ctx, tx, sc.bd.ID, seat); err != nil {
-			return err
-		}
-		sc.sent[seat] = b.now()
+		return tx.Send(ctx, req)
 	}
-	return tx.Send(ctx, reqs...)
+	path, err := b.picture(sc.g, seat, ent)
+	if err != nil {
+		return err
+	}
+	if mode != showNew {
+		// The board message by its ref: an edit that carries the whole board (picture, caption
+		// and keyboard), so that it supersedes any edit still waiting to be sent.
+		var req bot.Request
+		if msgID != 0 {
+			req, err = bot.EditPhoto(p.Chat, msgID, path, caption, kb)
+		} else {
+			req, err = bot.EditPhotoRef(p.Chat, r, path, caption, kb)
+			req.State = r
+		}
+		if err != nil {
+			return err
+		}
+		return tx.Send(ctx, req)
+	}
+	send, err := bot.SendPhoto(p.Chat, path, caption, kb)
+	if err != nil {
+		return err
+	}
+	send.Ref = r
+	if silent {
+		send.Params["disable_notification"] = "true"
+	}
+	if err := b.markSent(ctx, tx, sc.bd.ID, seat); err != nil {
+		return err
+	}
+	sc.sent[seat] = b.now()
+	return tx.Send(ctx, bot.WithState(r, bot.DeleteRef(p.Chat, r), send)...)
 }
 
 // picture returns the file of g's picture as a seat sees it, with the squares of a move being
@@ -149,10 +151,25 @@ func (b *Boards) markSent(ctx context.Context, tx bot.Tx, board int64, seat int)
 	return nil
 }
 
-// sentSQL reads when the seats' board messages were last sent.
-const sentSQL = `SELECT seat, sent_at FROM board_message WHERE board_id = $1`
+// markWebSQL records when a seat's player last acted on the game on the web.
+const markWebSQL = `
+	INSERT INTO board_message (board_id, seat, web_at) VALUES ($1, $2, $3)
+	ON CONFLICT (board_id, seat) DO UPDATE SET web_at = EXCLUDED.web_at`
 
-// loadSent reads when the seats' board messages were last sent into the scene.
+// markWeb records that a seat's player acts on the game on the web now (see notify.go).
+func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
+	if _, err := tx.DB().Exec(ctx, markWebSQL, board, seat, b.now()); err != nil {
+		return fmt.Errorf("board %d: record its player on the web: %w", board, err)
+	}
+	return nil
+}
+
+// sentSQL reads when the seats' board messages were last sent, and when their players were last
+// on the web.
+const sentSQL = `SELECT seat, sent_at, web_at FROM board_message WHERE board_id = $1`
+
+// loadSent reads when the seats' board messages were last sent, and when their players were
+// last on the web, into the scene.
 func (b *Boards) loadSent(ctx context.Context, tx bot.Tx, sc *scene) error {
 	rows, err := tx.DB().Query(ctx, sentSQL, sc.bd.ID)
 	if err != nil {
@@ -161,12 +178,18 @@ func (b *Boards) loadSent(ctx context.Context, tx bot.Tx, sc *scene) error {
 	defer rows.Close()
 	for rows.Next() {
 		var seat int
-		var at time.Time
-		if err := rows.Scan(&seat, &at); err != nil {
+		var sent, web *time.Time
+		if err := rows.Scan(&seat, &sent, &web); err != nil {
 			return fmt.Errorf("board %d: its messages: %w", sc.bd.ID, err)
 		}
-		if seat == 0 || seat == 1 {
-			sc.sent[seat] = at
+		if seat != 0 && seat != 1 {
+			continue
+		}
+		if sent != nil {
+			sc.sent[seat] = *sent
+		}
+		if web != nil {
+			sc.web[seat] = *web
 		}
 	}
 	if err := rows.Err(); err != nil {

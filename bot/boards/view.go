@@ -23,6 +23,9 @@ type scene struct {
 	players [2]*botpg.Profile
 	// sent is when each seat's board message was last sent (zero: never; see show.go).
 	sent [2]time.Time
+	// web is when each seat's player last acted on the game on the web (zero: never; see
+	// notify.go).
+	web [2]time.Time
 }
 
 // newScene reads the players of a board.

@@ -334,12 +334,15 @@ func (b *Boards) WebMove(ctx context.Context, tx bot.Tx, service int, user, boar
 	if err != nil {
 		return err
 	}
+	if err := b.markWeb(ctx, tx, board, seat); err != nil {
+		return err
+	}
 	if bd.Status == sessions.BoardActive && bd.ToMove == seat && ply == bd.Ply() {
 		if err := b.seen(ctx, tx, st, bd, seat); err != nil {
 			return err
 		}
 	}
-	return b.play(ctx, tx, st, bd, user, text, ply, seat, byPlayer)
+	return b.play(ctx, tx, st, bd, user, text, ply, seat, byWeb)
 }
 
 // WebUndo takes back the player's last move (sessions.Board.Undo decides when it may).
@@ -397,10 +400,13 @@ func (b *Boards) webOp(ctx context.Context, tx bot.Tx, service int, user, board 
 	if err != nil {
 		return err
 	}
+	if err := b.markWeb(ctx, tx, board, seat); err != nil {
+		return err
+	}
 	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
 		return err
 	}
-	return b.commit(ctx, tx, st, bd, ev, seat, byPlayer)
+	return b.commit(ctx, tx, st, bd, ev, seat, byWeb)
 }
 
 // WebSeen records that the player has seen the board up to ply (the web page shows the moves,
@@ -409,6 +415,9 @@ func (b *Boards) webOp(ctx context.Context, tx bot.Tx, service int, user, board 
 func (b *Boards) WebSeen(ctx context.Context, tx bot.Tx, service int, user, board int64, ply int) error {
 	st, bd, seat, err := b.lockSeat(ctx, tx, service, user, board)
 	if err != nil {
+		return err
+	}
+	if err := b.markWeb(ctx, tx, board, seat); err != nil {
 		return err
 	}
 	other := 1 - seat
@@ -458,7 +467,7 @@ func (b *Boards) WebCreate(ctx context.Context, tx bot.Tx, service int, user int
 		if err != nil {
 			return 0, err
 		}
-		return bd.ID, b.announce(ctx, tx, sc, ev, seat, byPlayer)
+		return bd.ID, b.announce(ctx, tx, sc, ev, seat, byWeb)
 	}
 	tc, err := b.control(ctx, st, control)
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -38,12 +39,19 @@ type Store struct {
 	pool *pgxpool.Pool
 	// listen is the connection settings of WatchInbox; nil: the pool's.
 	listen *pgx.ConnConfig
+	// superseded counts the outbox rows dropped for newer states (SupersededTotal).
+	superseded atomic.Int64
 }
 
 var _ bot.InboxWatcher = (*Store)(nil)
 
 // New returns a store on pool.
 func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+
+// SupersededTotal returns how many pending outbox rows this store has dropped because a newer
+// state of their object was queued (counted when the statement ran; a transaction rolled back
+// afterwards is counted too).
+func (s *Store) SupersededTotal() int64 { return s.superseded.Load() }
 
 // WithListener makes WatchInbox connect with the settings of pool rather than the store's: a
 // connection with session semantics when the store's pool goes through PgBouncer in
@@ -101,6 +109,7 @@ type handleTx struct {
 	sp   pgx.Tx // the savepoint, once made
 	err  error  // making it failed
 	reqs []bot.Request
+	post []func() // AfterCommit
 }
 
 func (t *handleTx) DB() pgx.Tx {
@@ -118,6 +127,8 @@ func (t *handleTx) Send(ctx context.Context, reqs ...bot.Request) error {
 	t.reqs = append(t.reqs, reqs...)
 	return nil
 }
+
+func (t *handleTx) AfterCommit(fn func()) { t.post = append(t.post, fn) }
 
 // claimSQL claims the first unhandled update of each of a set of chats (arrays $1 of service ids
 // and $2 of chat ids) and records their senders, in one statement: a new user gets Telegram's
@@ -219,6 +230,7 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 	final := &pgx.Batch{}
 	var doneServices []int32
 	var doneIDs []int64
+	var post []func()
 	for _, c := range rows {
 		h := &out[index[c.chat]]
 		if c.update == nil {
@@ -263,7 +275,8 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 			continue
 		}
 		h.Err = nil
-		h.Touched = queueOutbox(final, c.chat.Service, ht.reqs)
+		h.Touched = s.queueOutbox(final, c.chat.Service, ht.reqs, c.chat.Chat)
+		post = append(post, ht.post...)
 		doneServices = append(doneServices, int32(c.chat.Service))
 		doneIDs = append(doneIDs, *c.update)
 	}
@@ -275,6 +288,9 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 		return nil, fmt.Errorf("handle: commit: %w", err)
 	}
 	tx.closed = true
+	for _, fn := range post {
+		fn()
+	}
 	return out, nil
 }
 
@@ -323,7 +339,7 @@ func (s *Store) RecordFailure(ctx context.Context, chat bot.ChatKey, updateID in
 			return err
 		}
 		b := &pgx.Batch{}
-		queueOutbox(b, chat.Service, reply)
+		s.queueOutbox(b, chat.Service, reply, 0)
 		return tx.SendBatch(ctx, b).Close()
 	})
 	if err != nil {
@@ -337,9 +353,12 @@ type jobTx struct {
 	tx      pgx.Tx
 	service int
 	reqs    []bot.Request
+	post    []func() // AfterCommit
 }
 
 func (t *jobTx) DB() pgx.Tx { return t.tx }
+
+func (t *jobTx) AfterCommit(fn func()) { t.post = append(t.post, fn) }
 
 func (t *jobTx) Send(ctx context.Context, reqs ...bot.Request) error {
 	if t.service == 0 && len(reqs) > 0 {
@@ -352,8 +371,10 @@ func (t *jobTx) Send(ctx context.Context, reqs ...bot.Request) error {
 // Run implements bot.Store.
 func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, bot.Tx) error) ([]bot.ChatKey, error) {
 	var touched []bot.ChatKey
+	var post []func()
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		jt := &jobTx{tx: tx, service: service}
+		defer func() { post = jt.post }()
 		if err := fn(ctx, jt); err != nil {
 			return err
 		}
@@ -361,7 +382,7 @@ func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, b
 			return nil
 		}
 		b := &pgx.Batch{}
-		touched = queueOutbox(b, service, jt.reqs)
+		touched = s.queueOutbox(b, service, jt.reqs, 0)
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("enqueue: %w", err)
 		}
@@ -369,6 +390,9 @@ func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, b
 	})
 	if err != nil {
 		return nil, err
+	}
+	for _, fn := range post {
+		fn()
 	}
 	return touched, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -13,50 +14,163 @@ import (
 )
 
 // queueOutbox adds the insertion of reqs, in order, to b and returns the lanes of the chats they
-// are queued in.
-func queueOutbox(b *pgx.Batch, service int, reqs []bot.Request) []bot.ChatKey {
-	if len(reqs) == 0 {
-		return nil
-	}
-	chats := make([]int64, len(reqs))
-	methods := make([]string, len(reqs))
-	params := make([]string, len(reqs))
-	files := make([]*string, len(reqs))
-	refs := make([]*string, len(reqs))
-	targets := make([]*string, len(reqs))
-	fallbacks := make([]*string, len(reqs))
-	lanes := make([]int16, len(reqs))
+// are queued in. replyTo is the chat of the update being handled (0 outside an update): it
+// decides the lane of a request that carries a state (bot.QueueLane). The requests of one state
+// (consecutive, same chat and Request.State) are queued with the supersession of the pending
+// rows of that state they make useless (supersedeSQL), in the same statement.
+func (s *Store) queueOutbox(b *pgx.Batch, service int, reqs []bot.Request, replyTo int64) []bot.ChatKey {
 	var touched []bot.ChatKey
 	seen := map[bot.ChatKey]bool{}
-	for i, r := range reqs {
-		raw, _ := json.Marshal(r.Params) // a map of strings always marshals
-		chats[i], methods[i], params[i] = r.ChatID, r.Method, string(raw)
-		lane := bot.LaneOf(r.Method)
-		lanes[i] = int16(lane)
-		if r.FilePath != "" {
-			files[i] = &r.FilePath
+	for len(reqs) > 0 {
+		// The next run: the requests of one state, or those up to the next state.
+		n := 1
+		for n < len(reqs) && sameRun(reqs[0], reqs[n]) {
+			n++
 		}
-		if r.Ref != "" {
-			refs[i] = &r.Ref
+		run := newRows(reqs[:n], replyTo)
+		if st := reqs[0].State; st != "" {
+			mode, methods := supersedes(reqs[:n])
+			b.Queue(supersedeSQL, service, reqs[0].ChatID, st, mode, methods,
+				run.methods, run.params, run.files, run.refs, run.targets, run.lanes, run.fallbacks).
+				QueryRow(func(r pgx.Row) error {
+					var gone int64
+					if err := r.Scan(&gone); err != nil {
+						return err
+					}
+					s.superseded.Add(gone)
+					return nil
+				})
+		} else {
+			b.Queue(insertSQL, service, run.chats, run.methods, run.params, run.files, run.refs, run.targets,
+				run.lanes, run.fallbacks)
 		}
-		if r.TargetRef != "" {
-			targets[i] = &r.TargetRef
+		for i, r := range reqs[:n] {
+			if k := (bot.ChatKey{Service: service, Chat: r.ChatID, Lane: bot.Lane(run.lanes[i])}); !seen[k] {
+				seen[k] = true
+				touched = append(touched, k)
+			}
 		}
-		if len(r.OnFailure) > 0 {
-			fallbacks[i] = onFailure(r.OnFailure)
+		reqs = reqs[n:]
+	}
+	return touched
+}
+
+// sameRun reports whether b is queued in the same statement as a: both without a state, or both
+// of the same state in the same chat.
+func sameRun(a, b bot.Request) bool {
+	return a.State == b.State && (a.State == "" || a.ChatID == b.ChatID)
+}
+
+// rows are requests as the columns of the outbox, for unnest.
+type rows struct {
+	chats                           []int64
+	methods, params                 []string
+	files, refs, targets, fallbacks []*string
+	lanes                           []int16
+}
+
+func newRows(reqs []bot.Request, replyTo int64) rows {
+	r := rows{chats: make([]int64, len(reqs)), methods: make([]string, len(reqs)), params: make([]string, len(reqs)),
+		files: make([]*string, len(reqs)), refs: make([]*string, len(reqs)), targets: make([]*string, len(reqs)),
+		fallbacks: make([]*string, len(reqs)), lanes: make([]int16, len(reqs))}
+	for i, q := range reqs {
+		raw, _ := json.Marshal(q.Params) // a map of strings always marshals
+		r.chats[i], r.methods[i], r.params[i] = q.ChatID, q.Method, string(raw)
+		r.lanes[i] = int16(bot.QueueLane(q, replyTo))
+		if q.FilePath != "" {
+			r.files[i] = &q.FilePath
 		}
-		if k := (bot.ChatKey{Service: service, Chat: r.ChatID, Lane: lane}); !seen[k] {
-			seen[k] = true
-			touched = append(touched, k)
+		if q.Ref != "" {
+			r.refs[i] = &q.Ref
+		}
+		if q.TargetRef != "" {
+			r.targets[i] = &q.TargetRef
+		}
+		if len(q.OnFailure) > 0 {
+			r.fallbacks[i] = onFailure(q.OnFailure)
 		}
 	}
-	b.Queue(`
-		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure)
-		SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.lane, r.fallback::jsonb
-		FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[], $9::text[])
-			WITH ORDINALITY AS r (chat, method, params, file, ref, target, lane, fallback, n)
-		ORDER BY r.n`, service, chats, methods, params, files, refs, targets, lanes, fallbacks)
-	return touched
+	return r
+}
+
+// insertSQL queues requests without a state.
+const insertSQL = `
+	INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure)
+	SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.lane, r.fallback::jsonb
+	FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[], $9::text[])
+		WITH ORDINALITY AS r (chat, method, params, file, ref, target, lane, fallback, n)
+	ORDER BY r.n`
+
+// The supersession modes of supersedeSQL: what pending rows of the state the new ones drop.
+const (
+	// dropAll: a copy sent anew drops every pending row of the state: its edits, the sends of
+	// copies never sent, and the deletions of older copies (the new requests delete them).
+	dropAll = "all"
+	// dropShown: a deletion drops the pending edits and sends (a message never sent needs no
+	// deletion: its send is dropped, and the deletion finds nothing to delete).
+	dropShown = "shown"
+	// dropEdits: an edit drops the pending edits it covers (the methods given).
+	dropEdits = "edits"
+)
+
+// supersedeSQL queues the requests of one state ($3) in one chat ($2) of bot $1 and drops, in
+// the same statement, the pending rows of that state that they supersede ($4, the mode, and $5,
+// the methods of dropEdits): rows a sender holds (FOR UPDATE SKIP LOCKED) or whose send is under
+// way without its batch (in_flight) are left to be sent, since Telegram may have them. A copy
+// sent anew that replaces a copy never sent with a sound takes its sound (the notification the
+// user is owed). It returns how many rows were dropped.
+const supersedeSQL = `
+	WITH gone AS (
+		DELETE FROM outbox WHERE id IN (
+			SELECT id FROM outbox
+			WHERE service_id = $1 AND chat_id = $2 AND state = $3 AND status = 'pending' AND NOT in_flight
+				AND CASE $4::text WHEN 'all' THEN true WHEN 'shown' THEN method NOT LIKE 'delete%'
+					ELSE method = ANY($5::text[]) END
+			FOR UPDATE SKIP LOCKED)
+		RETURNING method, params),
+	loud AS (
+		SELECT EXISTS (SELECT 1 FROM gone
+			WHERE method LIKE 'send%' AND coalesce(params->>'disable_notification', '') <> 'true') AS l),
+	ins AS (
+		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure, state)
+		SELECT $1, $2, r.method,
+			CASE WHEN r.method LIKE 'send%' AND (SELECT l FROM loud) THEN r.params::jsonb - 'disable_notification'
+				ELSE r.params::jsonb END,
+			r.file, r.ref, r.target, r.lane, r.fallback::jsonb, $3
+		FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::smallint[], $12::text[])
+			WITH ORDINALITY AS r (method, params, file, ref, target, lane, fallback, n)
+		ORDER BY r.n
+		RETURNING 1)
+	SELECT count(*) FROM gone`
+
+// covers are the edits that an edit makes useless: a new photo comes with its caption and
+// keyboard, a new caption with its keyboard.
+var covers = map[string][]string{
+	"editMessageMedia":       {"editMessageMedia", "editMessageCaption", "editMessageReplyMarkup"},
+	"editMessageCaption":     {"editMessageCaption", "editMessageReplyMarkup"},
+	"editMessageText":        {"editMessageText", "editMessageReplyMarkup"},
+	"editMessageReplyMarkup": {"editMessageReplyMarkup"},
+}
+
+// supersedes returns what the requests of one state drop of its pending rows: the mode of
+// supersedeSQL and, for dropEdits, the methods.
+func supersedes(reqs []bot.Request) (string, []string) {
+	mode := dropEdits
+	var methods []string
+	for _, r := range reqs {
+		switch {
+		case strings.HasPrefix(r.Method, "send"):
+			return dropAll, nil
+		case strings.HasPrefix(r.Method, "delete"):
+			mode = dropShown
+		default:
+			methods = append(methods, covers[r.Method]...)
+		}
+	}
+	if mode == dropShown {
+		return mode, nil
+	}
+	return mode, methods
 }
 
 // onFailure is the stored form of a request's OnFailure: a JSON array of {method, params, lane}.
@@ -78,7 +192,7 @@ func onFailure(reqs []bot.Request) *string {
 // Enqueue implements bot.Store.
 func (s *Store) Enqueue(ctx context.Context, service int, reqs []bot.Request) ([]bot.ChatKey, error) {
 	b := &pgx.Batch{}
-	touched := queueOutbox(b, service, reqs)
+	touched := s.queueOutbox(b, service, reqs, 0)
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return nil, fmt.Errorf("enqueue: %w", err)
 	}
@@ -119,7 +233,9 @@ func (s *Store) PendingOutbox(ctx context.Context, limit int) (map[bot.ChatKey]t
 // sendClaimSQL claims the first pending row of each of a set of lanes of chats (arrays $1 of
 // service ids, $2 of chat ids and $3 of lanes), with what is known of its file and the messages
 // recorded under the ref it targets. A lane whose first row another process holds comes back
-// without a row (busy).
+// without a row (busy), and so does a lane whose first row carries a state of which an older
+// row is pending in another lane of the chat: the rows of one state go in the order they were
+// queued, so that an edit never overtakes the send of the message it edits.
 const sendClaimSQL = `
 	WITH k AS (
 		SELECT * FROM unnest($1::int[], $2::bigint[], $3::smallint[]) AS k (service_id, chat_id, lane)),
@@ -129,10 +245,13 @@ const sendClaimSQL = `
 		WHERE o.status = 'pending' GROUP BY 1, 2, 3),
 	c AS (
 		SELECT o.* FROM outbox o JOIN h ON o.id = h.id
-		WHERE o.status = 'pending'
+		WHERE o.status = 'pending' AND NOT EXISTS (
+			SELECT 1 FROM outbox p
+			WHERE p.service_id = o.service_id AND p.chat_id = o.chat_id AND p.state = o.state
+				AND p.status = 'pending' AND p.id < o.id)
 		FOR UPDATE OF o SKIP LOCKED)
 	SELECT h.service_id, h.chat_id, h.lane, h.n, c.id, c.method, c.params, c.file_path, c.attempts,
-		c.created_at, c.not_before, c.failing_since, f.file_id, f.size, f.mod_time, c.ref, c.target_ref,
+		c.created_at, c.not_before, c.failing_since, f.file_id, f.size, f.mod_time, c.ref, c.target_ref, c.state,
 		(SELECT array_agg(r.message_id ORDER BY r.sent_at, r.message_id) FROM sent_ref r
 		 WHERE r.service_id = c.service_id AND r.chat_id = c.chat_id AND r.ref = c.target_ref)
 	FROM h LEFT JOIN c ON c.id = h.id
@@ -195,7 +314,7 @@ func (s *Store) SendBatch(ctx context.Context, now time.Time, chats []bot.ChatKe
 	outcomes := send(ctx, rows)
 	b = &pgx.Batch{}
 	for j, row := range rows {
-		out[rowIdx[j]].Err, out[rowIdx[j]].Outcome = nil, outcomes[j]
+		out[rowIdx[j]].Err, out[rowIdx[j]].Outcome, out[rowIdx[j]].State = nil, outcomes[j], row.Request.State
 		queueOutcome(b, now, row, outcomes[j])
 	}
 	b.Queue("COMMIT")
@@ -220,10 +339,10 @@ func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
 	var attempts *int
 	var created, due, failing, fileMod *time.Time
 	var fileSize *int64
-	var ref, target *string
+	var ref, target, state *string
 	var refIDs []int64
 	if err := r.Scan(&svc, &chat, &lane, &n, &id, &method, &params, &filePath, &attempts, &created, &due, &failing,
-		&fileID, &fileSize, &fileMod, &ref, &target, &refIDs); err != nil {
+		&fileID, &fileSize, &fileMod, &ref, &target, &state, &refIDs); err != nil {
 		return nil, 0, time.Time{}, err
 	}
 	row := &bot.OutboxRow{Chat: bot.ChatKey{Service: int(svc), Chat: chat, Lane: bot.Lane(lane)}}
@@ -240,6 +359,9 @@ func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
 	}
 	if ref != nil {
 		row.Request.Ref = *ref
+	}
+	if state != nil {
+		row.Request.State = *state
 	}
 	if target != nil {
 		row.Request.TargetRef = *target
@@ -292,7 +414,7 @@ func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome
 			lane = bot.LaneRetry
 		}
 		b.Queue(`UPDATE outbox SET attempts = attempts + 1, not_before = $2, last_error = $3,
-				failing_since = COALESCE(failing_since, $4), lane = $5
+				failing_since = COALESCE(failing_since, $4), lane = $5, in_flight = false
 			WHERE id = $1`, row.ID, o.RetryAt, o.Err, now, int16(lane))
 	case bot.OutcomeFailed:
 		b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), attempts = attempts + 1, last_error = $2
@@ -310,7 +432,7 @@ func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome
 		b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), last_error = $3
 			WHERE service_id = $1 AND chat_id = $2 AND status = 'pending'`, chat.Service, chat.Chat, o.Err)
 	case bot.OutcomeDetached:
-		b.Queue(`UPDATE outbox SET not_before = $2 WHERE id = $1`, row.ID, o.RetryAt)
+		b.Queue(`UPDATE outbox SET not_before = $2, in_flight = true WHERE id = $1`, row.ID, o.RetryAt)
 	}
 }
 
@@ -335,7 +457,7 @@ func (s *Store) FinishSend(ctx context.Context, now time.Time, row *bot.OutboxRo
 			if !out.RetryAt.IsZero() {
 				due = &out.RetryAt
 			}
-			b.Queue(`UPDATE outbox SET not_before = $2 WHERE id = $1`, row.ID, due)
+			b.Queue(`UPDATE outbox SET not_before = $2, in_flight = false WHERE id = $1`, row.ID, due)
 		} else {
 			queueOutcome(b, now, row, out)
 		}
@@ -348,16 +470,28 @@ func (s *Store) FinishSend(ctx context.Context, now time.Time, row *bot.OutboxRo
 }
 
 // OutboxStats implements bot.Store.
-func (s *Store) OutboxStats(ctx context.Context) (int64, time.Duration, error) {
-	var n int64
-	var age float64
-	err := s.pool.QueryRow(ctx, `
-		SELECT count(*), COALESCE(EXTRACT(epoch FROM now() - min(created_at)), 0)::float8
-		FROM outbox WHERE status = 'pending'`).Scan(&n, &age)
+func (s *Store) OutboxStats(ctx context.Context) (map[bot.Lane]bot.LaneStats, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT lane, count(*), COALESCE(EXTRACT(epoch FROM now() - min(created_at)), 0)::float8
+		FROM outbox WHERE status = 'pending' GROUP BY lane`)
 	if err != nil {
-		return 0, 0, fmt.Errorf("outbox stats: %w", err)
+		return nil, fmt.Errorf("outbox stats: %w", err)
 	}
-	return n, time.Duration(age * float64(time.Second)), nil
+	defer rows.Close()
+	out := map[bot.Lane]bot.LaneStats{}
+	for rows.Next() {
+		var lane int16
+		var n int64
+		var age float64
+		if err := rows.Scan(&lane, &n, &age); err != nil {
+			return nil, fmt.Errorf("outbox stats: %w", err)
+		}
+		out[bot.Lane(lane)] = bot.LaneStats{Depth: n, Oldest: time.Duration(age * float64(time.Second))}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("outbox stats: %w", err)
+	}
+	return out, nil
 }
 
 // pruneChunk is how many rows PruneFailed deletes in one statement, so that a large backlog is

@@ -167,48 +167,13 @@ func (t *Tools) RunFetches(ctx context.Context, pool *pgxpool.Pool, f Fetcher) {
 }
 
 // listen wakes the claiming loop whenever a transaction that recorded a file commits, until ctx
-// is done. It holds a connection of its own; when the connection fails it takes another after a
-// pause (the loop's scan goes on meanwhile).
+// is done (botpg.Watch).
 func (r *fetchRun) listen(ctx context.Context) {
-	for ctx.Err() == nil {
-		pool := r.pool
-		if r.listenPool != nil {
-			pool = r.listenPool
-		}
-		err := listenOnce(ctx, pool, r.poke)
-		if ctx.Err() != nil {
-			return
-		}
-		r.log.Warn("Listening for uploads failed; retrying in 5 s", slog.Any("error", err))
-		select {
-		case <-ctx.Done():
-		case <-time.After(5 * time.Second):
-		}
+	pool := r.pool
+	if r.listenPool != nil {
+		pool = r.listenPool
 	}
-}
-
-func listenOnce(ctx context.Context, pool *pgxpool.Pool, poke func()) error {
-	pc, err := pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	// The connection listens for as long as it lives: it never goes back to the pool.
-	conn := pc.Hijack()
-	defer func() {
-		closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		conn.Close(closeCtx)
-	}()
-	if _, err := conn.Exec(ctx, "LISTEN "+fetchChannel); err != nil {
-		return err
-	}
-	poke() // files recorded before the listening began
-	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
-			return err
-		}
-		poke()
-	}
+	botpg.Watch(ctx, pool, fetchChannel, r.log, r.poke)
 }
 
 // claimFetchSQL claims the oldest recorded file of a chat whose turn it is: due, not held by a

@@ -62,6 +62,9 @@ func (c countingTx) Begin(ctx context.Context) (pgx.Tx, error) {
 }
 
 func (d *directTx) DB() pgx.Tx { return d.tx }
+
+// AfterCommit is never called back: the quest player queues no work for after the commit.
+func (d *directTx) AfterCommit(func()) {}
 func (d *directTx) Send(_ context.Context, reqs ...bot.Request) error {
 	d.reqs = append(d.reqs, reqs...)
 	return nil

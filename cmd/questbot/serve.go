@@ -26,7 +26,6 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/bot/webchat"
 )
@@ -281,7 +280,7 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 	tokens = append(tokens, s.configuredBots(ctx, pool)...)
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
 	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL},
-		Dev: devtools.Config{Listen: session}})
+		Listen: session})
 	tr := bot.New(bot.Config{Store: botpg.New(pool).WithListener(session), Handler: b.Handle, Log: s.Log, Metrics: s.metrics,
 		FailedRetention: s.Config.FailedRetention, Webhook: s.Config.WebhookURL, Role: s.Role, PollLease: s.Config.PollLease})
 	s.Log.Info("Role", slog.String("role", s.Role.String()))
