@@ -35,9 +35,10 @@
 // notice) never do, and are never dropped. When a state is queued in a chat, the pending rows of
 // the same state it makes useless are deleted in the statement that queues it:
 //
-//   - an edit drops the pending edits it covers (a photo's edit covers a caption's, which covers
-//     a keyboard's; a text's covers a keyboard's), so there is at most one pending edit of a
-//     message whose edits carry its whole state;
+//   - an edit drops the pending edits of the same message (the same ref, or the same
+//     message_id) that it covers (a photo's edit covers a caption's, which covers a keyboard's;
+//     a text's covers a keyboard's), so there is at most one pending edit of a message whose
+//     edits carry its whole state;
 //   - a copy sent anew (with the deletion of the older copies before it) drops every pending
 //     row of the state: its edits, the copies never sent and their deletions; when a dropped copy
 //     would have rung (no disable_notification), the new copy rings instead: the user is still

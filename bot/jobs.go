@@ -38,7 +38,9 @@ import (
 //     rule checked again (sessions.Board.Expire, Remind, the notification row deleted in the
 //     transaction that queues its message), so a second run finds nothing left to do.
 //   - board-ai (bot/boards): a turn is claimed with a lease at the board's revision, and the
-//     move is played only if the revision is still the one claimed.
+//     move is played only if the revision is still the one claimed. It is also woken at once
+//     (AddWakeable) by the commit that makes it the bot's turn: in the process after the commit,
+//     in the others by a notification (boards.AIChannel); its schedule is the fallback.
 //   - upload-sweep (bot/devtools): removes files no row names, older than an hour; two sweeps
 //     removing one file is harmless. inbox-cleanup (Cleanup) only deletes old records;
 //     outbox-metrics only reads.

@@ -60,8 +60,9 @@ type Request struct {
 	// requests of one state are sent in the order they were queued, whatever their lanes. Only
 	// requests that merely show the present of an object carry one; words the user must read (a
 	// reply, a quest screen, a notice) never do, and are never dropped. An edit that carries a
-	// state drops only the pending edits it covers (a photo's edit covers a caption's, which
-	// covers a keyboard's), so an object's edits should carry its whole state.
+	// state drops only the pending edits of the same message (by ref, or by message_id) that it
+	// covers (a photo's edit covers a caption's, which covers a keyboard's), so an object's edits
+	// should carry its whole state.
 	State string
 	// OnFailure are requests queued in the same chat in place of this one when it fails for
 	// good: Telegram refuses it, its file is gone, or it fails too often. They tell the user what

@@ -83,7 +83,7 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 	case opTap, opChoose:
 		return b.enter(ctx, tx, st, bd, seat, p, msgID)
 	case opResign:
-		if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+		if err := b.seen(ctx, tx, st, bd, seat, byPlayer); err != nil {
 			return err
 		}
 		sc, err := b.newScene(ctx, tx, bd)
@@ -109,7 +109,7 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 	if err != nil {
 		return err
 	}
-	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+	if err := b.seen(ctx, tx, st, bd, seat, byPlayer); err != nil {
 		return err
 	}
 	return b.commit(ctx, tx, st, bd, ev, seat, byPlayer)
@@ -117,10 +117,16 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 
 // seen records that a seat has seen its board at the current ply, when the opponent is a player
 // (whose last move can then no longer be taken back, so their keyboard loses its button). The
-// seat's pending notification of the board, if any, is dropped: it has seen the news.
-func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int) error {
+// seat's pending notification of the board, if any, is dropped: it has seen the news. src says
+// where: a player who acts in Telegram (byPlayer) is no longer on the web.
+func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int, src source) error {
 	if err := b.cancelNotice(ctx, tx, bd.ID, seat); err != nil {
 		return err
+	}
+	if src == byPlayer {
+		if err := b.leaveWeb(ctx, tx, bd.ID, seat); err != nil {
+			return err
+		}
 	}
 	other := 1 - seat
 	if !bd.Seats[other].Human() || bd.Status != sessions.BoardActive {
@@ -168,7 +174,7 @@ func (b *Boards) enter(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Bo
 	if p.op == opChoose && p.choice >= len(ent.steps.Moves) {
 		return errForged
 	}
-	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+	if err := b.seen(ctx, tx, st, bd, seat, byPlayer); err != nil {
 		return err
 	}
 	if p.op == opChoose {
@@ -199,7 +205,7 @@ func (b *Boards) view(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Boa
 		}
 		return b.commit(ctx, tx, st, bd, ev, seat, byPlayer)
 	}
-	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+	if err := b.seen(ctx, tx, st, bd, seat, byPlayer); err != nil {
 		return err
 	}
 	sc, err := b.newScene(ctx, tx, bd)

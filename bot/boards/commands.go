@@ -190,17 +190,22 @@ func (b *Boards) find(ctx context.Context, tx bot.Tx, u *bot.Update, args map[st
 	if err != nil {
 		return nil, err
 	}
-	return &scripts.Result{Code: "ok"}, b.join(ctx, tx, st, bd, u.User.ID)
+	return &scripts.Result{Code: "ok"}, b.join(ctx, tx, st, bd, u.User.ID, byPlayer)
 }
 
 // join seats a user in a waiting board and starts the game.
-func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, user int64) error {
+func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, user int64, src source) error {
 	ev, err := bd.Join(user, b.now())
 	if err != nil {
 		return err
 	}
 	seat, _ := bd.SeatOf(user)
-	return b.commit(ctx, tx, st, bd, ev, seat, byPlayer)
+	if src == byWeb {
+		if err := b.markWeb(ctx, tx, bd.ID, seat); err != nil {
+			return err
+		}
+	}
+	return b.commit(ctx, tx, st, bd, ev, seat, src)
 }
 
 // inviteFriend opens a game only an invite joins, and gives its link.
@@ -237,7 +242,7 @@ func (b *Boards) HandleStart(ctx context.Context, tx bot.Tx, u *bot.Update) (boo
 	st := b.store(tx.DB())
 	bd, err := st.RedeemInvite(ctx, code, u.User.ID, b.now())
 	if err == nil {
-		err = b.join(ctx, tx, st, bd, u.User.ID)
+		err = b.join(ctx, tx, st, bd, u.User.ID, byPlayer)
 	}
 	if userError(err) {
 		return true, say(ctx, tx, u.Chat, html.EscapeString(texts.For(u.User.Language).Error(err)), 0)

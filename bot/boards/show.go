@@ -21,11 +21,12 @@ import (
 // board being edited in place silently meanwhile (notify.go). So a game never becomes a scroll
 // of boards.
 //
-// Every request on the board message by its ref carries the state "board:<id>"
-// (bot.Request.State): the transport drops the pending edits a newer edit supersedes, and the
-// edits, copies and deletions that a board sent anew makes useless, so a chat holds a handful of
-// rows of a board however fast it is played (on the web, by the bot); and it keeps one board's
-// requests in their order. The board of a chat other than the one whose update is handled (the
+// Every request on a board message carries the state "board:<id>" (bot.Request.State), the edits
+// of the message whose button was pressed too: the transport drops the pending edits of a
+// message that a newer edit of it supersedes, and the edits, copies and deletions that a board
+// sent anew makes useless, so a chat holds a handful of rows of a board however fast it is
+// played (on the web, by the bot); and it keeps one board's requests in their order, so a tap's
+// edit never lands after a newer move's. The board of a chat other than the one whose update is handled (the
 // opponent's, and every board changed by the web, the bot or a job) waits in the chat's updates
 // lane, which never holds up the chat's answers to its own user.
 //
@@ -84,6 +85,7 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 		if err != nil {
 			return err
 		}
+		req.State = r
 		return tx.Send(ctx, req)
 	}
 	path, err := b.picture(sc.g, seat, ent)
@@ -98,11 +100,11 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 			req, err = bot.EditPhoto(p.Chat, msgID, path, caption, kb)
 		} else {
 			req, err = bot.EditPhotoRef(p.Chat, r, path, caption, kb)
-			req.State = r
 		}
 		if err != nil {
 			return err
 		}
+		req.State = r
 		return tx.Send(ctx, req)
 	}
 	send, err := bot.SendPhoto(p.Chat, path, caption, kb)
@@ -160,6 +162,18 @@ const markWebSQL = `
 func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
 	if _, err := tx.DB().Exec(ctx, markWebSQL, board, seat, b.now()); err != nil {
 		return fmt.Errorf("board %d: record its player on the web: %w", board, err)
+	}
+	return nil
+}
+
+// leaveWebSQL forgets that a seat's player was on the web.
+const leaveWebSQL = `UPDATE board_message SET web_at = NULL WHERE board_id = $1 AND seat = $2 AND web_at IS NOT NULL`
+
+// leaveWeb records that a seat's player acts on the game in Telegram: they are no longer on the
+// web, and news of the game rings again (see notify.go).
+func (b *Boards) leaveWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
+	if _, err := tx.DB().Exec(ctx, leaveWebSQL, board, seat); err != nil {
+		return fmt.Errorf("board %d: record its player in Telegram: %w", board, err)
 	}
 	return nil
 }

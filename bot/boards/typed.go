@@ -84,7 +84,7 @@ func (b *Boards) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (b
 	if perr != nil {
 		return true, say(ctx, tx, u.Chat, refusal(c, g, m.Text, perr), m.MessageID)
 	}
-	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+	if err := b.seen(ctx, tx, st, bd, seat, byPlayer); err != nil {
 		return false, err
 	}
 	err = b.play(ctx, tx, st, bd, u.User.ID, mv.String(), bd.Ply(), seat, byPlayer)

@@ -338,7 +338,7 @@ func (b *Boards) WebMove(ctx context.Context, tx bot.Tx, service int, user, boar
 		return err
 	}
 	if bd.Status == sessions.BoardActive && bd.ToMove == seat && ply == bd.Ply() {
-		if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+		if err := b.seen(ctx, tx, st, bd, seat, byWeb); err != nil {
 			return err
 		}
 	}
@@ -403,7 +403,7 @@ func (b *Boards) webOp(ctx context.Context, tx bot.Tx, service int, user, board 
 	if err := b.markWeb(ctx, tx, board, seat); err != nil {
 		return err
 	}
-	if err := b.seen(ctx, tx, st, bd, seat); err != nil {
+	if err := b.seen(ctx, tx, st, bd, seat, byWeb); err != nil {
 		return err
 	}
 	return b.commit(ctx, tx, st, bd, ev, seat, byWeb)
@@ -463,6 +463,9 @@ func (b *Boards) WebCreate(ctx context.Context, tx bot.Tx, service int, user int
 			return 0, err
 		}
 		seat, _ := bd.SeatOf(user)
+		if err := b.markWeb(ctx, tx, bd.ID, seat); err != nil {
+			return 0, err
+		}
 		sc, err := b.newScene(ctx, tx, bd)
 		if err != nil {
 			return 0, err
@@ -496,6 +499,10 @@ func (b *Boards) WebCreate(ctx context.Context, tx bot.Tx, service int, user int
 		if err == nil {
 			err = st.Create(ctx, bd)
 		}
+		if err == nil {
+			seat, _ := bd.SeatOf(user)
+			err = b.markWeb(ctx, tx, bd.ID, seat)
+		}
 		if err != nil {
 			return 0, err
 		}
@@ -504,7 +511,7 @@ func (b *Boards) WebCreate(ctx context.Context, tx bot.Tx, service int, user int
 	if err != nil {
 		return 0, err
 	}
-	return bd.ID, b.join(ctx, tx, st, bd, user)
+	return bd.ID, b.join(ctx, tx, st, bd, user, byWeb)
 }
 
 // WebJoin seats a user in a public game of a bot that waits for an opponent, and starts it.
@@ -525,7 +532,7 @@ func (b *Boards) WebJoin(ctx context.Context, tx bot.Tx, service int, user, boar
 		}
 		return fmt.Errorf("board %d: %w", board, ErrPrivate)
 	}
-	return b.join(ctx, tx, st, bd, user)
+	return b.join(ctx, tx, st, bd, user, byWeb)
 }
 
 // setSpectatorsSQL sets a board's spectators switch.

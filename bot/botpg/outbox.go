@@ -29,9 +29,9 @@ func (s *Store) queueOutbox(b *pgx.Batch, service int, reqs []bot.Request, reply
 		}
 		run := newRows(reqs[:n], replyTo)
 		if st := reqs[0].State; st != "" {
-			mode, methods := supersedes(reqs[:n])
+			mode, methods, ref, msg := supersedes(reqs[:n])
 			b.Queue(supersedeSQL, service, reqs[0].ChatID, st, mode, methods,
-				run.methods, run.params, run.files, run.refs, run.targets, run.lanes, run.fallbacks).
+				run.methods, run.params, run.files, run.refs, run.targets, run.lanes, run.fallbacks, ref, msg).
 				QueryRow(func(r pgx.Row) error {
 					var gone int64
 					if err := r.Scan(&gone); err != nil {
@@ -109,13 +109,15 @@ const (
 	// dropShown: a deletion drops the pending edits and sends (a message never sent needs no
 	// deletion: its send is dropped, and the deletion finds nothing to delete).
 	dropShown = "shown"
-	// dropEdits: an edit drops the pending edits it covers (the methods given).
+	// dropEdits: an edit drops the pending edits of the same message that it covers (the
+	// methods given).
 	dropEdits = "edits"
 )
 
 // supersedeSQL queues the requests of one state ($3) in one chat ($2) of bot $1 and drops, in
-// the same statement, the pending rows of that state that they supersede ($4, the mode, and $5,
-// the methods of dropEdits): rows a sender holds (FOR UPDATE SKIP LOCKED) or whose send is under
+// the same statement, the pending rows of that state that they supersede ($4, the mode; for
+// dropEdits $5, the methods, and the message edited: $13, the ref it is edited by, or $14, its
+// message_id): rows a sender holds (FOR UPDATE SKIP LOCKED) or whose send is under
 // way without its batch (in_flight) are left to be sent, since Telegram may have them. A copy
 // sent anew that replaces a copy never sent with a sound takes its sound (the notification the
 // user is owed). It returns how many rows were dropped.
@@ -125,7 +127,8 @@ const supersedeSQL = `
 			SELECT id FROM outbox
 			WHERE service_id = $1 AND chat_id = $2 AND state = $3 AND status = 'pending' AND NOT in_flight
 				AND CASE $4::text WHEN 'all' THEN true WHEN 'shown' THEN method NOT LIKE 'delete%'
-					ELSE method = ANY($5::text[]) END
+					ELSE method = ANY($5::text[]) AND target_ref IS NOT DISTINCT FROM $13::text
+						AND params->>'message_id' IS NOT DISTINCT FROM $14::text END
 			FOR UPDATE SKIP LOCKED)
 		RETURNING method, params),
 	loud AS (
@@ -153,24 +156,31 @@ var covers = map[string][]string{
 }
 
 // supersedes returns what the requests of one state drop of its pending rows: the mode of
-// supersedeSQL and, for dropEdits, the methods.
-func supersedes(reqs []bot.Request) (string, []string) {
-	mode := dropEdits
-	var methods []string
+// supersedeSQL and, for dropEdits, the methods and the message edited (the first edit's: by its
+// ref, or by its message_id).
+func supersedes(reqs []bot.Request) (mode string, methods []string, ref, msg *string) {
+	mode = dropEdits
 	for _, r := range reqs {
 		switch {
 		case strings.HasPrefix(r.Method, "send"):
-			return dropAll, nil
+			return dropAll, nil, nil, nil
 		case strings.HasPrefix(r.Method, "delete"):
 			mode = dropShown
 		default:
+			if methods == nil {
+				if r.TargetRef != "" {
+					ref = &r.TargetRef
+				} else if id, ok := r.Params["message_id"]; ok {
+					msg = &id
+				}
+			}
 			methods = append(methods, covers[r.Method]...)
 		}
 	}
 	if mode == dropShown {
-		return mode, nil
+		return mode, nil, nil, nil
 	}
-	return mode, methods
+	return mode, methods, ref, msg
 }
 
 // onFailure is the stored form of a request's OnFailure: a JSON array of {method, params, lane}.

@@ -257,3 +257,29 @@ func TestStateOrderAcrossLanes(t *testing.T) {
 		t.Fatalf("third claim: %+v, want the reply's edit", rows)
 	}
 }
+
+// Ensure an edit drops only the pending edits of the same message: an edit of the message whose
+// button was pressed (by its message_id) and an edit of the board by its ref both stay, in order.
+func TestSupersedeSameMessage(t *testing.T) {
+	t.Parallel()
+	s, pool, service := newStore(t)
+	const chat = 5
+	pressed := func(label string) bot.Request {
+		r, err := bot.EditPhoto(chat, 41, "/boards/"+label+".png", label, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.State = boardState
+		return r
+	}
+	queue(t, s, service, pressed("tap1"))
+	queue(t, s, service, pressed("tap2"))
+	queue(t, s, service, boardEdit(t, chat, "move"))
+	var got []string
+	for _, r := range pending(t, pool, chat) {
+		got = append(got, r.label)
+	}
+	if want := []string{"tap2", "move"}; !slices.Equal(got, want) {
+		t.Fatalf("pending %q, want %q", got, want)
+	}
+}

@@ -57,23 +57,40 @@ type env struct {
 	handler atomic.Pointer[http.Handler]
 	// hub is the live updates' hub the server streams from.
 	hub *web.Hub
+	// cfg is the web server's configuration, opts the bot's.
+	cfg  web.Config
+	opts envOptions
 }
 
 // newEnv starts the bot and the web server; cfg tunes the server (its parts are filled in).
+// Telegram's limits are off and the bot's jobs run every 50 ms.
 func newEnv(t *testing.T, cfg web.Config) *env {
+	return newEnvWith(t, cfg, envOptions{limits: &bot.NoLimits, think: true})
+}
+
+// envOptions tune the bot of an env.
+type envOptions struct {
+	// limits are the transport's send limits (bot.Config.Limits); nil: Telegram's.
+	limits *bot.Limits
+	// think runs the AI every 50 ms; without it the AI runs only when a commit wakes it.
+	think bool
+	// enforce makes the emulator refuse what breaks Telegram's limits (429).
+	enforce bool
+}
+
+// newEnvWith is newEnv with the bot's limits and jobs as opts says.
+func newEnvWith(t *testing.T, cfg web.Config, opts envOptions) *env {
 	t.Helper()
-	e := &env{Env: bottest.New(t, bottest.Options{Token: "123456:web-test-token", Username: "web_test_bot"}), clock: &clock{}}
+	e := &env{Env: bottest.New(t, bottest.Options{Token: "123456:web-test-token", Username: "web_test_bot",
+		Emulator: tgemu.Options{EnforceRateLimits: opts.enforce}}), clock: &clock{},
+		opts: opts}
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		(*e.handler.Load()).ServeHTTP(w, r)
 	}))
 	t.Cleanup(e.srv.Close)
 	e.app = app.New(app.Config{UploadsDir: "../../../uploads", Log: e.Log(), Now: e.clock.now,
 		Boards: boards.Config{Dir: t.TempDir(), Lease: 2 * time.Second, PublicURL: e.srv.URL}})
-	think := bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Think(ctx, tr) })
-	notify := bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Notify(ctx, tr) })
-	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond}, think, notify)
-	e.service = e.proc.Service
-	cfg.Pool, cfg.Doer, cfg.Boards, cfg.PublicURL, cfg.Log = e.Pool, e.proc.Transport, e.app.Boards, e.srv.URL, e.Log()
+	e.startBot(t)
 	if cfg.Events == nil {
 		// The live updates, as serve runs them: a hub listening beside the bot.
 		e.hub = web.NewHub(e.Pool, e.Log())
@@ -89,9 +106,40 @@ func newEnv(t *testing.T, cfg web.Config) *env {
 	if cfg.Now == nil {
 		cfg.Now = e.clock.now
 	}
+	e.cfg = cfg
+	e.serve()
+	return e
+}
+
+// startBot starts a bot process on the env, with its jobs.
+func (e *env) startBot(t *testing.T) {
+	t.Helper()
+	jobs := []func(context.Context, *bot.Transport){
+		bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Notify(ctx, tr) })}
+	if e.opts.think {
+		jobs = append(jobs, bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
+			return e.app.Boards.Think(ctx, tr)
+		}))
+	}
+	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: e.opts.limits, Rescan: 50 * time.Millisecond}, jobs...)
+	e.service = e.proc.Service
+}
+
+// serve makes the web server the env's handler, on the env's bot process.
+func (e *env) serve() {
+	cfg := e.cfg
+	cfg.Pool, cfg.Doer, cfg.Boards, cfg.PublicURL, cfg.Log = e.Pool, e.proc.Transport, e.app.Boards, e.srv.URL, e.Log()
 	var h http.Handler = web.New(cfg).Handler()
 	e.handler.Store(&h)
-	return e
+}
+
+// restart stops the bot process and starts another on the same database and emulator; the web
+// server goes on through the new one.
+func (e *env) restart(t *testing.T) {
+	t.Helper()
+	e.proc.Stop()
+	e.startBot(t)
+	e.serve()
 }
 
 // client is a browser (a cookie) or a program (a token) calling the API.
