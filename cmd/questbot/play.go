@@ -36,21 +36,19 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 
 func play(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Writer, now time.Time) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	seed := fs.String("seed", "", "game `seed` (default: a new one)")
 	lang := fs.String("lang", "", "player `language`: ru or en (default: en for *_eng.* files)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: questbot play FILE [-seed S] [-lang ru|en]")
-		fs.PrintDefaults()
+	help := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot play FILE [-seed S] [-lang ru|en]")
+		fmt.Fprintln(w, "Plays a quest file in the terminal: type a choice's number, or q to quit.")
 	}
 	// The file may come before or after the flags.
-	files, code, ok := parseOperands(fs, args)
+	files, code, ok := parseOperands(fs, args, help, stdout, stderr)
 	if !ok {
 		return code
 	}
 	if len(files) != 1 {
-		fs.Usage()
-		return 2
+		return usageError(stderr, "play", "one quest file is needed")
 	}
 	file := files[0]
 
@@ -64,8 +62,7 @@ func play(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Wr
 	case "en", "eng":
 		player = quest.DefaultPlayer(quest.English, now)
 	default:
-		fmt.Fprintf(stderr, "questbot play: unknown language %q (use ru or en)\n", *lang)
-		return 2
+		return usageError(stderr, "play", "-lang must be ru or en, not %q", *lang)
 	}
 	if *seed == "" {
 		*seed = strconv.FormatInt(now.UnixNano(), 36)
