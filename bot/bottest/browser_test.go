@@ -45,7 +45,9 @@ func outcome(fn func(tb testing.TB)) string {
 // tests are required (CI or QUESTBOT_BROWSER_REQUIRED), and that a Chromium found is used.
 func TestChromiumMissing(t *testing.T) {
 	t.Parallel()
-	missing := func(string) (string, error) { return "", errors.New(`exec: "chromium": executable file not found in $PATH`) }
+	missing := func(string) (string, error) {
+		return "", errors.New(`exec: "chromium": executable file not found in $PATH`)
+	}
 	found := func(string) (string, error) { return "/usr/bin/chromium", nil }
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
