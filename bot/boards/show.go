@@ -69,6 +69,12 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 	caption := b.caption(c, sc, seat, note, ent, confirm)
 	kb := b.keyboard(c, sc, seat, ent, confirm)
 	r := ref(sc.bd.ID)
+	// The board as text, sent in place of any of the requests below that fails for good
+	// (fallback.go).
+	asText, editAsText, err := textBoard(c, sc, seat, p.Chat, r, caption, kb, silent)
+	if err != nil {
+		return err
+	}
 	var reqs []bot.Request
 	switch mode {
 	case showCaption:
@@ -82,6 +88,7 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 		if err != nil {
 			return err
 		}
+		req.OnFailure = editAsText
 		reqs = append(reqs, req)
 	case showPicture, showNew:
 		path, err := b.picture(sc.g, seat, ent)
@@ -98,6 +105,7 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 			if err != nil {
 				return err
 			}
+			req.OnFailure = editAsText
 			reqs = append(reqs, req)
 			break
 		}
@@ -106,6 +114,7 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 			return err
 		}
 		send.Ref = r
+		send.OnFailure = asText
 		if silent {
 			send.Params["disable_notification"] = "true"
 		}
