@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"net/netip"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -77,8 +78,8 @@ func describeRune(r rune) string {
 	return strconv.QuoteRune(r)
 }
 
-// checkHTTPAddr checks HTTP_ADDR: host:port, the host empty (every address), an IP address or a
-// name, the port a number from 0 (any free port) to 65535. A port name (":http") is refused with
+// checkHTTPAddr checks HTTP_ADDR: host:port, the host empty (every address), an IP address (with
+// its zone, for a link-local IPv6 address) or a name, the port a number from 0 (any free port) to 65535. A port name (":http") is refused with
 // the rest: the value is written for this program, and a number says what it means.
 func checkHTTPAddr(s string) error {
 	malformed := fmt.Errorf("HTTP_ADDR is malformed: it must be host:port with a port from 0 to 65535, such as 127.0.0.1:8080, not %q", s)
@@ -89,7 +90,7 @@ func checkHTTPAddr(s string) error {
 	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 || strings.Trim(port, "0123456789") != "" {
 		return malformed
 	}
-	if host == "" || net.ParseIP(host) != nil {
+	if _, err := netip.ParseAddr(host); host == "" || err == nil {
 		return nil
 	}
 	for _, label := range strings.Split(host, ".") {

@@ -64,7 +64,7 @@ func TestBotTokenChecked(t *testing.T) {
 // is refused as malformed; the usual forms pass.
 func TestHTTPAddrChecked(t *testing.T) {
 	t.Parallel()
-	for _, good := range []string{"127.0.0.1:8080", ":8080", "localhost:0", "[::1]:65535", "0.0.0.0:80", "bot.example.org:443"} {
+	for _, good := range []string{"127.0.0.1:8080", ":8080", "localhost:0", "[::1]:65535", "0.0.0.0:80", "bot.example.org:443", "[fe80::1%eth0]:8080"} {
 		if _, err := ConfigFromEnv(func(k string) string { return map[string]string{"HTTP_ADDR": good}[k] }); err != nil {
 			t.Errorf("HTTP_ADDR=%q refused: %v", good, err)
 		}
