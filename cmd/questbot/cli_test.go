@@ -85,7 +85,7 @@ func TestCommandLineAnswers(t *testing.T) {
 		{args: []string{"qms", "bogus"}, code: 2,
 			stderr: "questbot qms: unknown subcommand \"bogus\": compile or decompile (see questbot help qms)\n"},
 		{args: []string{"qms"}, code: 2,
-			stderr: "questbot qms: compile or decompile? (see questbot help qms)\n"},
+			stderr: "questbot qms: a subcommand is needed: compile or decompile (see questbot help qms)\n"},
 		{args: []string{"qms", "compile"}, code: 2,
 			stderr: "questbot qms compile: one FILE.qms is needed (see questbot help qms)\n"},
 		{args: []string{"qms", "compile", "-h"}, stdoutHas: "usage: questbot qms compile"},
@@ -93,7 +93,7 @@ func TestCommandLineAnswers(t *testing.T) {
 		// quests: the same for its one subcommand.
 		{args: []string{"quests", "bogus"}, code: 2,
 			stderr: "questbot quests: unknown subcommand \"bogus\": add (see questbot help quests)\n"},
-		{args: []string{"quests"}, code: 2, stderr: "questbot quests: add? (see questbot help quests)\n"},
+		{args: []string{"quests"}, code: 2, stderr: "questbot quests: a subcommand is needed: add (see questbot help quests)\n"},
 		{args: []string{"quests", "add"}, code: 2,
 			stderr: "questbot quests add: no quest file or folder given (see questbot help quests)\n"},
 		{args: []string{"quests", "add", "--help"}, stdoutHas: "usage: questbot quests add"},

@@ -34,7 +34,7 @@ func runQms(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(w, "OUT is by default FILE with the other extension; an existing file is not overwritten without -f.")
 	}
 	if len(args) == 0 {
-		return usageError(stderr, "qms", "compile or decompile?")
+		return usageError(stderr, "qms", "a subcommand is needed: compile or decompile")
 	}
 	sub := args[0]
 	fs := flag.NewFlagSet("qms "+sub, flag.ContinueOnError)

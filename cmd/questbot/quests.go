@@ -56,7 +56,7 @@ func quests(ctx context.Context, args []string, getenv func(string) string, stdo
 	dialect := fs.String("dialect", "", "the `dialect` the quests are played in: reference (new ones) or dagazbot")
 	switch {
 	case len(args) == 0:
-		return usageError(stderr, "quests", "add?")
+		return usageError(stderr, "quests", "a subcommand is needed: add")
 	case helpArgs[args[0]] || args[0] == "help":
 		printHelp(fs, help, stdout)
 		return 0
