@@ -37,12 +37,63 @@ func NewHTTPClient() *http.Client {
 	}}
 }
 
-// Redact replaces every occurrence of the token in s.
+// Redact replaces every occurrence of the token in s with "<token>": as it is, and as it is
+// written in a URL, where any of its bytes may be escaped as %XX (in either case) and a space as
+// "+" (the URL of a failed request in its error shows a token with a space as %20).
 func Redact(s, token string) string {
 	if token == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, token, "<token>")
+	s = strings.ReplaceAll(s, token, "<token>")
+	if !strings.ContainsAny(s, "%+") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if n := escapedPrefix(s[i:], token); n > 0 {
+			b.WriteString("<token>")
+			i += n
+			continue
+		}
+		b.WriteByte(s[i])
+		i++
+	}
+	return b.String()
+}
+
+// escapedPrefix returns the length of the start of s that spells token, each byte escaped as in
+// a URL or as it is, or 0 when s does not start with it. (Redact has replaced the token written
+// plainly before, so that a token holding "%" is found either way.)
+func escapedPrefix(s, token string) int {
+	j := 0
+	for k := 0; k < len(token); k++ {
+		c := token[k]
+		switch {
+		case j+3 <= len(s) && s[j] == '%' && isHex(s[j+1]) && isHex(s[j+2]) && unhex(s[j+1])<<4|unhex(s[j+2]) == c:
+			j += 3
+		case j < len(s) && s[j] == c:
+			j++
+		case c == ' ' && j < len(s) && s[j] == '+':
+			j++
+		default:
+			return 0
+		}
+	}
+	return j
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 // redactedError is a transport error with the token taken out of its text. It does not unwrap to

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -148,8 +149,26 @@ func (s *sender) failed(row *OutboxRow, req Request, err error, log *slog.Logger
 			return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: apiErr.Error()})
 		}
 	}
-	// Transient: a 5xx, a timeout, a broken connection, an answer that is not the Bot API's.
+	var page *AnswerError
+	if errors.As(err, &page) && refusesRequest(page.Status) {
+		log.Error("The server refused the request itself; it is not tried again", slog.Any("error", err))
+		return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: page.Error()})
+	}
+	// Transient: a 5xx, a timeout, a broken connection, another answer that is not the Bot API's.
 	return s.retry(row, req, now, err, log)
+}
+
+// refusesRequest reports whether an HTTP status that is not the Bot API's answer (a proxy's
+// error page) refuses the request itself, so that sending it again would be refused again: its
+// body is too large (a photo, a document, over the proxy's limit), its URL too long, or its
+// content of a type the server takes not. Other statuses of a proxy (a bad gateway, a timeout,
+// a page for every request while the proxy is misconfigured) may pass, and are retried.
+func refusesRequest(status int) bool {
+	switch status {
+	case http.StatusRequestEntityTooLarge, http.StatusRequestURITooLong, http.StatusUnsupportedMediaType:
+		return true
+	}
+	return false
 }
 
 // notModified reports whether Telegram refused an edit because the message already has the

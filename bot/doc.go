@@ -79,7 +79,10 @@
 //     of its batch ended) stops holding the batch: its row is leased for as long as the request
 //     may take, the batch is recorded without it, and it records its own outcome when it ends.
 //   - An answer that is not the Bot API's (a proxy's error page) is logged with its HTTP status
-//     and a short excerpt of the body, without the token, and retried.
+//     and a short excerpt of the body, without the token, and retried; unless the status refuses
+//     the request itself (413: its body is too large for the proxy, as a photo may be; 414; 415),
+//     which would be refused again: that request fails at once, as one Telegram refuses does,
+//     and its Request.OnFailure is sent.
 //   - The records of what failed for good (outbox rows with their texts, quarantined updates)
 //     are removed after Config.FailedRetention by Cleanup.
 //

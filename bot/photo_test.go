@@ -106,3 +106,107 @@ func TestEditPhotoByRef(t *testing.T) {
 		t.Errorf("an edit that changed nothing was logged as a rejection:\n%s", e.Logs)
 	}
 }
+
+// Ensure a photo that a proxy in front of the Bot API server refuses for good (an HTML page with
+// 413, as a proxy that takes no body as big as a photo answers) fails at once: it is not tried
+// again, its OnFailure message is sent in its place, and the text after it in the chat goes out
+// without waiting behind retries.
+func TestPhotoRefusedByProxy(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	photo := filepath.Join(t.TempDir(), "board.png")
+	writePNG(t, photo, 30, 20)
+	e.start(t, bot.Config{Limits: &bot.NoLimits, Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if u.Message == nil {
+			return nil
+		}
+		if u.Message.Text != "photo" {
+			reqs, err := bot.SendHTML(1, "pong", nil)
+			if err != nil {
+				return err
+			}
+			return tx.Send(ctx, reqs...)
+		}
+		req, err := bot.SendPhoto(1, photo, "the board", nil)
+		if err != nil {
+			return err
+		}
+		if req.OnFailure, err = bot.SendHTML(1, "The picture could not be sent.", nil); err != nil {
+			return err
+		}
+		return tx.Send(ctx, req)
+	}})
+	e.User(1, "Ann", "en")
+	e.Bot.InjectFault(tgemu.Fault{Method: "sendPhoto", ChatID: 1, Code: 413, Page: true, Times: 100})
+	e.Send(t, 1, "photo")
+	e.Send(t, 1, "ping")
+	bottest.WaitFor(t, 5*time.Second, "the notice and the answer", func() bool {
+		texts := e.botTexts(1)
+		return len(texts) == 2
+	})
+	// The notice is queued when the photo fails, after what the chat had queued by then.
+	if got := strings.Join(e.botTexts(1), "|"); got != "The picture could not be sent.|pong" && got != "pong|The picture could not be sent." {
+		t.Errorf("the chat holds %q, want the notice and the answer", got)
+	}
+	e.WaitIdle(t)
+	if n := e.Bot.Count("413"); n != 1 {
+		t.Errorf("the photo was tried %d times, want once", n)
+	}
+	if !strings.Contains(e.Logs.String(), "HTTP 413") {
+		t.Errorf("the refusal is not logged with its status:\n%s", e.Logs)
+	}
+}
+
+// Ensure what is sent in place of a request that failed for good keeps its refs: a message sent
+// under a Ref is known by it afterwards (an edit by ref changes it), and a request with a
+// TargetRef acts on that ref's messages (here deletes the message the new one replaces).
+func TestOnFailureKeepsRefs(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, tgemu.Options{})
+	photo := filepath.Join(t.TempDir(), "board.png")
+	writePNG(t, photo, 30, 20)
+	e.start(t, bot.Config{Limits: &bot.NoLimits, Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if u.Message == nil {
+			return nil
+		}
+		var reqs []bot.Request
+		var err error
+		switch u.Message.Text {
+		case "old":
+			reqs, err = bot.SendHTML(1, "the old board", nil)
+			reqs = bot.WithRef("old", reqs...)
+		case "photo":
+			var req bot.Request
+			if req, err = bot.SendPhoto(1, photo, "the new board", nil); err != nil {
+				return err
+			}
+			req.Ref = "board"
+			notice, err := bot.SendHTML(1, "the new board, as text", nil)
+			if err != nil {
+				return err
+			}
+			req.OnFailure = append([]bot.Request{bot.DeleteRef(1, "old")}, bot.WithRef("board", notice...)...)
+			reqs = []bot.Request{req}
+		case "edit":
+			var req bot.Request
+			req, err = bot.EditHTMLRef(1, "board", "the new board, edited", nil)
+			reqs = []bot.Request{req}
+		}
+		if err != nil {
+			return err
+		}
+		return tx.Send(ctx, reqs...)
+	}})
+	e.User(1, "Ann", "en")
+	e.Bot.InjectFault(tgemu.Fault{Method: "sendPhoto", ChatID: 1, Code: 400})
+	e.Send(t, 1, "old")
+	bottest.WaitFor(t, 5*time.Second, "the old board", func() bool { return len(e.botTexts(1)) == 1 })
+	e.Send(t, 1, "photo")
+	bottest.WaitFor(t, 5*time.Second, "the text in place of the photo", func() bool {
+		return strings.Join(e.botTexts(1), "|") == "the new board, as text"
+	})
+	e.Send(t, 1, "edit")
+	bottest.WaitFor(t, 5*time.Second, "the edit of the text by its ref", func() bool {
+		return strings.Join(e.botTexts(1), "|") == "the new board, edited"
+	})
+}

@@ -67,8 +67,10 @@ type Request struct {
 	// OnFailure are requests queued in the same chat in place of this one when it fails for
 	// good: Telegram refuses it, its file is gone, or it fails too often. They tell the user what
 	// did not arrive. Nothing is queued when the user blocked the bot or the request was dropped
-	// for its TargetRef. Only their methods and parameters are kept: they carry no file, ref or
-	// fallback of their own.
+	// for its TargetRef. Only their methods, parameters, Ref and TargetRef are kept: they carry
+	// no file or fallback of their own. A Ref names the message sent in place of the failed one,
+	// so that what would have acted on it by ref acts on that message; a TargetRef acts on the
+	// messages of a ref (such as deleting what the new message replaces).
 	OnFailure []Request
 }
 

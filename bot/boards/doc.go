@@ -27,7 +27,9 @@
 // the result; under it the player's buttons. It is changed in place as the game goes on, and
 // sent anew at the bottom of the chat when the player must hear of a change (see show.go and
 // notify.go): Telegram notifies new messages, not edits. The pictures are files named after what they show,
-// so Telegram's file_id is reused for a position seen before (picture.go).
+// so Telegram's file_id is reused for a position seen before (picture.go). A picture the Bot API
+// server refuses for good is replaced by the board as text, with the same caption and buttons
+// (fallback.go).
 //
 // # Entering a move
 //

@@ -79,13 +79,19 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 	caption := b.caption(c, sc, seat, note, ent, confirm)
 	kb := b.keyboard(c, sc, seat, ent, confirm)
 	r := ref(sc.bd.ID)
+	// The board as text, sent in place of any of the requests below that fails for good
+	// (fallback.go).
+	asText, editAsText, err := textBoard(c, sc, seat, p.Chat, r, caption, kb, silent)
+	if err != nil {
+		return err
+	}
 	if mode == showCaption && msgID != 0 {
 		// The message pressed: its caption and keyboard change, the picture stays.
 		req, err := bot.EditCaption(p.Chat, msgID, caption, kb)
 		if err != nil {
 			return err
 		}
-		req.State = r
+		req.State, req.OnFailure = r, editAsText
 		return tx.Send(ctx, req)
 	}
 	path, err := b.picture(sc.g, seat, ent)
@@ -104,14 +110,14 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 		if err != nil {
 			return err
 		}
-		req.State = r
+		req.State, req.OnFailure = r, editAsText
 		return tx.Send(ctx, req)
 	}
 	send, err := bot.SendPhoto(p.Chat, path, caption, kb)
 	if err != nil {
 		return err
 	}
-	send.Ref = r
+	send.Ref, send.OnFailure = r, asText
 	if silent {
 		send.Params["disable_notification"] = "true"
 	}

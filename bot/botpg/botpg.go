@@ -132,7 +132,9 @@ func (t *handleTx) AfterCommit(fn func()) { t.post = append(t.post, fn) }
 
 // claimSQL claims the first unhandled update of each of a set of chats (arrays $1 of service ids
 // and $2 of chat ids) and records their senders, in one statement: a new user gets Telegram's
-// language; a known one has their names refreshed and is no longer blocked (they wrote to us).
+// language, and the admin role when the configuration names them (configured_admin, ADMINS), so
+// that their first update is already an admin's; a known one has their names refreshed and is no
+// longer blocked (they wrote to us).
 // A known user's row is only rewritten when something changed or last_seen_at is a minute old,
 // which spares a write per update to someone chatting. A chat whose first update another process
 // holds comes back without an update (busy).
@@ -149,9 +151,10 @@ const claimSQL = `
 		WHERE i.handled_at IS NULL
 		FOR UPDATE OF i SKIP LOCKED),
 	u AS (
-		INSERT INTO users AS old (id, chat_id, username, first_name, last_name, language)
+		INSERT INTO users AS old (id, chat_id, username, first_name, last_name, language, is_admin)
 		SELECT DISTINCT ON (uid) uid, uid, sender->>'username', COALESCE(sender->>'first_name', ''),
-			sender->>'last_name', COALESCE(NULLIF(sender->>'language_code', ''), 'en')
+			sender->>'last_name', COALESCE(NULLIF(sender->>'language_code', ''), 'en'),
+			EXISTS (SELECT FROM configured_admin a WHERE a.user_id = uid)
 		FROM c WHERE uid IS NOT NULL ORDER BY uid
 		ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username,
 			first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,

@@ -183,16 +183,19 @@ func supersedes(reqs []bot.Request) (mode string, methods []string, ref, msg *st
 	return mode, methods, ref, msg
 }
 
-// onFailure is the stored form of a request's OnFailure: a JSON array of {method, params, lane}.
+// onFailure is the stored form of a request's OnFailure: a JSON array of {method, params, lane,
+// ref, target_ref}.
 func onFailure(reqs []bot.Request) *string {
 	type fallback struct {
-		Method string            `json:"method"`
-		Params map[string]string `json:"params"`
-		Lane   bot.Lane          `json:"lane"`
+		Method    string            `json:"method"`
+		Params    map[string]string `json:"params"`
+		Lane      bot.Lane          `json:"lane"`
+		Ref       string            `json:"ref,omitempty"`
+		TargetRef string            `json:"target_ref,omitempty"`
 	}
 	list := make([]fallback, len(reqs))
 	for i, r := range reqs {
-		list[i] = fallback{Method: r.Method, Params: r.Params, Lane: bot.LaneOf(r.Method)}
+		list[i] = fallback{Method: r.Method, Params: r.Params, Lane: bot.LaneOf(r.Method), Ref: r.Ref, TargetRef: r.TargetRef}
 	}
 	raw, _ := json.Marshal(list) // strings, numbers and maps of strings always marshal
 	s := string(raw)
@@ -430,10 +433,12 @@ func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome
 		b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), attempts = attempts + 1, last_error = $2
 			WHERE id = $1`, row.ID, o.Err)
 		// What the user is to be told in place of a request that failed for good (its OnFailure),
-		// in its chat; the sender's next scan finds it.
+		// in its chat, carrying the state the request carried (a newer state supersedes it as it
+		// would have superseded the request); the sender's next scan finds it.
 		b.Queue(`
-			INSERT INTO outbox (service_id, chat_id, method, params, lane)
-			SELECT o.service_id, o.chat_id, f.req->>'method', f.req->'params', (f.req->>'lane')::smallint
+			INSERT INTO outbox (service_id, chat_id, method, params, lane, ref, target_ref, state)
+			SELECT o.service_id, o.chat_id, f.req->>'method', f.req->'params', (f.req->>'lane')::smallint,
+				NULLIF(f.req->>'ref', ''), NULLIF(f.req->>'target_ref', ''), o.state
 			FROM outbox o, jsonb_array_elements(o.on_failure) WITH ORDINALITY AS f (req, n)
 			WHERE o.id = $1
 			ORDER BY f.n`, row.ID)

@@ -223,8 +223,10 @@ func (Users) ListAudience(ctx context.Context, db pgx.Tx, a Audience, after *int
 
 // ApplyRoles applies the role configuration at start: admins are the Telegram ids the
 // configuration names (an id no longer named loses the role the configuration gave it; admins
-// made with SQL keep theirs), and, when newUsersDevelopers is set, the bots of services make every
-// user who first writes to them a developer (or stop doing so).
+// made with SQL keep theirs; an id that has not written yet is kept in configured_admin, and the
+// user is made with the role by their first update, which is handled as an admin's), and, when
+// newUsersDevelopers is set, the bots of services make every user who first writes to them a
+// developer (or stop doing so).
 func (Users) ApplyRoles(ctx context.Context, pool *pgxpool.Pool, services []int, newUsersDevelopers *bool, admins []int64) error {
 	if admins == nil {
 		admins = []int64{} // no configured admins, rather than an unknown list

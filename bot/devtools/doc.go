@@ -24,7 +24,9 @@
 // catalogue and the developers. Uploading never makes anyone a developer: an admin grants the
 // role with /grantdev (and takes it with /revokedev), or a bot gives it to every user who first
 // writes to it (service.new_users_developers, from NEW_USERS_ARE_DEVELOPERS). Admins are made
-// with SQL or by the ADMINS configuration (bot/botpg's Users.ApplyRoles).
+// with SQL or by the ADMINS configuration (bot/botpg's Users.ApplyRoles); a user ADMINS names who
+// has not written yet is an admin from their first message on (the row made for them then has
+// the role).
 //
 // # Uploads
 //

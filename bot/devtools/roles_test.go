@@ -114,3 +114,32 @@ func TestRoles(t *testing.T) {
 	e.ask(t, 3, "/quests", "No uploaded quest matches.")
 	e.WaitIdle(t)
 }
+
+// Ensure a user ADMINS names who has never written is an admin from their very first message:
+// an admin's command as the first message is obeyed, not refused, and so is the admin's first
+// text in a chat (an admin's text is a broadcast to prepare, not a message for the admins).
+func TestConfiguredAdminFirstMessage(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	ctx := context.Background()
+	e.user(7, "Ada", "ada", "en")
+	e.user(8, "Bea", "bea", "en")
+	if err := botpg.NewUsers().ApplyRoles(ctx, e.Pool, []int{e.service}, nil, []int64{7, 8}); err != nil {
+		t.Fatal(err)
+	}
+	if e.QueryInt(t, `SELECT count(*) FROM users WHERE id IN (7, 8)`) != 0 {
+		t.Fatal("the configured admins exist before they write")
+	}
+	e.ask(t, 7, "/developers", "This bot has no developers.")
+	// Bea's first message is a text: as an admin's, it is not passed on to the admins.
+	n := e.LastID(8)
+	e.Send(t, 8, "Hello everybody")
+	reply := e.WaitTextAfter(t, 8, n, "")
+	if !strings.Contains(reply.Text, "so this goes to <b>every user who speaks English") {
+		t.Errorf("the configured admin's first text was not taken for an admin's broadcast: %q", reply.Text)
+	}
+	if e.QueryInt(t, `SELECT count(*) FROM users WHERE id IN (7, 8) AND is_admin`) != 2 {
+		t.Error("the configured admins are not admins in the users table")
+	}
+	e.WaitIdle(t)
+}

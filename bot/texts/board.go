@@ -57,6 +57,8 @@ type Board struct {
 	Rating string
 	// Reminder: the time left before the deadline (correspondence) or on the clock.
 	Reminder string
+	// NoPicture heads a board shown as text because its picture could not be sent.
+	NoPicture string
 
 	// The notes of a delayed notification: NotifyMoved (who, the move, the game), NotifyOffer
 	// (who, the game), NotifyStart (who, the game), NotifyEnd (the game); WebLink (the address
@@ -198,6 +200,7 @@ var boardEN = Board{
 	Draw:           "🤝 <b>Draw</b>: %s.",
 	Rating:         "Your rating: %d (%s).",
 	Reminder:       "⏰ <b>%s left for your move!</b>",
+	NoPicture:      "🖼 The picture of the board could not be sent; here is the board as text.",
 	Back:           "↩ Back",
 	Undo:           "⟲ Take back",
 	OfferDraw:      "½ Offer a draw",
@@ -314,6 +317,7 @@ var boardRU = Board{
 	Draw:           "🤝 <b>Ничья</b>: %s.",
 	Rating:         "Ваш рейтинг: %d (%s).",
 	Reminder:       "⏰ <b>На ход осталось %s!</b>",
+	NoPicture:      "🖼 Картинку доски отправить не удалось; вот доска текстом.",
 	Back:           "↩ Назад",
 	Undo:           "⟲ Вернуть ход",
 	OfferDraw:      "½ Предложить ничью",

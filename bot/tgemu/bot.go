@@ -156,6 +156,10 @@ type Fault struct {
 	RetryAfter int
 	// Delay holds the answer back this long (a slow server).
 	Delay time.Duration
+	// Page answers the error as a proxy in front of the server would: the HTTP status Code with
+	// an HTML page, not the Bot API's JSON (say a 413 of a proxy that takes no upload as big as
+	// a photo).
+	Page bool
 	// Times is how many matching requests the fault hits; 0 means once.
 	Times int
 }
@@ -246,8 +250,9 @@ func (b *Bot) InjectFault(f Fault) {
 	b.faults = append(b.faults, &f)
 }
 
-// Count returns how many requests of a method the bot made, or for "429", "5xx" and "403" how
-// many answers of that kind it got.
+// Count returns how many requests of a method the bot made (not counting those a fault
+// answered), or for "429", "5xx", "403", "400" and any other error code ("413") how many answers
+// of that kind it got.
 func (b *Bot) Count(what string) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -669,7 +674,7 @@ func (b *Bot) call(r *http.Request, method string, p params) (any, *apiError) {
 			}
 		}
 		if f.Code != 0 {
-			e := &apiError{code: f.Code, retryAfter: f.RetryAfter}
+			e := &apiError{code: f.Code, retryAfter: f.RetryAfter, page: f.Page}
 			switch {
 			case f.Code == 429:
 				e.description = fmt.Sprintf("Too Many Requests: retry after %d", f.RetryAfter)
@@ -747,6 +752,8 @@ func (b *Bot) count(e *apiError) {
 		b.counts["403"]++
 	case e.code == 400:
 		b.counts["400"]++
+	default:
+		b.counts[strconv.Itoa(e.code)]++
 	}
 }
 

@@ -138,6 +138,8 @@ type apiError struct {
 	code        int
 	description string
 	retryAfter  int
+	// page: the error is answered as an HTML page, as a proxy would (Fault.Page).
+	page bool
 }
 
 func (e *apiError) Error() string { return e.description }
@@ -185,6 +187,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeError(w http.ResponseWriter, e *apiError) {
+	if e.page {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(e.code)
+		status := fmt.Sprintf("%d %s", e.code, http.StatusText(e.code))
+		fmt.Fprintf(w, "<html>\r\n<head><title>%s</title></head>\r\n<body>\r\n<center><h1>%s</h1></center>\r\n</body>\r\n</html>\r\n", status, status)
+		return
+	}
 	resp := tgbotapi.APIResponse{Ok: false, ErrorCode: e.code, Description: e.description}
 	if e.retryAfter > 0 {
 		resp.Parameters = &tgbotapi.ResponseParameters{RetryAfter: e.retryAfter}

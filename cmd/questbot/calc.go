@@ -23,35 +23,31 @@ const defaultCalcSeed = "calc"
 //
 // -p gives the parameter values [p1], [p2], …; -seed the Alea seed (default "calc");
 // -draws lists every random(n) draw on stderr. Several arguments are joined with spaces, so
-// quoting is optional; a formula that starts with "-" goes after "--". A syntax error prints
-// the formula with a caret under the position. Exit status: 0 on success, 1 when the formula
-// fails, 2 on bad usage.
+// quoting is optional; a formula may start with "-" (-5+2), since a flag starts with a letter
+// after its dash. A syntax error prints the formula with a caret under the position. Exit
+// status: 0 on success, 1 when the formula fails, 2 on bad usage.
 func runCalc(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("calc", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	paramsFlag := fs.String("p", "", "comma-separated parameter values `v1,v2,…` for [p1], [p2], …")
 	seed := fs.String("seed", defaultCalcSeed, "Alea `seed` for the random draws")
 	showDraws := fs.Bool("draws", false, "print every random(n) draw to stderr")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: questbot calc [-p v1,v2,…] [-seed S] [-draws] [--] 'formula'")
-		fs.PrintDefaults()
+	help := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot calc [-p v1,v2,…] [-seed S] [-draws] [--] 'formula'")
+		fmt.Fprintln(w, "Evaluates a quest formula and prints its value.")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return 2
+	if len(operands) == 0 {
+		return usageError(stderr, "calc", "no formula given")
 	}
 	params, err := parseParams(*paramsFlag)
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot calc: -p: %v\n", err)
 		return 2
 	}
-	src := strings.Join(fs.Args(), " ")
+	src := strings.Join(operands, " ")
 
 	e, err := formula.Parse(src)
 	var se *formula.SyntaxError
@@ -83,7 +79,7 @@ func parseParams(s string) ([]int, error) {
 	for i, f := range fields {
 		v, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil {
-			return nil, fmt.Errorf("value %d: %w", i+1, err)
+			return nil, fmt.Errorf("value %d is %q, not a whole number", i+1, strings.TrimSpace(f))
 		}
 		params[i] = v
 	}

@@ -30,13 +30,13 @@ func TestCalc(t *testing.T) {
 		{"OKParams", []string{"-p", "5, -3,10", "[p1] * [p2] + [p3]"}, 0, "-5\n", nil},
 		{"OKSeed", []string{"-seed", "x", "-p", "1000", "[1..100] + [p1]"}, 0, strconv.Itoa(rangeWant) + "\n", nil},
 		{"OKDraws", []string{"-seed", "a", "-draws", "2 to 3 to 10"}, 0, "4\n", []string{"random(2) = 0\n", "random(9) = 2\n"}},
-		{"OKHelp", []string{"-h"}, 0, "", []string{"usage: questbot calc"}},
+		{"OKNegative", []string{"-5+2"}, 0, "-3\n", nil},
 		{"ErrSyntax", []string{"2 + (3 * Кек"}, 1, "", []string{"  2 + (3 * Кек\n           ^\n", "Unknown char К at 9"}},
 		{"ErrSyntaxTab", []string{"1\t+ ("}, 1, "", []string{"  1\t+ (\n   \t   ^\n", "Expected value at 5"}},
 		{"ErrUndefinedParam", []string{"-p", "1,2", "[p3]"}, 1, "", []string{"Parameter p3 is not defined"}},
 		{"ErrEmptyRange", []string{"[]"}, 1, "", []string{"empty range list"}},
-		{"ErrNoFormula", nil, 2, "", []string{"usage: questbot calc"}},
-		{"ErrBadParams", []string{"-p", "1,x", "1"}, 2, "", []string{"-p: value 2"}},
+		{"ErrNoFormula", nil, 2, "", []string{"no formula given"}},
+		{"ErrBadParams", []string{"-p", "1,x", "1"}, 2, "", []string{`-p: value 2 is "x", not a whole number`}},
 		{"ErrBadFlag", []string{"-nope", "1"}, 2, "", []string{"flag provided but not defined"}},
 	}
 	for _, tt := range tests {

@@ -125,6 +125,12 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		TokenKey:       v["TOKEN_KEY"],
 		TokenKeyFile:   v["TOKEN_KEY_FILE"],
 	}
+	if err := checkBotTokens(cfg.BotToken); err != nil {
+		return Config{}, err
+	}
+	if err := checkHTTPAddr(cfg.HTTPAddr); err != nil {
+		return Config{}, err
+	}
 	if _, err := parseLevel(cfg.LogLevel); err != nil {
 		return Config{}, err
 	}

@@ -25,19 +25,17 @@ import (
 // inspected. Exit status: 0 if every file was inspected, 1 if one failed, 2 on bad usage.
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print the whole decoded model as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: questbot inspect [--json] FILE...")
-		fs.PrintDefaults()
+	help := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot inspect [--json] FILE...")
+		fmt.Fprintln(w, "Summarises quest files (.qm, .qmm): format, header, counts, parameters and strings.")
 	}
-	files, code, ok := parseOperands(fs, args)
+	files, code, ok := parseOperands(fs, args, help, stdout, stderr)
 	if !ok {
 		return code
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return 2
+		return usageError(stderr, "inspect", "no quest file given")
 	}
 
 	code = 0

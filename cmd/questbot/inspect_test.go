@@ -84,7 +84,7 @@ func TestInspect(t *testing.T) {
 
 	t.Run("usage", func(t *testing.T) {
 		t.Parallel()
-		if code, _, errOut := runInspectTest(t); code != 2 || !strings.Contains(errOut, "usage") {
+		if code, _, errOut := runInspectTest(t); code != 2 || !strings.Contains(errOut, "see questbot help inspect") {
 			t.Errorf("no files: exit %d, stderr %q", code, errOut)
 		}
 		if code, _, _ := runInspectTest(t, "--nope", inspectQuest); code != 2 {

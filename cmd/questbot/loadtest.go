@@ -24,7 +24,6 @@ import (
 // that database, all serving the emulator this process runs.
 func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("loadtest", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	users := fs.Int("users", 40, "simulated users writing at once")
 	duration := fs.Duration("duration", 10*time.Second, "how long to measure")
 	workers := fs.Int("workers", 0, "chats handled at once, per process (0: the transport's default)")
@@ -33,7 +32,32 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	child := fs.Bool("bot", false, "run one bot process of -processes (started by loadtest itself): "+
 		"the emulator at -api, the token in "+loadtestTokenEnv)
 	api := fs.String("api", "", "the emulator's address, with -bot")
-	if err := fs.Parse(args); err != nil {
+	help := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot loadtest [-users N] [-duration D] [-processes N] [-workers N] [-senders N]")
+		fmt.Fprintln(w, "Drives simulated users through the real transport and the Bot API emulator, and prints the")
+		fmt.Fprintln(w, "updates per second, the latency from an update to its reply, and the CPU time per update. The")
+		fmt.Fprintln(w, "database is DATABASE_URL, or a throwaway PostgreSQL cluster with fsync on.")
+	}
+	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
+	if !ok {
+		return code
+	}
+	switch {
+	case len(operands) > 0:
+		return usageError(stderr, "loadtest", "unexpected argument %q", operands[0])
+	case *child:
+	case *users < 1:
+		fmt.Fprintf(stderr, "questbot loadtest: -users must be 1 or more, not %d\n", *users)
+		return 2
+	case *duration <= 0:
+		fmt.Fprintf(stderr, "questbot loadtest: -duration must be longer than 0, not %v\n", *duration)
+		return 2
+	case *processes < 0:
+		fmt.Fprintf(stderr, "questbot loadtest: -processes must be 0 or more, not %d\n", *processes)
+		return 2
+	}
+	if *workers < 0 || *senders < 0 {
+		fmt.Fprintln(stderr, "questbot loadtest: -workers and -senders must be 0 (the default) or more")
 		return 2
 	}
 	cfg, err := ConfigFromEnv(os.Getenv)
@@ -43,10 +67,6 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	if *child {
 		return runLoadtestBot(ctx, cfg, *api, *workers, *senders, stdout, stderr)
-	}
-	if *processes < 0 {
-		fmt.Fprintln(stderr, "questbot loadtest: -processes must be 0 or more")
-		return 2
 	}
 	url := cfg.DatabaseURL
 	var dbCPU func() time.Duration

@@ -4,10 +4,12 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -27,7 +29,7 @@ var commands = map[string]command{
 	"loadtest": {"measure the Telegram transport with simulated users", runLoadtest},
 	"inspect":  {"summarise .qm/.qmm files (--json for the whole model)", runInspect},
 	"play":     {"play a quest file in the terminal", runPlay},
-	"qms":      {"compile quest sources (qms compile FILE.qms [-o OUT.qmm]) and decompile quests (qms decompile FILE.qm[m] [-o OUT.qms])", runQms},
+	"qms":      {"compile quest sources (qms compile FILE.qms [-o OUT.qmm] [-f]) and decompile quests (qms decompile FILE.qm[m] [-o OUT.qms] [-f])", runQms},
 	"quests":   {"add quest files to the catalogue (quests add [--listed] [--dialect D] FILE|DIR…)", runQuests},
 	"replay":   {"replay golden traces of the reference quest player", runReplay},
 	"serve":    {"run the bot (the default)", runServe},
@@ -52,31 +54,50 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name := "serve"
-	if len(args) > 0 && (helpArgs[args[0]] || len(args[0]) > 0 && args[0][0] != '-') {
+	if len(args) > 0 && (helpArgs[args[0]] || versionArgs[args[0]] || !isFlag(args[0])) {
 		name, args = args[0], args[1:]
 	}
-	if helpArgs[name] {
+	switch {
+	case helpArgs[name]:
 		usage(stdout)
 		return 0
-	}
-	if name == "help" {
+	case versionArgs[name]:
+		name = "version"
+	case name == "help":
 		// `questbot help <command>` is `questbot <command> -h`.
-		if len(args) == 0 {
+		switch {
+		case len(args) == 0:
 			usage(stdout)
 			return 0
+		case len(args) > 1:
+			return usageError(stderr, "help", "one command at a time, not %q", strings.Join(args, " "))
+		case args[0] == "help" || helpArgs[args[0]]:
+			helpUsage(stdout)
+			return 0
+		case commands[args[0]].run == nil:
+			fmt.Fprintf(stderr, "questbot help: unknown command %q (see questbot help)\n", args[0])
+			return 2
 		}
 		name, args = args[0], []string{"-h"}
 	}
 	cmd, ok := commands[name]
 	if !ok {
-		fmt.Fprintf(stderr, "questbot: unknown command %q\n", name)
-		usage(stderr)
+		fmt.Fprintf(stderr, "questbot: unknown command %q (see questbot help)\n", name)
 		return 2
 	}
 	return cmd.run(ctx, args, stdout, stderr)
 }
 
 func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	help := func(w io.Writer) { fmt.Fprintln(w, "usage: questbot version\nPrints the version of the binary.") }
+	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(operands) > 0 {
+		return usageError(stderr, "version", "unexpected argument %q", operands[0])
+	}
 	fmt.Fprintln(stdout, "questbot", version)
 	return 0
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
 )
 
 // playInput is where `play` reads the player's choices; tests replace it.
@@ -28,44 +29,40 @@ var playInput io.Reader = os.Stdin
 // It shows each screen as plain text (the markup tags removed), the shown parameters and the
 // choices numbered from 1; the player types a number. "q" quits. -seed fixes the game's seed
 // (the default is new each time and printed, so a game can be played again); -lang selects the
-// player's language (by default English for files named *_eng.*, else Russian). Exit status: 0
-// when the game ends or the player quits, 1 on an error, 2 on bad usage.
+// player's language (the texts the player adds, such as the button that goes on, and the ranger's
+// details), by default the quest's own (questLang). Exit status: 0 when the game ends or the
+// player quits, 1 on an error, 2 on bad usage.
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return play(ctx, args, playInput, stdout, stderr, time.Now())
 }
 
 func play(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Writer, now time.Time) int {
 	fs := flag.NewFlagSet("play", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	seed := fs.String("seed", "", "game `seed` (default: a new one)")
-	lang := fs.String("lang", "", "player `language`: ru or en (default: en for *_eng.* files)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: questbot play FILE [-seed S] [-lang ru|en]")
-		fs.PrintDefaults()
+	langFlag := fs.String("lang", "", "player `language`: ru or en (default: the quest's, from its file name or its texts)")
+	help := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot play FILE [-seed S] [-lang ru|en]")
+		fmt.Fprintln(w, "Plays a quest file in the terminal: type a choice's number, or q to quit.")
 	}
 	// The file may come before or after the flags.
-	files, code, ok := parseOperands(fs, args)
+	files, code, ok := parseOperands(fs, args, help, stdout, stderr)
 	if !ok {
 		return code
 	}
 	if len(files) != 1 {
-		fs.Usage()
-		return 2
+		return usageError(stderr, "play", "one quest file is needed")
 	}
 	file := files[0]
 
-	player := quest.DefaultPlayer(quest.Russian, now)
-	switch strings.ToLower(*lang) {
+	var lang quest.Lang
+	switch strings.ToLower(*langFlag) {
 	case "":
-		if strings.Contains(filepath.Base(file), "_eng.") {
-			player = quest.DefaultPlayer(quest.English, now)
-		}
 	case "ru", "rus":
+		lang = quest.Russian
 	case "en", "eng":
-		player = quest.DefaultPlayer(quest.English, now)
+		lang = quest.English
 	default:
-		fmt.Fprintf(stderr, "questbot play: unknown language %q (use ru or en)\n", *lang)
-		return 2
+		return usageError(stderr, "play", "-lang must be ru or en, not %q", *langFlag)
 	}
 	if *seed == "" {
 		*seed = strconv.FormatInt(now.UnixNano(), 36)
@@ -86,6 +83,10 @@ func play(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Wr
 		fmt.Fprintf(stderr, "questbot play: %s: %v\n", file, err)
 		return 1
 	}
+	if lang == "" {
+		lang = questLang(file, mq)
+	}
+	player := quest.DefaultPlayer(lang, now)
 	s, err := q.Start(*seed)
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot play: %v\n", err)
@@ -219,4 +220,22 @@ func plainText(s string) string {
 		}
 		s = s[j+1:]
 	}
+}
+
+// questLang is the language a quest is played in when -lang does not say: the one its file's
+// name ends with (x_en, x_eng: English; x_ru, x_rus: Russian, as the project's and the original
+// bot's quests are named), else the language of most of its texts, as the catalogue decides for
+// a file without _eng (questfs.Language).
+func questLang(file string, q *qmm.Quest) quest.Lang {
+	base := strings.ToLower(filepath.Base(file))
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	switch {
+	case strings.HasSuffix(base, "_en"), strings.HasSuffix(base, "_eng"):
+		return quest.English
+	case strings.HasSuffix(base, "_ru"), strings.HasSuffix(base, "_rus"):
+		return quest.Russian
+	case questfs.Language(q) == "en":
+		return quest.English
+	}
+	return quest.Russian
 }

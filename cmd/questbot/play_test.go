@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,5 +73,54 @@ func TestPlainText(t *testing.T) {
 		if got := plainText(c.in); got != c.want {
 			t.Errorf("plainText(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// Ensure the player's language, without -lang, is the quest's own: English for a quest written in
+// English whatever its file is called, and for files named *_en.* or *_eng.*; Russian for a quest
+// written in Russian. -lang still decides when given.
+func TestPlayLanguage(t *testing.T) {
+	t.Parallel()
+	en, err := os.ReadFile(filepath.Join("..", "..", "uploads", "cargo-run_en.qmm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ru, err := os.ReadFile(filepath.Join("..", "..", "uploads", "cargo-run_ru.qmm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)
+	const english, russian = "1. I agree", "1. Я берусь за это задание"
+	for _, c := range []struct {
+		name string
+		data []byte
+		args []string
+		want string
+	}{
+		{"cargo-run_en.qmm", en, nil, english},
+		{"cargo.qmm", en, nil, english},
+		{"cargo_eng.qmm", en, nil, english},
+		{"cargo_ru.qmm", ru, nil, russian},
+		{"груз.qmm", ru, nil, russian},
+		{"cargo_en.qmm", ru, nil, english},
+		{"cargo_EN.QMM", ru, nil, english},
+		{"cargo-run_en.qmm", en, []string{"-lang", "ru"}, russian},
+		{"cargo.qmm", ru, []string{"-lang", "en"}, english},
+	} {
+		t.Run(c.name+strings.Join(c.args, ""), func(t *testing.T) {
+			t.Parallel()
+			file := filepath.Join(t.TempDir(), c.name)
+			if err := os.WriteFile(file, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var out, errOut bytes.Buffer
+			code := play(context.Background(), append([]string{file, "-seed", "s"}, c.args...), strings.NewReader("q\n"), &out, &errOut, now)
+			if code != 0 {
+				t.Fatalf("exit %d\n%s", code, &errOut)
+			}
+			if !strings.Contains(out.String(), c.want) {
+				t.Errorf("the first screen lacks %q:\n%s", c.want, &out)
+			}
+		})
 	}
 }

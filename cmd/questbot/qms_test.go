@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest/questtrace"
 	"github.com/questbot/questbot/quest/questtrace/corpus"
 )
@@ -91,7 +92,7 @@ func TestQmsCompileWarnings(t *testing.T) {
 	}
 }
 
-// Ensure bad usage exits 2.
+// Ensure bad usage exits 2 with one line that says where the help is.
 func TestQmsUsage(t *testing.T) {
 	t.Parallel()
 	for _, args := range [][]string{nil, {"compile"}, {"frobnicate", "x.qms"}, {"compile", "a.qms", "b.qms"}} {
@@ -99,8 +100,86 @@ func TestQmsUsage(t *testing.T) {
 		if code := runQms(context.Background(), args, &out, &errOut); code != 2 {
 			t.Errorf("%q: exit %d, want 2", args, code)
 		}
-		if !strings.Contains(errOut.String(), "usage: questbot qms") {
-			t.Errorf("%q: no usage in %q", args, errOut.String())
+		if !strings.Contains(errOut.String(), "(see questbot help qms)\n") || strings.Count(errOut.String(), "\n") != 1 {
+			t.Errorf("%q: not one line pointing to the help: %q", args, errOut.String())
 		}
+	}
+}
+
+// Ensure neither compile nor decompile overwrites a file that exists (a source edited since it
+// was decompiled, the original quest beside its source) unless -f is given: the refusal is one
+// line, exit status 1, and the file is left as it was.
+func TestQmsKeepsExistingFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	original, err := os.ReadFile(filepath.Join("..", "..", "uploads", "duel_en.qmm"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	quest, src := filepath.Join(dir, "cave.qmm"), filepath.Join(dir, "cave.qms")
+	const edited = "// my edits, not yet compiled\n"
+	for path, data := range map[string][]byte{quest: original, src: []byte(edited)} {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(args ...string) (int, string) {
+		var out, errOut bytes.Buffer
+		code := runQms(context.Background(), args, &out, &errOut)
+		return code, errOut.String()
+	}
+	unchanged := func(path string, want []byte) {
+		t.Helper()
+		if got, err := os.ReadFile(path); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s was changed (%v)", filepath.Base(path), err)
+		}
+	}
+	refusal := func(path string) string {
+		return path + " exists; -f overwrites it, -o names another output\n"
+	}
+
+	// decompile cave.qmm: cave.qms holds the author's edits.
+	if code, stderr := run("decompile", quest); code != 1 || stderr != "questbot qms decompile: "+refusal(src) {
+		t.Errorf("decompile over an existing source: exit %d, stderr %q", code, stderr)
+	}
+	unchanged(src, []byte(edited))
+	// compile the source: cave.qmm is the original quest.
+	other := filepath.Join(dir, "other.qms")
+	if code, stderr := run("decompile", quest, "-o", other); code != 0 {
+		t.Fatalf("decompile to a new file: exit %d, %s", code, stderr)
+	}
+	if code, stderr := run("compile", other, "-o", quest); code != 1 || stderr != "questbot qms compile: "+refusal(quest) {
+		t.Errorf("compile over an existing quest: exit %d, stderr %q", code, stderr)
+	}
+	unchanged(quest, original)
+	if code, stderr := run("decompile", quest, "-o", other); code != 1 || stderr != "questbot qms decompile: "+refusal(other) {
+		t.Errorf("decompile over a file it made before: exit %d, stderr %q", code, stderr)
+	}
+	// -f overwrites, whole.
+	if code, stderr := run("decompile", "-f", quest); code != 0 || stderr != "" {
+		t.Fatalf("decompile -f: exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(src); bytes.Equal(got, []byte(edited)) || !bytes.Contains(got, []byte("#quest:")) {
+		t.Errorf("decompile -f did not write the source:\n%.200s", got)
+	}
+	if err := os.WriteFile(quest, []byte("a stale build"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, stderr := run("compile", src, "-f"); code != 0 || stderr != "" {
+		t.Fatalf("compile -f: exit %d, stderr %q", code, stderr)
+	}
+	if got, _ := os.ReadFile(quest); bytes.Equal(got, []byte("a stale build")) {
+		t.Error("compile -f did not write the quest")
+	} else if _, err := qmm.DecodeBytes(got); err != nil {
+		t.Errorf("compile -f wrote a quest that does not decode: %v", err)
+	}
+	// Nothing is left beside the outputs.
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the folder holds %q, want cave.qmm, cave.qms and other.qms", names)
 	}
 }

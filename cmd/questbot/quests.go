@@ -44,38 +44,31 @@ func runQuests(ctx context.Context, args []string, stdout, stderr io.Writer) int
 }
 
 func quests(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	usage := func(w io.Writer) {
+	help := func(w io.Writer) {
 		fmt.Fprintln(w, "usage: questbot quests add [--listed] [--dialect reference|dagazbot] FILE|DIR…")
 		fmt.Fprintln(w, "Lists quest files (.qm, .qmm; a folder's quest files) in the catalogue of every bot:")
 		fmt.Fprintln(w, "x and x_eng are one quest's Russian and English versions; files that do not play are")
 		fmt.Fprintln(w, "skipped; the files and their images are copied into UPLOADS_DIR/imported. Running it")
 		fmt.Fprintln(w, "again changes nothing. The database is the bot's (DATABASE_URL or DATA_DIR).")
 	}
-	switch {
-	case len(args) > 0 && (helpArgs[args[0]] || args[0] == "help"):
-		usage(stdout)
-		return 0
-	case len(args) == 0 || args[0] != "add":
-		usage(stderr)
-		return 2
-	}
 	fs := flag.NewFlagSet("quests add", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	listed := fs.Bool("listed", false, "list the quests in the catalogue (new ones are not listed otherwise)")
 	dialect := fs.String("dialect", "", "the `dialect` the quests are played in: reference (new ones) or dagazbot")
-	fs.Usage = func() {
-		usage(stderr)
-		fs.PrintDefaults()
+	switch {
+	case len(args) == 0:
+		return usageError(stderr, "quests", "a subcommand is needed: add")
+	case helpArgs[args[0]] || args[0] == "help":
+		printHelp(fs, help, stdout)
+		return 0
+	case args[0] != "add":
+		return usageError(stderr, "quests", "unknown subcommand %q: add", args[0])
 	}
-	if err := fs.Parse(args[1:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	paths, code, ok := parseOperands(fs, args[1:], help, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if fs.NArg() == 0 {
-		fs.Usage()
-		return 2
+	if len(paths) == 0 {
+		return usageError(stderr, "quests add", "no quest file or folder given")
 	}
 	var set importSettings
 	fs.Visit(func(f *flag.Flag) {
@@ -99,7 +92,7 @@ func quests(ctx context.Context, args []string, getenv func(string) string, stdo
 		fmt.Fprintln(stderr, "questbot quests add:", err)
 		return 2
 	}
-	found, err := questfs.Find(fs.Args())
+	found, err := questfs.Find(paths)
 	if err != nil {
 		fmt.Fprintln(stderr, "questbot quests add:", err)
 		return 1

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -33,37 +32,35 @@ import (
 // Exit status: 0 when every trace matches and every log replays, 1 otherwise, 2 on bad usage.
 func runReplay(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	dir := fs.String("quests", "", "`folder` of the quest files the traces play")
 	anyBuild := fs.Bool("any-build", false, "play a trace on the quest file of its name even when the file's SHA-256 differs\n"+
 		"from the trace's (another build of the quest, such as a quest decompiled and compiled again);\n"+
 		"the output notes each such quest")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: questbot replay --quests DIR [-any-build] TRACE.jsonl.gz…|GAME.log…")
-		fmt.Fprintln(stderr, "Replays golden traces (each names its quest file in DIR and the file's SHA-256) and game logs.")
-		fmt.Fprintln(stderr, "With -any-build a trace plays on the file of its quest's name even when it is another build,")
-		fmt.Fprintln(stderr, "e.g. to check that `questbot qms decompile` then `qms compile` keeps a quest's behaviour.")
-		fs.PrintDefaults()
+	help := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot replay --quests DIR [-any-build] TRACE.jsonl.gz…|GAME.log…")
+		fmt.Fprintln(w, "Replays golden traces (each names its quest file in DIR and the file's SHA-256) and game logs.")
+		fmt.Fprintln(w, "With -any-build a trace plays on the file of its quest's name even when it is another build,")
+		fmt.Fprintln(w, "e.g. to check that `questbot qms decompile` then `qms compile` keeps a quest's behaviour.")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	files, code, ok := parseOperands(fs, args, help, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if *dir == "" || fs.NArg() == 0 {
-		fs.Usage()
-		return 2
+	switch {
+	case *dir == "":
+		return usageError(stderr, "replay", "--quests is needed")
+	case len(files) == 0:
+		return usageError(stderr, "replay", "no trace or game log given")
 	}
 	var traces, logs []string
-	for _, f := range fs.Args() {
+	for _, f := range files {
 		if strings.EqualFold(filepath.Ext(f), ".log") {
 			logs = append(logs, f)
 		} else {
 			traces = append(traces, f)
 		}
 	}
-	code := 0
+	code = 0
 	if len(traces) > 0 {
 		run := questtrace.Run
 		if *anyBuild {

@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -58,6 +59,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfg, err := ConfigFromEnv(os.Getenv)
 	if err == nil {
 		_, err = cfg.ReadTokenKey()
+	}
+	if err == nil {
+		err = checkRole(cfg, role)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot: %v\n", err)
@@ -134,7 +138,10 @@ func (s *Server) Run(ctx context.Context) error {
 		if lock != nil {
 			lock.Close()
 		}
-		return fmt.Errorf("http: %w (is another program using HTTP_ADDR=%s?)", err, s.Config.HTTPAddr)
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("http: %w (is another program using HTTP_ADDR=%s?)", err, s.Config.HTTPAddr)
+		}
+		return fmt.Errorf("http: HTTP_ADDR=%s: %w", s.Config.HTTPAddr, err)
 	}
 	s.metrics = bot.NewMetrics()
 	s.registry = prometheus.NewRegistry()
@@ -394,6 +401,12 @@ func (s *Server) configuredBots(ctx context.Context, pool *pgxpool.Pool) []strin
 		case b.Plain:
 			s.Log.Warn("The token of a bot is stored in plain text in the database; set TOKEN_KEY to seal it",
 				slog.Int("service_id", b.Service))
+		}
+		if err := checkBotToken(b.Token); err != nil {
+			// Its getMe would fail for ever, and hold the bots after it back.
+			s.Log.Error("A bot configured in the database does not run: its token is malformed",
+				slog.Int("service_id", b.Service), slog.String("reason", err.Error()))
+			continue
 		}
 		tokens = append(tokens, b.Token)
 	}

@@ -177,3 +177,46 @@ func waitLogged(t *testing.T, r *running, what string, cond func() bool) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// Ensure a bot configured in the database with a malformed token does not run, and says why
+// without showing the token, while the other bots run (its getMe would be retried for ever, and
+// hold back the bots after it).
+func TestServeSkipsMalformedDatabaseToken(t *testing.T) {
+	t.Parallel()
+	const envToken, badToken = "900005:env-token", "900006:db token-SECRET"
+	emu := tgemu.New(tgemu.Options{})
+	envBot := emu.AddBot(envToken, "env_bot")
+	srv := httptest.NewServer(emu)
+	t.Cleanup(srv.Close)
+	envBot.AddUser(tgbotapi.User{ID: 5, FirstName: "Ann", LanguageCode: "en"})
+	url := pgtest.ConnString(t)
+	ctx := context.Background()
+	db, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close(ctx) })
+	if _, err := db.Exec(ctx, `INSERT INTO service (token) VALUES ($1)`, badToken); err != nil {
+		t.Fatal(err)
+	}
+	cfg := testConfig(t)
+	cfg.DatabaseURL, cfg.BotToken, cfg.TelegramAPIURL = url, envToken, srv.URL
+	r := startServer(t, cfg)
+	waitHealthy(t, r, 15*time.Second)
+	if _, err := envBot.SendText(5, "/start"); err != nil {
+		t.Fatal(err)
+	}
+	waitLogged(t, r, "the greeting of the other bot", func() bool {
+		msgs := envBot.Messages(5)
+		return len(msgs) > 1 && msgs[len(msgs)-1].FromBot
+	})
+	waitLogged(t, r, "the report of the malformed token", func() bool {
+		return strings.Contains(r.logs.String(), "its token is malformed") &&
+			strings.Contains(r.logs.String(), "character 10 is a space")
+	})
+	for _, form := range []string{"db token", "db%20token", "db+token", "SECRET"} {
+		if strings.Contains(r.logs.String(), form) {
+			t.Errorf("the logs show the token as %q:\n%s", form, r.logs)
+		}
+	}
+}

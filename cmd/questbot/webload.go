@@ -78,7 +78,6 @@ const (
 // event: an upper bound of the time from the commit.
 func webload(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("webload", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var o webloadOptions
 	fs.IntVar(&o.streams, "streams", 1000, "SSE connections open at once")
 	fs.IntVar(&o.boards, "boards", 100, "boards the streams watch (streams are spread evenly over them)")
@@ -88,22 +87,18 @@ func webload(ctx context.Context, args []string, getenv func(string) string, std
 	fs.StringVar(&o.url, "url", "", "a running questbot to load (its DATABASE_URL must be set); empty: an in-process server")
 	fs.StringVar(&o.token, "token", "", "with -url: an API token (qbt_...) of the server, sent as Authorization: Bearer; its user holds seat 0 of the boards")
 	fs.Int64Var(&o.user, "user", 0, "the user who holds seat 0 of the boards; with -url it must be the token's user, which it is when unset")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: questbot webload [-streams N] [-boards N] [-rate N] [-duration D] [-settle D] [-url URL -token T [-user ID]]")
-		fmt.Fprintln(stderr, "Opens SSE streams of boards, makes moves at a steady rate and reports the delay from each move's")
-		fmt.Fprintln(stderr, "commit to its event at the clients, the events lost and the memory. The database is DATABASE_URL,")
-		fmt.Fprintln(stderr, "or a private PostgreSQL with fsync on.")
-		fs.PrintDefaults()
+	help := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot webload [-streams N] [-boards N] [-rate N] [-duration D] [-settle D] [-url URL -token T [-user ID]]")
+		fmt.Fprintln(w, "Opens SSE streams of boards, makes moves at a steady rate and reports the delay from each move's")
+		fmt.Fprintln(w, "commit to its event at the clients, the events lost and the memory. The database is DATABASE_URL,")
+		fmt.Fprintln(w, "or a private PostgreSQL with fsync on.")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "questbot webload: unexpected arguments %q\n", fs.Args())
-		return 2
+	if len(operands) > 0 {
+		return usageError(stderr, "webload", "unexpected argument %q", operands[0])
 	}
 	if o.streams < 1 || o.boards < 1 || o.rate < 1 || o.duration <= 0 || o.settle <= 0 {
 		fmt.Fprintln(stderr, "questbot webload: -streams, -boards, -rate, -duration and -settle must be positive")

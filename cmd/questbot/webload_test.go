@@ -153,7 +153,7 @@ func TestWebloadArguments(t *testing.T) {
 	t.Parallel()
 	var out, errs bytes.Buffer
 	if code := dispatch(context.Background(), []string{"help", "webload"}, &out, &errs); code != 0 ||
-		!strings.Contains(errs.String(), "usage: questbot webload") {
+		!strings.Contains(out.String(), "usage: questbot webload") {
 		t.Errorf("help webload: exit %d\n%s%s", code, &out, &errs)
 	}
 	for _, c := range []struct {
@@ -162,7 +162,7 @@ func TestWebloadArguments(t *testing.T) {
 	}{
 		{[]string{"-streams", "0"}, "must be positive"},
 		{[]string{"-rate", "-1"}, "must be positive"},
-		{[]string{"extra"}, "unexpected arguments"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
 		{[]string{"-url", "http://127.0.0.1:1"}, "-url needs DATABASE_URL"},
 		{[]string{"-token", "qbt_x"}, "-token is for a running server"},
 	} {
