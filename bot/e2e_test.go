@@ -196,7 +196,7 @@ func TestTransientErrors(t *testing.T) {
 	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", Delay: 300 * time.Millisecond})
 	e.Send(t, 1, "/start")
 	bottest.WaitFor(t, 10*time.Second, "the reply", func() bool { return len(e.botTexts(1)) >= 1 })
-	time.Sleep(300 * time.Millisecond)
+	e.WaitIdle(t) // nothing left to send: no copy can come after this
 	if got := e.botTexts(1); len(got) != 1 {
 		t.Errorf("%d replies, want 1", len(got))
 	}
@@ -283,7 +283,7 @@ func TestCrashSafety(t *testing.T) {
 		}
 		e.start(t, bot.Config{})
 		bottest.WaitFor(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botTexts(1)) >= 1 })
-		time.Sleep(300 * time.Millisecond)
+		e.WaitIdle(t) // nothing left to send: no copy can come after this
 		if got := e.botTexts(1); len(got) != 1 {
 			t.Errorf("%d greetings, want 1", len(got))
 		}
@@ -319,7 +319,7 @@ func TestCrashSafety(t *testing.T) {
 				want = 2 // sent, crashed before the row was removed: sent once more
 			}
 			bottest.WaitFor(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botTexts(1)) >= want })
-			time.Sleep(300 * time.Millisecond)
+			e.WaitIdle(t) // nothing left to send: no copy can come after this
 			if got := e.botTexts(1); len(got) != want {
 				t.Errorf("%d greetings, want %d", len(got), want)
 			}
@@ -557,7 +557,7 @@ func TestTwoProcesses(t *testing.T) {
 		}
 		return true
 	})
-	time.Sleep(300 * time.Millisecond)
+	e.WaitIdle(t) // nothing left to send: no copy can come after this
 	for c := range int64(chats) {
 		got := e.botTexts(2000 + c)
 		if len(got) != each {

@@ -114,3 +114,88 @@ type BoardReminder struct {
 	Ply      int
 	Deadline time.Time
 }
+
+// BoardViews is what the views of the boards (the Telegram board, the web) keep of a board
+// beside its rules, bound to the caller's transaction: when each seat's board message was last
+// sent and when its player was last on the web, the pending notifications of news and the
+// users' notification settings (the policy is the Telegram view's), the clock reminders sent,
+// and whether spectators may watch. sessionpg implements it.
+type BoardViews interface {
+	// SeatMarks returns, per seat, when its board message was last sent and when its player
+	// last acted on the game on the web (zero: never).
+	SeatMarks(ctx context.Context, board int64) ([2]SeatMarks, error)
+	// MarkSent records that a seat's board message was sent at.
+	MarkSent(ctx context.Context, board int64, seat int, at time.Time) error
+	// MarkWeb records that a seat's player acted on the game on the web at.
+	MarkWeb(ctx context.Context, board int64, seat int, at time.Time) error
+	// LeaveWeb forgets that a seat's player was on the web.
+	LeaveWeb(ctx context.Context, board int64, seat int) error
+
+	// NotifySetting returns a user's notification setting (the zero one when they never chose);
+	// SaveNotifySetting stores it.
+	NotifySetting(ctx context.Context, user int64) (NotifySetting, error)
+	SaveNotifySetting(ctx context.Context, user int64, s NotifySetting) error
+	// PendNotice sets a seat's pending notification of a board (one per board and seat: it
+	// replaces the one pending), due at n.Due.
+	PendNotice(ctx context.Context, board int64, n BoardNotice, now time.Time) error
+	// DropNotice removes a seat's pending notification, reporting whether there was one.
+	DropNotice(ctx context.Context, board int64, seat int) (bool, error)
+	// TakeNotice removes and returns a seat's pending notification, due or not; false when
+	// there was none.
+	TakeNotice(ctx context.Context, board int64, seat int) (BoardNotice, bool, error)
+	// ClaimNotices locks (SKIP LOCKED) and returns the notifications of a board due by now,
+	// by seat.
+	ClaimNotices(ctx context.Context, board int64, now time.Time) ([]BoardNotice, error)
+	// DueNoticeBoards returns at most limit boards with notifications due by now, the most
+	// overdue first.
+	DueNoticeBoards(ctx context.Context, now time.Time, limit int) ([]BoardRef, error)
+
+	// ClockLeadBoards returns at most limit active boards with a clock of minutes whose player
+	// to move is within the lead of the clock's end (a fifth of the main time, at least a
+	// minute) and was not reminded at this ply, the nearest deadline first.
+	ClockLeadBoards(ctx context.Context, now time.Time, limit int) ([]BoardRef, error)
+	// MarkClockReminder records that the player to move of a board was reminded at ply; false
+	// when they were already.
+	MarkClockReminder(ctx context.Context, board int64, ply int) (bool, error)
+
+	// Spectators reports whether anyone may watch a board; SetSpectators switches it.
+	Spectators(ctx context.Context, board int64) (bool, error)
+	SetSpectators(ctx context.Context, board int64, allow bool, by int64, at time.Time) error
+}
+
+// SeatMarks is what the views recorded of a seat of a board (BoardViews.SeatMarks).
+type SeatMarks struct {
+	// Sent is when the seat's board message was last sent; Web when its player last acted on
+	// the game on the web. Zero: never.
+	Sent, Web time.Time
+}
+
+// NotifySetting is a user's notification setting.
+type NotifySetting struct {
+	// Delay is "" (by the game's clock), or the name of a delay ("now", "15m", "1h", "never").
+	Delay string
+	// Quiet is set when the user has quiet hours, From (inclusive) To (exclusive), whole hours
+	// of their day.
+	Quiet    bool
+	From, To int
+	// Offset is the user's UTC offset in minutes.
+	Offset int
+}
+
+// BoardNotice is a seat's pending notification of news of a board.
+type BoardNotice struct {
+	Seat int
+	// Ply is the board's ply when the news came, Kind what it is, Actor the seat that made it
+	// (-1: the clock).
+	Ply   int
+	Kind  string
+	Actor int
+	// Due is when it is to be sent.
+	Due time.Time
+}
+
+// BoardRef names a board and its bot.
+type BoardRef struct {
+	ID      int64
+	Service int
+}

@@ -26,6 +26,7 @@ import (
 type Store interface {
 	sessions.BoardStore
 	sessions.BoardJobs
+	sessions.BoardViews
 }
 
 // Users gives the players as others see them (bot/botpg implements it): their chat, name and

@@ -59,8 +59,7 @@ func TestReminder(t *testing.T) {
 		t.Errorf("the reminder: %q", m.Text)
 	}
 	e.clock.advance(time.Hour)
-	time.Sleep(300 * time.Millisecond) // several runs of the reminders job
-	e.WaitIdle(t)
+	e.settle(t)
 	if n := e.CountText(first, reminder); n != 1 {
 		t.Errorf("%d reminders, want 1", n)
 	}

@@ -44,8 +44,10 @@ type env struct {
 	service int
 	app     *app.Bot
 	proc    *bottest.Process
-	// jobs are the board games' jobs the processes run, every 50 ms.
-	jobs struct{ deadlines, reminders, ai, cleanup, notify bool }
+	// jobs are the board games' jobs the processes run, every 50 ms; running are the running
+	// process's, which settle waits for.
+	jobs    struct{ deadlines, reminders, ai, cleanup, notify bool }
+	running *bottest.Jobs
 	// seed is the seed of the next board opened (0: a seed counted from 1).
 	seed, seeds atomic.Uint64
 	// allowed are the warnings and errors the test provokes (see allow).
@@ -93,9 +95,10 @@ func (e *env) start(t *testing.T) *bottest.Process {
 	t.Helper()
 	b := e.newBot()
 	var also []func(context.Context, *bot.Transport)
+	jobs := &bottest.Jobs{}
 	every := func(on bool, job func(context.Context, boards.Doer) error) {
 		if on {
-			also = append(also, bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return job(ctx, tr) }))
+			also = append(also, jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return job(ctx, tr) }))
 		}
 	}
 	every(e.jobs.deadlines, b.Boards.Deadlines)
@@ -104,7 +107,7 @@ func (e *env) start(t *testing.T) *bottest.Process {
 	every(e.jobs.cleanup, b.Boards.Cleanup)
 	every(e.jobs.notify, b.Boards.Notify)
 	p := e.Start(t, bot.Config{Handler: b.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond}, also...)
-	e.service, e.app, e.proc = p.Service, b, p
+	e.service, e.app, e.proc, e.running = p.Service, b, p, jobs
 	return p
 }
 

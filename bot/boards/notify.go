@@ -2,15 +2,12 @@ package boards
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"html"
 	"log/slog"
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/texts"
@@ -93,7 +90,7 @@ type news struct {
 	actor int
 }
 
-// notifySetting is a user's notification setting (table board_notify_setting).
+// notifySetting is a user's notification setting (sessions.NotifySetting).
 type notifySetting struct {
 	// delay is "" (by the game's clock), "now", "15m", "1h" or "never".
 	delay string
@@ -150,60 +147,24 @@ func (s notifySetting) quietUntil(t time.Time) time.Time {
 	return end.Add(-off)
 }
 
-const settingSQL = `
-	SELECT coalesce(delay, ''), quiet_from, quiet_to, utc_offset FROM board_notify_setting WHERE user_id = $1`
-
 // loadSetting reads a user's notification setting; the defaults when they never chose.
-func loadSetting(ctx context.Context, db pgx.Tx, user int64) (notifySetting, error) {
-	var s notifySetting
-	var from, to *int16
-	var off int16
-	err := db.QueryRow(ctx, settingSQL, user).Scan(&s.delay, &from, &to, &off)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return notifySetting{}, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("user %d: notification setting: %w", user, err)
-	}
-	s.offset = int(off)
-	if from != nil && to != nil {
-		s.quiet, s.from, s.to = true, int(*from), int(*to)
-	}
-	return s, nil
+func (b *Boards) loadSetting(ctx context.Context, tx bot.Tx, user int64) (notifySetting, error) {
+	set, err := b.store(tx.DB()).NotifySetting(ctx, user)
+	return notifySetting{delay: set.Delay, quiet: set.Quiet, from: set.From, to: set.To, offset: set.Offset}, err
 }
-
-const saveSettingSQL = `
-	INSERT INTO board_notify_setting (user_id, delay, quiet_from, quiet_to, utc_offset)
-	VALUES ($1, nullif($2, ''), $3, $4, $5)
-	ON CONFLICT (user_id) DO UPDATE SET delay = EXCLUDED.delay, quiet_from = EXCLUDED.quiet_from,
-		quiet_to = EXCLUDED.quiet_to, utc_offset = EXCLUDED.utc_offset`
 
 // saveSetting stores a user's notification setting.
-func saveSetting(ctx context.Context, db pgx.Tx, user int64, s notifySetting) error {
-	var from, to any
-	if s.quiet {
-		from, to = s.from, s.to
-	}
-	if _, err := db.Exec(ctx, saveSettingSQL, user, s.delay, from, to, s.offset); err != nil {
-		return fmt.Errorf("user %d: save notification setting: %w", user, err)
-	}
-	return nil
+func (b *Boards) saveSetting(ctx context.Context, tx bot.Tx, user int64, s notifySetting) error {
+	return b.store(tx.DB()).SaveNotifySetting(ctx, user,
+		sessions.NotifySetting{Delay: s.delay, Quiet: s.quiet, From: s.from, To: s.to, Offset: s.offset})
 }
-
-const upsertNoticeSQL = `
-	INSERT INTO board_notification (board_id, seat, ply, kind, actor, due_at, created_at)
-	VALUES ($1, $2, $3, $4, $5, $6, $7)
-	ON CONFLICT (board_id, seat) DO UPDATE SET ply = EXCLUDED.ply, kind = EXCLUDED.kind,
-		actor = EXCLUDED.actor, due_at = EXCLUDED.due_at, created_at = EXCLUDED.created_at`
-
-const dropNoticeSQL = `DELETE FROM board_notification WHERE board_id = $1 AND seat = $2`
 
 // notice decides how news reaches a human seat (see the top of this file): sent at once (the
 // board anew, showNew), or the board changed in place silently (showQuiet) with a notification
 // pending or, for "never", none.
 func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *scene, seat int, n news) (showMode, error) {
 	bd := sc.bd
-	set, err := loadSetting(ctx, tx.DB(), bd.Seats[seat].User)
+	set, err := b.loadSetting(ctx, tx, bd.Seats[seat].User)
 	if err != nil {
 		return 0, err
 	}
@@ -214,9 +175,10 @@ func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *scene, seat int, n n
 		wait = webGrace
 	}
 	due := set.quietUntil(now.Add(wait))
+	st := b.store(tx.DB())
 	if never || !due.After(now) {
-		if _, err := tx.DB().Exec(ctx, dropNoticeSQL, bd.ID, seat); err != nil {
-			return 0, fmt.Errorf("board %d: drop its notification: %w", bd.ID, err)
+		if _, err := st.DropNotice(ctx, bd.ID, seat); err != nil {
+			return 0, err
 		}
 		if never {
 			return showQuiet, nil
@@ -224,40 +186,31 @@ func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *scene, seat int, n n
 		b.metrics.Notifications.WithLabelValues("at_once").Inc()
 		return showNew, nil
 	}
-	var actor any
-	if n.actor != noSeat {
-		actor = n.actor
-	}
-	if _, err := tx.DB().Exec(ctx, upsertNoticeSQL, bd.ID, seat, n.ply, n.kind, actor, due, now); err != nil {
-		return 0, fmt.Errorf("board %d: pend its notification: %w", bd.ID, err)
+	notice := sessions.BoardNotice{Seat: seat, Ply: n.ply, Kind: n.kind, Actor: n.actor, Due: due}
+	if err := st.PendNotice(ctx, bd.ID, notice, now); err != nil {
+		return 0, err
 	}
 	return showQuiet, nil
 }
 
 // cancelNotice drops a seat's pending notification of a board: the player has seen the board.
 func (b *Boards) cancelNotice(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	tag, err := tx.DB().Exec(ctx, dropNoticeSQL, board, seat)
+	dropped, err := b.store(tx.DB()).DropNotice(ctx, board, seat)
 	if err != nil {
-		return fmt.Errorf("board %d: drop its notification: %w", board, err)
+		return err
 	}
-	if tag.RowsAffected() > 0 {
+	if dropped {
 		b.metrics.Notifications.WithLabelValues("seen").Inc()
 	}
 	return nil
 }
 
-const dueNoticesSQL = `
-	SELECT n.board_id, s.service_id FROM board_notification n JOIN board_session s ON s.id = n.board_id
-	WHERE n.due_at <= $1 GROUP BY n.board_id, s.service_id ORDER BY min(n.due_at) LIMIT $2`
-
-const claimNoticesSQL = `
-	SELECT seat, ply, kind, coalesce(actor, -1) FROM board_notification
-	WHERE board_id = $1 AND due_at <= $2 ORDER BY seat FOR UPDATE SKIP LOCKED`
-
 // Notify is the job of the pending notifications (NotifySpec): it sends each notification that
 // is due and still news, and drops the others (see the top of this file).
 func (b *Boards) Notify(ctx context.Context, do Doer) error {
-	found, err := b.dueBoards(ctx, do, dueNoticesSQL)
+	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]sessions.BoardRef, error) {
+		return st.DueNoticeBoards(ctx, b.now(), maxSettle)
+	})
 	if err != nil {
 		return fmt.Errorf("boards: notifications: %w", err)
 	}
@@ -272,19 +225,22 @@ type pending struct {
 	news
 }
 
+// pendingOf is a stored notification as the job judges it.
+func pendingOf(n sessions.BoardNotice) pending {
+	return pending{seat: n.Seat, news: news{kind: n.Kind, ply: n.Ply, actor: n.Actor}}
+}
+
 // deliver sends the due notifications of a board locked in tx, or drops them, deleting their
 // rows.
 func (b *Boards) deliver(ctx context.Context, tx bot.Tx, bd *sessions.Board) error {
-	rows, err := tx.DB().Query(ctx, claimNoticesSQL, bd.ID, b.now())
+	st := b.store(tx.DB())
+	notices, err := st.ClaimNotices(ctx, bd.ID, b.now())
 	if err != nil {
-		return fmt.Errorf("board %d: claim its notifications: %w", bd.ID, err)
+		return err
 	}
-	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (pending, error) {
-		var p pending
-		return p, r.Scan(&p.seat, &p.ply, &p.kind, &p.actor)
-	})
-	if err != nil {
-		return fmt.Errorf("board %d: claim its notifications: %w", bd.ID, err)
+	list := make([]pending, len(notices))
+	for i, n := range notices {
+		list[i] = pendingOf(n)
 	}
 	if len(list) == 0 {
 		return nil // delivered by another process meanwhile
@@ -294,8 +250,8 @@ func (b *Boards) deliver(ctx context.Context, tx bot.Tx, bd *sessions.Board) err
 		return err
 	}
 	for _, p := range list {
-		if _, err := tx.DB().Exec(ctx, dropNoticeSQL, bd.ID, p.seat); err != nil {
-			return fmt.Errorf("board %d: drop its notification: %w", bd.ID, err)
+		if _, err := st.DropNotice(ctx, bd.ID, p.seat); err != nil {
+			return err
 		}
 		outcome := judge(sc, p)
 		b.metrics.Notifications.WithLabelValues(outcome).Inc()
@@ -373,45 +329,29 @@ func clocked(tc sessions.TimeControl) bool {
 	return tc.Mode == sessions.ClockFischer || tc.Mode == sessions.ClockByoyomi || tc.Mode == sessions.ClockSandglass
 }
 
-// clockDueSQL finds the games whose player to move is within the lead of their clock's end and
-// not reminded at this ply (the lead, the rule of clockLead, in SQL).
-const clockDueSQL = `
-	SELECT s.id, s.service_id FROM board_session s
-	WHERE s.status = 'active' AND s.clock_mode IN ('fischer', 'byoyomi', 'sandglass') AND s.deadline > $1
-		AND s.deadline <= $1 + greatest(s.main_us / 5, 60000000) * interval '1 microsecond'
-		AND NOT EXISTS (SELECT 1 FROM board_clock_reminder r WHERE r.board_id = s.id AND r.ply = s.ply)
-	ORDER BY s.deadline LIMIT $2`
-
-const markClockSQL = `
-	INSERT INTO board_clock_reminder (board_id, ply) VALUES ($1, $2)
-	ON CONFLICT (board_id) DO UPDATE SET ply = EXCLUDED.ply WHERE board_clock_reminder.ply <> EXCLUDED.ply`
-
-// dueBoards lists the boards a query finds due now (its arguments: now and the most to
-// return), with their bots; each is then handled in a transaction of its own (settle).
-func (b *Boards) dueBoards(ctx context.Context, do Doer, query string) ([]due, error) {
-	var found []due
-	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
-		rows, err := tx.DB().Query(ctx, query, b.now(), maxSettle)
-		if err != nil {
-			return err
+// dueBoards lists the boards a store's query finds due now, with their bots, in a transaction
+// it rolls back; each is then handled in a transaction of its own (settle).
+func (b *Boards) dueBoards(ctx context.Context, do Doer, query func(ctx context.Context, st Store) ([]sessions.BoardRef, error)) ([]due, error) {
+	return b.peek(ctx, do, func(ctx context.Context, st Store) ([]due, error) {
+		refs, err := query(ctx, st)
+		out := make([]due, len(refs))
+		for i, r := range refs {
+			out[i] = due{r.ID, r.Service}
 		}
-		found, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (due, error) {
-			var d due
-			return d, r.Scan(&d.id, &d.service)
-		})
-		return err
+		return out, err
 	})
-	return found, err
 }
 
 // clockReminders reminds the players with a clock of minutes whose time is nearly out (see the
 // top of this file).
 func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
-	found, err := b.dueBoards(ctx, do, clockDueSQL)
+	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]sessions.BoardRef, error) {
+		return st.ClockLeadBoards(ctx, b.now(), maxSettle)
+	})
 	if err != nil {
 		return fmt.Errorf("boards: clock reminders: %w", err)
 	}
-	return b.settle(ctx, do, "clock-reminders", found, func(ctx context.Context, tx bot.Tx, _ Store, bd *sessions.Board) error {
+	return b.settle(ctx, do, "clock-reminders", found, func(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board) error {
 		now := b.now()
 		seat := bd.ToMove
 		left := bd.Deadline.Sub(now)
@@ -419,11 +359,11 @@ func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
 			left > clockLead(bd.Control) || !bd.Seats[seat].Human() {
 			return nil
 		}
-		tag, err := tx.DB().Exec(ctx, markClockSQL, bd.ID, bd.Ply())
+		marked, err := st.MarkClockReminder(ctx, bd.ID, bd.Ply())
 		if err != nil {
-			return fmt.Errorf("board %d: record its clock reminder: %w", bd.ID, err)
+			return err
 		}
-		if tag.RowsAffected() == 0 {
+		if !marked {
 			return nil // reminded at this ply already
 		}
 		if bd.Ply() > 0 && bd.Seats[seat].Seen >= bd.Ply() {
@@ -444,7 +384,7 @@ func (b *Boards) remind(ctx context.Context, tx bot.Tx, bd *sessions.Board, now 
 	if p == nil || p.Blocked {
 		return nil
 	}
-	set, err := loadSetting(ctx, tx.DB(), p.ID)
+	set, err := b.loadSetting(ctx, tx, p.ID)
 	if err != nil {
 		return err
 	}
@@ -468,21 +408,14 @@ func (b *Boards) remind(ctx context.Context, tx bot.Tx, bd *sessions.Board, now 
 	return b.show(ctx, tx, sc, bd.ToMove, mode, note, nil, false, 0)
 }
 
-const takeNoticeSQL = `
-	DELETE FROM board_notification WHERE board_id = $1 AND seat = $2
-	RETURNING ply, kind, coalesce(actor, -1)`
-
 // takeNotice removes a seat's pending notification of a board locked in tx, whether due or not,
 // and returns its note when it is still news ("" when there is none).
 func (b *Boards) takeNotice(ctx context.Context, tx bot.Tx, sc *scene, seat int) (string, error) {
-	p := pending{seat: seat}
-	err := tx.DB().QueryRow(ctx, takeNoticeSQL, sc.bd.ID, seat).Scan(&p.ply, &p.kind, &p.actor)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", nil
+	n, ok, err := b.store(tx.DB()).TakeNotice(ctx, sc.bd.ID, seat)
+	if err != nil || !ok {
+		return "", err
 	}
-	if err != nil {
-		return "", fmt.Errorf("board %d: take its notification: %w", sc.bd.ID, err)
-	}
+	p := pendingOf(n)
 	outcome := judge(sc, p)
 	b.metrics.Notifications.WithLabelValues(outcome).Inc()
 	if outcome != "sent" {
@@ -510,7 +443,7 @@ const (
 
 // notifyMenu is the built-in board.notify: the user's setting, with buttons to change it.
 func (b *Boards) notifyMenu(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
-	set, err := loadSetting(ctx, tx.DB(), u.User.ID)
+	set, err := b.loadSetting(ctx, tx, u.User.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -527,7 +460,7 @@ func (b *Boards) notifyMenu(ctx context.Context, tx bot.Tx, u *bot.Update, _ map
 func (b *Boards) notifyPressed(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	cq := u.CallbackQuery
 	c := texts.For(u.User.Language)
-	set, err := loadSetting(ctx, tx.DB(), u.User.ID)
+	set, err := b.loadSetting(ctx, tx, u.User.ID)
 	if err != nil {
 		return err
 	}
@@ -535,7 +468,7 @@ func (b *Boards) notifyPressed(ctx context.Context, tx bot.Tx, u *bot.Update) er
 	if err != nil {
 		return tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, c.Bot.Stale))
 	}
-	if err := saveSetting(ctx, tx.DB(), u.User.ID, set); err != nil {
+	if err := b.saveSetting(ctx, tx, u.User.ID, set); err != nil {
 		return err
 	}
 	reqs := []bot.Request{bot.AnswerCallback(u.Chat, cq.ID, c.Board.NotifySaved)}

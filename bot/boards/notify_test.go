@@ -53,11 +53,12 @@ func (e *env) play(t *testing.T, id int64, avoid string) string {
 	return mv.String()
 }
 
-// settle lets the notifications job run a few times, and waits until everything it queued is
-// sent.
+// settle runs the jobs once more, after what the test did (a move, the clock moved on), and
+// waits until everything they queued is sent.
 func (e *env) settle(t *testing.T) {
 	t.Helper()
-	time.Sleep(300 * time.Millisecond) // several runs of the jobs, every 50 ms
+	e.WaitIdle(t)
+	e.running.Settle(t)
 	e.WaitIdle(t)
 }
 

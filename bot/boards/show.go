@@ -2,7 +2,6 @@ package boards
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/questbot/questbot/bot"
@@ -33,7 +32,7 @@ import (
 // The transport forgets the messages of a ref two days after they were sent (Telegram lets a
 // bot delete its messages for that long), while a correspondence player may think for three: a
 // board last sent more than refreshAfter ago is therefore sent anew rather than edited. When it
-// was sent is recorded per seat in board_message.
+// was sent is recorded per seat (sessions.BoardViews.MarkSent).
 
 // refreshAfter is how old a board message may be and still be edited in place.
 const refreshAfter = 40 * time.Hour
@@ -146,74 +145,18 @@ func (b *Boards) picture(g *engine.Game, seat int, ent *entry) (string, error) {
 	return path, nil
 }
 
-// markSentSQL records when a seat's board message was last sent.
-const markSentSQL = `
-	INSERT INTO board_message (board_id, seat, sent_at) VALUES ($1, $2, $3)
-	ON CONFLICT (board_id, seat) DO UPDATE SET sent_at = EXCLUDED.sent_at`
-
 // markSent records that a seat's board message was sent now.
 func (b *Boards) markSent(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	if _, err := tx.DB().Exec(ctx, markSentSQL, board, seat, b.now()); err != nil {
-		return fmt.Errorf("board %d: record its message: %w", board, err)
-	}
-	return nil
+	return b.store(tx.DB()).MarkSent(ctx, board, seat, b.now())
 }
-
-// markWebSQL records when a seat's player last acted on the game on the web.
-const markWebSQL = `
-	INSERT INTO board_message (board_id, seat, web_at) VALUES ($1, $2, $3)
-	ON CONFLICT (board_id, seat) DO UPDATE SET web_at = EXCLUDED.web_at`
 
 // markWeb records that a seat's player acts on the game on the web now (see notify.go).
 func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	if _, err := tx.DB().Exec(ctx, markWebSQL, board, seat, b.now()); err != nil {
-		return fmt.Errorf("board %d: record its player on the web: %w", board, err)
-	}
-	return nil
+	return b.store(tx.DB()).MarkWeb(ctx, board, seat, b.now())
 }
-
-// leaveWebSQL forgets that a seat's player was on the web.
-const leaveWebSQL = `UPDATE board_message SET web_at = NULL WHERE board_id = $1 AND seat = $2 AND web_at IS NOT NULL`
 
 // leaveWeb records that a seat's player acts on the game in Telegram: they are no longer on the
 // web, and news of the game rings again (see notify.go).
 func (b *Boards) leaveWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	if _, err := tx.DB().Exec(ctx, leaveWebSQL, board, seat); err != nil {
-		return fmt.Errorf("board %d: record its player in Telegram: %w", board, err)
-	}
-	return nil
-}
-
-// sentSQL reads when the seats' board messages were last sent, and when their players were last
-// on the web.
-const sentSQL = `SELECT seat, sent_at, web_at FROM board_message WHERE board_id = $1`
-
-// loadSent reads when the seats' board messages were last sent, and when their players were
-// last on the web, into the scene.
-func (b *Boards) loadSent(ctx context.Context, tx bot.Tx, sc *scene) error {
-	rows, err := tx.DB().Query(ctx, sentSQL, sc.bd.ID)
-	if err != nil {
-		return fmt.Errorf("board %d: its messages: %w", sc.bd.ID, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var seat int
-		var sent, web *time.Time
-		if err := rows.Scan(&seat, &sent, &web); err != nil {
-			return fmt.Errorf("board %d: its messages: %w", sc.bd.ID, err)
-		}
-		if seat != 0 && seat != 1 {
-			continue
-		}
-		if sent != nil {
-			sc.sent[seat] = *sent
-		}
-		if web != nil {
-			sc.web[seat] = *web
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("board %d: its messages: %w", sc.bd.ID, err)
-	}
-	return nil
+	return b.store(tx.DB()).LeaveWeb(ctx, board, seat)
 }

@@ -48,8 +48,12 @@ func (b *Boards) newScene(ctx context.Context, tx bot.Tx, bd *sessions.Board) (*
 		}
 		sc.players[i] = p
 	}
-	if err := b.loadSent(ctx, tx, sc); err != nil {
+	marks, err := b.store(tx.DB()).SeatMarks(ctx, bd.ID)
+	if err != nil {
 		return nil, err
+	}
+	for i, m := range marks {
+		sc.sent[i], sc.web[i] = m.Sent, m.Web
 	}
 	return sc, nil
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/sessionpg"
 )
 
 // # The web game server's side of the boards
@@ -120,20 +121,9 @@ type SquareState struct {
 	R    int    `json:"r"`
 }
 
-// spectatorsSQL reads a board's spectators switch.
-const spectatorsSQL = `SELECT allowed FROM board_spectators WHERE board_id = $1`
-
 // Spectators reports whether a board's players let anyone watch it.
 func Spectators(ctx context.Context, db pgx.Tx, board int64) (bool, error) {
-	var on bool
-	err := db.QueryRow(ctx, spectatorsSQL, board).Scan(&on)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("board %d: spectators: %w", board, err)
-	}
-	return on, nil
+	return sessionpg.NewBoardStore(db).Spectators(ctx, board)
 }
 
 // Viewable reports the seat a user sees a board from: theirs, or -1 for anyone else when the
@@ -163,7 +153,7 @@ func (b *Boards) WebState(ctx context.Context, db pgx.Tx, service int, user, boa
 	if service != 0 && bd.Service != service {
 		return nil, nil, fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
 	}
-	spect, err := Spectators(ctx, db, board)
+	spect, err := b.store(db).Spectators(ctx, board)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -535,20 +525,12 @@ func (b *Boards) WebJoin(ctx context.Context, tx bot.Tx, service int, user, boar
 	return b.join(ctx, tx, st, bd, user, byWeb)
 }
 
-// setSpectatorsSQL sets a board's spectators switch.
-const setSpectatorsSQL = `
-	INSERT INTO board_spectators (board_id, allowed, set_by, set_at) VALUES ($1, $2, $3, $4)
-	ON CONFLICT (board_id) DO UPDATE SET allowed = EXCLUDED.allowed, set_by = EXCLUDED.set_by, set_at = EXCLUDED.set_at`
-
 // WebSpectators sets whether anyone may watch a board; either player may switch it.
 func (b *Boards) WebSpectators(ctx context.Context, tx bot.Tx, service int, user, board int64, allow bool) error {
 	if _, _, _, err := b.lockSeat(ctx, tx, service, user, board); err != nil {
 		return err
 	}
-	if _, err := tx.DB().Exec(ctx, setSpectatorsSQL, board, allow, user, b.now()); err != nil {
-		return fmt.Errorf("board %d: spectators: %w", board, err)
-	}
-	return nil
+	return b.store(tx.DB()).SetSpectators(ctx, board, allow, user, b.now())
 }
 
 // WebLegal returns the legal moves of a board's side to move, for the answer to a refused move.

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -169,8 +170,26 @@ func (e *Env) Start(t testing.TB, cfg bot.Config, also ...func(ctx context.Conte
 
 // Every returns a func for Start's also that runs job every interval, as the bot's scheduler
 // would (its times are at least a second apart; tests go faster). A failure of the job is
-// logged by the bot, not by the test: the job runs again.
+// logged by the bot, not by the test: the job runs again. A test that waits for what a job
+// does uses Jobs instead.
 func Every(interval time.Duration, job func(ctx context.Context, tr *bot.Transport) error) func(context.Context, *bot.Transport) {
+	return (&Jobs{}).Every(interval, job)
+}
+
+// Jobs are the scheduled jobs of one bot process of a test. Each runs every interval, as the
+// bot's scheduler would, and Settle runs each once more: a test that must know a job has done
+// its work (after it moved the clock, say) waits for that run to end, not for time to pass.
+type Jobs struct {
+	mu    sync.Mutex
+	kicks []chan chan struct{}
+}
+
+// Every adds a job that runs every interval, and returns the func for Start's also.
+func (j *Jobs) Every(interval time.Duration, job func(ctx context.Context, tr *bot.Transport) error) func(context.Context, *bot.Transport) {
+	kick := make(chan chan struct{})
+	j.mu.Lock()
+	j.kicks = append(j.kicks, kick)
+	j.mu.Unlock()
 	return func(ctx context.Context, tr *bot.Transport) {
 		tick := time.NewTicker(interval)
 		defer tick.Stop()
@@ -180,7 +199,33 @@ func Every(interval time.Duration, job func(ctx context.Context, tr *bot.Transpo
 			case <-ctx.Done():
 				return
 			case <-tick.C:
+			case done := <-kick:
+				job(ctx, tr)
+				close(done)
 			}
+		}
+	}
+}
+
+// Settle runs every job once more, in the order they were added, each run starting after the
+// call, and returns when they have all ended.
+func (j *Jobs) Settle(t testing.TB) {
+	t.Helper()
+	j.mu.Lock()
+	kicks := slices.Clone(j.kicks)
+	j.mu.Unlock()
+	deadline := time.After(Timeout)
+	for _, kick := range kicks {
+		done := make(chan struct{})
+		select {
+		case kick <- done:
+		case <-deadline:
+			t.Fatal("a job of the bot process is not running")
+		}
+		select {
+		case <-done:
+		case <-deadline:
+			t.Fatal("a run of a job did not end")
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -127,8 +126,10 @@ func TestShippedQuestStaleRetrySwitch(t *testing.T) {
 	if _, err := e.Bot.Press(8, ids[0], first); err != nil {
 		t.Fatal(err)
 	}
+	// The press is answered in the transaction of whatever it changed: answered, it changed
+	// all it ever will.
 	e.WaitFor(t, "the stale press answered", func() bool { return e.Bot.UnansweredCallbacks() == 0 })
-	time.Sleep(100 * time.Millisecond)
+	e.WaitIdle(t)
 	if n, _ := e.game(t, 8); n.step != after.step || !statesEqual(n.state, after.state) {
 		t.Errorf("a stale press changed the game: step %d → %d", after.step, n.step)
 	}

@@ -623,13 +623,7 @@ func TestRealQuest(t *testing.T) {
 // waitFor polls cond until it holds, for at most ten seconds.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	bottest.WaitFor(t, 10*time.Second, what, cond)
 }
 
 // Ensure an HTTP action is awaited: its request carries the parameters, its status picks the

@@ -198,10 +198,11 @@ func evalInt(t *testing.T, ctx context.Context, expr string) int {
 	return n
 }
 
-// settle lets the scheduled jobs (every 50 ms here) run a few times and waits until what they
+// settle runs the scheduled jobs once more, after what the test did, and waits until what they
 // queued is sent.
 func settle(t *testing.T, e *env) {
 	t.Helper()
-	time.Sleep(300 * time.Millisecond)
+	e.WaitIdle(t)
+	e.jobs.Settle(t)
 	e.WaitIdle(t)
 }

@@ -60,6 +60,8 @@ type env struct {
 	// cfg is the web server's configuration, opts the bot's.
 	cfg  web.Config
 	opts envOptions
+	// jobs are the bot process's jobs (settle waits for them).
+	jobs *bottest.Jobs
 }
 
 // newEnv starts the bot and the web server; cfg tunes the server (its parts are filled in).
@@ -114,10 +116,11 @@ func newEnvWith(t *testing.T, cfg web.Config, opts envOptions) *env {
 // startBot starts a bot process on the env, with its jobs.
 func (e *env) startBot(t *testing.T) {
 	t.Helper()
+	e.jobs = &bottest.Jobs{}
 	jobs := []func(context.Context, *bot.Transport){
-		bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Notify(ctx, tr) })}
+		e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Notify(ctx, tr) })}
 	if e.opts.think {
-		jobs = append(jobs, bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
+		jobs = append(jobs, e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
 			return e.app.Boards.Think(ctx, tr)
 		}))
 	}
