@@ -353,8 +353,7 @@ func (e *Env) WaitIdle(t testing.TB) {
 	t.Helper()
 	deadline := time.Now().Add(Timeout)
 	for {
-		inbox := e.QueryInt(t, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`)
-		outbox := e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending'`)
+		inbox, outbox := e.backlog(t)
 		if inbox == 0 && outbox == 0 && e.Bot.UnansweredCallbacks() == 0 {
 			return
 		}
@@ -370,8 +369,29 @@ func (e *Env) WaitIdle(t testing.TB) {
 func (e *Env) WaitHandled(t testing.TB) {
 	t.Helper()
 	e.WaitFor(t, "every update to be handled", func() bool {
-		return e.Bot.PendingUpdates() == 0 && e.QueryInt(t, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`) == 0
+		inbox, _ := e.backlog(t)
+		return e.Bot.PendingUpdates() == 0 && inbox == 0
 	})
+}
+
+// backlog returns the updates stored but not handled, and the outbox rows not sent, as the
+// transport's store counts them.
+func (e *Env) backlog(t testing.TB) (inbox, outbox int64) {
+	t.Helper()
+	ctx := context.Background()
+	store := botpg.New(e.Pool)
+	inbox, _, err := store.InboxBacklog(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lanes, err := store.OutboxStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lanes {
+		outbox += l.Depth
+	}
+	return inbox, outbox
 }
 
 // WaitFor waits until cond holds; the failure shows the logs.
