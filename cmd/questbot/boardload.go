@@ -265,6 +265,12 @@ func boardloadRun(ctx context.Context, o boardloadOptions, cfg Config, getenv fu
 	if rep.handle, err = gatherHistogram(srv.registry, "questbot_update_handle_seconds"); err != nil {
 		return nil, err
 	}
+	if rep.sent, err = gatherCounterBy(srv.registry, "questbot_sends_total", "method", "outcome", "sent"); err != nil {
+		return nil, err
+	}
+	if rep.floodWaits, err = gatherCounter(srv.registry, "questbot_flood_waits_total"); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 
@@ -409,6 +415,36 @@ func gatherCounter(reg *prometheus.Registry, name string) (float64, error) {
 	return 0, fmt.Errorf("the metric %s is not registered", name)
 }
 
+// gatherCounterBy returns the values of a counter family of reg by the value of one label,
+// over the series whose label only has the value only (only "" takes them all).
+func gatherCounterBy(reg *prometheus.Registry, name, label, onlyLabel, only string) (map[string]float64, error) {
+	mfs, err := reg.Gather()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]float64{}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			var key, filter string
+			for _, lp := range m.GetLabel() {
+				switch lp.GetName() {
+				case label:
+					key = lp.GetValue()
+				case onlyLabel:
+					filter = lp.GetValue()
+				}
+			}
+			if only == "" || filter == only {
+				out[key] += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return out, nil
+}
+
 // gatherHistogram merges the series of a histogram of reg and estimates its p50 and p99 by
 // linear interpolation within the bucket each falls in. A histogram with no series yet (nothing
 // observed) has zero figures.
@@ -484,6 +520,9 @@ type boardloadReport struct {
 	think                            histogramFigures
 	// handle is the transport's time to handle an update (its transaction).
 	handle histogramFigures
+	// sent are the requests Telegram took, by method; floodWaits the 429 answers.
+	sent       map[string]float64
+	floodWaits float64
 }
 
 // fill copies the figures of the play and the samples.
@@ -580,6 +619,18 @@ func (r *boardloadReport) String() string {
 	fmt.Fprintf(&b, "updates waiting to be handled (max over the samples): %d, the oldest %s; handling (questbot_update_handle_seconds): %s\n",
 		r.inboxMax, fmtMS(r.inboxOldest), r.handle)
 	fmt.Fprintf(&b, "rows superseded: %.0f\n", r.superseded)
+	var methods []string
+	for m := range r.sent {
+		methods = append(methods, m)
+	}
+	sort.Slice(methods, func(i, j int) bool {
+		return r.sent[methods[i]] > r.sent[methods[j]] || r.sent[methods[i]] == r.sent[methods[j]] && methods[i] < methods[j]
+	})
+	var sends []string
+	for _, m := range methods {
+		sends = append(sends, fmt.Sprintf("%s %.0f", m, r.sent[m]))
+	}
+	fmt.Fprintf(&b, "sent to Telegram: %s; 429 answers: %.0f\n", strings.Join(sends, ", "), r.floodWaits)
 	for _, cmd := range []string{cmdWeb, cmdMyGames} {
 		fmt.Fprintf(&b, "%s reply: %d sent, %d unanswered; %s\n", cmd, r.cmdSent[cmd], r.cmdMissing[cmd], latencyLine(r.cmdLat[cmd]))
 	}
