@@ -5,7 +5,7 @@ MODULE  := github.com/questbot/questbot
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 GO      ?= go
 
-.PHONY: run build test check fuzz deep bench loadtest questload clean chromium
+.PHONY: run build test check fuzz deep bench loadtest boardload questload clean chromium
 
 run: build
 	./bin/questbot serve
@@ -74,6 +74,15 @@ USERS ?= 40
 DURATION ?= 10s
 loadtest: build
 	./bin/questbot loadtest -users $(USERS) -duration $(DURATION)
+
+# Board games through the web API while the players' Telegram chats are watched (see the
+# README): PAIRS games between players at RATE moves/s each and BOTS against the bot.
+PAIRS ?= 10
+RATE ?= 2
+BOTS ?= 2
+BOARDLOAD_DURATION ?= 20s
+boardload: build
+	./bin/questbot boardload -pairs $(PAIRS) -rate $(RATE) -bots $(BOTS) -duration $(BOARDLOAD_DURATION)
 
 # The web chat's tests drive a headless Chromium: Debian's package, installed when missing.
 chromium:
