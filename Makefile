@@ -5,7 +5,7 @@ MODULE  := github.com/questbot/questbot
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 GO      ?= go
 
-.PHONY: run build test check fuzz deep bench loadtest questload clean chromium
+.PHONY: run build test check fuzz deep bench loadtest boardload questload clean chromium
 
 run: build
 	./bin/questbot serve
@@ -77,6 +77,15 @@ USERS ?= 40
 DURATION ?= 10s
 loadtest: build
 	./bin/questbot loadtest -users $(USERS) -duration $(DURATION)
+
+# Board games through the web API while the players' Telegram chats are watched (see the
+# README): PAIRS games between players at RATE moves/s each and BOTS against the bot.
+PAIRS ?= 10
+RATE ?= 2
+BOTS ?= 2
+BOARDLOAD_DURATION ?= 20s
+boardload: build
+	./bin/questbot boardload -pairs $(PAIRS) -rate $(RATE) -bots $(BOTS) -duration $(BOARDLOAD_DURATION)
 
 # The browser tests (the web chat, the web game server's pages) drive a headless Chromium,
 # Debian's package: installed when missing and make runs as root. Without root it is not

@@ -152,6 +152,9 @@ const (
 	// senders) for service $1. With $6 true (a long poll) an update below the stored offset was
 	// stored before, and may be handled and gone already (a second process polling the same bot
 	// got the same batch); locking the bot's row makes concurrent saves of one bot take turns.
+	// The lock is FOR NO KEY UPDATE, which the offset's update takes anyway: it does not wait
+	// for the transactions that merely refer to the row (each that queues an outbox row holds
+	// a key-share lock on it until it commits), of which there is always one under load.
 	// A webhook's updates ($6 false) may arrive out of order, so the offset says nothing about
 	// them: each is recorded in inbox_seen, and one recorded before is a second delivery of an
 	// update stored already. A long poll skips those too, for the poll that follows a switch
@@ -169,7 +172,7 @@ const (
 		SELECT $1, u.id, u.chat, u.payload::jsonb, u.sender::jsonb
 		FROM u
 		WHERE CASE WHEN $6 THEN
-			u.id >= (SELECT update_offset FROM service WHERE id = $1 FOR UPDATE)
+			u.id >= (SELECT update_offset FROM service WHERE id = $1 FOR NO KEY UPDATE)
 			AND NOT EXISTS (SELECT 1 FROM inbox_seen s WHERE s.service_id = $1 AND s.update_id = u.id)
 		ELSE u.id IN (SELECT update_id FROM fresh) END
 		ON CONFLICT DO NOTHING`

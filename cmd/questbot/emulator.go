@@ -19,10 +19,14 @@ const emulatorStateDir = "tgemu"
 // openEmulator opens the built-in Bot API emulator with the state it kept in DATA_DIR, so that a
 // restarted bot finds its web chat users, their chats and the numbering of updates as they were,
 // and adds the emulated bot and the web chat. The web chat asks the database for the users the
-// bot knows before it gives out a new id.
+// bot knows before it gives out a new id. A load check's emulator (emulatorOnly) keeps nothing on
+// disk: its journal, synced at every change, would time this machine's disk, not the bot.
 func (s *Server) openEmulator() error {
-	emu, err := tgemu.Open(tgemu.Options{EnforceRateLimits: true, Log: s.Log,
-		StateDir: filepath.Join(s.Config.DataDir, emulatorStateDir)})
+	opts := tgemu.Options{EnforceRateLimits: true, Log: s.Log, StateDir: filepath.Join(s.Config.DataDir, emulatorStateDir)}
+	if s.emulatorOnly {
+		opts.StateDir = ""
+	}
+	emu, err := tgemu.Open(opts)
 	if errors.Is(err, tgemu.ErrStateBusy) {
 		return fmt.Errorf("%w; another questbot without BOT_TOKEN runs with DATA_DIR=%s: stop it first or set another DATA_DIR", err, s.Config.DataDir)
 	}

@@ -25,16 +25,17 @@ type command struct {
 
 // commands lists every subcommand; "serve" runs when none is named.
 var commands = map[string]command{
-	"calc":     {"evaluate a quest formula", runCalc},
-	"loadtest": {"measure the Telegram transport with simulated users", runLoadtest},
-	"inspect":  {"summarise .qm/.qmm files (--json for the whole model)", runInspect},
-	"play":     {"play a quest file in the terminal", runPlay},
-	"qms":      {"compile quest sources (qms compile FILE.qms [-o OUT.qmm] [-f]) and decompile quests (qms decompile FILE.qm[m] [-o OUT.qms] [-f])", runQms},
-	"quests":   {"add quest files to the catalogue (quests add [--listed] [--dialect D] FILE|DIR…)", runQuests},
-	"replay":   {"replay golden traces of the reference quest player", runReplay},
-	"serve":    {"run the bot (the default)", runServe},
-	"version":  {"print the version", runVersion},
-	"webload":  {"measure the web game server's live updates: SSE streams and moves", runWebload},
+	"boardload": {"measure board games played through the web API against the players' Telegram chats", runBoardload},
+	"calc":      {"evaluate a quest formula", runCalc},
+	"loadtest":  {"measure the Telegram transport with simulated users", runLoadtest},
+	"inspect":   {"summarise .qm/.qmm files (--json for the whole model)", runInspect},
+	"play":      {"play a quest file in the terminal", runPlay},
+	"qms":       {"compile quest sources (qms compile FILE.qms [-o OUT.qmm] [-f]) and decompile quests (qms decompile FILE.qm[m] [-o OUT.qms] [-f])", runQms},
+	"quests":    {"add quest files to the catalogue (quests add [--listed] [--dialect D] FILE|DIR…)", runQuests},
+	"replay":    {"replay golden traces of the reference quest player", runReplay},
+	"serve":     {"run the bot (the default)", runServe},
+	"version":   {"print the version", runVersion},
+	"webload":   {"measure the web game server's live updates: SSE streams and moves", runWebload},
 }
 
 // shutdownSignals stop the process cleanly, the embedded PostgreSQL with it: Ctrl-C, a service

@@ -110,6 +110,10 @@ type Server struct {
 	dbReady chan struct{} // closed once the database is migrated and s.pool set
 	// watch, when set, replaces defaultWatch for the embedded database (tests).
 	watch *watchOptions
+	// emulatorOnly runs the emulator's bot alone, not the bots configured in the database: a
+	// load check on a database that a real bot also uses never talks to Telegram. Its emulator
+	// keeps its chats in memory (see openEmulator).
+	emulatorOnly bool
 }
 
 // emulatorToken makes the token of the emulated bot: random, so that nothing outside this
@@ -284,7 +288,9 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 		}
 	}
 	// Bots configured in the database run too; with a key, their tokens are sealed there.
-	tokens = append(tokens, s.configuredBots(ctx, pool)...)
+	if !s.emulatorOnly {
+		tokens = append(tokens, s.configuredBots(ctx, pool)...)
+	}
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
 	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL},
 		Listen: session})

@@ -1,0 +1,669 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/botpg"
+)
+
+// runBoardload is the `boardload` command: board games played through the web game server's API
+// while the players' Telegram chats are watched.
+func runBoardload(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return boardload(ctx, args, os.Getenv, stdout, stderr)
+}
+
+// boardloadOptions are the settings of a board load check.
+type boardloadOptions struct {
+	pairs    int
+	rate     float64 // moves a second in each game
+	duration time.Duration
+	bots     int
+	games    []string
+	commands time.Duration // how often, on average, each player sends /web or /mygames
+	settle   time.Duration
+	seed     uint64
+	// beforeCheck, when set, runs after the drain and before the boards are compared (tests
+	// use it to spoil a board and see the check notice).
+	beforeCheck func(ctx context.Context, l *boardloadPlay) error
+}
+
+// The commands the players send in Telegram during the play, whose answers are timed.
+const (
+	cmdWeb     = "/web"
+	cmdMyGames = "/mygames"
+)
+
+// boardloadReplyWait is how long a player waits for the answer to a command, or for the bot's
+// move, before counting it missing.
+const boardloadReplyWait = time.Minute
+
+// boardloadSample is how often the outbox is sampled.
+const boardloadSample = 100 * time.Millisecond
+
+// boardloadPendingBound is the most rows a chat may have pending for its rows to count as
+// bounded: a board's (its deletion, its copy sent anew, an edit of it) and a few answers.
+const boardloadPendingBound = 6
+
+// boardload plays games between pairs of API players (and, with -bots, games of a player
+// against the bot) through the web game server of a whole bot run in this process, with the Bot
+// API emulator behind its transport, Telegram's rate limits on both sides. Meanwhile every
+// player sends /web and /mygames in their Telegram chat now and then, and the outbox is sampled.
+// After the play it waits for the outbox to drain and compares each player's Telegram board with
+// their game's final state. It reports the rows pending per chat, the rows superseded, the depth
+// of each lane, the commands' reply latency, whether every final board is right and the bot's
+// reply latency beside its search time; it exits 1 when a board is wrong, a command or a bot's
+// move went unanswered, an API call failed or the outbox did not drain.
+func boardload(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	return boardloadWith(ctx, boardloadOptions{}, args, getenv, stdout, stderr)
+}
+
+// boardloadWith is boardload with the settings no flag gives (o.beforeCheck).
+func boardloadWith(ctx context.Context, o boardloadOptions, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("boardload", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var games string
+	fs.IntVar(&o.pairs, "pairs", 10, "games between two API players played at once")
+	fs.Float64Var(&o.rate, "rate", 2, "moves a second in each game (the pair's moves together)")
+	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long to play")
+	fs.IntVar(&o.bots, "bots", 0, "games of an API player against the bot (level easy) played at once")
+	fs.StringVar(&games, "games", "chess,russian", "the games played, taken in turn (of "+strings.Join(boards.Games, ", ")+")")
+	fs.DurationVar(&o.commands, "commands", 5*time.Second, "how often, on average, each player sends /web or /mygames in Telegram")
+	fs.DurationVar(&o.settle, "settle", 2*time.Minute, "how long the outbox may take to drain after the play")
+	fs.Uint64Var(&o.seed, "seed", 1, "the seed of the players' choices (moves, games, when they write)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: questbot boardload [-pairs N] [-rate M] [-duration D] [-bots K] [-games G,...] [-commands D] [-settle D] [-seed S]")
+		fmt.Fprintln(stderr, "Runs the whole bot in this process (the Bot API emulator and the transport with Telegram's limits,")
+		fmt.Fprintln(stderr, "the web game server), plays N games between API players at M moves a second each (and K against")
+		fmt.Fprintln(stderr, "the bot), has every player send /web and /mygames in Telegram meanwhile, and reports the rows")
+		fmt.Fprintln(stderr, "pending per chat, the rows superseded, the lanes' depth, the commands' reply latency, whether")
+		fmt.Fprintln(stderr, "every Telegram board ends on its game's final position, and the bot's reply latency. The database")
+		fmt.Fprintln(stderr, "is DATABASE_URL (one no other questbot serves), or a private PostgreSQL with fsync on.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "questbot boardload: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if o.pairs < 0 || o.bots < 0 || o.pairs+o.bots == 0 {
+		fmt.Fprintln(stderr, "questbot boardload: -pairs and -bots must not be negative, and one of them positive")
+		return 2
+	}
+	if !(o.rate > 0) || math.IsInf(o.rate, 0) || o.duration <= 0 || o.commands <= 0 || o.settle <= 0 {
+		fmt.Fprintln(stderr, "questbot boardload: -rate, -duration, -commands and -settle must be positive")
+		return 2
+	}
+	for _, g := range strings.Split(games, ",") {
+		if g = strings.TrimSpace(g); g == "" {
+			continue
+		}
+		if !slices.Contains(boards.Games, g) {
+			fmt.Fprintf(stderr, "questbot boardload: -games: unknown game %q (the games are %s)\n", g, strings.Join(boards.Games, ", "))
+			return 2
+		}
+		o.games = append(o.games, g)
+	}
+	if len(o.games) == 0 {
+		fmt.Fprintln(stderr, "questbot boardload: -games names no game")
+		return 2
+	}
+	cfg, err := ConfigFromEnv(getenv)
+	if err != nil {
+		fmt.Fprintf(stderr, "questbot: %v\n", err)
+		return 2
+	}
+	rep, err := boardloadRun(ctx, o, cfg, getenv, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "questbot boardload: %v\n", err)
+		return 1
+	}
+	fmt.Fprint(stdout, rep)
+	if !rep.passed() {
+		return 1
+	}
+	return 0
+}
+
+// boardloadRun starts the bot, plays, drains, checks and reports.
+func boardloadRun(ctx context.Context, o boardloadOptions, cfg Config, getenv func(string) string, stdout, stderr io.Writer) (*boardloadReport, error) {
+	// The bot as `questbot serve` runs it without BOT_TOKEN, on loopback, with folders of its
+	// own: the emulator's chats and the board pictures are the check's.
+	dir, err := os.MkdirTemp("", "qbboardload")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	cfg.BotToken, cfg.WebhookURL, cfg.PublicURL = "", "", ""
+	cfg.HTTPAddr = "127.0.0.1:0"
+	cfg.DataDir, cfg.UploadsDir = dir, dir
+	if getenv("LOG_LEVEL") == "" {
+		cfg.LogLevel = "warn"
+	}
+	if cfg.DatabaseURL == "" {
+		fmt.Fprintln(stdout, "starting a private PostgreSQL (fsync on)...")
+		url, _, cleanup, err := throwawayCluster(ctx, cfg.PGBin)
+		if err != nil {
+			return nil, err
+		}
+		defer cleanup()
+		cfg.DatabaseURL = url
+	}
+	srv := &Server{Config: cfg, Log: NewLogger(cfg, stderr), emulatorOnly: true}
+	addr := make(chan net.Addr, 1)
+	srv.Listening = func(a net.Addr) { addr <- a }
+	srvCtx, stopServer := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(srvCtx) }()
+	defer func() {
+		stopServer()
+		<-done
+	}()
+	var base string
+	select {
+	case a := <-addr:
+		base = "http://" + a.String()
+	case err := <-done:
+		done <- err
+		return nil, fmt.Errorf("the bot stopped before it listened: %v", err)
+	}
+	// started is made before the listener opens, and closed once the transport runs.
+	select {
+	case <-srv.started:
+	case err := <-done:
+		done <- err
+		return nil, fmt.Errorf("the bot stopped while starting: %v", err)
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	pool := srv.pool.Load()
+	var service int
+	if err := pool.QueryRow(ctx, `SELECT id FROM service WHERE bot_user_id = $1`, srv.emuBot.Me().ID).Scan(&service); err != nil {
+		return nil, fmt.Errorf("the emulated bot's service: %w", err)
+	}
+	var lastUser int64
+	if err := pool.QueryRow(ctx, `SELECT coalesce(max(id), $1) FROM users WHERE id BETWEEN $1 AND $2`,
+		boardloadFirstUser, boardloadFirstUser+boardloadUsers).Scan(&lastUser); err != nil {
+		return nil, fmt.Errorf("the users of earlier checks: %w", err)
+	}
+	transport := &http.Transport{MaxIdleConnsPerHost: 4 * (o.pairs + o.bots + 4), DisableCompression: true}
+	defer transport.CloseIdleConnections()
+	l := &boardloadPlay{o: o, base: base, client: &http.Client{Transport: transport, Timeout: 2 * boardloadReplyWait},
+		srv: srv, pool: pool, service: service, nextUser: lastUser + 1, stderr: stderr,
+		cmdLat: map[string][]time.Duration{}, cmdSent: map[string]int{}, cmdMissing: map[string]int{}, apiErrors: map[string]int{}}
+
+	// The outbox is sampled from the first game to the end of the drain.
+	store := botpg.New(pool)
+	sampler := &outboxSampler{store: store}
+	sampleCtx, stopSampling := context.WithCancel(ctx)
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		sampler.run(sampleCtx, boardloadSample)
+	}()
+	defer func() {
+		stopSampling()
+		<-sampled
+	}()
+
+	fmt.Fprintf(stdout, "playing %d games between API players at %g moves/s each and %d against the bot, for %v...\n",
+		o.pairs, o.rate, o.bots, o.duration)
+	if err := l.play(ctx); err != nil {
+		return nil, err
+	}
+	drainStart := time.Now()
+	drained, err := l.drain(ctx, store, drainStart.Add(o.settle))
+	if err != nil {
+		return nil, err
+	}
+	drainTime := time.Since(drainStart)
+	stopSampling()
+	<-sampled
+	if err := sampler.err(); err != nil {
+		return nil, err
+	}
+	if o.beforeCheck != nil {
+		if err := o.beforeCheck(ctx, l); err != nil {
+			return nil, err
+		}
+	}
+	checks, err := l.checkBoards(ctx, store, time.Now().Add(o.settle))
+	if err != nil {
+		return nil, err
+	}
+
+	rep := &boardloadReport{opts: o, drained: drained, drainTime: drainTime, boards: checks}
+	rep.fill(l, sampler)
+	if rep.superseded, err = gatherCounter(srv.registry, "questbot_outbox_superseded_total"); err != nil {
+		return nil, err
+	}
+	if rep.think, err = gatherHistogram(srv.registry, "questbot_board_ai_think_seconds"); err != nil {
+		return nil, err
+	}
+	if rep.handle, err = gatherHistogram(srv.registry, "questbot_update_handle_seconds"); err != nil {
+		return nil, err
+	}
+	if rep.sent, err = gatherCounterBy(srv.registry, "questbot_sends_total", "method", "outcome", "sent"); err != nil {
+		return nil, err
+	}
+	if rep.floodWaits, err = gatherCounter(srv.registry, "questbot_flood_waits_total"); err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
+// outboxSampler samples the pending rows of the outbox: the most of one chat, and the most of
+// each lane over all chats.
+type outboxSampler struct {
+	store *botpg.Store
+	mu    sync.Mutex
+	// samples is how many samples were taken.
+	samples int
+	// chatMax is the most rows one chat had pending, chatMaxKey that chat and chatMaxLanes its
+	// rows by lane then.
+	chatMax      int64
+	chatMaxKey   int64
+	chatMaxLanes map[bot.Lane]int64
+	laneMax      map[bot.Lane]int64
+	// laneOldest is the age of the oldest row of each lane, the most it was in a sample.
+	laneOldest map[bot.Lane]time.Duration
+	// inboxMax and inboxOldest are the most updates waiting to be handled, and the age of the
+	// oldest of them, in a sample.
+	inboxMax    int64
+	inboxOldest time.Duration
+	failure     error
+}
+
+// run samples every interval until ctx ends; a failing query ends it (err).
+func (s *outboxSampler) run(ctx context.Context, interval time.Duration) {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		rows, err := s.store.PendingRows(ctx)
+		var lanes map[bot.Lane]bot.LaneStats
+		if err == nil {
+			lanes, err = s.store.OutboxStats(ctx)
+		}
+		var inbox int64
+		var inboxAge time.Duration
+		if err == nil {
+			inbox, inboxAge, err = s.store.InboxBacklog(ctx)
+		}
+		if err != nil {
+			if ctx.Err() == nil {
+				s.mu.Lock()
+				s.failure = err
+				s.mu.Unlock()
+			}
+			return
+		}
+		s.add(rows, lanes, inbox, inboxAge)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// add takes a sample in: the pending rows by chat and lane, the lanes' figures, and the updates
+// waiting to be handled.
+func (s *outboxSampler) add(rows map[bot.ChatKey]int64, stats map[bot.Lane]bot.LaneStats, inbox int64, inboxAge time.Duration) {
+	chats := map[int64]map[bot.Lane]int64{}
+	lanes := map[bot.Lane]int64{}
+	for k, n := range rows {
+		if chats[k.Chat] == nil {
+			chats[k.Chat] = map[bot.Lane]int64{}
+		}
+		chats[k.Chat][k.Lane] += n
+		lanes[k.Lane] += n
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.samples++
+	s.inboxMax, s.inboxOldest = max(s.inboxMax, inbox), max(s.inboxOldest, inboxAge)
+	if s.laneMax == nil {
+		s.laneMax = map[bot.Lane]int64{}
+	}
+	for l, n := range lanes {
+		s.laneMax[l] = max(s.laneMax[l], n)
+	}
+	if s.laneOldest == nil {
+		s.laneOldest = map[bot.Lane]time.Duration{}
+	}
+	for l, st := range stats {
+		s.laneOldest[l] = max(s.laneOldest[l], st.Oldest)
+	}
+	for chat, byLane := range chats {
+		var total int64
+		for _, n := range byLane {
+			total += n
+		}
+		if total > s.chatMax {
+			s.chatMax, s.chatMaxKey, s.chatMaxLanes = total, chat, byLane
+		}
+	}
+}
+
+func (s *outboxSampler) err() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.failure
+}
+
+// histogramFigures are a histogram's figures: how many observations, their sum, and estimates
+// of its quantiles from its buckets.
+type histogramFigures struct {
+	count    uint64
+	sum      float64
+	p50, p99 float64 // seconds; +Inf beyond the last bucket
+}
+
+// String words the figures, the quantiles as estimated.
+func (f histogramFigures) String() string {
+	sec := func(s float64) string {
+		if math.IsInf(s, 1) {
+			return "over the last bucket"
+		}
+		return fmtMS(time.Duration(s * float64(time.Second)))
+	}
+	mean := 0.0
+	if f.count > 0 {
+		mean = f.sum / float64(f.count)
+	}
+	return fmt.Sprintf("%d observed; mean %s, p50 about %s, p99 about %s (from the buckets)", f.count, sec(mean), sec(f.p50), sec(f.p99))
+}
+
+// gatherCounter returns the value of a counter (or the sum of a counter family's series) of reg.
+func gatherCounter(reg *prometheus.Registry, name string) (float64, error) {
+	mfs, err := reg.Gather()
+	if err != nil {
+		return 0, err
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		var v float64
+		for _, m := range mf.GetMetric() {
+			v += m.GetCounter().GetValue()
+		}
+		return v, nil
+	}
+	return 0, fmt.Errorf("the metric %s is not registered", name)
+}
+
+// gatherCounterBy returns the values of a counter family of reg by the value of one label,
+// over the series whose label only has the value only (only "" takes them all).
+func gatherCounterBy(reg *prometheus.Registry, name, label, onlyLabel, only string) (map[string]float64, error) {
+	mfs, err := reg.Gather()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]float64{}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			var key, filter string
+			for _, lp := range m.GetLabel() {
+				switch lp.GetName() {
+				case label:
+					key = lp.GetValue()
+				case onlyLabel:
+					filter = lp.GetValue()
+				}
+			}
+			if only == "" || filter == only {
+				out[key] += m.GetCounter().GetValue()
+			}
+		}
+	}
+	return out, nil
+}
+
+// gatherHistogram merges the series of a histogram of reg and estimates its p50 and p99 by
+// linear interpolation within the bucket each falls in. A histogram with no series yet (nothing
+// observed) has zero figures.
+func gatherHistogram(reg *prometheus.Registry, name string) (histogramFigures, error) {
+	mfs, err := reg.Gather()
+	if err != nil {
+		return histogramFigures{}, err
+	}
+	var f histogramFigures
+	cum := map[float64]uint64{}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			h := m.GetHistogram()
+			f.count += h.GetSampleCount()
+			f.sum += h.GetSampleSum()
+			for _, b := range h.GetBucket() {
+				cum[b.GetUpperBound()] += b.GetCumulativeCount()
+			}
+		}
+	}
+	bounds := make([]float64, 0, len(cum))
+	for b := range cum {
+		bounds = append(bounds, b)
+	}
+	sort.Float64s(bounds)
+	quantile := func(q float64) float64 {
+		if f.count == 0 {
+			return 0
+		}
+		rank := q * float64(f.count)
+		lower, below := 0.0, uint64(0)
+		for _, b := range bounds {
+			if c := cum[b]; float64(c) >= rank {
+				if c == below {
+					return b
+				}
+				return lower + (b-lower)*(rank-float64(below))/float64(c-below)
+			}
+			lower, below = b, cum[b]
+		}
+		return math.Inf(1)
+	}
+	f.p50, f.p99 = quantile(.5), quantile(.99)
+	return f, nil
+}
+
+// boardloadReport is what a board load check measured.
+type boardloadReport struct {
+	opts boardloadOptions
+	// moves are the moves made by the pairs, botMoves those of the players against the bot (the
+	// bot's not counted); games the games played, finished those that ended.
+	moves, botMoves, games, finished int
+	apiErrors                        map[string]int
+	samples                          int
+	chatMax                          int64
+	chatMaxKey                       int64
+	chatMaxLanes                     map[bot.Lane]int64
+	laneMax                          map[bot.Lane]int64
+	laneOldest                       map[bot.Lane]time.Duration
+	inboxMax                         int64
+	inboxOldest                      time.Duration
+	superseded                       float64
+	cmdSent, cmdMissing              map[string]int
+	cmdLat                           map[string][]time.Duration
+	drained                          bool
+	drainTime                        time.Duration
+	boards                           []boardCheck
+	botLat                           []time.Duration
+	botMissing, botPolled            int
+	think                            histogramFigures
+	// handle is the transport's time to handle an update (its transaction).
+	handle histogramFigures
+	// sent are the requests Telegram took, by method; floodWaits the 429 answers.
+	sent       map[string]float64
+	floodWaits float64
+}
+
+// fill copies the figures of the play and the samples.
+func (r *boardloadReport) fill(l *boardloadPlay, s *outboxSampler) {
+	l.mu.Lock()
+	r.moves, r.botMoves, r.games, r.finished = l.moves, l.botMoves, len(l.games), 0
+	for _, g := range l.games {
+		if g.finished {
+			r.finished++
+		}
+	}
+	r.apiErrors, r.cmdSent, r.cmdMissing = l.apiErrors, l.cmdSent, l.cmdMissing
+	r.cmdLat, r.botLat, r.botMissing, r.botPolled = l.cmdLat, l.botLat, l.botMissing, l.botPolled
+	l.mu.Unlock()
+	s.mu.Lock()
+	r.samples, r.chatMax, r.chatMaxKey, r.chatMaxLanes, r.laneMax = s.samples, s.chatMax, s.chatMaxKey, s.chatMaxLanes, s.laneMax
+	r.laneOldest, r.inboxMax, r.inboxOldest = s.laneOldest, s.inboxMax, s.inboxOldest
+	s.mu.Unlock()
+}
+
+// boardsRight counts the final boards that are right.
+func (r *boardloadReport) boardsRight() int {
+	n := 0
+	for _, c := range r.boards {
+		if c.wrong == "" {
+			n++
+		}
+	}
+	return n
+}
+
+// passed reports whether the facts the check stands for hold: every board right, every command
+// and bot's move answered, no API call failed, the outbox drained. The latency figures are for
+// people: on a shared machine they are no verdict.
+func (r *boardloadReport) passed() bool {
+	missing := r.botMissing
+	for _, n := range r.cmdMissing {
+		missing += n
+	}
+	errs := 0
+	for _, n := range r.apiErrors {
+		errs += n
+	}
+	return r.drained && missing == 0 && errs == 0 && len(r.boards) > 0 && r.boardsRight() == len(r.boards)
+}
+
+func fmtMS(d time.Duration) string {
+	return fmt.Sprintf("%.1f ms", float64(d)/float64(time.Millisecond))
+}
+
+// latencyLine words a set of latencies: the samples, p50, p99 and the greatest.
+func latencyLine(lat []time.Duration) string {
+	s := slices.Clone(lat)
+	slices.Sort(s)
+	return fmt.Sprintf("%d samples; p50 %s, p99 %s, max %s", len(s), fmtMS(percentile(s, .5)), fmtMS(percentile(s, .99)),
+		fmtMS(percentile(s, 1)))
+}
+
+// String is the report: plain lines, each starting with what it measures.
+func (r *boardloadReport) String() string {
+	var b strings.Builder
+	o := r.opts
+	fmt.Fprintf(&b, "setting: %d pairs at %g moves/s for %v, %d games against the bot (easy); games %s; a command every %v per player\n",
+		o.pairs, o.rate, o.duration, o.bots, strings.Join(o.games, ", "), o.commands)
+	var errs []string
+	for code, n := range r.apiErrors {
+		errs = append(errs, fmt.Sprintf("%s %d", code, n))
+	}
+	sort.Strings(errs)
+	errText := "0"
+	if len(errs) > 0 {
+		errText = strings.Join(errs, ", ")
+	}
+	fmt.Fprintf(&b, "moves: %d by the pairs (%.1f/s), %d by the players against the bot; games: %d, %d finished; API errors: %s\n",
+		r.moves, float64(r.moves)/o.duration.Seconds(), r.botMoves, r.games, r.finished, errText)
+	var lanes []string
+	for _, l := range bot.Lanes {
+		if n := r.chatMaxLanes[l]; n > 0 {
+			lanes = append(lanes, fmt.Sprintf("%s %d", l, n))
+		}
+	}
+	fmt.Fprintf(&b, "pending rows per chat: max %d (chat %d: %s); %d samples, one every %v or as fast as the database answers\n",
+		r.chatMax, r.chatMaxKey, strings.Join(lanes, ", "), r.samples, boardloadSample)
+	lanes = nil
+	for _, l := range bot.Lanes {
+		lanes = append(lanes, fmt.Sprintf("%s %d", l, r.laneMax[l]))
+	}
+	fmt.Fprintf(&b, "lane depth (max over the samples, all chats): %s\n", strings.Join(lanes, ", "))
+	lanes = nil
+	for _, l := range bot.Lanes {
+		lanes = append(lanes, fmt.Sprintf("%s %s", l, fmtMS(r.laneOldest[l])))
+	}
+	fmt.Fprintf(&b, "oldest pending row by lane (max over the samples): %s\n", strings.Join(lanes, ", "))
+	fmt.Fprintf(&b, "updates waiting to be handled (max over the samples): %d, the oldest %s; handling (questbot_update_handle_seconds): %s\n",
+		r.inboxMax, fmtMS(r.inboxOldest), r.handle)
+	fmt.Fprintf(&b, "rows superseded: %.0f\n", r.superseded)
+	var methods []string
+	for m := range r.sent {
+		methods = append(methods, m)
+	}
+	sort.Slice(methods, func(i, j int) bool {
+		return r.sent[methods[i]] > r.sent[methods[j]] || r.sent[methods[i]] == r.sent[methods[j]] && methods[i] < methods[j]
+	})
+	var sends []string
+	for _, m := range methods {
+		sends = append(sends, fmt.Sprintf("%s %.0f", m, r.sent[m]))
+	}
+	fmt.Fprintf(&b, "sent to Telegram: %s; 429 answers: %.0f\n", strings.Join(sends, ", "), r.floodWaits)
+	for _, cmd := range []string{cmdWeb, cmdMyGames} {
+		fmt.Fprintf(&b, "%s reply: %d sent, %d unanswered; %s\n", cmd, r.cmdSent[cmd], r.cmdMissing[cmd], latencyLine(r.cmdLat[cmd]))
+	}
+	if r.drained {
+		fmt.Fprintf(&b, "outbox drained: %s after the play\n", fmtMS(r.drainTime))
+	} else {
+		fmt.Fprintf(&b, "outbox drained: NO, rows still pending %s after the play\n", fmtMS(r.drainTime))
+	}
+	fmt.Fprintf(&b, "final boards: %d of %d right\n", r.boardsRight(), len(r.boards))
+	for _, c := range r.boards {
+		if c.wrong != "" {
+			fmt.Fprintf(&b, "wrong board: game %d, chat %d (seat %d): %s\n", c.game, c.chat, c.seat, c.wrong)
+		}
+	}
+	if o.bots > 0 {
+		fmt.Fprintf(&b, "bot reply (the player's move answered to the bot's move seen through the API): %s; %d missing; %d seen by polling, their event not within a second\n",
+			latencyLine(r.botLat), r.botMissing, r.botPolled)
+		fmt.Fprintf(&b, "bot's search (questbot_board_ai_think_seconds): %s\n", r.think)
+	}
+	web := slices.Clone(r.cmdLat[cmdWeb])
+	slices.Sort(web)
+	verdict := "met"
+	if len(web) == 0 || percentile(web, .99) >= 2*time.Second || r.chatMax > boardloadPendingBound || !r.drained ||
+		r.boardsRight() != len(r.boards) {
+		verdict = "NOT met"
+	}
+	fmt.Fprintf(&b, "target (/web reply p99 under 2 s, pending rows per chat at most %d, every final board right): %s\n",
+		boardloadPendingBound, verdict)
+	return b.String()
+}
+
+// boardloadRand is the random source of one player or game of the check, from its seed and a
+// stream number, so that a run's choices are the same for the same seed.
+func boardloadRand(seed uint64, stream int64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, uint64(stream)))
+}
