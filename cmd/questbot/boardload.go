@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -88,25 +87,21 @@ func boardloadWith(ctx context.Context, o boardloadOptions, args []string, geten
 	fs.DurationVar(&o.commands, "commands", 5*time.Second, "how often, on average, each player sends /web or /mygames in Telegram")
 	fs.DurationVar(&o.settle, "settle", 2*time.Minute, "how long the outbox may take to drain after the play")
 	fs.Uint64Var(&o.seed, "seed", 1, "the seed of the players' choices (moves, games, when they write)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: questbot boardload [-pairs N] [-rate M] [-duration D] [-bots K] [-games G,...] [-commands D] [-settle D] [-seed S]")
-		fmt.Fprintln(stderr, "Runs the whole bot in this process (the Bot API emulator and the transport with Telegram's limits,")
-		fmt.Fprintln(stderr, "the web game server), plays N games between API players at M moves a second each (and K against")
-		fmt.Fprintln(stderr, "the bot), has every player send /web and /mygames in Telegram meanwhile, and reports the rows")
-		fmt.Fprintln(stderr, "pending per chat, the rows superseded, the lanes' depth, the commands' reply latency, whether")
-		fmt.Fprintln(stderr, "every Telegram board ends on its game's final position, and the bot's reply latency. The database")
-		fmt.Fprintln(stderr, "is DATABASE_URL (one no other questbot serves), or a private PostgreSQL with fsync on.")
-		fs.PrintDefaults()
+	help := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot boardload [-pairs N] [-rate M] [-duration D] [-bots K] [-games G,...] [-commands D] [-settle D] [-seed S]")
+		fmt.Fprintln(w, "Runs the whole bot in this process (the Bot API emulator and the transport with Telegram's limits,")
+		fmt.Fprintln(w, "the web game server), plays N games between API players at M moves a second each (and K against")
+		fmt.Fprintln(w, "the bot), has every player send /web and /mygames in Telegram meanwhile, and reports the rows")
+		fmt.Fprintln(w, "pending per chat, the rows superseded, the lanes' depth, the commands' reply latency, whether")
+		fmt.Fprintln(w, "every Telegram board ends on its game's final position, and the bot's reply latency. The database")
+		fmt.Fprintln(w, "is DATABASE_URL (one no other questbot serves), or a private PostgreSQL with fsync on.")
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
+	if !ok {
+		return code
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "questbot boardload: unexpected arguments %q\n", fs.Args())
-		return 2
+	if len(operands) > 0 {
+		return usageError(stderr, "boardload", "unexpected argument %q", operands[0])
 	}
 	if o.pairs < 0 || o.bots < 0 || o.pairs+o.bots == 0 {
 		fmt.Fprintln(stderr, "questbot boardload: -pairs and -bots must not be negative, and one of them positive")
@@ -199,15 +194,15 @@ func boardloadRun(ctx context.Context, o boardloadOptions, cfg Config, getenv fu
 		return nil, ctx.Err()
 	}
 	pool := srv.pool.Load()
-	var service int
-	if err := pool.QueryRow(ctx, `SELECT id FROM service WHERE bot_user_id = $1`, srv.emuBot.Me().ID).Scan(&service); err != nil {
+	service, err := botpg.ServiceOfBot(ctx, pool, srv.emuBot.Me().ID)
+	if err != nil {
 		return nil, fmt.Errorf("the emulated bot's service: %w", err)
 	}
-	var lastUser int64
-	if err := pool.QueryRow(ctx, `SELECT coalesce(max(id), $1) FROM users WHERE id BETWEEN $1 AND $2`,
-		boardloadFirstUser, boardloadFirstUser+boardloadUsers).Scan(&lastUser); err != nil {
+	lastUser, err := botpg.MaxUserID(ctx, pool, boardloadFirstUser, boardloadFirstUser+boardloadUsers)
+	if err != nil {
 		return nil, fmt.Errorf("the users of earlier checks: %w", err)
 	}
+	lastUser = max(lastUser, boardloadFirstUser)
 	transport := &http.Transport{MaxIdleConnsPerHost: 4 * (o.pairs + o.bots + 4), DisableCompression: true}
 	defer transport.CloseIdleConnections()
 	l := &boardloadPlay{o: o, base: base, client: &http.Client{Transport: transport, Timeout: 2 * boardloadReplyWait},

@@ -188,7 +188,7 @@ func TestBoardloadArguments(t *testing.T) {
 	t.Parallel()
 	var out, errs bytes.Buffer
 	if code := dispatch(context.Background(), []string{"help", "boardload"}, &out, &errs); code != 0 ||
-		!strings.Contains(errs.String(), "usage: questbot boardload") {
+		!strings.Contains(out.String(), "usage: questbot boardload") {
 		t.Errorf("help boardload: exit %d\n%s%s", code, &out, &errs)
 	}
 	for _, c := range []struct {
@@ -201,7 +201,7 @@ func TestBoardloadArguments(t *testing.T) {
 		{[]string{"-duration", "-1s"}, "must be positive"},
 		{[]string{"-games", "chess,go"}, `unknown game "go"`},
 		{[]string{"-games", ","}, "names no game"},
-		{[]string{"extra"}, "unexpected arguments"},
+		{[]string{"extra"}, `unexpected argument "extra"`},
 	} {
 		var out, errs bytes.Buffer
 		if code := boardload(context.Background(), c.args, func(string) string { return "" }, &out, &errs); code != 2 ||

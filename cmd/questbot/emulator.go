@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/tgemu"
 	"github.com/questbot/questbot/bot/webchat"
 )
@@ -51,11 +52,12 @@ func (s *Server) knownWebchatUsers(ctx context.Context) (int64, error) {
 	case <-ctx.Done():
 		return 0, errors.New("the database is not ready yet")
 	}
-	var id int64
-	err := s.pool.Load().QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM users WHERE id BETWEEN $1 AND $2`,
-		webchat.FirstUserID, webchat.LastUserID).Scan(&id)
+	id, err := botpg.MaxUserID(ctx, s.pool.Load(), webchat.FirstUserID, webchat.LastUserID)
 	if err != nil {
 		return 0, fmt.Errorf("known users: %w", err)
+	}
+	if id < webchat.FirstUserID {
+		return 0, nil
 	}
 	return id, nil
 }
@@ -65,9 +67,5 @@ func (s *Server) knownWebchatUsers(ctx context.Context) (int64, error) {
 // an earlier run whose state was lost, or of a version that kept none), and the bot would send
 // them instead of uploading its files again. It returns how many it removed.
 func forgetEmulatorFiles(ctx context.Context, pool *pgxpool.Pool, botUserID int64) (int64, error) {
-	tag, err := pool.Exec(ctx, `DELETE FROM tg_file WHERE service_id IN (SELECT id FROM service WHERE bot_user_id = $1)`, botUserID)
-	if err != nil {
-		return 0, fmt.Errorf("forget emulator files: %w", err)
-	}
-	return tag.RowsAffected(), nil
+	return botpg.ForgetFiles(ctx, pool, botUserID)
 }

@@ -25,7 +25,9 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions/sessionpg"
 )
 
 // runWebload is the `webload` command: the load check of the web game server's live updates.
@@ -482,50 +484,34 @@ func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stder
 func webloadBoards(ctx context.Context, pool *pgxpool.Pool, o webloadOptions) ([]int64, error) {
 	service := o.service
 	if service == 0 {
-		err := pool.QueryRow(ctx, `INSERT INTO service (username) VALUES ('webload_bot') RETURNING id`).Scan(&service)
-		if err != nil {
-			return nil, fmt.Errorf("create the bot: %w", err)
+		var err error
+		if service, err = botpg.CreateService(ctx, pool, "webload_bot"); err != nil {
+			return nil, err
 		}
 	}
-	if _, err := pool.Exec(ctx, `INSERT INTO users (id, chat_id, first_name) VALUES ($1, $1, 'Load check'), ($2, $2, 'Load check opponent')
-		ON CONFLICT (id) DO NOTHING`, o.user, int64(webloadOpponent)); err != nil {
-		return nil, fmt.Errorf("create the users: %w", err)
+	if err := botpg.EnsureUser(ctx, pool, o.user, "Load check"); err != nil {
+		return nil, err
+	}
+	if err := botpg.EnsureUser(ctx, pool, webloadOpponent, "Load check opponent"); err != nil {
+		return nil, err
 	}
 	// Boards a server can read: the engine's start position of the game, no moves yet.
 	g, err := engine.NewGame(webloadVariant, engine.WithSeed(webloadSeed))
 	if err != nil {
 		return nil, fmt.Errorf("create the boards: %w", err)
 	}
-	var ids []int64
-	err = pool.QueryRow(ctx, `
-		WITH b AS (
-			INSERT INTO board_session (service_id, variant, seed, clock_mode, status, created_by, created_at,
-				started_at, turn_started_at, start_position, position, to_move)
-			SELECT $1, $5, $6, 'none', 'active', $2, now(), now(), now(), $7, $7, $8
-			FROM generate_series(1, $3) g
-			RETURNING id
-		), s AS (
-			INSERT INTO board_seat (board_id, seat, user_id)
-			SELECT id, 0, $2 FROM b UNION ALL SELECT id, 1, $4 FROM b
-		)
-		SELECT array_agg(id ORDER BY id) FROM b`, service, o.user, o.boards, int64(webloadOpponent),
-		webloadVariant, int64(webloadSeed), g.Position(), int(g.ToMove())).Scan(&ids)
-	if err != nil {
-		return nil, fmt.Errorf("create the boards: %w", err)
-	}
-	return ids, nil
+	return sessionpg.CreateLoadCheckBoards(ctx, pool, sessionpg.LoadCheckBoards{Service: service, Variant: webloadVariant,
+		Seed: webloadSeed, Position: g.Position(), ToMove: int(g.ToMove()), Seat0: o.user, Seat1: webloadOpponent, N: o.boards})
 }
 
 // webloadDrop deletes the boards of a load check (their seats go with them) and then the
 // opponent's row, unless something else refers to it now.
 func webloadDrop(ctx context.Context, pool *pgxpool.Pool, boards []int64) error {
-	if _, err := pool.Exec(ctx, `DELETE FROM board_session WHERE id = ANY($1)`, boards); err != nil {
+	if err := sessionpg.DeleteBoards(ctx, pool, boards); err != nil {
 		return fmt.Errorf("delete the boards of the load check: %w", err)
 	}
-	_, err := pool.Exec(ctx, `DELETE FROM users u WHERE id = $1
-		AND NOT EXISTS (SELECT FROM board_seat WHERE user_id = u.id)`, int64(webloadOpponent))
-	if err != nil {
-		return fmt.Errorf("delete the load check's opponent (user %d): %w", webloadOpponent, err)
+	if _, err := botpg.DeleteUnusedUser(ctx, pool, webloadOpponent); err != nil {
+		return fmt.Errorf("delete the load check's opponent: %w", err)
 	}
 	return nil
 }
@@ -654,19 +640,8 @@ func (c *webloadClient) read(ctx context.Context, client *http.Client, base, tok
 // time they took. A board's moves are made by one worker, one after the other, so the worker
 // knows the revision each will have before sending it.
 func webloadMoves(ctx context.Context, pool *pgxpool.Pool, o webloadOptions, boards []int64, times *moveTimes) (map[int64]int64, []time.Duration, int, time.Duration, error) {
-	revs := map[int64]int64{}
-	rows, err := pool.Query(ctx, `SELECT id, revision FROM board_session WHERE id = ANY($1)`, boards)
+	revs, err := sessionpg.BoardRevisions(ctx, pool, boards)
 	if err != nil {
-		return nil, nil, 0, 0, err
-	}
-	for rows.Next() {
-		var id, rev int64
-		if err := rows.Scan(&id, &rev); err != nil {
-			return nil, nil, 0, 0, err
-		}
-		revs[id] = rev
-	}
-	if err := rows.Err(); err != nil {
 		return nil, nil, 0, 0, err
 	}
 	workers := min(len(boards), 16)
@@ -690,11 +665,10 @@ func webloadMoves(ctx context.Context, pool *pgxpool.Pool, o webloadOptions, boa
 				rev := mine[id] + 1
 				t0 := time.Now()
 				times.set(id, rev, t0)
-				tag, err := pool.Exec(ctx, `UPDATE board_session SET turn_started_at = now(), revision = $2
-					WHERE id = $1 AND revision = $2 - 1`, id, rev)
+				moved, err := sessionpg.TouchBoard(ctx, pool, id, rev)
 				spent := time.Since(t0)
 				mu.Lock()
-				if err == nil && tag.RowsAffected() != 1 {
+				if err == nil && !moved {
 					err = fmt.Errorf("board %d: not at revision %d", id, rev-1)
 				}
 				if err != nil && firstErr == nil {
