@@ -1,12 +1,12 @@
 package boards
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions"
 )
 
 // CallbackPrefix is the prefix of the callback data of the board buttons:
@@ -40,7 +40,7 @@ const (
 
 // errForged is a press whose data no button of ours carries: it is answered like a stale one
 // and changes nothing.
-var errForged = errors.New("boards: malformed button data")
+var errForged = sessions.Refusal(sessions.KindInvalid, "boards: malformed button data")
 
 // pathAlphabet writes one step of a tapped path: the index of the square tapped in the list of
 // squares offered at that step (engine.StepInfo.Next, in board order). One character a step keeps

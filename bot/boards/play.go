@@ -2,13 +2,11 @@ package boards
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/texts"
-	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 )
 
@@ -163,19 +161,8 @@ func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions
 }
 
 // userError reports whether err is a refusal to tell the player (a rule of the game, a stale or
-// foreign button), not a failure of the bot.
-func userError(err error) bool {
-	for _, e := range []error{sessions.ErrNotFound, sessions.ErrFull, sessions.ErrAlreadySeated, sessions.ErrNotSeated,
-		sessions.ErrNotStarted, sessions.ErrNotYourTurn, sessions.ErrStale, sessions.ErrFinished,
-		sessions.ErrIllegalMove, sessions.ErrCannotUndo, sessions.ErrNoOffer, sessions.ErrOffered,
-		sessions.ErrInviteUsed, sessions.ErrInviteExpired, sessions.ErrInvalid, errForged,
-		engine.ErrIllegalMove, engine.ErrAmbiguousMove, engine.ErrGameOver} {
-		if errors.Is(err, e) {
-			return true
-		}
-	}
-	return false
-}
+// foreign button: any kind of sessions.KindOf), not a failure of the bot.
+func userError(err error) bool { return sessions.KindOf(err) != sessions.KindNone }
 
 // say sends an HTML text to a chat, as a reply to a message when replyTo is not 0.
 func say(ctx context.Context, tx bot.Tx, chat int64, html string, replyTo int) error {

@@ -36,7 +36,7 @@ import (
 // 017_web.sql) that either player sets; a watcher sees the board from the first seat, read-only.
 
 // ErrPrivate: the board is joined by invite only.
-var ErrPrivate = errors.New("invite only")
+var ErrPrivate = sessions.Refusal(sessions.KindConflict, "invite only")
 
 // GameState is a board as one viewer sees it on the web, in the shape of the JSON API.
 type GameState struct {

@@ -60,7 +60,7 @@ func ForgetFiles(ctx context.Context, db DB, botUserID int64) (int64, error) {
 // none.
 func MaxUserID(ctx context.Context, db DB, from, to int64) (int64, error) {
 	var id int64
-	if err := db.QueryRow(ctx, `SELECT coalesce(max(id), $1 - 1) FROM users WHERE id BETWEEN $1 AND $2`, from, to).Scan(&id); err != nil {
+	if err := db.QueryRow(ctx, `SELECT coalesce(max(id), $1::bigint - 1) FROM users WHERE id BETWEEN $1::bigint AND $2::bigint`, from, to).Scan(&id); err != nil {
 		return 0, fmt.Errorf("users from %d to %d: %w", from, to, err)
 	}
 	return id, nil
