@@ -28,11 +28,21 @@ import (
 //
 // Every answer is JSON (but the export, text, and the picture, PNG). Every error is
 // {"error": {"code", "message"}} with a stable code and its status: 400 bad_request,
-// 401 unauthorized, 403 forbidden (not the caller's seat) or csrf, 404 not_found, 409 stale (the
-// board moved on since the ply the client sent) or conflict (the operation does not fit the
-// board's state), 422 illegal_move (with "legal", the legal moves), 429 rate_limited (with
-// Retry-After) or too_many_streams (the caller holds Config.Streams event streams open already),
-// 503 unavailable (the bot is not running). The README lists the calls.
+// 401 unauthorized, 403 forbidden (an operation on a game the caller may watch but plays no seat
+// in) or csrf, 404 not_found, 409 stale (the board moved on since the ply the client sent) or
+// conflict (the operation does not fit the board's state), 422 illegal_move (with "legal", the
+// legal moves), 429 rate_limited (with Retry-After) or too_many_streams (the caller holds
+// Config.Streams event streams open already), 503 unavailable (the bot is not running). The
+// README lists the calls.
+//
+// A game the caller may not see (they play no seat in it, and it is neither open to spectators
+// nor a public game waiting for an opponent) is answered exactly as a game that does not exist:
+// 404 not_found with the same message, for every call, whatever else would have refused the
+// operation (so that nobody learns which ids are games, nor anything of their state).
+//
+// Every answer tells the browser not to guess its type (X-Content-Type-Options: nosniff) and
+// carries a Content-Security-Policy that allows nothing (apiCSP): a JSON answer or an export
+// opened as a page runs no script and loads nothing, whatever a player's name holds.
 
 // pgxTx is a database transaction.
 type pgxTx = pgx.Tx
@@ -49,6 +59,21 @@ func (e *apiError) Error() string { return e.Code + ": " + e.Message }
 
 func apiErr(status int, code, message string) *apiError {
 	return &apiError{Status: status, Code: code, Message: message}
+}
+
+// missing is the answer to a game that does not exist, or that the caller may not see.
+func missing() *apiError {
+	return apiErr(http.StatusNotFound, "not_found", "No such game, or it is not open to you.")
+}
+
+// apiCSP is the Content-Security-Policy of the API's answers: they are data, never a page.
+const apiCSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox"
+
+// dataHeaders marks an answer as data: no type sniffing, and a policy that allows nothing.
+func dataHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", apiCSP)
 }
 
 // writeJSON writes a JSON answer.
@@ -82,12 +107,10 @@ func (s *Server) mapErr(err error, c *caller) *apiError {
 		return ae
 	case errors.Is(err, ErrUnavailable):
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "The bot is not running; try again shortly.")
-	case errors.Is(err, sessions.ErrNotFound):
-		return apiErr(http.StatusNotFound, "not_found", "No such game.")
-	case errors.Is(err, sessions.ErrNotSeated) && c.anonymous():
-		return apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot.")
-	case errors.Is(err, sessions.ErrNotSeated):
-		return apiErr(http.StatusForbidden, "forbidden", "You do not play this game.")
+	case errors.Is(err, sessions.ErrNotFound), errors.Is(err, sessions.ErrNotSeated):
+		// A game the caller may not see is one that is not there (see refusal for the
+		// operations on a game they may watch).
+		return missing()
 	case errors.Is(err, sessions.ErrStale):
 		return apiErr(http.StatusConflict, "stale", "The game has moved on since; look at it again.")
 	case errors.Is(err, sessions.ErrIllegalMove), errors.Is(err, engine.ErrIllegalMove), errors.Is(err, engine.ErrAmbiguousMove):
@@ -144,6 +167,7 @@ const (
 func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
+		dataHeaders(w)
 		c, err := s.identify(r.Context(), r)
 		switch {
 		case err != nil && r.Context().Err() != nil:
@@ -243,7 +267,7 @@ func required[T any](r *http.Request, name string) (T, error) {
 func boardID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, apiErr(http.StatusNotFound, "not_found", "No such game.")
+		return 0, missing()
 	}
 	return id, nil
 }
@@ -523,10 +547,31 @@ func (s *Server) op(fn func(r *http.Request) (boardOp, error)) apiFunc {
 		}
 		err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error { return do(ctx, tx, r, c, id) })
 		if err != nil {
-			return err
+			return s.refusal(r.Context(), c, id, err)
 		}
 		return s.answerState(w, r, c, id)
 	}
+}
+
+// refusal is the answer to an operation on game id that failed with err. When the caller may
+// not see the game, it is missing(), whatever refused the operation (the game started, is joined
+// by invite only, is not theirs): that is not theirs to learn. On a game they may watch, playing
+// no seat in it is 403 forbidden; any other refusal is err's own.
+func (s *Server) refusal(ctx context.Context, c *caller, id int64, err error) error {
+	if errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	_, _, verr := s.viewState(ctx, c, id)
+	switch {
+	case errors.Is(verr, sessions.ErrNotFound), errors.Is(verr, sessions.ErrNotSeated):
+		return missing()
+	case verr != nil:
+		// The game could not be read: the operation's own error says more.
+		return err
+	case errors.Is(err, sessions.ErrNotSeated):
+		return apiErr(http.StatusForbidden, "forbidden", "You do not play this game.")
+	}
+	return err
 }
 
 func (s *Server) join(*http.Request) (boardOp, error) {
@@ -605,7 +650,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, c *caller) error {
 		return s.cfg.Boards.WebMove(ctx, tx, c.service, c.user, id, req.Move, *req.Ply)
 	})
 	if err != nil {
-		ae := s.mapErr(err, c)
+		ae := s.mapErr(s.refusal(r.Context(), c, id, err), c)
 		if ae.Code == "illegal_move" {
 			_, bd, rerr := s.viewState(r.Context(), c, id)
 			if rerr != nil {

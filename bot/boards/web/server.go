@@ -155,7 +155,13 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		secret, err = redeem(ctx, db, r.PathValue("ticket"), s.now())
 		return err
 	})
-	w.Header().Set("Cache-Control", "no-store")
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	// The address holds the ticket: it is never passed on to another site, and the page
+	// answered runs nothing.
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 	if errors.Is(err, errRefused) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusForbidden)
@@ -179,6 +185,7 @@ func (s *Server) cookie(secret string, maxAge int) *http.Cookie {
 
 // logout ends the caller's session (POST /logout), or every session of the user (/logout/all).
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	dataHeaders(w)
 	c, err := s.identify(r.Context(), r)
 	if errors.Is(err, errRefused) || err == nil && (c.anonymous() || c.secret == "") {
 		writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
