@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"os"
 	"strconv"
@@ -168,7 +167,17 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		dataHeaders(w)
+		if presents(r) {
+			if d := s.loginWait(r); d > 0 {
+				retryAfter(w, d)
+				writeError(w, tooManyFailures())
+				return
+			}
+		}
 		c, err := s.identify(r.Context(), r)
+		if errors.Is(err, errRefused) {
+			s.loginFailed(r)
+		}
 		switch {
 		case err != nil && r.Context().Err() != nil:
 			// The client went away (or the server is shutting down): nobody reads an answer,
@@ -185,8 +194,8 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 			return
 		}
 		if kind&unlimited == 0 {
-			if ok, wait := s.limit.allow(c.key(r)); !ok {
-				w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+			if ok, wait := s.limit.allow(s.key(c, r)); !ok {
+				retryAfter(w, wait)
 				writeError(w, apiErr(http.StatusTooManyRequests, "rate_limited", "Too many requests; slow down."))
 				return
 			}
@@ -695,7 +704,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	if s.cfg.Events == nil {
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the game instead.")
 	}
-	key := c.key(r)
+	key := s.key(c, r)
 	if !s.streams.acquire(key) {
 		return apiErr(http.StatusTooManyRequests, "too_many_streams",
 			"Too many live updates are open for you at once; close some game pages.")

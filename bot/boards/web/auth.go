@@ -143,19 +143,16 @@ type caller struct {
 // anonymous reports whether nobody is logged in.
 func (c *caller) anonymous() bool { return c.user == 0 }
 
-// key is the caller's rate limit bucket.
-func (c *caller) key(r *http.Request) string {
+// key is the caller's rate limit bucket: the API token, the user, or for someone not logged in
+// the client's address (clientip.go).
+func (s *Server) key(c *caller, r *http.Request) string {
 	switch {
 	case c.token != 0:
 		return "t:" + strconv.FormatInt(c.token, 10)
 	case c.user != 0:
 		return fmt.Sprintf("u:%d:%d", c.service, c.user)
 	}
-	host := r.RemoteAddr
-	if i := strings.LastIndexByte(host, ':'); i > 0 {
-		host = host[:i]
-	}
-	return "ip:" + host
+	return addrKey(s.clientAddr(r))
 }
 
 const sessionSQL = `SELECT service_id, user_id, last_seen_at FROM web_session WHERE hash = $1 AND last_seen_at > $2`

@@ -100,6 +100,8 @@ type client struct {
 	cookie string
 	csrf   string
 	token  string
+	// header holds headers of its own sent with every call (a proxy's X-Forwarded-For).
+	header http.Header
 }
 
 // linkRE finds a login link in the bot's answer to /web.
@@ -189,6 +191,9 @@ func (c *client) call(t *testing.T, method, path string, body any) (int, http.He
 	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	for k, v := range c.header {
+		req.Header[k] = v
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

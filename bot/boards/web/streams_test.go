@@ -33,6 +33,9 @@ func (c *client) stream(t *testing.T, id int64) (status int, code string, hangUp
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
+	for k, v := range c.header {
+		req.Header[k] = v
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
