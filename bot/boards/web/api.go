@@ -52,6 +52,8 @@ type apiError struct {
 	Code    string   `json:"code"`
 	Message string   `json:"message"`
 	Legal   []string `json:"legal,omitempty"`
+	// retry, when set, is the answer's Retry-After.
+	retry time.Duration
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
@@ -84,6 +86,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeError writes an error answer.
 func writeError(w http.ResponseWriter, e *apiError) {
+	if e.retry > 0 {
+		retryAfter(w, e.retry)
+	}
 	writeJSON(w, e.Status, map[string]*apiError{"error": e})
 }
 
@@ -105,7 +110,12 @@ func (s *Server) mapErr(err error, c *caller) *apiError {
 	case errors.As(err, &ae):
 		return ae
 	case errors.Is(err, ErrUnavailable):
-		return apiErr(http.StatusServiceUnavailable, "unavailable", "The bot is not running; try again shortly.")
+		e := apiErr(http.StatusServiceUnavailable, "unavailable", "The bot is not running; try again shortly.")
+		e.retry = outageRetry
+		return e
+	case isOutage(err):
+		s.health.refused(err)
+		return unavailable()
 	case errors.Is(err, sessions.ErrNotFound), errors.Is(err, sessions.ErrNotSeated):
 		// A game the caller may not see is one that is not there (see refusal for the
 		// operations on a game they may watch).
@@ -132,13 +142,19 @@ func (s *Server) mapErr(err error, c *caller) *apiError {
 
 // read runs fn in a read-only transaction of one snapshot.
 func (s *Server) read(ctx context.Context, fn func(ctx context.Context, db pgxTx) error) error {
-	return pgx.BeginTxFunc(ctx, s.cfg.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead},
+	start := time.Now()
+	err := pgx.BeginTxFunc(ctx, s.cfg.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead},
 		func(tx pgx.Tx) error { return fn(ctx, tx) })
+	s.health.observe(start, err)
+	return err
 }
 
 // write runs fn in a transaction of the server's own tables.
 func (s *Server) write(ctx context.Context, fn func(ctx context.Context, db pgxTx) error) error {
-	return pgx.BeginFunc(ctx, s.cfg.Pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
+	start := time.Now()
+	err := pgx.BeginFunc(ctx, s.cfg.Pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
+	s.health.observe(start, err)
+	return err
 }
 
 // do runs a board operation in a transaction of the caller's bot.
@@ -146,7 +162,10 @@ func (s *Server) do(ctx context.Context, c *caller, fn func(ctx context.Context,
 	if s.cfg.Doer == nil {
 		return ErrUnavailable
 	}
-	return s.cfg.Doer.Do(ctx, c.service, fn)
+	start := time.Now()
+	err := s.cfg.Doer.Do(ctx, c.service, fn)
+	s.health.observe(start, err)
+	return err
 }
 
 // apiFunc is a call of the API, for a caller.

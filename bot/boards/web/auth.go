@@ -166,6 +166,7 @@ const tokenSQL = `SELECT id, service_id, user_id FROM web_api_token WHERE hash =
 // opens nothing.
 func (s *Server) identify(ctx context.Context, r *http.Request) (*caller, error) {
 	now := s.now()
+	start := time.Now()
 	if auth := r.Header.Get("Authorization"); auth != "" {
 		tok, ok := strings.CutPrefix(auth, "Bearer ")
 		tok = strings.TrimSpace(tok)
@@ -174,6 +175,7 @@ func (s *Server) identify(ctx context.Context, r *http.Request) (*caller, error)
 		}
 		c := &caller{}
 		err := s.cfg.Pool.QueryRow(ctx, tokenSQL, hash(tok)).Scan(&c.token, &c.service, &c.user)
+		s.health.observe(start, ignoreNoRows(err))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil, errRefused
 		}
@@ -189,6 +191,7 @@ func (s *Server) identify(ctx context.Context, r *http.Request) (*caller, error)
 	c := &caller{secret: ck.Value}
 	var seen time.Time
 	err = s.cfg.Pool.QueryRow(ctx, sessionSQL, hash(ck.Value), now.Add(-SessionIdle)).Scan(&c.service, &c.user, &seen)
+	s.health.observe(start, ignoreNoRows(err))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, errRefused
 	}
@@ -201,6 +204,14 @@ func (s *Server) identify(ctx context.Context, r *http.Request) (*caller, error)
 		}
 	}
 	return c, nil
+}
+
+// ignoreNoRows is err, but nil for pgx.ErrNoRows: the database answered.
+func ignoreNoRows(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	return err
 }
 
 // checkCSRF checks the CSRF token of a POST authenticated by the session cookie.

@@ -216,6 +216,10 @@ func (h *Hub) Subscribe(board int64) (<-chan BoardChanged, func()) {
 // ends.
 func (h *Hub) Run(ctx context.Context) error {
 	backoff := firstBackoff
+	// lost is whether the loss was logged and no connection has worked since: the attempts
+	// that fail after it are logged at debug level only, so an outage of the database is one
+	// line, not one every few seconds.
+	lost := false
 	for {
 		listened, err := h.listen(ctx)
 		h.listening.Store(false)
@@ -226,8 +230,14 @@ func (h *Hub) Run(ctx context.Context) error {
 		if listened {
 			backoff = firstBackoff
 			h.metrics.Reconnects.Inc()
+			lost = false
 		}
-		h.log.Warn("Board events: the connection was lost; reconnecting", slog.Any("error", err), slog.Duration("pause", backoff))
+		if lost {
+			h.log.Debug("Board events: reconnecting failed; trying again", slog.Any("error", err), slog.Duration("pause", backoff))
+		} else {
+			h.log.Warn("Board events: the connection was lost; reconnecting", slog.Any("error", err), slog.Duration("pause", backoff))
+			lost = true
+		}
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():

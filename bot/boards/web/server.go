@@ -113,6 +113,8 @@ type Server struct {
 	failures *limiter
 	// streams caps the event streams each caller holds open.
 	streams *streamCap
+	// health logs the database's outages (outage.go).
+	health *health
 }
 
 // New returns a server.
@@ -121,6 +123,7 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.health = &health{log: s.log}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -204,6 +207,12 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 		w.Write([]byte(refusedPage))
 		return
 	}
+	if isOutage(err) {
+		s.health.refused(err)
+		retryAfter(w, outageRetry)
+		http.Error(w, "The server cannot reach its database just now; open the link again in a moment.", http.StatusServiceUnavailable)
+		return
+	}
 	if err != nil {
 		s.log.Error("A login failed", slog.Any("error", err))
 		http.Error(w, "The login failed; please try again.", http.StatusInternalServerError)
@@ -245,11 +254,13 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		writeError(w, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
 		return
 	}
+	start := time.Now()
 	if r.URL.Path == "/logout/all" {
 		_, err = s.cfg.Pool.Exec(r.Context(), endSessionsSQL, c.service, c.user)
 	} else {
 		_, err = s.cfg.Pool.Exec(r.Context(), endSessionSQL, hash(c.secret))
 	}
+	s.health.observe(start, err)
 	if err != nil {
 		s.fail(w, err)
 		return
