@@ -717,11 +717,39 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	if err != nil {
 		return err
 	}
-	if _, _, err := s.viewState(r.Context(), c, id); err != nil {
+	st, bd, err := s.viewState(r.Context(), c, id)
+	if err != nil {
 		return err
 	}
 	if s.cfg.Events == nil {
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the game instead.")
+	}
+	// The stream ends with what lets it watch (revoke.go): registered first, then checked.
+	var revoked <-chan struct{}
+	if guards, ok := s.cfg.Events.(Guards); ok {
+		g := Grant{Token: c.token, Board: id,
+			// A public game waiting for an opponent is open to all, whatever the switch says.
+			Spectator: st.Seat < 0 && bd.Status != sessions.BoardWaiting}
+		if c.secret != "" {
+			g.Session = hash(c.secret)
+		}
+		ch, release := guards.Guard(g)
+		defer release()
+		revoked = ch
+		var ok bool
+		err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
+			var err error
+			ok, err = granted(ctx, db, g)
+			return err
+		})
+		switch {
+		case err != nil:
+			return err
+		case !ok && g.Spectator:
+			return missing()
+		case !ok:
+			return apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot.")
+		}
 	}
 	key := s.key(c, r)
 	if !s.streams.acquire(key) {
@@ -729,7 +757,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 			"Too many live updates are open for you at once; close some game pages.")
 	}
 	defer s.streams.release(key)
-	ServeEvents(w, r, s.cfg.Events, id)
+	serveEvents(w, r, s.cfg.Events, id, PingInterval, revoked)
 	return nil
 }
 
