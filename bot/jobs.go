@@ -38,6 +38,9 @@ import (
 //     transaction that queues its message), so a second run finds nothing left to do.
 //   - board-ai (bot/boards): a turn is claimed with a lease at the board's revision, and the
 //     move is played only if the revision is still the one claimed.
+//   - web-undelivered (bot/boards/web): the credentials whose message failed for good are taken
+//     from the transport's record with SKIP LOCKED and deleted in the transaction that revokes
+//     them and queues the notice to their issuer.
 //   - upload-sweep (bot/devtools): removes files no row names, older than an hour; two sweeps
 //     removing one file is harmless. inbox-cleanup (Cleanup) only deletes old records;
 //     outbox-metrics only reads.

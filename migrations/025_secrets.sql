@@ -48,3 +48,55 @@ $$;
 
 CREATE TRIGGER board_spectators_ended AFTER INSERT OR UPDATE OR DELETE ON board_spectators
     FOR EACH ROW EXECUTE FUNCTION board_spectators_ended();
+
+-- Secrets in the outbox (see the package doc of bot). A request that carries a credential (an API
+-- token of /token, a login link of /web) names it in outbox.secrets: a JSON array of
+-- {"kind", "id", "values", "expires"}, the credential as its feature knows it (kind and id), the
+-- strings that are the secret as they appear in the parameters, and when it expires (null:
+-- never). A sent row is deleted. A row that fails for good (refused, the user blocked the bot,
+-- given up, its secret expired before it could be sent) keeps its parameters with every value
+-- replaced by "[withheld]" and loses its secrets, in the transaction that records its failure,
+-- which also records the credential in outbox_secret_failure, for its feature to revoke.
+ALTER TABLE outbox ADD COLUMN secrets jsonb;
+
+-- The rows that carry a secret, pending or failed but not yet withheld: few at any time.
+CREATE INDEX outbox_secrets_idx ON outbox (service_id, chat_id) WHERE secrets IS NOT NULL;
+
+-- params with every value of every secret of secrets replaced by "[withheld]".
+CREATE FUNCTION outbox_withhold(params jsonb, secrets jsonb) RETURNS jsonb
+LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+    k text;
+    v text;
+    s text;
+    out jsonb := '{}';
+BEGIN
+    FOR k, v IN SELECT key, value FROM jsonb_each_text(params) LOOP
+        FOR s IN SELECT jsonb_array_elements_text(e->'values') FROM jsonb_array_elements(COALESCE(secrets, '[]')) e LOOP
+            IF s <> '' THEN
+                v := replace(v, s, '[withheld]');
+            END IF;
+        END LOOP;
+        out := out || jsonb_build_object(k, v);
+    END LOOP;
+    RETURN out;
+END
+$$;
+
+-- The credentials whose delivery failed for good, by the transport (bot/botpg), for the feature
+-- that issued them (bot/boards/web for the kinds web.token and web.ticket) to take with FOR
+-- UPDATE SKIP LOCKED, revoke and delete in one transaction. Records of a kind nobody takes are
+-- removed after FAILED_RETENTION.
+CREATE TABLE outbox_secret_failure (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    service_id integer NOT NULL REFERENCES service (id) ON DELETE CASCADE,
+    -- The chat the request was for.
+    chat_id    bigint NOT NULL,
+    kind       text NOT NULL,
+    ref        text NOT NULL,
+    -- Why: the request's last error (already withheld of the secret), or that it expired.
+    reason     text NOT NULL,
+    failed_at  timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE INDEX outbox_secret_failure_kind_idx ON outbox_secret_failure (service_id, kind, id);

@@ -70,6 +70,8 @@ type Bot struct {
 	Tools  *devtools.Tools
 	Relay  *relay.Relay
 	Boards *boards.Boards
+
+	log *slog.Logger
 }
 
 // New assembles the bot.
@@ -79,7 +81,7 @@ func New(cfg Config) *Bot {
 		log = slog.New(slog.DiscardHandler)
 	}
 	b := &Bot{Router: bot.NewRouter(), Files: questfs.New(cfg.UploadsDir, 0), Quests: questpg.New(),
-		Users: botpg.NewUsers(), Trees: scriptpg.New()}
+		Users: botpg.NewUsers(), Trees: scriptpg.New(), log: log}
 	switch {
 	case cfg.TreeCheck < 0:
 		b.Trees.CheckEvery = 0
@@ -184,6 +186,7 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
 		{"board-ai", boards.AISpec, func(ctx context.Context) error { return b.Boards.Think(ctx, tr) }},
 		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
+		{"web-undelivered", web.UndeliveredSpec, func(ctx context.Context) error { return web.Undelivered(ctx, tr, b.log) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},
 	}

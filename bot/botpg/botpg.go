@@ -8,6 +8,10 @@
 // claim never takes the row after it while the first one is not committed as done: an update is
 // handled, and an outbox row sent, by one process at a time and, once done, never again.
 //
+// A request that carries a secret names it in outbox.secrets; when it fails for good its
+// parameters are withheld and the credential recorded in outbox_secret_failure, in the same
+// transaction (secret.go).
+//
 // Each process long-polls only the bots whose poll lease (table poll_lease, lease.go) it
 // holds; stored batches are announced to every process with NOTIFY (WatchInbox).
 //
@@ -101,6 +105,8 @@ type handleTx struct {
 	sp   pgx.Tx // the savepoint, once made
 	err  error  // making it failed
 	reqs []bot.Request
+	// secrets are the secrets the handler keeps (bot.KeepSecret, secret.go).
+	secrets []bot.Secret
 }
 
 func (t *handleTx) DB() pgx.Tx {
@@ -264,6 +270,7 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 		}
 		h.Err = nil
 		h.Touched = queueOutbox(final, c.chat.Service, ht.reqs)
+		queueSecrets(final, c.chat.Service, ht.reqs, ht.secrets)
 		doneServices = append(doneServices, int32(c.chat.Service))
 		doneIDs = append(doneIDs, *c.update)
 	}
@@ -337,6 +344,7 @@ type jobTx struct {
 	tx      pgx.Tx
 	service int
 	reqs    []bot.Request
+	secrets []bot.Secret
 }
 
 func (t *jobTx) DB() pgx.Tx { return t.tx }
@@ -362,6 +370,7 @@ func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, b
 		}
 		b := &pgx.Batch{}
 		touched = queueOutbox(b, service, jt.reqs)
+		queueSecrets(b, service, jt.reqs, jt.secrets)
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("enqueue: %w", err)
 		}
@@ -382,6 +391,9 @@ func (s *Store) Cleanup(ctx context.Context, age time.Duration) error {
 	if err == nil {
 		// Telegram gives up an undelivered update after 24 hours: no copy of an older one comes.
 		_, err = s.pool.Exec(ctx, `DELETE FROM inbox_seen WHERE received_at < now() - interval '24 hours'`)
+	}
+	if err == nil {
+		err = s.cleanupSecrets(ctx, interval(age))
 	}
 	if err != nil {
 		return fmt.Errorf("cleanup: %w", err)

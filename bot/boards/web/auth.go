@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,7 +30,9 @@ import (
 // makes a session: 256 random bits in the cookie qb_session, valid until it has not been used for
 // SessionIdle. An admin's /token (board.token) issues an API token for a program, qbt_ and 256
 // random bits, sent as "Authorization: Bearer"; it is valid until revoked. Only the SHA-256 hash
-// of each secret is stored (migration 017_web.sql), so the database opens nothing.
+// of each secret is stored (migration 017_web.sql), so the database opens nothing; the message
+// that carries a link or a token keeps it only until it is sent, and one that could not be
+// delivered has its credential revoked (undelivered.go).
 //
 // Cross-site requests: the cookie is SameSite=Lax, and a POST authenticated by the cookie must
 // carry the header X-CSRF-Token with the session's CSRF token, an HMAC of the session's secret
@@ -300,7 +303,15 @@ func Builtins(publicURL string, now func() time.Time) map[string]boards.Builtin 
 			if publicURL == "" {
 				return &scripts.Result{Code: "off"}, nil
 			}
-			ticket, err := IssueTicket(ctx, tx.DB(), u.Service, u.User.ID, now())
+			at := now()
+			ticket, err := IssueTicket(ctx, tx.DB(), u.Service, u.User.ID, at)
+			if err != nil {
+				return nil, err
+			}
+			// The link is not sent once it no longer works, nor kept once its message failed
+			// (undelivered.go).
+			err = bot.KeepSecret(tx, bot.Secret{Kind: KindTicket, ID: hex.EncodeToString(hash(ticket)), Values: []string{ticket},
+				Expires: at.Add(TicketTTL)})
 			if err != nil {
 				return nil, err
 			}
@@ -376,6 +387,12 @@ func token(ctx context.Context, tx bot.Tx, u *bot.Update, args string, now time.
 		return nil, fmt.Errorf("web: /token: %w", err)
 	}
 	id, tok, err := IssueToken(ctx, tx.DB(), u.Service, user, u.User.ID, name, now)
+	if err != nil {
+		return nil, err
+	}
+	// A token whose message is not delivered is revoked, and the admin told (undelivered.go).
+	err = bot.KeepSecret(tx, bot.Secret{Kind: KindToken, ID: strconv.FormatInt(id, 10), Values: []string{tok},
+		Expires: now.Add(TokenDeliveryTTL)})
 	if err != nil {
 		return nil, err
 	}

@@ -57,6 +57,8 @@ type env struct {
 	handler atomic.Pointer[http.Handler]
 	// hub is the live updates' hub the server streams from.
 	hub *web.Hub
+	// beforeSend, when set, sees each outbox row before it is sent (what Telegram is sent).
+	beforeSend atomic.Pointer[func(*bot.OutboxRow)]
 }
 
 // newEnv starts the bot and the web server; cfg tunes the server (its parts are filled in).
@@ -71,7 +73,17 @@ func newEnv(t *testing.T, cfg web.Config) *env {
 		Boards: boards.Config{Dir: t.TempDir(), Lease: 2 * time.Second, PublicURL: e.srv.URL}})
 	think := bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Think(ctx, tr) })
 	notify := bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Notify(ctx, tr) })
-	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond}, think, notify)
+	undelivered := bottest.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
+		return web.Undelivered(ctx, tr, e.Log())
+	})
+	seen := func(row *bot.OutboxRow) bool {
+		if f := e.beforeSend.Load(); f != nil {
+			(*f)(row)
+		}
+		return false
+	}
+	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond,
+		Hooks: bot.Hooks{BeforeSend: seen}}, think, notify, undelivered)
 	e.service = e.proc.Service
 	cfg.Pool, cfg.Doer, cfg.Boards, cfg.PublicURL, cfg.Log = e.Pool, e.proc.Transport, e.app.Boards, e.srv.URL, e.Log()
 	if cfg.Events == nil {
