@@ -4,8 +4,11 @@
 // Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, made by /web
 // in the bot), /logout and /logout/all, the JSON API under /api/v1/ (api.go), and the pages
 // (Config.Pages: /games, /play/<id>, /static/). Identity, sessions, API tokens and CSRF are
-// auth.go's; the rate limit, a token bucket per user, limit.go's; the export of a game's moves
-// (PGN, PDN, a list) export.go's.
+// auth.go's; the revocation of the tokens and links whose message could not be delivered
+// undelivered.go's; the rate limit, a token bucket per user, limit.go's; the throttle of failed
+// logins throttle.go's, per client address as clientip.go finds it behind trusted proxies; the
+// end of the event streams with their credentials revoke.go's; the answers while the database
+// is down outage.go's; the export of a game's moves (PGN, PDN, a list) export.go's.
 //
 // The server trusts no client: every call is checked against the caller's seat, and every move
 // goes through the engine on the server. Reads use a read-only transaction of the pool (the
