@@ -15,10 +15,16 @@ import (
 	"github.com/questbot/questbot/bot/bottest"
 )
 
-// watch opens the event stream of a game with the client's credentials on the server at base,
-// reads its first event and returns a channel closed when the stream ends (the server closes
-// it), and when it opened. The stream is hung up when the test ends.
-func (c *client) watch(t *testing.T, base string, id int64) <-chan struct{} {
+// watched is an open event stream: ended is closed when the server ends it; events receives
+// the data lines of its events.
+type watched struct {
+	ended  chan struct{}
+	events chan string
+}
+
+// watch opens the event stream of a game with the client's credentials on the server at base
+// and reads its first event. The stream is hung up when the test ends.
+func (c *client) watch(t *testing.T, base string, id int64) *watched {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -46,36 +52,52 @@ func (c *client) watch(t *testing.T, base string, id int64) <-chan struct{} {
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), "data: ") {
 	}
-	ended := make(chan struct{})
+	w := &watched{ended: make(chan struct{}), events: make(chan string, 100)}
 	go func() {
-		defer close(ended)
+		defer close(w.ended)
 		defer resp.Body.Close()
 		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "data: ") {
+				select {
+				case w.events <- sc.Text():
+				default:
+				}
+			}
 		}
 	}()
-	return ended
+	return w
 }
 
-// ends waits for a stream to end; it fails the test when it has not within a second of since
-// (with some room for a loaded machine, the bound logged is the real one).
-func ends(t *testing.T, what string, ended <-chan struct{}, since time.Time) {
+// ends waits for a stream to end; it fails the test when it has not within 5 s of since (room
+// for a loaded machine: the time it took is logged).
+func ends(t *testing.T, what string, w *watched, since time.Time) {
 	t.Helper()
 	select {
-	case <-ended:
+	case <-w.ended:
 		t.Logf("%s: the stream ended %v after the change", what, time.Since(since).Round(time.Millisecond))
 	case <-time.After(5 * time.Second):
 		t.Fatalf("%s: the stream is still open", what)
 	}
 }
 
-// lives checks that a stream is still open, once the streams that had to end have ended (so a
-// stream that was to end with them would have by then: they are closed by one notification).
-func lives(t *testing.T, what string, ended <-chan struct{}) {
+// lives checks that a stream still delivers: a change of its board, made now, reaches it.
+func (e *env) lives(t *testing.T, what string, w *watched, board int64) {
 	t.Helper()
+	for {
+		select {
+		case <-w.events:
+			continue // what came before
+		default:
+		}
+		break
+	}
+	e.Exec(t, `UPDATE board_session SET revision = revision + 1 WHERE id = $1`, board)
 	select {
-	case <-ended:
+	case <-w.events:
+	case <-w.ended:
 		t.Fatalf("%s: the stream ended", what)
-	default:
+	case <-time.After(bottest.Timeout):
+		t.Fatalf("%s: the stream delivers nothing", what)
 	}
 }
 
@@ -108,7 +130,7 @@ func TestStreamsEndWithCredentials(t *testing.T) {
 	at := time.Now()
 	ann.must(t, "POST", "/logout", nil, http.StatusNoContent, nil)
 	ends(t, "logout", s1, at)
-	lives(t, "the other session at logout", s2)
+	e.lives(t, "the other session at logout", s2, g.ID)
 	// Logging out everywhere ends every session's.
 	ann3 := e.login(t, 1, "Ann")
 	at = time.Now()
@@ -142,7 +164,7 @@ func TestStreamsEndWithCredentials(t *testing.T) {
 	ends(t, "spectators off (someone not logged in)", s5, at)
 	ends(t, "spectators off (the same again)", s6, at)
 	ends(t, "spectators off (a user who plays no seat)", s7, at)
-	lives(t, "the player at spectators off", s4)
+	e.lives(t, "the player at spectators off", s4, g.ID)
 	if status, code, _ := anon.stream(t, g.ID); status != http.StatusNotFound {
 		t.Fatalf("a spectator's stream once spectators are off: %d %s", status, code)
 	}
