@@ -35,7 +35,8 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) (out Outcome) {
 		}
 	}()
 	req := row.Request
-	log := s.t.log.With(slog.Int64("chat_id", row.Chat.Chat), slog.String("method", req.Method), slog.Int64("outbox_id", row.ID))
+	log := withholding(s.t.log, req.Secrets).With(slog.Int64("chat_id", row.Chat.Chat), slog.String("method", req.Method),
+		slog.Int64("outbox_id", row.ID))
 	api := s.t.api(row.Chat.Service)
 	now := s.clock.Now()
 	if api == nil {
@@ -45,6 +46,9 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) (out Outcome) {
 	if req.Method == "answerCallbackQuery" && now.Sub(row.Created) > callbackAnswerTTL {
 		log.Debug("The button press is too old to be answered; the answer is dropped")
 		return s.outcome(req, Outcome{Kind: OutcomeDropped})
+	}
+	if secretExpired(req, now) {
+		return s.expired(req, log)
 	}
 	if req.TargetRef != "" {
 		var ok bool
@@ -141,8 +145,8 @@ func (s *sender) failed(row *OutboxRow, req Request, err error, log *slog.Logger
 			log.Debug("The edit changed nothing; the message already shows it")
 			return s.outcome(req, Outcome{Kind: OutcomeSent})
 		case apiErr.Code == 400:
-			params, _ := json.Marshal(req.Params)
-			log.Warn("Telegram rejected a request", slog.String("description", apiErr.Description), slog.String("params", string(params)))
+			log.Warn("Telegram rejected a request", slog.String("description", WithholdSecrets(apiErr.Description, req.Secrets)),
+				slog.String("params", withheldParams(req)))
 			return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: apiErr.Error()})
 		case apiErr.Code >= 400 && apiErr.Code < 500 && apiErr.Code != 409:
 			log.Error("Telegram refused a request", slog.Any("error", err))
@@ -208,6 +212,8 @@ func (s *sender) retry(row *OutboxRow, req Request, now time.Time, err error, lo
 }
 
 func (s *sender) outcome(req Request, out Outcome) Outcome {
+	// What is recorded of the failure never holds the request's secrets.
+	out.Err = WithholdSecrets(out.Err, req.Secrets)
 	name := [...]string{"sent", "retry", "failed", "blocked", "abandoned", "dropped", "gave_way", "detached"}[out.Kind]
 	s.t.m.Sends.WithLabelValues(req.Method, name).Inc()
 	return out

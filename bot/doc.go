@@ -114,6 +114,19 @@
 // is dropped (logged at debug level), never retried. Records are removed when their messages
 // are deleted by ref, else after 48 hours.
 //
+// Secrets: a request may carry a credential to its chat, an API token or a login link
+// (Request.Secrets; or KeepSecret in the handler's transaction, which marks each request of the
+// transaction whose parameters hold the secret, so that the texts that show it need not know).
+// Such a request is not sent once its secret has expired: it fails as undelivered. Once it is
+// done, nothing of the secret stays at rest: a sent row is deleted; a row that fails for good
+// (refused, the user blocked the bot, given up, expired, dropped for its ref) is kept with every
+// value of the secret replaced by Withheld, and the credential (the kind and id its feature gave
+// it) is recorded by the store in the transaction of the failure, for that feature to take and
+// revoke (a job of its own, with FOR UPDATE SKIP LOCKED: botpg.Outbox.TakeSecretFailures); the
+// transport knows nothing of the features' tables. The error recorded and every log line of the
+// attempt withhold the secret too. The row of an expired secret that no process sends (its bot
+// runs nowhere) is failed the same way by Cleanup.
+//
 // Storage is the Store interface (implemented in bot/botpg); the Bot API is reached through
 // tgbotapi with our own poll loop, a context per call and the token redacted from every error.
 // bot/tgemu emulates the Bot API for the web chat and the tests; bot/webchat is the web page on

@@ -64,6 +64,10 @@ type Request struct {
 	// covers (a photo's edit covers a caption's, which covers a keyboard's), so an object's edits
 	// should carry its whole state.
 	State string
+	// Secrets are the credentials the request carries (see Secret and KeepSecret): it is not
+	// sent once one has expired, and once it has failed for good only a form with them withheld
+	// is kept, and they are recorded for their feature to revoke.
+	Secrets []Secret
 	// OnFailure are requests queued in the same chat in place of this one when it fails for
 	// good: Telegram refuses it, its file is gone, or it fails too often. They tell the user what
 	// did not arrive. Nothing is queued when the user blocked the bot or the request was dropped

@@ -77,6 +77,7 @@ type Bot struct {
 	Boards *boards.Boards
 
 	listen *pgxpool.Pool // Config.Listen
+	log *slog.Logger
 }
 
 // New assembles the bot.
@@ -86,7 +87,7 @@ func New(cfg Config) *Bot {
 		log = slog.New(slog.DiscardHandler)
 	}
 	b := &Bot{Router: bot.NewRouter(), Files: questfs.New(cfg.UploadsDir, 0), Quests: questpg.New(),
-		Users: botpg.NewUsers(), Trees: scriptpg.New(), listen: cfg.Listen}
+		Users: botpg.NewUsers(), Trees: scriptpg.New(), listen: cfg.Listen, log: log}
 	switch {
 	case cfg.TreeCheck < 0:
 		b.Trees.CheckEvery = 0
@@ -193,6 +194,7 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, tr) }},
 		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
 		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
+		{"web-undelivered", web.UndeliveredSpec, func(ctx context.Context) error { return web.Undelivered(ctx, tr, b.log) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},
 	}

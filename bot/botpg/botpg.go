@@ -8,6 +8,10 @@
 // claim never takes the row after it while the first one is not committed as done: an update is
 // handled, and an outbox row sent, by one process at a time and, once done, never again.
 //
+// A request that carries a secret names it in outbox.secrets; when it fails for good its
+// parameters are withheld and the credential recorded in outbox_secret_failure, in the same
+// transaction (secret.go).
+//
 // Each process long-polls only the bots whose poll lease (table poll_lease, lease.go) it
 // holds; stored batches are announced to every process with NOTIFY (WatchInbox).
 //
@@ -110,6 +114,8 @@ type handleTx struct {
 	err  error  // making it failed
 	reqs []bot.Request
 	post []func() // AfterCommit
+	// secrets are the secrets the handler keeps (bot.KeepSecret, secret.go).
+	secrets []bot.Secret
 }
 
 func (t *handleTx) DB() pgx.Tx {
@@ -280,6 +286,7 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 		h.Err = nil
 		h.Touched = s.queueOutbox(final, c.chat.Service, ht.reqs, c.chat.Chat)
 		post = append(post, ht.post...)
+		queueSecrets(final, c.chat.Service, ht.reqs, ht.secrets)
 		doneServices = append(doneServices, int32(c.chat.Service))
 		doneIDs = append(doneIDs, *c.update)
 	}
@@ -357,6 +364,7 @@ type jobTx struct {
 	service int
 	reqs    []bot.Request
 	post    []func() // AfterCommit
+	secrets []bot.Secret
 }
 
 func (t *jobTx) DB() pgx.Tx { return t.tx }
@@ -386,6 +394,7 @@ func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, b
 		}
 		b := &pgx.Batch{}
 		touched = s.queueOutbox(b, service, jt.reqs, 0)
+		queueSecrets(b, service, jt.reqs, jt.secrets)
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("enqueue: %w", err)
 		}
@@ -409,6 +418,9 @@ func (s *Store) Cleanup(ctx context.Context, age time.Duration) error {
 	if err == nil {
 		// Telegram gives up an undelivered update after 24 hours: no copy of an older one comes.
 		_, err = s.pool.Exec(ctx, `DELETE FROM inbox_seen WHERE received_at < now() - interval '24 hours'`)
+	}
+	if err == nil {
+		err = s.cleanupSecrets(ctx, interval(age))
 	}
 	if err != nil {
 		return fmt.Errorf("cleanup: %w", err)

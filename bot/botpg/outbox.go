@@ -206,6 +206,7 @@ func onFailure(reqs []bot.Request) *string {
 func (s *Store) Enqueue(ctx context.Context, service int, reqs []bot.Request) ([]bot.ChatKey, error) {
 	b := &pgx.Batch{}
 	touched := s.queueOutbox(b, service, reqs, 0)
+	queueSecrets(b, service, reqs, nil)
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
 		return nil, fmt.Errorf("enqueue: %w", err)
 	}
@@ -266,7 +267,7 @@ const sendClaimSQL = `
 	SELECT h.service_id, h.chat_id, h.lane, h.n, c.id, c.method, c.params, c.file_path, c.attempts,
 		c.created_at, c.not_before, c.failing_since, f.file_id, f.size, f.mod_time, c.ref, c.target_ref, c.state,
 		(SELECT array_agg(r.message_id ORDER BY r.sent_at, r.message_id) FROM sent_ref r
-		 WHERE r.service_id = c.service_id AND r.chat_id = c.chat_id AND r.ref = c.target_ref)
+		 WHERE r.service_id = c.service_id AND r.chat_id = c.chat_id AND r.ref = c.target_ref), c.secrets
 	FROM h LEFT JOIN c ON c.id = h.id
 	LEFT JOIN tg_file f ON f.service_id = c.service_id AND f.path = c.file_path`
 
@@ -354,8 +355,9 @@ func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
 	var fileSize *int64
 	var ref, target, state *string
 	var refIDs []int64
+	var secrets []byte
 	if err := r.Scan(&svc, &chat, &lane, &n, &id, &method, &params, &filePath, &attempts, &created, &due, &failing,
-		&fileID, &fileSize, &fileMod, &ref, &target, &state, &refIDs); err != nil {
+		&fileID, &fileSize, &fileMod, &ref, &target, &state, &refIDs, &secrets); err != nil {
 		return nil, 0, time.Time{}, err
 	}
 	row := &bot.OutboxRow{Chat: bot.ChatKey{Service: int(svc), Chat: chat, Lane: bot.Lane(lane)}}
@@ -369,6 +371,9 @@ func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
 	}
 	if failing != nil {
 		row.FailingSince = *failing
+	}
+	if err := decodeSecrets(row, secrets); err != nil {
+		return nil, 0, time.Time{}, err
 	}
 	if ref != nil {
 		row.Request.Ref = *ref
@@ -449,6 +454,7 @@ func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome
 	case bot.OutcomeDetached:
 		b.Queue(`UPDATE outbox SET not_before = $2, in_flight = true WHERE id = $1`, row.ID, o.RetryAt)
 	}
+	queueSecretOutcome(b, row, o)
 }
 
 // FinishSend implements bot.Store.

@@ -64,6 +64,9 @@ type Board struct {
 	// (who, the game), NotifyStart (who, the game), NotifyEnd (the game); WebLink (the address
 	// of the game's web page).
 	NotifyMoved, NotifyOffer, NotifyStart, NotifyEnd, WebLink string
+	// TokenUndelivered tells the admin who asked for an API token (/token) that its message
+	// could not be delivered, so it was revoked: the token's number, for whom, the user's id.
+	TokenUndelivered string
 	// NotifyMenu is /notify's message: the delay, the quiet hours, the user's time now and UTC
 	// offset (all plain). NotifyByGame names the default delay and QuietNone the absence of
 	// quiet hours (plain, also buttons). NotifyDefault is the button of the default delay,
@@ -255,6 +258,8 @@ var boardEN = Board{
 	NotifyStart: "🔔 %s joined your game of %s.",
 	NotifyEnd:   "🔔 Your game of %s is over.",
 	WebLink:     `🌐 <a href="%s">Open the game on the web</a>`,
+	TokenUndelivered: "⚠️ API token #%d for %s could not be delivered to you, so it is revoked and opens nothing. " +
+		"Send /token %d again for a new one.",
 	NotifyMenu: "🔔 <b>Notifications of your board games</b>\n" +
 		"When your opponent moves: <b>%s</b>\nQuiet hours: <b>%s</b>\nYour time: <b>%s</b> (UTC%s)\n\n" +
 		"A move you have not seen within the delay brings the board to the bottom of the chat with a sound; " +
@@ -372,6 +377,8 @@ var boardRU = Board{
 	NotifyStart: "🔔 %s в вашей партии «%s».",
 	NotifyEnd:   "🔔 Ваша партия «%s» окончена.",
 	WebLink:     `🌐 <a href="%s">Открыть партию в браузере</a>`,
+	TokenUndelivered: "⚠️ API-токен #%d для %s не удалось вам доставить, поэтому он отозван и ничего не открывает. " +
+		"Отправьте /token %d ещё раз, чтобы получить новый.",
 	NotifyMenu: "🔔 <b>Уведомления о ваших партиях</b>\n" +
 		"Когда соперник сходил: <b>%s</b>\nТихие часы: <b>%s</b>\nВаше время: <b>%s</b> (UTC%s)\n\n" +
 		"Если вы не посмотрели ход за это время, доска придёт вниз чата со звуком; " +

@@ -26,7 +26,9 @@ func post(t *testing.T, h http.Handler, in user) (int, user) {
 	t.Helper()
 	body, _ := json.Marshal(in)
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest("POST", "/api/users", bytes.NewReader(body)))
+	req := httptest.NewRequest("POST", "/api/users", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(rec, req)
 	var out user
 	if rec.Code == 200 {
 		json.Unmarshal(rec.Body.Bytes(), &out)

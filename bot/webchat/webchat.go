@@ -5,7 +5,9 @@
 //
 // The page is a client of the emulator's user side only; the bot reaches the users through the
 // emulated Bot API, the same code path it takes to Telegram. The page's JSON endpoints live under
-// /api/ and the chat events stream as server-sent events.
+// /api/ and the chat events stream as server-sent events. The endpoints that change anything
+// take requests from the page's own origin only (origin.go): no other site's page can act as a
+// simulated user, the admins included.
 //
 // A user's id is their identity to the bot (their score, language, roles), so an id is never
 // given twice: new users get ids above every user the emulator knows and, with KnownUsers, every
@@ -69,10 +71,11 @@ func New(emu *tgemu.Server, b *tgemu.Bot) *Handler {
 	}
 	h.mux.HandleFunc("GET /{$}", h.index)
 	h.mux.HandleFunc("GET /api/users", h.users)
-	h.mux.HandleFunc("POST /api/users", h.addUser)
-	h.mux.HandleFunc("POST /api/send", h.send)
-	h.mux.HandleFunc("POST /api/press", h.press)
-	h.mux.HandleFunc("POST /api/upload", h.upload)
+	// Every change comes from the page itself (origin.go).
+	h.mux.HandleFunc("POST /api/users", guard(h.addUser))
+	h.mux.HandleFunc("POST /api/send", guard(h.send))
+	h.mux.HandleFunc("POST /api/press", guard(h.press))
+	h.mux.HandleFunc("POST /api/upload", guard(h.upload))
 	h.mux.HandleFunc("GET /api/events", h.events)
 	h.mux.HandleFunc("GET /api/file/{id}", h.file)
 	return h

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"net/url"
 	"os"
 	"strconv"
@@ -76,6 +77,10 @@ type Config struct {
 	// WebStreams is the most live update streams of the web game server one user (or API
 	// token, or address not logged in) holds open at once (web.Config.Streams).
 	WebStreams int
+	// TrustedProxies are the reverse proxies in front of the web game server whose
+	// X-Forwarded-For or Forwarded header names the client (web.Config.TrustedProxies). Empty:
+	// the TCP peer is the client.
+	TrustedProxies []netip.Prefix
 }
 
 // envDefaults are the variables, their defaults and a line of help each, in the order the README
@@ -101,6 +106,7 @@ var envDefaults = []struct{ name, def, help string }{
 	{"WEBHOOK_URL", "", "public https address Telegram posts updates to (webhook mode); empty: long polling"},
 	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
 	{"WEB_STREAMS_PER_USER", strconv.Itoa(web.DefaultStreams), "live update streams of the web game server one user or API token may hold open at once"},
+	{"TRUSTED_PROXIES", "", "reverse proxies (CIDRs or addresses, separated by commas) whose X-Forwarded-For or Forwarded names the client; empty: none"},
 }
 
 // ConfigFromEnv reads the configuration through getenv (os.Getenv in production) and validates it.
@@ -197,6 +203,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("WEB_STREAMS_PER_USER must be a whole number of streams, 1 or more, not %q", v["WEB_STREAMS_PER_USER"])
 	}
 	cfg.WebStreams = streams
+	if s := v["TRUSTED_PROXIES"]; s != "" {
+		proxies, err := web.ParseProxies(s)
+		if err != nil {
+			return Config{}, fmt.Errorf("TRUSTED_PROXIES must be CIDR ranges or addresses separated by commas, such as 10.0.0.0/8,192.168.1.10: %v", err)
+		}
+		cfg.TrustedProxies = proxies
+	}
 	if s := v["NEW_USERS_ARE_DEVELOPERS"]; s != "" {
 		on, err := strconv.ParseBool(s)
 		if err != nil {

@@ -349,7 +349,7 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 	}()
 	defer func() { <-hubDone }()
 	var h http.Handler = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: s.publicURL,
-		Events: hub, Pages: web.Pages(), Log: s.Log, Streams: s.Config.WebStreams}).Handler()
+		Events: hub, Pages: web.Pages(), Log: s.Log, Streams: s.Config.WebStreams, TrustedProxies: s.Config.TrustedProxies}).Handler()
 	s.web.Store(&h)
 	// The command menus, the role configuration, and what a failed upload left on disk.
 	if works {

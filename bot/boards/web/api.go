@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"net/http"
 	"os"
 	"strconv"
@@ -28,11 +27,21 @@ import (
 //
 // Every answer is JSON (but the export, text, and the picture, PNG). Every error is
 // {"error": {"code", "message"}} with a stable code and its status: 400 bad_request,
-// 401 unauthorized, 403 forbidden (not the caller's seat) or csrf, 404 not_found, 409 stale (the
-// board moved on since the ply the client sent) or conflict (the operation does not fit the
-// board's state), 422 illegal_move (with "legal", the legal moves), 429 rate_limited (with
-// Retry-After) or too_many_streams (the caller holds Config.Streams event streams open already),
-// 503 unavailable (the bot is not running). The README lists the calls.
+// 401 unauthorized, 403 forbidden (an operation on a game the caller may watch but plays no seat
+// in) or csrf, 404 not_found, 409 stale (the board moved on since the ply the client sent) or
+// conflict (the operation does not fit the board's state), 422 illegal_move (with "legal", the
+// legal moves), 429 rate_limited (with Retry-After) or too_many_streams (the caller holds
+// Config.Streams event streams open already), 503 unavailable (the bot is not running). The
+// README lists the calls.
+//
+// A game the caller may not see (they play no seat in it, and it is neither open to spectators
+// nor a public game waiting for an opponent) is answered exactly as a game that does not exist:
+// 404 not_found with the same message, for every call, whatever else would have refused the
+// operation (so that nobody learns which ids are games, nor anything of their state).
+//
+// Every answer tells the browser not to guess its type (X-Content-Type-Options: nosniff) and
+// carries a Content-Security-Policy that allows nothing (apiCSP): a JSON answer or an export
+// opened as a page runs no script and loads nothing, whatever a player's name holds.
 
 // pgxTx is a database transaction.
 type pgxTx = pgx.Tx
@@ -43,12 +52,29 @@ type apiError struct {
 	Code    string   `json:"code"`
 	Message string   `json:"message"`
 	Legal   []string `json:"legal,omitempty"`
+	// retry, when set, is the answer's Retry-After.
+	retry time.Duration
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
 
 func apiErr(status int, code, message string) *apiError {
 	return &apiError{Status: status, Code: code, Message: message}
+}
+
+// missing is the answer to a game that does not exist, or that the caller may not see.
+func missing() *apiError {
+	return apiErr(http.StatusNotFound, "not_found", "No such game, or it is not open to you.")
+}
+
+// apiCSP is the Content-Security-Policy of the API's answers: they are data, never a page.
+const apiCSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'; sandbox"
+
+// dataHeaders marks an answer as data: no type sniffing, and a policy that allows nothing.
+func dataHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", apiCSP)
 }
 
 // writeJSON writes a JSON answer.
@@ -60,6 +86,9 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 
 // writeError writes an error answer.
 func writeError(w http.ResponseWriter, e *apiError) {
+	if e.retry > 0 {
+		retryAfter(w, e.retry)
+	}
 	writeJSON(w, e.Status, map[string]*apiError{"error": e})
 }
 
@@ -81,13 +110,16 @@ func (s *Server) mapErr(err error, c *caller) *apiError {
 	case errors.As(err, &ae):
 		return ae
 	case errors.Is(err, ErrUnavailable):
-		return apiErr(http.StatusServiceUnavailable, "unavailable", "The bot is not running; try again shortly.")
-	case errors.Is(err, sessions.ErrNotFound):
-		return apiErr(http.StatusNotFound, "not_found", "No such game.")
-	case errors.Is(err, sessions.ErrNotSeated) && c.anonymous():
-		return apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot.")
-	case errors.Is(err, sessions.ErrNotSeated):
-		return apiErr(http.StatusForbidden, "forbidden", "You do not play this game.")
+		e := apiErr(http.StatusServiceUnavailable, "unavailable", "The bot is not running; try again shortly.")
+		e.retry = outageRetry
+		return e
+	case isOutage(err):
+		s.health.refused(err)
+		return unavailable()
+	case errors.Is(err, sessions.ErrNotFound), errors.Is(err, sessions.ErrNotSeated):
+		// A game the caller may not see is one that is not there (see refusal for the
+		// operations on a game they may watch).
+		return missing()
 	case errors.Is(err, sessions.ErrStale):
 		return apiErr(http.StatusConflict, "stale", "The game has moved on since; look at it again.")
 	case errors.Is(err, sessions.ErrIllegalMove), errors.Is(err, engine.ErrIllegalMove), errors.Is(err, engine.ErrAmbiguousMove):
@@ -110,13 +142,19 @@ func (s *Server) mapErr(err error, c *caller) *apiError {
 
 // read runs fn in a read-only transaction of one snapshot.
 func (s *Server) read(ctx context.Context, fn func(ctx context.Context, db pgxTx) error) error {
-	return pgx.BeginTxFunc(ctx, s.cfg.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead},
+	start := time.Now()
+	err := pgx.BeginTxFunc(ctx, s.cfg.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead},
 		func(tx pgx.Tx) error { return fn(ctx, tx) })
+	s.health.observe(start, err)
+	return err
 }
 
 // write runs fn in a transaction of the server's own tables.
 func (s *Server) write(ctx context.Context, fn func(ctx context.Context, db pgxTx) error) error {
-	return pgx.BeginFunc(ctx, s.cfg.Pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
+	start := time.Now()
+	err := pgx.BeginFunc(ctx, s.cfg.Pool, func(tx pgx.Tx) error { return fn(ctx, tx) })
+	s.health.observe(start, err)
+	return err
 }
 
 // do runs a board operation in a transaction of the caller's bot.
@@ -124,7 +162,10 @@ func (s *Server) do(ctx context.Context, c *caller, fn func(ctx context.Context,
 	if s.cfg.Doer == nil {
 		return ErrUnavailable
 	}
-	return s.cfg.Doer.Do(ctx, c.service, fn)
+	start := time.Now()
+	err := s.cfg.Doer.Do(ctx, c.service, fn)
+	s.health.observe(start, err)
+	return err
 }
 
 // apiFunc is a call of the API, for a caller.
@@ -144,7 +185,18 @@ const (
 func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
+		dataHeaders(w)
+		if presents(r) {
+			if d := s.loginWait(r); d > 0 {
+				retryAfter(w, d)
+				writeError(w, tooManyFailures())
+				return
+			}
+		}
 		c, err := s.identify(r.Context(), r)
+		if errors.Is(err, errRefused) {
+			s.loginFailed(r)
+		}
 		switch {
 		case err != nil && r.Context().Err() != nil:
 			// The client went away (or the server is shutting down): nobody reads an answer,
@@ -161,8 +213,8 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 			return
 		}
 		if kind&unlimited == 0 {
-			if ok, wait := s.limit.allow(c.key(r)); !ok {
-				w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+			if ok, wait := s.limit.allow(s.key(c, r)); !ok {
+				retryAfter(w, wait)
 				writeError(w, apiErr(http.StatusTooManyRequests, "rate_limited", "Too many requests; slow down."))
 				return
 			}
@@ -243,7 +295,7 @@ func required[T any](r *http.Request, name string) (T, error) {
 func boardID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, apiErr(http.StatusNotFound, "not_found", "No such game.")
+		return 0, missing()
 	}
 	return id, nil
 }
@@ -523,10 +575,31 @@ func (s *Server) op(fn func(r *http.Request) (boardOp, error)) apiFunc {
 		}
 		err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error { return do(ctx, tx, r, c, id) })
 		if err != nil {
-			return err
+			return s.refusal(r.Context(), c, id, err)
 		}
 		return s.answerState(w, r, c, id)
 	}
+}
+
+// refusal is the answer to an operation on game id that failed with err. When the caller may
+// not see the game, it is missing(), whatever refused the operation (the game started, is joined
+// by invite only, is not theirs): that is not theirs to learn. On a game they may watch, playing
+// no seat in it is 403 forbidden; any other refusal is err's own.
+func (s *Server) refusal(ctx context.Context, c *caller, id int64, err error) error {
+	if errors.Is(err, ErrUnavailable) {
+		return err
+	}
+	_, _, verr := s.viewState(ctx, c, id)
+	switch {
+	case errors.Is(verr, sessions.ErrNotFound), errors.Is(verr, sessions.ErrNotSeated):
+		return missing()
+	case verr != nil:
+		// The game could not be read: the operation's own error says more.
+		return err
+	case errors.Is(err, sessions.ErrNotSeated):
+		return apiErr(http.StatusForbidden, "forbidden", "You do not play this game.")
+	}
+	return err
 }
 
 func (s *Server) join(*http.Request) (boardOp, error) {
@@ -605,7 +678,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, c *caller) error {
 		return s.cfg.Boards.WebMove(ctx, tx, c.service, c.user, id, req.Move, *req.Ply)
 	})
 	if err != nil {
-		ae := s.mapErr(err, c)
+		ae := s.mapErr(s.refusal(r.Context(), c, id, err), c)
 		if ae.Code == "illegal_move" {
 			_, bd, rerr := s.viewState(r.Context(), c, id)
 			if rerr != nil {
@@ -644,19 +717,47 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	if err != nil {
 		return err
 	}
-	if _, _, err := s.viewState(r.Context(), c, id); err != nil {
+	st, bd, err := s.viewState(r.Context(), c, id)
+	if err != nil {
 		return err
 	}
 	if s.cfg.Events == nil {
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the game instead.")
 	}
-	key := c.key(r)
+	// The stream ends with what lets it watch (revoke.go): registered first, then checked.
+	var revoked <-chan struct{}
+	if guards, ok := s.cfg.Events.(Guards); ok {
+		g := Grant{Token: c.token, Board: id,
+			// A public game waiting for an opponent is open to all, whatever the switch says.
+			Spectator: st.Seat < 0 && bd.Status != sessions.BoardWaiting}
+		if c.secret != "" {
+			g.Session = hash(c.secret)
+		}
+		ch, release := guards.Guard(g)
+		defer release()
+		revoked = ch
+		var ok bool
+		err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
+			var err error
+			ok, err = granted(ctx, db, g)
+			return err
+		})
+		switch {
+		case err != nil:
+			return err
+		case !ok && g.Spectator:
+			return missing()
+		case !ok:
+			return apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot.")
+		}
+	}
+	key := s.key(c, r)
 	if !s.streams.acquire(key) {
 		return apiErr(http.StatusTooManyRequests, "too_many_streams",
 			"Too many live updates are open for you at once; close some game pages.")
 	}
 	defer s.streams.release(key)
-	ServeEvents(w, r, s.cfg.Events, id)
+	serveEvents(w, r, s.cfg.Events, id, PingInterval, revoked)
 	return nil
 }
 

@@ -92,8 +92,9 @@ var lastMoveRE = regexp.MustCompile(`[a-h][1-8][-:][a-h][1-8]`)
 
 // Ensure two users play one game, Ann in Telegram and Boris over the API: Boris's game pairs
 // with the one Ann waits in; his moves reach her chat board, hers his state (as unseen until
-// he says he saw them); a stale move is 409, an illegal one 422 with the legal moves, another
-// user's move 403; spectators see the game only when a player allows it; the export is PDN.
+// he says he saw them); a stale move is 409, an illegal one 422 with the legal moves; to another
+// user the game is not there (404) until a player lets spectators in, and then their move is
+// refused (403); the export is PDN.
 func TestTelegramAndWeb(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, web.Config{})
@@ -141,12 +142,12 @@ func TestTelegramAndWeb(t *testing.T) {
 	// Carol plays no seat: refused, and she sees the game only once it may be watched.
 	carol := e.login(t, 3, "Carol")
 	anon := &client{e: e}
-	carol.refused(t, "GET", fmt.Sprintf("/api/v1/games/%d", id), nil, http.StatusForbidden, "forbidden")
-	anon.refused(t, "GET", fmt.Sprintf("/api/v1/games/%d", id), nil, http.StatusUnauthorized, "unauthorized")
+	carol.refused(t, "GET", fmt.Sprintf("/api/v1/games/%d", id), nil, http.StatusNotFound, "not_found")
+	anon.refused(t, "GET", fmt.Sprintf("/api/v1/games/%d", id), nil, http.StatusNotFound, "not_found")
 	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", id), map[string]any{"move": "c3-d4", "ply": 0},
-		http.StatusForbidden, "forbidden")
+		http.StatusNotFound, "not_found")
 	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", id), map[string]any{"allow": true},
-		http.StatusForbidden, "forbidden")
+		http.StatusNotFound, "not_found")
 	boris.refused(t, "GET", "/api/v1/games/999999", nil, http.StatusNotFound, "not_found")
 
 	// Play ten plies, Ann typing her moves in Telegram, Boris posting his.
@@ -225,7 +226,7 @@ func TestTelegramAndWeb(t *testing.T) {
 	}
 	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", id), nil, http.StatusForbidden, "forbidden")
 	boris.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", id), map[string]any{"allow": false}, http.StatusOK, nil)
-	carol.refused(t, "GET", fmt.Sprintf("/api/v1/games/%d", id), nil, http.StatusForbidden, "forbidden")
+	carol.refused(t, "GET", fmt.Sprintf("/api/v1/games/%d", id), nil, http.StatusNotFound, "not_found")
 
 	// The export: PDN with the roster, the game type and the moves.
 	code, hdr, body := boris.call(t, "GET", fmt.Sprintf("/api/v1/games/%d/export", id), nil)

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,7 +30,9 @@ import (
 // makes a session: 256 random bits in the cookie qb_session, valid until it has not been used for
 // SessionIdle. An admin's /token (board.token) issues an API token for a program, qbt_ and 256
 // random bits, sent as "Authorization: Bearer"; it is valid until revoked. Only the SHA-256 hash
-// of each secret is stored (migration 017_web.sql), so the database opens nothing.
+// of each secret is stored (migration 017_web.sql), so the database opens nothing; the message
+// that carries a link or a token keeps it only until it is sent, and one that could not be
+// delivered has its credential revoked (undelivered.go).
 //
 // Cross-site requests: the cookie is SameSite=Lax, and a POST authenticated by the cookie must
 // carry the header X-CSRF-Token with the session's CSRF token, an HMAC of the session's secret
@@ -143,19 +146,16 @@ type caller struct {
 // anonymous reports whether nobody is logged in.
 func (c *caller) anonymous() bool { return c.user == 0 }
 
-// key is the caller's rate limit bucket.
-func (c *caller) key(r *http.Request) string {
+// key is the caller's rate limit bucket: the API token, the user, or for someone not logged in
+// the client's address (clientip.go).
+func (s *Server) key(c *caller, r *http.Request) string {
 	switch {
 	case c.token != 0:
 		return "t:" + strconv.FormatInt(c.token, 10)
 	case c.user != 0:
 		return fmt.Sprintf("u:%d:%d", c.service, c.user)
 	}
-	host := r.RemoteAddr
-	if i := strings.LastIndexByte(host, ':'); i > 0 {
-		host = host[:i]
-	}
-	return "ip:" + host
+	return addrKey(s.clientAddr(r))
 }
 
 const sessionSQL = `SELECT service_id, user_id, last_seen_at FROM web_session WHERE hash = $1 AND last_seen_at > $2`
@@ -169,6 +169,7 @@ const tokenSQL = `SELECT id, service_id, user_id FROM web_api_token WHERE hash =
 // opens nothing.
 func (s *Server) identify(ctx context.Context, r *http.Request) (*caller, error) {
 	now := s.now()
+	start := time.Now()
 	if auth := r.Header.Get("Authorization"); auth != "" {
 		tok, ok := strings.CutPrefix(auth, "Bearer ")
 		tok = strings.TrimSpace(tok)
@@ -177,6 +178,7 @@ func (s *Server) identify(ctx context.Context, r *http.Request) (*caller, error)
 		}
 		c := &caller{}
 		err := s.cfg.Pool.QueryRow(ctx, tokenSQL, hash(tok)).Scan(&c.token, &c.service, &c.user)
+		s.health.observe(start, ignoreNoRows(err))
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil, errRefused
 		}
@@ -192,6 +194,7 @@ func (s *Server) identify(ctx context.Context, r *http.Request) (*caller, error)
 	c := &caller{secret: ck.Value}
 	var seen time.Time
 	err = s.cfg.Pool.QueryRow(ctx, sessionSQL, hash(ck.Value), now.Add(-SessionIdle)).Scan(&c.service, &c.user, &seen)
+	s.health.observe(start, ignoreNoRows(err))
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, errRefused
 	}
@@ -204,6 +207,14 @@ func (s *Server) identify(ctx context.Context, r *http.Request) (*caller, error)
 		}
 	}
 	return c, nil
+}
+
+// ignoreNoRows is err, but nil for pgx.ErrNoRows: the database answered.
+func ignoreNoRows(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	return err
 }
 
 // checkCSRF checks the CSRF token of a POST authenticated by the session cookie.
@@ -292,7 +303,15 @@ func Builtins(publicURL string, now func() time.Time) map[string]boards.Builtin 
 			if publicURL == "" {
 				return &scripts.Result{Code: "off"}, nil
 			}
-			ticket, err := IssueTicket(ctx, tx.DB(), u.Service, u.User.ID, now())
+			at := now()
+			ticket, err := IssueTicket(ctx, tx.DB(), u.Service, u.User.ID, at)
+			if err != nil {
+				return nil, err
+			}
+			// The link is not sent once it no longer works, nor kept once its message failed
+			// (undelivered.go).
+			err = bot.KeepSecret(tx, bot.Secret{Kind: KindTicket, ID: hex.EncodeToString(hash(ticket)), Values: []string{ticket},
+				Expires: at.Add(TicketTTL)})
 			if err != nil {
 				return nil, err
 			}
@@ -368,6 +387,12 @@ func token(ctx context.Context, tx bot.Tx, u *bot.Update, args string, now time.
 		return nil, fmt.Errorf("web: /token: %w", err)
 	}
 	id, tok, err := IssueToken(ctx, tx.DB(), u.Service, user, u.User.ID, name, now)
+	if err != nil {
+		return nil, err
+	}
+	// A token whose message is not delivered is revoked, and the admin told (undelivered.go).
+	err = bot.KeepSecret(tx, bot.Secret{Kind: KindToken, ID: strconv.FormatInt(id, 10), Values: []string{tok},
+		Expires: now.Add(TokenDeliveryTTL)})
 	if err != nil {
 		return nil, err
 	}

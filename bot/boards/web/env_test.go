@@ -62,6 +62,8 @@ type env struct {
 	opts envOptions
 	// jobs are the bot process's jobs (settle waits for them).
 	jobs *bottest.Jobs
+	// beforeSend, when set, sees each outbox row before it is sent (what Telegram is sent).
+	beforeSend atomic.Pointer[func(*bot.OutboxRow)]
 }
 
 // newEnv starts the bot and the web server; cfg tunes the server (its parts are filled in).
@@ -124,7 +126,17 @@ func (e *env) startBot(t *testing.T) {
 			return e.app.Boards.Think(ctx, tr)
 		}))
 	}
-	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: e.opts.limits, Rescan: 50 * time.Millisecond}, jobs...)
+	jobs = append(jobs, e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
+		return web.Undelivered(ctx, tr, e.Log())
+	}))
+	seen := func(row *bot.OutboxRow) bool {
+		if f := e.beforeSend.Load(); f != nil {
+			(*f)(row)
+		}
+		return false
+	}
+	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: e.opts.limits, Rescan: 50 * time.Millisecond,
+		Hooks: bot.Hooks{BeforeSend: seen}}, jobs...)
 	e.service = e.proc.Service
 }
 
@@ -151,6 +163,8 @@ type client struct {
 	cookie string
 	csrf   string
 	token  string
+	// header holds headers of its own sent with every call (a proxy's X-Forwarded-For).
+	header http.Header
 }
 
 // linkRE finds a login link in the bot's answer to /web.
@@ -240,6 +254,9 @@ func (c *client) call(t *testing.T, method, path string, body any) (int, http.He
 	}
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	for k, v := range c.header {
+		req.Header[k] = v
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

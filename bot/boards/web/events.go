@@ -7,7 +7,8 @@
 // not there to read, a rolled back move announces nothing, and every process of the server hears
 // every change, whichever process made it.
 //
-// Each process runs one Hub, which LISTENs on one connection of its own (outside the pool, so
+// Each process runs one Hub, which LISTENs on one connection of its own (on board_changed, and
+// on web_revoked for the streams whose credentials end, see revoke.go) (outside the pool, so
 // busy handlers never starve it and it never holds a pool slot) and fans the notifications out
 // to the subscribers of each board, kept in a map guarded by a mutex. A subscriber's channel
 // holds one value: a new change replaces an unread one, so a slow page never blocks the hub or
@@ -142,6 +143,10 @@ type Hub struct {
 	listening atomic.Bool
 	// connects counts the successful LISTENs (the first one included).
 	connects atomic.Int64
+
+	// gmu guards guards, the grants of the open streams (revoke.go).
+	gmu    sync.Mutex
+	guards map[*guard]struct{}
 }
 
 // watched is a board with subscribers.
@@ -216,6 +221,10 @@ func (h *Hub) Subscribe(board int64) (<-chan BoardChanged, func()) {
 // ends.
 func (h *Hub) Run(ctx context.Context) error {
 	backoff := firstBackoff
+	// lost is whether the loss was logged and no connection has worked since: the attempts
+	// that fail after it are logged at debug level only, so an outage of the database is one
+	// line, not one every few seconds.
+	lost := false
 	for {
 		listened, err := h.listen(ctx)
 		h.listening.Store(false)
@@ -226,8 +235,14 @@ func (h *Hub) Run(ctx context.Context) error {
 		if listened {
 			backoff = firstBackoff
 			h.metrics.Reconnects.Inc()
+			lost = false
 		}
-		h.log.Warn("Board events: the connection was lost; reconnecting", slog.Any("error", err), slog.Duration("pause", backoff))
+		if lost {
+			h.log.Debug("Board events: reconnecting failed; trying again", slog.Any("error", err), slog.Duration("pause", backoff))
+		} else {
+			h.log.Warn("Board events: the connection was lost; reconnecting", slog.Any("error", err), slog.Duration("pause", backoff))
+			lost = true
+		}
 		t := time.NewTimer(backoff)
 		select {
 		case <-ctx.Done():
@@ -262,8 +277,10 @@ func (h *Hub) listen(ctx context.Context) (listened bool, err error) {
 		defer cancel()
 		conn.Close(closeCtx)
 	}()
-	if _, err := conn.Exec(ctx, "LISTEN "+Channel); err != nil {
-		return false, fmt.Errorf("board events: listen: %w", err)
+	for _, ch := range []string{Channel, RevokedChannel} {
+		if _, err := conn.Exec(ctx, "LISTEN "+ch); err != nil {
+			return false, fmt.Errorf("board events: listen: %w", err)
+		}
 	}
 	h.listening.Store(true)
 	h.metrics.Listening.Set(1)
@@ -273,15 +290,20 @@ func (h *Hub) listen(ctx context.Context) (listened bool, err error) {
 	if err := h.refetch(ctx, conn); err != nil {
 		return true, err
 	}
+	if err := h.recheck(ctx, conn); err != nil {
+		return true, err
+	}
 	for {
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return true, fmt.Errorf("board events: wait: %w", err)
 		}
-		if n.Channel != Channel {
-			continue
+		switch n.Channel {
+		case Channel:
+			h.notified(n.Payload)
+		case RevokedChannel:
+			h.revoked(n.Payload)
 		}
-		h.notified(n.Payload)
 	}
 }
 
@@ -423,7 +445,8 @@ func (h *Hub) delivered(bc BoardChanged) {
 }
 
 // ServeEvents serves the Server-Sent Events stream of a board's changes until the client goes
-// away (the request's context ends) or a write fails:
+// away (the request's context ends) or a write fails (the API's streams also end when their
+// grant does, see revoke.go):
 //
 //	retry: 2000
 //	event: board
@@ -440,11 +463,11 @@ func (h *Hub) delivered(bc BoardChanged) {
 // revision, not every one. A comment line every 25 s keeps an idle stream alive. The caller
 // checks the client's right to watch the board first.
 func ServeEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64) {
-	serveEvents(w, r, ev, board, PingInterval)
+	serveEvents(w, r, ev, board, PingInterval, nil)
 }
 
-// serveEvents is ServeEvents with the interval of its pings.
-func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64, ping time.Duration) {
+// serveEvents is ServeEvents with the interval of its pings, ending too when revoked is closed.
+func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64, ping time.Duration, revoked <-chan struct{}) {
 	ch, unsubscribe := ev.Subscribe(board)
 	defer unsubscribe()
 	obs, _ := ev.(streamObserver)
@@ -476,6 +499,8 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 	for {
 		select {
 		case <-r.Context().Done():
+			return
+		case <-revoked:
 			return
 		case bc := <-ch:
 			if !write(eventText(bc)) {

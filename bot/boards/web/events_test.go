@@ -429,7 +429,7 @@ func eventsServer(t *testing.T, h *Hub, ping time.Duration) *httptest.Server {
 			http.Error(w, "bad id", http.StatusBadRequest)
 			return
 		}
-		serveEvents(w, r, h, id, ping)
+		serveEvents(w, r, h, id, ping, nil)
 	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)

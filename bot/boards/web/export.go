@@ -3,6 +3,7 @@ package web
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/engine"
@@ -14,7 +15,8 @@ import (
 // A game's moves as text: PGN for chess (the seven-tag roster, then the moves in standard
 // algebraic notation; checks are not marked, a mate is), PDN for the draughts (the same roster
 // and GameType, the moves in the engine's notation, which is the usual one of each game), and a
-// numbered list of the moves for the other games.
+// numbered list of the moves for the other games. The players' names are written on one line,
+// without control or bidi characters (oneLine), so that a name cannot forge a tag or a line.
 
 // pdnGameType is the PDN GameType of each draughts variant.
 var pdnGameType = map[string]int{"international": 20, "russian": 25, "brazilian": 26, "turkish": 30}
@@ -36,12 +38,12 @@ func exportGame(bd *sessions.Board, st *boards.GameState, publicURL string) (tex
 		return tagged(bd, st, publicURL, "2-0", "0-2", "1-1", [][2]string{{"GameType", fmt.Sprint(gt)}}, moves), "pdn", nil
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s — %s\n", st.Title, st.Seats[0].Name, st.Seats[1].Name)
+	fmt.Fprintf(&b, "%s\n%s — %s\n", oneLine(st.Title), oneLine(st.Seats[0].Name), oneLine(st.Seats[1].Name))
 	for _, m := range bd.Moves {
-		fmt.Fprintf(&b, "%d. %s\n", m.Ply, m.Text)
+		fmt.Fprintf(&b, "%d. %s\n", m.Ply, oneLine(m.Text))
 	}
 	if st.Result != nil {
-		fmt.Fprintf(&b, "%s\n", st.Result.Text)
+		fmt.Fprintf(&b, "%s\n", oneLine(st.Result.Text))
 	}
 	return b.String(), "txt", nil
 }
@@ -99,12 +101,45 @@ func tagged(bd *sessions.Board, st *boards.GameState, publicURL, first, second, 
 	return b.String()
 }
 
-// name is a player's name for a tag ("?" when unknown).
+// name is a player's name for a tag ("?" when unknown), on one line (see oneLine).
 func name(s string) string {
-	if strings.TrimSpace(s) == "" {
+	s = oneLine(s)
+	if s == "" {
 		return "?"
 	}
 	return s
+}
+
+// oneLine makes a text that comes from a user (a player's name) safe to write into a line of an
+// export: every control character (newlines, tabs, NUL...) and line or paragraph separator
+// becomes a space, the characters that change the direction of text (bidi embeddings,
+// overrides, isolates and marks) are dropped, and runs of spaces become one. So a name can
+// neither start a line (a forged tag or move) nor turn the text after it around.
+func oneLine(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
+		switch {
+		case bidiControl(r):
+			continue
+		case unicode.IsControl(r), unicode.IsSpace(r), unicode.In(r, unicode.Zl, unicode.Zp):
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// bidiControl reports whether r is one of Unicode's explicit directional formatting characters:
+// the marks (ALM, LRM, RLM), the embeddings and overrides (LRE..RLO, PDF) and the isolates
+// (LRI..PDI).
+func bidiControl(r rune) bool {
+	return r == '\u061c' || r == '\u200e' || r == '\u200f' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
 }
 
 // sanLetters are the letters of the chess pieces, by the engine's kinds (pawn, knight, bishop,

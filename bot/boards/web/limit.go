@@ -7,7 +7,8 @@ import (
 )
 
 // limiter is a token bucket per key (a user, an API token, or the address of someone not logged
-// in), in memory: each process limits its own requests. A bucket holds up to burst tokens and
+// in; for the failed logins, a client's address), in memory: each process limits its own
+// requests, and a failure costs no write to the database. A bucket holds up to burst tokens and
 // gains rate a second; a request takes one. Buckets full again are forgotten, so the map holds
 // only the callers of the last few seconds.
 type limiter struct {
@@ -41,10 +42,7 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 		b = &bucket{tokens: l.burst, at: now}
 		l.buckets[key] = b
 	}
-	if dt := now.Sub(b.at).Seconds(); dt > 0 {
-		b.tokens = math.Min(l.burst, b.tokens+dt*l.rate)
-		b.at = now
-	}
+	l.refill(b, now)
 	if b.tokens >= 1 {
 		b.tokens--
 		return true, 0
@@ -53,14 +51,56 @@ func (l *limiter) allow(key string) (bool, time.Duration) {
 	return false, wait
 }
 
+// wait reports how long until key's bucket holds a whole token again (0 when it holds one now),
+// taking nothing.
+func (l *limiter) wait(key string) time.Duration {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.sweep(now)
+	b := l.buckets[key]
+	if b == nil {
+		return 0
+	}
+	l.refill(b, now)
+	if b.tokens >= 1 {
+		return 0
+	}
+	return time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+}
+
+// spend takes a token from key's bucket, into debt when it has none: what was spent by requests
+// that all passed wait at once is paid back before the next one passes.
+func (l *limiter) spend(key string) {
+	now := l.now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b := l.buckets[key]
+	if b == nil {
+		b = &bucket{tokens: l.burst, at: now}
+		l.buckets[key] = b
+	}
+	l.refill(b, now)
+	b.tokens--
+}
+
+// refill adds to b what it gained since it was last counted.
+func (l *limiter) refill(b *bucket, now time.Time) {
+	if dt := now.Sub(b.at).Seconds(); dt > 0 {
+		b.tokens = math.Min(l.burst, b.tokens+dt*l.rate)
+		b.at = now
+	}
+}
+
 // sweep forgets, at most once a minute, the buckets that have filled up again.
 func (l *limiter) sweep(now time.Time) {
 	if now.Sub(l.swept) < time.Minute {
 		return
 	}
 	l.swept = now
-	full := time.Duration(l.burst / l.rate * float64(time.Second))
 	for k, b := range l.buckets {
+		// A bucket in debt (spend) takes longer to fill than an empty one.
+		full := time.Duration((l.burst - math.Min(b.tokens, 0)) / l.rate * float64(time.Second))
 		if now.Sub(b.at) > full {
 			delete(l.buckets, k)
 		}

@@ -4,8 +4,11 @@
 // Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, made by /web
 // in the bot), /logout and /logout/all, the JSON API under /api/v1/ (api.go), and the pages
 // (Config.Pages: /games, /play/<id>, /static/). Identity, sessions, API tokens and CSRF are
-// auth.go's; the rate limit, a token bucket per user, limit.go's; the export of a game's moves
-// (PGN, PDN, a list) export.go's.
+// auth.go's; the revocation of the tokens and links whose message could not be delivered
+// undelivered.go's; the rate limit, a token bucket per user, limit.go's; the throttle of failed
+// logins throttle.go's, per client address as clientip.go finds it behind trusted proxies; the
+// end of the event streams with their credentials revoke.go's; the answers while the database
+// is down outage.go's; the export of a game's moves (PGN, PDN, a list) export.go's.
 //
 // The server trusts no client: every call is checked against the caller's seat, and every move
 // goes through the engine on the server. Reads use a read-only transaction of the pool (the
@@ -19,6 +22,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -70,6 +74,16 @@ type Config struct {
 	// their sessions, per address for someone not logged in; DefaultStreams when 0. A stream
 	// over it is refused with 429 too_many_streams. Streams are not rate limited as requests.
 	Streams int
+	// AuthFailures and AuthFailureEvery throttle the failed logins of each client address (a
+	// forged or revoked token, a dead session cookie, a used or made-up login link): after
+	// AuthFailures of them, one more is let through every AuthFailureEvery, and a request that
+	// presents a token, a cookie or a link meanwhile is answered 429 with Retry-After before it
+	// is looked up. DefaultAuthFailures and DefaultAuthFailureEvery when 0.
+	AuthFailures     int
+	AuthFailureEvery time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For or Forwarded header names
+	// the client (clientip.go); nobody else's is believed. Empty: the TCP peer is the client.
+	TrustedProxies []netip.Prefix
 }
 
 // The default rate limit: 10 requests a second, 40 at once.
@@ -82,6 +96,13 @@ const (
 // a phone stays well under it.
 const DefaultStreams = 20
 
+// The default throttle of failed logins: 20 from one address, then one every 6 seconds (ten a
+// minute). A person with a stale cookie or an old link fails a few times at most.
+const (
+	DefaultAuthFailures     = 20
+	DefaultAuthFailureEvery = 6 * time.Second
+)
+
 // ErrUnavailable: the bot is not running yet (or any more); the server answers 503.
 var ErrUnavailable = errors.New("web: the bot is not running")
 
@@ -91,8 +112,12 @@ type Server struct {
 	log   *slog.Logger
 	now   func() time.Time
 	limit *limiter
+	// failures counts the failed logins of each client address (Config.AuthFailures).
+	failures *limiter
 	// streams caps the event streams each caller holds open.
 	streams *streamCap
+	// health logs the database's outages (outage.go).
+	health *health
 }
 
 // New returns a server.
@@ -101,6 +126,7 @@ func New(cfg Config) *Server {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.health = &health{log: s.log}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -112,6 +138,14 @@ func New(cfg Config) *Server {
 		burst = DefaultBurst
 	}
 	s.limit = newLimiter(rate, burst, s.now)
+	fails, every := cfg.AuthFailures, cfg.AuthFailureEvery
+	if fails <= 0 {
+		fails = DefaultAuthFailures
+	}
+	if every <= 0 {
+		every = DefaultAuthFailureEvery
+	}
+	s.failures = newLimiter(float64(time.Second)/float64(every), fails, s.now)
 	streams := cfg.Streams
 	if streams <= 0 {
 		streams = DefaultStreams
@@ -149,17 +183,37 @@ const refusedPage = `<!doctype html>
 
 // login redeems a ticket: a session cookie, then the lobby.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	if d := s.loginWait(r); d > 0 {
+		h.Set("Cache-Control", "no-store")
+		h.Set("Referrer-Policy", "no-referrer")
+		retryAfter(w, d)
+		http.Error(w, "Too many failed logins from your address; wait a moment and open the link again.", http.StatusTooManyRequests)
+		return
+	}
 	var secret string
 	err := s.write(r.Context(), func(ctx context.Context, db pgxTx) error {
 		var err error
 		secret, err = redeem(ctx, db, r.PathValue("ticket"), s.now())
 		return err
 	})
-	w.Header().Set("Cache-Control", "no-store")
+	h.Set("Cache-Control", "no-store")
+	// The address holds the ticket: it is never passed on to another site, and the page
+	// answered runs nothing.
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
 	if errors.Is(err, errRefused) {
+		s.loginFailed(r)
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		w.WriteHeader(http.StatusForbidden)
 		w.Write([]byte(refusedPage))
+		return
+	}
+	if isOutage(err) {
+		s.health.refused(err)
+		retryAfter(w, outageRetry)
+		http.Error(w, "The server cannot reach its database just now; open the link again in a moment.", http.StatusServiceUnavailable)
 		return
 	}
 	if err != nil {
@@ -179,7 +233,18 @@ func (s *Server) cookie(secret string, maxAge int) *http.Cookie {
 
 // logout ends the caller's session (POST /logout), or every session of the user (/logout/all).
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
+	dataHeaders(w)
+	if presents(r) {
+		if d := s.loginWait(r); d > 0 {
+			retryAfter(w, d)
+			writeError(w, tooManyFailures())
+			return
+		}
+	}
 	c, err := s.identify(r.Context(), r)
+	if errors.Is(err, errRefused) {
+		s.loginFailed(r)
+	}
 	if errors.Is(err, errRefused) || err == nil && (c.anonymous() || c.secret == "") {
 		writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
 		return
@@ -192,11 +257,13 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		writeError(w, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
 		return
 	}
+	start := time.Now()
 	if r.URL.Path == "/logout/all" {
 		_, err = s.cfg.Pool.Exec(r.Context(), endSessionsSQL, c.service, c.user)
 	} else {
 		_, err = s.cfg.Pool.Exec(r.Context(), endSessionSQL, hash(c.secret))
 	}
+	s.health.observe(start, err)
 	if err != nil {
 		s.fail(w, err)
 		return

@@ -33,6 +33,9 @@ func (c *client) stream(t *testing.T, id int64) (status int, code string, hangUp
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
+	for k, v := range c.header {
+		req.Header[k] = v
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -92,8 +95,8 @@ func TestEventStreamsCap(t *testing.T) {
 	if status, code, _ := ann.stream(t, game.ID); status != http.StatusTooManyRequests || code != "too_many_streams" {
 		t.Fatalf("Ann's third stream: %d %s, want 429 too_many_streams", status, code)
 	}
-	if status, code, _ := boris.stream(t, game.ID); status != http.StatusForbidden || code != "forbidden" {
-		t.Fatalf("Boris on Ann's game: %d %s, want 403 forbidden", status, code)
+	if status, code, _ := boris.stream(t, game.ID); status != http.StatusNotFound || code != "not_found" {
+		t.Fatalf("Boris on Ann's game: %d %s, want 404 not_found", status, code)
 	}
 	var his struct{ ID int64 }
 	boris.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "bot": "easy"}, http.StatusCreated, &his)

@@ -70,6 +70,7 @@ const QB = (() => {
   };
   let lang = "en";
   let csrf = "";
+  let loggedIn = false;
 
   // t returns the text of key in the page's language, with {name} replaced from vars.
   function t(key, vars) {
@@ -115,7 +116,8 @@ const QB = (() => {
   function errorText(r) {
     switch (r.status) {
       case 401: return t("err.login");
-      case 404: return r.error.message || t("err.notFound");
+      // A game nobody may see without a login is answered as a missing one: say how to log in.
+      case 404: return (r.error.message || t("err.notFound")) + (loggedIn ? "" : " " + t("err.login"));
       case 429: return t("err.rate");
       default: return r.error.message || r.error.code;
     }
@@ -126,6 +128,7 @@ const QB = (() => {
   async function loadMe() {
     const r = await api("GET", "/api/v1/me");
     if (r.ok && r.data && r.data.user) {
+      loggedIn = true;
       csrf = r.data.csrf || "";
       setLang(r.data.user.lang);
       return r.data;

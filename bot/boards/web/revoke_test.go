@@ -1,0 +1,174 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/bot/bottest"
+)
+
+// watched is an open event stream: ended is closed when the server ends it; events receives
+// the data lines of its events.
+type watched struct {
+	ended  chan struct{}
+	events chan string
+}
+
+// watch opens the event stream of a game with the client's credentials on the server at base
+// and reads its first event. The stream is hung up when the test ends.
+func (c *client) watch(t *testing.T, base string, id int64) *watched {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/api/v1/games/%d/events", base, id), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.cookie != "" {
+		req.AddCookie(&http.Cookie{Name: web.CookieName, Value: c.cookie})
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	for k, v := range c.header {
+		req.Header[k] = v
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		t.Fatalf("events of game %d: %s", id, resp.Status)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() && !strings.HasPrefix(sc.Text(), "data: ") {
+	}
+	w := &watched{ended: make(chan struct{}), events: make(chan string, 100)}
+	go func() {
+		defer close(w.ended)
+		defer resp.Body.Close()
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "data: ") {
+				select {
+				case w.events <- sc.Text():
+				default:
+				}
+			}
+		}
+	}()
+	return w
+}
+
+// ends waits for a stream to end; it fails the test when it has not within 5 s of since (room
+// for a loaded machine: the time it took is logged).
+func ends(t *testing.T, what string, w *watched, since time.Time) {
+	t.Helper()
+	select {
+	case <-w.ended:
+		t.Logf("%s: the stream ended %v after the change", what, time.Since(since).Round(time.Millisecond))
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: the stream is still open", what)
+	}
+}
+
+// lives checks that a stream still delivers: a change of its board, made now, reaches it.
+func (e *env) lives(t *testing.T, what string, w *watched, board int64) {
+	t.Helper()
+	for {
+		select {
+		case <-w.events:
+			continue // what came before
+		default:
+		}
+		break
+	}
+	e.Exec(t, `UPDATE board_session SET revision = revision + 1 WHERE id = $1`, board)
+	select {
+	case <-w.events:
+	case <-w.ended:
+		t.Fatalf("%s: the stream ended", what)
+	case <-time.After(bottest.Timeout):
+		t.Fatalf("%s: the stream delivers nothing", what)
+	}
+}
+
+// Ensure an event stream ends with its credentials, in every process of the server, and gives
+// its slot back: a session's stream at its logout (not the user's other session's), every
+// session's at /logout/all, an API token's at /token revoke, a spectator's when the players
+// switch spectators off (not the players'); the stream was opened on another server than the
+// one that made the change, on the same database.
+func TestStreamsEndWithCredentials(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{Streams: 2})
+	// A second process of the web server: its own hub and server on the same database.
+	hub := web.NewHub(e.Pool, e.Log())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); hub.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	other := httptest.NewServer(web.New(web.Config{Pool: e.Pool, Doer: e.proc.Transport, Boards: e.app.Boards,
+		PublicURL: e.srv.URL, Events: hub, Now: e.clock.now, Log: e.Log(), Streams: 2}).Handler())
+	t.Cleanup(other.Close)
+	bottest.WaitFor(t, bottest.Timeout, "both hubs to listen", func() bool { return hub.Listening() && e.hub.Listening() })
+
+	ann := e.login(t, 1, "Ann")
+	ann2 := e.login(t, 1, "Ann")
+	var g struct{ ID int64 }
+	ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "bot": "easy"}, http.StatusCreated, &g)
+
+	// A logout ends that session's stream only.
+	s1, s2 := ann.watch(t, other.URL, g.ID), ann2.watch(t, other.URL, g.ID)
+	at := time.Now()
+	ann.must(t, "POST", "/logout", nil, http.StatusNoContent, nil)
+	ends(t, "logout", s1, at)
+	e.lives(t, "the other session at logout", s2, g.ID)
+	// Logging out everywhere ends every session's.
+	ann3 := e.login(t, 1, "Ann")
+	at = time.Now()
+	ann3.must(t, "POST", "/logout/all", nil, http.StatusNoContent, nil)
+	ends(t, "logout everywhere", s2, at)
+
+	// /token revoke ends the token's streams; the slot it held is free again.
+	ann = e.login(t, 1, "Ann")
+	e.login(t, 2, "Boris")
+	e.Exec(t, `UPDATE users SET is_admin = true WHERE id = 2`)
+	after := e.LastID(2)
+	e.Send(t, 2, "/token 1 watcher")
+	m := e.text(t, 2, after, "API token #")
+	prog := &client{e: e, token: regexp.MustCompile(`qbt_[A-Za-z0-9_-]{43}`).FindString(m.Text)}
+	id := regexp.MustCompile(`#(\d+)`).FindStringSubmatch(m.Text)[1]
+	s3, s4 := prog.watch(t, other.URL, g.ID), ann.watch(t, other.URL, g.ID)
+	after = e.LastID(2)
+	at = time.Now()
+	e.Send(t, 2, "/token revoke "+id)
+	ends(t, "token revoked", s3, at)
+	e.text(t, 2, after, "is revoked")
+
+	// Switching spectators off ends the spectators' streams, not the player's; the spectators'
+	// slots are given back (two streams an address: two open again once spectators are back).
+	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", g.ID), map[string]any{"allow": true}, http.StatusOK, nil)
+	anon := &client{e: e}
+	carol := e.login(t, 3, "Carol")
+	s5, s6, s7 := anon.watch(t, other.URL, g.ID), anon.watch(t, other.URL, g.ID), carol.watch(t, other.URL, g.ID)
+	at = time.Now()
+	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", g.ID), map[string]any{"allow": false}, http.StatusOK, nil)
+	ends(t, "spectators off (someone not logged in)", s5, at)
+	ends(t, "spectators off (the same again)", s6, at)
+	ends(t, "spectators off (a user who plays no seat)", s7, at)
+	e.lives(t, "the player at spectators off", s4, g.ID)
+	if status, code, _ := anon.stream(t, g.ID); status != http.StatusNotFound {
+		t.Fatalf("a spectator's stream once spectators are off: %d %s", status, code)
+	}
+	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", g.ID), map[string]any{"allow": true}, http.StatusOK, nil)
+	anon.watch(t, other.URL, g.ID)
+	anon.watch(t, other.URL, g.ID)
+}

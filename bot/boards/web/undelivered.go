@@ -1,0 +1,142 @@
+package web
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"html"
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
+)
+
+// # Credentials nobody received
+//
+// The message that carries an API token (/token) or a login link (/web) carries its secret
+// (bot.KeepSecret): the transport does not send it once the secret has expired, and when it fails
+// for good (Telegram refuses it, the user blocked the bot, it is given up, it expired unsent) it
+// keeps only a form with the secret withheld and records the credential. Nobody saw such a
+// credential, so nobody would revoke it: Undelivered, a job, takes those records (FOR UPDATE SKIP
+// LOCKED, so that each is settled once whatever the processes) and in the same transaction
+// revokes each credential and tells its issuer:
+//
+//   - an API token is revoked, and the admin who asked for it is told in their chat
+//     (texts.Board.TokenUndelivered), to ask again;
+//   - a login link is used up; its user is the one who could not be reached, so nobody is told.
+//
+// A token's message that is not delivered within TokenDeliveryTTL is not sent at all: a token
+// delivered a day late to a chat that gave up on it is one nobody expects.
+
+// Kinds of credentials, as the transport records them (bot.Secret.Kind).
+const (
+	KindToken  = "web.token"
+	KindTicket = "web.ticket"
+)
+
+// TokenDeliveryTTL is how long the message of a new API token may wait to be delivered.
+const TokenDeliveryTTL = time.Hour
+
+// UndeliveredSpec is how often the bot runs Undelivered as a scheduled job.
+const UndeliveredSpec = "@every 5s"
+
+// undeliveredBatch bounds the credentials one transaction settles.
+const undeliveredBatch = 100
+
+var kinds = []string{KindToken, KindTicket}
+
+// Undelivered revokes the API tokens and login links whose message could not be delivered, and
+// tells the admins who asked for the tokens; each bot's in transactions of its own through do.
+func Undelivered(ctx context.Context, do boards.Doer, log *slog.Logger) error {
+	var services []int
+	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		services, err = botpg.Outbox{}.SecretFailureServices(ctx, tx.DB(), kinds)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("web: undelivered credentials: %w", err)
+	}
+	for _, service := range services {
+		for more := true; more; {
+			err := do.Do(ctx, service, func(ctx context.Context, tx bot.Tx) error {
+				list, err := botpg.Outbox{}.TakeSecretFailures(ctx, tx.DB(), service, kinds, undeliveredBatch)
+				if err != nil {
+					return err
+				}
+				more = len(list) == undeliveredBatch
+				for _, f := range list {
+					if err := settle(ctx, tx, f, log); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return fmt.Errorf("web: undelivered credentials of bot %d: %w", service, err)
+			}
+		}
+	}
+	return nil
+}
+
+// revokeUndeliveredSQL revokes an API token not delivered, unless it was revoked already, and
+// reads who asked for it and for whom it was.
+const revokeUndeliveredSQL = `
+	UPDATE web_api_token t SET revoked_at = now()
+	FROM users a, users u
+	WHERE t.id = $1 AND t.service_id = $2 AND t.revoked_at IS NULL AND a.id = t.created_by AND u.id = t.user_id
+	RETURNING t.user_id, u.first_name, a.chat_id, a.language`
+
+// useUndeliveredSQL uses up a login ticket whose link was not delivered.
+const useUndeliveredSQL = `UPDATE web_login_ticket SET used_at = now() WHERE hash = $1 AND used_at IS NULL`
+
+// settle revokes one credential not delivered, in tx, and tells its issuer.
+func settle(ctx context.Context, tx bot.Tx, f bot.SecretFailure, log *slog.Logger) error {
+	log = log.With(slog.Int("service_id", f.Service), slog.String("kind", f.Kind), slog.String("credential", f.ID),
+		slog.String("reason", f.Reason))
+	switch f.Kind {
+	case KindTicket:
+		h, err := hex.DecodeString(f.ID)
+		if err != nil {
+			log.Warn("A login link not delivered names no ticket")
+			return nil
+		}
+		if _, err := tx.DB().Exec(ctx, useUndeliveredSQL, h); err != nil {
+			return fmt.Errorf("use up ticket: %w", err)
+		}
+		log.Info("A login link could not be delivered; it is used up")
+		return nil
+	case KindToken:
+		id, err := strconv.ParseInt(f.ID, 10, 64)
+		if err != nil {
+			log.Warn("An API token not delivered names no token")
+			return nil
+		}
+		var user, chat int64
+		var name, lang string
+		err = tx.DB().QueryRow(ctx, revokeUndeliveredSQL, id, f.Service).Scan(&user, &name, &chat, &lang)
+		if errors.Is(err, pgx.ErrNoRows) {
+			log.Info("An API token could not be delivered; it was revoked already")
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("revoke token %d: %w", id, err)
+		}
+		log.Warn("An API token could not be delivered; it is revoked and its issuer told")
+		who := fmt.Sprintf("«%s» (%d)", html.EscapeString(name), user)
+		reqs, err := bot.SendHTML(chat, fmt.Sprintf(texts.For(lang).Board.TokenUndelivered, id, who, user), nil)
+		if err != nil {
+			return err
+		}
+		return tx.Send(ctx, reqs...)
+	}
+	return nil
+}
