@@ -25,9 +25,10 @@ test: chromium
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./qms/
 
 # Code checks: formatting, vet, staticcheck, and the dependency rules (see the README's layout
-# section): the pure packages import only what they are built on, and a feature of the bot
+# section): the pure packages import only what they are built on, a feature of the bot
 # imports the transport, the stores and the core, never another feature (bot/app, the
-# composition root, is the one package that knows them all).
+# composition root, is the one package that knows them all), and every table is named in SQL by
+# one package only, its store (migrations/owners_test.go).
 PURE     := "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula" \
             "scripts:scripts quest formula github.com/casbin/govaluate" "sessions:sessions engine" \
             "qms:qms qmm formula"
@@ -36,6 +37,7 @@ check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) tool staticcheck ./...
+	$(GO) test -count=1 -run '^TestTableOwners$$' ./migrations/
 	@for spec in $(PURE); do \
 	  pkg=$${spec%%:*}; allowed=$${spec#*:}; \
 	  [ -d $$pkg ] || continue; \

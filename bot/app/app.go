@@ -77,7 +77,7 @@ type Bot struct {
 	Boards *boards.Boards
 
 	listen *pgxpool.Pool // Config.Listen
-	log *slog.Logger
+	log    *slog.Logger
 }
 
 // New assembles the bot.

@@ -230,3 +230,20 @@ func (s *BoardStore) SetSpectators(ctx context.Context, board int64, allow bool,
 		ON CONFLICT (board_id) DO UPDATE SET allowed = EXCLUDED.allowed, set_by = EXCLUDED.set_by, set_at = EXCLUDED.set_at`,
 		board, allow, by, at)
 }
+
+// WaitingBoards returns the public boards of a bot that wait for an opponent, opened by others
+// than except, oldest first (the order of matchmaking), at most limit.
+func (s *BoardStore) WaitingBoards(ctx context.Context, service int, except int64, limit int) ([]int64, error) {
+	rows, err := s.tx.Query(ctx, `
+		SELECT id FROM board_session
+		WHERE service_id = $1 AND status = 'waiting' AND NOT private AND created_by <> $2
+		ORDER BY created_at, id LIMIT $3`, service, except, limit)
+	if err != nil {
+		return nil, fmt.Errorf("waiting boards: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("waiting boards: %w", err)
+	}
+	return ids, nil
+}

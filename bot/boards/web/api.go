@@ -444,13 +444,6 @@ func (s *Server) games(w http.ResponseWriter, r *http.Request, c *caller) error 
 // maxWaiting bounds the waiting games listed.
 const maxWaiting = 50
 
-// waitingSQL lists the public games of a bot that wait for an opponent, opened by others,
-// oldest first (the order of matchmaking).
-const waitingSQL = `
-	SELECT id FROM board_session
-	WHERE service_id = $1 AND status = 'waiting' AND NOT private AND created_by <> $2
-	ORDER BY created_at, id LIMIT $3`
-
 // waiting is GET /api/v1/games/waiting: the games the caller may join.
 func (s *Server) waiting(w http.ResponseWriter, r *http.Request, c *caller) error {
 	list := []gameInfo{}
@@ -459,15 +452,11 @@ func (s *Server) waiting(w http.ResponseWriter, r *http.Request, c *caller) erro
 		if err != nil {
 			return err
 		}
-		rows, err := db.Query(ctx, waitingSQL, c.service, c.user, maxWaiting)
-		if err != nil {
-			return fmt.Errorf("web: waiting games: %w", err)
-		}
-		ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-		if err != nil {
-			return fmt.Errorf("web: waiting games: %w", err)
-		}
 		st := sessionpg.NewBoardStore(db)
+		ids, err := st.WaitingBoards(ctx, c.service, c.user, maxWaiting)
+		if err != nil {
+			return fmt.Errorf("web: %w", err)
+		}
 		for _, id := range ids {
 			bd, err := st.Get(ctx, id)
 			if err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/scripts"
 )
 
@@ -341,12 +342,7 @@ const maxTokenName = 64
 
 // token is /token: issue or revoke an API token (admins).
 func token(ctx context.Context, tx bot.Tx, u *bot.Update, args string, now time.Time) (*scripts.Result, error) {
-	var admin bool
-	err := tx.DB().QueryRow(ctx, `SELECT is_admin FROM users WHERE id = $1`, u.User.ID).Scan(&admin)
-	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-		return nil, fmt.Errorf("web: /token: %w", err)
-	}
-	if !admin {
+	if u.User == nil || !u.User.IsAdmin {
 		return &scripts.Result{Code: "forbidden"}, nil
 	}
 	f := strings.Fields(args)
@@ -376,16 +372,19 @@ func token(ctx context.Context, tx bot.Tx, u *bot.Update, args string, now time.
 	if utf8.RuneCountInString(name) > maxTokenName {
 		name = string([]rune(name)[:maxTokenName])
 	}
-	var first string
-	err = tx.DB().QueryRow(ctx, `SELECT u.first_name FROM users u JOIN user_service s ON s.user_id = u.id
-		WHERE u.id = $1 AND s.service_id = $2`, user, u.Service).Scan(&first)
-	who := fmt.Sprintf("«%s» (%d)", first, user)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return result("unknown", map[string]string{"who": f[0]})
-	}
+	users := botpg.NewUsers()
+	_, joined, err := users.JoinedAt(ctx, tx.DB(), u.Service, user)
 	if err != nil {
 		return nil, fmt.Errorf("web: /token: %w", err)
 	}
+	if !joined {
+		return result("unknown", map[string]string{"who": f[0]})
+	}
+	p, err := users.Profile(ctx, tx.DB(), user)
+	if err != nil {
+		return nil, fmt.Errorf("web: /token: %w", err)
+	}
+	who := fmt.Sprintf("«%s» (%d)", p.FirstName, user)
 	id, tok, err := IssueToken(ctx, tx.DB(), u.Service, user, u.User.ID, name, now)
 	if err != nil {
 		return nil, err

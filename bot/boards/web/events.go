@@ -42,6 +42,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/questbot/questbot/sessions/sessionpg"
 )
 
 // Channel is the PostgreSQL notification channel of board changes.
@@ -319,15 +321,7 @@ func (h *Hub) refetch(ctx context.Context, conn *pgx.Conn) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	revs := make(map[int64]int64, len(ids))
-	rows, err := conn.Query(ctx, `SELECT id, revision FROM board_session WHERE id = ANY($1)`, ids)
-	if err == nil {
-		var id, rev int64
-		_, err = pgx.ForEachRow(rows, []any{&id, &rev}, func() error {
-			revs[id] = rev
-			return nil
-		})
-	}
+	revs, err := sessionpg.BoardRevisions(ctx, conn, ids)
 	// Even when the read fails, every subscriber is told to refetch: with the last revision it
 	// was given (a board deleted since, or an error, leaves that one).
 	for _, id := range ids {

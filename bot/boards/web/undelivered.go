@@ -88,12 +88,11 @@ func Undelivered(ctx context.Context, do boards.Doer, log *slog.Logger) error {
 }
 
 // revokeUndeliveredSQL revokes an API token not delivered, unless it was revoked already, and
-// reads who asked for it and for whom it was.
+// returns for whom it was and who asked for it.
 const revokeUndeliveredSQL = `
-	UPDATE web_api_token t SET revoked_at = now()
-	FROM users a, users u
-	WHERE t.id = $1 AND t.service_id = $2 AND t.revoked_at IS NULL AND a.id = t.created_by AND u.id = t.user_id
-	RETURNING t.user_id, u.first_name, a.chat_id, a.language`
+	UPDATE web_api_token SET revoked_at = now()
+	WHERE id = $1 AND service_id = $2 AND revoked_at IS NULL
+	RETURNING user_id, created_by`
 
 // useUndeliveredSQL uses up a login ticket whose link was not delivered.
 const useUndeliveredSQL = `UPDATE web_login_ticket SET used_at = now() WHERE hash = $1 AND used_at IS NULL`
@@ -120,9 +119,8 @@ func settle(ctx context.Context, tx bot.Tx, f bot.SecretFailure, log *slog.Logge
 			log.Warn("An API token not delivered names no token")
 			return nil
 		}
-		var user, chat int64
-		var name, lang string
-		err = tx.DB().QueryRow(ctx, revokeUndeliveredSQL, id, f.Service).Scan(&user, &name, &chat, &lang)
+		var user, admin int64
+		err = tx.DB().QueryRow(ctx, revokeUndeliveredSQL, id, f.Service).Scan(&user, &admin)
 		if errors.Is(err, pgx.ErrNoRows) {
 			log.Info("An API token could not be delivered; it was revoked already")
 			return nil
@@ -131,8 +129,19 @@ func settle(ctx context.Context, tx bot.Tx, f bot.SecretFailure, log *slog.Logge
 			return fmt.Errorf("revoke token %d: %w", id, err)
 		}
 		log.Warn("An API token could not be delivered; it is revoked and its issuer told")
+		users := botpg.NewUsers()
+		to, err := users.Profile(ctx, tx.DB(), admin)
+		if err != nil {
+			return err
+		}
+		name := ""
+		if p, err := users.Profile(ctx, tx.DB(), user); err == nil {
+			name = p.FirstName
+		} else if !errors.Is(err, botpg.ErrNoUser) {
+			return err
+		}
 		who := fmt.Sprintf("«%s» (%d)", html.EscapeString(name), user)
-		reqs, err := bot.SendHTML(chat, fmt.Sprintf(texts.For(lang).Board.TokenUndelivered, id, who, user), nil)
+		reqs, err := bot.SendHTML(to.Chat, fmt.Sprintf(texts.For(to.Lang).Board.TokenUndelivered, id, who, user), nil)
 		if err != nil {
 			return err
 		}
