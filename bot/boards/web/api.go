@@ -18,7 +18,6 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
-	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"
 )
@@ -97,15 +96,23 @@ func (s *Server) fail(w http.ResponseWriter, err error) {
 	writeError(w, s.mapErr(err, &caller{}))
 }
 
-// conflicts are the refusals of an operation that does not fit the board's state.
-var conflicts = []error{sessions.ErrNotStarted, sessions.ErrNotYourTurn, sessions.ErrFinished, sessions.ErrCannotUndo,
-	sessions.ErrNoOffer, sessions.ErrOffered, sessions.ErrFull, sessions.ErrAlreadySeated, boards.ErrPrivate,
-	engine.ErrGameOver}
+// answers are the API's answers to the kinds of refusals (sessions.ErrKind): the one place where
+// a refusal becomes an HTTP status and a code. Its message is the catalogue's words for the
+// error (bot/texts), or message's.
+var answers = map[sessions.ErrKind]struct {
+	status  int
+	code    string
+	message func(err error) string
+}{
+	sessions.KindStale:    {http.StatusConflict, "stale", func(error) string { return "The game has moved on since; look at it again." }},
+	sessions.KindConflict: {http.StatusConflict, "conflict", nil},
+	sessions.KindIllegal:  {http.StatusUnprocessableEntity, "illegal_move", nil},
+	sessions.KindInvalid:  {http.StatusBadRequest, "bad_request", func(err error) string { return err.Error() }},
+}
 
 // mapErr turns an error into its answer.
 func (s *Server) mapErr(err error, c *caller) *apiError {
 	var ae *apiError
-	en := texts.For("en")
 	switch {
 	case errors.As(err, &ae):
 		return ae
@@ -116,25 +123,22 @@ func (s *Server) mapErr(err error, c *caller) *apiError {
 	case isOutage(err):
 		s.health.refused(err)
 		return unavailable()
-	case errors.Is(err, sessions.ErrNotFound), errors.Is(err, sessions.ErrNotSeated):
+	}
+	kind := sessions.KindOf(err)
+	if kind == sessions.KindNotFound || kind == sessions.KindNotYours {
 		// A game the caller may not see is one that is not there (see refusal for the
 		// operations on a game they may watch).
 		return missing()
-	case errors.Is(err, sessions.ErrStale):
-		return apiErr(http.StatusConflict, "stale", "The game has moved on since; look at it again.")
-	case errors.Is(err, sessions.ErrIllegalMove), errors.Is(err, engine.ErrIllegalMove), errors.Is(err, engine.ErrAmbiguousMove):
-		return apiErr(http.StatusUnprocessableEntity, "illegal_move", en.Error(err))
-	case errors.Is(err, sessions.ErrInvalid):
-		return apiErr(http.StatusBadRequest, "bad_request", err.Error())
 	}
-	for _, e := range conflicts {
-		if errors.Is(err, e) {
-			msg := en.Error(err)
-			if errors.Is(err, boards.ErrPrivate) {
-				msg = "This game is joined by invite only."
-			}
-			return apiErr(http.StatusConflict, "conflict", msg)
+	if a, ok := answers[kind]; ok {
+		msg := texts.For("en").Error(err)
+		switch {
+		case errors.Is(err, boards.ErrPrivate):
+			msg = "This game is joined by invite only."
+		case a.message != nil:
+			msg = a.message(err)
 		}
+		return apiErr(a.status, a.code, msg)
 	}
 	s.log.Error("A web request failed", slog.Any("error", err))
 	return apiErr(http.StatusInternalServerError, "internal", "Something went wrong on the server.")
