@@ -19,8 +19,9 @@ import (
 )
 
 // boardloadShort is a short check: two pairs and a game against the bot, two moves a second for
-// three seconds, a command a second per player.
-var boardloadShort = []string{"-pairs", "2", "-rate", "2", "-duration", "3s", "-bots", "1", "-commands", "1s"}
+// eight seconds, a command a second per player. The play is long enough for a few moves of each
+// game when the race detector and the other packages' tests share the machine.
+var boardloadShort = []string{"-pairs", "2", "-rate", "2", "-duration", "8s", "-bots", "1", "-commands", "1s"}
 
 // runBoardloadTest runs boardload with o on a database of its own and returns its output,
 // failing the test unless it exits with want.
