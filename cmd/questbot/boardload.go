@@ -274,6 +274,12 @@ func boardloadRun(ctx context.Context, o boardloadOptions, cfg Config, getenv fu
 type outboxSampler struct {
 	store *botpg.Store
 	mu    sync.Mutex
+	outboxFigures
+	failure error
+}
+
+// outboxFigures are what the samples of the outbox and the inbox showed.
+type outboxFigures struct {
 	// samples is how many samples were taken.
 	samples int
 	// chatMax is the most rows one chat had pending, chatMaxKey that chat and chatMaxLanes its
@@ -288,7 +294,6 @@ type outboxSampler struct {
 	// oldest of them, in a sample.
 	inboxMax    int64
 	inboxOldest time.Duration
-	failure     error
 }
 
 // run samples every interval until ctx ends; a failing query ends it (err).
@@ -496,23 +501,16 @@ type boardloadReport struct {
 	// bot's not counted); games the games played, finished those that ended.
 	moves, botMoves, games, finished int
 	apiErrors                        map[string]int
-	samples                          int
-	chatMax                          int64
-	chatMaxKey                       int64
-	chatMaxLanes                     map[bot.Lane]int64
-	laneMax                          map[bot.Lane]int64
-	laneOldest                       map[bot.Lane]time.Duration
-	inboxMax                         int64
-	inboxOldest                      time.Duration
-	superseded                       float64
-	cmdSent, cmdMissing              map[string]int
-	cmdLat                           map[string][]time.Duration
-	drained                          bool
-	drainTime                        time.Duration
-	boards                           []boardCheck
-	botLat                           []time.Duration
-	botMissing, botPolled            int
-	think                            histogramFigures
+	outboxFigures
+	superseded            float64
+	cmdSent, cmdMissing   map[string]int
+	cmdLat                map[string][]time.Duration
+	drained               bool
+	drainTime             time.Duration
+	boards                []boardCheck
+	botLat                []time.Duration
+	botMissing, botPolled int
+	think                 histogramFigures
 	// handle is the transport's time to handle an update (its transaction).
 	handle histogramFigures
 	// sent are the requests Telegram took, by method; floodWaits the 429 answers.
@@ -533,8 +531,7 @@ func (r *boardloadReport) fill(l *boardloadPlay, s *outboxSampler) {
 	r.cmdLat, r.botLat, r.botMissing, r.botPolled = l.cmdLat, l.botLat, l.botMissing, l.botPolled
 	l.mu.Unlock()
 	s.mu.Lock()
-	r.samples, r.chatMax, r.chatMaxKey, r.chatMaxLanes, r.laneMax = s.samples, s.chatMax, s.chatMaxKey, s.chatMaxLanes, s.laneMax
-	r.laneOldest, r.inboxMax, r.inboxOldest = s.laneOldest, s.inboxMax, s.inboxOldest
+	r.outboxFigures = s.outboxFigures
 	s.mu.Unlock()
 }
 
