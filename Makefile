@@ -48,7 +48,7 @@ check:
 	done
 	@for f in $(FEATURES); do \
 	  for dep in $$($(GO) list -deps -f '{{.ImportPath}}' ./bot/$$f); do \
-	    for other in $(FEATURES) app bottest tgemu webchat loadtest; do \
+	    for other in $(FEATURES) app emulator testkit; do \
 	      [ "$$other" = "$$f" ] && continue; \
 	      case $$dep in $(MODULE)/bot/$$other|$(MODULE)/bot/$$other/*) \
 	        echo "dependency rule: the feature bot/$$f must not import bot/$$other"; exit 1;; esac; \
@@ -91,7 +91,7 @@ boardload: build
 
 # The browser tests (the web chat, the web game server's pages) drive a headless Chromium,
 # Debian's package: installed when missing and make runs as root. Without root it is not
-# installed: one line says so and those tests skip (bot/bottest.Browser), unless CI or
+# installed: one line says so and those tests skip (bot/testkit/bottest.Browser), unless CI or
 # QUESTBOT_BROWSER_REQUIRED is set, where a missing Chromium fails here at once.
 chromium:
 	@if command -v chromium >/dev/null 2>&1; then exit 0; fi; \

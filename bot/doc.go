@@ -129,6 +129,6 @@
 //
 // Storage is the Store interface (implemented in bot/botpg); the Bot API is reached through
 // tgbotapi with our own poll loop, a context per call and the token redacted from every error.
-// bot/tgemu emulates the Bot API for the web chat and the tests; bot/webchat is the web page on
+// bot/emulator/tgemu emulates the Bot API for the web chat and the tests; bot/emulator/webchat is the web page on
 // which simulated users talk to the bot through the emulator.
 package bot

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // menus answers "/lang" with the chat's command menu and a text, "/ask" with a button, and any

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // Ensure the transport's cleanup removes the failed outbox rows (with their texts) and the

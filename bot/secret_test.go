@@ -11,7 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // secretOf is the secret the test's handler gives a user.

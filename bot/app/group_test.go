@@ -9,7 +9,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
-	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 )
 
 // startBot runs the whole bot, as questbot serve assembles it, on a fresh Env.

@@ -18,7 +18,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"

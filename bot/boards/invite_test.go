@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/sessions"
 )
 

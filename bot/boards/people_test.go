@@ -1,7 +1,7 @@
 package boards_test
 
 import (
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"strings"
 	"testing"
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // Ensure a player whose board pictures the Bot API server refuses for good (Telegram itself,

@@ -10,7 +10,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 )

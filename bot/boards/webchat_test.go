@@ -12,8 +12,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/questbot/questbot/bot/bottest"
-	"github.com/questbot/questbot/bot/webchat"
+	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/emulator/webchat"
 )
 
 // browser starts a headless Chromium for the test.

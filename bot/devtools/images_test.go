@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // Ensure the images a quest names resolve to its owner's uploads first (the newest version,

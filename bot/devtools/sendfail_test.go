@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // Ensure /save tells the truth: what to do with the file travels as the file's caption, so it

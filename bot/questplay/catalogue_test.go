@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // lastWithButton returns the newest bot message of a chat with a button labelled label.

@@ -16,7 +16,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // TestLoad is the load test of quest steps: QUESTPLAY_LOAD_USERS simulated players (500 when

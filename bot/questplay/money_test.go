@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/quest"

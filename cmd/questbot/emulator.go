@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/bot/tgemu"
-	"github.com/questbot/questbot/bot/webchat"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/emulator/webchat"
 )
 
 // emulatorStateDir is the folder, under DATA_DIR, where the emulator keeps its chats.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/questbot/questbot/bot/loadtest"
+	"github.com/questbot/questbot/bot/testkit/loadtest"
 	"github.com/questbot/questbot/migrations/pgcluster"
 )
 

@@ -27,8 +27,8 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/bot/tgemu"
-	"github.com/questbot/questbot/bot/webchat"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/emulator/webchat"
 )
 
 // runServe is the `serve` command: it reads the configuration from the environment and runs the

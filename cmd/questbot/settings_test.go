@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 

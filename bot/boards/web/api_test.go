@@ -12,7 +12,7 @@ import (
 
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // menu sends a command and presses the labels of the menus that follow, in turn.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot/boards/web"
-	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 )
 
 // watched is an open event stream: ended is closed when the server ends it; events receives

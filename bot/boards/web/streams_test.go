@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/questbot/questbot/bot/boards/web"
-	"github.com/questbot/questbot/bot/bottest"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 )
 
 // stream opens the event stream of a game with the client's credentials. When it opens (200),

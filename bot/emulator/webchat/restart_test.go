@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/questbot/questbot/bot/webchat"
+	"github.com/questbot/questbot/bot/emulator/webchat"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 

@@ -24,7 +24,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/quest/questpg"
 )

@@ -1,6 +1,6 @@
 // Package loadtest drives simulated users through the Telegram transport and measures it: the
 // real transport (bot) on a real database, talking over loopback HTTP to the Bot API emulator
-// (bot/tgemu) with Telegram's rate limits switched off on both sides, in this process or in
+// (bot/emulator/tgemu) with Telegram's rate limits switched off on both sides, in this process or in
 // several bot processes on one database (fleet.go).
 //
 // Each simulated user writes a message, waits for the bot's reply (its echo, Echo), and writes
@@ -25,7 +25,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // Options configure a run.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/bot/loadtest"
+	"github.com/questbot/questbot/bot/testkit/loadtest"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 

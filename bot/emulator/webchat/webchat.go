@@ -1,5 +1,5 @@
 // Package webchat is a web page on which simulated users talk to a bot through the Telegram Bot
-// API emulator (bot/tgemu): choose a name and a language, add more users and see them side by
+// API emulator (bot/emulator/tgemu): choose a name and a language, add more users and see them side by
 // side, type text, press inline buttons, upload files, and watch the bot's messages, edits,
 // deletions and photos arrive live.
 //
@@ -28,7 +28,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 //go:embed index.html

@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/questbot/questbot/bot/tgemu"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
 // boardPNG is a w×h picture in one colour, standing in for a rendered board.

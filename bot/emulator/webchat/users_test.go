@@ -11,8 +11,8 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/questbot/questbot/bot/tgemu"
-	"github.com/questbot/questbot/bot/webchat"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/emulator/webchat"
 )
 
 type user struct {
