@@ -16,8 +16,8 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 

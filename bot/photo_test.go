@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 )
 
 // writePNG writes a w×h picture to path.

@@ -10,8 +10,8 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 )
 
 // refs is a handler for the message references: "prompt R" sends a message under ref R, "long R"

@@ -12,8 +12,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/emulator/webchat"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 )
 
 // browser starts a headless Chromium for the test.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/devtools"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 )
 
 // fileServer stands between the bot and the emulator and holds the downloads of files (the

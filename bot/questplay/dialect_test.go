@@ -14,9 +14,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/texts"
-	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questlog"

@@ -13,8 +13,8 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
-	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/quest/questtrace/corpus"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"

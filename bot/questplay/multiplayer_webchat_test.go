@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 )
 
 // webUser is a user of the web chat, driven through the page's own JSON API.

@@ -21,9 +21,9 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
-	"github.com/questbot/questbot/bot/testkit/bottest"
-	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/scriptbot"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/scripts"

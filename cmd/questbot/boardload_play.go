@@ -24,8 +24,8 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/texts"
 )
 
 // The players of a board load check are Telegram users from boardloadFirstUser on; a check

@@ -17,9 +17,9 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/loadtest"
-	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 

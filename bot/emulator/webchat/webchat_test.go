@@ -18,9 +18,9 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
+	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
