@@ -26,13 +26,16 @@ test: chromium
 
 # Code checks: formatting, vet, staticcheck, and the dependency rules (see the README's layout
 # section): the pure packages import only what they are built on, a feature of the bot
-# imports the transport, the stores and the core, never another feature (bot/app, the
-# composition root, is the one package that knows them all), and every table is named in SQL by
-# one package only, its store (migrations/owners_test.go).
+# imports the transport, the stores and the core, never another feature, nor the harness (bot/app,
+# the composition root, is the one package that knows them all), a view of the board service
+# never imports the other view, and every table is named in SQL by one package only, its store
+# (migrations/owners_test.go).
 PURE     := "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula" \
             "scripts:scripts quest formula github.com/casbin/govaluate" "sessions:sessions engine" \
             "qms:qms qmm formula"
 FEATURES := scriptbot questplay relay devtools boards
+# The views of the board service: each imports the service, never the other view.
+VIEWS    := boards/telegram boards/web
 check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
 	$(GO) vet ./...
@@ -47,11 +50,20 @@ check:
 	  done; \
 	done
 	@for f in $(FEATURES); do \
-	  for dep in $$($(GO) list -deps -f '{{.ImportPath}}' ./bot/$$f); do \
+	  for dep in $$($(GO) list -deps -f '{{.ImportPath}}' ./bot/$$f/...); do \
 	    for other in $(FEATURES) app emulator testkit; do \
 	      [ "$$other" = "$$f" ] && continue; \
 	      case $$dep in $(MODULE)/bot/$$other|$(MODULE)/bot/$$other/*) \
 	        echo "dependency rule: the feature bot/$$f must not import bot/$$other"; exit 1;; esac; \
+	    done; \
+	  done; \
+	done
+	@for v in $(VIEWS); do \
+	  for dep in $$($(GO) list -deps -f '{{.ImportPath}}' ./bot/$$v); do \
+	    for other in $(VIEWS); do \
+	      [ "$$other" = "$$v" ] && continue; \
+	      case $$dep in $(MODULE)/bot/$$other|$(MODULE)/bot/$$other/*) \
+	        echo "dependency rule: the view bot/$$v must not import bot/$$other"; exit 1;; esac; \
 	    done; \
 	  done; \
 	done

@@ -18,6 +18,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/netip"
 	"path/filepath"
 	"sync"
 	"time"
@@ -27,6 +29,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/telegram"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/devtools"
@@ -74,10 +77,16 @@ type Bot struct {
 	Games  *questplay.Games
 	Tools  *devtools.Tools
 	Relay  *relay.Relay
-	Boards *boards.Boards
+	// Boards is the board-game service; BoardChat its view in Telegram, and the web game
+	// server (Web) the other.
+	Boards    *boards.Boards
+	BoardChat *telegram.View
 
 	listen *pgxpool.Pool // Config.Listen
 	log    *slog.Logger
+	hub    *web.Hub // the web game server's live updates, once Web built it
+	// publicURL is the web game server's address (Config.Boards.PublicURL).
+	publicURL string
 }
 
 // New assembles the bot.
@@ -129,6 +138,8 @@ func New(cfg Config) *Bot {
 		bc.Users = b.Users
 	}
 	b.Boards = boards.New(bc)
+	b.publicURL = bc.PublicURL
+	b.BoardChat = telegram.New(b.Boards, log)
 	builtins := map[string]scriptbot.Builtin{}
 	for name, fn := range b.Tools.Builtins() {
 		builtins[name] = fn
@@ -136,7 +147,7 @@ func New(cfg Config) *Bot {
 	for name, fn := range b.Games.Builtins() {
 		builtins[name] = fn
 	}
-	for name, fn := range b.Boards.Builtins() {
+	for name, fn := range b.BoardChat.Builtins() {
 		builtins[name] = fn
 	}
 	// /web and /token: the login links and API tokens of the web game server.
@@ -155,7 +166,7 @@ func New(cfg Config) *Bot {
 	// buttons go by their prefix.
 	r.OnAnyCommand(b.Tree.HandleCommand)
 	r.OnCommand("start", func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
-		if took, err := b.Boards.HandleStart(ctx, tx, u); took || err != nil {
+		if took, err := b.BoardChat.HandleStart(ctx, tx, u); took || err != nil {
 			return err
 		}
 		return b.Tree.HandleCommand(ctx, tx, u)
@@ -164,12 +175,12 @@ func New(cfg Config) *Bot {
 	r.OnCallback(questplay.CallbackPrefix, b.Games.HandleCallback)
 	r.OnCallback(questplay.CataloguePrefix, b.Games.HandleCatalogue)
 	r.OnCallback(relay.CallbackPrefix, b.Relay.HandleCallback)
-	r.OnCallback(boards.CallbackPrefix, b.Boards.HandleCallback)
+	r.OnCallback(telegram.CallbackPrefix, b.BoardChat.HandleCallback)
 	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board
 	// game move (never relayed), then a text for the admins; anything left gets the tree's hint.
 	r.OnMessage(b.Tree.HandleText)
 	r.OnMessage(b.Tools.HandleMessage)
-	r.OnMessage(b.Boards.HandleMessage)
+	r.OnMessage(b.BoardChat.HandleMessage)
 	r.OnMessage(b.Relay.HandleMessage)
 	r.OnUnhandled(b.Tree.HandleUnhandled)
 	return b
@@ -215,7 +226,34 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 // Register registers the features' metrics with r (the transport's and the scheduler's are
 // registered by their owners).
 func (b *Bot) Register(r prometheus.Registerer) error {
+	if b.hub != nil {
+		if err := b.hub.Register(r); err != nil {
+			return err
+		}
+	}
 	return b.Boards.Register(r)
+}
+
+// WebConfig configures the web game server (see web.Config for each setting); its address is
+// the board games' (Config.Boards.PublicURL).
+type WebConfig struct {
+	Streams        int
+	TrustedProxies []netip.Prefix
+}
+
+// Web builds the web game server, a view of the board service, over pool and through the
+// transport tr: its handler, and the run of its live updates (a hub that listens for the boards'
+// commits on a connection of Config.Listen, or pool, until ctx is done), which every process
+// runs whatever its role. It is called once, before Register.
+func (b *Bot) Web(pool *pgxpool.Pool, tr *bot.Transport, cfg WebConfig) (h http.Handler, run func(ctx context.Context) error) {
+	listen := b.listen
+	if listen == nil {
+		listen = pool
+	}
+	b.hub = web.NewHub(listen, b.log)
+	h = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: b.publicURL, Events: b.hub,
+		Pages: web.Pages(), Log: b.log, Streams: cfg.Streams, TrustedProxies: cfg.TrustedProxies}).Handler()
+	return h, b.hub.Run
 }
 
 // Run runs the bot's own workers beside the transport tr until ctx is done: the downloads of the

@@ -198,13 +198,17 @@ func (b *Boards) search(ctx context.Context, do Doer, bd *sessions.Board) {
 			log.Debug("The bot's move is stale: the board changed while it thought")
 			return nil
 		}
-		return b.play(ctx, tx, st, cur, sessions.BotUser, mv.String(), cur.Ply(), noSeat, byBot)
+		ev, err := cur.Move(sessions.BotUser, mv.String(), cur.Ply(), b.now())
+		if err != nil {
+			return err
+		}
+		return b.commit(ctx, tx, st, cur, ev, NoSeat, ByBot)
 	})
 	switch {
 	case err == nil:
 		log.Debug("The bot moved", slog.String("move", mv.String()), slog.Duration("spent", spent),
 			slog.Int64("nodes", info.Nodes), slog.Int("depth", info.Depth))
-	case userError(err):
+	case sessions.KindOf(err) != sessions.KindNone:
 		log.Debug("The bot's move was refused: the board changed", slog.Any("error", err))
 	case !errors.Is(err, context.Canceled):
 		log.Error("The bot's move could not be played", slog.Any("error", err))

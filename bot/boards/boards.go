@@ -17,7 +17,6 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/scripts"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"
 )
@@ -41,10 +40,6 @@ type Users interface {
 type Doer interface {
 	Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error
 }
-
-// Builtin is an operation the command tree calls by name (the shape of scriptbot.Builtin): see
-// Boards.Builtins.
-type Builtin = func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error)
 
 // Config configures Boards. Only Dir is needed; the rest have production defaults and exist for
 // the tests.
@@ -95,7 +90,7 @@ const DefaultLease = 15 * time.Second
 // DefaultKeepPictures is how long an unused board picture is kept.
 const DefaultKeepPictures = 7 * 24 * time.Hour
 
-// Boards plays board games in Telegram; safe for concurrent use.
+// Boards is the board-game service; safe for concurrent use.
 type Boards struct {
 	log    *slog.Logger
 	now    func() time.Time
@@ -113,6 +108,7 @@ type Boards struct {
 	metrics *Metrics
 	seed    func() uint64
 	public  string
+	views   []View
 }
 
 // New returns the board games of the bots.
@@ -169,9 +165,6 @@ func newSeed() uint64 {
 	rand.Read(buf[:])
 	return binary.LittleEndian.Uint64(buf[:])
 }
-
-// ref is the message ref of a board's message in a player's chat.
-func ref(board int64) string { return fmt.Sprintf("board:%d", board) }
 
 // Metrics are the board games' Prometheus metrics. They are counted in the transaction that
 // makes the change, so an update whose transaction is rolled back and handled again counts

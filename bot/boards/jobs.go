@@ -4,12 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"html"
 	"log/slog"
 	"time"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions"
 )
 
@@ -109,7 +107,7 @@ func (b *Boards) Deadlines(ctx context.Context, do Doer) error {
 		if err != nil {
 			return err
 		}
-		return b.commit(ctx, tx, st, bd, ev, noSeat, byClock)
+		return b.commit(ctx, tx, st, bd, ev, NoSeat, ByClock)
 	})
 }
 
@@ -204,26 +202,15 @@ func (b *Boards) Cleanup(ctx context.Context, do Doer) error {
 // maxCleanupRounds bounds the batches of waiting games one clean-up closes.
 const maxCleanupRounds = 10
 
-// expireWaiting closes a game that has waited for an opponent too long at now, and tells its
-// creator.
+// expireWaiting closes a game that has waited for an opponent too long at now; the views tell
+// its creator.
 func (b *Boards) expireWaiting(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, now time.Time) error {
 	if bd.Status != sessions.BoardWaiting || now.Sub(bd.Created) <= sessions.WaitingLifetime {
 		return nil
 	}
-	if _, err := bd.Cancel(bd.Creator, now); err != nil {
-		return err
-	}
-	if err := st.Save(ctx, bd); err != nil {
-		return err
-	}
-	p, err := b.users.Profile(ctx, tx.DB(), bd.Creator)
+	ev, err := bd.Cancel(bd.Creator, now)
 	if err != nil {
 		return err
 	}
-	c := texts.For(p.Lang)
-	reqs, err := bot.SendHTML(p.Chat, fmt.Sprintf(c.Board.Expired, html.EscapeString(c.Game(bd.Variant))), nil)
-	if err != nil {
-		return err
-	}
-	return tx.Send(ctx, append([]bot.Request{bot.DeleteRef(p.Chat, ref(bd.ID))}, reqs...)...)
+	return b.commit(ctx, tx, st, bd, ev, NoSeat, ByClock)
 }

@@ -1,7 +1,6 @@
 package boards
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -34,7 +33,7 @@ func TestNotifyDelay(t *testing.T) {
 		if !ok {
 			t.Fatalf("no control %q", c.control)
 		}
-		got, never := notifySetting{delay: c.delay}.after(tc)
+		got, never := after(sessions.NotifySetting{Delay: c.delay}, tc)
 		if got != c.want || never != c.never {
 			t.Errorf("delay %q, %s: got %v never %v, want %v never %v", c.delay, c.control, got, never, c.want, c.never)
 		}
@@ -54,53 +53,22 @@ func TestQuietUntil(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name    string
-		set     notifySetting
+		set     sessions.NotifySetting
 		t, want string
 	}{
-		{"none", notifySetting{}, "2026-11-25T23:30:00Z", "2026-11-25T23:30:00Z"},
-		{"before midnight", notifySetting{quiet: true, from: 23, to: 8}, "2026-11-25T23:30:00Z", "2026-11-26T08:00:00Z"},
-		{"after midnight", notifySetting{quiet: true, from: 23, to: 8}, "2026-11-26T03:10:00Z", "2026-11-26T08:00:00Z"},
-		{"the end itself", notifySetting{quiet: true, from: 23, to: 8}, "2026-11-26T08:00:00Z", "2026-11-26T08:00:00Z"},
-		{"outside", notifySetting{quiet: true, from: 23, to: 8}, "2026-11-26T12:00:00Z", "2026-11-26T12:00:00Z"},
-		{"same day", notifySetting{quiet: true, from: 1, to: 6}, "2026-11-26T05:59:00Z", "2026-11-26T06:00:00Z"},
+		{"none", sessions.NotifySetting{}, "2026-11-25T23:30:00Z", "2026-11-25T23:30:00Z"},
+		{"before midnight", sessions.NotifySetting{Quiet: true, From: 23, To: 8}, "2026-11-25T23:30:00Z", "2026-11-26T08:00:00Z"},
+		{"after midnight", sessions.NotifySetting{Quiet: true, From: 23, To: 8}, "2026-11-26T03:10:00Z", "2026-11-26T08:00:00Z"},
+		{"the end itself", sessions.NotifySetting{Quiet: true, From: 23, To: 8}, "2026-11-26T08:00:00Z", "2026-11-26T08:00:00Z"},
+		{"outside", sessions.NotifySetting{Quiet: true, From: 23, To: 8}, "2026-11-26T12:00:00Z", "2026-11-26T12:00:00Z"},
+		{"same day", sessions.NotifySetting{Quiet: true, From: 1, To: 6}, "2026-11-26T05:59:00Z", "2026-11-26T06:00:00Z"},
 		// UTC+3: 21:30 UTC is 00:30 local, quiet until 08:00 local, 05:00 UTC.
-		{"offset east", notifySetting{quiet: true, from: 23, to: 8, offset: 180}, "2026-11-25T21:30:00Z", "2026-11-26T05:00:00Z"},
+		{"offset east", sessions.NotifySetting{Quiet: true, From: 23, To: 8, Offset: 180}, "2026-11-25T21:30:00Z", "2026-11-26T05:00:00Z"},
 		// UTC-5: 23:30 UTC is 18:30 local, not quiet.
-		{"offset west", notifySetting{quiet: true, from: 23, to: 8, offset: -300}, "2026-11-25T23:30:00Z", "2026-11-25T23:30:00Z"},
+		{"offset west", sessions.NotifySetting{Quiet: true, From: 23, To: 8, Offset: -300}, "2026-11-25T23:30:00Z", "2026-11-25T23:30:00Z"},
 	} {
-		if got := c.set.quietUntil(at(c.t)); !got.Equal(at(c.want)) {
+		if got := quietUntil(c.set, at(c.t)); !got.Equal(at(c.want)) {
 			t.Errorf("%s: %s → %s, want %s", c.name, c.t, got.UTC().Format(time.RFC3339), c.want)
-		}
-	}
-}
-
-// Ensure /notify's buttons change what they say and nothing else, and forged data is refused.
-func TestNotifyPress(t *testing.T) {
-	t.Parallel()
-	base := notifySetting{delay: "1h", quiet: true, from: 22, to: 7, offset: 60}
-	for _, c := range []struct {
-		data string
-		want notifySetting
-	}{
-		{"g:n:dnow", notifySetting{delay: "now", quiet: true, from: 22, to: 7, offset: 60}},
-		{"g:n:dnever", notifySetting{delay: "never", quiet: true, from: 22, to: 7, offset: 60}},
-		{"g:n:d", notifySetting{quiet: true, from: 22, to: 7, offset: 60}},
-		{"g:n:q", notifySetting{delay: "1h", offset: 60}},
-		{"g:n:q23-8", notifySetting{delay: "1h", quiet: true, from: 23, to: 8, offset: 60}},
-		{"g:n:o+", notifySetting{delay: "1h", quiet: true, from: 22, to: 7, offset: 120}},
-		{"g:n:o-", notifySetting{delay: "1h", quiet: true, from: 22, to: 7, offset: 0}},
-	} {
-		got, err := parseNotifyPress(c.data, base)
-		if err != nil || got != c.want {
-			t.Errorf("%s: %+v, %v; want %+v", c.data, got, err, c.want)
-		}
-	}
-	if got, _ := parseNotifyPress("g:n:o+", notifySetting{offset: maxOffset}); got.offset != maxOffset {
-		t.Errorf("the offset went past %d: %d", maxOffset, got.offset)
-	}
-	for _, data := range []string{"g:n:", "g:n:d2h", "g:n:q1-2", "g:n:o", "g:n:x", "g:1:0:v"} {
-		if got, err := parseNotifyPress(data, base); !errors.Is(err, errForged) || got != base {
-			t.Errorf("%s: %+v, %v; want it refused, unchanged", data, got, err)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/questbot/questbot/bot/internal/atomicfile"
 	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions"
 )
 
 // # Pictures
@@ -141,4 +142,40 @@ func (p *pictures) sweep() (int, error) {
 		return removed, fmt.Errorf("boards: sweep pictures: %w", err)
 	}
 	return removed, nil
+}
+
+// Picture returns the file of a game's picture as opt asks for it (the viewer's side at the
+// bottom, the squares of a move being entered), drawn when there is none, timing the drawing.
+func (b *Boards) Picture(g *engine.Game, opt engine.ImageOptions) (string, error) {
+	start := time.Now()
+	path, rendered, err := b.pics.path(g, opt)
+	if err != nil {
+		return "", err
+	}
+	if rendered {
+		b.metrics.Render.Observe(time.Since(start).Seconds())
+	}
+	return path, nil
+}
+
+// PictureFile returns the file of a board's picture as a seat sees it (the file Telegram is
+// sent) and its version (PictureVersion).
+func (b *Boards) PictureFile(bd *sessions.Board, seat int) (path, version string, err error) {
+	g, err := bd.Game()
+	if err != nil {
+		return "", "", err
+	}
+	path, err = b.Picture(g, engine.ImageOptions{Viewer: engine.Player(seat)})
+	return path, PictureVersion(g), err
+}
+
+// PictureVersion names what a board's picture shows (the position and the last move), so that
+// its address changes with it and a picture may be cached for good.
+func PictureVersion(g *engine.Game) string {
+	last := ""
+	if h := g.History(); len(h) > 0 {
+		last = h[len(h)-1].String()
+	}
+	sum := sha256.Sum256([]byte(g.Variant() + "\x00" + g.Position() + "\x00" + last))
+	return hex.EncodeToString(sum[:6])
 }

@@ -2,68 +2,57 @@ package boards
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions"
 )
 
-// source is who made a change to a board.
-type source int
-
-const (
-	// byPlayer: a player in Telegram, with a button or a typed move.
-	byPlayer source = iota
-	// byWeb: a player on the web, on the game's page or through the API.
-	byWeb
-	// byBot: the AI, playing the bot's seat.
-	byBot
-	// byClock: a scheduled job (a timeout).
-	byClock
-)
-
-// noSeat is the actor of a change no player made.
-const noSeat = -1
-
-// play plays a move for user on a board locked in tx: text as written (or a legal move's
-// notation) at the ply the player saw. It is the one path of every move, a player's (a button,
-// a typed move) and the bot's: the board's rules check it (turn, ply, clock, engine) and a refused
-// move changes nothing; a move played is saved with the messages that show it.
-func (b *Boards) play(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, user int64, text string, ply int, actor int, src source) error {
-	ev, err := bd.Move(user, text, ply, b.now())
-	if err != nil {
-		return err
-	}
-	return b.commit(ctx, tx, st, bd, ev, actor, src)
-}
-
-// commit saves what an operation changed on a board and shows it to the players (announce).
-func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, ev []sessions.BoardEvent, actor int, src source) error {
+// commit saves what an operation did to a board locked in tx and hands it on (changed).
+func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, ev []sessions.BoardEvent, actor int, by Source) error {
 	if len(ev) == 0 {
 		return nil
 	}
 	if err := st.Save(ctx, bd); err != nil {
 		return err
 	}
-	sc, err := b.newScene(ctx, tx, bd)
+	return b.changed(ctx, tx, &Change{Scene: &Scene{Board: bd}, Events: ev, Actor: actor, By: by})
+}
+
+// changed is the one path of every change after it is stored: the bot is woken when it is its
+// turn, the change is counted, each human seat's hearing of it is decided (notice), and the
+// views show it. ch.Scene holds the board; its players are read here, once.
+func (b *Boards) changed(ctx context.Context, tx bot.Tx, ch *Change) error {
+	bd := ch.Board
+	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err
 	}
-	return b.announce(ctx, tx, sc, ev, actor, src)
-}
-
-// announce shows the players what events did, and counts them. The seat that acted (actor) and
-// the bot's answers change the board in place; the other player is notified of a move, a draw
-// offer, the start and the end of the game, a timeout notifies both: with a new message at once,
-// or after their delay, the board being changed in place silently meanwhile (see show.go and
-// notify.go).
-func (b *Boards) announce(ctx context.Context, tx bot.Tx, sc *scene, events []sessions.BoardEvent, actor int, src source) error {
-	bd := sc.bd
+	ch.Scene = sc
 	if err := b.botTurn(ctx, tx, bd); err != nil {
 		return err
 	}
+	b.count(bd, ch.Events)
+	for seat := range bd.Seats {
+		p := sc.Players[seat]
+		if p == nil || p.Blocked {
+			continue
+		}
+		if n := newsFor(bd, seat, ch); n != nil {
+			if ch.Heard[seat], err = b.notice(ctx, tx, sc, seat, *n); err != nil {
+				return err
+			}
+		}
+	}
+	for _, v := range b.views {
+		if err := v.Changed(ctx, tx, ch); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// count counts the games started and finished and the moves played.
+func (b *Boards) count(bd *sessions.Board, events []sessions.BoardEvent) {
 	for _, ev := range events {
 		switch ev.Kind {
 		case sessions.EventStarted:
@@ -78,101 +67,40 @@ func (b *Boards) announce(ctx context.Context, tx bot.Tx, sc *scene, events []se
 			b.metrics.Finished.WithLabelValues(bd.Variant, ev.Outcome.End.String()).Inc()
 		}
 	}
-	for seat := range bd.Seats {
-		if sc.players[seat] == nil {
-			continue
-		}
-		c := texts.For(sc.players[seat].Lang)
-		mode, note, n := b.effect(c, sc, seat, events, actor, src)
-		if n != nil && !sc.players[seat].Blocked {
-			var err error
-			if mode, err = b.notice(ctx, tx, sc, seat, *n); err != nil {
-				return err
-			}
-		}
-		if err := b.show(ctx, tx, sc, seat, mode, note, nil, false, 0); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
-// effect is how events change a seat's board message, the note that tells what happened, and
-// the news they are for the seat when it comes from elsewhere (nil when none): the opponent
-// moved, offered a draw or joined, or the game ended by the opponent's or the clock's doing.
-// News raises to a new message, which notice may then hold back.
-func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions.BoardEvent, actor int, src source) (showMode, string, *news) {
-	t := &c.Board
-	mode := showCaption
-	raise := func(m showMode) { mode = max(mode, m) }
-	var n *news
-	// tell records news of a kind; a move outranks the rest, the end an offer or a start.
+// newsFor is the news a change is for a seat, nil when none: what reaches it from elsewhere.
+// The opponent moved, offered a draw or joined, or the game ended by the opponent's or the
+// clock's doing; a move outranks the rest, the end an offer or a start. The seat's own doing and
+// the bot's answers to it are no news.
+func newsFor(bd *sessions.Board, seat int, ch *Change) *News {
+	elsewhere := ch.By == ByClock || ((ch.By == ByTelegram || ch.By == ByWeb) && seat != ch.Actor)
+	rank := map[string]int{NewsStart: 0, NewsOffer: 1, NewsEnd: 2, NewsMove: 3}
+	var n *News
 	tell := func(kind string) {
-		rank := map[string]int{newsStart: 0, newsOffer: 1, newsEnd: 2, newsMove: 3}
-		if n == nil || rank[kind] > rank[n.kind] {
-			n = &news{kind: kind, ply: sc.bd.Ply(), actor: actor}
+		if n == nil || rank[kind] > rank[n.Kind] {
+			n = &News{Kind: kind, Ply: bd.Ply(), Actor: ch.Actor}
 		}
 	}
-	// notify raises to a new message for a seat the news reaches from elsewhere.
-	notify := func(kind string) {
-		if src == byClock || ((src == byPlayer || src == byWeb) && seat != actor) {
-			raise(showNew)
-			tell(kind)
-		} else {
-			raise(showPicture)
-		}
-	}
-	var notes []string
-	for _, ev := range events {
+	for _, ev := range ch.Events {
 		switch ev.Kind {
 		case sessions.EventStarted:
-			raise(showNew)
-			if seat != actor && actor != noSeat {
-				notes = append(notes, fmt.Sprintf(t.Joined, sc.name(c, actor)))
-				tell(newsStart)
+			if seat != ch.Actor && ch.Actor != NoSeat {
+				tell(NewsStart)
 			}
 		case sessions.EventMoved:
-			notify(newsMove)
+			if elsewhere {
+				tell(NewsMove)
+			}
 		case sessions.EventFinished:
-			notify(newsEnd)
-		case sessions.EventUndone:
-			raise(showPicture)
-			if ev.Seat == seat {
-				notes = append(notes, t.UndoneYou)
-			} else {
-				notes = append(notes, fmt.Sprintf(t.UndoneThem, sc.name(c, ev.Seat)))
+			if elsewhere {
+				tell(NewsEnd)
 			}
 		case sessions.EventDrawOffered:
-			if ev.Seat != seat {
-				notify(newsOffer)
-			}
-		case sessions.EventDrawDeclined:
-			switch {
-			case sc.bd.Seats[ev.Seat].Bot != sessions.NoBot:
-				notes = append(notes, t.BotDeclines)
-			case ev.Seat == seat:
-				notes = append(notes, t.YouDeclined)
-			default:
-				notes = append(notes, t.Declined)
+			if ev.Seat != seat && elsewhere {
+				tell(NewsOffer)
 			}
 		}
 	}
-	return mode, strings.Join(notes, "\n"), n
-}
-
-// userError reports whether err is a refusal to tell the player (a rule of the game, a stale or
-// foreign button: any kind of sessions.KindOf), not a failure of the bot.
-func userError(err error) bool { return sessions.KindOf(err) != sessions.KindNone }
-
-// say sends an HTML text to a chat, as a reply to a message when replyTo is not 0.
-func say(ctx context.Context, tx bot.Tx, chat int64, html string, replyTo int) error {
-	reqs, err := bot.SendHTML(chat, html, nil)
-	if err != nil {
-		return err
-	}
-	if replyTo != 0 {
-		reqs[0].Params["reply_to_message_id"] = fmt.Sprint(replyTo)
-		reqs[0].Params["allow_sending_without_reply"] = "true"
-	}
-	return tx.Send(ctx, reqs...)
+	return n
 }

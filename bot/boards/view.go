@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
@@ -15,56 +17,163 @@ import (
 	"github.com/questbot/questbot/sessions"
 )
 
-// scene is a board as its players are shown it: the board, its replayed game and the players.
-type scene struct {
-	bd *sessions.Board
-	g  *engine.Game
-	// players are the profiles of the human seats (nil for the bot and an empty seat).
-	players [2]*botpg.Profile
-	// sent is when each seat's board message was last sent (zero: never; see show.go).
-	sent [2]time.Time
-	// web is when each seat's player last acted on the game on the web (zero: never; see
-	// notify.go).
-	web [2]time.Time
+// Source is where a change of a board comes from.
+type Source int
+
+const (
+	// ByTelegram: a player in Telegram, with a button, a command or a typed move.
+	ByTelegram Source = iota
+	// ByWeb: a player on the web, on the game's page or through the API.
+	ByWeb
+	// ByBot: the AI, playing the bot's seat.
+	ByBot
+	// ByClock: a scheduled job (a timeout, a game nobody joined).
+	ByClock
+)
+
+// NoSeat is the actor of a change no player made.
+const NoSeat = -1
+
+// Player is who asks for an operation: a user of a bot, and where they are.
+type Player struct {
+	Service int
+	User    int64
+	By      Source
 }
 
-// newScene reads the players of a board.
-func (b *Boards) newScene(ctx context.Context, tx bot.Tx, bd *sessions.Board) (*scene, error) {
+// Scene is a board as its views show it: the board, its replayed game, the profiles of its
+// players and what the service keeps of their views. It is read once per change, after the
+// rules have run.
+type Scene struct {
+	Board *sessions.Board
+	Game  *engine.Game
+	// Players are the profiles of the human seats (nil for the bot, an empty seat, or a user
+	// row removed by hand: nobody to show the board to).
+	Players [2]*botpg.Profile
+	// Sent is when each seat's board message was last sent in Telegram (zero: never).
+	Sent [2]time.Time
+	// Web is when each seat's player last acted on the game on the web (zero: never).
+	Web [2]time.Time
+}
+
+// Hearing is how a seat hears of a change, as the notification policy decides (notify.go).
+type Hearing int
+
+const (
+	// Unheard: the change is not news for the seat (its own doing, the bot's answer to it, or
+	// nobody to tell): its board just shows it.
+	Unheard Hearing = iota
+	// HearNow: news for the seat, to ring at once (in Telegram, the board sent anew).
+	HearNow
+	// HearLater: news whose notification waits (a delay, quiet hours, the player on the web) or
+	// never comes ("never"): the board shows it without a sound.
+	HearLater
+)
+
+// Change is what an operation did to a board: the events of package sessions in order, who did
+// it, and how each seat hears of it.
+type Change struct {
+	*Scene
+	Events []sessions.BoardEvent
+	// Actor is the seat that acted (NoSeat for the clock).
+	Actor int
+	By    Source
+	Heard [2]Hearing
+	// Invite is the link of an invitation the change opened (Opening.Invite), "" otherwise.
+	Invite string
+}
+
+// News is what reached a seat from elsewhere and is to be told to it: its kind (News*), the
+// board's ply then, and the seat that made it (NoSeat: the clock).
+type News struct {
+	Kind  string
+	Ply   int
+	Actor int
+}
+
+// The kinds of news.
+const (
+	NewsStart = "start" // the opponent joined
+	NewsMove  = "move"  // the opponent moved (and maybe ended the game with it)
+	NewsOffer = "offer" // the opponent offers a draw
+	NewsEnd   = "end"   // the game ended otherwise (resignation, time, agreement)
+)
+
+// A View shows the boards to their players in one medium. The service hands every change to its
+// views (AddView) in the transaction that makes it, so what a view queues commits with the
+// change. The Telegram view (bot/boards/telegram) is one; the web game server (bot/boards/web)
+// needs no call: its pages read the boards and follow their commits (the store's
+// notifications).
+type View interface {
+	// Changed shows a change to the board's players.
+	Changed(ctx context.Context, tx bot.Tx, ch *Change) error
+	// Refresh shows a seat its board again in place: a button of it went (the opponent saw the
+	// move it could take back).
+	Refresh(ctx context.Context, tx bot.Tx, sc *Scene, seat int) error
+	// Notify tells a seat news whose notification came due (the Notify job).
+	Notify(ctx context.Context, tx bot.Tx, sc *Scene, seat int, n News) error
+	// Remind warns the seat to move that its clock runs out in left: with a sound when ring,
+	// and with the seat's pending news (nil when none), which the reminder tells at once.
+	Remind(ctx context.Context, tx bot.Tx, sc *Scene, seat int, left time.Duration, ring bool, pending *News) error
+}
+
+// AddView adds a view the service hands its changes to. It is called while the bot is composed,
+// before any change.
+func (b *Boards) AddView(v View) { b.views = append(b.views, v) }
+
+// Scene reads the players of a board and what is kept of their views, in db.
+func (b *Boards) Scene(ctx context.Context, db pgx.Tx, bd *sessions.Board) (*Scene, error) {
 	g, err := bd.Game()
 	if err != nil {
 		return nil, err
 	}
-	sc := &scene{bd: bd, g: g}
+	sc := &Scene{Board: bd, Game: g}
 	for i, s := range bd.Seats {
 		if !s.Human() {
 			continue
 		}
-		p, err := b.users.Profile(ctx, tx.DB(), s.User)
+		p, err := b.users.Profile(ctx, db, s.User)
 		if errors.Is(err, botpg.ErrNoUser) {
-			continue // a user row removed by hand: nobody to show the board to
+			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		sc.players[i] = p
+		sc.Players[i] = p
 	}
-	marks, err := b.store(tx.DB()).SeatMarks(ctx, bd.ID)
+	marks, err := b.store(db).SeatMarks(ctx, bd.ID)
 	if err != nil {
 		return nil, err
 	}
 	for i, m := range marks {
-		sc.sent[i], sc.web[i] = m.Sent, m.Web
+		sc.Sent[i], sc.Web[i] = m.Sent, m.Web
 	}
 	return sc, nil
 }
 
-// name is a seat's player as the catalogue c names them, HTML-escaped.
-func (sc *scene) name(c *texts.Catalog, seat int) string {
-	s := sc.bd.Seats[seat]
+// Profile returns a user's profile (nil, without an error, for a user row removed by hand).
+func (b *Boards) Profile(ctx context.Context, db pgx.Tx, user int64) (*botpg.Profile, error) {
+	p, err := b.users.Profile(ctx, db, user)
+	if errors.Is(err, botpg.ErrNoUser) {
+		return nil, nil
+	}
+	return p, err
+}
+
+// Store returns the board store of a transaction, for the views' reads (lists, statistics, the
+// settings of notifications) and their own records (when a board message was sent).
+func (b *Boards) Store(db pgx.Tx) Store { return b.store(db) }
+
+// Now is the clock of the games.
+func (b *Boards) Now() time.Time { return b.now() }
+
+// Name is a seat's player as the catalogue c names them, HTML-escaped ("…" for nobody).
+func (sc *Scene) Name(c *texts.Catalog, seat int) string {
+	s := sc.Board.Seats[seat]
 	if s.Bot != sessions.NoBot {
 		return html.EscapeString(fmt.Sprintf(c.Board.Bot, c.Board.Levels[s.Bot.String()]))
 	}
-	if p := sc.players[seat]; p != nil {
+	if p := sc.Players[seat]; p != nil {
 		switch {
 		case strings.TrimSpace(p.FirstName) != "":
 			return html.EscapeString(p.FirstName)
@@ -76,108 +185,17 @@ func (sc *scene) name(c *texts.Catalog, seat int) string {
 	return "…"
 }
 
-// side names a seat's side ("White", "Fox") in c's language.
-func (sc *scene) side(c *texts.Catalog, seat int) string {
-	en := sc.g.PlayerName(engine.Player(seat))
-	if s, ok := c.Board.Sides[en]; ok {
-		return s
-	}
-	return en
-}
-
-// caption is the caption of the board for a seat: the game and the move number, the players
-// (the opponent first, as on the picture) with their clocks, the last move, whose turn it is and
-// the time left, or the result; then what the player is doing (entry, a confirmation) and note,
-// an HTML line of what just happened.
-func (b *Boards) caption(c *texts.Catalog, sc *scene, seat int, note string, ent *entry, confirm bool) string {
-	bd, t := sc.bd, &c.Board
-	now := b.now()
-	var lines []string
-	lines = append(lines, fmt.Sprintf(t.Title, html.EscapeString(c.Game(bd.Variant)), bd.Ply()/2+1))
-	clocks := bd.Clocks(now)
-	timed := bd.Control.Mode == sessions.ClockFischer || bd.Control.Mode == sessions.ClockByoyomi ||
-		bd.Control.Mode == sessions.ClockSandglass
-	for _, i := range []int{1 - seat, seat} {
-		mark := "▫️ "
-		if bd.Status == sessions.BoardActive && bd.ToMove == i {
-			mark = "▶️ "
-		}
-		line := mark + fmt.Sprintf(t.Seat, html.EscapeString(sc.side(c, i)), sc.name(c, i))
-		if timed && bd.Status == sessions.BoardActive {
-			line += fmt.Sprintf(t.Clock, c.Duration(clocks[i]))
-		}
-		lines = append(lines, line)
-	}
-	if n := bd.Ply(); n > 0 {
-		last := bd.Moves[n-1]
-		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(last.Text), sc.name(c, last.Seat)))
-	}
-	switch bd.Status {
-	case sessions.BoardFinished:
-		lines = append(lines, b.result(c, sc, seat)...)
-	case sessions.BoardActive:
-		switch {
-		case bd.ToMove == seat:
-			lines = append(lines, t.YourTurn)
-		case bd.Seats[bd.ToMove].Bot != sessions.NoBot:
-			lines = append(lines, t.BotThinking)
-		default:
-			lines = append(lines, fmt.Sprintf(t.TheirTurn, sc.name(c, bd.ToMove)))
-		}
-		if !bd.Deadline.IsZero() {
-			lines = append(lines, fmt.Sprintf(t.TimeLeft, c.Duration(bd.Deadline.Sub(now))))
-		}
-		if o := bd.Offer; o != nil {
-			if o.Seat == seat {
-				lines = append(lines, t.Offered)
-			} else {
-				lines = append(lines, fmt.Sprintf(t.Offers, sc.name(c, o.Seat)))
-			}
-		}
-	}
-	if note != "" {
-		lines = append(lines, note)
-	}
-	if ent != nil && len(ent.squares) > 0 {
-		lines = append(lines, fmt.Sprintf(t.Selected, html.EscapeString(strings.Join(ent.squares, "-"))))
-		var paths []string
-		for i, m := range ent.steps.Remaining {
-			if i == maxPaths {
-				paths = append(paths, "…")
-				break
-			}
-			paths = append(paths, m.String())
-		}
-		if len(paths) > 0 {
-			lines = append(lines, fmt.Sprintf(t.Paths, html.EscapeString(strings.Join(paths, ", "))))
-		}
-		if len(ent.steps.Choices) > 0 {
-			lines = append(lines, t.ChooseMove)
-		}
-	}
-	if confirm {
-		lines = append(lines, t.ResignAsk)
-	}
-	text := strings.Join(lines, "\n")
-	for utf16Len(text) > bot.MaxCaptionLen && len(lines) > 1 {
-		// Only an absurd note or name gets here; the first lines say what matters.
-		lines = lines[:len(lines)-1]
-		text = strings.Join(lines, "\n")
-	}
-	return text
-}
-
-// endReason words, in HTML, why a finished game ended: the rule of the final position, a
+// EndReason words, in HTML, why a finished game ended: the rule of the final position, a
 // timeout, a resignation, an agreed draw...
-func endReason(c *texts.Catalog, sc *scene) string {
-	o := sc.bd.Outcome
+func (sc *Scene) EndReason(c *texts.Catalog) string {
+	o := sc.Board.Outcome
 	var reason string
 	switch {
 	case o.End == sessions.EndRules:
 		// The rule that ended the game is the final position's; the stored detail is the
 		// engine's English reason, the fallback.
 		reason = o.Detail
-		if st := sc.g.Status(); st.Result != engine.Ongoing {
+		if st := sc.Game.Status(); st.Result != engine.Ongoing {
 			reason = c.Reason(st.Rule.String())
 		}
 	case o.End == sessions.EndTimeout && o.Draw:
@@ -186,138 +204,4 @@ func endReason(c *texts.Catalog, sc *scene) string {
 		reason = c.Reason(o.End.String())
 	}
 	return html.EscapeString(reason)
-}
-
-// result is the lines of a finished game's result for a seat: who won and how, and the seat's
-// new rating after a rated game.
-func (b *Boards) result(c *texts.Catalog, sc *scene, seat int) []string {
-	o, t := sc.bd.Outcome, &c.Board
-	if o == nil {
-		return nil
-	}
-	reason := endReason(c, sc)
-	var lines []string
-	switch {
-	case o.Draw:
-		lines = append(lines, fmt.Sprintf(t.Draw, reason))
-	case sc.bd.Seats[seat].Human() && o.Winner == seat:
-		lines = append(lines, fmt.Sprintf(t.YouWin, reason))
-	case sc.bd.Seats[seat].Human():
-		lines = append(lines, fmt.Sprintf(t.YouLose, reason))
-	default:
-		lines = append(lines, fmt.Sprintf(t.Win, sc.name(c, o.Winner), reason))
-	}
-	if s := sc.bd.Seats[seat]; sc.bd.Rated && (s.RatingBefore != 0 || s.RatingAfter != 0) {
-		lines = append(lines, fmt.Sprintf(t.Rating, s.RatingAfter, fmt.Sprintf("%+d", s.RatingAfter-s.RatingBefore)))
-	}
-	return lines
-}
-
-// maxPaths bounds the whole moves a caption lists for the squares tapped.
-const maxPaths = 8
-
-// squaresPerRow is the width of the keyboard of squares.
-const squaresPerRow = 5
-
-// keyboard is the keyboard of the board for a seat: while it is the seat's turn, the squares that
-// may be tapped next (and the moves to choose from, and "back" once a square is tapped); then the
-// game's buttons: take back, offer a draw and resign, or accept and decline the opponent's offer.
-// A resignation to confirm shows only its two answers. A finished game has no keyboard.
-func (b *Boards) keyboard(c *texts.Catalog, sc *scene, seat int, ent *entry, confirm bool) bot.Keyboard {
-	bd, t := sc.bd, &c.Board
-	ply := bd.Ply()
-	btn := func(label string, p press) bot.Button {
-		p.board, p.ply = bd.ID, ply
-		return bot.Button{Text: label, Data: p.data()}
-	}
-	if bd.Status != sessions.BoardActive {
-		return nil
-	}
-	if confirm {
-		return bot.Keyboard{{btn(t.ResignYes, press{op: opResignYes}), btn(t.ResignNo, press{op: opTap})}}
-	}
-	var kb bot.Keyboard
-	if bd.ToMove == seat {
-		if ent == nil {
-			var err error
-			if ent, err = resolveEntry(sc.g, nil); err != nil {
-				ent = &entry{}
-			}
-		}
-		var row []bot.Button
-		for i, sq := range ent.steps.Next {
-			if i == maxOffered {
-				break
-			}
-			row = append(row, btn(sq, press{op: opTap, path: append(append([]int(nil), ent.path...), i)}))
-			if len(row) == squaresPerRow {
-				kb, row = append(kb, row), nil
-			}
-		}
-		if len(row) > 0 {
-			kb = append(kb, row)
-		}
-		if len(ent.path) > 0 {
-			// Choices label the moves that end on the squares tapped, in the order of Moves; a
-			// single move that ends there while longer ones go on is offered by its notation.
-			row = nil
-			for i, ch := range ent.steps.Choices {
-				if i == maxOffered {
-					break
-				}
-				row = append(row, btn(ch.Label, press{op: opChoose, path: ent.path, choice: i}))
-			}
-			if len(ent.steps.Choices) == 0 && len(ent.steps.Moves) == 1 {
-				row = append(row, btn("✓ "+ent.steps.Moves[0].String(), press{op: opChoose, path: ent.path}))
-			}
-			if len(row) > 0 {
-				kb = append(kb, row)
-			}
-			back := press{op: opTap, path: ent.path[:len(ent.path)-1]}
-			return append(kb, []bot.Button{btn(t.Back, back)})
-		}
-	}
-	if o := bd.Offer; o != nil && o.Seat != seat {
-		return append(kb, []bot.Button{btn(t.Accept, press{op: opAccept}), btn(t.Decline, press{op: opDecline})})
-	}
-	var row []bot.Button
-	if canUndo(bd, seat) {
-		row = append(row, btn(t.Undo, press{op: opUndo}))
-	}
-	if bd.Offer == nil && !bd.Seats[seat].Offered {
-		row = append(row, btn(t.OfferDraw, press{op: opDraw}))
-	}
-	row = append(row, btn(t.Resign, press{op: opResign}))
-	return append(kb, row)
-}
-
-// canUndo reports whether a seat may take back a move now, for the keyboard (Board.Undo decides):
-// against the bot once it has moved; against a player its own last move while the opponent has
-// not seen it.
-func canUndo(bd *sessions.Board, seat int) bool {
-	if bd.Status != sessions.BoardActive || !bd.Seats[seat].Human() {
-		return false
-	}
-	if bd.Seats[1-seat].Bot != sessions.NoBot {
-		for _, m := range bd.Moves {
-			if m.Seat == seat {
-				return true
-			}
-		}
-		return false
-	}
-	n := bd.Ply()
-	return n > 0 && bd.Moves[n-1].Seat == seat && bd.Seats[1-seat].Seen < n
-}
-
-// utf16Len is the length of s as Telegram counts it.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
 }

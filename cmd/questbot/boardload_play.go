@@ -21,7 +21,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
@@ -144,8 +143,8 @@ func (l *boardloadPlay) call(ctx context.Context, p *loadPlayer, method, path st
 }
 
 // state reads a game as p sees it.
-func (l *boardloadPlay) state(ctx context.Context, p *loadPlayer, game int64) (*boards.GameState, error) {
-	var st boards.GameState
+func (l *boardloadPlay) state(ctx context.Context, p *loadPlayer, game int64) (*web.GameState, error) {
+	var st web.GameState
 	if err := l.call(ctx, p, http.MethodGet, fmt.Sprintf("/api/v1/games/%d", game), nil, &st); err != nil {
 		return nil, err
 	}
@@ -153,12 +152,12 @@ func (l *boardloadPlay) state(ctx context.Context, p *loadPlayer, game int64) (*
 }
 
 // move plays a legal move of st, chosen by rng, as p, and returns the state after it.
-func (l *boardloadPlay) move(ctx context.Context, p *loadPlayer, st *boards.GameState, rng *rand.Rand) (*boards.GameState, error) {
+func (l *boardloadPlay) move(ctx context.Context, p *loadPlayer, st *web.GameState, rng *rand.Rand) (*web.GameState, error) {
 	if len(st.Legal) == 0 {
 		return nil, fmt.Errorf("game %d, ply %d: no legal move offered to the player to move", st.ID, st.Ply)
 	}
 	mv := st.Legal[rng.IntN(len(st.Legal))]
-	var after boards.GameState
+	var after web.GameState
 	err := l.call(ctx, p, http.MethodPost, fmt.Sprintf("/api/v1/games/%d/moves", st.ID),
 		map[string]any{"move": mv.Text, "ply": st.Ply}, &after)
 	if err != nil {
@@ -241,7 +240,7 @@ func (l *boardloadPlay) nextVariant() string {
 
 // newPairGame makes two new players and a game between them: the first opens it, the second
 // joins it.
-func (l *boardloadPlay) newPairGame(ctx context.Context) (*loadGame, *boards.GameState, error) {
+func (l *boardloadPlay) newPairGame(ctx context.Context) (*loadGame, *web.GameState, error) {
 	a, err := l.newPlayer(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -260,7 +259,7 @@ func (l *boardloadPlay) newPairGame(ctx context.Context) (*loadGame, *boards.Gam
 		return nil, nil, fmt.Errorf("open a game: %w", err)
 	}
 	g.id = created.ID
-	var st boards.GameState
+	var st web.GameState
 	if err := l.call(ctx, b, http.MethodPost, fmt.Sprintf("/api/v1/games/%d/join", g.id), nil, &st); err != nil {
 		return nil, nil, fmt.Errorf("join game %d: %w", g.id, err)
 	}
@@ -273,7 +272,7 @@ func (l *boardloadPlay) newPairGame(ctx context.Context) (*loadGame, *boards.Gam
 }
 
 // newBotGame makes a new player and a game of theirs against the bot.
-func (l *boardloadPlay) newBotGame(ctx context.Context) (*loadGame, *boards.GameState, error) {
+func (l *boardloadPlay) newBotGame(ctx context.Context) (*loadGame, *web.GameState, error) {
 	p, err := l.newPlayer(ctx)
 	if err != nil {
 		return nil, nil, err
@@ -447,7 +446,7 @@ func (l *boardloadPlay) playBot(ctx context.Context, index int, stopAt time.Time
 }
 
 // playAgainstBot plays one game against the bot until it ends or stopAt.
-func (l *boardloadPlay) playAgainstBot(ctx context.Context, g *loadGame, st *boards.GameState, rng *rand.Rand, interval time.Duration, stopAt time.Time) error {
+func (l *boardloadPlay) playAgainstBot(ctx context.Context, g *loadGame, st *web.GameState, rng *rand.Rand, interval time.Duration, stopAt time.Time) error {
 	seat := st.Seat
 	p := g.players[seat]
 	gameCtx, cancel := context.WithCancel(ctx)
@@ -463,7 +462,7 @@ func (l *boardloadPlay) playAgainstBot(ctx context.Context, g *loadGame, st *boa
 	// waitPast waits until the game is past ply (or not active), and returns its state. It
 	// reads the state on each event, and every boardloadPoll in case an event does not come: a
 	// move seen so whose event does not follow within boardloadPoll is counted apart.
-	waitPast := func(ply int, revision int64) (*boards.GameState, error) {
+	waitPast := func(ply int, revision int64) (*web.GameState, error) {
 		timeout := time.NewTimer(boardloadReplyWait)
 		defer timeout.Stop()
 		poll := time.NewTicker(boardloadPoll)

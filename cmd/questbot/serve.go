@@ -25,7 +25,6 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
@@ -301,9 +300,6 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 	if err := sched.Register(s.registry); err != nil {
 		s.Log.Error("Unable to register the job metrics", slog.Any("error", err))
 	}
-	if err := b.Register(s.registry); err != nil {
-		s.Log.Error("Unable to register the features' metrics", slog.Any("error", err))
-	}
 	if err := b.Schedule(sched, tr); err != nil {
 		s.Log.Error("Unable to schedule the jobs", slog.Any("error", err))
 		return
@@ -336,21 +332,21 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 		s.telegram.Store(&hook)
 	}
 	// The web game server plays the bots' boards through this transport; its pages follow the
-	// boards live through the hub, which listens for the changes every process commits. It runs
-	// in every role: the messages of a poller's web requests wait in the outbox for a worker.
-	hub := web.NewHub(session, s.Log)
-	if err := hub.Register(s.registry); err != nil {
-		s.Log.Error("Unable to register the live updates' metrics", slog.Any("error", err))
-	}
-	hubDone := make(chan struct{})
-	go func() {
-		defer close(hubDone)
-		hub.Run(ctx)
-	}()
-	defer func() { <-hubDone }()
-	var h http.Handler = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: s.publicURL,
-		Events: hub, Pages: web.Pages(), Log: s.Log, Streams: s.Config.WebStreams, TrustedProxies: s.Config.TrustedProxies}).Handler()
+	// boards live, which runs in every role: the messages of a poller's web requests wait in the
+	// outbox for a worker.
+	h, runWeb := b.Web(pool, tr, app.WebConfig{Streams: s.Config.WebStreams, TrustedProxies: s.Config.TrustedProxies})
 	s.web.Store(&h)
+	webDone := make(chan struct{})
+	go func() {
+		defer close(webDone)
+		if err := runWeb(ctx); err != nil && ctx.Err() == nil {
+			s.Log.Error("The live updates of the web game server stopped", slog.Any("error", err))
+		}
+	}()
+	defer func() { <-webDone }()
+	if err := b.Register(s.registry); err != nil {
+		s.Log.Error("Unable to register the features' metrics", slog.Any("error", err))
+	}
 	// The command menus, the role configuration, and what a failed upload left on disk.
 	if works {
 		if err := b.Start(ctx, pool, tr, services, s.Config.NewUsersDevelopers, s.Config.Admins); err != nil {

@@ -404,7 +404,7 @@ type gameInfo struct {
 
 // info makes a list's entry.
 func (s *Server) info(ctx context.Context, db pgxTx, lang string, bi sessions.BoardInfo) (gameInfo, error) {
-	name, err := s.cfg.Boards.OpponentName(ctx, db, lang, bi.Opponent)
+	name, err := s.opponentName(ctx, db, lang, bi.Opponent)
 	if err != nil {
 		return gameInfo{}, err
 	}
@@ -505,7 +505,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *caller) error
 	var id int64
 	err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error {
 		var err error
-		id, err = s.cfg.Boards.WebCreate(ctx, tx, c.service, c.user, req.Variant, req.Control, level)
+		bd, _, err := s.cfg.Boards.Open(ctx, tx, c.player(), boards.Opening{Variant: req.Variant, Level: level, Control: req.Control})
+		if err == nil {
+			id = bd.ID
+		}
 		return err
 	})
 	if err != nil {
@@ -516,12 +519,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *caller) error
 }
 
 // viewState reads a game as the caller sees it, with its picture's address.
-func (s *Server) viewState(ctx context.Context, c *caller, id int64) (*boards.GameState, *sessions.Board, error) {
-	var st *boards.GameState
+func (s *Server) viewState(ctx context.Context, c *caller, id int64) (*GameState, *sessions.Board, error) {
+	var st *GameState
 	var bd *sessions.Board
 	err := s.read(ctx, func(ctx context.Context, db pgxTx) error {
 		var err error
-		st, bd, err = s.cfg.Boards.WebState(ctx, db, c.service, c.user, id)
+		st, bd, err = s.gameState(ctx, db, c.service, c.user, id)
 		return err
 	})
 	if err != nil {
@@ -595,21 +598,33 @@ func (s *Server) refusal(ctx context.Context, c *caller, id int64, err error) er
 	return err
 }
 
+// drawOps are the operations of POST /api/v1/games/{id}/draw, by its action.
+var drawOps = map[string]boards.Op{"offer": boards.OpOfferDraw, "accept": boards.OpAcceptDraw, "decline": boards.OpDeclineDraw}
+
+// act carries out a player's action on their game.
+func (s *Server) act(ctx context.Context, tx bot.Tx, c *caller, id int64, a boards.Action) error {
+	h, err := s.cfg.Boards.Take(ctx, tx, c.player(), id)
+	if err != nil {
+		return err
+	}
+	return h.Act(ctx, a)
+}
+
 func (s *Server) join(*http.Request) (boardOp, error) {
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.cfg.Boards.WebJoin(ctx, tx, c.service, c.user, id)
+		return s.cfg.Boards.Join(ctx, tx, c.player(), id)
 	}, nil
 }
 
 func (s *Server) undo(*http.Request) (boardOp, error) {
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.cfg.Boards.WebUndo(ctx, tx, c.service, c.user, id)
+		return s.act(ctx, tx, c, id, boards.Action{Op: boards.OpUndo})
 	}, nil
 }
 
 func (s *Server) resign(*http.Request) (boardOp, error) {
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.cfg.Boards.WebResign(ctx, tx, c.service, c.user, id)
+		return s.act(ctx, tx, c, id, boards.Action{Op: boards.OpResign})
 	}, nil
 }
 
@@ -620,13 +635,12 @@ func (s *Server) draw(r *http.Request) (boardOp, error) {
 	if err := decode(r, &req); err != nil {
 		return nil, err
 	}
-	switch req.Action {
-	case boards.DrawOffer, boards.DrawAccept, boards.DrawDecline:
-	default:
+	op, ok := drawOps[req.Action]
+	if !ok {
 		return nil, apiErr(http.StatusBadRequest, "bad_request", `"action" is "offer", "accept" or "decline".`)
 	}
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.cfg.Boards.WebDraw(ctx, tx, c.service, c.user, id, req.Action)
+		return s.act(ctx, tx, c, id, boards.Action{Op: op})
 	}, nil
 }
 
@@ -636,7 +650,11 @@ func (s *Server) seen(r *http.Request) (boardOp, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.cfg.Boards.WebSeen(ctx, tx, c.service, c.user, id, ply)
+		h, err := s.cfg.Boards.Take(ctx, tx, c.player(), id)
+		if err != nil {
+			return err
+		}
+		return h.SeenUpTo(ctx, ply)
 	}, nil
 }
 
@@ -646,7 +664,11 @@ func (s *Server) spectators(r *http.Request) (boardOp, error) {
 		return nil, err
 	}
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.cfg.Boards.WebSpectators(ctx, tx, c.service, c.user, id, allow)
+		h, err := s.cfg.Boards.Take(ctx, tx, c.player(), id)
+		if err != nil {
+			return err
+		}
+		return h.SetSpectators(ctx, allow)
 	}, nil
 }
 
@@ -668,7 +690,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, c *caller) error {
 		return apiErr(http.StatusBadRequest, "bad_request", `"move" and "ply" are required.`)
 	}
 	err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error {
-		return s.cfg.Boards.WebMove(ctx, tx, c.service, c.user, id, req.Move, *req.Ply)
+		return s.act(ctx, tx, c, id, boards.Action{Op: boards.OpMove, Move: req.Move, Ply: *req.Ply})
 	})
 	if err != nil {
 		ae := s.mapErr(s.refusal(r.Context(), c, id, err), c)
@@ -677,7 +699,7 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, c *caller) error {
 			if rerr != nil {
 				return rerr
 			}
-			ae.Legal = boards.WebLegal(bd)
+			ae.Legal = legalMoves(bd)
 		}
 		return ae
 	}

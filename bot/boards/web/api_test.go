@@ -198,7 +198,7 @@ func TestTelegramAndWeb(t *testing.T) {
 			}
 		}
 		mv := st.Legal[len(st.Legal)-1]
-		var next boards.GameState
+		var next web.GameState
 		boris.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", id), map[string]any{"move": mv.Text, "ply": ply}, http.StatusOK, &next)
 		if next.Ply != ply+1 || next.Moves[ply].Text != mv.Text || !next.CanUndo {
 			t.Fatalf("after Boris's %s: %+v", mv.Text, next)

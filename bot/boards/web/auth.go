@@ -147,6 +147,11 @@ type caller struct {
 // anonymous reports whether nobody is logged in.
 func (c *caller) anonymous() bool { return c.user == 0 }
 
+// player is the caller as the board service knows them.
+func (c *caller) player() boards.Player {
+	return boards.Player{Service: c.service, User: c.user, By: boards.ByWeb}
+}
+
 // key is the caller's rate limit bucket: the API token, the user, or for someone not logged in
 // the client's address (clientip.go).
 func (s *Server) key(c *caller, r *http.Request) string {
@@ -294,12 +299,12 @@ func RevokeToken(ctx context.Context, db pgx.Tx, service int, id int64, now time
 //     (fields token, id, who; code ok, or unknown for a user the bot does not know);
 //     "revoke <id>" revokes one (code revoked, or not_found); usage for anything else;
 //     forbidden for anyone but an admin, whatever the tree's guard says.
-func Builtins(publicURL string, now func() time.Time) map[string]boards.Builtin {
+func Builtins(publicURL string, now func() time.Time) map[string]func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	if now == nil {
 		now = time.Now
 	}
 	publicURL = strings.TrimRight(publicURL, "/")
-	return map[string]boards.Builtin{
+	return map[string]func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error){
 		"board.web": func(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
 			if publicURL == "" {
 				return &scripts.Result{Code: "off"}, nil

@@ -306,9 +306,9 @@ func (c *client) refused(t *testing.T, method, path string, body any, status int
 }
 
 // state reads a game.
-func (c *client) state(t *testing.T, id int64) boards.GameState {
+func (c *client) state(t *testing.T, id int64) web.GameState {
 	t.Helper()
-	var st boards.GameState
+	var st web.GameState
 	c.must(t, "GET", fmt.Sprintf("/api/v1/games/%d", id), nil, http.StatusOK, &st)
 	return st
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 )
@@ -22,7 +21,7 @@ import (
 var pdnGameType = map[string]int{"international": 20, "russian": 25, "brazilian": 26, "turkish": 30}
 
 // exportGame writes a game's moves; ext is the file's usual extension.
-func exportGame(bd *sessions.Board, st *boards.GameState, publicURL string) (text, ext string, err error) {
+func exportGame(bd *sessions.Board, st *GameState, publicURL string) (text, ext string, err error) {
 	if bd.Variant == "chess" {
 		moves, err := sanMoves(bd)
 		if err != nil {
@@ -50,7 +49,7 @@ func exportGame(bd *sessions.Board, st *boards.GameState, publicURL string) (tex
 
 // tagged writes a game in PGN's shape: the seven-tag roster (and extra tags), then the moves,
 // numbered by full move, and the result, in lines of at most 80 characters.
-func tagged(bd *sessions.Board, st *boards.GameState, publicURL, first, second, draw string, extra [][2]string, moves []string) string {
+func tagged(bd *sessions.Board, st *GameState, publicURL, first, second, draw string, extra [][2]string, moves []string) string {
 	res := "*"
 	if o := bd.Outcome; bd.Status == sessions.BoardFinished && o != nil {
 		switch {

@@ -144,7 +144,7 @@ func TestFastPlayKeepsChatsPresent(t *testing.T) {
 			st = who.state(t, id)
 		}
 		mv := st.Legal[rng.IntN(len(st.Legal))]
-		var after boards.GameState
+		var after web.GameState
 		who.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", id), map[string]any{"move": mv.Text, "ply": st.Ply},
 			http.StatusOK, &after)
 		return after.Status != "active"
@@ -263,7 +263,7 @@ func TestBotAnswersAtOnce(t *testing.T) {
 			}
 			ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "bot": "easy"}, http.StatusCreated, &created)
 			for range 3 {
-				var st boards.GameState
+				var st web.GameState
 				deadline := time.Now().Add(30 * time.Second)
 				for st = ann.state(t, created.ID); st.ToMove != st.Seat; st = ann.state(t, created.ID) {
 					if time.Now().After(deadline) {

@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/sessions/sessionpg"
 )
 
 // # Streams end with their credentials
@@ -188,7 +188,7 @@ func granted(ctx context.Context, db pgx.Tx, g Grant) (bool, error) {
 		}
 	}
 	if g.Spectator {
-		return boards.Spectators(ctx, db, g.Board)
+		return sessionpg.NewBoardStore(db).Spectators(ctx, g.Board)
 	}
 	return true, nil
 }

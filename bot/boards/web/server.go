@@ -1,5 +1,6 @@
-// Package web is the web game server: the board games of bot/boards played in the browser and by
-// programs, on the same boards as in Telegram, so a game may be played partly in each.
+// Package web is the web game server, a view of the board service (bot/boards), as the Telegram
+// view (bot/boards/telegram) is another: the board games played in the browser and by programs,
+// on the same boards as in Telegram, so a game may be played partly in each.
 //
 // Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, made by /web
 // in the bot), /logout and /logout/all, the JSON API under /api/v1/ (api.go), and the pages
@@ -12,9 +13,10 @@
 //
 // The server trusts no client: every call is checked against the caller's seat, and every move
 // goes through the engine on the server. Reads use a read-only transaction of the pool (the
-// board store of sessions/sessionpg); writes go through the board operations of bot/boards
-// (Boards.WebMove and the others) in a transaction of the board's bot (Config.Doer, the
-// transport), so that the messages they send in Telegram commit with the change.
+// service's store; a board as one viewer sees it is state.go's); writes are the service's
+// operations (boards.Boards.Open, Join, Take and Held.Act, ...) in a transaction of the board's
+// bot (Config.Doer, the transport), so that what the Telegram view sends commits with the
+// change.
 package web
 
 import (

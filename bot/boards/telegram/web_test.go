@@ -1,4 +1,4 @@
-package boards_test
+package telegram_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
@@ -20,13 +21,32 @@ func (e *env) webDo(fn func(ctx context.Context, tx bot.Tx) error) error {
 	return e.proc.Transport.Do(context.Background(), e.service, fn)
 }
 
+// webMove plays a move for a player on the web, as the web game server does.
+func (e *env) webMove(ctx context.Context, tx bot.Tx, user, id int64, move string, ply int) error {
+	h, err := e.app.Boards.Take(ctx, tx, boards.Player{Service: e.service, User: user, By: boards.ByWeb}, id)
+	if err != nil {
+		return err
+	}
+	return h.Act(ctx, boards.Action{Op: boards.OpMove, Move: move, Ply: ply})
+}
+
+// webSeen records that a player on the web has seen a board up to ply, as the web game server
+// does.
+func (e *env) webSeen(ctx context.Context, tx bot.Tx, user, id int64, ply int) error {
+	h, err := e.app.Boards.Take(ctx, tx, boards.Player{Service: e.service, User: user, By: boards.ByWeb}, id)
+	if err != nil {
+		return err
+	}
+	return h.SeenUpTo(ctx, ply)
+}
+
 // webState reads a board as a user sees it on the web.
-func (e *env) webState(t *testing.T, user, id int64) *boards.GameState {
+func (e *env) webState(t *testing.T, user, id int64) *web.GameState {
 	t.Helper()
-	var st *boards.GameState
+	var st *web.GameState
 	err := pgx.BeginFunc(context.Background(), e.Pool, func(tx pgx.Tx) error {
 		var err error
-		st, _, err = e.app.Boards.WebState(context.Background(), tx, e.service, user, id)
+		st, _, err = web.State(context.Background(), tx, e.app.Boards, e.service, user, id)
 		return err
 	})
 	if err != nil {
@@ -60,25 +80,25 @@ func TestWebMoveReachesTelegram(t *testing.T) {
 	// Refused: not the player's turn, a stale ply, an illegal move, a stranger.
 	mv := st.Legal[0].Text
 	err := e.webDo(func(ctx context.Context, tx bot.Tx) error {
-		return e.app.Boards.WebMove(ctx, tx, e.service, other, id, mv, 0)
+		return e.webMove(ctx, tx, other, id, mv, 0)
 	})
 	if !errors.Is(err, sessions.ErrNotYourTurn) {
 		t.Errorf("a move out of turn: %v", err)
 	}
 	err = e.webDo(func(ctx context.Context, tx bot.Tx) error {
-		return e.app.Boards.WebMove(ctx, tx, e.service, mover, id, mv, 3)
+		return e.webMove(ctx, tx, mover, id, mv, 3)
 	})
 	if !errors.Is(err, sessions.ErrStale) {
 		t.Errorf("a move at a stale ply: %v", err)
 	}
 	err = e.webDo(func(ctx context.Context, tx bot.Tx) error {
-		return e.app.Boards.WebMove(ctx, tx, e.service, mover, id, "a1-h8", 0)
+		return e.webMove(ctx, tx, mover, id, "a1-h8", 0)
 	})
 	if !errors.Is(err, sessions.ErrIllegalMove) || !errors.Is(err, engine.ErrIllegalMove) && !strings.Contains(err.Error(), "a1-h8") {
 		t.Errorf("an illegal move: %v", err)
 	}
 	err = e.webDo(func(ctx context.Context, tx bot.Tx) error {
-		return e.app.Boards.WebMove(ctx, tx, e.service, 99, id, mv, 0)
+		return e.webMove(ctx, tx, 99, id, mv, 0)
 	})
 	if !errors.Is(err, sessions.ErrNotSeated) {
 		t.Errorf("a stranger's move: %v", err)
@@ -90,7 +110,7 @@ func TestWebMoveReachesTelegram(t *testing.T) {
 	// The move: the opponent's board shows it and their turn (changed in place: a
 	// correspondence game notifies them later, see notify.go).
 	if err := e.webDo(func(ctx context.Context, tx bot.Tx) error {
-		return e.app.Boards.WebMove(ctx, tx, e.service, mover, id, mv, 0)
+		return e.webMove(ctx, tx, mover, id, mv, 0)
 	}); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +137,7 @@ func TestWebMoveReachesTelegram(t *testing.T) {
 		t.Errorf("the replier cannot take back an unseen move")
 	}
 	if err := e.webDo(func(ctx context.Context, tx bot.Tx) error {
-		return e.app.Boards.WebSeen(ctx, tx, e.service, mover, id, 2)
+		return e.webSeen(ctx, tx, mover, id, 2)
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package boards_test
+package telegram_test
 
 import (
 	"context"
@@ -167,7 +167,7 @@ func TestNotifyAfterDelay(t *testing.T) {
 	e.play(t, id, "")
 	e.WaitFor(t, "y's notification pending", func() bool { return e.pending(t, id, 1) == 1 })
 	if err := e.webDo(func(ctx context.Context, tx bot.Tx) error {
-		return e.app.Boards.WebSeen(ctx, tx, e.service, y, id, 3)
+		return e.webSeen(ctx, tx, y, id, 3)
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
-package boards
+package telegram
 
 import (
 	"html"
 	"strings"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 )
@@ -24,12 +25,13 @@ import (
 // /mygames) tries the picture again.
 
 // textBoard returns what shows a seat's board as text in place of its picture, with caption and
-// kb as the picture would have had them, under the board's ref r, silently (no notification)
+// kb as the picture would have had them, under the board's ref, silently (no notification)
 // when silent: send, in place of a picture sent anew (whose request deleted the ref's messages
 // before it), and edit, in place of a change of the board's message, which deletes the ref's
 // messages first.
-func textBoard(c *texts.Catalog, sc *scene, seat int, chat int64, r, caption string, kb bot.Keyboard, silent bool) (send, edit []bot.Request, err error) {
-	diagram := strings.TrimRight(sc.g.Diagram(engine.Player(seat)), "\n")
+func textBoard(c *texts.Catalog, sc *boards.Scene, seat int, caption string, kb bot.Keyboard, silent bool) (send, edit []bot.Request, err error) {
+	chat, r := sc.Players[seat].Chat, ref(sc.Board.ID)
+	diagram := strings.TrimRight(sc.Game.Diagram(engine.Player(seat)), "\n")
 	send, err = bot.SendHTML(chat, c.Board.NoPicture+"\n<pre>"+html.EscapeString(diagram)+"</pre>\n"+caption, kb)
 	if err != nil {
 		return nil, nil, err

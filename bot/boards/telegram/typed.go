@@ -1,4 +1,4 @@
-package boards
+package telegram
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
@@ -23,13 +24,12 @@ import (
 // chat); the move goes to the first in which it is legal. When it is legal in none, the answer
 // says why for that most recent game, with the legal moves of the piece the text names. When it
 // is the user's turn in no game, the answer says so.
-func (b *Boards) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+func (v *View) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
 	m := u.Message
 	if m == nil || m.Text == "" || !looksLikeMove(m.Text) {
 		return false, nil
 	}
-	st := b.store(tx.DB())
-	list, err := st.UserBoards(ctx, u.Service, u.User.ID, 0)
+	list, err := v.svc.Store(tx.DB()).UserBoards(ctx, u.Service, u.User.ID, 0)
 	if err != nil {
 		return false, err
 	}
@@ -54,29 +54,25 @@ func (b *Boards) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (b
 	slices.SortStableFunc(mine, func(x, y sessions.BoardInfo) int { return y.TurnStarted.Compare(x.TurnStarted) })
 	// The boards are locked as they are tried (a board read without its lock may be half
 	// saved); they are the user's, each waiting for their move.
-	var bd *sessions.Board
+	var h *boards.Held
 	for _, bi := range mine {
-		cand, err := st.Lock(ctx, bi.ID)
+		cand, err := v.svc.Take(ctx, tx, player(u), bi.ID)
 		if err != nil {
 			return false, err
 		}
-		g, err := cand.Game()
+		g, err := cand.Board.Game()
 		if err != nil {
 			return false, err
 		}
-		if bd == nil {
-			bd = cand
+		if h == nil {
+			h = cand
 		}
 		if _, err := parseTyped(g, m.Text); err == nil {
-			bd = cand
+			h = cand
 			break
 		}
 	}
-	seat, err := bd.SeatOf(u.User.ID)
-	if err != nil {
-		return false, err
-	}
-	g, err := bd.Game()
+	g, err := h.Board.Game()
 	if err != nil {
 		return false, err
 	}
@@ -84,10 +80,7 @@ func (b *Boards) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (b
 	if perr != nil {
 		return true, say(ctx, tx, u.Chat, refusal(c, g, m.Text, perr), m.MessageID)
 	}
-	if err := b.seen(ctx, tx, st, bd, seat, byPlayer); err != nil {
-		return false, err
-	}
-	err = b.play(ctx, tx, st, bd, u.User.ID, mv.String(), bd.Ply(), seat, byPlayer)
+	err = h.Act(ctx, boards.Action{Op: boards.OpMove, Move: mv.String(), Ply: h.Board.Ply()})
 	if userError(err) {
 		return true, say(ctx, tx, u.Chat, html.EscapeString(c.Error(err)), m.MessageID)
 	}

@@ -1,4 +1,4 @@
-package boards_test
+package telegram_test
 
 import (
 	"strings"

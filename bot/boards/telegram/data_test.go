@@ -1,4 +1,4 @@
-package boards
+package telegram
 
 import (
 	"errors"

@@ -1,10 +1,11 @@
-package boards
+package telegram
 
 import (
 	"context"
 	"time"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 )
@@ -55,13 +56,25 @@ const (
 	showQuiet
 )
 
-// show queues the board message of a human seat: changed as mode says, captioned with note (an
-// HTML line) after the state of the game, with the move being entered (ent: its squares marked
-// on the picture) or a resignation to confirm. An edit with msgID edits that message (the one
-// whose button was pressed) rather than the ref's. A seat without a player to show it to (the bot, a user who blocked the
-// bot) is skipped.
-func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode showMode, note string, ent *entry, confirm bool, msgID int) error {
-	p := sc.players[seat]
+// look is how a seat's board message is to change.
+type look struct {
+	mode showMode
+	// note is an HTML line after the state of the game: what just happened.
+	note string
+	// ent is the move being entered (its squares marked on the picture), confirm a resignation
+	// to confirm.
+	ent     *entry
+	confirm bool
+	// msgID, when not 0, is the message whose button was pressed: an edit edits it rather than
+	// the ref's.
+	msgID int
+}
+
+// show queues the board message of a human seat, changed as l says. A seat without a player
+// to show it to (the bot, a user who blocked the bot) is skipped.
+func (v *View) show(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, l look) error {
+	mode, msgID := l.mode, l.msgID
+	p := sc.Players[seat]
 	if p == nil || p.Blocked {
 		return nil
 	}
@@ -71,16 +84,16 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 		mode = showPicture
 	}
 	if mode != showNew && msgID == 0 {
-		if at := sc.sent[seat]; at.IsZero() || b.now().Sub(at) > refreshAfter {
+		if at := sc.Sent[seat]; at.IsZero() || v.svc.Now().Sub(at) > refreshAfter {
 			mode = showNew
 		}
 	}
-	caption := b.caption(c, sc, seat, note, ent, confirm)
-	kb := b.keyboard(c, sc, seat, ent, confirm)
-	r := ref(sc.bd.ID)
+	caption := v.caption(c, sc, seat, l)
+	kb := v.keyboard(c, sc, seat, l.ent, l.confirm)
+	r := ref(sc.Board.ID)
 	// The board as text, sent in place of any of the requests below that fails for good
 	// (fallback.go).
-	asText, editAsText, err := textBoard(c, sc, seat, p.Chat, r, caption, kb, silent)
+	asText, editAsText, err := textBoard(c, sc, seat, caption, kb, silent)
 	if err != nil {
 		return err
 	}
@@ -93,7 +106,7 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 		req.State, req.OnFailure = r, editAsText
 		return tx.Send(ctx, req)
 	}
-	path, err := b.picture(sc.g, seat, ent)
+	path, err := v.picture(sc.Game, seat, l.ent)
 	if err != nil {
 		return err
 	}
@@ -120,43 +133,24 @@ func (b *Boards) show(ctx context.Context, tx bot.Tx, sc *scene, seat int, mode 
 	if silent {
 		send.Params["disable_notification"] = "true"
 	}
-	if err := b.markSent(ctx, tx, sc.bd.ID, seat); err != nil {
+	if err := v.markSent(ctx, tx, sc.Board.ID, seat); err != nil {
 		return err
 	}
-	sc.sent[seat] = b.now()
+	sc.Sent[seat] = v.svc.Now()
 	return tx.Send(ctx, bot.WithState(r, bot.DeleteRef(p.Chat, r), send)...)
 }
 
 // picture returns the file of g's picture as a seat sees it, with the squares of a move being
-// entered, timing its drawing.
-func (b *Boards) picture(g *engine.Game, seat int, ent *entry) (string, error) {
+// entered.
+func (v *View) picture(g *engine.Game, seat int, ent *entry) (string, error) {
 	opt := engine.ImageOptions{Viewer: engine.Player(seat)}
 	if ent != nil && len(ent.squares) > 0 {
 		opt.Selected, opt.Targets = ent.squares, ent.steps.Next
 	}
-	start := time.Now()
-	path, rendered, err := b.pics.path(g, opt)
-	if err != nil {
-		return "", err
-	}
-	if rendered {
-		b.metrics.Render.Observe(time.Since(start).Seconds())
-	}
-	return path, nil
+	return v.svc.Picture(g, opt)
 }
 
 // markSent records that a seat's board message was sent now.
-func (b *Boards) markSent(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	return b.store(tx.DB()).MarkSent(ctx, board, seat, b.now())
-}
-
-// markWeb records that a seat's player acts on the game on the web now (see notify.go).
-func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	return b.store(tx.DB()).MarkWeb(ctx, board, seat, b.now())
-}
-
-// leaveWeb records that a seat's player acts on the game in Telegram: they are no longer on the
-// web, and news of the game rings again (see notify.go).
-func (b *Boards) leaveWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	return b.store(tx.DB()).LeaveWeb(ctx, board, seat)
+func (v *View) markSent(ctx context.Context, tx bot.Tx, board int64, seat int) error {
+	return v.svc.Store(tx.DB()).MarkSent(ctx, board, seat, v.svc.Now())
 }

@@ -1,4 +1,4 @@
-package boards
+package telegram
 
 import (
 	"context"
@@ -10,14 +10,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/scripts"
 	"github.com/questbot/questbot/sessions"
 )
-
-// Games are the engine variants the bot offers, in menu order.
-var Games = []string{"russian", "turkish", "international", "brazilian", "chess", "chase", "foxgeese13", "foxgeese15", "foxgeese17"}
 
 // Builtins returns the built-in operations the command tree calls (migration 015_boards.sql), by
 // name. Each answers with a result code for the tree to branch on, and sends the boards itself:
@@ -34,16 +31,16 @@ var Games = []string{"russian", "turkish", "international", "brazilian", "chess"
 //     none.
 //   - board.notify: the user's notification setting, with buttons to change it (notify.go);
 //     code ok.
-func (b *Boards) Builtins() map[string]Builtin {
+func (v *View) Builtins() map[string]Builtin {
 	return map[string]Builtin{
-		"board.games":    b.games,
-		"board.controls": b.controls,
-		"board.bot":      b.playBot,
-		"board.find":     b.find,
-		"board.invite":   b.inviteFriend,
-		"board.mine":     b.mine,
-		"board.rating":   b.rating,
-		"board.notify":   b.notifyMenu,
+		"board.games":    v.games,
+		"board.controls": v.controls,
+		"board.bot":      v.playBot,
+		"board.find":     v.find,
+		"board.invite":   v.inviteFriend,
+		"board.mine":     v.mine,
+		"board.rating":   v.rating,
+		"board.notify":   v.notifyMenu,
 	}
 }
 
@@ -66,17 +63,17 @@ type item struct {
 	Label string `json:"label"`
 }
 
-func (b *Boards) games(_ context.Context, _ bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
+func (v *View) games(_ context.Context, _ bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
 	c := texts.For(u.User.Language)
-	list := make([]item, len(Games))
-	for i, v := range Games {
-		list[i] = item{Value: v, Label: c.Game(v)}
+	list := make([]item, len(boards.Games))
+	for i, g := range boards.Games {
+		list[i] = item{Value: g, Label: c.Game(g)}
 	}
 	return result("ok", map[string]any{"games": list})
 }
 
-func (b *Boards) controls(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
-	tcs, err := b.store(tx.DB()).TimeControls(ctx)
+func (v *View) controls(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
+	tcs, err := v.svc.Store(tx.DB()).TimeControls(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -88,162 +85,56 @@ func (b *Boards) controls(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[s
 	return result("ok", map[string]any{"controls": list})
 }
 
-// offered reports whether the bot offers a game.
-func offered(variant string) bool {
-	for _, v := range Games {
-		if v == variant {
-			return true
-		}
-	}
-	return false
+// player is the user of an update as the board service knows them.
+func player(u *bot.Update) boards.Player {
+	return boards.Player{Service: u.Service, User: u.User.ID, By: boards.ByTelegram}
 }
 
-// control finds a time control of the catalogue by name.
-func (b *Boards) control(ctx context.Context, st Store, name string) (sessions.TimeControl, error) {
-	tcs, err := st.TimeControls(ctx)
-	if err != nil {
-		return sessions.TimeControl{}, err
+// open opens a game as o asks, and answers the command tree: ok, or invalid for a game, level
+// or clock not offered. A player already waiting for the same game gets their notice again.
+func (v *View) open(ctx context.Context, tx bot.Tx, u *bot.Update, o boards.Opening) (*scripts.Result, error) {
+	bd, again, err := v.svc.Open(ctx, tx, player(u), o)
+	switch {
+	case errors.Is(err, sessions.ErrInvalid):
+		return &scripts.Result{Code: "invalid"}, nil
+	case err != nil:
+		return nil, err
+	case again:
+		return &scripts.Result{Code: "ok"}, v.showWaiting(ctx, tx, bd, "")
 	}
-	for _, tc := range tcs {
-		if tc.Name == name {
-			return tc, nil
-		}
-	}
-	return sessions.TimeControl{}, fmt.Errorf("%w: time control %q", sessions.ErrInvalid, name)
+	return &scripts.Result{Code: "ok"}, nil
 }
 
 // playBot starts a game against the bot: the player's side is drawn at random, no clock runs.
-func (b *Boards) playBot(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+func (v *View) playBot(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	level, err := sessions.ParseBotLevel(args["level"])
-	if err != nil || level == sessions.NoBot || !offered(args["game"]) {
+	if err != nil || level == sessions.NoBot {
 		return &scripts.Result{Code: "invalid"}, nil
 	}
-	spec := sessions.BoardSpec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: b.seed(),
-		Control: sessions.TimeControl{Name: "none"}, Side: sessions.SideRandom, Bot: level}
-	bd, ev, err := sessions.OpenBoard(spec, b.now())
-	if err != nil {
-		return nil, err
-	}
-	st := b.store(tx.DB())
-	if err := st.Create(ctx, bd); err != nil {
-		return nil, err
-	}
-	seat, _ := bd.SeatOf(u.User.ID)
-	sc, err := b.newScene(ctx, tx, bd)
-	if err != nil {
-		return nil, err
-	}
-	return &scripts.Result{Code: "ok"}, b.announce(ctx, tx, sc, ev, seat, byPlayer)
-}
-
-// spec reads the game and the clock of a game between players; ok is false when they are not
-// offered.
-func (b *Boards) spec(ctx context.Context, st Store, u *bot.Update, args map[string]string) (sessions.BoardSpec, bool, error) {
-	if !offered(args["game"]) {
-		return sessions.BoardSpec{}, false, nil
-	}
-	tc, err := b.control(ctx, st, args["control"])
-	if errors.Is(err, sessions.ErrInvalid) {
-		return sessions.BoardSpec{}, false, nil
-	}
-	if err != nil {
-		return sessions.BoardSpec{}, false, err
-	}
-	return sessions.BoardSpec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: b.seed(),
-		Control: tc, Side: sessions.SideRandom}, true, nil
+	return v.open(ctx, tx, u, boards.Opening{Variant: args["game"], Level: level})
 }
 
 // find joins the oldest game of the same game and clock that waits for an opponent, or opens one
 // and waits (a player already waiting for the same gets their notice again).
-func (b *Boards) find(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	st := b.store(tx.DB())
-	spec, ok, err := b.spec(ctx, st, u, args)
-	if err != nil || !ok {
-		return &scripts.Result{Code: "invalid"}, err
-	}
-	mine, err := st.UserBoards(ctx, u.Service, u.User.ID, 0)
-	if err != nil {
-		return nil, err
-	}
-	for _, bi := range mine {
-		if bi.Status == sessions.BoardWaiting && bi.Variant == spec.Variant && bi.Control == spec.Control.Name {
-			bd, err := st.Get(ctx, bi.ID)
-			if err != nil {
-				return nil, err
-			}
-			if !bd.Private {
-				return &scripts.Result{Code: "ok"}, b.showWaiting(ctx, tx, bd, "")
-			}
-		}
-	}
-	bd, err := st.ClaimWaiting(ctx, spec)
-	if errors.Is(err, sessions.ErrNotFound) {
-		bd, _, err = sessions.OpenBoard(spec, b.now())
-		if err == nil {
-			err = st.Create(ctx, bd)
-		}
-		if err != nil {
-			return nil, err
-		}
-		return &scripts.Result{Code: "ok"}, b.showWaiting(ctx, tx, bd, "")
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &scripts.Result{Code: "ok"}, b.join(ctx, tx, st, bd, u.User.ID, byPlayer)
+func (v *View) find(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	return v.open(ctx, tx, u, boards.Opening{Variant: args["game"], Control: args["control"]})
 }
 
-// join seats a user in a waiting board and starts the game.
-func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, user int64, src source) error {
-	ev, err := bd.Join(user, b.now())
-	if err != nil {
-		return err
-	}
-	seat, _ := bd.SeatOf(user)
-	if src == byWeb {
-		if err := b.markWeb(ctx, tx, bd.ID, seat); err != nil {
-			return err
-		}
-	}
-	return b.commit(ctx, tx, st, bd, ev, seat, src)
-}
-
-// inviteFriend opens a game only an invite joins, and gives its link.
-func (b *Boards) inviteFriend(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	st := b.store(tx.DB())
-	spec, ok, err := b.spec(ctx, st, u, args)
-	if err != nil || !ok {
-		return &scripts.Result{Code: "invalid"}, err
-	}
-	spec.Private = true
-	bd, _, err := sessions.OpenBoard(spec, b.now())
-	if err != nil {
-		return nil, err
-	}
-	if err := st.Create(ctx, bd); err != nil {
-		return nil, err
-	}
-	code, err := st.CreateInvite(ctx, bd.ID, b.now(), b.invite)
-	if err != nil {
-		return nil, err
-	}
-	link := fmt.Sprintf("https://t.me/%s?start=g%s", u.Bot, code)
-	return &scripts.Result{Code: "ok"}, b.showWaiting(ctx, tx, bd, link)
+// inviteFriend opens a game only an invite joins, and gives its link: t.me/<bot>?start=g<code>.
+func (v *View) inviteFriend(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	link := func(code string) string { return fmt.Sprintf("https://t.me/%s?start=g%s", u.Bot, code) }
+	return v.open(ctx, tx, u, boards.Opening{Variant: args["game"], Control: args["control"], Invite: link})
 }
 
 // HandleStart takes /start with an invite link's argument ("g" and the invite's code): the user
 // joins the game, or is told why not (used, expired, their own). It reports whether it took the
 // command; any other /start is left to the command tree.
-func (b *Boards) HandleStart(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
+func (v *View) HandleStart(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
 	code, ok := strings.CutPrefix(strings.TrimSpace(u.Args), "g")
 	if !ok || len(code) < 8 || strings.ContainsAny(code, " \t\n") {
 		return false, nil
 	}
-	st := b.store(tx.DB())
-	bd, err := st.RedeemInvite(ctx, code, u.User.ID, b.now())
-	if err == nil {
-		err = b.join(ctx, tx, st, bd, u.User.ID, byPlayer)
-	}
+	err := v.svc.Redeem(ctx, tx, player(u), code)
 	if userError(err) {
 		return true, say(ctx, tx, u.Chat, html.EscapeString(texts.For(u.User.Language).Error(err)), 0)
 	}
@@ -253,16 +144,16 @@ func (b *Boards) HandleStart(ctx context.Context, tx bot.Tx, u *bot.Update) (boo
 // showWaiting sends the notice of a board that waits for an opponent to its creator, under the
 // board's ref (the board replaces it when the game starts), with the invite link when there is
 // one, and a button to stop waiting.
-func (b *Boards) showWaiting(ctx context.Context, tx bot.Tx, bd *sessions.Board, link string) error {
-	p, err := b.users.Profile(ctx, tx.DB(), bd.Creator)
-	if err != nil {
-		return err
+func (v *View) showWaiting(ctx context.Context, tx bot.Tx, bd *sessions.Board, link string) error {
+	p, err := v.svc.Profile(ctx, tx.DB(), bd.Creator)
+	if err != nil || p == nil {
+		return err // a user row removed by hand: nobody to tell
 	}
 	c := texts.For(p.Lang)
 	game, clock := html.EscapeString(c.Game(bd.Variant)), html.EscapeString(c.Control(bd.Control.Name))
 	text := fmt.Sprintf(c.Board.Waiting, game, clock)
 	if link != "" {
-		text = fmt.Sprintf(c.Board.Invite, game, clock, html.EscapeString(link), c.Duration(b.invite))
+		text = fmt.Sprintf(c.Board.Invite, game, clock, html.EscapeString(link), c.Duration(v.svc.InviteLifetime()))
 	}
 	cancel := press{board: bd.ID, op: opCancel}
 	reqs, err := bot.SendHTML(p.Chat, text, bot.Keyboard{{{Text: c.Board.Cancel, Data: cancel.data()}}})
@@ -277,8 +168,8 @@ const maxMine = 20
 
 // mine lists the user's games, those where it is their turn first, each a button that brings
 // the board back.
-func (b *Boards) mine(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
-	list, err := b.store(tx.DB()).UserBoards(ctx, u.Service, u.User.ID, maxMine)
+func (v *View) mine(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
+	list, err := v.svc.Store(tx.DB()).UserBoards(ctx, u.Service, u.User.ID, maxMine)
 	if err != nil {
 		return nil, err
 	}
@@ -301,8 +192,8 @@ func (b *Boards) mine(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[strin
 		case bi.Opponent.Bot != sessions.NoBot:
 			opponent = fmt.Sprintf(t.Bot, t.Levels[bi.Opponent.Bot.String()])
 		case bi.Opponent.User != 0:
-			p, err := b.users.Profile(ctx, tx.DB(), bi.Opponent.User)
-			if err != nil && !errors.Is(err, botpg.ErrNoUser) {
+			p, err := v.svc.Profile(ctx, tx.DB(), bi.Opponent.User)
+			if err != nil {
 				return nil, err
 			}
 			if p != nil {
@@ -322,8 +213,8 @@ func (b *Boards) mine(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[strin
 
 // rating gives the user's results per game as a fixed-width table: played, won, lost, drawn and
 // the Elo rating (of rated games, those between players).
-func (b *Boards) rating(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
-	stats, err := b.store(tx.DB()).UserStats(ctx, u.Service, u.User.ID)
+func (v *View) rating(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
+	stats, err := v.svc.Store(tx.DB()).UserStats(ctx, u.Service, u.User.ID)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,403 @@
+package boards
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/sessions"
+)
+
+// # Operations
+//
+// The operations below are the only writes of the boards, whoever asks (a press or a command in
+// Telegram, a request of the web game server, the AI, a job). Each runs in the caller's
+// transaction, locks the board, applies the rules of package sessions, and commits what happened
+// through one path (commit): the board saved, the notification policy applied, the change handed
+// to the views. So a move made on the web page reaches the opponent's chat exactly as a move made
+// with the buttons.
+
+// ErrPrivate: the board is joined by invite only.
+var ErrPrivate = sessions.Refusal(sessions.KindConflict, "invite only")
+
+// Games are the engine variants the bot offers, in menu order.
+var Games = []string{"russian", "turkish", "international", "brazilian", "chess", "chase", "foxgeese13", "foxgeese15", "foxgeese17"}
+
+// Offered reports whether the bot offers a game.
+func Offered(variant string) bool { return slices.Contains(Games, variant) }
+
+// Opening is the game a player asks Open for.
+type Opening struct {
+	Variant string
+	// Level is the bot's level for a game against the bot (the player's side drawn, no clock);
+	// sessions.NoBot for a game between players.
+	Level sessions.BotLevel
+	// Control names the time control of a game between players.
+	Control string
+	// Invite, when set, opens a game between players that only an invitation joins, and makes
+	// the invitation's link from its code (the medium that asks knows its links).
+	Invite func(code string) string
+}
+
+// Open opens a game for a player. Against the bot, it starts at once. Between players, the
+// player joins the oldest game of the same game and clock that waits for an opponent, or opens
+// one and waits; a public game they already wait in for the same is given again, unchanged, with
+// again set. With an invitation, a new game waits for the invited. Returns sessions.ErrInvalid
+// for a game, level or clock not offered.
+func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *sessions.Board, again bool, err error) {
+	if !Offered(o.Variant) || o.Level > sessions.BotStrong {
+		return nil, false, fmt.Errorf("%w: game %q", sessions.ErrInvalid, o.Variant)
+	}
+	st := b.store(tx.DB())
+	spec := sessions.BoardSpec{Service: p.Service, Creator: p.User, Variant: o.Variant, Seed: b.seed(),
+		Control: sessions.TimeControl{Name: "none"}, Side: sessions.SideRandom, Bot: o.Level}
+	if o.Level == sessions.NoBot {
+		if spec.Control, err = b.control(ctx, st, o.Control); err != nil {
+			return nil, false, err
+		}
+	}
+	if o.Level == sessions.NoBot && o.Invite == nil {
+		if bd, err := b.waitingFor(ctx, st, spec); bd != nil || err != nil {
+			return bd, bd != nil, err
+		}
+		bd, err := st.ClaimWaiting(ctx, spec)
+		if err == nil {
+			return bd, false, b.join(ctx, tx, st, bd, p)
+		}
+		if !errors.Is(err, sessions.ErrNotFound) {
+			return nil, false, err
+		}
+	}
+	spec.Private = o.Invite != nil
+	now := b.now()
+	bd, ev, err := sessions.OpenBoard(spec, now)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := st.Create(ctx, bd); err != nil {
+		return nil, false, err
+	}
+	link := ""
+	if o.Invite != nil {
+		code, err := st.CreateInvite(ctx, bd.ID, now, b.invite)
+		if err != nil {
+			return nil, false, err
+		}
+		link = o.Invite(code)
+	}
+	seat, _ := bd.SeatOf(p.User)
+	if p.By == ByWeb {
+		if err := b.markWeb(ctx, tx, bd.ID, seat); err != nil {
+			return nil, false, err
+		}
+	}
+	return bd, false, b.changed(ctx, tx, &Change{Scene: &Scene{Board: bd}, Events: ev, Actor: seat, By: p.By, Invite: link})
+}
+
+// waitingFor returns the public board a player already waits in for the same game and clock,
+// nil when there is none.
+func (b *Boards) waitingFor(ctx context.Context, st Store, spec sessions.BoardSpec) (*sessions.Board, error) {
+	mine, err := st.UserBoards(ctx, spec.Service, spec.Creator, 0)
+	if err != nil {
+		return nil, err
+	}
+	for _, bi := range mine {
+		if bi.Status == sessions.BoardWaiting && bi.Variant == spec.Variant && bi.Control == spec.Control.Name {
+			bd, err := st.Get(ctx, bi.ID)
+			if err != nil || !bd.Private {
+				return bd, err
+			}
+		}
+	}
+	return nil, nil
+}
+
+// control finds a time control of the catalogue by name (sessions.ErrInvalid when none).
+func (b *Boards) control(ctx context.Context, st Store, name string) (sessions.TimeControl, error) {
+	tcs, err := st.TimeControls(ctx)
+	if err != nil {
+		return sessions.TimeControl{}, err
+	}
+	for _, tc := range tcs {
+		if tc.Name == name {
+			return tc, nil
+		}
+	}
+	return sessions.TimeControl{}, fmt.Errorf("%w: time control %q", sessions.ErrInvalid, name)
+}
+
+// InviteLifetime is how long an invitation works (Config.InviteTTL).
+func (b *Boards) InviteLifetime() time.Duration { return b.invite }
+
+// Redeem seats a player in the game of an invitation (its code) and starts it. Returns
+// sessions.ErrInviteUsed, sessions.ErrInviteExpired, sessions.ErrNotFound, or
+// sessions.ErrAlreadySeated for the invitation's own creator.
+func (b *Boards) Redeem(ctx context.Context, tx bot.Tx, p Player, code string) error {
+	st := b.store(tx.DB())
+	bd, err := st.RedeemInvite(ctx, code, p.User, b.now())
+	if err != nil {
+		return err
+	}
+	return b.join(ctx, tx, st, bd, p)
+}
+
+// Join seats a player in a public game of their bot that waits for an opponent, and starts it.
+// Returns ErrPrivate for a game joined by invite only, sessions.ErrFull when it has started,
+// sessions.ErrAlreadySeated for its creator.
+func (b *Boards) Join(ctx context.Context, tx bot.Tx, p Player, board int64) error {
+	st := b.store(tx.DB())
+	bd, err := st.Lock(ctx, board)
+	if err != nil {
+		return err
+	}
+	if bd.Service != p.Service {
+		return fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
+	}
+	if bd.Private && bd.Status == sessions.BoardWaiting {
+		if _, err := bd.SeatOf(p.User); err == nil {
+			return fmt.Errorf("board %d: %w", board, sessions.ErrAlreadySeated)
+		}
+		return fmt.Errorf("board %d: %w", board, ErrPrivate)
+	}
+	return b.join(ctx, tx, st, bd, p)
+}
+
+// join seats a player in a waiting board locked in tx and starts the game.
+func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, p Player) error {
+	ev, err := bd.Join(p.User, b.now())
+	if err != nil {
+		return err
+	}
+	seat, _ := bd.SeatOf(p.User)
+	if p.By == ByWeb {
+		if err := b.markWeb(ctx, tx, bd.ID, seat); err != nil {
+			return err
+		}
+	}
+	return b.commit(ctx, tx, st, bd, ev, seat, p.By)
+}
+
+// Held is a board locked in a transaction for one of its players (Take): the operations of a
+// seat.
+type Held struct {
+	b     *Boards
+	tx    bot.Tx
+	st    Store
+	p     Player
+	Board *sessions.Board
+	Seat  int
+}
+
+// Take locks a board of the player's bot for one of its players. Returns sessions.ErrNotFound
+// for a board of another bot or none, sessions.ErrNotSeated for anyone but its players.
+func (b *Boards) Take(ctx context.Context, tx bot.Tx, p Player, board int64) (*Held, error) {
+	st := b.store(tx.DB())
+	bd, err := st.Lock(ctx, board)
+	if err != nil {
+		return nil, err
+	}
+	if bd.Service != p.Service {
+		return nil, fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
+	}
+	if p.User == sessions.BotUser {
+		return nil, sessions.ErrNotSeated
+	}
+	seat, err := bd.SeatOf(p.User)
+	if err != nil {
+		return nil, err
+	}
+	return &Held{b: b, tx: tx, st: st, p: p, Board: bd, Seat: seat}, nil
+}
+
+// Op is an operation of a player on their game (Action).
+type Op int
+
+// The operations.
+const (
+	OpMove Op = iota + 1
+	OpUndo
+	OpResign
+	OpOfferDraw
+	OpAcceptDraw
+	OpDeclineDraw
+)
+
+// Action is what a player does on their game (Held.Act).
+type Action struct {
+	Op Op
+	// Move is the move of OpMove, as written or a legal move's notation, and Ply the ply the
+	// player saw (sessions.ErrStale when the board has moved on).
+	Move string
+	Ply  int
+}
+
+// Act carries out a player's action. A refused one changes nothing; one carried out tells that
+// the player has seen the board (a move: at the ply they moved at) and is committed.
+func (h *Held) Act(ctx context.Context, a Action) error {
+	bd, user, now := h.Board, h.p.User, h.b.now()
+	if h.p.By == ByWeb {
+		if err := h.b.markWeb(ctx, h.tx, bd.ID, h.Seat); err != nil {
+			return err
+		}
+	}
+	var ev []sessions.BoardEvent
+	var err error
+	switch a.Op {
+	case OpMove:
+		if bd.Status == sessions.BoardActive && bd.ToMove == h.Seat && a.Ply == bd.Ply() {
+			if err := h.b.seen(ctx, h.tx, h.st, bd, h.Seat, h.p.By); err != nil {
+				return err
+			}
+		}
+		if ev, err = bd.Move(user, a.Move, a.Ply, now); err != nil {
+			return err
+		}
+		return h.b.commit(ctx, h.tx, h.st, bd, ev, h.Seat, h.p.By)
+	case OpUndo:
+		ev, err = bd.Undo(user, now)
+	case OpResign:
+		ev, err = bd.Resign(user, now)
+	case OpOfferDraw:
+		ev, err = bd.OfferDraw(user, now)
+	case OpAcceptDraw:
+		ev, err = bd.AcceptDraw(user, now)
+	case OpDeclineDraw:
+		ev, err = bd.DeclineDraw(user, now)
+	default:
+		return fmt.Errorf("%w: operation %d", sessions.ErrInvalid, a.Op)
+	}
+	if err != nil {
+		return err
+	}
+	if err := h.b.seen(ctx, h.tx, h.st, bd, h.Seat, h.p.By); err != nil {
+		return err
+	}
+	return h.b.commit(ctx, h.tx, h.st, bd, ev, h.Seat, h.p.By)
+}
+
+// Expire ends the game on time when the player to move has run out of it and the deadlines job
+// has not come yet, and reports whether it did: whatever the player does then loses on time, as
+// the operations of package sessions do.
+func (h *Held) Expire(ctx context.Context) (bool, error) {
+	ev, err := h.Board.Expire(h.b.now())
+	if err != nil || len(ev) == 0 {
+		return false, err
+	}
+	return true, h.b.commit(ctx, h.tx, h.st, h.Board, ev, h.Seat, h.p.By)
+}
+
+// Seen records that the player has seen the board at its ply, as an action does.
+func (h *Held) Seen(ctx context.Context) error {
+	return h.b.seen(ctx, h.tx, h.st, h.Board, h.Seat, h.p.By)
+}
+
+// SeenUpTo records that the player has seen the board up to ply (the web page shows the moves,
+// then says so): the opponent's moves up to it can no longer be taken back. Unlike an action, it
+// is recorded in a finished game too.
+func (h *Held) SeenUpTo(ctx context.Context, ply int) error {
+	bd, b := h.Board, h.b
+	if h.p.By == ByWeb {
+		if err := b.markWeb(ctx, h.tx, bd.ID, h.Seat); err != nil {
+			return err
+		}
+	}
+	other := 1 - h.Seat
+	could := CanUndo(bd, other)
+	changed, err := bd.Seen(h.p.User, ply)
+	if err != nil || !changed {
+		return err
+	}
+	if err := h.st.Save(ctx, bd); err != nil {
+		return err
+	}
+	if !could || CanUndo(bd, other) || !bd.Seats[other].Human() {
+		return nil
+	}
+	return b.refresh(ctx, h.tx, bd, other)
+}
+
+// Cancel withdraws a waiting board for its creator.
+func (h *Held) Cancel(ctx context.Context) error {
+	ev, err := h.Board.Cancel(h.p.User, h.b.now())
+	if err != nil {
+		return err
+	}
+	return h.b.commit(ctx, h.tx, h.st, h.Board, ev, h.Seat, h.p.By)
+}
+
+// SetSpectators sets whether anyone may watch the game; either player may switch it.
+func (h *Held) SetSpectators(ctx context.Context, allow bool) error {
+	return h.st.SetSpectators(ctx, h.Board.ID, allow, h.p.User, h.b.now())
+}
+
+// seen records that a seat has seen its board at the current ply, when the opponent is a player
+// (whose last move can then no longer be taken back, so their board loses its button). The
+// seat's pending notification of the board, if any, is dropped: it has seen the news. A player
+// who acts in Telegram is no longer on the web.
+func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int, by Source) error {
+	if err := b.cancelNotice(ctx, tx, bd.ID, seat); err != nil {
+		return err
+	}
+	if by == ByTelegram {
+		if err := st.LeaveWeb(ctx, bd.ID, seat); err != nil {
+			return err
+		}
+	}
+	other := 1 - seat
+	if !bd.Seats[other].Human() || bd.Status != sessions.BoardActive {
+		return nil
+	}
+	could := CanUndo(bd, other)
+	changed, err := bd.Seen(bd.Seats[seat].User, bd.Ply())
+	if err != nil || !changed {
+		return err
+	}
+	if err := st.Save(ctx, bd); err != nil {
+		return err
+	}
+	if !could {
+		return nil
+	}
+	return b.refresh(ctx, tx, bd, other)
+}
+
+// refresh has the views show a seat its board again in place.
+func (b *Boards) refresh(ctx context.Context, tx bot.Tx, bd *sessions.Board, seat int) error {
+	sc, err := b.Scene(ctx, tx.DB(), bd)
+	if err != nil {
+		return err
+	}
+	for _, v := range b.views {
+		if err := v.Refresh(ctx, tx, sc, seat); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// markWeb records that a seat's player acts on the game on the web now (see notify.go).
+func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
+	return b.store(tx.DB()).MarkWeb(ctx, board, seat, b.now())
+}
+
+// CanUndo reports whether a seat may take back a move now, for the views (Board.Undo decides):
+// against the bot once it has moved; against a player its own last move while the opponent has
+// not seen it.
+func CanUndo(bd *sessions.Board, seat int) bool {
+	if bd.Status != sessions.BoardActive || !bd.Seats[seat].Human() {
+		return false
+	}
+	if bd.Seats[1-seat].Bot != sessions.NoBot {
+		for _, m := range bd.Moves {
+			if m.Seat == seat {
+				return true
+			}
+		}
+		return false
+	}
+	n := bd.Ply()
+	return n > 0 && bd.Moves[n-1].Seat == seat && bd.Seats[1-seat].Seen < n
+}

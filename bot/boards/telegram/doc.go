@@ -1,0 +1,58 @@
+// Package telegram is the board games in Telegram, a view of the board service (bot/boards): it
+// shows the service's changes in the players' chats and carries out their commands, presses and
+// typed moves through the service's operations. The notification policy (when news rings) is
+// the service's; how a board looks, and how a player enters a move, are this package's.
+//
+// # Commands
+//
+// The commands are rows of the command tree (migration 015_boards.sql), which call this
+// package's built-ins (Builtins): /games chooses a game and then "play the bot" (a level), "find
+// an opponent" (a clock: the user joins the oldest game of the same game and clock that waits
+// for an opponent, or opens one and waits) or "invite a friend" (a clock: a link
+// t.me/<bot>?start=g<code>, single-use, valid for a day); /mygames lists the user's games, those
+// where it is their turn first, each a button that brings the board back; /rating gives, per
+// game, the games played, won, lost and drawn and the Elo rating (games between users are rated,
+// from 1500 with K 32; games against the bot count, unrated); /notify (migration
+// 019_notify.sql) shows the user's notification setting with buttons to change it: the delay,
+// the quiet hours and the UTC offset they are in. The invite link's /start is taken by
+// HandleStart before the tree's /start.
+//
+// # The board
+//
+// A game is one message in each player's chat: the board's picture (a PNG the engine draws,
+// their side at the bottom, the last move highlighted), captioned with the game and the move
+// number, the players and their clocks, the last move, whose turn it is and the time left, or
+// the result; under it the player's buttons. It is changed in place as the game goes on, and
+// sent anew at the bottom of the chat when the player hears of a change now (show.go, changed.go;
+// when, is the service's notification policy): Telegram notifies new messages, not edits. The
+// pictures are the service's files, named after what they show, so Telegram's file_id is reused
+// for a position seen before. A picture the Bot API server refuses for good is replaced by the
+// board as text, with the same caption and buttons (fallback.go).
+//
+// # Entering a move
+//
+// With the buttons: on the player's turn the keyboard offers the squares of the pieces that can
+// move; a tap marks the piece on the picture with the squares it can go to next, which the
+// keyboard then offers (for a capture chain, one landing square a tap, the caption listing the
+// whole moves still possible), until the squares tapped make one legal move, which is played
+// (when several moves end there, a chess promotion, a Chase exchange, they are offered by name,
+// engine.StepInfo.Choices). "Back" takes back the last tap. A button's data is
+// "g:<board>:<ply>:<op><args>" (data.go): the board, the ply the keyboard was made for, and the
+// squares tapped so far, one character each, as indices into the squares offered at each step
+// (engine.Game.Steps), so a whole capture chain of International draughts fits Telegram's 64
+// bytes and the server keeps no state of a move in progress. A press for another ply than the
+// board's (the board has moved on) or of a board the user does not play, and data no button of
+// ours carries, are answered with a short notice and change nothing.
+//
+// Typed, by HandleMessage (notation.go, typed.go): the engine's lenient notation ("e3-f4",
+// "c3:e5:g7", "Nf3", "O-O", "e8=Q", "32-28"), Cyrillic letters that look like Latin ones as a
+// Russian keyboard types them ("с3-d4"), the Russian chess piece letters ("Кf3"), and a
+// lowercase piece letter where no pawn move fits ("bxc5"). HandleMessage is offered the
+// messages no command or prompt took, before the relay, and takes a text only when it reads as a
+// move and the user plays a game, so a move never goes to the admins. A typed move goes to the
+// first game, of those where it is the user's turn from the most recent turn on, in which it is
+// legal. A refused move is answered with why (the engine's *engine.MoveError: no piece there, not
+// the player's, a capture is compulsory, ambiguous, ...) and with the legal moves of the piece
+// it names, or the moves it could be, or all the moves when they are few; it changes nothing. A
+// move typed while it is the opponent's turn in every game is answered so.
+package telegram

@@ -1,0 +1,298 @@
+package web
+
+import (
+	"context"
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions"
+)
+
+// # A board as the web shows it
+//
+// The web game server is a view of the board service (bot/boards): its writes are the service's
+// operations, its reads build a board as one viewer sees it (gameState: the position, the legal
+// moves with the squares to tap, the clocks, the moves the viewer has not seen) and serve the
+// engine's picture (the same file Telegram is sent).
+//
+// A player may let anyone watch their game: a per-board switch (board_spectators, migration
+// 017_web.sql) that either player sets; a watcher sees the board from the first seat, read-only.
+
+// GameState is a board as one viewer sees it on the web, in the shape of the JSON API.
+type GameState struct {
+	ID      int64  `json:"id"`
+	Variant string `json:"variant"`
+	Title   string `json:"title"`
+	// Control is the time control's name, ControlTitle its text in the viewer's language.
+	Control      string `json:"control"`
+	ControlTitle string `json:"control_title"`
+	Status       string `json:"status"`
+	Revision     int64  `json:"revision"`
+	// Seat is the viewer's seat, -1 for a spectator.
+	Seat     int          `json:"seat"`
+	Seats    [2]SeatState `json:"seats"`
+	ToMove   int          `json:"to_move"`
+	Ply      int          `json:"ply"`
+	Deadline *time.Time   `json:"deadline"`
+	Moves    []MoveState  `json:"moves"`
+	// Unseen are the plies of the opponent's moves the viewer has not seen yet.
+	Unseen []int `json:"unseen"`
+	// Legal are the viewer's legal moves when it is their turn.
+	Legal      []LegalMove  `json:"legal"`
+	Offer      *OfferState  `json:"offer"`
+	CanUndo    bool         `json:"can_undo"`
+	Spectators bool         `json:"spectators"`
+	Result     *ResultState `json:"result"`
+	Picture    PictureState `json:"picture"`
+}
+
+// SeatState is a seat as the web shows it.
+type SeatState struct {
+	Name string `json:"name"`
+	// Bot is the bot's level ("easy", "normal", "strong"), "" for a player.
+	Bot string `json:"bot"`
+	// ClockMS is what is left of the seat's main time, in milliseconds, the running clock
+	// charged with its thinking so far.
+	ClockMS int64 `json:"clock_ms"`
+}
+
+// MoveState is a move of the move list.
+type MoveState struct {
+	Ply  int    `json:"ply"`
+	Seat int    `json:"seat"`
+	Text string `json:"text"`
+}
+
+// LegalMove is a legal move and the squares a player taps to make it: the origin, then each
+// landing square (engine.Game.Describe).
+type LegalMove struct {
+	Text string   `json:"text"`
+	Path []string `json:"path"`
+}
+
+// OfferState is a pending draw offer.
+type OfferState struct {
+	Seat int `json:"seat"`
+}
+
+// ResultState is the result of a finished game: the text in the viewer's language and the
+// winning seat (nil for a draw).
+type ResultState struct {
+	Text   string `json:"text"`
+	Winner *int   `json:"winner"`
+}
+
+// PictureState is the picture of the board as the viewer sees it and where each square is in it
+// (engine.Game.ImageMap). The web server fills in URL; Version names what the picture shows.
+type PictureState struct {
+	URL     string        `json:"url"`
+	Width   int           `json:"width"`
+	Height  int           `json:"height"`
+	Squares []SquareState `json:"squares"`
+	Viewer  int           `json:"-"`
+	Version string        `json:"-"`
+}
+
+// SquareState is a square of the picture: its name, centre and the radius a click is taken in.
+type SquareState struct {
+	Name string `json:"name"`
+	X    int    `json:"x"`
+	Y    int    `json:"y"`
+	R    int    `json:"r"`
+}
+
+// viewable reports the seat a user sees a board from: theirs, or -1 for anyone else when the
+// board may be watched (its players allow it, or it waits for an opponent to join it). Returns
+// sessions.ErrNotSeated otherwise.
+func viewable(bd *sessions.Board, user int64, spectators bool) (int, error) {
+	if user != sessions.BotUser {
+		if seat, err := bd.SeatOf(user); err == nil {
+			return seat, nil
+		}
+	}
+	if (spectators && bd.Status != sessions.BoardWaiting) || (bd.Status == sessions.BoardWaiting && !bd.Private) {
+		return -1, nil
+	}
+	return 0, fmt.Errorf("board %d: user %d: %w", bd.ID, user, sessions.ErrNotSeated)
+}
+
+// gameState reads a board as a user sees it (State).
+func (s *Server) gameState(ctx context.Context, db pgx.Tx, service int, user, board int64) (*GameState, *sessions.Board, error) {
+	return State(ctx, db, s.cfg.Boards, service, user, board)
+}
+
+// State returns a board of a bot (service 0: of any bot) as a user sees it (user 0: someone
+// not logged in). Returns
+// sessions.ErrNotFound for a board of another bot or none, sessions.ErrNotSeated when the user
+// may not see it (see viewable).
+func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user, board int64) (*GameState, *sessions.Board, error) {
+	store := svc.Store(db)
+	bd, err := store.Get(ctx, board)
+	if err != nil {
+		return nil, nil, err
+	}
+	if service != 0 && bd.Service != service {
+		return nil, nil, fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
+	}
+	spect, err := store.Spectators(ctx, board)
+	if err != nil {
+		return nil, nil, err
+	}
+	seat, err := viewable(bd, user, spect)
+	if err != nil {
+		return nil, nil, err
+	}
+	lang := "en"
+	if user != sessions.BotUser {
+		p, err := svc.Profile(ctx, db, user)
+		if err != nil {
+			return nil, nil, err
+		}
+		if p != nil {
+			lang = p.Lang
+		}
+	}
+	st, err := boardState(ctx, db, svc, bd, seat, texts.For(lang))
+	if err != nil {
+		return nil, nil, err
+	}
+	st.Spectators = spect
+	return st, bd, nil
+}
+
+// tagRE matches the HTML tags of the catalogue's texts.
+var tagRE = regexp.MustCompile(`<[^>]*>`)
+
+// plain turns a text of the catalogue (HTML) into plain text.
+func plain(s string) string { return html.UnescapeString(tagRE.ReplaceAllString(s, "")) }
+
+// boardState builds the state of a board for a seat (-1: a spectator) in c's language.
+func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *sessions.Board, seat int, c *texts.Catalog) (*GameState, error) {
+	g, err := bd.Game()
+	if err != nil {
+		return nil, err
+	}
+	sc := &boards.Scene{Board: bd, Game: g}
+	for i, seat := range bd.Seats {
+		if !seat.Human() {
+			continue
+		}
+		if sc.Players[i], err = svc.Profile(ctx, db, seat.User); err != nil {
+			return nil, err
+		}
+	}
+	now := svc.Now()
+	st := &GameState{ID: bd.ID, Variant: bd.Variant, Title: c.Game(bd.Variant), Control: bd.Control.Name,
+		ControlTitle: c.Control(bd.Control.Name), Status: bd.Status.String(), Revision: bd.Revision(), Seat: seat,
+		ToMove: bd.ToMove, Ply: bd.Ply(), Moves: []MoveState{}, Unseen: []int{}, Legal: []LegalMove{}}
+	clocks := bd.Clocks(now)
+	for i, s := range bd.Seats {
+		st.Seats[i] = SeatState{Bot: s.Bot.String(), ClockMS: clocks[i].Milliseconds()}
+		if !s.Empty() {
+			st.Seats[i].Name = plain(sc.Name(c, i))
+		}
+	}
+	if !bd.Deadline.IsZero() {
+		d := bd.Deadline
+		st.Deadline = &d
+	}
+	for _, m := range bd.Moves {
+		st.Moves = append(st.Moves, MoveState{Ply: m.Ply, Seat: m.Seat, Text: m.Text})
+		if seat >= 0 && m.Seat != seat && m.Ply > bd.Seats[seat].Seen {
+			st.Unseen = append(st.Unseen, m.Ply)
+		}
+	}
+	if seat >= 0 && bd.Status == sessions.BoardActive && bd.ToMove == seat {
+		for _, mv := range g.LegalMoves() {
+			path, _ := g.Describe(mv)
+			st.Legal = append(st.Legal, LegalMove{Text: mv.String(), Path: path})
+		}
+	}
+	if o := bd.Offer; o != nil {
+		st.Offer = &OfferState{Seat: o.Seat}
+	}
+	st.CanUndo = seat >= 0 && boards.CanUndo(bd, seat)
+	if bd.Status == sessions.BoardFinished && bd.Outcome != nil {
+		st.Result = webResult(c, sc, seat)
+	}
+	viewer := max(seat, 0)
+	im := g.ImageMap(engine.Player(viewer))
+	st.Picture = PictureState{Width: im.Width, Height: im.Height, Viewer: viewer, Version: boards.PictureVersion(g)}
+	for _, s := range im.Squares {
+		st.Picture.Squares = append(st.Picture.Squares, SquareState{Name: s.Name, X: s.X, Y: s.Y, R: s.Radius})
+	}
+	return st, nil
+}
+
+// webResult words the result of a finished game for a seat (-1: a spectator), in plain text.
+func webResult(c *texts.Catalog, sc *boards.Scene, seat int) *ResultState {
+	o, t := sc.Board.Outcome, &c.Board
+	reason := sc.EndReason(c)
+	res := &ResultState{}
+	switch {
+	case o.Draw:
+		res.Text = fmt.Sprintf(t.Draw, reason)
+	case seat >= 0 && sc.Board.Seats[seat].Human() && o.Winner == seat:
+		res.Text = fmt.Sprintf(t.YouWin, reason)
+	case seat >= 0 && sc.Board.Seats[seat].Human():
+		res.Text = fmt.Sprintf(t.YouLose, reason)
+	default:
+		res.Text = fmt.Sprintf(t.Win, sc.Name(c, o.Winner), reason)
+	}
+	if !o.Draw {
+		w := o.Winner
+		res.Winner = &w
+	}
+	res.Text = plain(res.Text)
+	return res
+}
+
+// legalMoves returns the legal moves of a board's side to move, for the answer to a refused move.
+func legalMoves(bd *sessions.Board) []string {
+	g, err := bd.Game()
+	if err != nil || bd.Status != sessions.BoardActive {
+		return []string{}
+	}
+	out := []string{}
+	for _, mv := range g.LegalMoves() {
+		out = append(out, mv.String())
+	}
+	return out
+}
+
+// webName names a player of a board in plain text, for lists.
+func webName(c *texts.Catalog, p *botpg.Profile, s sessions.Seat) string {
+	switch {
+	case s.Bot != sessions.NoBot:
+		return fmt.Sprintf(c.Board.Bot, c.Board.Levels[s.Bot.String()])
+	case p == nil:
+		return ""
+	case strings.TrimSpace(p.FirstName) != "":
+		return p.FirstName
+	case p.Username != "":
+		return "@" + p.Username
+	}
+	return fmt.Sprintf("#%d", p.ID)
+}
+
+// opponentName names the opponent of a user's board in a list, in plain text, in the language
+// of lang ("" while nobody has joined).
+func (s *Server) opponentName(ctx context.Context, db pgx.Tx, lang string, seat sessions.Seat) (string, error) {
+	var p *botpg.Profile
+	if seat.Human() {
+		var err error
+		if p, err = s.cfg.Boards.Profile(ctx, db, seat.User); err != nil {
+			return "", err
+		}
+	}
+	return webName(texts.For(lang), p, seat), nil
+}
