@@ -234,28 +234,27 @@ type Action struct {
 	Ply  int
 }
 
-// Act carries out a player's action. A refused one changes nothing; one carried out tells that
-// the player has seen the board (a move: at the ply they moved at) and is committed.
+// Act carries out a player's action. A refused one changes nothing on the board; one carried
+// out tells that the player has seen the board (a move: at the ply they moved at), and is
+// committed with it, the board saved once.
 func (h *Held) Act(ctx context.Context, a Action) error {
-	bd, user, now := h.Board, h.p.User, h.b.now()
+	b, bd, user, now := h.b, h.Board, h.p.User, h.b.now()
 	if h.p.By == ByWeb {
-		if err := h.b.markWeb(ctx, h.tx, bd.ID, h.Seat); err != nil {
+		if err := b.markWeb(ctx, h.tx, bd.ID, h.Seat); err != nil {
 			return err
 		}
 	}
 	var ev []sessions.BoardEvent
 	var err error
+	var seen, refresh bool
 	switch a.Op {
 	case OpMove:
 		if bd.Status == sessions.BoardActive && bd.ToMove == h.Seat && a.Ply == bd.Ply() {
-			if err := h.b.seen(ctx, h.tx, h.st, bd, h.Seat, h.p.By); err != nil {
+			if seen, refresh, err = b.markSeen(ctx, h.tx, h.st, bd, h.Seat, h.p.By); err != nil {
 				return err
 			}
 		}
-		if ev, err = bd.Move(user, a.Move, a.Ply, now); err != nil {
-			return err
-		}
-		return h.b.commit(ctx, h.tx, h.st, bd, ev, h.Seat, h.p.By)
+		ev, err = bd.Move(user, a.Move, a.Ply, now)
 	case OpUndo:
 		ev, err = bd.Undo(user, now)
 	case OpResign:
@@ -272,10 +271,25 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 	if err != nil {
 		return err
 	}
-	if err := h.b.seen(ctx, h.tx, h.st, bd, h.Seat, h.p.By); err != nil {
+	if a.Op != OpMove {
+		if seen, refresh, err = b.markSeen(ctx, h.tx, h.st, bd, h.Seat, h.p.By); err != nil {
+			return err
+		}
+	}
+	if len(ev) > 0 {
+		// The change shows every seat's board anew, the opponent's button gone with it.
+		return b.commit(ctx, h.tx, h.st, bd, ev, h.Seat, h.p.By)
+	}
+	if !seen {
+		return nil
+	}
+	if err := h.st.Save(ctx, bd); err != nil {
 		return err
 	}
-	return h.b.commit(ctx, h.tx, h.st, bd, ev, h.Seat, h.p.By)
+	if !refresh {
+		return nil
+	}
+	return b.refresh(ctx, h.tx, bd, 1-h.Seat)
 }
 
 // Expire ends the game on time when the player to move has run out of it and the deadlines job
@@ -333,35 +347,43 @@ func (h *Held) SetSpectators(ctx context.Context, allow bool) error {
 	return h.st.SetSpectators(ctx, h.Board.ID, allow, h.p.User, h.b.now())
 }
 
-// seen records that a seat has seen its board at the current ply, when the opponent is a player
-// (whose last move can then no longer be taken back, so their board loses its button). The
-// seat's pending notification of the board, if any, is dropped: it has seen the news. A player
-// who acts in Telegram is no longer on the web.
+// seen records that a seat has seen its board at the current ply, as an action does (markSeen),
+// and saves it: the opponent's board is shown again when it lost its button.
 func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int, by Source) error {
-	if err := b.cancelNotice(ctx, tx, bd.ID, seat); err != nil {
-		return err
-	}
-	if by == ByTelegram {
-		if err := st.LeaveWeb(ctx, bd.ID, seat); err != nil {
-			return err
-		}
-	}
-	other := 1 - seat
-	if !bd.Seats[other].Human() || bd.Status != sessions.BoardActive {
-		return nil
-	}
-	could := CanUndo(bd, other)
-	changed, err := bd.Seen(bd.Seats[seat].User, bd.Ply())
+	changed, refresh, err := b.markSeen(ctx, tx, st, bd, seat, by)
 	if err != nil || !changed {
 		return err
 	}
 	if err := st.Save(ctx, bd); err != nil {
 		return err
 	}
-	if !could {
+	if !refresh {
 		return nil
 	}
-	return b.refresh(ctx, tx, bd, other)
+	return b.refresh(ctx, tx, bd, 1-seat)
+}
+
+// markSeen marks that a seat has seen its board at the current ply, when the opponent is a
+// player (whose last move can then no longer be taken back, so their board loses its button),
+// and reports whether the board changed, not saved yet, and whether the opponent's board lost
+// its button. The seat's pending notification of the board, if any, is dropped: it has seen the
+// news. A player who acts in Telegram is no longer on the web.
+func (b *Boards) markSeen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int, by Source) (changed, refresh bool, err error) {
+	if err := b.cancelNotice(ctx, tx, bd.ID, seat); err != nil {
+		return false, false, err
+	}
+	if by == ByTelegram {
+		if err := st.LeaveWeb(ctx, bd.ID, seat); err != nil {
+			return false, false, err
+		}
+	}
+	other := 1 - seat
+	if !bd.Seats[other].Human() || bd.Status != sessions.BoardActive {
+		return false, false, nil
+	}
+	could := CanUndo(bd, other)
+	changed, err = bd.Seen(bd.Seats[seat].User, bd.Ply())
+	return changed, changed && could, err
 }
 
 // refresh has the views show a seat its board again in place.
