@@ -8,7 +8,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/texts"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // HandleCallback handles a press of a board button ("g:<board>:<ply>:<op>..."), in the update's
@@ -28,7 +28,7 @@ func (b *Boards) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) e
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, errForged), errors.Is(err, sessions.ErrNotFound):
+	case errors.Is(err, errForged), errors.Is(err, board.ErrNotFound):
 		return tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, c.Bot.Stale))
 	case userError(err):
 		return tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, c.Error(err)))
@@ -45,8 +45,8 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 	}
 	user := u.User.ID
 	seat, err := bd.SeatOf(user)
-	if err != nil || user == sessions.BotUser {
-		return sessions.ErrNotSeated
+	if err != nil || user == board.BotUser {
+		return board.ErrNotSeated
 	}
 	msgID := 0
 	if m := u.CallbackQuery.Message; m != nil {
@@ -58,14 +58,14 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 	case opCancel:
 		return b.cancel(ctx, tx, st, bd, u)
 	}
-	if bd.Status != sessions.BoardActive {
-		if bd.Status == sessions.BoardWaiting {
-			return sessions.ErrNotStarted
+	if bd.Status != board.Active {
+		if bd.Status == board.Waiting {
+			return board.ErrNotStarted
 		}
-		return sessions.ErrFinished
+		return board.ErrFinished
 	}
 	// A player whose clock has run out (the deadlines job has not come yet) loses on time with
-	// whatever they press, as the operations of package sessions do.
+	// whatever they press, as the operations of package board do.
 	now := b.now()
 	ev, err := bd.Expire(now)
 	if err != nil {
@@ -75,7 +75,7 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 		return b.commit(ctx, tx, st, bd, ev, seat, byPlayer)
 	}
 	if p.ply != bd.Ply() {
-		return sessions.ErrStale
+		return board.ErrStale
 	}
 	// A press that is carried out tells that the player has seen the board at this ply: their
 	// opponent's last move can no longer be taken back (see seen). A refused one changes nothing.
@@ -119,7 +119,7 @@ func (b *Boards) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press)
 // (whose last move can then no longer be taken back, so their keyboard loses its button). The
 // seat's pending notification of the board, if any, is dropped: it has seen the news. src says
 // where: a player who acts in Telegram (byPlayer) is no longer on the web.
-func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int, src source) error {
+func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, seat int, src source) error {
 	if err := b.cancelNotice(ctx, tx, bd.ID, seat); err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Boa
 		}
 	}
 	other := 1 - seat
-	if !bd.Seats[other].Human() || bd.Status != sessions.BoardActive {
+	if !bd.Seats[other].Human() || bd.Status != board.Active {
 		return nil
 	}
 	could := canUndo(bd, other)
@@ -159,9 +159,9 @@ func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Boa
 // move chosen among those that end on the tapped squares. When the squares tapped make one move,
 // it is played; otherwise the picture marks the squares tapped and those that may be tapped
 // next, and the keyboard offers these.
-func (b *Boards) enter(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int, p press, msgID int) error {
+func (b *Boards) enter(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, seat int, p press, msgID int) error {
 	if bd.ToMove != seat {
-		return sessions.ErrNotYourTurn
+		return board.ErrNotYourTurn
 	}
 	g, err := bd.Game()
 	if err != nil {
@@ -192,12 +192,12 @@ func (b *Boards) enter(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Bo
 
 // view brings a board back to the bottom of the player's chat (the buttons of /mygames): the
 // waiting notice of a board that waits, the board of a game in play or just finished.
-func (b *Boards) view(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int) error {
+func (b *Boards) view(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, seat int) error {
 	switch bd.Status {
-	case sessions.BoardWaiting:
+	case board.Waiting:
 		return b.showWaiting(ctx, tx, bd, "")
-	case sessions.BoardAborted:
-		return sessions.ErrFinished
+	case board.Aborted:
+		return board.ErrFinished
 	}
 	if ev, err := bd.Expire(b.now()); err != nil || len(ev) > 0 {
 		if err != nil {
@@ -218,7 +218,7 @@ func (b *Boards) view(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Boa
 // cancel withdraws a waiting board for its creator: the notice says so and loses its button (a
 // notice too old to edit is gone from the transport's records: the answer to the press says it
 // then).
-func (b *Boards) cancel(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, u *bot.Update) error {
+func (b *Boards) cancel(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, u *bot.Update) error {
 	if _, err := bd.Cancel(u.User.ID, b.now()); err != nil {
 		return err
 	}

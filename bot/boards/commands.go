@@ -13,7 +13,7 @@ import (
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/scripts"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Games are the engine variants the bot offers, in menu order.
@@ -99,28 +99,28 @@ func offered(variant string) bool {
 }
 
 // control finds a time control of the catalogue by name.
-func (b *Boards) control(ctx context.Context, st Store, name string) (sessions.TimeControl, error) {
+func (b *Boards) control(ctx context.Context, st Store, name string) (board.TimeControl, error) {
 	tcs, err := st.TimeControls(ctx)
 	if err != nil {
-		return sessions.TimeControl{}, err
+		return board.TimeControl{}, err
 	}
 	for _, tc := range tcs {
 		if tc.Name == name {
 			return tc, nil
 		}
 	}
-	return sessions.TimeControl{}, fmt.Errorf("%w: time control %q", sessions.ErrInvalid, name)
+	return board.TimeControl{}, fmt.Errorf("%w: time control %q", board.ErrInvalid, name)
 }
 
 // playBot starts a game against the bot: the player's side is drawn at random, no clock runs.
 func (b *Boards) playBot(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	level, err := sessions.ParseBotLevel(args["level"])
-	if err != nil || level == sessions.NoBot || !offered(args["game"]) {
+	level, err := board.ParseBotLevel(args["level"])
+	if err != nil || level == board.NoBot || !offered(args["game"]) {
 		return &scripts.Result{Code: "invalid"}, nil
 	}
-	spec := sessions.BoardSpec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: b.seed(),
-		Control: sessions.TimeControl{Name: "none"}, Side: sessions.SideRandom, Bot: level}
-	bd, ev, err := sessions.OpenBoard(spec, b.now())
+	spec := board.Spec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: b.seed(),
+		Control: board.TimeControl{Name: "none"}, Side: board.SideRandom, Bot: level}
+	bd, ev, err := board.Open(spec, b.now())
 	if err != nil {
 		return nil, err
 	}
@@ -138,19 +138,19 @@ func (b *Boards) playBot(ctx context.Context, tx bot.Tx, u *bot.Update, args map
 
 // spec reads the game and the clock of a game between players; ok is false when they are not
 // offered.
-func (b *Boards) spec(ctx context.Context, st Store, u *bot.Update, args map[string]string) (sessions.BoardSpec, bool, error) {
+func (b *Boards) spec(ctx context.Context, st Store, u *bot.Update, args map[string]string) (board.Spec, bool, error) {
 	if !offered(args["game"]) {
-		return sessions.BoardSpec{}, false, nil
+		return board.Spec{}, false, nil
 	}
 	tc, err := b.control(ctx, st, args["control"])
-	if errors.Is(err, sessions.ErrInvalid) {
-		return sessions.BoardSpec{}, false, nil
+	if errors.Is(err, board.ErrInvalid) {
+		return board.Spec{}, false, nil
 	}
 	if err != nil {
-		return sessions.BoardSpec{}, false, err
+		return board.Spec{}, false, err
 	}
-	return sessions.BoardSpec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: b.seed(),
-		Control: tc, Side: sessions.SideRandom}, true, nil
+	return board.Spec{Service: u.Service, Creator: u.User.ID, Variant: args["game"], Seed: b.seed(),
+		Control: tc, Side: board.SideRandom}, true, nil
 }
 
 // find joins the oldest game of the same game and clock that waits for an opponent, or opens one
@@ -166,7 +166,7 @@ func (b *Boards) find(ctx context.Context, tx bot.Tx, u *bot.Update, args map[st
 		return nil, err
 	}
 	for _, bi := range mine {
-		if bi.Status == sessions.BoardWaiting && bi.Variant == spec.Variant && bi.Control == spec.Control.Name {
+		if bi.Status == board.Waiting && bi.Variant == spec.Variant && bi.Control == spec.Control.Name {
 			bd, err := st.Get(ctx, bi.ID)
 			if err != nil {
 				return nil, err
@@ -177,8 +177,8 @@ func (b *Boards) find(ctx context.Context, tx bot.Tx, u *bot.Update, args map[st
 		}
 	}
 	bd, err := st.ClaimWaiting(ctx, spec)
-	if errors.Is(err, sessions.ErrNotFound) {
-		bd, _, err = sessions.OpenBoard(spec, b.now())
+	if errors.Is(err, board.ErrNotFound) {
+		bd, _, err = board.Open(spec, b.now())
 		if err == nil {
 			err = st.Create(ctx, bd)
 		}
@@ -194,7 +194,7 @@ func (b *Boards) find(ctx context.Context, tx bot.Tx, u *bot.Update, args map[st
 }
 
 // join seats a user in a waiting board and starts the game.
-func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, user int64, src source) error {
+func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, user int64, src source) error {
 	ev, err := bd.Join(user, b.now())
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ func (b *Boards) inviteFriend(ctx context.Context, tx bot.Tx, u *bot.Update, arg
 		return &scripts.Result{Code: "invalid"}, err
 	}
 	spec.Private = true
-	bd, _, err := sessions.OpenBoard(spec, b.now())
+	bd, _, err := board.Open(spec, b.now())
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func (b *Boards) HandleStart(ctx context.Context, tx bot.Tx, u *bot.Update) (boo
 // showWaiting sends the notice of a board that waits for an opponent to its creator, under the
 // board's ref (the board replaces it when the game starts), with the invite link when there is
 // one, and a button to stop waiting.
-func (b *Boards) showWaiting(ctx context.Context, tx bot.Tx, bd *sessions.Board, link string) error {
+func (b *Boards) showWaiting(ctx context.Context, tx bot.Tx, bd *board.Board, link string) error {
 	p, err := b.users.Profile(ctx, tx.DB(), bd.Creator)
 	if err != nil {
 		return err
@@ -291,14 +291,14 @@ func (b *Boards) mine(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[strin
 	for _, bi := range list {
 		state := t.MineWait
 		switch {
-		case bi.Status == sessions.BoardWaiting:
+		case bi.Status == board.Waiting:
 			state = t.MineWaiting
 		case bi.MyTurn:
 			state = t.MineTurn
 		}
 		opponent := "…"
 		switch {
-		case bi.Opponent.Bot != sessions.NoBot:
+		case bi.Opponent.Bot != board.NoBot:
 			opponent = fmt.Sprintf(t.Bot, t.Levels[bi.Opponent.Bot.String()])
 		case bi.Opponent.User != 0:
 			p, err := b.users.Profile(ctx, tx.DB(), bi.Opponent.User)

@@ -1,7 +1,8 @@
 // Package boards plays the engine's board games in Telegram: Russian, Turkish, International and
 // Brazilian draughts, chess, Chase and Fox and Geese, between two users or against the bot. The
-// rules of a session (seats, turns, clocks, undo, draws, results) are package sessions', stored
-// by sessions/sessionpg in the update's transaction; the rules of the games are the engine's.
+// rules of a session (seats, turns, clocks, undo, draws, results) are package board's
+// (sessions/board), stored by boardpg in the update's transaction; the rules of the games are the
+// engine's.
 // This package turns them into messages and buttons, takes the players' presses and typed moves,
 // and runs the scheduled work: the clocks, the reminders, the bot's moves and the clean-up.
 //
@@ -61,7 +62,7 @@
 // # Authority
 //
 // Every move, a player's or the bot's, goes through one path (play): the board is locked in the
-// transaction that stores the move, the sessions rules check the turn, the ply the player saw
+// transaction that stores the move, the board rules check the turn, the ply the player saw
 // and the clock, and the engine checks the move; the move, the new position and the messages
 // commit together. The bot thinks outside any transaction (ai.go) and its move is played by the
 // same path only if the board has not changed meanwhile. Everything is in the database, so a

@@ -12,7 +12,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/scripts"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # Notifications of pending moves
@@ -52,7 +52,7 @@ import (
 // (PlayURL) when there is a web game server.
 //
 // Clock reminders: the Reminders job warns a correspondence player two hours before the
-// deadline (package sessions' rule), and a player with a clock of minutes when a fifth of their
+// deadline (package board's rule), and a player with a clock of minutes when a fifth of their
 // main time, or a minute if more, is left (clockLead), once a ply, and only when they have not
 // touched the board at this ply: a player entering a move is not interrupted by a board sent
 // anew under their fingers. Reminders are not held back by quiet hours (the clock runs through
@@ -90,7 +90,7 @@ type news struct {
 	actor int
 }
 
-// notifySetting is a user's notification setting (sessions.NotifySetting).
+// notifySetting is a user's notification setting (board.NotifySetting).
 type notifySetting struct {
 	// delay is "" (by the game's clock), "now", "15m", "1h" or "never".
 	delay string
@@ -110,8 +110,8 @@ var delayNames = []string{"now", "15m", "1h", "never"}
 
 // defaultDelay is the delay of a game's time control when the user chose none: 15 minutes for
 // correspondence, at once otherwise.
-func defaultDelay(tc sessions.TimeControl) string {
-	if tc.Mode == sessions.ClockCorrespondence {
+func defaultDelay(tc board.TimeControl) string {
+	if tc.Mode == board.ClockCorrespondence {
 		return "15m"
 	}
 	return "now"
@@ -119,7 +119,7 @@ func defaultDelay(tc sessions.TimeControl) string {
 
 // after returns how long news waits before it is notified in a game of time control tc, and
 // whether it is never notified.
-func (s notifySetting) after(tc sessions.TimeControl) (time.Duration, bool) {
+func (s notifySetting) after(tc board.TimeControl) (time.Duration, bool) {
 	name := s.delay
 	if name == "" {
 		name = defaultDelay(tc)
@@ -156,7 +156,7 @@ func (b *Boards) loadSetting(ctx context.Context, tx bot.Tx, user int64) (notify
 // saveSetting stores a user's notification setting.
 func (b *Boards) saveSetting(ctx context.Context, tx bot.Tx, user int64, s notifySetting) error {
 	return b.store(tx.DB()).SaveNotifySetting(ctx, user,
-		sessions.NotifySetting{Delay: s.delay, Quiet: s.quiet, From: s.from, To: s.to, Offset: s.offset})
+		board.NotifySetting{Delay: s.delay, Quiet: s.quiet, From: s.from, To: s.to, Offset: s.offset})
 }
 
 // notice decides how news reaches a human seat (see the top of this file): sent at once (the
@@ -186,7 +186,7 @@ func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *scene, seat int, n n
 		b.metrics.Notifications.WithLabelValues("at_once").Inc()
 		return showNew, nil
 	}
-	notice := sessions.BoardNotice{Seat: seat, Ply: n.ply, Kind: n.kind, Actor: n.actor, Due: due}
+	notice := board.Notice{Seat: seat, Ply: n.ply, Kind: n.kind, Actor: n.actor, Due: due}
 	if err := st.PendNotice(ctx, bd.ID, notice, now); err != nil {
 		return 0, err
 	}
@@ -194,8 +194,8 @@ func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *scene, seat int, n n
 }
 
 // cancelNotice drops a seat's pending notification of a board: the player has seen the board.
-func (b *Boards) cancelNotice(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	dropped, err := b.store(tx.DB()).DropNotice(ctx, board, seat)
+func (b *Boards) cancelNotice(ctx context.Context, tx bot.Tx, id int64, seat int) error {
+	dropped, err := b.store(tx.DB()).DropNotice(ctx, id, seat)
 	if err != nil {
 		return err
 	}
@@ -208,13 +208,13 @@ func (b *Boards) cancelNotice(ctx context.Context, tx bot.Tx, board int64, seat 
 // Notify is the job of the pending notifications (NotifySpec): it sends each notification that
 // is due and still news, and drops the others (see the top of this file).
 func (b *Boards) Notify(ctx context.Context, do Doer) error {
-	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]sessions.BoardRef, error) {
+	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]board.Ref, error) {
 		return st.DueNoticeBoards(ctx, b.now(), maxSettle)
 	})
 	if err != nil {
 		return fmt.Errorf("boards: notifications: %w", err)
 	}
-	return b.settle(ctx, do, "notify", found, func(ctx context.Context, tx bot.Tx, _ Store, bd *sessions.Board) error {
+	return b.settle(ctx, do, "notify", found, func(ctx context.Context, tx bot.Tx, _ Store, bd *board.Board) error {
 		return b.deliver(ctx, tx, bd)
 	})
 }
@@ -226,13 +226,13 @@ type pending struct {
 }
 
 // pendingOf is a stored notification as the job judges it.
-func pendingOf(n sessions.BoardNotice) pending {
+func pendingOf(n board.Notice) pending {
 	return pending{seat: n.Seat, news: news{kind: n.Kind, ply: n.Ply, actor: n.Actor}}
 }
 
 // deliver sends the due notifications of a board locked in tx, or drops them, deleting their
 // rows.
-func (b *Boards) deliver(ctx context.Context, tx bot.Tx, bd *sessions.Board) error {
+func (b *Boards) deliver(ctx context.Context, tx bot.Tx, bd *board.Board) error {
 	st := b.store(tx.DB())
 	notices, err := st.ClaimNotices(ctx, bd.ID, b.now())
 	if err != nil {
@@ -274,7 +274,7 @@ func judge(sc *scene, p pending) string {
 	if pl := sc.players[p.seat]; pl == nil || pl.Blocked {
 		return "blocked"
 	}
-	if bd.Status == sessions.BoardWaiting || bd.Status == sessions.BoardAborted || bd.Ply() < p.ply {
+	if bd.Status == board.Waiting || bd.Status == board.Aborted || bd.Ply() < p.ply {
 		return "stale"
 	}
 	switch p.kind {
@@ -286,11 +286,11 @@ func judge(sc *scene, p pending) string {
 			return "seen"
 		}
 	case newsOffer:
-		if bd.Status != sessions.BoardActive || bd.Offer == nil || bd.Offer.Seat == p.seat {
+		if bd.Status != board.Active || bd.Offer == nil || bd.Offer.Seat == p.seat {
 			return "stale"
 		}
 	case newsStart:
-		if bd.Status != sessions.BoardActive {
+		if bd.Status != board.Active {
 			return "stale"
 		}
 	}
@@ -322,16 +322,16 @@ func (b *Boards) noticeNote(c *texts.Catalog, sc *scene, p pending) string {
 
 // clockLead is how long before a clock of minutes runs out its player is reminded: a fifth of
 // the main time, at least a minute.
-func clockLead(tc sessions.TimeControl) time.Duration { return max(tc.Main/5, time.Minute) }
+func clockLead(tc board.TimeControl) time.Duration { return max(tc.Main/5, time.Minute) }
 
 // clocked reports whether a time control runs a clock of minutes.
-func clocked(tc sessions.TimeControl) bool {
-	return tc.Mode == sessions.ClockFischer || tc.Mode == sessions.ClockByoyomi || tc.Mode == sessions.ClockSandglass
+func clocked(tc board.TimeControl) bool {
+	return tc.Mode == board.ClockFischer || tc.Mode == board.ClockByoyomi || tc.Mode == board.ClockSandglass
 }
 
 // dueBoards lists the boards a store's query finds due now, with their bots, in a transaction
 // it rolls back; each is then handled in a transaction of its own (settle).
-func (b *Boards) dueBoards(ctx context.Context, do Doer, query func(ctx context.Context, st Store) ([]sessions.BoardRef, error)) ([]due, error) {
+func (b *Boards) dueBoards(ctx context.Context, do Doer, query func(ctx context.Context, st Store) ([]board.Ref, error)) ([]due, error) {
 	return b.peek(ctx, do, func(ctx context.Context, st Store) ([]due, error) {
 		refs, err := query(ctx, st)
 		out := make([]due, len(refs))
@@ -345,17 +345,17 @@ func (b *Boards) dueBoards(ctx context.Context, do Doer, query func(ctx context.
 // clockReminders reminds the players with a clock of minutes whose time is nearly out (see the
 // top of this file).
 func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
-	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]sessions.BoardRef, error) {
+	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]board.Ref, error) {
 		return st.ClockLeadBoards(ctx, b.now(), maxSettle)
 	})
 	if err != nil {
 		return fmt.Errorf("boards: clock reminders: %w", err)
 	}
-	return b.settle(ctx, do, "clock-reminders", found, func(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board) error {
+	return b.settle(ctx, do, "clock-reminders", found, func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
 		now := b.now()
 		seat := bd.ToMove
 		left := bd.Deadline.Sub(now)
-		if bd.Status != sessions.BoardActive || !clocked(bd.Control) || bd.Deadline.IsZero() || left <= 0 ||
+		if bd.Status != board.Active || !clocked(bd.Control) || bd.Deadline.IsZero() || left <= 0 ||
 			left > clockLead(bd.Control) || !bd.Seats[seat].Human() {
 			return nil
 		}
@@ -375,7 +375,7 @@ func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
 
 // remind brings the board of the player to move back to the bottom of their chat with the time
 // left; for a player who wants no notifications the board is changed in place.
-func (b *Boards) remind(ctx context.Context, tx bot.Tx, bd *sessions.Board, now time.Time) error {
+func (b *Boards) remind(ctx context.Context, tx bot.Tx, bd *board.Board, now time.Time) error {
 	sc, err := b.newScene(ctx, tx, bd)
 	if err != nil {
 		return err

@@ -5,15 +5,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure the delay of a notification is the user's choice, and by default the game's clock's:
 // at once without a clock and with a clock of minutes, 15 minutes for correspondence.
 func TestNotifyDelay(t *testing.T) {
 	t.Parallel()
-	controls := map[string]sessions.TimeControl{}
-	for _, tc := range sessions.Controls() {
+	controls := map[string]board.TimeControl{}
+	for _, tc := range board.Controls() {
 		controls[tc.Name] = tc
 	}
 	for _, c := range []struct {

@@ -8,6 +8,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // source is who made a change to a board.
@@ -31,7 +32,7 @@ const noSeat = -1
 // notation) at the ply the player saw. It is the one path of every move, a player's (a button,
 // a typed move) and the bot's: the board's rules check it (turn, ply, clock, engine) and a refused
 // move changes nothing; a move played is saved with the messages that show it.
-func (b *Boards) play(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, user int64, text string, ply int, actor int, src source) error {
+func (b *Boards) play(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, user int64, text string, ply int, actor int, src source) error {
 	ev, err := bd.Move(user, text, ply, b.now())
 	if err != nil {
 		return err
@@ -40,7 +41,7 @@ func (b *Boards) play(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Boa
 }
 
 // commit saves what an operation changed on a board and shows it to the players (announce).
-func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, ev []sessions.BoardEvent, actor int, src source) error {
+func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, ev []board.Event, actor int, src source) error {
 	if len(ev) == 0 {
 		return nil
 	}
@@ -59,22 +60,22 @@ func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *sessions.B
 // offer, the start and the end of the game, a timeout notifies both: with a new message at once,
 // or after their delay, the board being changed in place silently meanwhile (see show.go and
 // notify.go).
-func (b *Boards) announce(ctx context.Context, tx bot.Tx, sc *scene, events []sessions.BoardEvent, actor int, src source) error {
+func (b *Boards) announce(ctx context.Context, tx bot.Tx, sc *scene, events []board.Event, actor int, src source) error {
 	bd := sc.bd
 	if err := b.botTurn(ctx, tx, bd); err != nil {
 		return err
 	}
 	for _, ev := range events {
 		switch ev.Kind {
-		case sessions.EventStarted:
+		case board.EventStarted:
 			b.metrics.Started.WithLabelValues(bd.Variant).Inc()
-		case sessions.EventMoved:
+		case board.EventMoved:
 			by := "human"
-			if bd.Seats[ev.Seat].Bot != sessions.NoBot {
+			if bd.Seats[ev.Seat].Bot != board.NoBot {
 				by = "bot"
 			}
 			b.metrics.Moves.WithLabelValues(bd.Variant, by).Inc()
-		case sessions.EventFinished:
+		case board.EventFinished:
 			b.metrics.Finished.WithLabelValues(bd.Variant, ev.Outcome.End.String()).Inc()
 		}
 	}
@@ -101,7 +102,7 @@ func (b *Boards) announce(ctx context.Context, tx bot.Tx, sc *scene, events []se
 // the news they are for the seat when it comes from elsewhere (nil when none): the opponent
 // moved, offered a draw or joined, or the game ended by the opponent's or the clock's doing.
 // News raises to a new message, which notice may then hold back.
-func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions.BoardEvent, actor int, src source) (showMode, string, *news) {
+func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []board.Event, actor int, src source) (showMode, string, *news) {
 	t := &c.Board
 	mode := showCaption
 	raise := func(m showMode) { mode = max(mode, m) }
@@ -125,30 +126,30 @@ func (b *Boards) effect(c *texts.Catalog, sc *scene, seat int, events []sessions
 	var notes []string
 	for _, ev := range events {
 		switch ev.Kind {
-		case sessions.EventStarted:
+		case board.EventStarted:
 			raise(showNew)
 			if seat != actor && actor != noSeat {
 				notes = append(notes, fmt.Sprintf(t.Joined, sc.name(c, actor)))
 				tell(newsStart)
 			}
-		case sessions.EventMoved:
+		case board.EventMoved:
 			notify(newsMove)
-		case sessions.EventFinished:
+		case board.EventFinished:
 			notify(newsEnd)
-		case sessions.EventUndone:
+		case board.EventUndone:
 			raise(showPicture)
 			if ev.Seat == seat {
 				notes = append(notes, t.UndoneYou)
 			} else {
 				notes = append(notes, fmt.Sprintf(t.UndoneThem, sc.name(c, ev.Seat)))
 			}
-		case sessions.EventDrawOffered:
+		case board.EventDrawOffered:
 			if ev.Seat != seat {
 				notify(newsOffer)
 			}
-		case sessions.EventDrawDeclined:
+		case board.EventDrawDeclined:
 			switch {
-			case sc.bd.Seats[ev.Seat].Bot != sessions.NoBot:
+			case sc.bd.Seats[ev.Seat].Bot != board.NoBot:
 				notes = append(notes, t.BotDeclines)
 			case ev.Seat == seat:
 				notes = append(notes, t.YouDeclined)

@@ -32,7 +32,7 @@ import (
 // The transport forgets the messages of a ref two days after they were sent (Telegram lets a
 // bot delete its messages for that long), while a correspondence player may think for three: a
 // board last sent more than refreshAfter ago is therefore sent anew rather than edited. When it
-// was sent is recorded per seat (sessions.BoardViews.MarkSent).
+// was sent is recorded per seat (board.Views.MarkSent).
 
 // refreshAfter is how old a board message may be and still be edited in place.
 const refreshAfter = 40 * time.Hour
@@ -146,17 +146,17 @@ func (b *Boards) picture(g *engine.Game, seat int, ent *entry) (string, error) {
 }
 
 // markSent records that a seat's board message was sent now.
-func (b *Boards) markSent(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	return b.store(tx.DB()).MarkSent(ctx, board, seat, b.now())
+func (b *Boards) markSent(ctx context.Context, tx bot.Tx, id int64, seat int) error {
+	return b.store(tx.DB()).MarkSent(ctx, id, seat, b.now())
 }
 
 // markWeb records that a seat's player acts on the game on the web now (see notify.go).
-func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	return b.store(tx.DB()).MarkWeb(ctx, board, seat, b.now())
+func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, id int64, seat int) error {
+	return b.store(tx.DB()).MarkWeb(ctx, id, seat, b.now())
 }
 
 // leaveWeb records that a seat's player acts on the game in Telegram: they are no longer on the
 // web, and news of the game rings again (see notify.go).
-func (b *Boards) leaveWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	return b.store(tx.DB()).LeaveWeb(ctx, board, seat)
+func (b *Boards) leaveWeb(ctx context.Context, tx bot.Tx, id int64, seat int) error {
+	return b.store(tx.DB()).LeaveWeb(ctx, id, seat)
 }

@@ -12,12 +12,12 @@ import (
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // scene is a board as its players are shown it: the board, its replayed game and the players.
 type scene struct {
-	bd *sessions.Board
+	bd *board.Board
 	g  *engine.Game
 	// players are the profiles of the human seats (nil for the bot and an empty seat).
 	players [2]*botpg.Profile
@@ -29,7 +29,7 @@ type scene struct {
 }
 
 // newScene reads the players of a board.
-func (b *Boards) newScene(ctx context.Context, tx bot.Tx, bd *sessions.Board) (*scene, error) {
+func (b *Boards) newScene(ctx context.Context, tx bot.Tx, bd *board.Board) (*scene, error) {
 	g, err := bd.Game()
 	if err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func (b *Boards) newScene(ctx context.Context, tx bot.Tx, bd *sessions.Board) (*
 // name is a seat's player as the catalogue c names them, HTML-escaped.
 func (sc *scene) name(c *texts.Catalog, seat int) string {
 	s := sc.bd.Seats[seat]
-	if s.Bot != sessions.NoBot {
+	if s.Bot != board.NoBot {
 		return html.EscapeString(fmt.Sprintf(c.Board.Bot, c.Board.Levels[s.Bot.String()]))
 	}
 	if p := sc.players[seat]; p != nil {
@@ -95,15 +95,15 @@ func (b *Boards) caption(c *texts.Catalog, sc *scene, seat int, note string, ent
 	var lines []string
 	lines = append(lines, fmt.Sprintf(t.Title, html.EscapeString(c.Game(bd.Variant)), bd.Ply()/2+1))
 	clocks := bd.Clocks(now)
-	timed := bd.Control.Mode == sessions.ClockFischer || bd.Control.Mode == sessions.ClockByoyomi ||
-		bd.Control.Mode == sessions.ClockSandglass
+	timed := bd.Control.Mode == board.ClockFischer || bd.Control.Mode == board.ClockByoyomi ||
+		bd.Control.Mode == board.ClockSandglass
 	for _, i := range []int{1 - seat, seat} {
 		mark := "▫️ "
-		if bd.Status == sessions.BoardActive && bd.ToMove == i {
+		if bd.Status == board.Active && bd.ToMove == i {
 			mark = "▶️ "
 		}
 		line := mark + fmt.Sprintf(t.Seat, html.EscapeString(sc.side(c, i)), sc.name(c, i))
-		if timed && bd.Status == sessions.BoardActive {
+		if timed && bd.Status == board.Active {
 			line += fmt.Sprintf(t.Clock, c.Duration(clocks[i]))
 		}
 		lines = append(lines, line)
@@ -113,13 +113,13 @@ func (b *Boards) caption(c *texts.Catalog, sc *scene, seat int, note string, ent
 		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(last.Text), sc.name(c, last.Seat)))
 	}
 	switch bd.Status {
-	case sessions.BoardFinished:
+	case board.Finished:
 		lines = append(lines, b.result(c, sc, seat)...)
-	case sessions.BoardActive:
+	case board.Active:
 		switch {
 		case bd.ToMove == seat:
 			lines = append(lines, t.YourTurn)
-		case bd.Seats[bd.ToMove].Bot != sessions.NoBot:
+		case bd.Seats[bd.ToMove].Bot != board.NoBot:
 			lines = append(lines, t.BotThinking)
 		default:
 			lines = append(lines, fmt.Sprintf(t.TheirTurn, sc.name(c, bd.ToMove)))
@@ -173,14 +173,14 @@ func endReason(c *texts.Catalog, sc *scene) string {
 	o := sc.bd.Outcome
 	var reason string
 	switch {
-	case o.End == sessions.EndRules:
+	case o.End == board.EndRules:
 		// The rule that ended the game is the final position's; the stored detail is the
 		// engine's English reason, the fallback.
 		reason = o.Detail
 		if st := sc.g.Status(); st.Result != engine.Ongoing {
 			reason = c.Reason(st.Rule.String())
 		}
-	case o.End == sessions.EndTimeout && o.Draw:
+	case o.End == board.EndTimeout && o.Draw:
 		reason = c.Reason("timeout_draw")
 	default:
 		reason = c.Reason(o.End.String())
@@ -230,7 +230,7 @@ func (b *Boards) keyboard(c *texts.Catalog, sc *scene, seat int, ent *entry, con
 		p.board, p.ply = bd.ID, ply
 		return bot.Button{Text: label, Data: p.data()}
 	}
-	if bd.Status != sessions.BoardActive {
+	if bd.Status != board.Active {
 		return nil
 	}
 	if confirm {
@@ -294,11 +294,11 @@ func (b *Boards) keyboard(c *texts.Catalog, sc *scene, seat int, ent *entry, con
 // canUndo reports whether a seat may take back a move now, for the keyboard (Board.Undo decides):
 // against the bot once it has moved; against a player its own last move while the opponent has
 // not seen it.
-func canUndo(bd *sessions.Board, seat int) bool {
-	if bd.Status != sessions.BoardActive || !bd.Seats[seat].Human() {
+func canUndo(bd *board.Board, seat int) bool {
+	if bd.Status != board.Active || !bd.Seats[seat].Human() {
 		return false
 	}
-	if bd.Seats[1-seat].Bot != sessions.NoBot {
+	if bd.Seats[1-seat].Bot != board.NoBot {
 		for _, m := range bd.Moves {
 			if m.Seat == seat {
 				return true

@@ -18,14 +18,15 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
-	"github.com/questbot/questbot/sessions/sessionpg"
+	"github.com/questbot/questbot/sessions/board"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # The web game server's side of the boards
 //
 // The web game server (package bot/boards/web) plays the same boards as Telegram. Its writes are
 // the Web* operations below: each runs in a transaction of the board's bot (bot.Transport.Do),
-// locks the board, applies the rules of package sessions and commits through the same path as a
+// locks the board, applies the rules of package board and commits through the same path as a
 // press in Telegram (commit, then announce), so a move made on the web page reaches the
 // opponent's chat board exactly as a move made with the buttons, and the mover's own chat board
 // is changed in place. Its reads are WebState (a board as one viewer sees it: the position, the
@@ -122,38 +123,38 @@ type SquareState struct {
 }
 
 // Spectators reports whether a board's players let anyone watch it.
-func Spectators(ctx context.Context, db pgx.Tx, board int64) (bool, error) {
-	return sessionpg.NewBoardStore(db).Spectators(ctx, board)
+func Spectators(ctx context.Context, db pgx.Tx, id int64) (bool, error) {
+	return boardpg.New(db).Spectators(ctx, id)
 }
 
 // Viewable reports the seat a user sees a board from: theirs, or -1 for anyone else when the
 // board may be watched (its players allow it, or it waits for an opponent to join it). Returns
-// sessions.ErrNotSeated otherwise.
-func Viewable(bd *sessions.Board, user int64, spectators bool) (int, error) {
-	if user != sessions.BotUser {
+// board.ErrNotSeated otherwise.
+func Viewable(bd *board.Board, user int64, spectators bool) (int, error) {
+	if user != board.BotUser {
 		if seat, err := bd.SeatOf(user); err == nil {
 			return seat, nil
 		}
 	}
-	if (spectators && bd.Status != sessions.BoardWaiting) || (bd.Status == sessions.BoardWaiting && !bd.Private) {
+	if (spectators && bd.Status != board.Waiting) || (bd.Status == board.Waiting && !bd.Private) {
 		return -1, nil
 	}
-	return 0, fmt.Errorf("board %d: user %d: %w", bd.ID, user, sessions.ErrNotSeated)
+	return 0, fmt.Errorf("board %d: user %d: %w", bd.ID, user, board.ErrNotSeated)
 }
 
 // WebState returns a board of a bot (service 0: of any bot) as a user sees it (user 0: someone
 // not logged in). Returns
-// sessions.ErrNotFound for a board of another bot or none, sessions.ErrNotSeated when the user
+// board.ErrNotFound for a board of another bot or none, board.ErrNotSeated when the user
 // may not see it (see Viewable).
-func (b *Boards) WebState(ctx context.Context, db pgx.Tx, service int, user, board int64) (*GameState, *sessions.Board, error) {
-	bd, err := b.store(db).Get(ctx, board)
+func (b *Boards) WebState(ctx context.Context, db pgx.Tx, service int, user, boardID int64) (*GameState, *board.Board, error) {
+	bd, err := b.store(db).Get(ctx, boardID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if service != 0 && bd.Service != service {
-		return nil, nil, fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
+		return nil, nil, fmt.Errorf("board %d of bot %d: %w", boardID, bd.Service, board.ErrNotFound)
 	}
-	spect, err := b.store(db).Spectators(ctx, board)
+	spect, err := b.store(db).Spectators(ctx, boardID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -162,7 +163,7 @@ func (b *Boards) WebState(ctx context.Context, db pgx.Tx, service int, user, boa
 		return nil, nil, err
 	}
 	lang := "en"
-	if user != sessions.BotUser {
+	if user != board.BotUser {
 		p, err := b.users.Profile(ctx, db, user)
 		if err != nil && !errors.Is(err, botpg.ErrNoUser) {
 			return nil, nil, err
@@ -186,7 +187,7 @@ var tagRE = regexp.MustCompile(`<[^>]*>`)
 func plain(s string) string { return html.UnescapeString(tagRE.ReplaceAllString(s, "")) }
 
 // state builds the state of a board for a seat (-1: a spectator) in c's language.
-func (b *Boards) state(ctx context.Context, db pgx.Tx, bd *sessions.Board, seat int, c *texts.Catalog) (*GameState, error) {
+func (b *Boards) state(ctx context.Context, db pgx.Tx, bd *board.Board, seat int, c *texts.Catalog) (*GameState, error) {
 	g, err := bd.Game()
 	if err != nil {
 		return nil, err
@@ -226,7 +227,7 @@ func (b *Boards) state(ctx context.Context, db pgx.Tx, bd *sessions.Board, seat 
 			st.Unseen = append(st.Unseen, m.Ply)
 		}
 	}
-	if seat >= 0 && bd.Status == sessions.BoardActive && bd.ToMove == seat {
+	if seat >= 0 && bd.Status == board.Active && bd.ToMove == seat {
 		for _, mv := range g.LegalMoves() {
 			path, _ := g.Describe(mv)
 			st.Legal = append(st.Legal, LegalMove{Text: mv.String(), Path: path})
@@ -236,7 +237,7 @@ func (b *Boards) state(ctx context.Context, db pgx.Tx, bd *sessions.Board, seat 
 		st.Offer = &OfferState{Seat: o.Seat}
 	}
 	st.CanUndo = seat >= 0 && canUndo(bd, seat)
-	if bd.Status == sessions.BoardFinished && bd.Outcome != nil {
+	if bd.Status == board.Finished && bd.Outcome != nil {
 		st.Result = b.webResult(c, sc, seat)
 	}
 	viewer := max(seat, 0)
@@ -284,7 +285,7 @@ func (b *Boards) webResult(c *texts.Catalog, sc *scene, seat int) *ResultState {
 
 // PictureFile returns the file of a board's picture as a seat sees it (the file Telegram is
 // sent; drawn when there is none).
-func (b *Boards) PictureFile(bd *sessions.Board, seat int) (path, version string, err error) {
+func (b *Boards) PictureFile(bd *board.Board, seat int) (path, version string, err error) {
 	g, err := bd.Game()
 	if err != nil {
 		return "", "", err
@@ -294,19 +295,19 @@ func (b *Boards) PictureFile(bd *sessions.Board, seat int) (path, version string
 }
 
 // lockSeat locks a board of a bot for one of its players and returns it with their seat.
-// Returns sessions.ErrNotFound for a board of another bot, sessions.ErrNotSeated for anyone but
+// Returns board.ErrNotFound for a board of another bot, board.ErrNotSeated for anyone but
 // its players.
-func (b *Boards) lockSeat(ctx context.Context, tx bot.Tx, service int, user, board int64) (Store, *sessions.Board, int, error) {
+func (b *Boards) lockSeat(ctx context.Context, tx bot.Tx, service int, user, boardID int64) (Store, *board.Board, int, error) {
 	st := b.store(tx.DB())
-	bd, err := st.Lock(ctx, board)
+	bd, err := st.Lock(ctx, boardID)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	if bd.Service != service {
-		return nil, nil, 0, fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
+		return nil, nil, 0, fmt.Errorf("board %d of bot %d: %w", boardID, bd.Service, board.ErrNotFound)
 	}
-	if user == sessions.BotUser {
-		return nil, nil, 0, sessions.ErrNotSeated
+	if user == board.BotUser {
+		return nil, nil, 0, board.ErrNotSeated
 	}
 	seat, err := bd.SeatOf(user)
 	if err != nil {
@@ -316,18 +317,18 @@ func (b *Boards) lockSeat(ctx context.Context, tx bot.Tx, service int, user, boa
 }
 
 // WebMove plays a move for a player on the web: text as written or a legal move's notation, at
-// the ply the player saw (sessions.ErrStale when the board has moved on). The move is played as a
+// the ply the player saw (board.ErrStale when the board has moved on). The move is played as a
 // press in Telegram plays it: it tells that the player has seen the board at that ply, and both
 // chats' boards show it.
-func (b *Boards) WebMove(ctx context.Context, tx bot.Tx, service int, user, board int64, text string, ply int) error {
-	st, bd, seat, err := b.lockSeat(ctx, tx, service, user, board)
+func (b *Boards) WebMove(ctx context.Context, tx bot.Tx, service int, user, boardID int64, text string, ply int) error {
+	st, bd, seat, err := b.lockSeat(ctx, tx, service, user, boardID)
 	if err != nil {
 		return err
 	}
-	if err := b.markWeb(ctx, tx, board, seat); err != nil {
+	if err := b.markWeb(ctx, tx, boardID, seat); err != nil {
 		return err
 	}
-	if bd.Status == sessions.BoardActive && bd.ToMove == seat && ply == bd.Ply() {
+	if bd.Status == board.Active && bd.ToMove == seat && ply == bd.Ply() {
 		if err := b.seen(ctx, tx, st, bd, seat, byWeb); err != nil {
 			return err
 		}
@@ -335,16 +336,16 @@ func (b *Boards) WebMove(ctx context.Context, tx bot.Tx, service int, user, boar
 	return b.play(ctx, tx, st, bd, user, text, ply, seat, byWeb)
 }
 
-// WebUndo takes back the player's last move (sessions.Board.Undo decides when it may).
-func (b *Boards) WebUndo(ctx context.Context, tx bot.Tx, service int, user, board int64) error {
-	return b.webOp(ctx, tx, service, user, board, func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) {
+// WebUndo takes back the player's last move (board.Board.Undo decides when it may).
+func (b *Boards) WebUndo(ctx context.Context, tx bot.Tx, service int, user, boardID int64) error {
+	return b.webOp(ctx, tx, service, user, boardID, func(bd *board.Board, now time.Time) ([]board.Event, error) {
 		return bd.Undo(user, now)
 	})
 }
 
 // WebResign resigns the game for the player.
-func (b *Boards) WebResign(ctx context.Context, tx bot.Tx, service int, user, board int64) error {
-	return b.webOp(ctx, tx, service, user, board, func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) {
+func (b *Boards) WebResign(ctx context.Context, tx bot.Tx, service int, user, boardID int64) error {
+	return b.webOp(ctx, tx, service, user, boardID, func(bd *board.Board, now time.Time) ([]board.Event, error) {
 		return bd.Resign(user, now)
 	})
 }
@@ -357,32 +358,32 @@ const (
 )
 
 // WebDraw offers a draw, or accepts or declines the opponent's offer (action: DrawOffer,
-// DrawAccept, DrawDecline; sessions.ErrInvalid for any other).
-func (b *Boards) WebDraw(ctx context.Context, tx bot.Tx, service int, user, board int64, action string) error {
-	var op func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error)
+// DrawAccept, DrawDecline; board.ErrInvalid for any other).
+func (b *Boards) WebDraw(ctx context.Context, tx bot.Tx, service int, user, boardID int64, action string) error {
+	var op func(bd *board.Board, now time.Time) ([]board.Event, error)
 	switch action {
 	case DrawOffer:
-		op = func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) { return bd.OfferDraw(user, now) }
+		op = func(bd *board.Board, now time.Time) ([]board.Event, error) { return bd.OfferDraw(user, now) }
 	case DrawAccept:
-		op = func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) {
+		op = func(bd *board.Board, now time.Time) ([]board.Event, error) {
 			return bd.AcceptDraw(user, now)
 		}
 	case DrawDecline:
-		op = func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error) {
+		op = func(bd *board.Board, now time.Time) ([]board.Event, error) {
 			return bd.DeclineDraw(user, now)
 		}
 	default:
-		return fmt.Errorf("%w: draw action %q", sessions.ErrInvalid, action)
+		return fmt.Errorf("%w: draw action %q", board.ErrInvalid, action)
 	}
-	return b.webOp(ctx, tx, service, user, board, op)
+	return b.webOp(ctx, tx, service, user, boardID, op)
 }
 
 // webOp carries out an operation of a player on a board locked in tx, as a press of its button
 // in Telegram does: a refused one changes nothing; one carried out tells that the player has seen
 // the board, and is committed and shown in both chats.
-func (b *Boards) webOp(ctx context.Context, tx bot.Tx, service int, user, board int64,
-	op func(bd *sessions.Board, now time.Time) ([]sessions.BoardEvent, error)) error {
-	st, bd, seat, err := b.lockSeat(ctx, tx, service, user, board)
+func (b *Boards) webOp(ctx context.Context, tx bot.Tx, service int, user, boardID int64,
+	op func(bd *board.Board, now time.Time) ([]board.Event, error)) error {
+	st, bd, seat, err := b.lockSeat(ctx, tx, service, user, boardID)
 	if err != nil {
 		return err
 	}
@@ -390,7 +391,7 @@ func (b *Boards) webOp(ctx context.Context, tx bot.Tx, service int, user, board 
 	if err != nil {
 		return err
 	}
-	if err := b.markWeb(ctx, tx, board, seat); err != nil {
+	if err := b.markWeb(ctx, tx, boardID, seat); err != nil {
 		return err
 	}
 	if err := b.seen(ctx, tx, st, bd, seat, byWeb); err != nil {
@@ -402,12 +403,12 @@ func (b *Boards) webOp(ctx context.Context, tx bot.Tx, service int, user, board 
 // WebSeen records that the player has seen the board up to ply (the web page shows the moves,
 // then says so): the opponent's moves up to it can no longer be taken back, and their keyboard
 // loses its button. Unlike a press, it is recorded in a finished game too.
-func (b *Boards) WebSeen(ctx context.Context, tx bot.Tx, service int, user, board int64, ply int) error {
-	st, bd, seat, err := b.lockSeat(ctx, tx, service, user, board)
+func (b *Boards) WebSeen(ctx context.Context, tx bot.Tx, service int, user, boardID int64, ply int) error {
+	st, bd, seat, err := b.lockSeat(ctx, tx, service, user, boardID)
 	if err != nil {
 		return err
 	}
-	if err := b.markWeb(ctx, tx, board, seat); err != nil {
+	if err := b.markWeb(ctx, tx, boardID, seat); err != nil {
 		return err
 	}
 	other := 1 - seat
@@ -436,16 +437,16 @@ func (b *Boards) WebSeen(ctx context.Context, tx bot.Tx, service int, user, boar
 // player's side drawn, no clock, as in Telegram), or, without a level, in the oldest game of the
 // same game and clock that waits for an opponent, else in a new one that waits (a game the user
 // already waits in for the same is given again). It returns the board. Returns
-// sessions.ErrInvalid for a game or clock not offered.
-func (b *Boards) WebCreate(ctx context.Context, tx bot.Tx, service int, user int64, variant, control string, level sessions.BotLevel) (int64, error) {
-	if !offered(variant) || level > sessions.BotStrong {
-		return 0, fmt.Errorf("%w: game %q", sessions.ErrInvalid, variant)
+// board.ErrInvalid for a game or clock not offered.
+func (b *Boards) WebCreate(ctx context.Context, tx bot.Tx, service int, user int64, variant, control string, level board.BotLevel) (int64, error) {
+	if !offered(variant) || level > board.BotStrong {
+		return 0, fmt.Errorf("%w: game %q", board.ErrInvalid, variant)
 	}
 	st := b.store(tx.DB())
-	if level != sessions.NoBot {
-		spec := sessions.BoardSpec{Service: service, Creator: user, Variant: variant, Seed: b.seed(),
-			Control: sessions.TimeControl{Name: "none"}, Side: sessions.SideRandom, Bot: level}
-		bd, ev, err := sessions.OpenBoard(spec, b.now())
+	if level != board.NoBot {
+		spec := board.Spec{Service: service, Creator: user, Variant: variant, Seed: b.seed(),
+			Control: board.TimeControl{Name: "none"}, Side: board.SideRandom, Bot: level}
+		bd, ev, err := board.Open(spec, b.now())
 		if err != nil {
 			return 0, err
 		}
@@ -466,14 +467,14 @@ func (b *Boards) WebCreate(ctx context.Context, tx bot.Tx, service int, user int
 	if err != nil {
 		return 0, err
 	}
-	spec := sessions.BoardSpec{Service: service, Creator: user, Variant: variant, Seed: b.seed(), Control: tc,
-		Side: sessions.SideRandom}
+	spec := board.Spec{Service: service, Creator: user, Variant: variant, Seed: b.seed(), Control: tc,
+		Side: board.SideRandom}
 	mine, err := st.UserBoards(ctx, service, user, 0)
 	if err != nil {
 		return 0, err
 	}
 	for _, bi := range mine {
-		if bi.Status == sessions.BoardWaiting && bi.Variant == spec.Variant && bi.Control == spec.Control.Name {
+		if bi.Status == board.Waiting && bi.Variant == spec.Variant && bi.Control == spec.Control.Name {
 			bd, err := st.Get(ctx, bi.ID)
 			if err != nil {
 				return 0, err
@@ -484,8 +485,8 @@ func (b *Boards) WebCreate(ctx context.Context, tx bot.Tx, service int, user int
 		}
 	}
 	bd, err := st.ClaimWaiting(ctx, spec)
-	if errors.Is(err, sessions.ErrNotFound) {
-		bd, _, err = sessions.OpenBoard(spec, b.now())
+	if errors.Is(err, board.ErrNotFound) {
+		bd, _, err = board.Open(spec, b.now())
 		if err == nil {
 			err = st.Create(ctx, bd)
 		}
@@ -505,38 +506,38 @@ func (b *Boards) WebCreate(ctx context.Context, tx bot.Tx, service int, user int
 }
 
 // WebJoin seats a user in a public game of a bot that waits for an opponent, and starts it.
-// Returns ErrPrivate for a game joined by invite only, sessions.ErrFull when it has started,
-// sessions.ErrAlreadySeated for its creator.
-func (b *Boards) WebJoin(ctx context.Context, tx bot.Tx, service int, user, board int64) error {
+// Returns ErrPrivate for a game joined by invite only, board.ErrFull when it has started,
+// board.ErrAlreadySeated for its creator.
+func (b *Boards) WebJoin(ctx context.Context, tx bot.Tx, service int, user, boardID int64) error {
 	st := b.store(tx.DB())
-	bd, err := st.Lock(ctx, board)
+	bd, err := st.Lock(ctx, boardID)
 	if err != nil {
 		return err
 	}
 	if bd.Service != service {
-		return fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
+		return fmt.Errorf("board %d of bot %d: %w", boardID, bd.Service, board.ErrNotFound)
 	}
-	if bd.Private && bd.Status == sessions.BoardWaiting {
+	if bd.Private && bd.Status == board.Waiting {
 		if _, err := bd.SeatOf(user); err == nil {
-			return fmt.Errorf("board %d: %w", board, sessions.ErrAlreadySeated)
+			return fmt.Errorf("board %d: %w", boardID, board.ErrAlreadySeated)
 		}
-		return fmt.Errorf("board %d: %w", board, ErrPrivate)
+		return fmt.Errorf("board %d: %w", boardID, ErrPrivate)
 	}
 	return b.join(ctx, tx, st, bd, user, byWeb)
 }
 
 // WebSpectators sets whether anyone may watch a board; either player may switch it.
-func (b *Boards) WebSpectators(ctx context.Context, tx bot.Tx, service int, user, board int64, allow bool) error {
-	if _, _, _, err := b.lockSeat(ctx, tx, service, user, board); err != nil {
+func (b *Boards) WebSpectators(ctx context.Context, tx bot.Tx, service int, user, boardID int64, allow bool) error {
+	if _, _, _, err := b.lockSeat(ctx, tx, service, user, boardID); err != nil {
 		return err
 	}
-	return b.store(tx.DB()).SetSpectators(ctx, board, allow, user, b.now())
+	return b.store(tx.DB()).SetSpectators(ctx, boardID, allow, user, b.now())
 }
 
 // WebLegal returns the legal moves of a board's side to move, for the answer to a refused move.
-func WebLegal(bd *sessions.Board) []string {
+func WebLegal(bd *board.Board) []string {
 	g, err := bd.Game()
-	if err != nil || bd.Status != sessions.BoardActive {
+	if err != nil || bd.Status != board.Active {
 		return []string{}
 	}
 	out := []string{}
@@ -547,9 +548,9 @@ func WebLegal(bd *sessions.Board) []string {
 }
 
 // webName names a player of a board in plain text, for lists.
-func webName(c *texts.Catalog, p *botpg.Profile, s sessions.Seat) string {
+func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat) string {
 	switch {
-	case s.Bot != sessions.NoBot:
+	case s.Bot != board.NoBot:
 		return fmt.Sprintf(c.Board.Bot, c.Board.Levels[s.Bot.String()])
 	case p == nil:
 		return ""
@@ -563,7 +564,7 @@ func webName(c *texts.Catalog, p *botpg.Profile, s sessions.Seat) string {
 
 // OpponentName names the opponent of a user's board in a list, in plain text, in the language
 // of lang ("" while nobody has joined).
-func (b *Boards) OpponentName(ctx context.Context, db pgx.Tx, lang string, s sessions.Seat) (string, error) {
+func (b *Boards) OpponentName(ctx context.Context, db pgx.Tx, lang string, s board.Seat) (string, error) {
 	var p *botpg.Profile
 	if s.Human() {
 		var err error

@@ -12,7 +12,7 @@
 //
 // The server trusts no client: every call is checked against the caller's seat, and every move
 // goes through the engine on the server. Reads use a read-only transaction of the pool (the
-// board store of sessions/sessionpg); writes go through the board operations of bot/boards
+// board store of sessions/board/boardpg); writes go through the board operations of bot/boards
 // (Boards.WebMove and the others) in a transaction of the board's bot (Config.Doer, the
 // transport), so that the messages they send in Telegram commit with the change.
 package web
