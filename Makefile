@@ -31,7 +31,7 @@ test: chromium
 # one package only, its store (migrations/owners_test.go).
 PURE     := "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula" \
             "scripts:scripts quest formula github.com/casbin/govaluate" "sessions:sessions engine" \
-            "qms:qms qmm formula"
+            "sessions/board:sessions engine" "qms:qms qmm formula"
 FEATURES := scriptbot questplay relay devtools boards
 check:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
