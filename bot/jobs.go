@@ -35,7 +35,7 @@ import (
 //     cursor past the users it queued in the same transaction; relay-cleanup only deletes.
 //   - board-deadlines, board-reminders, board-notify, board-cleanup (bot/boards): found by a
 //     claim that is rolled back, then settled one board at a time with the board locked and the
-//     rule checked again (sessions.Board.Expire, Remind, the notification row deleted in the
+//     rule checked again (board.Board.Expire, Remind, the notification row deleted in the
 //     transaction that queues its message), so a second run finds nothing left to do.
 //   - board-ai (bot/boards): a turn is claimed with a lease at the board's revision, and the
 //     move is played only if the revision is still the one claimed. It is also woken at once

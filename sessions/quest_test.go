@@ -7,6 +7,9 @@ import (
 	"time"
 )
 
+// t0 is the tests' clock origin; every time is t0 plus an offset, never the wall clock.
+var t0 = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
 // pair is the two-player type of the reference's spock.qmm: [p1] the player's number, [p2] the
 // move, [p3] and [p4] the moves of players 1 and 2.
 var pair = Type{ID: 1, Min: 2, Max: 2, Index: 1, Start: 2, Count: 1}

@@ -14,18 +14,19 @@ import (
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # The bot's moves
 //
 // The bot's moves are computed by the AI job (Think), never in an update's transaction: a
 // player's move against the bot commits at once, with a board saying the bot is thinking, and
-// the chat goes on. The job claims the bots' turns (sessions.BoardJobs.ClaimBotTurns: a lease
+// the chat goes on. The job claims the bots' turns (board.Jobs.ClaimBotTurns: a lease
 // on the turn at the board's revision, committed at once), searches each outside any
 // transaction, at most one search per slot (Config.Workers, one per core by default), then
 // plays the move in a new transaction through play, the path of every move, only if the board's
 // revision is still the one claimed (a move taken back, a resignation meanwhile: the result is
-// dropped). A search is bounded by its level's node limit (sessions.BotLevel.Limits) and capped
+// dropped). A search is bounded by its level's node limit (board.BotLevel.Limits) and capped
 // in time (Config.Think; 2 s for the strongest level). A process that dies mid-search leaves a
 // lease that runs out; the next run, here or in another process, claims the turn again, so a bot
 // move pending at a restart is made after it.
@@ -72,8 +73,8 @@ func (b *Boards) WatchAI(ctx context.Context, pool *pgxpool.Pool) {
 
 // botTurn announces, in tx, that it is the bot's turn on bd when it is: the AI is woken when tx
 // commits, here and in the other processes.
-func (b *Boards) botTurn(ctx context.Context, tx bot.Tx, bd *sessions.Board) error {
-	if bd.Status != sessions.BoardActive || bd.Seats[bd.ToMove].Bot == sessions.NoBot {
+func (b *Boards) botTurn(ctx context.Context, tx bot.Tx, bd *board.Board) error {
+	if bd.Status != board.Active || bd.Seats[bd.ToMove].Bot == board.NoBot {
 		return nil
 	}
 	if _, err := tx.DB().Exec(ctx, notifyAISQL); err != nil {
@@ -105,7 +106,7 @@ func (b *Boards) Think(ctx context.Context, do Doer) error {
 				break take
 			}
 		}
-		var claimed []*sessions.Board
+		var claimed []*board.Board
 		var err error
 		if free > 0 {
 			claimed, err = b.claimTurns(ctx, do, free)
@@ -150,8 +151,8 @@ func (b *Boards) Think(ctx context.Context, do Doer) error {
 }
 
 // claimTurns leases at most n bots' turns.
-func (b *Boards) claimTurns(ctx context.Context, do Doer, n int) ([]*sessions.Board, error) {
-	var boards []*sessions.Board
+func (b *Boards) claimTurns(ctx context.Context, do Doer, n int) ([]*board.Board, error) {
+	var boards []*board.Board
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
 		var err error
 		boards, err = b.store(tx.DB()).ClaimBotTurns(ctx, b.now(), b.lease, n)
@@ -162,7 +163,7 @@ func (b *Boards) claimTurns(ctx context.Context, do Doer, n int) ([]*sessions.Bo
 
 // search computes the bot's move on a claimed board and plays it, if the board has not changed
 // since the claim.
-func (b *Boards) search(ctx context.Context, do Doer, bd *sessions.Board) {
+func (b *Boards) search(ctx context.Context, do Doer, bd *board.Board) {
 	log := b.log.With(slog.Int64("board", bd.ID), slog.String("game", bd.Variant))
 	seat, ok := bd.BotSeat()
 	if !ok {
@@ -198,7 +199,7 @@ func (b *Boards) search(ctx context.Context, do Doer, bd *sessions.Board) {
 			log.Debug("The bot's move is stale: the board changed while it thought")
 			return nil
 		}
-		ev, err := cur.Move(sessions.BotUser, mv.String(), cur.Ply(), b.now())
+		ev, err := cur.Move(board.BotUser, mv.String(), cur.Ply(), b.now())
 		if err != nil {
 			return err
 		}
@@ -215,9 +216,9 @@ func (b *Boards) search(ctx context.Context, do Doer, bd *sessions.Board) {
 	}
 }
 
-// limits are the search limits of a level: its node limit (sessions.BotLevel.Limits), which
+// limits are the search limits of a level: its node limit (board.BotLevel.Limits), which
 // keeps a level's play alike from machine to machine, capped in time (Config.Think).
-func (b *Boards) limits(level sessions.BotLevel) engine.Limits {
+func (b *Boards) limits(level board.BotLevel) engine.Limits {
 	lim := level.Limits()
 	lim.Time = b.think[level]
 	return lim

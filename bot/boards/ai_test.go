@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // BenchmarkBotMove measures the bot's search for a move at each level, in each game the bot
@@ -18,7 +18,7 @@ import (
 func BenchmarkBotMove(b *testing.B) {
 	boards := New(Config{Dir: b.TempDir()})
 	for _, variant := range Games {
-		for _, level := range []sessions.BotLevel{sessions.BotEasy, sessions.BotNormal, sessions.BotStrong} {
+		for _, level := range []board.BotLevel{board.BotEasy, board.BotNormal, board.BotStrong} {
 			b.Run(variant+"/"+level.String(), func(b *testing.B) {
 				g, err := engine.NewGame(variant, engine.WithSeed(5))
 				if err != nil {

@@ -17,15 +17,15 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/sessions"
-	"github.com/questbot/questbot/sessions/sessionpg"
+	"github.com/questbot/questbot/sessions/board"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
-// Store keeps the boards, inside the caller's transaction (sessions/sessionpg implements it).
+// Store keeps the boards, inside the caller's transaction (sessions/board/boardpg implements it).
 type Store interface {
-	sessions.BoardStore
-	sessions.BoardJobs
-	sessions.BoardViews
+	board.Store
+	board.Jobs
+	board.Views
 }
 
 // Users gives the players as others see them (bot/botpg implements it): their chat, name and
@@ -51,19 +51,19 @@ type Config struct {
 	// Now is the clock of the games (turns, deadlines, reminders); nil is time.Now. The
 	// pictures' ages are the file system's, in real time.
 	Now func() time.Time
-	// Store returns the board store of a transaction; sessionpg's when nil.
+	// Store returns the board store of a transaction; boardpg's when nil.
 	Store func(tx pgx.Tx) Store
 	// Users gives the players' profiles; botpg's when nil.
 	Users Users
 	// Workers bounds the AI searches run at once; runtime.NumCPU() when 0.
 	Workers int
 	// Think caps the time of one AI search by level (the levels' node limits come first, see
-	// sessions.BotLevel.Limits); DefaultThink when nil.
-	Think map[sessions.BotLevel]time.Duration
+	// board.BotLevel.Limits); DefaultThink when nil.
+	Think map[board.BotLevel]time.Duration
 	// Lease is how long the AI holds a bot's turn it claimed before another worker may take it
 	// (a worker that died); DefaultLease when 0.
 	Lease time.Duration
-	// InviteTTL is how long an invite link works; sessions.InviteLifetime when 0.
+	// InviteTTL is how long an invite link works; board.InviteLifetime when 0.
 	InviteTTL time.Duration
 	// KeepPictures is how long a picture is kept after it was last written; DefaultKeepPictures
 	// when 0.
@@ -77,10 +77,10 @@ type Config struct {
 }
 
 // DefaultThink are the time caps of the AI's searches: at most 2 s for the strongest level.
-var DefaultThink = map[sessions.BotLevel]time.Duration{
-	sessions.BotEasy:   500 * time.Millisecond,
-	sessions.BotNormal: time.Second,
-	sessions.BotStrong: 2 * time.Second,
+var DefaultThink = map[board.BotLevel]time.Duration{
+	board.BotEasy:   500 * time.Millisecond,
+	board.BotNormal: time.Second,
+	board.BotStrong: 2 * time.Second,
 }
 
 // DefaultLease is how long the AI holds a claimed bot's turn: the longest search and the time
@@ -97,7 +97,7 @@ type Boards struct {
 	store  func(tx pgx.Tx) Store
 	users  Users
 	pics   *pictures
-	think  map[sessions.BotLevel]time.Duration
+	think  map[board.BotLevel]time.Duration
 	lease  time.Duration
 	invite time.Duration
 	slots  chan struct{} // one per AI search that may run at once
@@ -123,7 +123,7 @@ func New(cfg Config) *Boards {
 		b.now = time.Now
 	}
 	if b.store == nil {
-		b.store = func(tx pgx.Tx) Store { return sessionpg.NewBoardStore(tx) }
+		b.store = func(tx pgx.Tx) Store { return boardpg.New(tx) }
 	}
 	if b.users == nil {
 		b.users = botpg.NewUsers()
@@ -138,7 +138,7 @@ func New(cfg Config) *Boards {
 		b.lease = DefaultLease
 	}
 	if b.invite <= 0 {
-		b.invite = sessions.InviteLifetime
+		b.invite = board.InviteLifetime
 	}
 	workers := cfg.Workers
 	if workers <= 0 {

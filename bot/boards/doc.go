@@ -1,13 +1,13 @@
 // Package boards is the board-game service: the engine's games (Russian, Turkish, International
 // and Brazilian draughts, chess, Chase and Fox and Geese) between two users or against the bot.
-// The rules of a session (seats, turns, clocks, undo, draws, results) are package sessions',
-// stored by sessions/sessionpg in the caller's transaction; the rules of the games are the
+// The rules of a session (seats, turns, clocks, undo, draws, results) are sessions/board's,
+// stored by sessions/board/boardpg in the caller's transaction; the rules of the games are the
 // engine's. This package keeps the rules of play and their persistence, the jobs of the clocks,
 // reminders, notifications and clean-up, the AI's worker pool and the notification policy.
 //
 // Its operations (ops.go: Open, Redeem, Join, and on a board a player holds, Take: Act for a
 // move, an undo, a resignation or a draw, Seen, SeenUpTo, Cancel, SetSpectators) exist once,
-// whoever asks, and return what happened: a Change (the events of package sessions, who did it,
+// whoever asks, and return what happened: a Change (the events of package board, who did it,
 // how each seat hears of it), which the service hands to its views (View) in the transaction
 // that makes it. The views render it: the Telegram view (bot/boards/telegram: the boards as
 // pictures in the players' chats, the commands, buttons and typed moves), and the web game

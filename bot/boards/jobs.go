@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # Scheduled jobs
@@ -24,7 +24,7 @@ import (
 // Each job finds its boards with the store's claims (FOR UPDATE SKIP LOCKED) in a transaction it
 // then rolls back (a peek: the claims' own changes are undone), and settles each board in a
 // transaction of its own, of the board's bot, which locks the board, checks again with the rules
-// of package sessions (Expire, Remind, the waiting board's age) and commits the change with its
+// of package board (Expire, Remind, the waiting board's age) and commits the change with its
 // messages. So two processes never settle a board twice, and a crash loses nothing: a board not
 // settled is found again by the next run.
 
@@ -65,7 +65,7 @@ func (b *Boards) peek(ctx context.Context, do Doer, claim func(ctx context.Conte
 
 // settle runs fn on each board in a transaction of its bot with the board locked, and returns
 // the failures joined (each logged).
-func (b *Boards) settle(ctx context.Context, do Doer, job string, boards []due, fn func(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board) error) error {
+func (b *Boards) settle(ctx context.Context, do Doer, job string, boards []due, fn func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error) error {
 	var failed error
 	for _, d := range boards {
 		err := do.Do(ctx, d.service, func(ctx context.Context, tx bot.Tx) error {
@@ -102,7 +102,7 @@ func (b *Boards) Deadlines(ctx context.Context, do Doer) error {
 	if err != nil {
 		return fmt.Errorf("boards: deadlines: %w", err)
 	}
-	return b.settle(ctx, do, "deadlines", boards, func(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board) error {
+	return b.settle(ctx, do, "deadlines", boards, func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
 		ev, err := bd.Expire(b.now())
 		if err != nil {
 			return err
@@ -112,7 +112,7 @@ func (b *Boards) Deadlines(ctx context.Context, do Doer) error {
 }
 
 // Reminders is the job of the reminders (RemindersSpec): once a ply, when the player to move of
-// a correspondence game has sessions.ReminderLead left, or the player to move of a game with a
+// a correspondence game has board.ReminderLead left, or the player to move of a game with a
 // clock of minutes has a fifth of their main time or a minute left and has not touched the
 // board at this ply (clockReminders), their board comes back to the bottom of their chat with
 // the time left; changed in place for a player who wants no notifications.
@@ -133,7 +133,7 @@ func (b *Boards) corrReminders(ctx context.Context, do Doer) error {
 	if err != nil {
 		return fmt.Errorf("boards: reminders: %w", err)
 	}
-	return b.settle(ctx, do, "reminders", boards, func(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board) error {
+	return b.settle(ctx, do, "reminders", boards, func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
 		now := b.now()
 		if !bd.Remind(now) {
 			return nil // reminded already, or the player moved
@@ -146,7 +146,7 @@ func (b *Boards) corrReminders(ctx context.Context, do Doer) error {
 }
 
 // Cleanup is the hourly clean-up (CleanupSpec): it closes the games that waited for an
-// opponent longer than sessions.WaitingLifetime, telling their creators, deletes the expired
+// opponent longer than board.WaitingLifetime, telling their creators, deletes the expired
 // invites and removes the pictures not used for Config.KeepPictures.
 func (b *Boards) Cleanup(ctx context.Context, do Doer) error {
 	// One instant for the whole run: the store's clean-up both closes the games that waited
@@ -173,7 +173,7 @@ func (b *Boards) Cleanup(ctx context.Context, do Doer) error {
 			done = true
 			break
 		}
-		expire := func(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board) error {
+		expire := func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
 			return b.expireWaiting(ctx, tx, st, bd, now)
 		}
 		if err := b.settle(ctx, do, "cleanup", stale, expire); err != nil {
@@ -204,8 +204,8 @@ const maxCleanupRounds = 10
 
 // expireWaiting closes a game that has waited for an opponent too long at now; the views tell
 // its creator.
-func (b *Boards) expireWaiting(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, now time.Time) error {
-	if bd.Status != sessions.BoardWaiting || now.Sub(bd.Created) <= sessions.WaitingLifetime {
+func (b *Boards) expireWaiting(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, now time.Time) error {
+	if bd.Status != board.Waiting || now.Sub(bd.Created) <= board.WaitingLifetime {
 		return nil
 	}
 	ev, err := bd.Cancel(bd.Creator, now)

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # Notifications of pending moves
@@ -47,7 +47,7 @@ import (
 // (PlayURL) when there is a web game server.
 //
 // Clock reminders: the Reminders job warns a correspondence player two hours before the
-// deadline (package sessions' rule), and a player with a clock of minutes when a fifth of their
+// deadline (package board's rule), and a player with a clock of minutes when a fifth of their
 // main time, or a minute if more, is left (clockLead), once a ply, and only when they have not
 // touched the board at this ply: a player entering a move is not interrupted by a board sent
 // anew under their fingers. Reminders are not held back by quiet hours (the clock runs through
@@ -78,8 +78,8 @@ var delays = map[string]time.Duration{"now": 0, "15m": 15 * time.Minute, "1h": t
 
 // defaultDelay is the delay of a game's time control when the user chose none: 15 minutes for
 // correspondence, at once otherwise.
-func defaultDelay(tc sessions.TimeControl) string {
-	if tc.Mode == sessions.ClockCorrespondence {
+func defaultDelay(tc board.TimeControl) string {
+	if tc.Mode == board.ClockCorrespondence {
 		return "15m"
 	}
 	return "now"
@@ -87,7 +87,7 @@ func defaultDelay(tc sessions.TimeControl) string {
 
 // after returns how long news waits under a setting before it is notified in a game of time
 // control tc, and whether it is never notified.
-func after(s sessions.NotifySetting, tc sessions.TimeControl) (time.Duration, bool) {
+func after(s board.NotifySetting, tc board.TimeControl) (time.Duration, bool) {
 	name := s.Delay
 	if name == "" {
 		name = defaultDelay(tc)
@@ -98,7 +98,7 @@ func after(s sessions.NotifySetting, tc sessions.TimeControl) (time.Duration, bo
 
 // quietUntil returns the end of the setting's quiet hours t falls in, or t when it falls in
 // none.
-func quietUntil(s sessions.NotifySetting, t time.Time) time.Time {
+func quietUntil(s board.NotifySetting, t time.Time) time.Time {
 	if !s.Quiet {
 		return t
 	}
@@ -142,7 +142,7 @@ func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *Scene, seat int, n N
 		b.metrics.Notifications.WithLabelValues("at_once").Inc()
 		return HearNow, nil
 	}
-	notice := sessions.BoardNotice{Seat: seat, Ply: n.Ply, Kind: n.Kind, Actor: n.Actor, Due: due}
+	notice := board.Notice{Seat: seat, Ply: n.Ply, Kind: n.Kind, Actor: n.Actor, Due: due}
 	if err := st.PendNotice(ctx, bd.ID, notice, now); err != nil {
 		return 0, err
 	}
@@ -150,8 +150,8 @@ func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *Scene, seat int, n N
 }
 
 // cancelNotice drops a seat's pending notification of a board: the player has seen the board.
-func (b *Boards) cancelNotice(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	dropped, err := b.store(tx.DB()).DropNotice(ctx, board, seat)
+func (b *Boards) cancelNotice(ctx context.Context, tx bot.Tx, id int64, seat int) error {
+	dropped, err := b.store(tx.DB()).DropNotice(ctx, id, seat)
 	if err != nil {
 		return err
 	}
@@ -164,20 +164,20 @@ func (b *Boards) cancelNotice(ctx context.Context, tx bot.Tx, board int64, seat 
 // Notify is the job of the pending notifications (NotifySpec): it has the views tell each
 // notification that is due and still news, and drops the others (see the top of this file).
 func (b *Boards) Notify(ctx context.Context, do Doer) error {
-	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]sessions.BoardRef, error) {
+	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]board.Ref, error) {
 		return st.DueNoticeBoards(ctx, b.now(), maxSettle)
 	})
 	if err != nil {
 		return fmt.Errorf("boards: notifications: %w", err)
 	}
-	return b.settle(ctx, do, "notify", found, func(ctx context.Context, tx bot.Tx, _ Store, bd *sessions.Board) error {
+	return b.settle(ctx, do, "notify", found, func(ctx context.Context, tx bot.Tx, _ Store, bd *board.Board) error {
 		return b.deliver(ctx, tx, bd)
 	})
 }
 
 // deliver tells the due notifications of a board locked in tx, or drops them, deleting their
 // rows.
-func (b *Boards) deliver(ctx context.Context, tx bot.Tx, bd *sessions.Board) error {
+func (b *Boards) deliver(ctx context.Context, tx bot.Tx, bd *board.Board) error {
 	st := b.store(tx.DB())
 	notices, err := st.ClaimNotices(ctx, bd.ID, b.now())
 	if err != nil {
@@ -217,7 +217,7 @@ func judge(sc *Scene, seat int, n News) string {
 	if pl := sc.Players[seat]; pl == nil || pl.Blocked {
 		return "blocked"
 	}
-	if bd.Status == sessions.BoardWaiting || bd.Status == sessions.BoardAborted || bd.Ply() < n.Ply {
+	if bd.Status == board.Waiting || bd.Status == board.Aborted || bd.Ply() < n.Ply {
 		return "stale"
 	}
 	switch n.Kind {
@@ -229,11 +229,11 @@ func judge(sc *Scene, seat int, n News) string {
 			return "seen"
 		}
 	case NewsOffer:
-		if bd.Status != sessions.BoardActive || bd.Offer == nil || bd.Offer.Seat == seat {
+		if bd.Status != board.Active || bd.Offer == nil || bd.Offer.Seat == seat {
 			return "stale"
 		}
 	case NewsStart:
-		if bd.Status != sessions.BoardActive {
+		if bd.Status != board.Active {
 			return "stale"
 		}
 	}
@@ -242,16 +242,16 @@ func judge(sc *Scene, seat int, n News) string {
 
 // clockLead is how long before a clock of minutes runs out its player is reminded: a fifth of
 // the main time, at least a minute.
-func clockLead(tc sessions.TimeControl) time.Duration { return max(tc.Main/5, time.Minute) }
+func clockLead(tc board.TimeControl) time.Duration { return max(tc.Main/5, time.Minute) }
 
 // clocked reports whether a time control runs a clock of minutes.
-func clocked(tc sessions.TimeControl) bool {
-	return tc.Mode == sessions.ClockFischer || tc.Mode == sessions.ClockByoyomi || tc.Mode == sessions.ClockSandglass
+func clocked(tc board.TimeControl) bool {
+	return tc.Mode == board.ClockFischer || tc.Mode == board.ClockByoyomi || tc.Mode == board.ClockSandglass
 }
 
 // dueBoards lists the boards a store's query finds due now, with their bots, in a transaction
 // it rolls back; each is then handled in a transaction of its own (settle).
-func (b *Boards) dueBoards(ctx context.Context, do Doer, query func(ctx context.Context, st Store) ([]sessions.BoardRef, error)) ([]due, error) {
+func (b *Boards) dueBoards(ctx context.Context, do Doer, query func(ctx context.Context, st Store) ([]board.Ref, error)) ([]due, error) {
 	return b.peek(ctx, do, func(ctx context.Context, st Store) ([]due, error) {
 		refs, err := query(ctx, st)
 		out := make([]due, len(refs))
@@ -265,17 +265,17 @@ func (b *Boards) dueBoards(ctx context.Context, do Doer, query func(ctx context.
 // clockReminders reminds the players with a clock of minutes whose time is nearly out (see the
 // top of this file).
 func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
-	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]sessions.BoardRef, error) {
+	found, err := b.dueBoards(ctx, do, func(ctx context.Context, st Store) ([]board.Ref, error) {
 		return st.ClockLeadBoards(ctx, b.now(), maxSettle)
 	})
 	if err != nil {
 		return fmt.Errorf("boards: clock reminders: %w", err)
 	}
-	return b.settle(ctx, do, "clock-reminders", found, func(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board) error {
+	return b.settle(ctx, do, "clock-reminders", found, func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
 		now := b.now()
 		seat := bd.ToMove
 		left := bd.Deadline.Sub(now)
-		if bd.Status != sessions.BoardActive || !clocked(bd.Control) || bd.Deadline.IsZero() || left <= 0 ||
+		if bd.Status != board.Active || !clocked(bd.Control) || bd.Deadline.IsZero() || left <= 0 ||
 			left > clockLead(bd.Control) || !bd.Seats[seat].Human() {
 			return nil
 		}
@@ -296,7 +296,7 @@ func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
 // remind has the views bring the board of the player to move back to the bottom of their chat
 // with the time left; for a player who wants no notifications the board is changed in place.
 // A notification still pending for the seat goes with the reminder.
-func (b *Boards) remind(ctx context.Context, tx bot.Tx, bd *sessions.Board, now time.Time) error {
+func (b *Boards) remind(ctx context.Context, tx bot.Tx, bd *board.Board, now time.Time) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err

@@ -9,13 +9,14 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # Operations
 //
 // The operations below are the only writes of the boards, whoever asks (a press or a command in
 // Telegram, a request of the web game server, the AI, a job). Each runs in the caller's
-// transaction, locks the board, applies the rules of package sessions, and commits what happened
+// transaction, locks the board, applies the rules of package board (sessions/board), and commits what happened
 // through one path (commit): the board saved, the notification policy applied, the change handed
 // to the views. So a move made on the web page reaches the opponent's chat exactly as a move made
 // with the buttons.
@@ -33,8 +34,8 @@ func Offered(variant string) bool { return slices.Contains(Games, variant) }
 type Opening struct {
 	Variant string
 	// Level is the bot's level for a game against the bot (the player's side drawn, no clock);
-	// sessions.NoBot for a game between players.
-	Level sessions.BotLevel
+	// board.NoBot for a game between players.
+	Level board.BotLevel
 	// Control names the time control of a game between players.
 	Control string
 	// Invite, when set, opens a game between players that only an invitation joins, and makes
@@ -45,21 +46,21 @@ type Opening struct {
 // Open opens a game for a player. Against the bot, it starts at once. Between players, the
 // player joins the oldest game of the same game and clock that waits for an opponent, or opens
 // one and waits; a public game they already wait in for the same is given again, unchanged, with
-// again set. With an invitation, a new game waits for the invited. Returns sessions.ErrInvalid
+// again set. With an invitation, a new game waits for the invited. Returns board.ErrInvalid
 // for a game, level or clock not offered.
-func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *sessions.Board, again bool, err error) {
-	if !Offered(o.Variant) || o.Level > sessions.BotStrong {
-		return nil, false, fmt.Errorf("%w: game %q", sessions.ErrInvalid, o.Variant)
+func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *board.Board, again bool, err error) {
+	if !Offered(o.Variant) || o.Level > board.BotStrong {
+		return nil, false, fmt.Errorf("%w: game %q", board.ErrInvalid, o.Variant)
 	}
 	st := b.store(tx.DB())
-	spec := sessions.BoardSpec{Service: p.Service, Creator: p.User, Variant: o.Variant, Seed: b.seed(),
-		Control: sessions.TimeControl{Name: "none"}, Side: sessions.SideRandom, Bot: o.Level}
-	if o.Level == sessions.NoBot {
+	spec := board.Spec{Service: p.Service, Creator: p.User, Variant: o.Variant, Seed: b.seed(),
+		Control: board.TimeControl{Name: "none"}, Side: board.SideRandom, Bot: o.Level}
+	if o.Level == board.NoBot {
 		if spec.Control, err = b.control(ctx, st, o.Control); err != nil {
 			return nil, false, err
 		}
 	}
-	if o.Level == sessions.NoBot && o.Invite == nil {
+	if o.Level == board.NoBot && o.Invite == nil {
 		if bd, err := b.waitingFor(ctx, st, spec); bd != nil || err != nil {
 			return bd, bd != nil, err
 		}
@@ -67,13 +68,13 @@ func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *
 		if err == nil {
 			return bd, false, b.join(ctx, tx, st, bd, p)
 		}
-		if !errors.Is(err, sessions.ErrNotFound) {
+		if !errors.Is(err, board.ErrNotFound) {
 			return nil, false, err
 		}
 	}
 	spec.Private = o.Invite != nil
 	now := b.now()
-	bd, ev, err := sessions.OpenBoard(spec, now)
+	bd, ev, err := board.Open(spec, now)
 	if err != nil {
 		return nil, false, err
 	}
@@ -99,13 +100,13 @@ func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *
 
 // waitingFor returns the public board a player already waits in for the same game and clock,
 // nil when there is none.
-func (b *Boards) waitingFor(ctx context.Context, st Store, spec sessions.BoardSpec) (*sessions.Board, error) {
+func (b *Boards) waitingFor(ctx context.Context, st Store, spec board.Spec) (*board.Board, error) {
 	mine, err := st.UserBoards(ctx, spec.Service, spec.Creator, 0)
 	if err != nil {
 		return nil, err
 	}
 	for _, bi := range mine {
-		if bi.Status == sessions.BoardWaiting && bi.Variant == spec.Variant && bi.Control == spec.Control.Name {
+		if bi.Status == board.Waiting && bi.Variant == spec.Variant && bi.Control == spec.Control.Name {
 			bd, err := st.Get(ctx, bi.ID)
 			if err != nil || !bd.Private {
 				return bd, err
@@ -115,26 +116,26 @@ func (b *Boards) waitingFor(ctx context.Context, st Store, spec sessions.BoardSp
 	return nil, nil
 }
 
-// control finds a time control of the catalogue by name (sessions.ErrInvalid when none).
-func (b *Boards) control(ctx context.Context, st Store, name string) (sessions.TimeControl, error) {
+// control finds a time control of the catalogue by name (board.ErrInvalid when none).
+func (b *Boards) control(ctx context.Context, st Store, name string) (board.TimeControl, error) {
 	tcs, err := st.TimeControls(ctx)
 	if err != nil {
-		return sessions.TimeControl{}, err
+		return board.TimeControl{}, err
 	}
 	for _, tc := range tcs {
 		if tc.Name == name {
 			return tc, nil
 		}
 	}
-	return sessions.TimeControl{}, fmt.Errorf("%w: time control %q", sessions.ErrInvalid, name)
+	return board.TimeControl{}, fmt.Errorf("%w: time control %q", board.ErrInvalid, name)
 }
 
 // InviteLifetime is how long an invitation works (Config.InviteTTL).
 func (b *Boards) InviteLifetime() time.Duration { return b.invite }
 
 // Redeem seats a player in the game of an invitation (its code) and starts it. Returns
-// sessions.ErrInviteUsed, sessions.ErrInviteExpired, sessions.ErrNotFound, or
-// sessions.ErrAlreadySeated for the invitation's own creator.
+// board.ErrInviteUsed, board.ErrInviteExpired, board.ErrNotFound, or
+// board.ErrAlreadySeated for the invitation's own creator.
 func (b *Boards) Redeem(ctx context.Context, tx bot.Tx, p Player, code string) error {
 	st := b.store(tx.DB())
 	bd, err := st.RedeemInvite(ctx, code, p.User, b.now())
@@ -145,28 +146,28 @@ func (b *Boards) Redeem(ctx context.Context, tx bot.Tx, p Player, code string) e
 }
 
 // Join seats a player in a public game of their bot that waits for an opponent, and starts it.
-// Returns ErrPrivate for a game joined by invite only, sessions.ErrFull when it has started,
-// sessions.ErrAlreadySeated for its creator.
-func (b *Boards) Join(ctx context.Context, tx bot.Tx, p Player, board int64) error {
+// Returns ErrPrivate for a game joined by invite only, board.ErrFull when it has started,
+// board.ErrAlreadySeated for its creator.
+func (b *Boards) Join(ctx context.Context, tx bot.Tx, p Player, id int64) error {
 	st := b.store(tx.DB())
-	bd, err := st.Lock(ctx, board)
+	bd, err := st.Lock(ctx, id)
 	if err != nil {
 		return err
 	}
 	if bd.Service != p.Service {
-		return fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
+		return fmt.Errorf("board %d of bot %d: %w", id, bd.Service, board.ErrNotFound)
 	}
-	if bd.Private && bd.Status == sessions.BoardWaiting {
+	if bd.Private && bd.Status == board.Waiting {
 		if _, err := bd.SeatOf(p.User); err == nil {
-			return fmt.Errorf("board %d: %w", board, sessions.ErrAlreadySeated)
+			return fmt.Errorf("board %d: %w", id, board.ErrAlreadySeated)
 		}
-		return fmt.Errorf("board %d: %w", board, ErrPrivate)
+		return fmt.Errorf("board %d: %w", id, ErrPrivate)
 	}
 	return b.join(ctx, tx, st, bd, p)
 }
 
 // join seats a player in a waiting board locked in tx and starts the game.
-func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, p Player) error {
+func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, p Player) error {
 	ev, err := bd.Join(p.User, b.now())
 	if err != nil {
 		return err
@@ -187,23 +188,23 @@ type Held struct {
 	tx    bot.Tx
 	st    Store
 	p     Player
-	Board *sessions.Board
+	Board *board.Board
 	Seat  int
 }
 
-// Take locks a board of the player's bot for one of its players. Returns sessions.ErrNotFound
-// for a board of another bot or none, sessions.ErrNotSeated for anyone but its players.
-func (b *Boards) Take(ctx context.Context, tx bot.Tx, p Player, board int64) (*Held, error) {
+// Take locks a board of the player's bot for one of its players. Returns board.ErrNotFound
+// for a board of another bot or none, board.ErrNotSeated for anyone but its players.
+func (b *Boards) Take(ctx context.Context, tx bot.Tx, p Player, id int64) (*Held, error) {
 	st := b.store(tx.DB())
-	bd, err := st.Lock(ctx, board)
+	bd, err := st.Lock(ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	if bd.Service != p.Service {
-		return nil, fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
+		return nil, fmt.Errorf("board %d of bot %d: %w", id, bd.Service, board.ErrNotFound)
 	}
-	if p.User == sessions.BotUser {
-		return nil, sessions.ErrNotSeated
+	if p.User == board.BotUser {
+		return nil, board.ErrNotSeated
 	}
 	seat, err := bd.SeatOf(p.User)
 	if err != nil {
@@ -229,7 +230,7 @@ const (
 type Action struct {
 	Op Op
 	// Move is the move of OpMove, as written or a legal move's notation, and Ply the ply the
-	// player saw (sessions.ErrStale when the board has moved on).
+	// player saw (board.ErrStale when the board has moved on).
 	Move string
 	Ply  int
 }
@@ -244,12 +245,12 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 			return err
 		}
 	}
-	var ev []sessions.BoardEvent
+	var ev []board.Event
 	var err error
 	var seen, refresh bool
 	switch a.Op {
 	case OpMove:
-		if bd.Status == sessions.BoardActive && bd.ToMove == h.Seat && a.Ply == bd.Ply() {
+		if bd.Status == board.Active && bd.ToMove == h.Seat && a.Ply == bd.Ply() {
 			if seen, refresh, err = b.markSeen(ctx, h.tx, h.st, bd, h.Seat, h.p.By); err != nil {
 				return err
 			}
@@ -266,7 +267,7 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 	case OpDeclineDraw:
 		ev, err = bd.DeclineDraw(user, now)
 	default:
-		return fmt.Errorf("%w: operation %d", sessions.ErrInvalid, a.Op)
+		return fmt.Errorf("%w: operation %d", board.ErrInvalid, a.Op)
 	}
 	if err != nil {
 		return err
@@ -294,7 +295,7 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 
 // Expire ends the game on time when the player to move has run out of it and the deadlines job
 // has not come yet, and reports whether it did: whatever the player does then loses on time, as
-// the operations of package sessions do.
+// the operations of package board do.
 func (h *Held) Expire(ctx context.Context) (bool, error) {
 	ev, err := h.Board.Expire(h.b.now())
 	if err != nil || len(ev) == 0 {
@@ -349,7 +350,7 @@ func (h *Held) SetSpectators(ctx context.Context, allow bool) error {
 
 // seen records that a seat has seen its board at the current ply, as an action does (markSeen),
 // and saves it: the opponent's board is shown again when it lost its button.
-func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int, by Source) error {
+func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, seat int, by Source) error {
 	changed, refresh, err := b.markSeen(ctx, tx, st, bd, seat, by)
 	if err != nil || !changed {
 		return err
@@ -368,7 +369,7 @@ func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Boa
 // and reports whether the board changed, not saved yet, and whether the opponent's board lost
 // its button. The seat's pending notification of the board, if any, is dropped: it has seen the
 // news. A player who acts in Telegram is no longer on the web.
-func (b *Boards) markSeen(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, seat int, by Source) (changed, refresh bool, err error) {
+func (b *Boards) markSeen(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, seat int, by Source) (changed, refresh bool, err error) {
 	if err := b.cancelNotice(ctx, tx, bd.ID, seat); err != nil {
 		return false, false, err
 	}
@@ -378,7 +379,7 @@ func (b *Boards) markSeen(ctx context.Context, tx bot.Tx, st Store, bd *sessions
 		}
 	}
 	other := 1 - seat
-	if !bd.Seats[other].Human() || bd.Status != sessions.BoardActive {
+	if !bd.Seats[other].Human() || bd.Status != board.Active {
 		return false, false, nil
 	}
 	could := CanUndo(bd, other)
@@ -387,7 +388,7 @@ func (b *Boards) markSeen(ctx context.Context, tx bot.Tx, st Store, bd *sessions
 }
 
 // refresh has the views show a seat its board again in place.
-func (b *Boards) refresh(ctx context.Context, tx bot.Tx, bd *sessions.Board, seat int) error {
+func (b *Boards) refresh(ctx context.Context, tx bot.Tx, bd *board.Board, seat int) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err
@@ -401,18 +402,18 @@ func (b *Boards) refresh(ctx context.Context, tx bot.Tx, bd *sessions.Board, sea
 }
 
 // markWeb records that a seat's player acts on the game on the web now (see notify.go).
-func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	return b.store(tx.DB()).MarkWeb(ctx, board, seat, b.now())
+func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, id int64, seat int) error {
+	return b.store(tx.DB()).MarkWeb(ctx, id, seat, b.now())
 }
 
 // CanUndo reports whether a seat may take back a move now, for the views (Board.Undo decides):
 // against the bot once it has moved; against a player its own last move while the opponent has
 // not seen it.
-func CanUndo(bd *sessions.Board, seat int) bool {
-	if bd.Status != sessions.BoardActive || !bd.Seats[seat].Human() {
+func CanUndo(bd *board.Board, seat int) bool {
+	if bd.Status != board.Active || !bd.Seats[seat].Human() {
 		return false
 	}
-	if bd.Seats[1-seat].Bot != sessions.NoBot {
+	if bd.Seats[1-seat].Bot != board.NoBot {
 		for _, m := range bd.Moves {
 			if m.Seat == seat {
 				return true

@@ -14,7 +14,7 @@ import (
 
 	"github.com/questbot/questbot/bot/internal/atomicfile"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # Pictures
@@ -160,7 +160,7 @@ func (b *Boards) Picture(g *engine.Game, opt engine.ImageOptions) (string, error
 
 // PictureFile returns the file of a board's picture as a seat sees it (the file Telegram is
 // sent) and its version (PictureVersion).
-func (b *Boards) PictureFile(bd *sessions.Board, seat int) (path, version string, err error) {
+func (b *Boards) PictureFile(bd *board.Board, seat int) (path, version string, err error) {
 	g, err := bd.Game()
 	if err != nil {
 		return "", "", err

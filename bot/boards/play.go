@@ -4,11 +4,11 @@ import (
 	"context"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // commit saves what an operation did to a board locked in tx and hands it on (changed).
-func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *sessions.Board, ev []sessions.BoardEvent, actor int, by Source) error {
+func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, ev []board.Event, actor int, by Source) error {
 	if len(ev) == 0 {
 		return nil
 	}
@@ -52,18 +52,18 @@ func (b *Boards) changed(ctx context.Context, tx bot.Tx, ch *Change) error {
 }
 
 // count counts the games started and finished and the moves played.
-func (b *Boards) count(bd *sessions.Board, events []sessions.BoardEvent) {
+func (b *Boards) count(bd *board.Board, events []board.Event) {
 	for _, ev := range events {
 		switch ev.Kind {
-		case sessions.EventStarted:
+		case board.EventStarted:
 			b.metrics.Started.WithLabelValues(bd.Variant).Inc()
-		case sessions.EventMoved:
+		case board.EventMoved:
 			by := "human"
-			if bd.Seats[ev.Seat].Bot != sessions.NoBot {
+			if bd.Seats[ev.Seat].Bot != board.NoBot {
 				by = "bot"
 			}
 			b.metrics.Moves.WithLabelValues(bd.Variant, by).Inc()
-		case sessions.EventFinished:
+		case board.EventFinished:
 			b.metrics.Finished.WithLabelValues(bd.Variant, ev.Outcome.End.String()).Inc()
 		}
 	}
@@ -73,7 +73,7 @@ func (b *Boards) count(bd *sessions.Board, events []sessions.BoardEvent) {
 // The opponent moved, offered a draw or joined, or the game ended by the opponent's or the
 // clock's doing; a move outranks the rest, the end an offer or a start. The seat's own doing and
 // the bot's answers to it are no news.
-func newsFor(bd *sessions.Board, seat int, ch *Change) *News {
+func newsFor(bd *board.Board, seat int, ch *Change) *News {
 	elsewhere := ch.By == ByClock || ((ch.By == ByTelegram || ch.By == ByWeb) && seat != ch.Actor)
 	rank := map[string]int{NewsStart: 0, NewsOffer: 1, NewsEnd: 2, NewsMove: 3}
 	var n *News
@@ -84,19 +84,19 @@ func newsFor(bd *sessions.Board, seat int, ch *Change) *News {
 	}
 	for _, ev := range ch.Events {
 		switch ev.Kind {
-		case sessions.EventStarted:
+		case board.EventStarted:
 			if seat != ch.Actor && ch.Actor != NoSeat {
 				tell(NewsStart)
 			}
-		case sessions.EventMoved:
+		case board.EventMoved:
 			if elsewhere {
 				tell(NewsMove)
 			}
-		case sessions.EventFinished:
+		case board.EventFinished:
 			if elsewhere {
 				tell(NewsEnd)
 			}
-		case sessions.EventDrawOffered:
+		case board.EventDrawOffered:
 			if ev.Seat != seat && elsewhere {
 				tell(NewsOffer)
 			}

@@ -14,7 +14,7 @@ import (
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Source is where a change of a board comes from.
@@ -45,7 +45,7 @@ type Player struct {
 // players and what the service keeps of their views. It is read once per change, after the
 // rules have run.
 type Scene struct {
-	Board *sessions.Board
+	Board *board.Board
 	Game  *engine.Game
 	// Players are the profiles of the human seats (nil for the bot, an empty seat, or a user
 	// row removed by hand: nobody to show the board to).
@@ -70,11 +70,11 @@ const (
 	HearLater
 )
 
-// Change is what an operation did to a board: the events of package sessions in order, who did
+// Change is what an operation did to a board: the events of package board in order, who did
 // it, and how each seat hears of it.
 type Change struct {
 	*Scene
-	Events []sessions.BoardEvent
+	Events []board.Event
 	// Actor is the seat that acted (NoSeat for the clock).
 	Actor int
 	By    Source
@@ -122,7 +122,7 @@ type View interface {
 func (b *Boards) AddView(v View) { b.views = append(b.views, v) }
 
 // Scene reads the players of a board and what is kept of their views, in db.
-func (b *Boards) Scene(ctx context.Context, db pgx.Tx, bd *sessions.Board) (*Scene, error) {
+func (b *Boards) Scene(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene, error) {
 	g, err := bd.Game()
 	if err != nil {
 		return nil, err
@@ -170,7 +170,7 @@ func (b *Boards) Now() time.Time { return b.now() }
 // Name is a seat's player as the catalogue c names them, HTML-escaped ("…" for nobody).
 func (sc *Scene) Name(c *texts.Catalog, seat int) string {
 	s := sc.Board.Seats[seat]
-	if s.Bot != sessions.NoBot {
+	if s.Bot != board.NoBot {
 		return html.EscapeString(fmt.Sprintf(c.Board.Bot, c.Board.Levels[s.Bot.String()]))
 	}
 	if p := sc.Players[seat]; p != nil {
@@ -191,14 +191,14 @@ func (sc *Scene) EndReason(c *texts.Catalog) string {
 	o := sc.Board.Outcome
 	var reason string
 	switch {
-	case o.End == sessions.EndRules:
+	case o.End == board.EndRules:
 		// The rule that ended the game is the final position's; the stored detail is the
 		// engine's English reason, the fallback.
 		reason = o.Detail
 		if st := sc.Game.Status(); st.Result != engine.Ongoing {
 			reason = c.Reason(st.Rule.String())
 		}
-	case o.End == sessions.EndTimeout && o.Draw:
+	case o.End == board.EndTimeout && o.Draw:
 		reason = c.Reason("timeout_draw")
 	default:
 		reason = c.Reason(o.End.String())

@@ -9,7 +9,7 @@ import (
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Error is what a user is told of an error: the one place where the bot's typed errors become
@@ -71,43 +71,43 @@ func clip(s string, n int) string {
 	return string([]rune(s)[:n]) + "…"
 }
 
-// boardError words the errors of board games (package sessions and the engine's move errors),
+// boardError words the errors of board games (package board and the engine's move errors),
 // plain; "" for any other error.
 func (c *Catalog) boardError(err error) string {
 	b := &c.Board
 	switch {
 	// A press or a move made for a ply the board has left.
-	case errors.Is(err, sessions.ErrStale):
+	case errors.Is(err, board.ErrStale):
 		return b.MovedOn
-	case errors.Is(err, sessions.ErrNotYourTurn):
+	case errors.Is(err, board.ErrNotYourTurn):
 		return b.NotYourTurn
-	case errors.Is(err, sessions.ErrFinished), errors.Is(err, engine.ErrGameOver):
+	case errors.Is(err, board.ErrFinished), errors.Is(err, engine.ErrGameOver):
 		return b.Over
-	case errors.Is(err, sessions.ErrNotSeated):
+	case errors.Is(err, board.ErrNotSeated):
 		return b.NotYours
-	case errors.Is(err, sessions.ErrNotStarted):
+	case errors.Is(err, board.ErrNotStarted):
 		return b.NotStarted
-	case errors.Is(err, sessions.ErrFull):
+	case errors.Is(err, board.ErrFull):
 		return b.Full
-	case errors.Is(err, sessions.ErrAlreadySeated):
+	case errors.Is(err, board.ErrAlreadySeated):
 		return b.OwnGame
-	case errors.Is(err, sessions.ErrInviteUsed):
+	case errors.Is(err, board.ErrInviteUsed):
 		return b.InviteUsed
-	case errors.Is(err, sessions.ErrInviteExpired):
+	case errors.Is(err, board.ErrInviteExpired):
 		return b.InviteExpired
-	case errors.Is(err, sessions.ErrNotFound):
+	case errors.Is(err, board.ErrNotFound):
 		return b.NoGame
-	case errors.Is(err, sessions.ErrCannotUndo):
+	case errors.Is(err, board.ErrCannotUndo):
 		return b.CannotUndo
-	case errors.Is(err, sessions.ErrNoOffer):
+	case errors.Is(err, board.ErrNoOffer):
 		return b.NoOffer
-	case errors.Is(err, sessions.ErrOffered):
+	case errors.Is(err, board.ErrOffered):
 		return b.AlreadyOffered
 	// A move the engine refused; a typed move gets a fuller answer from bot/boards.
-	case errors.Is(err, sessions.ErrIllegalMove), errors.Is(err, engine.ErrIllegalMove),
+	case errors.Is(err, board.ErrIllegalMove), errors.Is(err, engine.ErrIllegalMove),
 		errors.Is(err, engine.ErrAmbiguousMove):
 		return b.BadMove
-	case errors.Is(err, sessions.ErrInvalid):
+	case errors.Is(err, board.ErrInvalid):
 		return b.Unplayable
 	}
 	return ""

@@ -12,7 +12,7 @@ import (
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure every text of every language is there, and says as many things as the English one: the
@@ -118,14 +118,14 @@ func TestError(t *testing.T) {
 		{&quest.FormulaError{}, c.Quest.BrokenNow},
 		{fmt.Errorf("view: %w", quest.ErrTextTooDeep), c.Quest.BrokenNow},
 		{errors.New("connection reset"), c.Bot.Failure},
-		{fmt.Errorf("board 4: move at ply 2: %w", sessions.ErrStale), c.Board.MovedOn},
-		{sessions.ErrNotYourTurn, c.Board.NotYourTurn},
-		{sessions.ErrInviteUsed, c.Board.InviteUsed},
-		{sessions.ErrInviteExpired, c.Board.InviteExpired},
-		{sessions.ErrAlreadySeated, c.Board.OwnGame},
-		{fmt.Errorf("undo: %w: the last move is not yours", sessions.ErrCannotUndo), c.Board.CannotUndo},
-		{&sessions.MoveError{Text: "e2e5", Err: engine.ErrIllegalMove}, c.Board.BadMove},
-		{fmt.Errorf("%w: replay", sessions.ErrCorrupt), c.Bot.Failure},
+		{fmt.Errorf("board 4: move at ply 2: %w", board.ErrStale), c.Board.MovedOn},
+		{board.ErrNotYourTurn, c.Board.NotYourTurn},
+		{board.ErrInviteUsed, c.Board.InviteUsed},
+		{board.ErrInviteExpired, c.Board.InviteExpired},
+		{board.ErrAlreadySeated, c.Board.OwnGame},
+		{fmt.Errorf("undo: %w: the last move is not yours", board.ErrCannotUndo), c.Board.CannotUndo},
+		{&board.MoveError{Text: "e2e5", Err: engine.ErrIllegalMove}, c.Board.BadMove},
+		{fmt.Errorf("%w: replay", board.ErrCorrupt), c.Bot.Failure},
 	} {
 		if got := c.Error(tc.err); got != tc.want {
 			t.Errorf("Error(%v) = %q, want %q", tc.err, got, tc.want)

@@ -27,7 +27,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions/sessionpg"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // runWebload is the `webload` command: the load check of the web game server's live updates.
@@ -73,7 +73,7 @@ const (
 // in the token's bot, the streams go through the server's authentication and its checks of the
 // seat, and the server's memory is read from its /metrics; the boards are deleted at the end).
 // Moves are UPDATEs of board_session that move the revision on, as a save of
-// sessions/sessionpg does, each in a transaction of its own: the trigger's path, without the
+// sessions/board/boardpg does, each in a transaction of its own: the trigger's path, without the
 // rules of a game. They leave the position as it is, so the boards stay ones a server can read
 // (it replays and checks a board's moves when a stream opens). A move's delay is measured from the moment its UPDATE is sent (it commits as
 // it ends, so the commit's flush to disk is inside the figure) to the moment a client has read its
@@ -500,14 +500,14 @@ func webloadBoards(ctx context.Context, pool *pgxpool.Pool, o webloadOptions) ([
 	if err != nil {
 		return nil, fmt.Errorf("create the boards: %w", err)
 	}
-	return sessionpg.CreateLoadCheckBoards(ctx, pool, sessionpg.LoadCheckBoards{Service: service, Variant: webloadVariant,
+	return boardpg.CreateLoadCheckBoards(ctx, pool, boardpg.LoadCheckBoards{Service: service, Variant: webloadVariant,
 		Seed: webloadSeed, Position: g.Position(), ToMove: int(g.ToMove()), Seat0: o.user, Seat1: webloadOpponent, N: o.boards})
 }
 
 // webloadDrop deletes the boards of a load check (their seats go with them) and then the
 // opponent's row, unless something else refers to it now.
 func webloadDrop(ctx context.Context, pool *pgxpool.Pool, boards []int64) error {
-	if err := sessionpg.DeleteBoards(ctx, pool, boards); err != nil {
+	if err := boardpg.DeleteBoards(ctx, pool, boards); err != nil {
 		return fmt.Errorf("delete the boards of the load check: %w", err)
 	}
 	if _, err := botpg.DeleteUnusedUser(ctx, pool, webloadOpponent); err != nil {
@@ -640,7 +640,7 @@ func (c *webloadClient) read(ctx context.Context, client *http.Client, base, tok
 // time they took. A board's moves are made by one worker, one after the other, so the worker
 // knows the revision each will have before sending it.
 func webloadMoves(ctx context.Context, pool *pgxpool.Pool, o webloadOptions, boards []int64, times *moveTimes) (map[int64]int64, []time.Duration, int, time.Duration, error) {
-	revs, err := sessionpg.BoardRevisions(ctx, pool, boards)
+	revs, err := boardpg.Revisions(ctx, pool, boards)
 	if err != nil {
 		return nil, nil, 0, 0, err
 	}
@@ -665,7 +665,7 @@ func webloadMoves(ctx context.Context, pool *pgxpool.Pool, o webloadOptions, boa
 				rev := mine[id] + 1
 				t0 := time.Now()
 				times.set(id, rev, t0)
-				moved, err := sessionpg.TouchBoard(ctx, pool, id, rev)
+				moved, err := boardpg.TouchBoard(ctx, pool, id, rev)
 				spent := time.Since(t0)
 				mu.Lock()
 				if err == nil && !moved {

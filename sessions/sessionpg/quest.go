@@ -343,3 +343,11 @@ func QuestSessionsOf(ctx context.Context, db DB, service int) ([]*sessions.Quest
 	}
 	return out, nil
 }
+
+// nullTime is NULL for the zero time.
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t
+}

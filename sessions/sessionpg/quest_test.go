@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -19,6 +20,8 @@ import (
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"
 )
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
 // clock is a test clock that moves only when told.
 type clock struct{ ns atomic.Int64 }

@@ -20,8 +20,8 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
-	"github.com/questbot/questbot/sessions/sessionpg"
+	"github.com/questbot/questbot/sessions/board"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // benchGames is how many games run at once in BenchmarkHumanMove.
@@ -81,10 +81,10 @@ func BenchmarkHumanMove(b *testing.B) {
 		mu.Unlock()
 		return false
 	}
-	await := func(chat int64, board int64, ply int) chan struct{} {
+	await := func(chat int64, boardID int64, ply int) chan struct{} {
 		ch := make(chan struct{})
 		mu.Lock()
-		waiting[awaited{chat, fmt.Sprintf("g:%d:%d:", board, ply)}] = ch
+		waiting[awaited{chat, fmt.Sprintf("g:%d:%d:", boardID, ply)}] = ch
 		mu.Unlock()
 		return ch
 	}
@@ -103,9 +103,9 @@ func BenchmarkHumanMove(b *testing.B) {
 			e.Exec(b, `INSERT INTO users (id, chat_id, first_name, language) VALUES ($1, $1, $2, 'en')`, u, fmt.Sprint("P", u))
 		}
 		err := pgx.BeginFunc(ctx, e.Pool, func(tx pgx.Tx) error {
-			st := sessionpg.NewBoardStore(tx)
-			bd, _, err := sessions.OpenBoard(sessions.BoardSpec{Service: 1, Creator: white, Variant: "chess",
-				Seed: uint64(i + 1), Control: sessions.TimeControl{Name: "none"}, Side: sessions.SideFirst}, time.Now())
+			st := boardpg.New(tx)
+			bd, _, err := board.Open(board.Spec{Service: 1, Creator: white, Variant: "chess",
+				Seed: uint64(i + 1), Control: board.TimeControl{Name: "none"}, Side: board.SideFirst}, time.Now())
 			if err != nil {
 				return err
 			}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // playBot starts a game against the bot for a user from /games, and returns the board and the
@@ -26,12 +26,12 @@ func (e *env) playBot(t *testing.T, user int64, game, level string) (int64, int)
 }
 
 // waitMine waits until a board is finished or it is the seat's turn, and returns it.
-func (e *env) waitMine(t *testing.T, id int64, seat int) *sessions.Board {
+func (e *env) waitMine(t *testing.T, id int64, seat int) *board.Board {
 	t.Helper()
-	var bd *sessions.Board
+	var bd *board.Board
 	e.WaitFor(t, "the bot's move", func() bool {
 		bd = e.board(t, id)
-		return bd.Status == sessions.BoardFinished || bd.ToMove == seat
+		return bd.Status == board.Finished || bd.ToMove == seat
 	})
 	return bd
 }
@@ -40,11 +40,11 @@ func (e *env) waitMine(t *testing.T, id int64, seat int) *sessions.Board {
 // greedy, the move that captures most when there is one, for a short game) and entered by enter,
 // until the game ends or the user has made moves moves (0: no limit), and returns the board.
 func (e *env) againstBot(t *testing.T, user, id int64, seat int, nodes int64, greedy bool, moves int,
-	enter func(i int, g *engine.Game, mv engine.Move)) *sessions.Board {
+	enter func(i int, g *engine.Game, mv engine.Move)) *board.Board {
 	t.Helper()
 	for i := 0; moves == 0 || i < moves; i++ {
 		bd := e.waitMine(t, id, seat)
-		if bd.Status == sessions.BoardFinished {
+		if bd.Status == board.Finished {
 			return bd
 		}
 		if bd.Ply() > 700 {
@@ -129,10 +129,10 @@ func TestChessAgainstBot(t *testing.T) {
 			mine++
 		}
 	}
-	if mine < 20 && bd.Status != sessions.BoardFinished {
+	if mine < 20 && bd.Status != board.Finished {
 		t.Fatalf("%d moves played", mine)
 	}
-	if bd.Status == sessions.BoardActive {
+	if bd.Status == board.Active {
 		bd = e.waitMine(t, id, seat)
 	}
 	e.WaitIdle(t)

@@ -8,7 +8,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // HandleCallback handles a press of a board button ("g:<board>:<ply>:<op>..."), in the update's
@@ -28,7 +28,7 @@ func (v *View) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) err
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, errForged), errors.Is(err, sessions.ErrNotFound):
+	case errors.Is(err, errForged), errors.Is(err, board.ErrNotFound):
 		return tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, c.Bot.Stale))
 	case userError(err):
 		return tx.Send(ctx, bot.AnswerCallback(u.Chat, cq.ID, c.Error(err)))
@@ -60,11 +60,11 @@ func (v *View) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press) e
 		}
 		return tx.Send(ctx, bot.AnswerCallback(u.Chat, u.CallbackQuery.ID, texts.For(u.User.Language).Board.Cancelled))
 	}
-	if bd.Status != sessions.BoardActive {
-		if bd.Status == sessions.BoardWaiting {
-			return sessions.ErrNotStarted
+	if bd.Status != board.Active {
+		if bd.Status == board.Waiting {
+			return board.ErrNotStarted
 		}
-		return sessions.ErrFinished
+		return board.ErrFinished
 	}
 	// A player whose clock has run out (the deadlines job has not come yet) loses on time with
 	// whatever they press.
@@ -72,7 +72,7 @@ func (v *View) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press) e
 		return err
 	}
 	if p.ply != bd.Ply() {
-		return sessions.ErrStale
+		return board.ErrStale
 	}
 	// A press that is carried out tells that the player has seen the board at this ply: their
 	// opponent's last move can no longer be taken back. A refused one changes nothing.
@@ -103,7 +103,7 @@ func (v *View) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press) e
 func (v *View) enter(ctx context.Context, tx bot.Tx, h *boards.Held, p press, msgID int) error {
 	bd := h.Board
 	if bd.ToMove != h.Seat {
-		return sessions.ErrNotYourTurn
+		return board.ErrNotYourTurn
 	}
 	g, err := bd.Game()
 	if err != nil {
@@ -137,10 +137,10 @@ func (v *View) enter(ctx context.Context, tx bot.Tx, h *boards.Held, p press, ms
 func (v *View) view(ctx context.Context, tx bot.Tx, h *boards.Held) error {
 	bd := h.Board
 	switch bd.Status {
-	case sessions.BoardWaiting:
+	case board.Waiting:
 		return v.showWaiting(ctx, tx, bd, "")
-	case sessions.BoardAborted:
-		return sessions.ErrFinished
+	case board.Aborted:
+		return board.ErrFinished
 	}
 	if expired, err := h.Expire(ctx); expired || err != nil {
 		return err

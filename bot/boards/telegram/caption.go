@@ -9,7 +9,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // side names a seat's side ("White", "Fox") in c's language.
@@ -32,15 +32,15 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 	var lines []string
 	lines = append(lines, fmt.Sprintf(t.Title, html.EscapeString(c.Game(bd.Variant)), bd.Ply()/2+1))
 	clocks := bd.Clocks(now)
-	timed := bd.Control.Mode == sessions.ClockFischer || bd.Control.Mode == sessions.ClockByoyomi ||
-		bd.Control.Mode == sessions.ClockSandglass
+	timed := bd.Control.Mode == board.ClockFischer || bd.Control.Mode == board.ClockByoyomi ||
+		bd.Control.Mode == board.ClockSandglass
 	for _, i := range []int{1 - seat, seat} {
 		mark := "▫️ "
-		if bd.Status == sessions.BoardActive && bd.ToMove == i {
+		if bd.Status == board.Active && bd.ToMove == i {
 			mark = "▶️ "
 		}
 		line := mark + fmt.Sprintf(t.Seat, html.EscapeString(side(c, sc, i)), sc.Name(c, i))
-		if timed && bd.Status == sessions.BoardActive {
+		if timed && bd.Status == board.Active {
 			line += fmt.Sprintf(t.Clock, c.Duration(clocks[i]))
 		}
 		lines = append(lines, line)
@@ -50,13 +50,13 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(last.Text), sc.Name(c, last.Seat)))
 	}
 	switch bd.Status {
-	case sessions.BoardFinished:
+	case board.Finished:
 		lines = append(lines, v.result(c, sc, seat)...)
-	case sessions.BoardActive:
+	case board.Active:
 		switch {
 		case bd.ToMove == seat:
 			lines = append(lines, t.YourTurn)
-		case bd.Seats[bd.ToMove].Bot != sessions.NoBot:
+		case bd.Seats[bd.ToMove].Bot != board.NoBot:
 			lines = append(lines, t.BotThinking)
 		default:
 			lines = append(lines, fmt.Sprintf(t.TheirTurn, sc.Name(c, bd.ToMove)))
@@ -146,7 +146,7 @@ func (v *View) keyboard(c *texts.Catalog, sc *boards.Scene, seat int, ent *entry
 		p.board, p.ply = bd.ID, ply
 		return bot.Button{Text: label, Data: p.data()}
 	}
-	if bd.Status != sessions.BoardActive {
+	if bd.Status != board.Active {
 		return nil
 	}
 	if confirm {

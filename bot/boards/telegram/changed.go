@@ -12,6 +12,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Changed shows a change of a board in its players' chats (boards.View). A board opened to wait
@@ -23,9 +24,9 @@ func (v *View) Changed(ctx context.Context, tx bot.Tx, ch *boards.Change) error 
 	sc := ch.Scene
 	for _, ev := range ch.Events {
 		switch ev.Kind {
-		case sessions.EventOpened:
+		case board.EventOpened:
 			return v.showWaiting(ctx, tx, sc.Board, ch.Invite)
-		case sessions.EventAborted:
+		case board.EventAborted:
 			return v.withdrawn(ctx, tx, ch)
 		}
 	}
@@ -52,27 +53,27 @@ func effect(c *texts.Catalog, sc *boards.Scene, seat int, ch *boards.Change) (sh
 	var notes []string
 	for _, ev := range ch.Events {
 		switch ev.Kind {
-		case sessions.EventStarted:
+		case board.EventStarted:
 			raise(showNew)
 			if seat != ch.Actor && ch.Actor != boards.NoSeat {
 				notes = append(notes, fmt.Sprintf(t.Joined, sc.Name(c, ch.Actor)))
 			}
-		case sessions.EventMoved, sessions.EventFinished:
+		case board.EventMoved, board.EventFinished:
 			raise(showPicture)
-		case sessions.EventUndone:
+		case board.EventUndone:
 			raise(showPicture)
 			if ev.Seat == seat {
 				notes = append(notes, t.UndoneYou)
 			} else {
 				notes = append(notes, fmt.Sprintf(t.UndoneThem, sc.Name(c, ev.Seat)))
 			}
-		case sessions.EventDrawOffered:
+		case board.EventDrawOffered:
 			if ev.Seat != seat {
 				raise(showPicture)
 			}
-		case sessions.EventDrawDeclined:
+		case board.EventDrawDeclined:
 			switch {
-			case sc.Board.Seats[ev.Seat].Bot != sessions.NoBot:
+			case sc.Board.Seats[ev.Seat].Bot != board.NoBot:
 				notes = append(notes, t.BotDeclines)
 			case ev.Seat == seat:
 				notes = append(notes, t.YouDeclined)

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure the server runs the clock: a player who does not move within their time loses when
@@ -37,7 +37,7 @@ func TestTimeout(t *testing.T) {
 		}
 	}
 	bd := e.board(t, id)
-	if bd.Outcome == nil || bd.Outcome.End != sessions.EndTimeout || bd.Outcome.Winner != 0 {
+	if bd.Outcome == nil || bd.Outcome.End != board.EndTimeout || bd.Outcome.Winner != 0 {
 		t.Errorf("outcome %+v", bd.Outcome)
 	}
 }
@@ -86,7 +86,7 @@ func TestRestartBetweenPlayers(t *testing.T) {
 		e.playButtons(t, user, g, choose(t, g, 500))
 		e.waitPly(t, id, ply+1)
 	}
-	if bd := e.board(t, id); bd.Ply() != 6 || bd.Status != sessions.BoardActive {
+	if bd := e.board(t, id); bd.Ply() != 6 || bd.Status != board.Active {
 		t.Errorf("after the restart: ply %d, %v", bd.Ply(), bd.Status)
 	}
 }
@@ -147,7 +147,7 @@ func TestTimeoutOnPress(t *testing.T) {
 	e.clock.advance(11 * time.Minute)
 	e.Press(t, white, m, "e2")
 	e.waitCaption(t, white, map[int64]string{1: "You lose</b>: time ran out", 2: "Вы проиграли</b>: истекло время"}[white])
-	if bd := e.board(t, id); bd.Ply() != 0 || bd.Outcome == nil || bd.Outcome.End != sessions.EndTimeout {
+	if bd := e.board(t, id); bd.Ply() != 0 || bd.Outcome == nil || bd.Outcome.End != board.EndTimeout {
 		t.Errorf("after the late press: ply %d, %+v", bd.Ply(), bd.Outcome)
 	}
 }

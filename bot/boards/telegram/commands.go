@@ -13,7 +13,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/scripts"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Builtins returns the built-in operations the command tree calls (migration 015_boards.sql), by
@@ -95,7 +95,7 @@ func player(u *bot.Update) boards.Player {
 func (v *View) open(ctx context.Context, tx bot.Tx, u *bot.Update, o boards.Opening) (*scripts.Result, error) {
 	bd, again, err := v.svc.Open(ctx, tx, player(u), o)
 	switch {
-	case errors.Is(err, sessions.ErrInvalid):
+	case errors.Is(err, board.ErrInvalid):
 		return &scripts.Result{Code: "invalid"}, nil
 	case err != nil:
 		return nil, err
@@ -107,8 +107,8 @@ func (v *View) open(ctx context.Context, tx bot.Tx, u *bot.Update, o boards.Open
 
 // playBot starts a game against the bot: the player's side is drawn at random, no clock runs.
 func (v *View) playBot(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
-	level, err := sessions.ParseBotLevel(args["level"])
-	if err != nil || level == sessions.NoBot {
+	level, err := board.ParseBotLevel(args["level"])
+	if err != nil || level == board.NoBot {
 		return &scripts.Result{Code: "invalid"}, nil
 	}
 	return v.open(ctx, tx, u, boards.Opening{Variant: args["game"], Level: level})
@@ -144,7 +144,7 @@ func (v *View) HandleStart(ctx context.Context, tx bot.Tx, u *bot.Update) (bool,
 // showWaiting sends the notice of a board that waits for an opponent to its creator, under the
 // board's ref (the board replaces it when the game starts), with the invite link when there is
 // one, and a button to stop waiting.
-func (v *View) showWaiting(ctx context.Context, tx bot.Tx, bd *sessions.Board, link string) error {
+func (v *View) showWaiting(ctx context.Context, tx bot.Tx, bd *board.Board, link string) error {
 	p, err := v.svc.Profile(ctx, tx.DB(), bd.Creator)
 	if err != nil || p == nil {
 		return err // a user row removed by hand: nobody to tell
@@ -182,14 +182,14 @@ func (v *View) mine(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]
 	for _, bi := range list {
 		state := t.MineWait
 		switch {
-		case bi.Status == sessions.BoardWaiting:
+		case bi.Status == board.Waiting:
 			state = t.MineWaiting
 		case bi.MyTurn:
 			state = t.MineTurn
 		}
 		opponent := "…"
 		switch {
-		case bi.Opponent.Bot != sessions.NoBot:
+		case bi.Opponent.Bot != board.NoBot:
 			opponent = fmt.Sprintf(t.Bot, t.Levels[bi.Opponent.Bot.String()])
 		case bi.Opponent.User != 0:
 			p, err := v.svc.Profile(ctx, tx.DB(), bi.Opponent.User)

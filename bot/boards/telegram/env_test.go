@@ -21,8 +21,8 @@ import (
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/migrations/pgtest"
-	"github.com/questbot/questbot/sessions"
-	"github.com/questbot/questbot/sessions/sessionpg"
+	"github.com/questbot/questbot/sessions/board"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -202,12 +202,12 @@ func (e *env) playButtons(t *testing.T, user int64, g *engine.Game, mv engine.Mo
 }
 
 // board reads a board as the store has it (in one snapshot: the bot may be saving it).
-func (e *env) board(t *testing.T, id int64) *sessions.Board {
+func (e *env) board(t *testing.T, id int64) *board.Board {
 	t.Helper()
-	var bd *sessions.Board
+	var bd *board.Board
 	err := pgx.BeginTxFunc(context.Background(), e.Pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
 		var err error
-		bd, err = sessionpg.NewBoardStore(tx).Get(context.Background(), id)
+		bd, err = boardpg.New(tx).Get(context.Background(), id)
 		return err
 	})
 	if err != nil {
@@ -245,12 +245,12 @@ func (e *env) replay(t *testing.T, id int64) *engine.Game {
 }
 
 // waitPly waits until a board has reached a ply (and returns it).
-func (e *env) waitPly(t *testing.T, id int64, ply int) *sessions.Board {
+func (e *env) waitPly(t *testing.T, id int64, ply int) *board.Board {
 	t.Helper()
-	var bd *sessions.Board
+	var bd *board.Board
 	e.WaitFor(t, fmt.Sprintf("board %d at ply %d", id, ply), func() bool {
 		bd = e.board(t, id)
-		return bd.Ply() >= ply || bd.Status == sessions.BoardFinished
+		return bd.Ply() >= ply || bd.Status == board.Finished
 	})
 	return bd
 }

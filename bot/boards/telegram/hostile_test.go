@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure forged and stale presses are answered and change nothing: another ply, squares no
@@ -52,7 +52,7 @@ func TestForgedPresses(t *testing.T) {
 		}
 	}
 	after := e.board(t, id)
-	if after.Revision() != before.Revision() || after.Ply() != 0 || after.Status != sessions.BoardActive {
+	if after.Revision() != before.Revision() || after.Ply() != 0 || after.Status != board.Active {
 		t.Errorf("the forged presses changed the board: revision %d → %d, ply %d, %v", before.Revision(), after.Revision(),
 			after.Ply(), after.Status)
 	}

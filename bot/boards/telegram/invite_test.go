@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // inviteLink reads the code of the newest invite link in a user's chat.
@@ -41,7 +41,7 @@ func TestInvite(t *testing.T) {
 		t.Errorf("the friend's board: %q", b.Text)
 	}
 	id := e.lastBoard(t, 2)
-	if bd := e.board(t, id); bd.Status != sessions.BoardActive || !bd.Private || bd.Control.Name != "corr3d" {
+	if bd := e.board(t, id); bd.Status != board.Active || !bd.Private || bd.Control.Name != "corr3d" {
 		t.Errorf("the game: %v, private %v, %q", bd.Status, bd.Private, bd.Control.Name)
 	}
 	e.Send(t, 3, "/start "+code)
@@ -133,7 +133,7 @@ func TestCleanup(t *testing.T) {
 	e.menu(t, 1, "/games", "Chess", "🔎 Find an opponent", "no clock")
 	e.WaitText(t, 1, 0, "Waiting for an opponent")
 	e.invite(t, 2, "Русские шашки", "✉️ Пригласить друга", "без часов")
-	e.clock.advance(sessions.WaitingLifetime + time.Hour)
+	e.clock.advance(board.WaitingLifetime + time.Hour)
 	e.WaitText(t, 1, 0, "Nobody joined your game of Chess within a week")
 	e.WaitText(t, 2, 0, "За неделю никто не присоединился к вашей партии (Русские шашки)")
 	e.WaitFor(t, "the invite deleted", func() bool { return e.QueryInt(t, `SELECT count(*) FROM board_invite`) == 0 })

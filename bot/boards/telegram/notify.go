@@ -13,7 +13,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/scripts"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // noticeNote is the note of a notification: who did what in which game, and the link to the
@@ -101,7 +101,7 @@ func (v *View) notifyPressed(ctx context.Context, tx bot.Tx, u *bot.Update) erro
 // parseNotifyPress applies a press of /notify's buttons to a setting: "d" (the default delay),
 // "d<delay>", "q" (no quiet hours), "q<from>-<to>" (a preset), "o+" and "o-" (the UTC offset an
 // hour east or west). Returns errForged for anything else.
-func parseNotifyPress(data string, s sessions.NotifySetting) (sessions.NotifySetting, error) {
+func parseNotifyPress(data string, s board.NotifySetting) (board.NotifySetting, error) {
 	arg, ok := strings.CutPrefix(data, notifyPrefix)
 	if !ok || arg == "" {
 		return s, fmt.Errorf("%w: %q", errForged, data)
@@ -136,7 +136,7 @@ func parseNotifyPress(data string, s sessions.NotifySetting) (sessions.NotifySet
 }
 
 // notifyView is /notify's message for a setting, and its keyboard (the current choices ticked).
-func (v *View) notifyView(c *texts.Catalog, s sessions.NotifySetting) (string, bot.Keyboard) {
+func (v *View) notifyView(c *texts.Catalog, s board.NotifySetting) (string, bot.Keyboard) {
 	t := &c.Board
 	tick := func(on bool, label string) string {
 		if on {

@@ -2,10 +2,9 @@ package telegram_test
 
 import (
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/sessions/board"
 	"strings"
 	"testing"
-
-	"github.com/questbot/questbot/sessions"
 )
 
 // startPair has Ann (English) wait for an opponent in a game and clock (their English names)
@@ -42,7 +41,7 @@ func TestRussianBetweenPlayers(t *testing.T) {
 	}
 	for ply := 0; ; ply++ {
 		bd = e.board(t, id)
-		if bd.Status == sessions.BoardFinished {
+		if bd.Status == board.Finished {
 			break
 		}
 		if ply > 300 {
@@ -123,7 +122,7 @@ func (e *env) seats(t *testing.T, id int64) [2]int64 {
 }
 
 // moveTyped has the player to move type the move a short search chooses, and waits for it.
-func (e *env) moveTyped(t *testing.T, id int64) *sessions.Board {
+func (e *env) moveTyped(t *testing.T, id int64) *board.Board {
 	t.Helper()
 	bd := e.board(t, id)
 	user := bd.Seats[bd.ToMove].User
@@ -171,7 +170,7 @@ func TestUndoUntilSeen(t *testing.T) {
 	if got := answer(); !strings.Contains(got, map[int64]string{1: "You cannot take back", 2: "Сейчас ход не вернуть"}[mover]) {
 		t.Errorf("the old take-back button is answered %q", got)
 	}
-	if bd := e.board(t, id); bd.Ply() != 1 || bd.Status != sessions.BoardActive {
+	if bd := e.board(t, id); bd.Ply() != 1 || bd.Status != board.Active {
 		t.Errorf("the refused take-back changed the board: ply %d, %v", bd.Ply(), bd.Status)
 	}
 }
@@ -215,7 +214,7 @@ func TestDrawAndResign(t *testing.T) {
 	for _, u := range users {
 		e.waitCaption(t, u, label(u, "Draw</b>: agreement", "Ничья</b>: по согласию"))
 	}
-	if bd := e.board(t, id); bd.Outcome == nil || !bd.Outcome.Draw || bd.Outcome.End != sessions.EndAgreement {
+	if bd := e.board(t, id); bd.Outcome == nil || !bd.Outcome.Draw || bd.Outcome.End != board.EndAgreement {
 		t.Errorf("outcome %+v", bd.Outcome)
 	}
 

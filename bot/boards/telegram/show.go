@@ -33,7 +33,7 @@ import (
 // The transport forgets the messages of a ref two days after they were sent (Telegram lets a
 // bot delete its messages for that long), while a correspondence player may think for three: a
 // board last sent more than refreshAfter ago is therefore sent anew rather than edited. When it
-// was sent is recorded per seat (sessions.BoardViews.MarkSent).
+// was sent is recorded per seat (board.Views.MarkSent).
 
 // refreshAfter is how old a board message may be and still be edited in place.
 const refreshAfter = 40 * time.Hour
@@ -151,6 +151,6 @@ func (v *View) picture(g *engine.Game, seat int, ent *entry) (string, error) {
 }
 
 // markSent records that a seat's board message was sent now.
-func (v *View) markSent(ctx context.Context, tx bot.Tx, board int64, seat int) error {
-	return v.svc.Store(tx.DB()).MarkSent(ctx, board, seat, v.svc.Now())
+func (v *View) markSent(ctx context.Context, tx bot.Tx, id int64, seat int) error {
+	return v.svc.Store(tx.DB()).MarkSent(ctx, id, seat, v.svc.Now())
 }

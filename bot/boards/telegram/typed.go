@@ -12,7 +12,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // HandleMessage takes a typed move (see notation.go): a text that reads as a move, from a user
@@ -33,9 +33,9 @@ func (v *View) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (boo
 	if err != nil {
 		return false, err
 	}
-	var active, mine []sessions.BoardInfo
+	var active, mine []board.Info
 	for _, bi := range list {
-		if bi.Status != sessions.BoardActive {
+		if bi.Status != board.Active {
 			continue
 		}
 		active = append(active, bi)
@@ -48,10 +48,10 @@ func (v *View) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (boo
 	}
 	c := texts.For(u.User.Language)
 	if len(mine) == 0 {
-		slices.SortStableFunc(active, func(x, y sessions.BoardInfo) int { return y.TurnStarted.Compare(x.TurnStarted) })
+		slices.SortStableFunc(active, func(x, y board.Info) int { return y.TurnStarted.Compare(x.TurnStarted) })
 		return true, say(ctx, tx, u.Chat, fmt.Sprintf(c.Board.NotYourTurnIn, html.EscapeString(c.Game(active[0].Variant))), m.MessageID)
 	}
-	slices.SortStableFunc(mine, func(x, y sessions.BoardInfo) int { return y.TurnStarted.Compare(x.TurnStarted) })
+	slices.SortStableFunc(mine, func(x, y board.Info) int { return y.TurnStarted.Compare(x.TurnStarted) })
 	// The boards are locked as they are tried (a board read without its lock may be half
 	// saved); they are the user's, each waiting for their move.
 	var h *boards.Held

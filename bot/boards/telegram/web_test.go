@@ -13,7 +13,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // webDo runs a web operation in a transaction of the bot, as the web game server does.
@@ -82,25 +82,25 @@ func TestWebMoveReachesTelegram(t *testing.T) {
 	err := e.webDo(func(ctx context.Context, tx bot.Tx) error {
 		return e.webMove(ctx, tx, other, id, mv, 0)
 	})
-	if !errors.Is(err, sessions.ErrNotYourTurn) {
+	if !errors.Is(err, board.ErrNotYourTurn) {
 		t.Errorf("a move out of turn: %v", err)
 	}
 	err = e.webDo(func(ctx context.Context, tx bot.Tx) error {
 		return e.webMove(ctx, tx, mover, id, mv, 3)
 	})
-	if !errors.Is(err, sessions.ErrStale) {
+	if !errors.Is(err, board.ErrStale) {
 		t.Errorf("a move at a stale ply: %v", err)
 	}
 	err = e.webDo(func(ctx context.Context, tx bot.Tx) error {
 		return e.webMove(ctx, tx, mover, id, "a1-h8", 0)
 	})
-	if !errors.Is(err, sessions.ErrIllegalMove) || !errors.Is(err, engine.ErrIllegalMove) && !strings.Contains(err.Error(), "a1-h8") {
+	if !errors.Is(err, board.ErrIllegalMove) || !errors.Is(err, engine.ErrIllegalMove) && !strings.Contains(err.Error(), "a1-h8") {
 		t.Errorf("an illegal move: %v", err)
 	}
 	err = e.webDo(func(ctx context.Context, tx bot.Tx) error {
 		return e.webMove(ctx, tx, 99, id, mv, 0)
 	})
-	if !errors.Is(err, sessions.ErrNotSeated) {
+	if !errors.Is(err, board.ErrNotSeated) {
 		t.Errorf("a stranger's move: %v", err)
 	}
 	if n := e.board(t, id).Ply(); n != 0 {

@@ -19,7 +19,8 @@ import (
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions"
-	"github.com/questbot/questbot/sessions/sessionpg"
+	"github.com/questbot/questbot/sessions/board"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # The JSON API
@@ -368,7 +369,7 @@ func (s *Server) variants(w http.ResponseWriter, r *http.Request, c *caller) err
 		if err != nil {
 			return err
 		}
-		tcs, err := sessionpg.NewBoardStore(db).TimeControls(ctx)
+		tcs, err := boardpg.New(db).TimeControls(ctx)
 		if err != nil {
 			return err
 		}
@@ -403,7 +404,7 @@ type gameInfo struct {
 }
 
 // info makes a list's entry.
-func (s *Server) info(ctx context.Context, db pgxTx, lang string, bi sessions.BoardInfo) (gameInfo, error) {
+func (s *Server) info(ctx context.Context, db pgxTx, lang string, bi board.Info) (gameInfo, error) {
 	name, err := s.opponentName(ctx, db, lang, bi.Opponent)
 	if err != nil {
 		return gameInfo{}, err
@@ -425,7 +426,7 @@ func (s *Server) games(w http.ResponseWriter, r *http.Request, c *caller) error 
 		if err != nil {
 			return err
 		}
-		bis, err := sessionpg.NewBoardStore(db).UserBoards(ctx, c.service, c.user, 0)
+		bis, err := boardpg.New(db).UserBoards(ctx, c.service, c.user, 0)
 		if err != nil {
 			return err
 		}
@@ -456,7 +457,7 @@ func (s *Server) waiting(w http.ResponseWriter, r *http.Request, c *caller) erro
 		if err != nil {
 			return err
 		}
-		st := sessionpg.NewBoardStore(db)
+		st := boardpg.New(db)
 		ids, err := st.WaitingBoards(ctx, c.service, c.user, maxWaiting)
 		if err != nil {
 			return fmt.Errorf("web: %w", err)
@@ -467,7 +468,7 @@ func (s *Server) waiting(w http.ResponseWriter, r *http.Request, c *caller) erro
 				return err
 			}
 			seat, _ := bd.SeatOf(bd.Creator)
-			bi := sessions.BoardInfo{ID: bd.ID, Variant: bd.Variant, Control: bd.Control.Name, Status: bd.Status,
+			bi := board.Info{ID: bd.ID, Variant: bd.Variant, Control: bd.Control.Name, Status: bd.Status,
 				Opponent: bd.Seats[seat], Seat: 1 - seat}
 			gi, err := s.info(ctx, db, lang(p), bi)
 			if err != nil {
@@ -495,7 +496,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *caller) error
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	level, err := sessions.ParseBotLevel(req.Bot)
+	level, err := board.ParseBotLevel(req.Bot)
 	if err != nil {
 		return apiErr(http.StatusBadRequest, "bad_request", `"bot" is "", "easy", "normal" or "strong".`)
 	}
@@ -519,9 +520,9 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, c *caller) error
 }
 
 // viewState reads a game as the caller sees it, with its picture's address.
-func (s *Server) viewState(ctx context.Context, c *caller, id int64) (*GameState, *sessions.Board, error) {
+func (s *Server) viewState(ctx context.Context, c *caller, id int64) (*GameState, *board.Board, error) {
 	var st *GameState
-	var bd *sessions.Board
+	var bd *board.Board
 	err := s.read(ctx, func(ctx context.Context, db pgxTx) error {
 		var err error
 		st, bd, err = s.gameState(ctx, db, c.service, c.user, id)
@@ -587,12 +588,12 @@ func (s *Server) refusal(ctx context.Context, c *caller, id int64, err error) er
 	}
 	_, _, verr := s.viewState(ctx, c, id)
 	switch {
-	case errors.Is(verr, sessions.ErrNotFound), errors.Is(verr, sessions.ErrNotSeated):
+	case errors.Is(verr, board.ErrNotFound), errors.Is(verr, board.ErrNotSeated):
 		return missing()
 	case verr != nil:
 		// The game could not be read: the operation's own error says more.
 		return err
-	case errors.Is(err, sessions.ErrNotSeated):
+	case errors.Is(err, board.ErrNotSeated):
 		return apiErr(http.StatusForbidden, "forbidden", "You do not play this game.")
 	}
 	return err
@@ -744,7 +745,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	if guards, ok := s.cfg.Events.(Guards); ok {
 		g := Grant{Token: c.token, Board: id,
 			// A public game waiting for an opponent is open to all, whatever the switch says.
-			Spectator: st.Seat < 0 && bd.Status != sessions.BoardWaiting}
+			Spectator: st.Seat < 0 && bd.Status != board.Waiting}
 		if c.secret != "" {
 			g.Session = hash(c.secret)
 		}

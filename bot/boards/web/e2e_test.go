@@ -15,7 +15,7 @@ import (
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure one game is played from both sides of the product: Ann in Telegram (typed moves in
@@ -47,7 +47,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 		chromedp.Click("#join")); err != nil {
 		t.Fatalf("join on the page: %v (status %q)", err, pagesText(ctx, t, "#status"))
 	}
-	bottest.WaitFor(t, 30*time.Second, "the game started", func() bool { return e.board(t, id).Status == sessions.BoardActive })
+	bottest.WaitFor(t, 30*time.Second, "the game started", func() bool { return e.board(t, id).Status == board.Active })
 	bd := e.board(t, id)
 	annSeat, err := bd.SeatOf(1)
 	if err != nil {

@@ -24,8 +24,8 @@ import (
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/migrations/pgtest"
-	"github.com/questbot/questbot/sessions"
-	"github.com/questbot/questbot/sessions/sessionpg"
+	"github.com/questbot/questbot/sessions/board"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -330,12 +330,12 @@ func contains(s string, parts ...string) bool {
 }
 
 // board reads a board as the store has it.
-func (e *env) board(t *testing.T, id int64) *sessions.Board {
+func (e *env) board(t *testing.T, id int64) *board.Board {
 	t.Helper()
-	var bd *sessions.Board
+	var bd *board.Board
 	err := pgx.BeginTxFunc(context.Background(), e.Pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
 		var err error
-		bd, err = sessionpg.NewBoardStore(tx).Get(context.Background(), id)
+		bd, err = boardpg.New(tx).Get(context.Background(), id)
 		return err
 	})
 	if err != nil {

@@ -43,7 +43,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/questbot/questbot/sessions/sessionpg"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // Channel is the PostgreSQL notification channel of board changes.
@@ -321,7 +321,7 @@ func (h *Hub) refetch(ctx context.Context, conn *pgx.Conn) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	revs, err := sessionpg.BoardRevisions(ctx, conn, ids)
+	revs, err := boardpg.Revisions(ctx, conn, ids)
 	// Even when the read fails, every subscriber is told to refetch: with the last revision it
 	// was given (a board deleted since, or an error, leaves that one).
 	for _, id := range ids {

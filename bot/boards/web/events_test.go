@@ -54,7 +54,7 @@ func (d *eventsDB) board(t *testing.T) int64 {
 	return id
 }
 
-// moveSQL saves a board as sessionpg does: the ply and the revision move on.
+// moveSQL saves a board as boardpg does: the ply and the revision move on.
 const moveSQL = `UPDATE board_session SET ply = ply + 1, to_move = 1 - to_move, revision = revision + 1
 	WHERE id = $1 RETURNING revision`
 

@@ -6,7 +6,7 @@ import (
 	"unicode"
 
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # Export
@@ -21,7 +21,7 @@ import (
 var pdnGameType = map[string]int{"international": 20, "russian": 25, "brazilian": 26, "turkish": 30}
 
 // exportGame writes a game's moves; ext is the file's usual extension.
-func exportGame(bd *sessions.Board, st *GameState, publicURL string) (text, ext string, err error) {
+func exportGame(bd *board.Board, st *GameState, publicURL string) (text, ext string, err error) {
 	if bd.Variant == "chess" {
 		moves, err := sanMoves(bd)
 		if err != nil {
@@ -49,9 +49,9 @@ func exportGame(bd *sessions.Board, st *GameState, publicURL string) (text, ext 
 
 // tagged writes a game in PGN's shape: the seven-tag roster (and extra tags), then the moves,
 // numbered by full move, and the result, in lines of at most 80 characters.
-func tagged(bd *sessions.Board, st *GameState, publicURL, first, second, draw string, extra [][2]string, moves []string) string {
+func tagged(bd *board.Board, st *GameState, publicURL, first, second, draw string, extra [][2]string, moves []string) string {
 	res := "*"
-	if o := bd.Outcome; bd.Status == sessions.BoardFinished && o != nil {
+	if o := bd.Outcome; bd.Status == board.Finished && o != nil {
 		switch {
 		case o.Draw:
 			res = draw
@@ -146,7 +146,7 @@ func bidiControl(r rune) bool {
 var sanLetters = []string{"", "", "N", "B", "R", "Q", "K"}
 
 // sanMoves writes a chess game's moves in standard algebraic notation, replaying it.
-func sanMoves(bd *sessions.Board) ([]string, error) {
+func sanMoves(bd *board.Board) ([]string, error) {
 	full, err := bd.Rebuild()
 	if err != nil {
 		return nil, err

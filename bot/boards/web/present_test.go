@@ -16,7 +16,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // pendingWatch samples the outbox while a test plays and keeps the most rows of one state (a
@@ -192,7 +192,7 @@ func TestFastPlayKeepsChatsPresent(t *testing.T) {
 
 // checkFinalBoard checks that a player's Telegram board of bd is the last one sent under its ref
 // and shows bd as it is: its picture and its last move.
-func checkFinalBoard(t *testing.T, e *env, bd *sessions.Board, seat int, user int64) {
+func checkFinalBoard(t *testing.T, e *env, bd *board.Board, seat int, user int64) {
 	t.Helper()
 	msgID := e.QueryInt(t, `SELECT coalesce(max(message_id), 0) FROM sent_ref WHERE chat_id = $1 AND ref = $2`,
 		user, fmt.Sprintf("board:%d", bd.ID))

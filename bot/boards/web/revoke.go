@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/sessions/sessionpg"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # Streams end with their credentials
@@ -188,7 +188,7 @@ func granted(ctx context.Context, db pgx.Tx, g Grant) (bool, error) {
 		}
 	}
 	if g.Spectator {
-		return sessionpg.NewBoardStore(db).Spectators(ctx, g.Board)
+		return boardpg.New(db).Spectators(ctx, g.Board)
 	}
 	return true, nil
 }

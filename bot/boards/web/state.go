@@ -14,7 +14,7 @@ import (
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # A board as the web shows it
@@ -112,38 +112,38 @@ type SquareState struct {
 
 // viewable reports the seat a user sees a board from: theirs, or -1 for anyone else when the
 // board may be watched (its players allow it, or it waits for an opponent to join it). Returns
-// sessions.ErrNotSeated otherwise.
-func viewable(bd *sessions.Board, user int64, spectators bool) (int, error) {
-	if user != sessions.BotUser {
+// board.ErrNotSeated otherwise.
+func viewable(bd *board.Board, user int64, spectators bool) (int, error) {
+	if user != board.BotUser {
 		if seat, err := bd.SeatOf(user); err == nil {
 			return seat, nil
 		}
 	}
-	if (spectators && bd.Status != sessions.BoardWaiting) || (bd.Status == sessions.BoardWaiting && !bd.Private) {
+	if (spectators && bd.Status != board.Waiting) || (bd.Status == board.Waiting && !bd.Private) {
 		return -1, nil
 	}
-	return 0, fmt.Errorf("board %d: user %d: %w", bd.ID, user, sessions.ErrNotSeated)
+	return 0, fmt.Errorf("board %d: user %d: %w", bd.ID, user, board.ErrNotSeated)
 }
 
 // gameState reads a board as a user sees it (State).
-func (s *Server) gameState(ctx context.Context, db pgx.Tx, service int, user, board int64) (*GameState, *sessions.Board, error) {
-	return State(ctx, db, s.cfg.Boards, service, user, board)
+func (s *Server) gameState(ctx context.Context, db pgx.Tx, service int, user, id int64) (*GameState, *board.Board, error) {
+	return State(ctx, db, s.cfg.Boards, service, user, id)
 }
 
 // State returns a board of a bot (service 0: of any bot) as a user sees it (user 0: someone
 // not logged in). Returns
-// sessions.ErrNotFound for a board of another bot or none, sessions.ErrNotSeated when the user
+// board.ErrNotFound for a board of another bot or none, board.ErrNotSeated when the user
 // may not see it (see viewable).
-func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user, board int64) (*GameState, *sessions.Board, error) {
+func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user, id int64) (*GameState, *board.Board, error) {
 	store := svc.Store(db)
-	bd, err := store.Get(ctx, board)
+	bd, err := store.Get(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
 	if service != 0 && bd.Service != service {
-		return nil, nil, fmt.Errorf("board %d of bot %d: %w", board, bd.Service, sessions.ErrNotFound)
+		return nil, nil, fmt.Errorf("board %d of bot %d: %w", id, bd.Service, board.ErrNotFound)
 	}
-	spect, err := store.Spectators(ctx, board)
+	spect, err := store.Spectators(ctx, id)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -152,7 +152,7 @@ func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user
 		return nil, nil, err
 	}
 	lang := "en"
-	if user != sessions.BotUser {
+	if user != board.BotUser {
 		p, err := svc.Profile(ctx, db, user)
 		if err != nil {
 			return nil, nil, err
@@ -176,7 +176,7 @@ var tagRE = regexp.MustCompile(`<[^>]*>`)
 func plain(s string) string { return html.UnescapeString(tagRE.ReplaceAllString(s, "")) }
 
 // boardState builds the state of a board for a seat (-1: a spectator) in c's language.
-func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *sessions.Board, seat int, c *texts.Catalog) (*GameState, error) {
+func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Board, seat int, c *texts.Catalog) (*GameState, error) {
 	g, err := bd.Game()
 	if err != nil {
 		return nil, err
@@ -211,7 +211,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *sessions
 			st.Unseen = append(st.Unseen, m.Ply)
 		}
 	}
-	if seat >= 0 && bd.Status == sessions.BoardActive && bd.ToMove == seat {
+	if seat >= 0 && bd.Status == board.Active && bd.ToMove == seat {
 		for _, mv := range g.LegalMoves() {
 			path, _ := g.Describe(mv)
 			st.Legal = append(st.Legal, LegalMove{Text: mv.String(), Path: path})
@@ -221,7 +221,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *sessions
 		st.Offer = &OfferState{Seat: o.Seat}
 	}
 	st.CanUndo = seat >= 0 && boards.CanUndo(bd, seat)
-	if bd.Status == sessions.BoardFinished && bd.Outcome != nil {
+	if bd.Status == board.Finished && bd.Outcome != nil {
 		st.Result = webResult(c, sc, seat)
 	}
 	viewer := max(seat, 0)
@@ -257,9 +257,9 @@ func webResult(c *texts.Catalog, sc *boards.Scene, seat int) *ResultState {
 }
 
 // legalMoves returns the legal moves of a board's side to move, for the answer to a refused move.
-func legalMoves(bd *sessions.Board) []string {
+func legalMoves(bd *board.Board) []string {
 	g, err := bd.Game()
-	if err != nil || bd.Status != sessions.BoardActive {
+	if err != nil || bd.Status != board.Active {
 		return []string{}
 	}
 	out := []string{}
@@ -270,9 +270,9 @@ func legalMoves(bd *sessions.Board) []string {
 }
 
 // webName names a player of a board in plain text, for lists.
-func webName(c *texts.Catalog, p *botpg.Profile, s sessions.Seat) string {
+func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat) string {
 	switch {
-	case s.Bot != sessions.NoBot:
+	case s.Bot != board.NoBot:
 		return fmt.Sprintf(c.Board.Bot, c.Board.Levels[s.Bot.String()])
 	case p == nil:
 		return ""
@@ -286,7 +286,7 @@ func webName(c *texts.Catalog, p *botpg.Profile, s sessions.Seat) string {
 
 // opponentName names the opponent of a user's board in a list, in plain text, in the language
 // of lang ("" while nobody has joined).
-func (s *Server) opponentName(ctx context.Context, db pgx.Tx, lang string, seat sessions.Seat) (string, error) {
+func (s *Server) opponentName(ctx context.Context, db pgx.Tx, lang string, seat board.Seat) (string, error) {
 	var p *botpg.Profile
 	if seat.Human() {
 		var err error

@@ -1,4 +1,4 @@
-package sessions
+package board
 
 import (
 	"errors"
@@ -24,9 +24,9 @@ const (
 // openHuman opens a board of alice (seat 0) and lets bob join at t0.
 func openHuman(t *testing.T, variant string, tc TimeControl, opts Options) *Board {
 	t.Helper()
-	b, _, err := OpenBoard(BoardSpec{Service: 1, Creator: alice, Variant: variant, Options: opts, Seed: 7, Control: tc}, t0)
+	b, _, err := Open(Spec{Service: 1, Creator: alice, Variant: variant, Options: opts, Seed: 7, Control: tc}, t0)
 	if err != nil {
-		t.Fatalf("OpenBoard: %v", err)
+		t.Fatalf("Open: %v", err)
 	}
 	if _, err := b.Join(bob, t0); err != nil {
 		t.Fatalf("Join: %v", err)
@@ -35,9 +35,9 @@ func openHuman(t *testing.T, variant string, tc TimeControl, opts Options) *Boar
 }
 
 // play makes moves alternately from the side to move, all at now.
-func play(t *testing.T, b *Board, now time.Time, moves ...string) []BoardEvent {
+func play(t *testing.T, b *Board, now time.Time, moves ...string) []Event {
 	t.Helper()
-	var all []BoardEvent
+	var all []Event
 	for _, m := range moves {
 		user := b.Seats[b.ToMove].User
 		ev, err := b.Move(user, m, b.Ply(), now)
@@ -50,45 +50,45 @@ func play(t *testing.T, b *Board, now time.Time, moves ...string) []BoardEvent {
 }
 
 // kinds lists the kinds of events.
-func kinds(ev []BoardEvent) []BoardEventKind {
-	var ks []BoardEventKind
+func kinds(ev []Event) []EventKind {
+	var ks []EventKind
 	for _, e := range ev {
 		ks = append(ks, e.Kind)
 	}
 	return ks
 }
 
-func wantKinds(t *testing.T, ev []BoardEvent, want ...BoardEventKind) {
+func wantKinds(t *testing.T, ev []Event, want ...EventKind) {
 	t.Helper()
 	if got := kinds(ev); !reflect.DeepEqual(got, want) {
 		t.Fatalf("events %v, want %v", got, want)
 	}
 }
 
-func TestOpenBoard(t *testing.T) {
+func TestOpen(t *testing.T) {
 	corr, _ := ControlByName("corr1d")
 	tests := []struct {
 		name     string
-		spec     BoardSpec
-		status   BoardStatus
+		spec     Spec
+		status   Status
 		seat     int
 		deadline time.Time
-		events   []BoardEventKind
+		events   []EventKind
 	}{
-		{"waits for an opponent", BoardSpec{Service: 1, Creator: alice, Variant: "russian", Control: corr},
-			BoardWaiting, 0, time.Time{}, []BoardEventKind{EventOpened}},
-		{"second side", BoardSpec{Service: 1, Creator: alice, Variant: "chess", Side: SideSecond},
-			BoardWaiting, 1, time.Time{}, []BoardEventKind{EventOpened}},
-		{"random side from the seed", BoardSpec{Service: 1, Creator: alice, Variant: "chess", Side: SideRandom, Seed: 1 << 32},
-			BoardWaiting, 1, time.Time{}, []BoardEventKind{EventOpened}},
-		{"against the bot starts at once", BoardSpec{Service: 1, Creator: alice, Variant: "chess", Bot: BotEasy, Control: corr},
-			BoardActive, 0, at(24 * time.Hour), []BoardEventKind{EventStarted}},
-		{"the bot moves first: no deadline", BoardSpec{Service: 1, Creator: alice, Variant: "chess", Bot: BotEasy, Side: SideSecond, Control: corr},
-			BoardActive, 1, time.Time{}, []BoardEventKind{EventStarted}},
+		{"waits for an opponent", Spec{Service: 1, Creator: alice, Variant: "russian", Control: corr},
+			Waiting, 0, time.Time{}, []EventKind{EventOpened}},
+		{"second side", Spec{Service: 1, Creator: alice, Variant: "chess", Side: SideSecond},
+			Waiting, 1, time.Time{}, []EventKind{EventOpened}},
+		{"random side from the seed", Spec{Service: 1, Creator: alice, Variant: "chess", Side: SideRandom, Seed: 1 << 32},
+			Waiting, 1, time.Time{}, []EventKind{EventOpened}},
+		{"against the bot starts at once", Spec{Service: 1, Creator: alice, Variant: "chess", Bot: BotEasy, Control: corr},
+			Active, 0, at(24 * time.Hour), []EventKind{EventStarted}},
+		{"the bot moves first: no deadline", Spec{Service: 1, Creator: alice, Variant: "chess", Bot: BotEasy, Side: SideSecond, Control: corr},
+			Active, 1, time.Time{}, []EventKind{EventStarted}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, ev, err := OpenBoard(tt.spec, t0)
+			b, ev, err := Open(tt.spec, t0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,28 +112,28 @@ func TestOpenBoard(t *testing.T) {
 	}
 }
 
-func TestOpenBoardErrors(t *testing.T) {
-	ok := BoardSpec{Service: 1, Creator: alice, Variant: "chess"}
+func TestOpenErrors(t *testing.T) {
+	ok := Spec{Service: 1, Creator: alice, Variant: "chess"}
 	tests := []struct {
 		name   string
-		change func(*BoardSpec)
+		change func(*Spec)
 		want   []error
 	}{
-		{"unknown variant", func(s *BoardSpec) { s.Variant = "go" }, []error{ErrInvalid, engine.ErrUnknownVariant}},
-		{"fox option on chess", func(s *BoardSpec) { s.Options.Diagonals = true }, []error{ErrInvalid, engine.ErrBadOption}},
-		{"bad start position", func(s *BoardSpec) { s.Options.Start = "nonsense" }, []error{ErrInvalid, engine.ErrBadPosition}},
-		{"decided start position", func(s *BoardSpec) { s.Options.Start = "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1" }, []error{ErrInvalid}},
-		{"bad time control", func(s *BoardSpec) { s.Control = TimeControl{Mode: ClockFischer} }, []error{ErrInvalid}},
-		{"bad bot level", func(s *BoardSpec) { s.Bot = 9 }, []error{ErrInvalid}},
-		{"no creator", func(s *BoardSpec) { s.Creator = 0 }, []error{ErrInvalid}},
-		{"no service", func(s *BoardSpec) { s.Service = 0 }, []error{ErrInvalid}},
-		{"bad first player", func(s *BoardSpec) { s.Options.FirstPlayer = 3 }, []error{ErrInvalid}},
+		{"unknown variant", func(s *Spec) { s.Variant = "go" }, []error{ErrInvalid, engine.ErrUnknownVariant}},
+		{"fox option on chess", func(s *Spec) { s.Options.Diagonals = true }, []error{ErrInvalid, engine.ErrBadOption}},
+		{"bad start position", func(s *Spec) { s.Options.Start = "nonsense" }, []error{ErrInvalid, engine.ErrBadPosition}},
+		{"decided start position", func(s *Spec) { s.Options.Start = "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1" }, []error{ErrInvalid}},
+		{"bad time control", func(s *Spec) { s.Control = TimeControl{Mode: ClockFischer} }, []error{ErrInvalid}},
+		{"bad bot level", func(s *Spec) { s.Bot = 9 }, []error{ErrInvalid}},
+		{"no creator", func(s *Spec) { s.Creator = 0 }, []error{ErrInvalid}},
+		{"no service", func(s *Spec) { s.Service = 0 }, []error{ErrInvalid}},
+		{"bad first player", func(s *Spec) { s.Options.FirstPlayer = 3 }, []error{ErrInvalid}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			spec := ok
 			tt.change(&spec)
-			_, _, err := OpenBoard(spec, t0)
+			_, _, err := Open(spec, t0)
 			for _, w := range tt.want {
 				if !errors.Is(err, w) {
 					t.Errorf("error %v, want %v", err, w)
@@ -145,7 +145,7 @@ func TestOpenBoardErrors(t *testing.T) {
 
 func TestJoin(t *testing.T) {
 	blitz, _ := ControlByName("blitz10+5")
-	b, _, err := OpenBoard(BoardSpec{Service: 1, Creator: alice, Variant: "chess", Control: blitz}, t0)
+	b, _, err := Open(Spec{Service: 1, Creator: alice, Variant: "chess", Control: blitz}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestJoin(t *testing.T) {
 	if ev[0].Seat != 0 {
 		t.Errorf("started with seat %d to move, want 0", ev[0].Seat)
 	}
-	if b.Status != BoardActive || !b.Rated || b.Seats[1].User != bob {
+	if b.Status != Active || !b.Rated || b.Seats[1].User != bob {
 		t.Errorf("status %v, rated %v, seat 1 %+v", b.Status, b.Rated, b.Seats[1])
 	}
 	if !b.Started.Equal(at(time.Minute)) || !b.TurnStarted.Equal(at(time.Minute)) {
@@ -186,7 +186,7 @@ func TestJoin(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	b, _, err := OpenBoard(BoardSpec{Service: 1, Creator: alice, Variant: "russian"}, t0)
+	b, _, err := Open(Spec{Service: 1, Creator: alice, Variant: "russian"}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantKinds(t, ev, EventAborted)
-	if b.Status != BoardAborted || !b.Ended.Equal(at(time.Minute)) {
+	if b.Status != Aborted || !b.Ended.Equal(at(time.Minute)) {
 		t.Errorf("status %v, ended %v", b.Status, b.Ended)
 	}
 	if _, err := b.Join(bob, at(time.Hour)); !errors.Is(err, ErrFinished) {
@@ -216,8 +216,8 @@ func TestCancel(t *testing.T) {
 }
 
 func TestStatusNames(t *testing.T) {
-	for s := BoardWaiting; s <= BoardAborted; s++ {
-		if got, err := ParseBoardStatus(s.String()); err != nil || got != s {
+	for s := Waiting; s <= Aborted; s++ {
+		if got, err := ParseStatus(s.String()); err != nil || got != s {
 			t.Errorf("status %v: parsed %v, %v", s, got, err)
 		}
 	}
@@ -232,7 +232,7 @@ func TestStatusNames(t *testing.T) {
 		}
 	}
 	for _, bad := range []func() error{
-		func() error { _, err := ParseBoardStatus("done"); return err },
+		func() error { _, err := ParseStatus("done"); return err },
 		func() error { _, err := ParseEnd("flag"); return err },
 		func() error { _, err := ParseBotLevel("godlike"); return err },
 		func() error { _, err := ParseClockMode("hourglass"); return err },
@@ -253,7 +253,7 @@ func TestChanges(t *testing.T) {
 	}
 	play(t, b, t0, "c3-d4", "f6-g5")
 	b.MarkStored(7)
-	if ch := b.Changes(); ch.Revision != 7 || ch.Ply != 2 || ch.Kept != 2 || len(ch.Added) != 0 || ch.Status != BoardActive || ch.Finished {
+	if ch := b.Changes(); ch.Revision != 7 || ch.Ply != 2 || ch.Kept != 2 || len(ch.Added) != 0 || ch.Status != Active || ch.Finished {
 		t.Fatalf("fresh: %+v", ch)
 	}
 	// bob takes his move back before alice sees it, and plays another: one stored move is
@@ -269,14 +269,14 @@ func TestChanges(t *testing.T) {
 	if _, err := b.Resign(alice, t0); err != nil {
 		t.Fatal(err)
 	}
-	if ch := b.Changes(); !ch.Finished || ch.Status != BoardActive {
+	if ch := b.Changes(); !ch.Finished || ch.Status != Active {
 		t.Errorf("after resigning: %+v", ch)
 	}
 	b.MarkStored(8)
 	if ch := b.Changes(); ch.Finished || b.Revision() != 8 {
 		t.Errorf("stored again: %+v", ch)
 	}
-	bot, _, err := OpenBoard(BoardSpec{Service: 1, Creator: alice, Variant: "chase", Bot: BotStrong, Side: SideSecond}, t0)
+	bot, _, err := Open(Spec{Service: 1, Creator: alice, Variant: "chase", Bot: BotStrong, Side: SideSecond}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 func TestClaimWaiting(t *testing.T) {
@@ -26,10 +26,10 @@ func TestClaimWaiting(t *testing.T) {
 	private.Private = true
 	f.create(t, private, t0)
 
-	claim := func(user int64, spec sessions.BoardSpec) (*sessions.Board, error) {
+	claim := func(user int64, spec board.Spec) (*board.Board, error) {
 		spec.Creator = user
-		var b *sessions.Board
-		err := f.try(func(s *BoardStore) error {
+		var b *board.Board
+		err := f.try(func(s *Store) error {
 			var err error
 			b, err = s.ClaimWaiting(ctx, spec)
 			return err
@@ -39,21 +39,21 @@ func TestClaimWaiting(t *testing.T) {
 	tests := []struct {
 		name string
 		user int64
-		spec sessions.BoardSpec
+		spec board.Spec
 		want int64 // 0: none
 	}{
 		{"the oldest of the same game", bob, f.spec("chess", "corr1d"), older.ID},
 		{"variant names are canonical", bob, f.spec(" Chess ", "corr1d"), older.ID},
 		{"not one's own", alice, f.spec("chess", "corr1d"), 0},
 		{"not another clock", bob, f.spec("chess", "blitz10+5"), 0},
-		{"not other options", bob, func() sessions.BoardSpec { s := f.spec("chess", "corr1d"); s.Options.PlyLimit = 100; return s }(), 0},
+		{"not other options", bob, func() board.Spec { s := f.spec("chess", "corr1d"); s.Options.PlyLimit = 100; return s }(), 0},
 		{"not a private board", bob, f.spec("russian", "corr1d"), 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b, err := claim(tt.user, tt.spec)
 			if tt.want == 0 {
-				if !errors.Is(err, sessions.ErrNotFound) {
+				if !errors.Is(err, board.ErrNotFound) {
 					t.Errorf("claimed %v (%v), want ErrNotFound", b, err)
 				}
 				return
@@ -63,7 +63,7 @@ func TestClaimWaiting(t *testing.T) {
 			}
 		})
 	}
-	if _, err := claim(bob, f.spec("go", "none")); !errors.Is(err, sessions.ErrInvalid) {
+	if _, err := claim(bob, f.spec("go", "none")); !errors.Is(err, board.ErrInvalid) {
 		t.Errorf("claim of an unknown game: %v, want ErrInvalid", err)
 	}
 
@@ -73,7 +73,7 @@ func TestClaimWaiting(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx1.Rollback(ctx)
-	got1, err := NewBoardStore(tx1).ClaimWaiting(ctx, sessions.BoardSpec{Service: f.service, Creator: bob, Variant: "chess", Control: older.Control})
+	got1, err := New(tx1).ClaimWaiting(ctx, board.Spec{Service: f.service, Creator: bob, Variant: "chess", Control: older.Control})
 	if err != nil || got1.ID != older.ID {
 		t.Fatalf("first joiner: %v %v", got1, err)
 	}
@@ -83,13 +83,13 @@ func TestClaimWaiting(t *testing.T) {
 	if _, err := got1.Join(bob, at(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
-	if err := NewBoardStore(tx1).Save(ctx, got1); err != nil {
+	if err := New(tx1).Save(ctx, got1); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx1.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if b := f.get(t, older.ID); b.Status != sessions.BoardActive || b.Seats[1].User != bob {
+	if b := f.get(t, older.ID); b.Status != board.Active || b.Seats[1].User != bob {
 		t.Errorf("joined board %+v", b)
 	}
 }
@@ -103,7 +103,7 @@ func TestConcurrentJoiners(t *testing.T) {
 	var wg sync.WaitGroup
 	for i, user := range joiners {
 		wg.Go(func() {
-			errs[i] = f.try(func(s *BoardStore) error {
+			errs[i] = f.try(func(s *Store) error {
 				ctx := context.Background()
 				spec := f.spec("international", "corr3d")
 				spec.Creator = user
@@ -124,11 +124,11 @@ func TestConcurrentJoiners(t *testing.T) {
 		switch {
 		case err == nil:
 			joined++
-		case !errors.Is(err, sessions.ErrNotFound):
+		case !errors.Is(err, board.ErrNotFound):
 			t.Errorf("joiner %d: %v, want ErrNotFound", i, err)
 		}
 	}
-	if b := f.get(t, waiting.ID); joined != 1 || b.Status != sessions.BoardActive {
+	if b := f.get(t, waiting.ID); joined != 1 || b.Status != board.Active {
 		t.Errorf("%d joined, status %v; want exactly one", joined, b.Status)
 	}
 }
@@ -140,17 +140,17 @@ func TestInvites(t *testing.T) {
 	spec := f.spec("brazilian", "corr1d")
 	spec.Private = true
 	b := f.create(t, spec, t0)
-	invite := func(board int64, now time.Time, ttl time.Duration) (string, error) {
+	invite := func(id int64, now time.Time, ttl time.Duration) (string, error) {
 		var code string
-		err := f.try(func(s *BoardStore) error {
+		err := f.try(func(s *Store) error {
 			var err error
-			code, err = s.CreateInvite(ctx, board, now, ttl)
+			code, err = s.CreateInvite(ctx, id, now, ttl)
 			return err
 		})
 		return code, err
 	}
 	redeem := func(code string, user int64, now time.Time, join bool) error {
-		return f.try(func(s *BoardStore) error {
+		return f.try(func(s *Store) error {
 			got, err := s.RedeemInvite(ctx, code, user, now)
 			if err != nil {
 				return err
@@ -190,12 +190,12 @@ func TestInvites(t *testing.T) {
 		join bool
 		want error
 	}{
-		{"unknown code", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", bob, at(time.Minute), false, sessions.ErrNotFound},
-		{"malformed code", "not a code", bob, at(time.Minute), false, sessions.ErrNotFound},
-		{"expired", expired, bob, at(2 * time.Minute), false, sessions.ErrInviteExpired},
-		{"the creator", code, alice, at(time.Minute), false, sessions.ErrAlreadySeated},
+		{"unknown code", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", bob, at(time.Minute), false, board.ErrNotFound},
+		{"malformed code", "not a code", bob, at(time.Minute), false, board.ErrNotFound},
+		{"expired", expired, bob, at(2 * time.Minute), false, board.ErrInviteExpired},
+		{"the creator", code, alice, at(time.Minute), false, board.ErrAlreadySeated},
 		{"used", code, bob, at(time.Minute), true, nil},
-		{"used twice", code, carol, at(2 * time.Minute), true, sessions.ErrInviteUsed},
+		{"used twice", code, carol, at(2 * time.Minute), true, board.ErrInviteUsed},
 	}
 	for _, s := range steps {
 		err := redeem(s.code, s.user, s.now, s.join)
@@ -203,16 +203,16 @@ func TestInvites(t *testing.T) {
 			t.Errorf("%s: %v, want %v", s.name, err, s.want)
 		}
 	}
-	if got := f.get(t, b.ID); got.Status != sessions.BoardActive || got.Seats[1].User != bob {
+	if got := f.get(t, b.ID); got.Status != board.Active || got.Seats[1].User != bob {
 		t.Errorf("board after the invite: %v, seats %+v", got.Status, got.Seats)
 	}
-	if _, err := invite(b.ID, at(time.Hour), time.Hour); !errors.Is(err, sessions.ErrFull) {
+	if _, err := invite(b.ID, at(time.Hour), time.Hour); !errors.Is(err, board.ErrFull) {
 		t.Errorf("invite to a started game: %v, want ErrFull", err)
 	}
-	if _, err := invite(b.ID+100, t0, time.Hour); !errors.Is(err, sessions.ErrNotFound) {
+	if _, err := invite(b.ID+100, t0, time.Hour); !errors.Is(err, board.ErrNotFound) {
 		t.Errorf("invite to no game: %v, want ErrNotFound", err)
 	}
-	if _, err := invite(b.ID, t0, 0); !errors.Is(err, sessions.ErrInvalid) {
+	if _, err := invite(b.ID, t0, 0); !errors.Is(err, board.ErrInvalid) {
 		t.Errorf("invite without a lifetime: %v, want ErrInvalid", err)
 	}
 }
@@ -223,7 +223,7 @@ func TestInviteRedeemedAtOnce(t *testing.T) {
 	ctx := context.Background()
 	b := f.create(t, f.spec("turkish", "none"), t0)
 	var code string
-	f.must(t, func(s *BoardStore) error {
+	f.must(t, func(s *Store) error {
 		var err error
 		code, err = s.CreateInvite(ctx, b.ID, t0, time.Hour)
 		return err
@@ -235,13 +235,13 @@ func TestInviteRedeemedAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	got, err := NewBoardStore(tx).RedeemInvite(ctx, code, bob, at(time.Minute))
+	got, err := New(tx).RedeemInvite(ctx, code, bob, at(time.Minute))
 	if err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error)
 	go func() {
-		done <- f.try(func(s *BoardStore) error {
+		done <- f.try(func(s *Store) error {
 			_, err := s.RedeemInvite(ctx, code, carol, at(time.Minute))
 			return err
 		})
@@ -249,13 +249,13 @@ func TestInviteRedeemedAtOnce(t *testing.T) {
 	if _, err := got.Join(bob, at(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if err := NewBoardStore(tx).Save(ctx, got); err != nil {
+	if err := New(tx).Save(ctx, got); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-done; !errors.Is(err, sessions.ErrInviteUsed) {
+	if err := <-done; !errors.Is(err, board.ErrInviteUsed) {
 		t.Errorf("second redeemer: %v, want ErrInviteUsed", err)
 	}
 }
@@ -270,13 +270,13 @@ func TestUserBoards(t *testing.T) {
 	mineLate := f.game(t, "russian", "corr3d")            // alice to move, deadline t0+72h
 	mineSoon := f.game(t, "chess", "corr1d")              // alice to move, deadline t0+24h
 	botSpec := f.spec("chase", "none")
-	botSpec.Bot = sessions.BotStrong
+	botSpec.Bot = board.BotStrong
 	vsBot := f.create(t, botSpec, t0) // alice (Red) to move, no deadline
 	done := f.game(t, "chess", "none")
-	f.act(t, done.ID, func(b *sessions.Board) error { _, err := b.Resign(bob, t0); return err })
+	f.act(t, done.ID, func(b *board.Board) error { _, err := b.Resign(bob, t0); return err })
 
-	var list []sessions.BoardInfo
-	f.must(t, func(s *BoardStore) error {
+	var list []board.Info
+	f.must(t, func(s *Store) error {
 		var err error
 		list, err = s.UserBoards(ctx, f.service, alice, 10)
 		return err
@@ -291,16 +291,16 @@ func TestUserBoards(t *testing.T) {
 	}
 	first := list[0]
 	if !first.MyTurn || first.Seat != 0 || first.Opponent.User != bob || first.Control != "corr1d" ||
-		!first.Deadline.Equal(at(24*time.Hour)) || first.Status != sessions.BoardActive || first.User != alice {
+		!first.Deadline.Equal(at(24*time.Hour)) || first.Status != board.Active || first.User != alice {
 		t.Errorf("first entry %+v", first)
 	}
-	if list[2].Opponent.Bot != sessions.BotStrong || !list[2].MyTurn || !list[2].Deadline.IsZero() {
+	if list[2].Opponent.Bot != board.BotStrong || !list[2].MyTurn || !list[2].Deadline.IsZero() {
 		t.Errorf("bot entry %+v", list[2])
 	}
-	if list[3].MyTurn || list[3].Ply != 1 || list[4].Status != sessions.BoardWaiting || !list[4].Opponent.Empty() {
+	if list[3].MyTurn || list[3].Ply != 1 || list[4].Status != board.Waiting || !list[4].Opponent.Empty() {
 		t.Errorf("entries %+v %+v", list[3], list[4])
 	}
-	f.must(t, func(s *BoardStore) error {
+	f.must(t, func(s *Store) error {
 		var err error
 		list, err = s.UserBoards(ctx, f.service, bob, 2)
 		return err
@@ -308,7 +308,7 @@ func TestUserBoards(t *testing.T) {
 	if len(list) != 2 || list[0].ID != theirs.ID || !list[0].MyTurn || list[0].Seat != 1 {
 		t.Errorf("bob's boards %+v", list)
 	}
-	f.must(t, func(s *BoardStore) error {
+	f.must(t, func(s *Store) error {
 		var err error
 		list, err = s.UserBoards(ctx, f.service, bob, 0)
 		return err
@@ -321,13 +321,13 @@ func TestUserBoards(t *testing.T) {
 func TestTimeControls(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
-	var got []sessions.TimeControl
-	f.must(t, func(s *BoardStore) error {
+	var got []board.TimeControl
+	f.must(t, func(s *Store) error {
 		var err error
 		got, err = s.TimeControls(context.Background())
 		return err
 	})
-	if want := sessions.Controls(); !reflect.DeepEqual(got, want) {
+	if want := board.Controls(); !reflect.DeepEqual(got, want) {
 		t.Errorf("catalogue %+v, want %+v", got, want)
 	}
 	// A row that breaks its mode's rules is reported, not used.
@@ -335,10 +335,10 @@ func TestTimeControls(t *testing.T) {
 		if _, err := tx.Exec(context.Background(), `INSERT INTO board_time_control (name, mode) VALUES ('odd', 'fischer')`); err != nil {
 			return err
 		}
-		_, err := NewBoardStore(tx).TimeControls(context.Background())
+		_, err := New(tx).TimeControls(context.Background())
 		return err
 	})
-	if !errors.Is(err, sessions.ErrInvalid) {
+	if !errors.Is(err, board.ErrInvalid) {
 		t.Errorf("bad row: %v, want ErrInvalid", err)
 	}
 }

@@ -1,4 +1,4 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // claimWaitingSQL finds the oldest public waiting board of the same game, rules and clock that
@@ -27,12 +27,12 @@ const claimWaitingSQL = `
 // ClaimWaiting finds the oldest waiting, public board of spec's service, variant, options and
 // time control opened by someone other than spec.Creator, and locks it; boards another
 // transaction holds are skipped, so two players never claim one seat. The spec's side, seed,
-// bot and privacy do not matter. Returns sessions.ErrNotFound when there is none, and
-// sessions.ErrInvalid for a spec that cannot be played.
-func (s *BoardStore) ClaimWaiting(ctx context.Context, spec sessions.BoardSpec) (*sessions.Board, error) {
+// bot and privacy do not matter. Returns board.ErrNotFound when there is none, and
+// board.ErrInvalid for a spec that cannot be played.
+func (s *Store) ClaimWaiting(ctx context.Context, spec board.Spec) (*board.Board, error) {
 	// The spec as a board: validated, with the variant's canonical name.
-	spec.Bot, spec.Private = sessions.NoBot, false
-	want, _, err := sessions.OpenBoard(spec, time.Time{})
+	spec.Bot, spec.Private = board.NoBot, false
+	want, _, err := board.Open(spec, time.Time{})
 	if err != nil {
 		return nil, fmt.Errorf("claim waiting board: %w", err)
 	}
@@ -63,27 +63,27 @@ const createInviteSQL = `
 
 // CreateInvite makes a single-use invite to a waiting board, valid until now+ttl, and returns
 // its code (base64url: letters, digits, '-' and '_'). Only its SHA-256 is stored. Returns
-// sessions.ErrNotFound, or sessions.ErrFull when the board no longer waits.
-func (s *BoardStore) CreateInvite(ctx context.Context, board int64, now time.Time, ttl time.Duration) (string, error) {
+// board.ErrNotFound, or board.ErrFull when the board no longer waits.
+func (s *Store) CreateInvite(ctx context.Context, id int64, now time.Time, ttl time.Duration) (string, error) {
 	if ttl <= 0 {
-		return "", fmt.Errorf("invite to board %d: %w: lifetime %v", board, sessions.ErrInvalid, ttl)
+		return "", fmt.Errorf("invite to board %d: %w: lifetime %v", id, board.ErrInvalid, ttl)
 	}
 	var raw [inviteBytes]byte
 	rand.Read(raw[:]) // never fails (crypto/rand)
 	code := base64.RawURLEncoding.EncodeToString(raw[:])
-	tag, err := s.tx.Exec(ctx, createInviteSQL, inviteHash(code), board, now, now.Add(ttl))
+	tag, err := s.tx.Exec(ctx, createInviteSQL, inviteHash(code), id, now, now.Add(ttl))
 	if err != nil {
-		return "", fmt.Errorf("invite to board %d: %w", board, mapErr(err))
+		return "", fmt.Errorf("invite to board %d: %w", id, mapErr(err))
 	}
 	if tag.RowsAffected() == 0 {
 		var exists bool
-		if err := s.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM board_session WHERE id = $1)`, board).Scan(&exists); err != nil {
-			return "", fmt.Errorf("invite to board %d: %w", board, err)
+		if err := s.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM board_session WHERE id = $1)`, id).Scan(&exists); err != nil {
+			return "", fmt.Errorf("invite to board %d: %w", id, err)
 		}
 		if !exists {
-			return "", fmt.Errorf("invite to board %d: %w", board, sessions.ErrNotFound)
+			return "", fmt.Errorf("invite to board %d: %w", id, board.ErrNotFound)
 		}
-		return "", fmt.Errorf("invite to board %d: %w", board, sessions.ErrFull)
+		return "", fmt.Errorf("invite to board %d: %w", id, board.ErrFull)
 	}
 	return code, nil
 }
@@ -95,40 +95,40 @@ const lockInviteSQL = `
 const useInviteSQL = `UPDATE board_invite SET used_at = $2, used_by = $3 WHERE code_hash = $1`
 
 // RedeemInvite uses an invite for user and returns its board, locked, for Join and Save.
-// Returns sessions.ErrNotFound for an unknown code, sessions.ErrInviteUsed,
-// sessions.ErrInviteExpired (also when its board was aborted or finished), sessions.ErrFull
-// when the board has started, sessions.ErrAlreadySeated for its creator; a refused invite
+// Returns board.ErrNotFound for an unknown code, board.ErrInviteUsed,
+// board.ErrInviteExpired (also when its board was aborted or finished), board.ErrFull
+// when the board has started, board.ErrAlreadySeated for its creator; a refused invite
 // stays unused. Two redeemers of one code wait for each other: the second finds it used.
-func (s *BoardStore) RedeemInvite(ctx context.Context, code string, user int64, now time.Time) (*sessions.Board, error) {
+func (s *Store) RedeemInvite(ctx context.Context, code string, user int64, now time.Time) (*board.Board, error) {
 	if raw, err := base64.RawURLEncoding.DecodeString(code); err != nil || len(raw) != inviteBytes {
-		return nil, fmt.Errorf("redeem invite: %w: malformed code", sessions.ErrNotFound)
+		return nil, fmt.Errorf("redeem invite: %w: malformed code", board.ErrNotFound)
 	}
 	hash := inviteHash(code)
-	var board int64
+	var id int64
 	var used, expired bool
-	if err := s.tx.QueryRow(ctx, lockInviteSQL, hash, now).Scan(&board, &used, &expired); err != nil {
+	if err := s.tx.QueryRow(ctx, lockInviteSQL, hash, now).Scan(&id, &used, &expired); err != nil {
 		return nil, fmt.Errorf("redeem invite: %w", mapErr(err))
 	}
 	switch {
 	case used:
-		return nil, fmt.Errorf("redeem invite to board %d: %w", board, sessions.ErrInviteUsed)
+		return nil, fmt.Errorf("redeem invite to board %d: %w", id, board.ErrInviteUsed)
 	case expired:
-		return nil, fmt.Errorf("redeem invite to board %d: %w", board, sessions.ErrInviteExpired)
+		return nil, fmt.Errorf("redeem invite to board %d: %w", id, board.ErrInviteExpired)
 	}
-	b, err := s.Lock(ctx, board)
+	b, err := s.Lock(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("redeem invite: %w", err)
 	}
 	switch {
-	case b.Status == sessions.BoardActive:
-		return nil, fmt.Errorf("redeem invite to board %d: %w", board, sessions.ErrFull)
-	case b.Status != sessions.BoardWaiting:
-		return nil, fmt.Errorf("redeem invite to board %d: %w: the game is %v", board, sessions.ErrInviteExpired, b.Status)
+	case b.Status == board.Active:
+		return nil, fmt.Errorf("redeem invite to board %d: %w", id, board.ErrFull)
+	case b.Status != board.Waiting:
+		return nil, fmt.Errorf("redeem invite to board %d: %w: the game is %v", id, board.ErrInviteExpired, b.Status)
 	case b.Creator == user:
-		return nil, fmt.Errorf("redeem invite to board %d: %w", board, sessions.ErrAlreadySeated)
+		return nil, fmt.Errorf("redeem invite to board %d: %w", id, board.ErrAlreadySeated)
 	}
 	if _, err := s.tx.Exec(ctx, useInviteSQL, hash, now, user); err != nil {
-		return nil, fmt.Errorf("redeem invite to board %d: %w", board, mapErr(err))
+		return nil, fmt.Errorf("redeem invite to board %d: %w", id, mapErr(err))
 	}
 	return b, nil
 }
@@ -150,10 +150,10 @@ const userBoardsSQL = `
 // UserBoards lists a user's waiting and active boards in a bot, at most limit: first those
 // where it is the user's turn (the nearest deadline first), then those where the opponent is
 // to move, then those still waiting.
-func (s *BoardStore) UserBoards(ctx context.Context, service int, user int64, limit int) ([]sessions.BoardInfo, error) {
+func (s *Store) UserBoards(ctx context.Context, service int, user int64, limit int) ([]board.Info, error) {
 	rows, _ := s.tx.Query(ctx, userBoardsSQL, service, user, limitArg(limit))
-	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sessions.BoardInfo, error) {
-		bi := sessions.BoardInfo{User: user}
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (board.Info, error) {
+		bi := board.Info{User: user}
 		var status string
 		var opUser *int64
 		var opBot *string
@@ -163,14 +163,14 @@ func (s *BoardStore) UserBoards(ctx context.Context, service int, user int64, li
 		if err != nil {
 			return bi, err
 		}
-		if bi.Status, err = sessions.ParseBoardStatus(status); err != nil {
+		if bi.Status, err = board.ParseStatus(status); err != nil {
 			return bi, err
 		}
-		if bi.Opponent.Bot, err = sessions.ParseBotLevel(deref(opBot)); err != nil {
+		if bi.Opponent.Bot, err = board.ParseBotLevel(deref(opBot)); err != nil {
 			return bi, err
 		}
 		bi.Opponent.User = deref(opUser)
-		bi.MyTurn = bi.Status == sessions.BoardActive && bi.ToMove == bi.Seat
+		bi.MyTurn = bi.Status == board.Active && bi.ToMove == bi.Seat
 		bi.Deadline, bi.TurnStarted, bi.Created = utc(deadline), utc(turn), bi.Created.UTC()
 		return bi, nil
 	})
@@ -184,17 +184,17 @@ const timeControlsSQL = `
 	SELECT name, mode, main_us, extra_us, per_move_us FROM board_time_control ORDER BY sort, name`
 
 // TimeControls returns the catalogue of time controls (table board_time_control, seeded with
-// sessions.Controls), in menu order. A row that is not a valid control is an error.
-func (s *BoardStore) TimeControls(ctx context.Context) ([]sessions.TimeControl, error) {
+// board.Controls), in menu order. A row that is not a valid control is an error.
+func (s *Store) TimeControls(ctx context.Context) ([]board.TimeControl, error) {
 	rows, _ := s.tx.Query(ctx, timeControlsSQL)
-	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sessions.TimeControl, error) {
-		var tc sessions.TimeControl
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (board.TimeControl, error) {
+		var tc board.TimeControl
 		var mode string
 		var main, extra, perMove int64
 		if err := row.Scan(&tc.Name, &mode, &main, &extra, &perMove); err != nil {
 			return tc, err
 		}
-		m, err := sessions.ParseClockMode(mode)
+		m, err := board.ParseClockMode(mode)
 		if err != nil {
 			return tc, err
 		}

@@ -1,4 +1,4 @@
-package sessions
+package board
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // it behind, or level after the first 40 plies, and declines otherwise (EventDrawOffered,
 // then EventFinished or EventDrawDeclined). Returns ErrNotStarted, ErrFinished or
 // ErrNotSeated; when the side to move has run out of time, the game ends on time instead.
-func (b *Board) OfferDraw(user int64, now time.Time) ([]BoardEvent, error) {
+func (b *Board) OfferDraw(user int64, now time.Time) ([]Event, error) {
 	now = instant(now)
 	seat, err := b.actor(user)
 	if err != nil {
@@ -33,7 +33,7 @@ func (b *Board) OfferDraw(user int64, now time.Time) ([]BoardEvent, error) {
 		return nil, fmt.Errorf("board %d: offer draw: %w", b.ID, ErrOffered)
 	}
 	b.Seats[seat].Offered = true
-	ev := []BoardEvent{{Kind: EventDrawOffered, Seat: seat, Ply: b.Ply()}}
+	ev := []Event{{Kind: EventDrawOffered, Seat: seat, Ply: b.Ply()}}
 	bot := 1 - seat
 	if b.Seats[bot].Bot == NoBot {
 		b.Offer = &DrawOffer{Seat: seat, Ply: b.Ply()}
@@ -46,13 +46,13 @@ func (b *Board) OfferDraw(user int64, now time.Time) ([]BoardEvent, error) {
 	if botAcceptsDraw(g, bot, b.Ply()) {
 		return append(ev, b.finish(Outcome{Draw: true, End: EndAgreement}, bot, now)...), nil
 	}
-	return append(ev, BoardEvent{Kind: EventDrawDeclined, Seat: bot, Ply: b.Ply()}), nil
+	return append(ev, Event{Kind: EventDrawDeclined, Seat: bot, Ply: b.Ply()}), nil
 }
 
 // AcceptDraw accepts the opponent's pending draw offer: the game is drawn by agreement.
 // Returns ErrNoOffer when there is none, ErrNotStarted, ErrFinished or ErrNotSeated; when the
 // side to move has run out of time, the game ends on time instead.
-func (b *Board) AcceptDraw(user int64, now time.Time) ([]BoardEvent, error) {
+func (b *Board) AcceptDraw(user int64, now time.Time) ([]Event, error) {
 	now = instant(now)
 	seat, err := b.answerable(user)
 	if err != nil {
@@ -67,7 +67,7 @@ func (b *Board) AcceptDraw(user int64, now time.Time) ([]BoardEvent, error) {
 // DeclineDraw declines the opponent's pending draw offer. Returns ErrNoOffer when there is
 // none, ErrNotStarted, ErrFinished or ErrNotSeated; when the side to move has run out of
 // time, the game ends on time instead.
-func (b *Board) DeclineDraw(user int64, now time.Time) ([]BoardEvent, error) {
+func (b *Board) DeclineDraw(user int64, now time.Time) ([]Event, error) {
 	now = instant(now)
 	seat, err := b.answerable(user)
 	if err != nil {
@@ -77,7 +77,7 @@ func (b *Board) DeclineDraw(user int64, now time.Time) ([]BoardEvent, error) {
 		return ev, err
 	}
 	b.Offer = nil
-	return []BoardEvent{{Kind: EventDrawDeclined, Seat: seat, Ply: b.Ply()}}, nil
+	return []Event{{Kind: EventDrawDeclined, Seat: seat, Ply: b.Ply()}}, nil
 }
 
 // answerable returns the user's seat when the opponent's draw offer is pending.

@@ -1,4 +1,4 @@
-package sessions
+package board
 
 import (
 	"fmt"
@@ -19,7 +19,7 @@ import (
 // A move made in time charges the mover's clock, starts the opponent's, declines the
 // opponent's pending draw offer (the mover's own offer stands) and may end the game by the
 // rules (EventFinished with EndRules and the engine's reason).
-func (b *Board) Move(user int64, text string, ply int, now time.Time) ([]BoardEvent, error) {
+func (b *Board) Move(user int64, text string, ply int, now time.Time) ([]Event, error) {
 	now = instant(now)
 	seat, err := b.actor(user)
 	if err != nil {
@@ -57,10 +57,10 @@ func (b *Board) Move(user int64, text string, ply int, now time.Time) ([]BoardEv
 	b.Seats[seat].Seen = b.Ply()
 	b.Seats[0].Offered, b.Seats[1].Offered = false, false
 	b.Reminded = false
-	ev := []BoardEvent{{Kind: EventMoved, Seat: seat, Ply: b.Ply(), Move: mv.String()}}
+	ev := []Event{{Kind: EventMoved, Seat: seat, Ply: b.Ply(), Move: mv.String()}}
 	if b.Offer != nil && b.Offer.Seat != seat {
 		b.Offer = nil
-		ev = append(ev, BoardEvent{Kind: EventDrawDeclined, Seat: seat, Ply: b.Ply()})
+		ev = append(ev, Event{Kind: EventDrawDeclined, Seat: seat, Ply: b.Ply()})
 	}
 	if st := g.Status(); st.Result != engine.Ongoing {
 		o := Outcome{Draw: st.Result == engine.Draw, End: EndRules, Detail: st.Reason}
@@ -82,7 +82,7 @@ func (b *Board) Move(user int64, text string, ply int, now time.Time) ([]BoardEv
 // (an undo that would leave the player out of time is refused). A pending draw offer is
 // withdrawn. Returns ErrCannotUndo (with the reason), ErrNotStarted, ErrFinished or
 // ErrNotSeated; when the side to move has run out of time, the game ends on time instead.
-func (b *Board) Undo(user int64, now time.Time) ([]BoardEvent, error) {
+func (b *Board) Undo(user int64, now time.Time) ([]Event, error) {
 	now = instant(now)
 	seat, err := b.actor(user)
 	if err != nil {
@@ -141,7 +141,7 @@ func (b *Board) Undo(user int64, now time.Time) ([]BoardEvent, error) {
 	b.Reminded = false
 	b.TurnStarted = turn
 	b.setDeadline()
-	return []BoardEvent{{Kind: EventUndone, Seat: seat, Ply: to, Undone: last - to}}, nil
+	return []Event{{Kind: EventUndone, Seat: seat, Ply: to, Undone: last - to}}, nil
 }
 
 // Seen records that the user has seen the board up to ply (a move they saw can no longer be
@@ -150,9 +150,9 @@ func (b *Board) Undo(user int64, now time.Time) ([]BoardEvent, error) {
 // finished game may still be looked at.
 func (b *Board) Seen(user int64, ply int) (bool, error) {
 	switch b.Status {
-	case BoardWaiting:
+	case Waiting:
 		return false, fmt.Errorf("board %d: seen: %w", b.ID, ErrNotStarted)
-	case BoardAborted:
+	case Aborted:
 		return false, fmt.Errorf("board %d: seen: %w", b.ID, ErrFinished)
 	}
 	seat, err := b.SeatOf(user)
@@ -171,7 +171,7 @@ func (b *Board) Seen(user int64, ply int) (bool, error) {
 
 // Resign ends the game as a loss for the user's seat, whoever is to move. When the side to
 // move had already run out of time, the game ends on time instead.
-func (b *Board) Resign(user int64, now time.Time) ([]BoardEvent, error) {
+func (b *Board) Resign(user int64, now time.Time) ([]Event, error) {
 	now = instant(now)
 	seat, err := b.actor(user)
 	if err != nil {
@@ -190,7 +190,7 @@ func (b *Board) Resign(user int64, now time.Time) ([]BoardEvent, error) {
 // The side that ran out loses, unless its opponent could not have won: then the game is
 // drawn. The engine's public API tells this for one case only, chess, where a side left with
 // its bare king cannot mate; in every other game (and chess position) the timeout loses.
-func (b *Board) Expire(now time.Time) ([]BoardEvent, error) {
+func (b *Board) Expire(now time.Time) ([]Event, error) {
 	return b.settle(instant(now))
 }
 
@@ -199,7 +199,7 @@ func (b *Board) Expire(now time.Time) ([]BoardEvent, error) {
 // it sent. The store's reminder claim applies the same rule in SQL.
 func (b *Board) Remind(now time.Time) bool {
 	now = instant(now)
-	due := b.Status == BoardActive && b.Control.Mode == ClockCorrespondence && !b.Deadline.IsZero() &&
+	due := b.Status == Active && b.Control.Mode == ClockCorrespondence && !b.Deadline.IsZero() &&
 		!b.Reminded && !now.After(b.Deadline) && b.Deadline.Sub(now) <= ReminderLead
 	if due {
 		b.Reminded = true
@@ -210,9 +210,9 @@ func (b *Board) Remind(now time.Time) bool {
 // actor checks that the game is on and returns the user's seat.
 func (b *Board) actor(user int64) (int, error) {
 	switch b.Status {
-	case BoardWaiting:
+	case Waiting:
 		return 0, ErrNotStarted
-	case BoardFinished, BoardAborted:
+	case Finished, Aborted:
 		return 0, ErrFinished
 	}
 	for i, s := range b.Seats {
@@ -225,8 +225,8 @@ func (b *Board) actor(user int64) (int, error) {
 
 // settle ends the game on time when the side to move has run out at now, and returns the
 // events; none when the clock has not run out.
-func (b *Board) settle(now time.Time) ([]BoardEvent, error) {
-	if b.Status != BoardActive || b.Deadline.IsZero() || !now.After(b.Deadline) {
+func (b *Board) settle(now time.Time) ([]Event, error) {
+	if b.Status != Active || b.Deadline.IsZero() || !now.After(b.Deadline) {
 		return nil, nil
 	}
 	g, err := b.engine()
@@ -258,11 +258,11 @@ func cannotWin(g *engine.Game, side int) bool {
 }
 
 // finish ends the game with outcome o, caused by seat.
-func (b *Board) finish(o Outcome, seat int, now time.Time) []BoardEvent {
-	b.Status = BoardFinished
+func (b *Board) finish(o Outcome, seat int, now time.Time) []Event {
+	b.Status = Finished
 	b.Outcome = &o
 	b.Ended = now
 	b.Deadline = time.Time{}
 	b.Offer = nil
-	return []BoardEvent{{Kind: EventFinished, Seat: seat, Ply: b.Ply(), Outcome: &o}}
+	return []Event{{Kind: EventFinished, Seat: seat, Ply: b.Ply(), Outcome: &o}}
 }

@@ -1,4 +1,4 @@
-package sessions
+package board
 
 import (
 	"context"
@@ -8,10 +8,10 @@ import (
 // InviteLifetime is how long an invite link stays valid unless the caller chooses otherwise.
 const InviteLifetime = 24 * time.Hour
 
-// BoardStore keeps boards, bound to the caller's transaction: a move made in Telegram is
-// stored in the transaction of the update, with the messages it sends. sessionpg implements it.
-type BoardStore interface {
-	// Create stores a new board (from OpenBoard) and sets its ID.
+// Store keeps boards, bound to the caller's transaction: a move made in Telegram is
+// stored in the transaction of the update, with the messages it sends. boardpg implements it.
+type Store interface {
+	// Create stores a new board (from Open) and sets its ID.
 	Create(ctx context.Context, b *Board) error
 	// Lock reads a board and locks it until the transaction ends. Returns ErrNotFound.
 	Lock(ctx context.Context, id int64) (*Board, error)
@@ -28,8 +28,8 @@ type BoardStore interface {
 	// and time control (the same mode and durations) opened by someone other than
 	// spec.Creator, and locks it; a board another transaction holds is skipped, so two
 	// players never claim one seat. The joiner then calls Join and Save. Returns ErrNotFound
-	// when there is none (then OpenBoard and Create).
-	ClaimWaiting(ctx context.Context, spec BoardSpec) (*Board, error)
+	// when there is none (then Open and Create).
+	ClaimWaiting(ctx context.Context, spec Spec) (*Board, error)
 	// CreateInvite makes a single-use invite to a waiting board, valid until now+ttl, and
 	// returns its code (letters, digits, '-' and '_', fit for a /start deep link). Only a hash
 	// of the code is stored. Returns ErrNotFound, or ErrFull when the board no longer waits.
@@ -42,18 +42,18 @@ type BoardStore interface {
 	// UserBoards lists a user's waiting and active boards in a bot, at most limit (0: all):
 	// first those where it is the user's turn (the nearest deadline first), then those where
 	// the opponent is to move, then those still waiting.
-	UserBoards(ctx context.Context, service int, user int64, limit int) ([]BoardInfo, error)
+	UserBoards(ctx context.Context, service int, user int64, limit int) ([]Info, error)
 	// UserStats returns a user's statistics and ratings in a bot, one per variant played.
-	UserStats(ctx context.Context, service int, user int64) ([]BoardStats, error)
+	UserStats(ctx context.Context, service int, user int64) ([]Stats, error)
 	// TimeControls returns the catalogue of time controls a player chooses from, in menu
 	// order (seeded with Controls; an operator may add rows).
 	TimeControls(ctx context.Context) ([]TimeControl, error)
 }
 
-// BoardJobs is the scheduled work on boards, bound to the job's transaction. Each claim locks
+// Jobs is the scheduled work on boards, bound to the job's transaction. Each claim locks
 // the rows it returns (FOR UPDATE SKIP LOCKED), so two processes never handle one board twice.
-// A limit of 0 or less means no limit. sessionpg implements it.
-type BoardJobs interface {
+// A limit of 0 or less means no limit. boardpg implements it.
+type Jobs interface {
 	// ClaimExpired returns, locked, at most limit active boards whose deadline is before now,
 	// for Expire and Save.
 	ClaimExpired(ctx context.Context, now time.Time, limit int) ([]*Board, error)
@@ -66,21 +66,21 @@ type BoardJobs interface {
 	// ClaimReminders marks as reminded, and returns, at most limit correspondence boards
 	// whose player to move reaches ReminderLead before the deadline (the rule of
 	// Board.Remind), once per ply.
-	ClaimReminders(ctx context.Context, now time.Time, limit int) ([]BoardReminder, error)
+	ClaimReminders(ctx context.Context, now time.Time, limit int) ([]Reminder, error)
 	// Cleanup aborts at most limit boards that have waited for an opponent longer than
 	// WaitingLifetime, returning them (User: the creator), and deletes the invites expired
 	// before now, returning how many.
-	Cleanup(ctx context.Context, now time.Time, limit int) ([]BoardInfo, int, error)
+	Cleanup(ctx context.Context, now time.Time, limit int) ([]Info, int, error)
 }
 
-// BoardInfo is a board as a user's list shows it.
-type BoardInfo struct {
+// Info is a board as a user's list shows it.
+type Info struct {
 	ID      int64
 	Service int
 	Variant string
 	// Control is the time control's name.
 	Control string
-	Status  BoardStatus
+	Status  Status
 	// User is the user the list is for, and Seat theirs.
 	User int64
 	Seat int
@@ -95,18 +95,18 @@ type BoardInfo struct {
 	Created     time.Time
 }
 
-// BoardStats are a user's results in one variant of one bot. Games against the bot count in
+// Stats are a user's results in one variant of one bot. Games against the bot count in
 // Played, Won, Lost and Drawn; only games between two users (Rated of them) move the rating.
-type BoardStats struct {
+type Stats struct {
 	Variant                  string
 	Played, Won, Lost, Drawn int
 	Rated                    int
 	Rating                   int
 }
 
-// BoardReminder is a correspondence reminder due: User (holding Seat) must move on Board
+// Reminder is a correspondence reminder due: User (holding Seat) must move on Board
 // before Deadline, at Ply.
-type BoardReminder struct {
+type Reminder struct {
 	Board    int64
 	Service  int
 	User     int64
@@ -115,12 +115,12 @@ type BoardReminder struct {
 	Deadline time.Time
 }
 
-// BoardViews is what the views of the boards (the Telegram board, the web) keep of a board
+// Views is what the views of the boards (the Telegram board, the web) keep of a board
 // beside its rules, bound to the caller's transaction: when each seat's board message was last
 // sent and when its player was last on the web, the pending notifications of news and the
 // users' notification settings (the policy is the Telegram view's), the clock reminders sent,
-// and whether spectators may watch. sessionpg implements it.
-type BoardViews interface {
+// and whether spectators may watch. boardpg implements it.
+type Views interface {
 	// SeatMarks returns, per seat, when its board message was last sent and when its player
 	// last acted on the game on the web (zero: never).
 	SeatMarks(ctx context.Context, board int64) ([2]SeatMarks, error)
@@ -137,23 +137,23 @@ type BoardViews interface {
 	SaveNotifySetting(ctx context.Context, user int64, s NotifySetting) error
 	// PendNotice sets a seat's pending notification of a board (one per board and seat: it
 	// replaces the one pending), due at n.Due.
-	PendNotice(ctx context.Context, board int64, n BoardNotice, now time.Time) error
+	PendNotice(ctx context.Context, board int64, n Notice, now time.Time) error
 	// DropNotice removes a seat's pending notification, reporting whether there was one.
 	DropNotice(ctx context.Context, board int64, seat int) (bool, error)
 	// TakeNotice removes and returns a seat's pending notification, due or not; false when
 	// there was none.
-	TakeNotice(ctx context.Context, board int64, seat int) (BoardNotice, bool, error)
+	TakeNotice(ctx context.Context, board int64, seat int) (Notice, bool, error)
 	// ClaimNotices locks (SKIP LOCKED) and returns the notifications of a board due by now,
 	// by seat.
-	ClaimNotices(ctx context.Context, board int64, now time.Time) ([]BoardNotice, error)
+	ClaimNotices(ctx context.Context, board int64, now time.Time) ([]Notice, error)
 	// DueNoticeBoards returns at most limit boards with notifications due by now, the most
 	// overdue first.
-	DueNoticeBoards(ctx context.Context, now time.Time, limit int) ([]BoardRef, error)
+	DueNoticeBoards(ctx context.Context, now time.Time, limit int) ([]Ref, error)
 
 	// ClockLeadBoards returns at most limit active boards with a clock of minutes whose player
 	// to move is within the lead of the clock's end (a fifth of the main time, at least a
 	// minute) and was not reminded at this ply, the nearest deadline first.
-	ClockLeadBoards(ctx context.Context, now time.Time, limit int) ([]BoardRef, error)
+	ClockLeadBoards(ctx context.Context, now time.Time, limit int) ([]Ref, error)
 	// MarkClockReminder records that the player to move of a board was reminded at ply; false
 	// when they were already.
 	MarkClockReminder(ctx context.Context, board int64, ply int) (bool, error)
@@ -163,7 +163,7 @@ type BoardViews interface {
 	SetSpectators(ctx context.Context, board int64, allow bool, by int64, at time.Time) error
 }
 
-// SeatMarks is what the views recorded of a seat of a board (BoardViews.SeatMarks).
+// SeatMarks is what the views recorded of a seat of a board (Views.SeatMarks).
 type SeatMarks struct {
 	// Sent is when the seat's board message was last sent; Web when its player last acted on
 	// the game on the web. Zero: never.
@@ -182,8 +182,8 @@ type NotifySetting struct {
 	Offset int
 }
 
-// BoardNotice is a seat's pending notification of news of a board.
-type BoardNotice struct {
+// Notice is a seat's pending notification of news of a board.
+type Notice struct {
 	Seat int
 	// Ply is the board's ply when the news came, Kind what it is, Actor the seat that made it
 	// (-1: the clock).
@@ -194,8 +194,8 @@ type BoardNotice struct {
 	Due time.Time
 }
 
-// BoardRef names a board and its bot.
-type BoardRef struct {
+// Ref names a board and its bot.
+type Ref struct {
 	ID      int64
 	Service int
 }

@@ -1,4 +1,4 @@
-package sessions
+package board
 
 import (
 	"fmt"
@@ -7,36 +7,36 @@ import (
 	"github.com/questbot/questbot/engine"
 )
 
-// BoardStatus is where a board is in its life.
-type BoardStatus uint8
+// Status is where a board is in its life.
+type Status uint8
 
 // Board statuses.
 const (
-	// BoardWaiting: opened, waiting for an opponent.
-	BoardWaiting BoardStatus = iota
-	// BoardActive: being played.
-	BoardActive
-	// BoardFinished: over, with an Outcome.
-	BoardFinished
-	// BoardAborted: withdrawn or expired before anyone joined; no outcome.
-	BoardAborted
+	// Waiting: opened, waiting for an opponent.
+	Waiting Status = iota
+	// Active: being played.
+	Active
+	// Finished: over, with an Outcome.
+	Finished
+	// Aborted: withdrawn or expired before anyone joined; no outcome.
+	Aborted
 )
 
 var statusNames = [...]string{"waiting", "active", "finished", "aborted"}
 
 // String returns the status's stable name, as stored.
-func (s BoardStatus) String() string {
+func (s Status) String() string {
 	if int(s) < len(statusNames) {
 		return statusNames[s]
 	}
-	return fmt.Sprintf("BoardStatus(%d)", s)
+	return fmt.Sprintf("Status(%d)", s)
 }
 
-// ParseBoardStatus reads a status by its stable name. Returns ErrInvalid for any other text.
-func ParseBoardStatus(s string) (BoardStatus, error) {
+// ParseStatus reads a status by its stable name. Returns ErrInvalid for any other text.
+func ParseStatus(s string) (Status, error) {
 	for i, n := range statusNames {
 		if n == s {
-			return BoardStatus(i), nil
+			return Status(i), nil
 		}
 	}
 	return 0, fmt.Errorf("%w: board status %q", ErrInvalid, s)
@@ -158,7 +158,7 @@ const BotUser int64 = 0
 const WaitingLifetime = 7 * 24 * time.Hour
 
 // Board is a board-game session as data: what a store keeps, and what the operations (Join,
-// Move, Undo, ...) check and change. Its fields are filled by OpenBoard or by a store; the
+// Move, Undo, ...) check and change. Its fields are filled by Open or by a store; the
 // operations keep them consistent, so code outside stores should only read them.
 type Board struct {
 	// ID is the store's id (0 until created).
@@ -171,7 +171,7 @@ type Board struct {
 	Options Options
 	Seed    uint64
 	Control TimeControl
-	Status  BoardStatus
+	Status  Status
 	// Private boards are joined by invite only, never by matchmaking.
 	Private bool
 	// Creator is the user who opened the board.
@@ -213,7 +213,7 @@ type stored struct {
 	revision int64
 	ply      int
 	kept     int
-	status   BoardStatus
+	status   Status
 }
 
 // Ply returns the number of moves played.
@@ -244,7 +244,7 @@ func (b *Board) BotSeat() (int, bool) {
 // charged with its thinking so far; for display (the deadline decides timeouts).
 func (b *Board) Clocks(now time.Time) [2]time.Duration {
 	c := [2]time.Duration{b.Seats[0].Clock, b.Seats[1].Clock}
-	if b.Status == BoardActive && !b.Deadline.IsZero() {
+	if b.Status == Active && !b.Deadline.IsZero() {
 		c[b.ToMove] = b.Control.running(c[b.ToMove], now.Sub(b.TurnStarted))
 	}
 	return c
@@ -312,12 +312,12 @@ func (b *Board) MarkStored(revision int64) {
 // still current.
 func (b *Board) Revision() int64 { return b.stored.revision }
 
-// BoardChanges is what changed on a board since it was stored.
-type BoardChanges struct {
+// Changes is what changed on a board since it was stored.
+type Changes struct {
 	// Revision, Ply and Status are what the store holds; a save must find them unchanged.
 	Revision int64
 	Ply      int
-	Status   BoardStatus
+	Status   Status
 	// Kept is how many of the stored moves are still valid; the stored moves after it were
 	// taken back. Added are the moves to store after them.
 	Kept  int
@@ -327,15 +327,15 @@ type BoardChanges struct {
 }
 
 // Changes returns what changed since the board was stored (MarkStored).
-func (b *Board) Changes() BoardChanges {
+func (b *Board) Changes() Changes {
 	s := b.stored
-	return BoardChanges{
+	return Changes{
 		Revision: s.revision,
 		Ply:      s.ply,
 		Status:   s.status,
 		Kept:     s.kept,
 		Added:    append([]PlayedMove(nil), b.Moves[s.kept:]...),
-		Finished: b.Status == BoardFinished && s.status != BoardFinished,
+		Finished: b.Status == Finished && s.status != Finished,
 	}
 }
 
@@ -349,13 +349,13 @@ func (b *Board) truncate(n int) {
 // UTC, without a monotonic reading; so a board read back equals the board stored.
 func instant(t time.Time) time.Time { return t.Truncate(time.Microsecond).UTC() }
 
-// BoardEventKind says what happened on a board.
-type BoardEventKind uint8
+// EventKind says what happened on a board.
+type EventKind uint8
 
 // Board event kinds.
 const (
 	// EventOpened: a board was opened and waits for an opponent (Seat: the creator's).
-	EventOpened BoardEventKind = iota + 1
+	EventOpened EventKind = iota + 1
 	// EventStarted: both seats are filled and the clocks run (Seat: the side to move).
 	EventStarted
 	// EventMoved: Seat played Move, making Ply.
@@ -376,18 +376,18 @@ const (
 var eventKindNames = [...]string{"", "opened", "started", "moved", "undone", "draw offered", "draw declined", "finished", "aborted"}
 
 // String names the kind.
-func (k BoardEventKind) String() string {
+func (k EventKind) String() string {
 	if int(k) < len(eventKindNames) && k != 0 {
 		return eventKindNames[k]
 	}
-	return fmt.Sprintf("BoardEventKind(%d)", k)
+	return fmt.Sprintf("EventKind(%d)", k)
 }
 
-// BoardEvent is one thing an operation did, for the bot to turn into messages. Operations
+// Event is one thing an operation did, for the bot to turn into messages. Operations
 // return them in the order they happened (a move, then the draw offer it declined, then the
 // end of the game).
-type BoardEvent struct {
-	Kind BoardEventKind
+type Event struct {
+	Kind EventKind
 	// Seat is the seat that acted (see the kinds).
 	Seat int
 	// Ply is the board's ply after the event.

@@ -1,4 +1,4 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // newStatsSQL makes sure a player has a statistics row (a first game starts at EloStart).
@@ -30,7 +30,7 @@ const updateStatsSQL = `
 
 // recordResult adds a finished game to its players' statistics and, when rated, moves both
 // Elo ratings, filling the seats' RatingBefore and RatingAfter.
-func (s *BoardStore) recordResult(ctx context.Context, b *sessions.Board) error {
+func (s *Store) recordResult(ctx context.Context, b *board.Board) error {
 	o := b.Outcome
 	if o == nil {
 		return fmt.Errorf("record result: finished without an outcome")
@@ -43,7 +43,7 @@ func (s *BoardStore) recordResult(ctx context.Context, b *sessions.Board) error 
 	}
 	slices.Sort(users)
 	for _, u := range users {
-		if _, err := s.tx.Exec(ctx, newStatsSQL, b.Service, u, b.Variant, sessions.EloStart, b.Ended); err != nil {
+		if _, err := s.tx.Exec(ctx, newStatsSQL, b.Service, u, b.Variant, board.EloStart, b.Ended); err != nil {
 			return fmt.Errorf("record result: %w", err)
 		}
 	}
@@ -60,7 +60,7 @@ func (s *BoardStore) recordResult(ctx context.Context, b *sessions.Board) error 
 	}
 	after := [2]int{ratings[b.Seats[0].User], ratings[b.Seats[1].User]}
 	if b.Rated {
-		after[0], after[1] = sessions.Rate(after[0], after[1], o.Score(0))
+		after[0], after[1] = board.Rate(after[0], after[1], o.Score(0))
 	}
 	for i, seat := range b.Seats {
 		if !seat.Human() {
@@ -93,10 +93,10 @@ const userStatsSQL = `
 	WHERE service_id = $1 AND user_id = $2 ORDER BY variant`
 
 // UserStats returns a user's statistics and ratings in a bot, one per variant played.
-func (s *BoardStore) UserStats(ctx context.Context, service int, user int64) ([]sessions.BoardStats, error) {
+func (s *Store) UserStats(ctx context.Context, service int, user int64) ([]board.Stats, error) {
 	rows, _ := s.tx.Query(ctx, userStatsSQL, service, user)
-	stats, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sessions.BoardStats, error) {
-		var st sessions.BoardStats
+	stats, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (board.Stats, error) {
+		var st board.Stats
 		err := row.Scan(&st.Variant, &st.Played, &st.Won, &st.Lost, &st.Drawn, &st.Rated, &st.Rating)
 		return st, err
 	})

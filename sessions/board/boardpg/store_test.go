@@ -1,4 +1,4 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/migrations/pgtest"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -50,12 +50,12 @@ func newFixture(t *testing.T) *fixture {
 }
 
 // try runs fn in a transaction of its own and returns its error (committed when nil).
-func (f *fixture) try(fn func(s *BoardStore) error) error {
-	return pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error { return fn(NewBoardStore(tx)) })
+func (f *fixture) try(fn func(s *Store) error) error {
+	return pgx.BeginFunc(context.Background(), f.pool, func(tx pgx.Tx) error { return fn(New(tx)) })
 }
 
 // must runs fn in a transaction of its own, which must succeed.
-func (f *fixture) must(t *testing.T, fn func(s *BoardStore) error) {
+func (f *fixture) must(t *testing.T, fn func(s *Store) error) {
 	t.Helper()
 	if err := f.try(fn); err != nil {
 		t.Fatal(err)
@@ -63,37 +63,37 @@ func (f *fixture) must(t *testing.T, fn func(s *BoardStore) error) {
 }
 
 // spec is a board spec of alice's in the fixture's bot.
-func (f *fixture) spec(variant, control string) sessions.BoardSpec {
-	tc, err := sessions.ControlByName(control)
+func (f *fixture) spec(variant, control string) board.Spec {
+	tc, err := board.ControlByName(control)
 	if err != nil {
 		panic(err)
 	}
-	return sessions.BoardSpec{Service: f.service, Creator: alice, Variant: variant, Seed: 99, Control: tc}
+	return board.Spec{Service: f.service, Creator: alice, Variant: variant, Seed: 99, Control: tc}
 }
 
 // create opens and stores a board.
-func (f *fixture) create(t *testing.T, spec sessions.BoardSpec, now time.Time) *sessions.Board {
+func (f *fixture) create(t *testing.T, spec board.Spec, now time.Time) *board.Board {
 	t.Helper()
-	b, _, err := sessions.OpenBoard(spec, now)
+	b, _, err := board.Open(spec, now)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.must(t, func(s *BoardStore) error { return s.Create(context.Background(), b) })
+	f.must(t, func(s *Store) error { return s.Create(context.Background(), b) })
 	return b
 }
 
 // game stores a board of alice (seat 0) that bob joined at t0.
-func (f *fixture) game(t *testing.T, variant, control string) *sessions.Board {
+func (f *fixture) game(t *testing.T, variant, control string) *board.Board {
 	t.Helper()
 	b := f.create(t, f.spec(variant, control), t0)
-	return f.act(t, b.ID, func(b *sessions.Board) error { _, err := b.Join(bob, t0); return err })
+	return f.act(t, b.ID, func(b *board.Board) error { _, err := b.Join(bob, t0); return err })
 }
 
 // act locks a board, applies op and saves it, in one transaction, and returns the board.
-func (f *fixture) act(t *testing.T, id int64, op func(b *sessions.Board) error) *sessions.Board {
+func (f *fixture) act(t *testing.T, id int64, op func(b *board.Board) error) *board.Board {
 	t.Helper()
-	var b *sessions.Board
-	f.must(t, func(s *BoardStore) error {
+	var b *board.Board
+	f.must(t, func(s *Store) error {
 		var err error
 		ctx := context.Background()
 		if b, err = s.Lock(ctx, id); err != nil {
@@ -108,11 +108,11 @@ func (f *fixture) act(t *testing.T, id int64, op func(b *sessions.Board) error) 
 }
 
 // move plays moves from the side to move, each in a transaction of its own.
-func (f *fixture) move(t *testing.T, id int64, now time.Time, moves ...string) *sessions.Board {
+func (f *fixture) move(t *testing.T, id int64, now time.Time, moves ...string) *board.Board {
 	t.Helper()
-	var b *sessions.Board
+	var b *board.Board
 	for _, m := range moves {
-		b = f.act(t, id, func(b *sessions.Board) error {
+		b = f.act(t, id, func(b *board.Board) error {
 			_, err := b.Move(b.Seats[b.ToMove].User, m, b.Ply(), now)
 			return err
 		})
@@ -121,10 +121,10 @@ func (f *fixture) move(t *testing.T, id int64, now time.Time, moves ...string) *
 }
 
 // get reads a board.
-func (f *fixture) get(t *testing.T, id int64) *sessions.Board {
+func (f *fixture) get(t *testing.T, id int64) *board.Board {
 	t.Helper()
-	var b *sessions.Board
-	f.must(t, func(s *BoardStore) error {
+	var b *board.Board
+	f.must(t, func(s *Store) error {
 		var err error
 		b, err = s.Get(context.Background(), id)
 		return err
@@ -133,7 +133,7 @@ func (f *fixture) get(t *testing.T, id int64) *sessions.Board {
 }
 
 // sameBoard compares the exported fields of two boards.
-func sameBoard(t *testing.T, got, want *sessions.Board) {
+func sameBoard(t *testing.T, got, want *board.Board) {
 	t.Helper()
 	g, w := reflect.ValueOf(got).Elem(), reflect.ValueOf(want).Elem()
 	for i := range g.NumField() {
@@ -151,18 +151,18 @@ func TestCreateAndLock(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	spec := f.spec("foxgeese15", "blitz10+5")
-	spec.Options = sessions.Options{Diagonals: true, FoxWinThreshold: 5}
+	spec.Options = board.Options{Diagonals: true, FoxWinThreshold: 5}
 	spec.Private = true
 	b := f.create(t, spec, t0)
 	if b.ID == 0 || b.Revision() == 0 {
 		t.Fatalf("id %d, revision %d", b.ID, b.Revision())
 	}
 	sameBoard(t, f.get(t, b.ID), b)
-	if err := f.try(func(s *BoardStore) error { return s.Create(context.Background(), b) }); err == nil {
+	if err := f.try(func(s *Store) error { return s.Create(context.Background(), b) }); err == nil {
 		t.Error("a board created twice")
 	}
-	err := f.try(func(s *BoardStore) error { _, err := s.Lock(context.Background(), b.ID+100); return err })
-	if !errors.Is(err, sessions.ErrNotFound) {
+	err := f.try(func(s *Store) error { _, err := s.Lock(context.Background(), b.ID+100); return err })
+	if !errors.Is(err, board.ErrNotFound) {
 		t.Errorf("lock of a missing board: %v, want ErrNotFound", err)
 	}
 }
@@ -173,7 +173,7 @@ func TestSaveRoundTrip(t *testing.T) {
 	b := f.game(t, "chess", "blitz10+5")
 	b = f.move(t, b.ID, at(20*time.Second), "e4")
 	b = f.move(t, b.ID, at(50*time.Second), "e5")
-	b = f.act(t, b.ID, func(b *sessions.Board) error {
+	b = f.act(t, b.ID, func(b *board.Board) error {
 		if _, err := b.Seen(alice, 2); err != nil {
 			return err
 		}
@@ -191,7 +191,7 @@ func TestSaveRoundTrip(t *testing.T) {
 	// The offer stands over its maker's move; an undo withdraws it and takes a stored move
 	// back.
 	b = f.move(t, b.ID, at(70*time.Second), "Nf3")
-	b = f.act(t, b.ID, func(b *sessions.Board) error { _, err := b.Undo(alice, at(80*time.Second)); return err })
+	b = f.act(t, b.ID, func(b *board.Board) error { _, err := b.Undo(alice, at(80*time.Second)); return err })
 	b = f.move(t, b.ID, at(90*time.Second), "d4")
 	got = f.get(t, b.ID)
 	sameBoard(t, got, b)
@@ -209,25 +209,25 @@ func TestSaveStale(t *testing.T) {
 	f := newFixture(t)
 	b := f.game(t, "russian", "none")
 	first, second := f.get(t, b.ID), f.get(t, b.ID)
-	for _, c := range []*sessions.Board{first, second} {
+	for _, c := range []*board.Board{first, second} {
 		if _, err := c.Move(alice, "c3-d4", 0, at(time.Second)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	f.must(t, func(s *BoardStore) error { return s.Save(context.Background(), first) })
-	err := f.try(func(s *BoardStore) error { return s.Save(context.Background(), second) })
-	if !errors.Is(err, sessions.ErrStale) {
+	f.must(t, func(s *Store) error { return s.Save(context.Background(), first) })
+	err := f.try(func(s *Store) error { return s.Save(context.Background(), second) })
+	if !errors.Is(err, board.ErrStale) {
 		t.Fatalf("second save from one ply: %v, want ErrStale", err)
 	}
 	// Back at the same ply through an undo, the revision still tells the boards apart.
 	stale := f.get(t, b.ID)
-	f.act(t, b.ID, func(b *sessions.Board) error { _, err := b.Undo(alice, at(2*time.Second)); return err })
+	f.act(t, b.ID, func(b *board.Board) error { _, err := b.Undo(alice, at(2*time.Second)); return err })
 	f.move(t, b.ID, at(3*time.Second), "a3-b4")
 	if _, err := stale.Move(bob, "f6-g5", 1, at(4*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	err = f.try(func(s *BoardStore) error { return s.Save(context.Background(), stale) })
-	if !errors.Is(err, sessions.ErrStale) {
+	err = f.try(func(s *Store) error { return s.Save(context.Background(), stale) })
+	if !errors.Is(err, board.ErrStale) {
 		t.Errorf("save over a board changed and back to its ply: %v, want ErrStale", err)
 	}
 	if got := f.get(t, b.ID); got.Ply() != 1 || got.Moves[0].Text != "a3-b4" {
@@ -235,7 +235,7 @@ func TestSaveStale(t *testing.T) {
 	}
 	gone := *first
 	gone.ID = 0
-	if err := f.try(func(s *BoardStore) error { return s.Save(context.Background(), &gone) }); !errors.Is(err, sessions.ErrNotFound) {
+	if err := f.try(func(s *Store) error { return s.Save(context.Background(), &gone) }); !errors.Is(err, board.ErrNotFound) {
 		t.Errorf("save of a board never stored: %v, want ErrNotFound", err)
 	}
 }
@@ -249,10 +249,10 @@ func TestConcurrentMoves(t *testing.T) {
 	errs := make([]error, len(moves))
 	for i, m := range moves {
 		wg.Go(func() {
-			errs[i] = f.try(func(s *BoardStore) error {
+			errs[i] = f.try(func(s *Store) error {
 				ctx := context.Background()
 				// Half lock the board, half read it without a lock: both ways, one move wins.
-				var c *sessions.Board
+				var c *board.Board
 				var err error
 				if i%2 == 0 {
 					c, err = s.Lock(ctx, b.ID)
@@ -275,7 +275,7 @@ func TestConcurrentMoves(t *testing.T) {
 		switch {
 		case err == nil:
 			ok++
-		case !errors.Is(err, sessions.ErrStale) && !errors.Is(err, sessions.ErrNotYourTurn):
+		case !errors.Is(err, board.ErrStale) && !errors.Is(err, board.ErrNotYourTurn):
 			// A locked reader that waited sees bob to move; an unlocked one fails to save.
 			t.Errorf("move %s: %v, want ErrStale or ErrNotYourTurn", moves[i], err)
 		}
@@ -295,7 +295,7 @@ func TestCorruptRows(t *testing.T) {
 	if _, err := f.pool.Exec(ctx, `UPDATE board_move SET position = 'W:Wa1:Bh8' WHERE board_id = $1 AND ply = 1`, b.ID); err != nil {
 		t.Fatal(err)
 	}
-	err := f.try(func(s *BoardStore) error {
+	err := f.try(func(s *Store) error {
 		c, err := s.Lock(ctx, b.ID)
 		if err != nil {
 			return err
@@ -303,14 +303,14 @@ func TestCorruptRows(t *testing.T) {
 		_, err = c.Move(alice, "g3-f4", 2, t0)
 		return err
 	})
-	if !errors.Is(err, sessions.ErrCorrupt) {
+	if !errors.Is(err, board.ErrCorrupt) {
 		t.Errorf("move on a board whose replay differs: %v, want ErrCorrupt", err)
 	}
 	if _, err := f.pool.Exec(ctx, `DELETE FROM board_move WHERE board_id = $1 AND ply = 2`, b.ID); err != nil {
 		t.Fatal(err)
 	}
-	err = f.try(func(s *BoardStore) error { _, err := s.Get(ctx, b.ID); return err })
-	if !errors.Is(err, sessions.ErrCorrupt) {
+	err = f.try(func(s *Store) error { _, err := s.Get(ctx, b.ID); return err })
+	if !errors.Is(err, board.ErrCorrupt) {
 		t.Errorf("a board missing a move: %v, want ErrCorrupt", err)
 	}
 }

@@ -1,4 +1,4 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
@@ -9,36 +9,36 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 var (
-	_ sessions.BoardStore = (*BoardStore)(nil)
-	_ sessions.BoardJobs  = (*BoardStore)(nil)
+	_ board.Store = (*Store)(nil)
+	_ board.Jobs  = (*Store)(nil)
 )
 
-// BoardStore keeps boards in PostgreSQL within one transaction, the caller's: a move made in
+// Store keeps boards in PostgreSQL within one transaction, the caller's: a move made in
 // Telegram is stored in the transaction of its update, together with the messages it sends.
 // It holds nothing else, so making one per transaction costs nothing.
-type BoardStore struct {
+type Store struct {
 	tx pgx.Tx
 }
 
-// NewBoardStore returns the board store of a transaction.
-func NewBoardStore(tx pgx.Tx) *BoardStore { return &BoardStore{tx: tx} }
+// New returns the board store of a transaction.
+func New(tx pgx.Tx) *Store { return &Store{tx: tx} }
 
 // seatUserKey is the unique constraint that keeps a user from holding both seats of a board.
 const seatUserKey = "board_seat_board_id_user_id_key"
 
-// mapErr turns the database's errors into the package's: no row is sessions.ErrNotFound, a
-// second seat for one user sessions.ErrAlreadySeated.
+// mapErr turns the database's errors into the package's: no row is board.ErrNotFound, a
+// second seat for one user board.ErrAlreadySeated.
 func mapErr(err error) error {
 	var pgErr *pgconn.PgError
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
-		return sessions.ErrNotFound
+		return board.ErrNotFound
 	case errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == seatUserKey:
-		return fmt.Errorf("%w: %w", sessions.ErrAlreadySeated, err)
+		return fmt.Errorf("%w: %w", board.ErrAlreadySeated, err)
 	}
 	return err
 }
@@ -59,9 +59,9 @@ const createSeatSQL = `
 	INSERT INTO board_seat (board_id, seat, user_id, bot, clock_us, seen_ply, offered, rating_before, rating_after)
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`
 
-// Create stores a new board (from sessions.OpenBoard) with its seats and moves, and sets its
+// Create stores a new board (from board.Open) with its seats and moves, and sets its
 // ID.
-func (s *BoardStore) Create(ctx context.Context, b *sessions.Board) error {
+func (s *Store) Create(ctx context.Context, b *board.Board) error {
 	if b.ID != 0 {
 		return fmt.Errorf("create board: already stored as %d", b.ID)
 	}
@@ -83,8 +83,8 @@ func (s *BoardStore) Create(ctx context.Context, b *sessions.Board) error {
 }
 
 // Lock reads a board and locks it (SELECT … FOR UPDATE) until the transaction ends. Returns
-// sessions.ErrNotFound.
-func (s *BoardStore) Lock(ctx context.Context, id int64) (*sessions.Board, error) {
+// board.ErrNotFound.
+func (s *Store) Lock(ctx context.Context, id int64) (*board.Board, error) {
 	b, err := s.load(ctx, id, true)
 	if err != nil {
 		return nil, fmt.Errorf("lock board %d: %w", id, err)
@@ -92,8 +92,8 @@ func (s *BoardStore) Lock(ctx context.Context, id int64) (*sessions.Board, error
 	return b, nil
 }
 
-// Get reads a board without locking it. Returns sessions.ErrNotFound.
-func (s *BoardStore) Get(ctx context.Context, id int64) (*sessions.Board, error) {
+// Get reads a board without locking it. Returns board.ErrNotFound.
+func (s *Store) Get(ctx context.Context, id int64) (*board.Board, error) {
 	b, err := s.load(ctx, id, false)
 	if err != nil {
 		return nil, fmt.Errorf("get board %d: %w", id, err)
@@ -122,13 +122,13 @@ const dropMovesSQL = `DELETE FROM board_move WHERE board_id = $1 AND ply > $2`
 
 // Save stores what operations changed on a board: the moves played and taken back, the seats,
 // clocks, status and outcome; on the game's end, the players' statistics and ratings too
-// (filling the seats' RatingBefore and RatingAfter). Returns sessions.ErrStale when the stored
+// (filling the seats' RatingBefore and RatingAfter). Returns board.ErrStale when the stored
 // board has changed since it was read (a board is saved at most once from one reading), and
-// sessions.ErrNotFound when it is gone.
-func (s *BoardStore) Save(ctx context.Context, b *sessions.Board) error {
+// board.ErrNotFound when it is gone.
+func (s *Store) Save(ctx context.Context, b *board.Board) error {
 	ch := b.Changes()
 	if b.ID == 0 || ch.Revision == 0 {
-		return fmt.Errorf("save board: %w: the board was never stored", sessions.ErrNotFound)
+		return fmt.Errorf("save board: %w: the board was never stored", board.ErrNotFound)
 	}
 	args := boardArgs(b)
 	args["id"], args["old_revision"], args["old_ply"] = b.ID, ch.Revision, ch.Ply
@@ -138,9 +138,9 @@ func (s *BoardStore) Save(ctx context.Context, b *sessions.Board) error {
 		var exists bool
 		err = s.tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM board_session WHERE id = $1)`, b.ID).Scan(&exists)
 		if err == nil && exists {
-			err = fmt.Errorf("%w: saved since revision %d", sessions.ErrStale, ch.Revision)
+			err = fmt.Errorf("%w: saved since revision %d", board.ErrStale, ch.Revision)
 		} else if err == nil {
-			err = sessions.ErrNotFound
+			err = board.ErrNotFound
 		}
 	}
 	if err != nil {
@@ -172,7 +172,7 @@ const insertMovesSQL = `
 		$6::timestamptz[], $7::bigint[], $8::bigint[], $9::bigint[])`
 
 // queueMoves adds the insertion of moves, in one statement, to a batch.
-func queueMoves(batch *pgx.Batch, id int64, moves []sessions.PlayedMove) {
+func queueMoves(batch *pgx.Batch, id int64, moves []board.PlayedMove) {
 	if len(moves) == 0 {
 		return
 	}
@@ -191,7 +191,7 @@ func queueMoves(batch *pgx.Batch, id int64, moves []sessions.PlayedMove) {
 }
 
 // boardArgs are the named arguments of a board's columns.
-func boardArgs(b *sessions.Board) pgx.NamedArgs {
+func boardArgs(b *board.Board) pgx.NamedArgs {
 	a := pgx.NamedArgs{
 		"service_id": b.Service, "variant": b.Variant, "options": b.Options.String(),
 		"seed": int64(b.Seed), "control": b.Control.Name, "clock_mode": b.Control.Mode.String(),
@@ -222,12 +222,12 @@ func boardArgs(b *sessions.Board) pgx.NamedArgs {
 }
 
 // seatValues are a seat's columns from user_id on.
-func seatValues(s sessions.Seat) []any {
+func seatValues(s board.Seat) []any {
 	var user, bot, before, after any
 	if s.User != 0 {
 		user = s.User
 	}
-	if s.Bot != sessions.NoBot {
+	if s.Bot != board.NoBot {
 		bot = s.Bot.String()
 	}
 	if s.RatingBefore != 0 || s.RatingAfter != 0 {

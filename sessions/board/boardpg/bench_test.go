@@ -1,4 +1,4 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/migrations/pgtest"
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // BenchmarkMove measures one move stored end to end, as a player's update does it: begin,
@@ -27,40 +27,40 @@ func BenchmarkMove(b *testing.B) {
 		b.Fatal(err)
 	}
 	newGame := func() int64 {
-		board, _, err := sessions.OpenBoard(sessions.BoardSpec{Service: service, Creator: alice, Variant: "chess", Seed: 5}, t0)
+		bd, _, err := board.Open(board.Spec{Service: service, Creator: alice, Variant: "chess", Seed: 5}, t0)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := board.Join(bob, t0); err != nil {
+		if _, err := bd.Join(bob, t0); err != nil {
 			b.Fatal(err)
 		}
-		if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return NewBoardStore(tx).Create(ctx, board) }); err != nil {
+		if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error { return New(tx).Create(ctx, bd) }); err != nil {
 			b.Fatal(err)
 		}
-		return board.ID
+		return bd.ID
 	}
 	id := newGame()
 	plies := 0
 	for b.Loop() {
 		finished := false
 		err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
-			s := NewBoardStore(tx)
-			board, err := s.Lock(ctx, id)
+			s := New(tx)
+			bd, err := s.Lock(ctx, id)
 			if err != nil {
 				return err
 			}
-			g, err := board.Game()
+			g, err := bd.Game()
 			if err != nil {
 				return err
 			}
 			legal := g.LegalMoves()
-			mv := legal[board.Ply()*7919%len(legal)].String()
-			if _, err := board.Move(board.Seats[board.ToMove].User, mv, board.Ply(), t0.Add(time.Duration(board.Ply())*time.Second)); err != nil {
+			mv := legal[bd.Ply()*7919%len(legal)].String()
+			if _, err := bd.Move(bd.Seats[bd.ToMove].User, mv, bd.Ply(), t0.Add(time.Duration(bd.Ply())*time.Second)); err != nil {
 				return err
 			}
-			finished = board.Status != sessions.BoardActive
+			finished = bd.Status != board.Active
 			plies++
-			return s.Save(ctx, board)
+			return s.Save(ctx, bd)
 		})
 		if err != nil {
 			b.Fatal(err)

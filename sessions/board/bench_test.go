@@ -1,4 +1,4 @@
-package sessions
+package board
 
 import (
 	"testing"
@@ -9,14 +9,14 @@ import (
 // first), each picked from the legal moves by a fixed rule, so the game is always the same.
 func longGame(tb testing.TB, variant string, plies int) *Board {
 	tb.Helper()
-	b, _, err := OpenBoard(BoardSpec{Service: 1, Creator: alice, Variant: variant, Seed: 3}, t0)
+	b, _, err := Open(Spec{Service: 1, Creator: alice, Variant: variant, Seed: 3}, t0)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	if _, err := b.Join(bob, t0); err != nil {
 		tb.Fatal(err)
 	}
-	for b.Status == BoardActive && b.Ply() < plies {
+	for b.Status == Active && b.Ply() < plies {
 		g, err := b.engine()
 		if err != nil {
 			tb.Fatal(err)

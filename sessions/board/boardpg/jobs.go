@@ -1,4 +1,4 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // The claims below lock the rows they take with FOR UPDATE SKIP LOCKED: rows another
@@ -23,7 +23,7 @@ const claimExpiredSQL = `
 
 // ClaimExpired returns, locked, at most limit active boards whose deadline is before now, the
 // most overdue first, for Expire and Save.
-func (s *BoardStore) ClaimExpired(ctx context.Context, now time.Time, limit int) ([]*sessions.Board, error) {
+func (s *Store) ClaimExpired(ctx context.Context, now time.Time, limit int) ([]*board.Board, error) {
 	ids, err := s.ids(ctx, claimExpiredSQL, now, limitArg(limit))
 	if err != nil {
 		return nil, fmt.Errorf("claim expired boards: %w", err)
@@ -50,7 +50,7 @@ const claimBotTurnsSQL = `
 // level's Limits, then in a new transaction locks the board and plays the move only if the
 // board's Revision is still the claimed one; otherwise the result is stale and dropped. A
 // worker that dies loses its lease when it runs out, and a restart finds every bot turn again.
-func (s *BoardStore) ClaimBotTurns(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*sessions.Board, error) {
+func (s *Store) ClaimBotTurns(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*board.Board, error) {
 	ids, err := s.ids(ctx, claimBotTurnsSQL, now, now.Add(lease), limitArg(limit))
 	if err != nil {
 		return nil, fmt.Errorf("claim bot turns: %w", err)
@@ -59,7 +59,7 @@ func (s *BoardStore) ClaimBotTurns(ctx context.Context, now time.Time, lease tim
 }
 
 // claimRemindersSQL marks the correspondence turns that reach the reminder window and returns
-// whom to remind (the rule of sessions.Board.Remind); the revision moves on, as with any change
+// whom to remind (the rule of board.Board.Remind); the revision moves on, as with any change
 // to a board.
 const claimRemindersSQL = `
 	UPDATE board_session s SET reminded = true, revision = s.revision + 1
@@ -75,12 +75,12 @@ const claimRemindersSQL = `
 	RETURNING s.id, s.service_id, t.user_id, t.seat, s.ply, s.deadline`
 
 // ClaimReminders marks as reminded, and returns, at most limit correspondence boards whose
-// player to move is within sessions.ReminderLead of the deadline (not yet passed), once per
+// player to move is within board.ReminderLead of the deadline (not yet passed), once per
 // ply, the nearest deadline first.
-func (s *BoardStore) ClaimReminders(ctx context.Context, now time.Time, limit int) ([]sessions.BoardReminder, error) {
-	rows, _ := s.tx.Query(ctx, claimRemindersSQL, now, now.Add(sessions.ReminderLead), limitArg(limit))
-	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sessions.BoardReminder, error) {
-		var r sessions.BoardReminder
+func (s *Store) ClaimReminders(ctx context.Context, now time.Time, limit int) ([]board.Reminder, error) {
+	rows, _ := s.tx.Query(ctx, claimRemindersSQL, now, now.Add(board.ReminderLead), limitArg(limit))
+	list, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (board.Reminder, error) {
+		var r board.Reminder
 		err := row.Scan(&r.Board, &r.Service, &r.User, &r.Seat, &r.Ply, &r.Deadline)
 		r.Deadline = r.Deadline.UTC()
 		return r, err
@@ -111,12 +111,12 @@ const dropInvitesSQL = `
 		SELECT code_hash FROM board_invite WHERE expires_at < $1 FOR UPDATE SKIP LOCKED)`
 
 // Cleanup aborts at most limit boards that have waited for an opponent longer than
-// sessions.WaitingLifetime, returning them (User: the creator, to be told), and deletes the
+// board.WaitingLifetime, returning them (User: the creator, to be told), and deletes the
 // invites that expired before now, returning how many.
-func (s *BoardStore) Cleanup(ctx context.Context, now time.Time, limit int) ([]sessions.BoardInfo, int, error) {
-	rows, _ := s.tx.Query(ctx, abortStaleSQL, now, now.Add(-sessions.WaitingLifetime), limitArg(limit))
-	aborted, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sessions.BoardInfo, error) {
-		bi := sessions.BoardInfo{Status: sessions.BoardAborted}
+func (s *Store) Cleanup(ctx context.Context, now time.Time, limit int) ([]board.Info, int, error) {
+	rows, _ := s.tx.Query(ctx, abortStaleSQL, now, now.Add(-board.WaitingLifetime), limitArg(limit))
+	aborted, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (board.Info, error) {
+		bi := board.Info{Status: board.Aborted}
 		err := row.Scan(&bi.ID, &bi.Service, &bi.Variant, &bi.Control, &bi.User, &bi.Seat, &bi.Created)
 		bi.Created = bi.Created.UTC()
 		return bi, err
@@ -140,14 +140,14 @@ func limitArg(limit int) any {
 }
 
 // ids runs a query that returns board ids.
-func (s *BoardStore) ids(ctx context.Context, sql string, args ...any) ([]int64, error) {
+func (s *Store) ids(ctx context.Context, sql string, args ...any) ([]int64, error) {
 	rows, _ := s.tx.Query(ctx, sql, args...)
 	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
 // loadAll reads boards whose rows the transaction has locked already.
-func (s *BoardStore) loadAll(ctx context.Context, ids []int64, op string) ([]*sessions.Board, error) {
-	boards := make([]*sessions.Board, 0, len(ids))
+func (s *Store) loadAll(ctx context.Context, ids []int64, op string) ([]*board.Board, error) {
+	boards := make([]*board.Board, 0, len(ids))
 	for _, id := range ids {
 		b, err := s.load(ctx, id, false)
 		if err != nil {

@@ -1,4 +1,4 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // sessionRow is a board_session row as a board is read from it.
@@ -90,18 +90,18 @@ const revisionSQL = `SELECT revision FROM board_session WHERE id = $1`
 const maxReadTries = 5
 
 // load reads a board with its seats and moves, locking its row when lock is set. A row that
-// does not make a consistent board is sessions.ErrCorrupt.
+// does not make a consistent board is board.ErrCorrupt.
 //
 // Without the lock, in a transaction that reads committed data, a save may commit between the
 // reads of the row, the seats and the moves, so that they mix two states of the board: the
 // read is taken again while the revision read after the moves is not the row's.
-func (s *BoardStore) load(ctx context.Context, id int64, lock bool) (*sessions.Board, error) {
+func (s *Store) load(ctx context.Context, id int64, lock bool) (*board.Board, error) {
 	for try := 1; ; try++ {
 		b, rev, err := s.loadOnce(ctx, id, lock)
 		if lock || try == maxReadTries {
 			return b, err
 		}
-		if err != nil && !errors.Is(err, sessions.ErrCorrupt) {
+		if err != nil && !errors.Is(err, board.ErrCorrupt) {
 			return nil, err
 		}
 		var now int64
@@ -115,7 +115,7 @@ func (s *BoardStore) load(ctx context.Context, id int64, lock bool) (*sessions.B
 }
 
 // loadOnce is one read of load, and the revision of the row it read.
-func (s *BoardStore) loadOnce(ctx context.Context, id int64, lock bool) (*sessions.Board, int64, error) {
+func (s *Store) loadOnce(ctx context.Context, id int64, lock bool) (*board.Board, int64, error) {
 	q := `SELECT ` + sessionColumns + ` FROM board_session WHERE id = $1`
 	if lock {
 		q += ` FOR UPDATE`
@@ -137,29 +137,29 @@ func (s *BoardStore) loadOnce(ctx context.Context, id int64, lock bool) (*sessio
 	}
 	b, err := r.board(seats, moves)
 	if err != nil {
-		return nil, r.Revision, fmt.Errorf("%w: %w", sessions.ErrCorrupt, err)
+		return nil, r.Revision, fmt.Errorf("%w: %w", board.ErrCorrupt, err)
 	}
 	b.MarkStored(r.Revision)
 	return b, r.Revision, nil
 }
 
 // board builds the board of a row, its seats and its moves.
-func (r *sessionRow) board(seats []seatRow, moves []moveRow) (*sessions.Board, error) {
-	mode, err := sessions.ParseClockMode(r.ClockMode)
+func (r *sessionRow) board(seats []seatRow, moves []moveRow) (*board.Board, error) {
+	mode, err := board.ParseClockMode(r.ClockMode)
 	if err != nil {
 		return nil, err
 	}
-	status, err := sessions.ParseBoardStatus(r.Status)
+	status, err := board.ParseStatus(r.Status)
 	if err != nil {
 		return nil, err
 	}
-	opts, err := sessions.ParseOptions(r.Options)
+	opts, err := board.ParseOptions(r.Options)
 	if err != nil {
 		return nil, err
 	}
-	b := &sessions.Board{
+	b := &board.Board{
 		ID: r.ID, Service: r.ServiceID, Variant: r.Variant, Options: opts, Seed: uint64(r.Seed),
-		Control: sessions.TimeControl{Name: r.Control, Mode: mode, Main: micros(r.MainUS),
+		Control: board.TimeControl{Name: r.Control, Mode: mode, Main: micros(r.MainUS),
 			Extra: micros(r.ExtraUS), PerMove: micros(r.PerMoveUS)},
 		Status: status, Private: r.Private, Creator: r.CreatedBy,
 		Created: r.CreatedAt.UTC(), Started: utc(r.StartedAt), Ended: utc(r.EndedAt),
@@ -168,14 +168,14 @@ func (r *sessionRow) board(seats []seatRow, moves []moveRow) (*sessions.Board, e
 		Reminded: r.Reminded, Rated: r.Rated,
 	}
 	if r.OfferSeat != nil && r.OfferPly != nil {
-		b.Offer = &sessions.DrawOffer{Seat: *r.OfferSeat, Ply: *r.OfferPly}
+		b.Offer = &board.DrawOffer{Seat: *r.OfferSeat, Ply: *r.OfferPly}
 	}
 	if r.Result != nil {
-		end, err := sessions.ParseEnd(deref(r.EndReason))
+		end, err := board.ParseEnd(deref(r.EndReason))
 		if err != nil {
 			return nil, err
 		}
-		o := sessions.Outcome{Draw: *r.Result == "draw", End: end, Detail: r.EndDetail}
+		o := board.Outcome{Draw: *r.Result == "draw", End: end, Detail: r.EndDetail}
 		if r.Winner != nil {
 			o.Winner = *r.Winner
 		}
@@ -185,11 +185,11 @@ func (r *sessionRow) board(seats []seatRow, moves []moveRow) (*sessions.Board, e
 		return nil, fmt.Errorf("%d seats", len(seats))
 	}
 	for i, sr := range seats {
-		bot, err := sessions.ParseBotLevel(deref(sr.Bot))
+		bot, err := board.ParseBotLevel(deref(sr.Bot))
 		if err != nil {
 			return nil, err
 		}
-		b.Seats[i] = sessions.Seat{
+		b.Seats[i] = board.Seat{
 			User: deref(sr.UserID), Bot: bot, Clock: micros(sr.ClockUS), Seen: sr.SeenPly,
 			Offered: sr.Offered, RatingBefore: deref(sr.RatingBefore), RatingAfter: deref(sr.RatingAfter),
 		}
@@ -198,7 +198,7 @@ func (r *sessionRow) board(seats []seatRow, moves []moveRow) (*sessions.Board, e
 		return nil, fmt.Errorf("ply %d with %d moves", r.Ply, len(moves))
 	}
 	for _, m := range moves {
-		b.Moves = append(b.Moves, sessions.PlayedMove{
+		b.Moves = append(b.Moves, board.PlayedMove{
 			Ply: m.Ply, Seat: m.Seat, Text: m.Move, Position: m.Position, At: m.PlayedAt.UTC(),
 			Spent: micros(m.SpentUS), Clocks: [2]time.Duration{micros(m.Clock0US), micros(m.Clock1US)},
 		})

@@ -1,4 +1,4 @@
-package sessions
+package board
 
 import (
 	"errors"
@@ -76,7 +76,7 @@ func TestFullGameReplayed(t *testing.T) {
 	ev = play(t, b, at(2*time.Minute), "Qh4")
 	wantKinds(t, ev, EventMoved, EventFinished)
 	o := b.Outcome
-	if b.Status != BoardFinished || o == nil || o.Draw || o.Winner != 1 || o.End != EndRules || o.Detail != "checkmate" {
+	if b.Status != Finished || o == nil || o.Draw || o.Winner != 1 || o.End != EndRules || o.Detail != "checkmate" {
 		t.Fatalf("status %v, outcome %+v", b.Status, o)
 	}
 	if ev[1].Seat != 1 || ev[1].Outcome == nil || *ev[1].Outcome != *o {
@@ -158,7 +158,7 @@ func TestUndoHuman(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []BoardEvent{{Kind: EventUndone, Seat: 1, Ply: 1, Undone: 1}}; !reflect.DeepEqual(ev, want) {
+	if want := []Event{{Kind: EventUndone, Seat: 1, Ply: 1, Undone: 1}}; !reflect.DeepEqual(ev, want) {
 		t.Errorf("events %+v, want %+v", ev, want)
 	}
 	if b.Ply() != 1 || b.ToMove != 1 || b.Position != b.Moves[0].Position {
@@ -198,7 +198,7 @@ func TestUndoHuman(t *testing.T) {
 
 func TestUndoAgainstBot(t *testing.T) {
 	blitz, _ := ControlByName("blitz10+5")
-	b, _, err := OpenBoard(BoardSpec{Service: 1, Creator: alice, Variant: "chess", Bot: BotEasy, Control: blitz}, t0)
+	b, _, err := Open(Spec{Service: 1, Creator: alice, Variant: "chess", Bot: BotEasy, Control: blitz}, t0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +240,7 @@ func TestUndoAgainstBot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []BoardEvent{{Kind: EventUndone, Seat: 0, Ply: 0, Undone: 2}}; !reflect.DeepEqual(ev, want) {
+	if want := []Event{{Kind: EventUndone, Seat: 0, Ply: 0, Undone: 2}}; !reflect.DeepEqual(ev, want) {
 		t.Errorf("events %+v, want %+v", ev, want)
 	}
 	if b.Ply() != 0 || b.ToMove != 0 || b.Position != b.Start || b.Seats[0].Seen != 0 {
@@ -317,13 +317,13 @@ func TestExpire(t *testing.T) {
 func TestLateActionsEndOnTime(t *testing.T) {
 	corr, _ := ControlByName("corr1d")
 	late := at(25*time.Hour + time.Second)
-	actions := map[string]func(b *Board) ([]BoardEvent, error){
-		"move":    func(b *Board) ([]BoardEvent, error) { return b.Move(bob, "f6-g5", 1, late) },
-		"undo":    func(b *Board) ([]BoardEvent, error) { return b.Undo(alice, late) },
-		"resign":  func(b *Board) ([]BoardEvent, error) { return b.Resign(alice, late) },
-		"offer":   func(b *Board) ([]BoardEvent, error) { return b.OfferDraw(bob, late) },
-		"accept":  func(b *Board) ([]BoardEvent, error) { return b.AcceptDraw(bob, late) },
-		"decline": func(b *Board) ([]BoardEvent, error) { return b.DeclineDraw(bob, late) },
+	actions := map[string]func(b *Board) ([]Event, error){
+		"move":    func(b *Board) ([]Event, error) { return b.Move(bob, "f6-g5", 1, late) },
+		"undo":    func(b *Board) ([]Event, error) { return b.Undo(alice, late) },
+		"resign":  func(b *Board) ([]Event, error) { return b.Resign(alice, late) },
+		"offer":   func(b *Board) ([]Event, error) { return b.OfferDraw(bob, late) },
+		"accept":  func(b *Board) ([]Event, error) { return b.AcceptDraw(bob, late) },
+		"decline": func(b *Board) ([]Event, error) { return b.DeclineDraw(bob, late) },
 	}
 	for name, act := range actions {
 		t.Run(name, func(t *testing.T) {

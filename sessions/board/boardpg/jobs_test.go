@@ -1,4 +1,4 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/sessions"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // holding runs fn in a transaction left open until the test has run check, then commits it:
 // check sees what a second process sees while the first holds its claims.
-func (f *fixture) holding(t *testing.T, fn func(s *BoardStore) error, check func()) {
+func (f *fixture) holding(t *testing.T, fn func(s *Store) error, check func()) {
 	t.Helper()
 	ctx := context.Background()
 	tx, err := f.pool.Begin(ctx)
@@ -21,7 +21,7 @@ func (f *fixture) holding(t *testing.T, fn func(s *BoardStore) error, check func
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	if err := fn(NewBoardStore(tx)); err != nil {
+	if err := fn(New(tx)); err != nil {
 		t.Fatal(err)
 	}
 	check()
@@ -30,7 +30,7 @@ func (f *fixture) holding(t *testing.T, fn func(s *BoardStore) error, check func
 	}
 }
 
-func ids(bs []*sessions.Board) []int64 {
+func ids(bs []*board.Board) []int64 {
 	var out []int64
 	for _, b := range bs {
 		out = append(out, b.ID)
@@ -46,13 +46,13 @@ func TestClaimExpired(t *testing.T) {
 	later := f.game(t, "chess", "corr3d")  // alice's deadline t0+72h
 	f.game(t, "chess", "none")             // no deadline
 	bot := f.spec("chess", "corr1d")       // the bot to move: no deadline
-	bot.Bot, bot.Side = sessions.BotEasy, sessions.SideSecond
+	bot.Bot, bot.Side = board.BotEasy, board.SideSecond
 	f.create(t, bot, t0)
 	now := at(100 * time.Hour)
 
-	claim := func(s *BoardStore) ([]*sessions.Board, error) { return s.ClaimExpired(ctx, now, 10) }
-	var first []*sessions.Board
-	f.holding(t, func(s *BoardStore) error {
+	claim := func(s *Store) ([]*board.Board, error) { return s.ClaimExpired(ctx, now, 10) }
+	var first []*board.Board
+	f.holding(t, func(s *Store) error {
 		var err error
 		if first, err = claim(s); err != nil {
 			return err
@@ -68,7 +68,7 @@ func TestClaimExpired(t *testing.T) {
 		return nil
 	}, func() {
 		// A second process meanwhile finds nothing to do.
-		f.must(t, func(s *BoardStore) error {
+		f.must(t, func(s *Store) error {
 			second, err := claim(s)
 			if len(second) != 0 {
 				t.Errorf("second process claimed %v", ids(second))
@@ -80,11 +80,11 @@ func TestClaimExpired(t *testing.T) {
 		t.Fatalf("claimed %v, want [%d %d]", got, late.ID, later.ID)
 	}
 	for _, id := range []int64{late.ID, later.ID} {
-		if b := f.get(t, id); b.Status != sessions.BoardFinished || b.Outcome.End != sessions.EndTimeout || b.Outcome.Winner != 1 {
+		if b := f.get(t, id); b.Status != board.Finished || b.Outcome.End != board.EndTimeout || b.Outcome.Winner != 1 {
 			t.Errorf("board %d: %v %+v", id, b.Status, b.Outcome)
 		}
 	}
-	f.must(t, func(s *BoardStore) error {
+	f.must(t, func(s *Store) error {
 		again, err := claim(s)
 		if len(again) != 0 {
 			t.Errorf("settled twice: %v", ids(again))
@@ -92,8 +92,8 @@ func TestClaimExpired(t *testing.T) {
 		return err
 	})
 	// A timeout in a game between users is rated like any result.
-	var stats []sessions.BoardStats
-	f.must(t, func(s *BoardStore) error {
+	var stats []board.Stats
+	f.must(t, func(s *Store) error {
 		var err error
 		stats, err = s.UserStats(ctx, f.service, bob)
 		return err
@@ -108,23 +108,23 @@ func TestClaimBotTurns(t *testing.T) {
 	f := newFixture(t)
 	ctx := context.Background()
 	spec := f.spec("russian", "blitz10+5")
-	spec.Bot, spec.Side = sessions.BotEasy, sessions.SideSecond
+	spec.Bot, spec.Side = board.BotEasy, board.SideSecond
 	b := f.create(t, spec, t0) // the bot (white) moves first
 	human := f.spec("russian", "none")
-	human.Bot = sessions.BotEasy
+	human.Bot = board.BotEasy
 	f.create(t, human, t0) // alice moves first: not the bot's turn
 	lease := time.Minute
-	claim := func(now time.Time) []*sessions.Board {
-		var got []*sessions.Board
-		f.must(t, func(s *BoardStore) error {
+	claim := func(now time.Time) []*board.Board {
+		var got []*board.Board
+		f.must(t, func(s *Store) error {
 			var err error
 			got, err = s.ClaimBotTurns(ctx, now, lease, 10)
 			return err
 		})
 		return got
 	}
-	var claimed []*sessions.Board
-	f.holding(t, func(s *BoardStore) error {
+	var claimed []*board.Board
+	f.holding(t, func(s *Store) error {
 		var err error
 		claimed, err = s.ClaimBotTurns(ctx, t0, lease, 10)
 		return err
@@ -149,15 +149,15 @@ func TestClaimBotTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mv, _, err := g.BestMove(ctx, sessions.BotEasy.Limits())
+	mv, _, err := g.BestMove(ctx, board.BotEasy.Limits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	played := f.act(t, b.ID, func(locked *sessions.Board) error {
+	played := f.act(t, b.ID, func(locked *board.Board) error {
 		if locked.Revision() != again[0].Revision() {
 			t.Fatal("revision moved")
 		}
-		_, err := locked.Move(sessions.BotUser, mv.String(), locked.Ply(), at(2*time.Minute))
+		_, err := locked.Move(board.BotUser, mv.String(), locked.Ply(), at(2*time.Minute))
 		return err
 	})
 	if played.Ply() != 1 || played.ToMove != 1 || played.Seats[0].Clock != 10*time.Minute || played.Deadline.IsZero() {
@@ -176,13 +176,13 @@ func TestClaimBotTurns(t *testing.T) {
 	reply := g.LegalMoves()[0].String()
 	f.move(t, b.ID, at(3*time.Minute), reply)
 	old := claim(at(3 * time.Minute))
-	f.act(t, b.ID, func(b *sessions.Board) error { _, err := b.Undo(alice, at(3*time.Minute+10*time.Second)); return err })
+	f.act(t, b.ID, func(b *board.Board) error { _, err := b.Undo(alice, at(3*time.Minute+10*time.Second)); return err })
 	f.move(t, b.ID, at(3*time.Minute+20*time.Second), reply)
 	fresh := claim(at(3*time.Minute + 30*time.Second)) // within the old lease
 	if len(old) != 1 || len(fresh) != 1 || fresh[0].Ply() != old[0].Ply() || fresh[0].Revision() == old[0].Revision() {
 		t.Fatalf("claims around an undo: %v %v", ids(old), ids(fresh))
 	}
-	f.must(t, func(s *BoardStore) error {
+	f.must(t, func(s *Store) error {
 		locked, err := s.Lock(ctx, b.ID)
 		if err == nil && locked.Revision() == old[0].Revision() {
 			t.Error("a stale claim passes the revision check")
@@ -198,9 +198,9 @@ func TestClaimReminders(t *testing.T) {
 	b := f.game(t, "russian", "corr1d")
 	b = f.move(t, b.ID, at(time.Hour), "c3-d4") // bob's deadline: t0+25h
 	f.game(t, "chess", "blitz10+5")             // not correspondence
-	claim := func(now time.Time) []sessions.BoardReminder {
-		var got []sessions.BoardReminder
-		f.must(t, func(s *BoardStore) error {
+	claim := func(now time.Time) []board.Reminder {
+		var got []board.Reminder
+		f.must(t, func(s *Store) error {
 			var err error
 			got, err = s.ClaimReminders(ctx, now, 10)
 			return err
@@ -211,8 +211,8 @@ func TestClaimReminders(t *testing.T) {
 		t.Errorf("reminded early: %+v", got)
 	}
 	stale := f.get(t, b.ID)
-	var first []sessions.BoardReminder
-	f.holding(t, func(s *BoardStore) error {
+	var first []board.Reminder
+	f.holding(t, func(s *Store) error {
 		var err error
 		first, err = s.ClaimReminders(ctx, at(23*time.Hour), 10)
 		return err
@@ -221,7 +221,7 @@ func TestClaimReminders(t *testing.T) {
 			t.Errorf("two processes remind: %+v", got)
 		}
 	})
-	want := sessions.BoardReminder{Board: b.ID, Service: f.service, User: bob, Seat: 1, Ply: 1, Deadline: at(25 * time.Hour)}
+	want := board.Reminder{Board: b.ID, Service: f.service, User: bob, Seat: 1, Ply: 1, Deadline: at(25 * time.Hour)}
 	if len(first) != 1 || first[0] != want {
 		t.Fatalf("reminders %+v, want %+v", first, want)
 	}
@@ -232,7 +232,7 @@ func TestClaimReminders(t *testing.T) {
 	if _, err := stale.Seen(bob, 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := f.try(func(s *BoardStore) error { return s.Save(ctx, stale) }); !errors.Is(err, sessions.ErrStale) {
+	if err := f.try(func(s *Store) error { return s.Save(ctx, stale) }); !errors.Is(err, board.ErrStale) {
 		t.Errorf("save of a board read before the reminder: %v, want ErrStale", err)
 	}
 	b = f.get(t, b.ID)
@@ -255,7 +255,7 @@ func TestCleanup(t *testing.T) {
 	stale := f.create(t, f.spec("chess", "none"), t0)
 	fresh := f.create(t, f.spec("chess", "none"), at(2*24*time.Hour))
 	var expired, valid string
-	f.must(t, func(s *BoardStore) error {
+	f.must(t, func(s *Store) error {
 		var err error
 		if expired, err = s.CreateInvite(ctx, fresh.ID, t0, time.Hour); err != nil {
 			return err
@@ -264,14 +264,14 @@ func TestCleanup(t *testing.T) {
 		return err
 	})
 	now := at(8 * 24 * time.Hour)
-	var aborted []sessions.BoardInfo
+	var aborted []board.Info
 	var dropped int
-	f.holding(t, func(s *BoardStore) error {
+	f.holding(t, func(s *Store) error {
 		var err error
 		aborted, dropped, err = s.Cleanup(ctx, now, 10)
 		return err
 	}, func() {
-		f.must(t, func(s *BoardStore) error {
+		f.must(t, func(s *Store) error {
 			again, _, err := s.Cleanup(ctx, now, 10)
 			if len(again) != 0 {
 				t.Errorf("second process aborted %+v", again)
@@ -279,20 +279,20 @@ func TestCleanup(t *testing.T) {
 			return err
 		})
 	})
-	if len(aborted) != 1 || aborted[0].ID != stale.ID || aborted[0].User != alice || aborted[0].Status != sessions.BoardAborted {
+	if len(aborted) != 1 || aborted[0].ID != stale.ID || aborted[0].User != alice || aborted[0].Status != board.Aborted {
 		t.Errorf("aborted %+v", aborted)
 	}
 	if dropped != 1 {
 		t.Errorf("%d invites dropped, want 1", dropped)
 	}
-	if b := f.get(t, stale.ID); b.Status != sessions.BoardAborted || !b.Ended.Equal(now) {
+	if b := f.get(t, stale.ID); b.Status != board.Aborted || !b.Ended.Equal(now) {
 		t.Errorf("stale board %v %v", b.Status, b.Ended)
 	}
-	err := f.try(func(s *BoardStore) error { _, err := s.RedeemInvite(ctx, expired, bob, now); return err })
-	if !errors.Is(err, sessions.ErrNotFound) {
+	err := f.try(func(s *Store) error { _, err := s.RedeemInvite(ctx, expired, bob, now); return err })
+	if !errors.Is(err, board.ErrNotFound) {
 		t.Errorf("dropped invite: %v, want ErrNotFound", err)
 	}
-	err = f.try(func(s *BoardStore) error { _, err := s.RedeemInvite(ctx, valid, bob, now); return err })
+	err = f.try(func(s *Store) error { _, err := s.RedeemInvite(ctx, valid, bob, now); return err })
 	if err != nil {
 		t.Errorf("valid invite: %v", err)
 	}
@@ -302,9 +302,9 @@ func TestResults(t *testing.T) {
 	t.Parallel()
 	f := newFixture(t)
 	ctx := context.Background()
-	stats := func(user int64) []sessions.BoardStats {
-		var st []sessions.BoardStats
-		f.must(t, func(s *BoardStore) error {
+	stats := func(user int64) []board.Stats {
+		var st []board.Stats
+		f.must(t, func(s *Store) error {
 			var err error
 			st, err = s.UserStats(ctx, f.service, user)
 			return err
@@ -313,7 +313,7 @@ func TestResults(t *testing.T) {
 	}
 	// alice beats bob, then they draw; both rated.
 	g1 := f.game(t, "chess", "none")
-	g1 = f.act(t, g1.ID, func(b *sessions.Board) error { _, err := b.Resign(bob, at(time.Minute)); return err })
+	g1 = f.act(t, g1.ID, func(b *board.Board) error { _, err := b.Resign(bob, at(time.Minute)); return err })
 	if s := g1.Seats; s[0].RatingBefore != 1500 || s[0].RatingAfter != 1516 || s[1].RatingAfter != 1484 {
 		t.Errorf("seats after the first game %+v", s)
 	}
@@ -321,7 +321,7 @@ func TestResults(t *testing.T) {
 		t.Errorf("stored seats %+v", got.Seats)
 	}
 	g2 := f.game(t, "chess", "none")
-	f.act(t, g2.ID, func(b *sessions.Board) error {
+	f.act(t, g2.ID, func(b *board.Board) error {
 		if _, err := b.OfferDraw(bob, at(time.Minute)); err != nil {
 			return err
 		}
@@ -330,23 +330,23 @@ func TestResults(t *testing.T) {
 	})
 	// alice loses to the bot: counted, not rated.
 	spec := f.spec("chess", "none")
-	spec.Bot = sessions.BotNormal
+	spec.Bot = board.BotNormal
 	g3 := f.create(t, spec, t0)
-	f.act(t, g3.ID, func(b *sessions.Board) error { _, err := b.Resign(alice, at(time.Minute)); return err })
+	f.act(t, g3.ID, func(b *board.Board) error { _, err := b.Resign(alice, at(time.Minute)); return err })
 	// A game in another variant has its own row.
 	g4 := f.game(t, "russian", "none")
-	f.act(t, g4.ID, func(b *sessions.Board) error { _, err := b.Resign(alice, at(time.Minute)); return err })
+	f.act(t, g4.ID, func(b *board.Board) error { _, err := b.Resign(alice, at(time.Minute)); return err })
 
 	// After 1516 v 1484, a draw moves round(32·(0.5−0.5460)) = −1 for alice.
-	wantAlice := []sessions.BoardStats{
+	wantAlice := []board.Stats{
 		{Variant: "chess", Played: 3, Won: 1, Lost: 1, Drawn: 1, Rated: 2, Rating: 1515},
 		{Variant: "russian", Played: 1, Lost: 1, Rated: 1, Rating: 1484},
 	}
-	wantBob := []sessions.BoardStats{
+	wantBob := []board.Stats{
 		{Variant: "chess", Played: 2, Lost: 1, Drawn: 1, Rated: 2, Rating: 1485},
 		{Variant: "russian", Played: 1, Won: 1, Rated: 1, Rating: 1516},
 	}
-	for user, want := range map[int64][]sessions.BoardStats{alice: wantAlice, bob: wantBob} {
+	for user, want := range map[int64][]board.Stats{alice: wantAlice, bob: wantBob} {
 		if got := stats(user); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 			t.Errorf("stats of %d: %+v, want %+v", user, got, want)
 		}
@@ -356,7 +356,7 @@ func TestResults(t *testing.T) {
 	}
 	// Saving a finished board again records nothing twice.
 	err := pgx.BeginFunc(ctx, f.pool, func(tx pgx.Tx) error {
-		s := NewBoardStore(tx)
+		s := New(tx)
 		b, err := s.Lock(ctx, g1.ID)
 		if err != nil {
 			return err

@@ -1,9 +1,19 @@
-package sessionpg
+package boardpg
 
 import (
 	"context"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
+
+// DB is what the load check's functions need of a database: a transaction (pgx.Tx) or a pool.
+type DB interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}
 
 // LoadCheckBoards are the boards the web server's load check (questbot webload) watches: n
 // active boards of a game without a clock, at the start position, between two users. No seat
@@ -40,8 +50,8 @@ func CreateLoadCheckBoards(ctx context.Context, db DB, spec LoadCheckBoards) ([]
 	return ids, nil
 }
 
-// BoardRevisions returns the revisions of boards, by id.
-func BoardRevisions(ctx context.Context, db DB, ids []int64) (map[int64]int64, error) {
+// Revisions returns the revisions of boards, by id.
+func Revisions(ctx context.Context, db DB, ids []int64) (map[int64]int64, error) {
 	rows, err := db.Query(ctx, `SELECT id, revision FROM board_session WHERE id = ANY($1)`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("revisions: %w", err)

@@ -1,4 +1,4 @@
-package sessions
+package board
 
 import (
 	"fmt"
@@ -20,8 +20,8 @@ const (
 	SideRandom
 )
 
-// BoardSpec is what a new board is opened with.
-type BoardSpec struct {
+// Spec is what a new board is opened with.
+type Spec struct {
 	// Service is the bot the game is played in, and Creator the user who opens it.
 	Service int
 	Creator int64
@@ -38,11 +38,11 @@ type BoardSpec struct {
 	Private bool
 }
 
-// OpenBoard opens a board: the creator takes a seat and waits for an opponent (EventOpened),
+// Open opens a board: the creator takes a seat and waits for an opponent (EventOpened),
 // or plays the bot at once (EventStarted). Returns ErrInvalid, wrapping the engine's error
 // where it has one (engine.ErrUnknownVariant, engine.ErrBadOption, engine.ErrBadPosition), for
 // a spec that cannot be played, including a start position whose game is already decided.
-func OpenBoard(spec BoardSpec, now time.Time) (*Board, []BoardEvent, error) {
+func Open(spec Spec, now time.Time) (*Board, []Event, error) {
 	now = instant(now)
 	if spec.Creator <= 0 || spec.Service <= 0 {
 		return nil, nil, fmt.Errorf("open board: %w: creator %d in service %d", ErrInvalid, spec.Creator, spec.Service)
@@ -70,7 +70,7 @@ func OpenBoard(spec BoardSpec, now time.Time) (*Board, []BoardEvent, error) {
 		Options:  spec.Options,
 		Seed:     spec.Seed,
 		Control:  spec.Control,
-		Status:   BoardWaiting,
+		Status:   Waiting,
 		Private:  spec.Private && spec.Bot == NoBot,
 		Creator:  spec.Creator,
 		Created:  now,
@@ -84,21 +84,21 @@ func OpenBoard(spec BoardSpec, now time.Time) (*Board, []BoardEvent, error) {
 		b.Seats[1-seat] = Seat{Bot: spec.Bot}
 		return b, b.start(now), nil
 	}
-	return b, []BoardEvent{{Kind: EventOpened, Seat: seat}}, nil
+	return b, []Event{{Kind: EventOpened, Seat: seat}}, nil
 }
 
 // Join seats a user in the free seat of a waiting board and starts the game: the clocks run
 // from now. Returns ErrFull when the game has started, ErrFinished when it is over or
 // aborted, ErrAlreadySeated for the creator, ErrInvalid for BotUser.
-func (b *Board) Join(user int64, now time.Time) ([]BoardEvent, error) {
+func (b *Board) Join(user int64, now time.Time) ([]Event, error) {
 	now = instant(now)
 	if user <= 0 {
 		return nil, fmt.Errorf("board %d: join: %w: user %d", b.ID, ErrInvalid, user)
 	}
 	switch b.Status {
-	case BoardActive:
+	case Active:
 		return nil, fmt.Errorf("board %d: join: %w", b.ID, ErrFull)
-	case BoardFinished, BoardAborted:
+	case Finished, Aborted:
 		return nil, fmt.Errorf("board %d: join: %w", b.ID, ErrFinished)
 	}
 	free := -1
@@ -120,27 +120,27 @@ func (b *Board) Join(user int64, now time.Time) ([]BoardEvent, error) {
 // Cancel withdraws a waiting board: its creator no longer waits (EventAborted). Returns
 // ErrFull once someone has joined (the game is on: resign instead), ErrFinished when it is
 // over or aborted, ErrNotSeated for anyone but the creator.
-func (b *Board) Cancel(user int64, now time.Time) ([]BoardEvent, error) {
+func (b *Board) Cancel(user int64, now time.Time) ([]Event, error) {
 	now = instant(now)
 	switch b.Status {
-	case BoardActive:
+	case Active:
 		return nil, fmt.Errorf("board %d: cancel: %w", b.ID, ErrFull)
-	case BoardFinished, BoardAborted:
+	case Finished, Aborted:
 		return nil, fmt.Errorf("board %d: cancel: %w", b.ID, ErrFinished)
 	}
 	seat, err := b.SeatOf(user)
 	if err != nil || user == BotUser {
 		return nil, fmt.Errorf("board %d: cancel: %w", b.ID, ErrNotSeated)
 	}
-	b.Status = BoardAborted
+	b.Status = Aborted
 	b.Ended = now
-	return []BoardEvent{{Kind: EventAborted, Seat: seat}}, nil
+	return []Event{{Kind: EventAborted, Seat: seat}}, nil
 }
 
 // start begins play once both seats are filled: the main times are set and the clock of the
 // side to move runs.
-func (b *Board) start(now time.Time) []BoardEvent {
-	b.Status = BoardActive
+func (b *Board) start(now time.Time) []Event {
+	b.Status = Active
 	b.Started = now
 	b.Rated = b.Seats[0].Human() && b.Seats[1].Human()
 	for i := range b.Seats {
@@ -148,7 +148,7 @@ func (b *Board) start(now time.Time) []BoardEvent {
 	}
 	b.TurnStarted = now
 	b.setDeadline()
-	return []BoardEvent{{Kind: EventStarted, Seat: b.ToMove, Ply: b.Ply()}}
+	return []Event{{Kind: EventStarted, Seat: b.ToMove, Ply: b.Ply()}}
 }
 
 // setDeadline sets the deadline of the turn that began at TurnStarted: none without a clock,

@@ -1,0 +1,249 @@
+package boardpg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/sessions/board"
+)
+
+var _ board.Views = (*Store)(nil)
+
+// SeatMarks implements board.Views.
+func (s *Store) SeatMarks(ctx context.Context, id int64) ([2]board.SeatMarks, error) {
+	var out [2]board.SeatMarks
+	rows, err := s.tx.Query(ctx, `SELECT seat, sent_at, web_at FROM board_message WHERE board_id = $1`, id)
+	if err != nil {
+		return out, fmt.Errorf("board %d: its messages: %w", id, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var seat int
+		var sent, web *time.Time
+		if err := rows.Scan(&seat, &sent, &web); err != nil {
+			return out, fmt.Errorf("board %d: its messages: %w", id, err)
+		}
+		if seat != 0 && seat != 1 {
+			continue
+		}
+		if sent != nil {
+			out[seat].Sent = *sent
+		}
+		if web != nil {
+			out[seat].Web = *web
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return out, fmt.Errorf("board %d: its messages: %w", id, err)
+	}
+	return out, nil
+}
+
+// MarkSent implements board.Views.
+func (s *Store) MarkSent(ctx context.Context, id int64, seat int, at time.Time) error {
+	return s.exec(ctx, "record its message", id, `
+		INSERT INTO board_message (board_id, seat, sent_at) VALUES ($1, $2, $3)
+		ON CONFLICT (board_id, seat) DO UPDATE SET sent_at = EXCLUDED.sent_at`, id, seat, at)
+}
+
+// MarkWeb implements board.Views.
+func (s *Store) MarkWeb(ctx context.Context, id int64, seat int, at time.Time) error {
+	return s.exec(ctx, "record its player on the web", id, `
+		INSERT INTO board_message (board_id, seat, web_at) VALUES ($1, $2, $3)
+		ON CONFLICT (board_id, seat) DO UPDATE SET web_at = EXCLUDED.web_at`, id, seat, at)
+}
+
+// LeaveWeb implements board.Views.
+func (s *Store) LeaveWeb(ctx context.Context, id int64, seat int) error {
+	return s.exec(ctx, "record its player in Telegram", id, `
+		UPDATE board_message SET web_at = NULL WHERE board_id = $1 AND seat = $2 AND web_at IS NOT NULL`, id, seat)
+}
+
+// exec runs a statement about a board, saying what failed.
+func (s *Store) exec(ctx context.Context, what string, id int64, sql string, args ...any) error {
+	if _, err := s.tx.Exec(ctx, sql, args...); err != nil {
+		return fmt.Errorf("board %d: %s: %w", id, what, err)
+	}
+	return nil
+}
+
+// NotifySetting implements board.Views.
+func (s *Store) NotifySetting(ctx context.Context, user int64) (board.NotifySetting, error) {
+	var set board.NotifySetting
+	var from, to *int16
+	var off int16
+	err := s.tx.QueryRow(ctx, `
+		SELECT coalesce(delay, ''), quiet_from, quiet_to, utc_offset FROM board_notify_setting WHERE user_id = $1`,
+		user).Scan(&set.Delay, &from, &to, &off)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return board.NotifySetting{}, nil
+	}
+	if err != nil {
+		return set, fmt.Errorf("user %d: notification setting: %w", user, err)
+	}
+	set.Offset = int(off)
+	if from != nil && to != nil {
+		set.Quiet, set.From, set.To = true, int(*from), int(*to)
+	}
+	return set, nil
+}
+
+// SaveNotifySetting implements board.Views.
+func (s *Store) SaveNotifySetting(ctx context.Context, user int64, set board.NotifySetting) error {
+	var from, to any
+	if set.Quiet {
+		from, to = set.From, set.To
+	}
+	_, err := s.tx.Exec(ctx, `
+		INSERT INTO board_notify_setting (user_id, delay, quiet_from, quiet_to, utc_offset)
+		VALUES ($1, nullif($2, ''), $3, $4, $5)
+		ON CONFLICT (user_id) DO UPDATE SET delay = EXCLUDED.delay, quiet_from = EXCLUDED.quiet_from,
+			quiet_to = EXCLUDED.quiet_to, utc_offset = EXCLUDED.utc_offset`, user, set.Delay, from, to, set.Offset)
+	if err != nil {
+		return fmt.Errorf("user %d: save notification setting: %w", user, err)
+	}
+	return nil
+}
+
+// PendNotice implements board.Views.
+func (s *Store) PendNotice(ctx context.Context, id int64, n board.Notice, now time.Time) error {
+	var actor any
+	if n.Actor >= 0 {
+		actor = n.Actor
+	}
+	return s.exec(ctx, "pend its notification", id, `
+		INSERT INTO board_notification (board_id, seat, ply, kind, actor, due_at, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		ON CONFLICT (board_id, seat) DO UPDATE SET ply = EXCLUDED.ply, kind = EXCLUDED.kind,
+			actor = EXCLUDED.actor, due_at = EXCLUDED.due_at, created_at = EXCLUDED.created_at`,
+		id, n.Seat, n.Ply, n.Kind, actor, n.Due, now)
+}
+
+// DropNotice implements board.Views.
+func (s *Store) DropNotice(ctx context.Context, id int64, seat int) (bool, error) {
+	tag, err := s.tx.Exec(ctx, `DELETE FROM board_notification WHERE board_id = $1 AND seat = $2`, id, seat)
+	if err != nil {
+		return false, fmt.Errorf("board %d: drop its notification: %w", id, err)
+	}
+	return tag.RowsAffected() > 0, nil
+}
+
+// TakeNotice implements board.Views.
+func (s *Store) TakeNotice(ctx context.Context, id int64, seat int) (board.Notice, bool, error) {
+	n := board.Notice{Seat: seat}
+	err := s.tx.QueryRow(ctx, `
+		DELETE FROM board_notification WHERE board_id = $1 AND seat = $2
+		RETURNING ply, kind, coalesce(actor, -1), due_at`, id, seat).Scan(&n.Ply, &n.Kind, &n.Actor, &n.Due)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return n, false, nil
+	}
+	if err != nil {
+		return n, false, fmt.Errorf("board %d: take its notification: %w", id, err)
+	}
+	return n, true, nil
+}
+
+// ClaimNotices implements board.Views.
+func (s *Store) ClaimNotices(ctx context.Context, id int64, now time.Time) ([]board.Notice, error) {
+	rows, err := s.tx.Query(ctx, `
+		SELECT seat, ply, kind, coalesce(actor, -1), due_at FROM board_notification
+		WHERE board_id = $1 AND due_at <= $2 ORDER BY seat FOR UPDATE SKIP LOCKED`, id, now)
+	if err != nil {
+		return nil, fmt.Errorf("board %d: claim its notifications: %w", id, err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (board.Notice, error) {
+		var n board.Notice
+		return n, r.Scan(&n.Seat, &n.Ply, &n.Kind, &n.Actor, &n.Due)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("board %d: claim its notifications: %w", id, err)
+	}
+	return list, nil
+}
+
+// DueNoticeBoards implements board.Views.
+func (s *Store) DueNoticeBoards(ctx context.Context, now time.Time, limit int) ([]board.Ref, error) {
+	return s.refs(ctx, "due notifications", `
+		SELECT n.board_id, s.service_id FROM board_notification n JOIN board_session s ON s.id = n.board_id
+		WHERE n.due_at <= $1 GROUP BY n.board_id, s.service_id ORDER BY min(n.due_at) LIMIT $2`, now, limit)
+}
+
+// ClockLeadBoards implements board.Views.
+func (s *Store) ClockLeadBoards(ctx context.Context, now time.Time, limit int) ([]board.Ref, error) {
+	return s.refs(ctx, "clock reminders", `
+		SELECT s.id, s.service_id FROM board_session s
+		WHERE s.status = 'active' AND s.clock_mode IN ('fischer', 'byoyomi', 'sandglass') AND s.deadline > $1
+			AND s.deadline <= $1 + greatest(s.main_us / 5, 60000000) * interval '1 microsecond'
+			AND NOT EXISTS (SELECT 1 FROM board_clock_reminder r WHERE r.board_id = s.id AND r.ply = s.ply)
+		ORDER BY s.deadline LIMIT $2`, now, limit)
+}
+
+// refs runs a query of boards and their bots.
+func (s *Store) refs(ctx context.Context, what, sql string, args ...any) ([]board.Ref, error) {
+	rows, err := s.tx.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, fmt.Errorf("boards: %s: %w", what, err)
+	}
+	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (board.Ref, error) {
+		var b board.Ref
+		return b, r.Scan(&b.ID, &b.Service)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("boards: %s: %w", what, err)
+	}
+	return list, nil
+}
+
+// MarkClockReminder implements board.Views.
+func (s *Store) MarkClockReminder(ctx context.Context, id int64, ply int) (bool, error) {
+	tag, err := s.tx.Exec(ctx, `
+		INSERT INTO board_clock_reminder (board_id, ply) VALUES ($1, $2)
+		ON CONFLICT (board_id) DO UPDATE SET ply = EXCLUDED.ply WHERE board_clock_reminder.ply <> EXCLUDED.ply`,
+		id, ply)
+	if err != nil {
+		return false, fmt.Errorf("board %d: record its clock reminder: %w", id, err)
+	}
+	return tag.RowsAffected() > 0, nil
+}
+
+// Spectators implements board.Views.
+func (s *Store) Spectators(ctx context.Context, id int64) (bool, error) {
+	var on bool
+	err := s.tx.QueryRow(ctx, `SELECT allowed FROM board_spectators WHERE board_id = $1`, id).Scan(&on)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("board %d: spectators: %w", id, err)
+	}
+	return on, nil
+}
+
+// SetSpectators implements board.Views.
+func (s *Store) SetSpectators(ctx context.Context, id int64, allow bool, by int64, at time.Time) error {
+	return s.exec(ctx, "spectators", id, `
+		INSERT INTO board_spectators (board_id, allowed, set_by, set_at) VALUES ($1, $2, $3, $4)
+		ON CONFLICT (board_id) DO UPDATE SET allowed = EXCLUDED.allowed, set_by = EXCLUDED.set_by, set_at = EXCLUDED.set_at`,
+		id, allow, by, at)
+}
+
+// WaitingBoards returns the public boards of a bot that wait for an opponent, opened by others
+// than except, oldest first (the order of matchmaking), at most limit.
+func (s *Store) WaitingBoards(ctx context.Context, service int, except int64, limit int) ([]int64, error) {
+	rows, err := s.tx.Query(ctx, `
+		SELECT id FROM board_session
+		WHERE service_id = $1 AND status = 'waiting' AND NOT private AND created_by <> $2
+		ORDER BY created_at, id LIMIT $3`, service, except, limit)
+	if err != nil {
+		return nil, fmt.Errorf("waiting boards: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("waiting boards: %w", err)
+	}
+	return ids, nil
+}
