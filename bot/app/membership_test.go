@@ -71,7 +71,7 @@ func TestBlockedAtFollowsMembership(t *testing.T) {
 	check("a group's memberships", map[int64]bool{ann: false, bob: true, cid: true})
 
 	// Writing again unblocks too, as the transport records every sender in their private chat.
-	e.Send(t, bob, "/help")
-	e.WaitTextAfter(t, bob, 0, "choose a quest")
+	again := e.Send(t, bob, "/help")
+	e.WaitTextAfter(t, bob, again, "choose a quest")
 	check("Bob writes again", map[int64]bool{ann: false, bob: false, cid: true})
 }
