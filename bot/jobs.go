@@ -41,7 +41,7 @@ import (
 //     move is played only if the revision is still the one claimed. It is also woken at once
 //     (AddWakeable) by the commit that makes it the bot's turn: in the process after the commit,
 //     in the others by a notification (boards.AIChannel); its schedule is the fallback.
-//   - web-undelivered (bot/boards/web): the credentials whose message failed for good are taken
+//   - web-undelivered (bot/boards/telegram): the credentials whose message failed for good are taken
 //     from the transport's record with SKIP LOCKED and deleted in the transaction that revokes
 //     them and queues the notice to their issuer.
 //   - upload-sweep (bot/devtools): removes files no row names, older than an hour; two sweeps

@@ -150,8 +150,8 @@ func New(cfg Config) *Bot {
 	for name, fn := range b.BoardChat.Builtins() {
 		builtins[name] = fn
 	}
-	// /web and /token: the login links and API tokens of the web game server.
-	for name, fn := range web.Builtins(bc.PublicURL, bc.Now) {
+	// /web and /token: the login links and API tokens of the web game server, given in the chat.
+	for name, fn := range telegram.AccessBuiltins(bc.PublicURL, bc.Now) {
 		builtins[name] = fn
 	}
 	b.Tree = scriptbot.New(scriptbot.Config{Trees: b.Trees, Contexts: b.Trees, Users: b.Users, Games: b.Games,
@@ -205,7 +205,7 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, tr) }},
 		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
 		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
-		{"web-undelivered", web.UndeliveredSpec, func(ctx context.Context) error { return web.Undelivered(ctx, tr, b.log) }},
+		{"web-undelivered", telegram.UndeliveredSpec, func(ctx context.Context) error { return telegram.Undelivered(ctx, tr, b.log) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},
 	}

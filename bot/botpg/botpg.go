@@ -1,5 +1,7 @@
 // Package botpg keeps the Telegram transport's state in PostgreSQL: the bots (service), the users,
-// the inbox of updates and the outbox of requests. It implements [bot.Store].
+// the inbox of updates and the outbox of requests. It implements [bot.Store]. It also keeps the
+// users' credentials for the web game server, the login tickets, sessions and API tokens
+// (Credentials, credentials.go), which both views of the board games use.
 //
 // Claims are made so that several processes can share one database: a worker takes the first
 // row of a chat with FOR UPDATE SKIP LOCKED on exactly that row, so when another process holds

@@ -220,7 +220,7 @@ func (l *boardloadPlay) newPlayer(ctx context.Context) (*loadPlayer, error) {
 	p := &loadPlayer{id: id}
 	err := pgx.BeginFunc(ctx, l.pool, func(tx pgx.Tx) error {
 		var err error
-		_, p.token, err = web.IssueToken(ctx, tx, l.service, id, id, "boardload", time.Now())
+		_, p.token, err = botpg.Credentials{}.IssueToken(ctx, tx, l.service, id, id, "boardload", time.Now())
 		return err
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -60,7 +61,7 @@ func TestServeTrustedProxies(t *testing.T) {
 	<-r.srv.started
 	call := func(client string) int {
 		req, _ := http.NewRequest("GET", "http://"+r.addr+"/api/v1/me", nil)
-		req.Header.Set("Authorization", "Bearer "+web.TokenPrefix+strings.Repeat("A", 43))
+		req.Header.Set("Authorization", "Bearer "+botpg.TokenPrefix+strings.Repeat("A", 43))
 		req.Header.Set("X-Forwarded-For", client)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {

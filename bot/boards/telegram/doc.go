@@ -17,6 +17,14 @@
 // the quiet hours and the UTC offset they are in. The invite link's /start is taken by
 // HandleStart before the tree's /start.
 //
+// /web and /token (AccessBuiltins, access.go; migration 017_web.sql) let users into the web game
+// server (bot/boards/web), another view: /web gives a login link (a ticket valid for TicketTTL,
+// single use), an admin's /token issues an API token acting as a user of the bot, or revokes one.
+// The tickets and tokens are kept by their store, botpg.Credentials. The message that carries a
+// link or a token keeps its secret only until it is sent (bot.KeepSecret); Undelivered, a job
+// (undelivered.go), uses up the links and revokes the tokens whose message could not be
+// delivered, and tells the admin who asked for the token.
+//
 // # The board
 //
 // A game is one message in each player's chat: the board's picture (a PNG the engine draws,

@@ -17,6 +17,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/telegram"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/engine"
@@ -44,10 +45,13 @@ type env struct {
 	service int
 	app     *app.Bot
 	proc    *bottest.Process
-	// jobs are the board games' jobs the processes run, every 50 ms; running are the running
-	// process's, which settle waits for.
-	jobs    struct{ deadlines, reminders, ai, cleanup, notify bool }
+	// jobs are the board games' jobs the processes run, every 50 ms (and undelivered, the
+	// revocation of the credentials whose message failed); running are the running process's,
+	// which settle waits for.
+	jobs    struct{ deadlines, reminders, ai, cleanup, notify, undelivered bool }
 	running *bottest.Jobs
+	// beforeSend, when set, sees each outbox row before it is sent (what Telegram is sent).
+	beforeSend atomic.Pointer[func(*bot.OutboxRow)]
 	// seed is the seed of the next board opened (0: a seed counted from 1).
 	seed, seeds atomic.Uint64
 	// allowed are the warnings and errors the test provokes (see allow).
@@ -106,7 +110,15 @@ func (e *env) start(t *testing.T) *bottest.Process {
 	every(e.jobs.ai, b.Boards.Think)
 	every(e.jobs.cleanup, b.Boards.Cleanup)
 	every(e.jobs.notify, b.Boards.Notify)
-	p := e.Start(t, bot.Config{Handler: b.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond}, also...)
+	every(e.jobs.undelivered, func(ctx context.Context, do boards.Doer) error { return telegram.Undelivered(ctx, do, e.Log()) })
+	seen := func(row *bot.OutboxRow) bool {
+		if f := e.beforeSend.Load(); f != nil {
+			(*f)(row)
+		}
+		return false
+	}
+	p := e.Start(t, bot.Config{Handler: b.Handle, Limits: &bot.NoLimits, Rescan: 50 * time.Millisecond,
+		Hooks: bot.Hooks{BeforeSend: seen}}, also...)
 	e.service, e.app, e.proc, e.running = p.Service, b, p, jobs
 	return p
 }

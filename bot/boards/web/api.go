@@ -747,7 +747,7 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 			// A public game waiting for an opponent is open to all, whatever the switch says.
 			Spectator: st.Seat < 0 && bd.Status != board.Waiting}
 		if c.secret != "" {
-			g.Session = hash(c.secret)
+			g.Session = botpg.SecretHash(c.secret)
 		}
 		ch, release := guards.Guard(g)
 		defer release()

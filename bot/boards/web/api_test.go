@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/telegram"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
@@ -55,7 +56,7 @@ func TestLogin(t *testing.T) {
 		t.Errorf("the link used twice: %s %s", again.Status, again.Header.Get("Content-Type"))
 	}
 	old := e.link(t, 1)
-	e.clock.advance(web.TicketTTL + time.Second)
+	e.clock.advance(telegram.TicketTTL + time.Second)
 	if resp := redeem(t, old); resp.StatusCode != http.StatusForbidden {
 		t.Errorf("an expired link: %s", resp.Status)
 	}

@@ -62,8 +62,6 @@ type env struct {
 	opts envOptions
 	// jobs are the bot process's jobs (settle waits for them).
 	jobs *bottest.Jobs
-	// beforeSend, when set, sees each outbox row before it is sent (what Telegram is sent).
-	beforeSend atomic.Pointer[func(*bot.OutboxRow)]
 }
 
 // newEnv starts the bot and the web server; cfg tunes the server (its parts are filled in).
@@ -126,17 +124,7 @@ func (e *env) startBot(t *testing.T) {
 			return e.app.Boards.Think(ctx, tr)
 		}))
 	}
-	jobs = append(jobs, e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
-		return web.Undelivered(ctx, tr, e.Log())
-	}))
-	seen := func(row *bot.OutboxRow) bool {
-		if f := e.beforeSend.Load(); f != nil {
-			(*f)(row)
-		}
-		return false
-	}
-	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: e.opts.limits, Rescan: 50 * time.Millisecond,
-		Hooks: bot.Hooks{BeforeSend: seen}}, jobs...)
+	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: e.opts.limits, Rescan: 50 * time.Millisecond}, jobs...)
 	e.service = e.proc.Service
 }
 

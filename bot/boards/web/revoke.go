@@ -168,22 +168,16 @@ func (h *Hub) recheck(ctx context.Context, conn *pgx.Conn) error {
 	return nil
 }
 
-const sessionLiveSQL = `SELECT EXISTS (SELECT 1 FROM web_session WHERE hash = $1)`
-
-const tokenLiveSQL = `SELECT EXISTS (SELECT 1 FROM web_api_token WHERE id = $1 AND revoked_at IS NULL)`
-
 // granted reports whether a grant still holds: its session is there, its token not revoked, and
 // for a spectator, the players still let anyone watch.
 func granted(ctx context.Context, db pgx.Tx, g Grant) (bool, error) {
-	ok := true
-	var err error
 	if g.Session != nil {
-		if err = db.QueryRow(ctx, sessionLiveSQL, g.Session).Scan(&ok); err != nil || !ok {
+		if ok, err := creds.SessionLive(ctx, db, g.Session); err != nil || !ok {
 			return false, err
 		}
 	}
 	if g.Token != 0 {
-		if err = db.QueryRow(ctx, tokenLiveSQL, g.Token).Scan(&ok); err != nil || !ok {
+		if ok, err := creds.TokenLive(ctx, db, g.Token); err != nil || !ok {
 			return false, err
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/bot/botpg"
 )
 
 // Ensure the check a hub makes after each new LISTEN closes the streams whose grants ended while
@@ -23,12 +25,12 @@ func TestRecheckAfterReconnect(t *testing.T) {
 	}
 	for _, secret := range []string{"gone", "kept"} {
 		exec(`INSERT INTO web_session (hash, service_id, user_id, created_at, last_seen_at) VALUES ($1, $2, $3, now(), now())`,
-			hash(secret), d.service, d.user)
+			botpg.SecretHash(secret), d.service, d.user)
 	}
 	var revoked, kept int64
 	for secret, p := range map[string]*int64{"revoked": &revoked, "kept": &kept} {
 		if err := d.pool.QueryRow(ctx, `INSERT INTO web_api_token (hash, service_id, user_id, created_by, created_at)
-			VALUES ($1, $2, $3, $3, now()) RETURNING id`, hash(TokenPrefix+secret), d.service, d.user).Scan(p); err != nil {
+			VALUES ($1, $2, $3, $3, now()) RETURNING id`, botpg.SecretHash(botpg.TokenPrefix+secret), d.service, d.user).Scan(p); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -38,13 +40,13 @@ func TestRecheckAfterReconnect(t *testing.T) {
 
 	h := NewHub(d.pool, nil) // not running: the notifications below reach nobody
 	grants := map[string]Grant{
-		"a session gone":           {Session: hash("gone"), Board: watched},
-		"a session kept":           {Session: hash("kept"), Board: watched},
+		"a session gone":           {Session: botpg.SecretHash("gone"), Board: watched},
+		"a session kept":           {Session: botpg.SecretHash("kept"), Board: watched},
 		"a token revoked":          {Token: revoked, Board: watched},
 		"a token kept":             {Token: kept, Board: watched},
 		"a spectator switched off": {Board: watched, Spectator: true},
 		"a spectator still let in": {Board: open, Spectator: true},
-		"a player, switch off":     {Session: hash("kept"), Board: watched},
+		"a player, switch off":     {Session: botpg.SecretHash("kept"), Board: watched},
 	}
 	chans := map[string]<-chan struct{}{}
 	for name, g := range grants {
@@ -52,7 +54,7 @@ func TestRecheckAfterReconnect(t *testing.T) {
 		defer release()
 		chans[name] = ch
 	}
-	exec(`DELETE FROM web_session WHERE hash = $1`, hash("gone"))
+	exec(`DELETE FROM web_session WHERE hash = $1`, botpg.SecretHash("gone"))
 	exec(`UPDATE web_api_token SET revoked_at = now() WHERE id = $1`, revoked)
 	exec(`UPDATE board_spectators SET allowed = false WHERE board_id = $1`, watched)
 

@@ -2,14 +2,16 @@
 // view (bot/boards/telegram) is another: the board games played in the browser and by programs,
 // on the same boards as in Telegram, so a game may be played partly in each.
 //
-// Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, made by /web
-// in the bot), /logout and /logout/all, the JSON API under /api/v1/ (api.go), and the pages
-// (Config.Pages: /games, /play/<id>, /static/). Identity, sessions, API tokens and CSRF are
-// auth.go's; the revocation of the tokens and links whose message could not be delivered
-// undelivered.go's; the rate limit, a token bucket per user, limit.go's; the throttle of failed
-// logins throttle.go's, per client address as clientip.go finds it behind trusted proxies; the
-// end of the event streams with their credentials revoke.go's; the answers while the database
-// is down outage.go's; the export of a game's moves (PGN, PDN, a list) export.go's.
+// Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, given by /web
+// in the bot: the Telegram view's command, which also issues API tokens with /token and revokes
+// those whose message could not be delivered), /logout and /logout/all, the JSON API under
+// /api/v1/ (api.go), and the pages (Config.Pages: /games, /play/<id>, /static/). The tickets,
+// sessions and API tokens are kept by their store, botpg.Credentials; identity (who calls, by
+// session or token), the login's session cookie and CSRF are auth.go's; the rate limit, a token
+// bucket per user, limit.go's; the throttle of failed logins throttle.go's, per client address
+// as clientip.go finds it behind trusted proxies; the end of the event streams with their
+// credentials revoke.go's; the answers while the database is down outage.go's; the export of a
+// game's moves (PGN, PDN, a list) export.go's.
 //
 // The server trusts no client: every call is checked against the caller's seat, and every move
 // goes through the engine on the server. Reads use a read-only transaction of the pool (the
@@ -196,7 +198,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) {
 	var secret string
 	err := s.write(r.Context(), func(ctx context.Context, db pgxTx) error {
 		var err error
-		secret, err = redeem(ctx, db, r.PathValue("ticket"), s.now())
+		secret, err = creds.RedeemTicket(ctx, db, r.PathValue("ticket"), s.now(), SessionIdle)
 		return err
 	})
 	h.Set("Cache-Control", "no-store")
@@ -261,9 +263,9 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	start := time.Now()
 	if r.URL.Path == "/logout/all" {
-		_, err = s.cfg.Pool.Exec(r.Context(), endSessionsSQL, c.service, c.user)
+		err = creds.EndSessions(r.Context(), s.cfg.Pool, c.service, c.user)
 	} else {
-		_, err = s.cfg.Pool.Exec(r.Context(), endSessionSQL, hash(c.secret))
+		err = creds.EndSession(r.Context(), s.cfg.Pool, c.secret)
 	}
 	s.health.observe(start, err)
 	if err != nil {

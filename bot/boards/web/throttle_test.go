@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/bot/botpg"
 )
 
 // from is a client that sends what a proxy adds: header k with value v.
@@ -59,7 +60,7 @@ func TestFailedLoginsThrottled(t *testing.T) {
 	e.User(3, "Carol", "en")
 	link := e.link(t, 3)
 	anon := &client{e: e}
-	forged := &client{e: e, token: web.TokenPrefix + strings.Repeat("A", 43)}
+	forged := &client{e: e, token: botpg.TokenPrefix + strings.Repeat("A", 43)}
 	dead := &client{e: e, cookie: strings.Repeat("B", 43)}
 
 	forged.refused(t, "GET", "/api/v1/me", nil, http.StatusUnauthorized, "unauthorized")
@@ -113,7 +114,7 @@ func TestTrustedProxies(t *testing.T) {
 	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", g.ID), map[string]any{"allow": true}, http.StatusOK, nil)
 
 	const xff = "X-Forwarded-For"
-	guesser := (&client{e: e, token: web.TokenPrefix + strings.Repeat("A", 43)}).from(xff, "203.0.113.5")
+	guesser := (&client{e: e, token: botpg.TokenPrefix + strings.Repeat("A", 43)}).from(xff, "203.0.113.5")
 	for range 3 {
 		guesser.refused(t, "GET", "/api/v1/me", nil, http.StatusUnauthorized, "unauthorized")
 	}
@@ -154,7 +155,7 @@ func TestUntrustedForwardingIgnored(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, web.Config{AuthFailures: 3, AuthFailureEvery: time.Minute})
 	e.clock.frozen.Store(e.clock.now().UnixNano())
-	guesser := &client{e: e, token: web.TokenPrefix + strings.Repeat("A", 43)}
+	guesser := &client{e: e, token: botpg.TokenPrefix + strings.Repeat("A", 43)}
 	for i := range 3 {
 		guesser.from("X-Forwarded-For", fmt.Sprintf("203.0.113.%d", i)).refused(t, "GET", "/api/v1/me", nil,
 			http.StatusUnauthorized, "unauthorized")

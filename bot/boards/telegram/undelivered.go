@@ -1,16 +1,12 @@
-package web
+package telegram
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"html"
 	"log/slog"
 	"strconv"
-	"time"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
@@ -35,15 +31,6 @@ import (
 // A token's message that is not delivered within TokenDeliveryTTL is not sent at all: a token
 // delivered a day late to a chat that gave up on it is one nobody expects.
 
-// Kinds of credentials, as the transport records them (bot.Secret.Kind).
-const (
-	KindToken  = "web.token"
-	KindTicket = "web.ticket"
-)
-
-// TokenDeliveryTTL is how long the message of a new API token may wait to be delivered.
-const TokenDeliveryTTL = time.Hour
-
 // UndeliveredSpec is how often the bot runs Undelivered as a scheduled job.
 const UndeliveredSpec = "@every 5s"
 
@@ -62,7 +49,7 @@ func Undelivered(ctx context.Context, do boards.Doer, log *slog.Logger) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("web: undelivered credentials: %w", err)
+		return fmt.Errorf("telegram: undelivered credentials: %w", err)
 	}
 	for _, service := range services {
 		for more := true; more; {
@@ -80,36 +67,27 @@ func Undelivered(ctx context.Context, do boards.Doer, log *slog.Logger) error {
 				return nil
 			})
 			if err != nil {
-				return fmt.Errorf("web: undelivered credentials of bot %d: %w", service, err)
+				return fmt.Errorf("telegram: undelivered credentials of bot %d: %w", service, err)
 			}
 		}
 	}
 	return nil
 }
 
-// revokeUndeliveredSQL revokes an API token not delivered, unless it was revoked already, and
-// returns for whom it was and who asked for it.
-const revokeUndeliveredSQL = `
-	UPDATE web_api_token SET revoked_at = now()
-	WHERE id = $1 AND service_id = $2 AND revoked_at IS NULL
-	RETURNING user_id, created_by`
-
-// useUndeliveredSQL uses up a login ticket whose link was not delivered.
-const useUndeliveredSQL = `UPDATE web_login_ticket SET used_at = now() WHERE hash = $1 AND used_at IS NULL`
-
 // settle revokes one credential not delivered, in tx, and tells its issuer.
 func settle(ctx context.Context, tx bot.Tx, f bot.SecretFailure, log *slog.Logger) error {
 	log = log.With(slog.Int("service_id", f.Service), slog.String("kind", f.Kind), slog.String("credential", f.ID),
 		slog.String("reason", f.Reason))
+	creds := botpg.Credentials{}
 	switch f.Kind {
 	case KindTicket:
-		h, err := hex.DecodeString(f.ID)
-		if err != nil {
+		err := creds.UseUpTicket(ctx, tx.DB(), f.ID)
+		if errors.Is(err, botpg.ErrBadTicketRef) {
 			log.Warn("A login link not delivered names no ticket")
 			return nil
 		}
-		if _, err := tx.DB().Exec(ctx, useUndeliveredSQL, h); err != nil {
-			return fmt.Errorf("use up ticket: %w", err)
+		if err != nil {
+			return err
 		}
 		log.Info("A login link could not be delivered; it is used up")
 		return nil
@@ -119,14 +97,13 @@ func settle(ctx context.Context, tx bot.Tx, f bot.SecretFailure, log *slog.Logge
 			log.Warn("An API token not delivered names no token")
 			return nil
 		}
-		var user, admin int64
-		err = tx.DB().QueryRow(ctx, revokeUndeliveredSQL, id, f.Service).Scan(&user, &admin)
-		if errors.Is(err, pgx.ErrNoRows) {
+		user, admin, revoked, err := creds.RevokeUndelivered(ctx, tx.DB(), f.Service, id)
+		if err != nil {
+			return err
+		}
+		if !revoked {
 			log.Info("An API token could not be delivered; it was revoked already")
 			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("revoke token %d: %w", id, err)
 		}
 		log.Warn("An API token could not be delivered; it is revoked and its issuer told")
 		users := botpg.NewUsers()

@@ -1,7 +1,9 @@
-package web_test
+package telegram_test
 
 import (
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"sync"
@@ -9,9 +11,53 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards/telegram"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
+
+// newAccessEnv starts a bot that revokes the credentials whose message failed (Undelivered).
+func newAccessEnv(t *testing.T) *env {
+	t.Helper()
+	e := newEnv(t)
+	e.jobs.undelivered = true
+	e.start(t)
+	return e
+}
+
+// greet adds a user who writes to the bot, so that it knows them, and waits for its answer.
+func (e *env) greet(t *testing.T, user int64, name string) {
+	t.Helper()
+	e.User(user, name, "en")
+	after := e.LastID(user)
+	e.Send(t, user, "/start")
+	e.WaitMessage(t, user, after, "an answer to /start", func(tgemu.Message) bool { return true })
+}
+
+// webAnswer is the web game server's answer, on the env's database, to a GET of path with an
+// API token (none when empty): its status, and the code of the error it answers with.
+func (e *env) webAnswer(t *testing.T, path, token string) (status int, code string) {
+	t.Helper()
+	srv := web.New(web.Config{Pool: e.Pool, Doer: e.proc.Transport, Boards: e.app.Boards, PublicURL: testPublicURL})
+	req := httptest.NewRequest("GET", path, nil)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	w := httptest.NewRecorder()
+	srv.Handler().ServeHTTP(w, req)
+	var ae struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if w.Code >= 400 && strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
+		if err := json.Unmarshal(w.Body.Bytes(), &ae); err != nil || ae.Error.Message == "" {
+			t.Fatalf("GET %s: %d %s", path, w.Code, w.Body)
+		}
+	}
+	return w.Code, ae.Error.Code
+}
 
 // tokenRE and ticketRE find an API token and a login ticket in a text.
 var (
@@ -38,6 +84,16 @@ func (e *env) sentTo(chat int64) func() []string {
 	}
 }
 
+// contains reports whether s has every part.
+func contains(s string, parts ...string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
+}
+
 // find returns the first match of re in texts.
 func find(re *regexp.Regexp, texts []string) string {
 	for _, s := range texts {
@@ -54,15 +110,17 @@ func find(re *regexp.Regexp, texts []string) string {
 // and can ask again.
 func TestUndeliveredToken(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, web.Config{})
-	e.login(t, 1, "Ann")
-	e.login(t, 2, "Boris")
+	e := newAccessEnv(t)
+	e.greet(t, 1, "Ann")
+	e.greet(t, 2, "Boris")
 	e.Exec(t, `UPDATE users SET is_admin = true WHERE id = 1`)
+	e.allow("Telegram rejected a request")
+	e.allow("An API token could not be delivered; it is revoked and its issuer told")
 	sent := e.sentTo(1)
 	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", ChatID: 1, Code: 400})
 	after := e.LastID(1)
 	e.Send(t, 1, "/token 2 arbiter")
-	note := e.text(t, 1, after, "could not be delivered")
+	note := e.WaitTextAfter(t, 1, after, "could not be delivered")
 	if !contains(note.Text, "#1", "«Boris» (2)", "/token 2") {
 		t.Errorf("the notice: %q", note.Text)
 	}
@@ -70,7 +128,9 @@ func TestUndeliveredToken(t *testing.T) {
 	if tok == "" {
 		t.Fatalf("no token was sent: %q", sent())
 	}
-	(&client{e: e, token: tok}).refused(t, "GET", "/api/v1/me", nil, http.StatusUnauthorized, "unauthorized")
+	if status, code := e.webAnswer(t, "/api/v1/me", tok); status != http.StatusUnauthorized || code != "unauthorized" {
+		t.Errorf("the undelivered token: %d %s, want %d unauthorized", status, code, http.StatusUnauthorized)
+	}
 	if n := e.QueryInt(t, `SELECT count(*) FROM web_api_token WHERE id = 1 AND revoked_at IS NOT NULL`); n != 1 {
 		t.Errorf("the token is not revoked")
 	}
@@ -91,8 +151,10 @@ func TestUndeliveredToken(t *testing.T) {
 	// Asked again, the token arrives and works.
 	after = e.LastID(1)
 	e.Send(t, 1, "/token 2 arbiter")
-	tok = tokenRE.FindString(e.text(t, 1, after, "API token #2").Text)
-	(&client{e: e, token: tok}).must(t, "GET", "/api/v1/me", nil, http.StatusOK, nil)
+	tok = tokenRE.FindString(e.WaitTextAfter(t, 1, after, "API token #2").Text)
+	if status, _ := e.webAnswer(t, "/api/v1/me", tok); status != http.StatusOK {
+		t.Fatalf("the token delivered: %d, want %d", status, http.StatusOK)
+	}
 	e.WaitIdle(t)
 	if n := e.QueryInt(t, `SELECT count(*) FROM outbox WHERE params::text LIKE '%qbt\_%'`); n != 0 {
 		t.Errorf("the delivered token's row is kept")
@@ -103,8 +165,8 @@ func TestUndeliveredToken(t *testing.T) {
 // the link, as Telegram was sent it, opens no session, and the failed message keeps no ticket.
 func TestUndeliveredLink(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, web.Config{})
-	e.login(t, 1, "Ann")
+	e := newAccessEnv(t)
+	e.greet(t, 1, "Ann")
 	sent := e.sentTo(1)
 	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", ChatID: 1, Code: 403})
 	e.Send(t, 1, "/web")
@@ -117,8 +179,8 @@ func TestUndeliveredLink(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no link was sent: %q", sent())
 	}
-	if resp := redeem(t, e.srv.URL+"/login/"+m[1]); resp.StatusCode != http.StatusForbidden {
-		t.Fatalf("the undelivered link: %s", resp.Status)
+	if status, _ := e.webAnswer(t, "/login/"+m[1], ""); status != http.StatusForbidden {
+		t.Fatalf("the undelivered link: %d", status)
 	}
 	if n := e.QueryInt(t, `SELECT count(*) FROM outbox WHERE strpos(params::text, $1) > 0`, m[1]); n != 0 {
 		t.Errorf("the ticket is kept in the outbox")
@@ -133,11 +195,12 @@ func TestUndeliveredLink(t *testing.T) {
 // behind), so it is never sent, its ticket is used up and nothing of it is kept.
 func TestLateLinkNotSent(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, web.Config{})
-	e.login(t, 1, "Ann")
+	e := newAccessEnv(t)
+	e.greet(t, 1, "Ann")
+	e.allow("The request carries a secret that expired before it could be sent")
 	sent := e.sentTo(1)
 	after := e.LastID(1)
-	e.clock.advance(-(web.TicketTTL + time.Minute))
+	e.clock.advance(-(telegram.TicketTTL + time.Minute))
 	e.Send(t, 1, "/web")
 	e.WaitFor(t, "the link used up", func() bool {
 		return e.QueryInt(t, `SELECT count(*) FROM web_login_ticket WHERE used_at IS NULL`) == 0 &&
