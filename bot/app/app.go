@@ -35,6 +35,7 @@ import (
 	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/questplay"
 	"github.com/questbot/questbot/bot/relay"
+	"github.com/questbot/questbot/bot/relay/relaypg"
 	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
@@ -119,7 +120,7 @@ func New(cfg Config) *Bot {
 	}
 	b.Tools = devtools.New(dev)
 	rc := cfg.Relay
-	rc.Users, rc.Outbox, rc.Games = b.Users, botpg.Outbox{}, b.Quests
+	rc.Store, rc.Users, rc.Outbox, rc.Games = relaypg.New(), b.Users, botpg.Outbox{}, b.Quests
 	if rc.Log == nil {
 		rc.Log = log
 	}
