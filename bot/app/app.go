@@ -33,6 +33,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/devtools"
+	"github.com/questbot/questbot/bot/devtools/devpg"
 	"github.com/questbot/questbot/bot/questplay"
 	"github.com/questbot/questbot/bot/relay"
 	"github.com/questbot/questbot/bot/relay/relaypg"
@@ -112,6 +113,7 @@ func New(cfg Config) *Bot {
 		dev.Listen = cfg.Listen
 	}
 	dev.Files, dev.Player, dev.Store, dev.Users, dev.Root, dev.Images = b.Files, b.Games, b.Quests, b.Users, cfg.UploadsDir, images
+	dev.Fetches = devpg.New()
 	if dev.Log == nil {
 		dev.Log = log
 	}
