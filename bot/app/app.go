@@ -33,8 +33,10 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/devtools"
+	"github.com/questbot/questbot/bot/devtools/devpg"
 	"github.com/questbot/questbot/bot/questplay"
 	"github.com/questbot/questbot/bot/relay"
+	"github.com/questbot/questbot/bot/relay/relaypg"
 	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
@@ -111,6 +113,7 @@ func New(cfg Config) *Bot {
 		dev.Listen = cfg.Listen
 	}
 	dev.Files, dev.Player, dev.Store, dev.Users, dev.Root, dev.Images = b.Files, b.Games, b.Quests, b.Users, cfg.UploadsDir, images
+	dev.Fetches = devpg.New()
 	if dev.Log == nil {
 		dev.Log = log
 	}
@@ -119,7 +122,7 @@ func New(cfg Config) *Bot {
 	}
 	b.Tools = devtools.New(dev)
 	rc := cfg.Relay
-	rc.Users, rc.Outbox, rc.Games = b.Users, botpg.Outbox{}, b.Quests
+	rc.Store, rc.Users, rc.Outbox, rc.Games = relaypg.New(), b.Users, botpg.Outbox{}, b.Quests
 	if rc.Log == nil {
 		rc.Log = log
 	}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/devtools/devpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
@@ -69,6 +70,23 @@ type Store interface {
 
 var _ Store = (*questpg.Store)(nil)
 
+// Fetches keeps the queue of files to download (bot/devtools/devpg implements it; see fetch.go).
+type Fetches interface {
+	// Record records a file to download in the update's transaction db, and notifies channel
+	// when db commits.
+	Record(ctx context.Context, db pgx.Tx, f devpg.NewFetch, channel string) error
+	// Claim claims the next file whose turn has come under the token claim, for length; nil
+	// when there is none.
+	Claim(ctx context.Context, db devpg.DB, claim string, length time.Duration) (*devpg.Fetch, error)
+	// Take removes a claimed row in db; false when claim no longer holds it.
+	Take(ctx context.Context, db pgx.Tx, id int64, claim string) (bool, error)
+	// Release lets a claimed row go, to be claimed again after wait; counted false takes back
+	// the attempt its claim counted, and lastError, unless "", is recorded.
+	Release(ctx context.Context, db devpg.DB, id int64, claim string, wait time.Duration, lastError string, counted bool) error
+}
+
+var _ Fetches = (*devpg.Store)(nil)
+
 // Users gives the users' roles and profiles (bot/botpg implements it).
 type Users interface {
 	Roles(ctx context.Context, db pgx.Tx, service int, user int64) (botpg.Roles, error)
@@ -93,6 +111,8 @@ type Config struct {
 	Store Store
 	// Users gives the roles; botpg's when nil.
 	Users Users
+	// Fetches keeps the files waiting to be downloaded; devpg's when nil.
+	Fetches Fetches
 	// Root is the quest folder (UPLOADS_DIR); uploads go to its dev/ folder. "" is "uploads".
 	Root string
 	// Log receives the failures; nil discards them.
@@ -135,6 +155,7 @@ type Tools struct {
 	maxImageMemory int64
 	decoding       chan struct{}
 
+	fetches      Fetches
 	fetchWorkers int
 	listenPool   *pgxpool.Pool
 	fetchTimeout time.Duration
@@ -148,7 +169,7 @@ type Tools struct {
 
 // New returns the tools.
 func New(cfg Config) *Tools {
-	t := &Tools{files: cfg.Files, player: cfg.Player, store: cfg.Store, users: cfg.Users, root: cfg.Root, log: cfg.Log,
+	t := &Tools{files: cfg.Files, player: cfg.Player, store: cfg.Store, users: cfg.Users, fetches: cfg.Fetches, root: cfg.Root, log: cfg.Log,
 		now: cfg.Now, max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave},
 		maxImageMemory: cfg.MaxImageMemory, decoding: make(chan struct{}, 1),
 		fetchWorkers: cfg.FetchWorkers, listenPool: cfg.Listen, fetchTimeout: cfg.FetchTimeout, fetchRetry: cfg.FetchRetry}
@@ -172,6 +193,9 @@ func New(cfg Config) *Tools {
 	}
 	if t.users == nil {
 		t.users = botpg.NewUsers()
+	}
+	if t.fetches == nil {
+		t.fetches = devpg.New()
 	}
 	if t.root == "" {
 		t.root = "uploads"

@@ -12,9 +12,10 @@
 // result codes, and stored procedures for what is plain SQL (dev_set_quest, dev_set_developer,
 // dev_developers, dev_delete_upload). Uploads come through Tools.HandleMessage,
 // which the router offers every message the command tree left and which takes every document
-// and nothing else. The tools keep the games and the catalogue through quest/questpg, open quest
-// files through quest/questfs and have the quest player (bot/questplay, behind the Player
-// interface) show the games they start or change.
+// and nothing else. The tools keep the games, the catalogue and the uploads through quest/questpg
+// and the queue of files waiting to be downloaded through bot/devtools/devpg (the only code on
+// dev_fetch), write no SQL of their own, open quest files through quest/questfs and have the
+// quest player (bot/questplay, behind the Player interface) show the games they start or change.
 //
 // # Roles
 //
@@ -55,11 +56,11 @@
 //
 // The file is not downloaded in the transaction of the message that brings it, which would hold
 // that transaction (and the other chats' updates batched with it) for as long as the download
-// takes. The message is answered at once and the file recorded; RunFetches downloads it outside
-// any transaction, bounded in size and time, and checks and stores it in a transaction of its
-// own, each chat's files in the order they came; a crash at any point loses no upload (see
-// fetch.go). A file stored whose transaction then failed is removed by Sweep, a job that runs
-// at start and every hour.
+// takes. The message is answered at once and the file recorded (devpg); RunFetches downloads it
+// outside any transaction, bounded in size and time, and checks and stores it in a transaction of
+// its own, each chat's files in the order they came; a crash at any point loses no upload (see
+// fetch.go). A file stored whose transaction then failed is removed by Sweep, a job that runs at
+// start and every hour.
 //
 // # Sandbox games
 //

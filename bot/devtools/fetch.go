@@ -8,16 +8,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"sync"
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/devtools/devpg"
 	"github.com/questbot/questbot/bot/texts"
 )
 
@@ -43,6 +42,10 @@ import (
 // files download at once (Config.FetchWorkers). The user's other messages are answered
 // meanwhile and do not wait for the file: a save restored, or a quest uploaded, takes effect
 // when its check is done, after the messages answered before it.
+//
+// The queue's statements are its store's (Config.Fetches, bot/devtools/devpg's by default):
+// recording a file with its notification, the claim, the removal with the handling of the file,
+// and the release.
 //
 // A download that fails is tried again after FetchRetry (times the attempts), up to
 // fetchAttempts times; a file larger than announced, or one Telegram refuses to hand out, is not
@@ -85,12 +88,8 @@ func (t *Tools) recordFetch(ctx context.Context, tx bot.Tx, u *bot.Update, label
 		return fmt.Errorf("devtools: record upload: %w", err)
 	}
 	doc := u.Message.Document
-	_, err = tx.DB().Exec(ctx, `
-		WITH f AS (
-			INSERT INTO dev_fetch (service_id, chat_id, user_id, file_id, file_name, size, payload)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id)
-		SELECT pg_notify($8, '') FROM f`,
-		u.Service, u.Chat, u.User.ID, doc.FileID, label, doc.FileSize, payload, fetchChannel)
+	err = t.fetches.Record(ctx, tx.DB(), devpg.NewFetch{Service: u.Service, Chat: u.Chat, User: u.User.ID,
+		FileID: doc.FileID, FileName: label, Size: doc.FileSize, Payload: payload}, fetchChannel)
 	if err != nil {
 		return fmt.Errorf("devtools: record upload: %w", err)
 	}
@@ -176,45 +175,27 @@ func (r *fetchRun) listen(ctx context.Context) {
 	botpg.Watch(ctx, pool, fetchChannel, r.log, r.poke)
 }
 
-// claimFetchSQL claims the oldest recorded file of a chat whose turn it is: due, not held by a
-// live claim, and with no older file of the same chat waiting (so each chat's files go in order,
-// one at a time). $1 is the claim's token, $2 its length.
-const claimFetchSQL = `
-	UPDATE dev_fetch f SET claim = $1, claimed_until = now() + $2::interval, attempts = f.attempts + 1
-	WHERE f.id = (
-		SELECT c.id FROM dev_fetch c
-		WHERE c.not_before <= now() AND (c.claimed_until IS NULL OR c.claimed_until < now())
-			AND NOT EXISTS (SELECT 1 FROM dev_fetch o
-				WHERE o.service_id = c.service_id AND o.chat_id = c.chat_id AND o.id < c.id)
-		ORDER BY c.id LIMIT 1
-		FOR UPDATE SKIP LOCKED)
-	RETURNING f.id, f.service_id, f.chat_id, f.user_id, f.file_id, f.file_name, f.attempts, f.payload`
-
-// claim claims the next file to fetch; nil when there is none.
+// claim claims the next file to fetch (the oldest recorded file of a chat whose turn it is, see
+// devpg.Store.Claim) for the time a download may take plus claimMargin; nil when there is none.
 func (r *fetchRun) claim(ctx context.Context) (*fetchJob, error) {
 	var token [16]byte
 	rand.Read(token[:])
 	job := &fetchJob{claim: hex.EncodeToString(token[:])}
-	var payload []byte
-	err := r.pool.QueryRow(ctx, claimFetchSQL, job.claim, interval(r.fetchTimeout+claimMargin)).Scan(&job.id, &job.service, &job.chat, &job.user,
-		&job.fileID, &job.label, &job.attempts, &payload)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
+	f, err := r.fetches.Claim(ctx, r.pool, job.claim, r.fetchTimeout+claimMargin)
 	if err != nil {
 		return nil, fmt.Errorf("devtools: claim upload: %w", err)
 	}
-	if err := json.Unmarshal(payload, &job.update); err != nil {
+	if f == nil {
+		return nil, nil
+	}
+	job.id, job.service, job.chat, job.user = f.ID, f.Service, f.Chat, f.User
+	job.fileID, job.label, job.attempts = f.FileID, f.FileName, f.Attempts
+	if err := json.Unmarshal(f.Payload, &job.update); err != nil {
 		// recordFetch wrote it; should it not read, the file is handled without the message
 		// (the handlers need only its sender and chat).
 		job.update = tgbotapi.Update{}
 	}
 	return job, nil
-}
-
-// interval is a duration as a PostgreSQL interval.
-func interval(d time.Duration) string {
-	return strconv.FormatInt(int64(d/time.Millisecond), 10) + " milliseconds"
 }
 
 // fetch downloads a claimed file and has it handled.
@@ -306,14 +287,12 @@ func (r *fetchRun) settle(ctx context.Context, job *fetchJob, log *slog.Logger, 
 // the update that brought the file, with its sender as the database knows them now
 // (errNoSender, the row removed in tx all the same, when the database does not know them).
 func (t *Tools) take(ctx context.Context, tx bot.Tx, job *fetchJob) (*bot.Update, error) {
-	var ok bool
-	err := tx.DB().QueryRow(ctx, `DELETE FROM dev_fetch WHERE id = $1 AND claim = $2 RETURNING true`,
-		job.id, job.claim).Scan(&ok)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, errLost
-	}
+	ok, err := t.fetches.Take(ctx, tx.DB(), job.id, job.claim)
 	if err != nil {
 		return nil, fmt.Errorf("devtools: take upload %d: %w", job.id, err)
+	}
+	if !ok {
+		return nil, errLost
 	}
 	p, err := t.users.Profile(ctx, tx.DB(), job.user)
 	if errors.Is(err, botpg.ErrNoUser) {
@@ -332,19 +311,7 @@ func (r *fetchRun) release(ctx context.Context, job *fetchJob, wait time.Duratio
 	// The row is let go also when ctx was cancelled: the next run takes it at once.
 	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	uncount := 1
-	if counted {
-		uncount = 0
-	}
-	var errText *string
-	if lastError != "" {
-		errText = &lastError
-	}
-	_, err := r.pool.Exec(rctx, `
-		UPDATE dev_fetch SET claim = NULL, claimed_until = NULL, attempts = attempts - $3,
-			not_before = now() + $4::interval, last_error = COALESCE($5, last_error)
-		WHERE id = $1 AND claim = $2`,
-		job.id, job.claim, uncount, interval(wait), errText)
+	err := r.fetches.Release(rctx, r.pool, job.id, job.claim, wait, lastError, counted)
 	if err != nil {
 		r.log.Warn("Letting an upload go failed; its claim runs out", slog.Int64("fetch_id", job.id), slog.Any("error", err))
 		return

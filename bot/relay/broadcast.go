@@ -12,6 +12,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/relay/relaypg"
 	"github.com/questbot/questbot/bot/texts"
 )
 
@@ -38,15 +39,12 @@ func (r *Relay) draft(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Rel
 	if n == 0 {
 		return say(ctx, tx, u.Chat, fmt.Sprintf(t.NoOneElse, t.Language[lang]))
 	}
-	rid, err := record(ctx, db, u, "broadcast", 0)
+	rid, err := r.record(ctx, db, u, "broadcast", 0)
 	if err != nil {
 		return err
 	}
-	var id int64
-	err = db.QueryRow(ctx, `
-		INSERT INTO broadcast (service_id, relay_id, author_id, chat_id, lang, text)
-		VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-		u.Service, rid, u.User.ID, u.Chat, lang, u.Message.Text).Scan(&id)
+	id, err := r.cfg.Store.AddBroadcast(ctx, db, relaypg.NewBroadcast{Service: u.Service, Relay: rid, Author: u.User.ID,
+		Chat: u.Chat, Lang: lang, Text: u.Message.Text})
 	if err != nil {
 		return fmt.Errorf("relay: record broadcast: %w", err)
 	}
@@ -58,37 +56,10 @@ func (r *Relay) draft(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Rel
 	return tx.Send(ctx, bot.WithRef(progressRef(id), reqs...)...)
 }
 
-// broadcast is a broadcast row.
-type broadcast struct {
-	id, relay, author, chat int64
-	service                 int
-	lang, text, status      string
-	total, queued, skipped  int
-	started                 *time.Time
-	cursor                  *int64
-	exhausted               bool
-	reported                *string
-	reportedAt              *time.Time
-}
-
-const broadcastColumns = `id, service_id, relay_id, author_id, chat_id, lang, text, status, total, queued, skipped,
-	started_at, cursor_id, exhausted, reported, reported_at`
-
-func scanBroadcast(row pgx.Row) (*broadcast, error) {
-	var b broadcast
-	err := row.Scan(&b.id, &b.service, &b.relay, &b.author, &b.chat, &b.lang, &b.text, &b.status, &b.total,
-		&b.queued, &b.skipped, &b.started, &b.cursor, &b.exhausted, &b.reported, &b.reportedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
-	return &b, err
-}
-
 // lockPressed locks the broadcast a button of the update's chat names, or returns nil when the
 // bot has no such broadcast in this chat (an old or forged button).
-func lockPressed(ctx context.Context, tx bot.Tx, u *bot.Update, id int64) (*broadcast, error) {
-	b, err := scanBroadcast(tx.DB().QueryRow(ctx, `SELECT `+broadcastColumns+` FROM broadcast
-		WHERE id = $1 AND service_id = $2 AND chat_id = $3 FOR UPDATE`, id, u.Service, u.Chat))
+func (r *Relay) lockPressed(ctx context.Context, tx bot.Tx, u *bot.Update, id int64) (*relaypg.Broadcast, error) {
+	b, err := r.cfg.Store.LockInChat(ctx, tx.DB(), id, u.Service, u.Chat)
 	if err != nil {
 		return nil, fmt.Errorf("relay: broadcast %d: %w", id, err)
 	}
@@ -97,27 +68,25 @@ func lockPressed(ctx context.Context, tx bot.Tx, u *bot.Update, id int64) (*broa
 
 // confirm starts a draft broadcast: it goes to the users of its language who are there now.
 func (r *Relay) confirm(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Relay, id int64) (string, error) {
-	b, err := lockPressed(ctx, tx, u, id)
-	if err != nil || b == nil || b.status != "draft" {
+	b, err := r.lockPressed(ctx, tx, u, id)
+	if err != nil || b == nil || b.Status != "draft" {
 		return t.Stale, err
 	}
 	// The users it is for are counted now, and those who join from now on are left out.
 	db := tx.DB()
-	n, err := r.cfg.Users.CountAudience(ctx, db, audience(b.service, b.author, b.lang, nil))
+	n, err := r.cfg.Users.CountAudience(ctx, db, audience(b.Service, b.Author, b.Lang, nil))
 	if err != nil {
 		return "", fmt.Errorf("relay: %w", err)
 	}
-	_, err = db.Exec(ctx, `UPDATE broadcast SET status = 'running', started_at = now(), total = $2 WHERE id = $1`, id, n)
-	if err != nil {
+	if err := r.cfg.Store.Start(ctx, db, id, n); err != nil {
 		return "", fmt.Errorf("relay: start broadcast %d: %w", id, err)
 	}
-	bt := texts.For(b.lang).Relay
-	text := fmt.Sprintf(bt.Progress, bt.Language[b.lang], count(0), count(n))
-	_, err = db.Exec(ctx, `UPDATE broadcast SET reported = $2, reported_at = now() WHERE id = $1`, id, text)
-	if err != nil {
+	bt := texts.For(b.Lang).Relay
+	text := fmt.Sprintf(bt.Progress, bt.Language[b.Lang], count(0), count(n))
+	if err := r.cfg.Store.Reported(ctx, db, id, text); err != nil {
 		return "", fmt.Errorf("relay: start broadcast %d: %w", id, err)
 	}
-	edit, err := bot.EditHTMLRef(b.chat, progressRef(id), text, stopKeyboard(bt, id))
+	edit, err := bot.EditHTMLRef(b.Chat, progressRef(id), text, stopKeyboard(bt, id))
 	if err != nil {
 		return "", err
 	}
@@ -130,15 +99,15 @@ func stopKeyboard(t texts.Relay, id int64) bot.Keyboard {
 
 // cancel drops a draft broadcast.
 func (r *Relay) cancel(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Relay, id int64) (string, error) {
-	b, err := lockPressed(ctx, tx, u, id)
-	if err != nil || b == nil || b.status != "draft" {
+	b, err := r.lockPressed(ctx, tx, u, id)
+	if err != nil || b == nil || b.Status != "draft" {
 		return t.Stale, err
 	}
-	if _, err := tx.DB().Exec(ctx, `UPDATE broadcast SET status = 'cancelled', finished_at = now() WHERE id = $1`, id); err != nil {
+	if err := r.cfg.Store.Cancel(ctx, tx.DB(), id); err != nil {
 		return "", fmt.Errorf("relay: cancel broadcast %d: %w", id, err)
 	}
-	bt := texts.For(b.lang).Relay
-	edit, err := bot.EditHTMLRef(b.chat, progressRef(id), bt.Cancelled, nil)
+	bt := texts.For(b.Lang).Relay
+	edit, err := bot.EditHTMLRef(b.Chat, progressRef(id), bt.Cancelled, nil)
 	if err != nil {
 		return "", err
 	}
@@ -149,29 +118,27 @@ func (r *Relay) cancel(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Re
 // taken out. A copy the sender is sending at this moment is waited for: it is then either sent (and
 // counted) or taken out.
 func (r *Relay) stop(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Relay, id int64) (string, error) {
-	b, err := lockPressed(ctx, tx, u, id)
-	if err != nil || b == nil || b.status != "running" {
+	b, err := r.lockPressed(ctx, tx, u, id)
+	if err != nil || b == nil || b.Status != "running" {
 		return t.Stale, err
 	}
 	db := tx.DB()
-	if err := r.cfg.Outbox.CancelPending(ctx, db, b.service, copyRef(b.relay)); err != nil {
+	if err := r.cfg.Outbox.CancelPending(ctx, db, b.Service, copyRef(b.Relay)); err != nil {
 		return "", fmt.Errorf("relay: stop broadcast %d: %w", id, err)
 	}
 	st, err := r.progressOf(ctx, db, b)
 	if err != nil {
 		return "", err
 	}
-	text := st.text(texts.For(b.lang).Relay, b, "stopped")
-	_, err = db.Exec(ctx, `UPDATE broadcast SET status = 'stopped', finished_at = now(), reported = $2,
-		reported_at = now() WHERE id = $1`, id, text)
-	if err != nil {
+	text := st.text(texts.For(b.Lang).Relay, b, "stopped")
+	if err := r.cfg.Store.Stop(ctx, db, id, text); err != nil {
 		return "", fmt.Errorf("relay: stop broadcast %d: %w", id, err)
 	}
-	edit, err := bot.EditHTMLRef(b.chat, progressRef(id), text, nil)
+	edit, err := bot.EditHTMLRef(b.Chat, progressRef(id), text, nil)
 	if err != nil {
 		return "", err
 	}
-	return texts.For(b.lang).Relay.StoppedAck, tx.Send(ctx, edit)
+	return texts.For(b.Lang).Relay.StoppedAck, tx.Send(ctx, edit)
 }
 
 // progress is how far a broadcast got.
@@ -183,32 +150,32 @@ type progress struct {
 }
 
 // progressOf reads how far a broadcast has gone: copies sent, failed and still pending.
-func (r *Relay) progressOf(ctx context.Context, db pgx.Tx, b *broadcast) (p progress, err error) {
+func (r *Relay) progressOf(ctx context.Context, db pgx.Tx, b *relaypg.Broadcast) (p progress, err error) {
 	// The outbox is read first: the sender moves a copy out of it and records it in relay_copy
 	// in one transaction, which may commit between the two statements. Read in this order, a
 	// copy no longer pending is counted as sent, so "no copy pending" means every copy is
 	// counted; read the other way, a broadcast could finish reporting fewer copies than it sent.
-	p.failed, p.pending, err = r.cfg.Outbox.RefCounts(ctx, db, b.service, copyRef(b.relay))
+	p.failed, p.pending, err = r.cfg.Outbox.RefCounts(ctx, db, b.Service, copyRef(b.Relay))
 	if err == nil {
-		err = db.QueryRow(ctx, `SELECT count(DISTINCT chat_id) FROM relay_copy WHERE relay_id = $1`, b.relay).Scan(&p.sent)
+		p.sent, err = r.cfg.Store.Copies(ctx, db, b.Relay)
 	}
 	if err != nil {
-		return p, fmt.Errorf("relay: progress of broadcast %d: %w", b.id, err)
+		return p, fmt.Errorf("relay: progress of broadcast %d: %w", b.ID, err)
 	}
-	p.unreached = b.skipped + p.failed
+	p.unreached = b.Skipped + p.failed
 	return p, nil
 }
 
 // text is the progress message of a broadcast in a state: "running", "done" or "stopped".
-func (p progress) text(t texts.Relay, b *broadcast, state string) string {
+func (p progress) text(t texts.Relay, b *relaypg.Broadcast, state string) string {
 	var s string
 	switch state {
 	case "running":
-		return fmt.Sprintf(t.Progress, t.Language[b.lang], count(p.sent), count(b.total))
+		return fmt.Sprintf(t.Progress, t.Language[b.Lang], count(p.sent), count(b.Total))
 	case "done":
-		s = fmt.Sprintf(t.Done, count(p.sent), count(b.total))
+		s = fmt.Sprintf(t.Done, count(p.sent), count(b.Total))
 	default:
-		s = fmt.Sprintf(t.Stopped, count(p.sent), count(b.total))
+		s = fmt.Sprintf(t.Stopped, count(p.sent), count(b.Total))
 	}
 	if p.unreached > 0 {
 		s += fmt.Sprintf(t.Unreached, count(p.unreached))
@@ -232,21 +199,10 @@ func count(n int) string {
 // on by one step (advance), in a transaction of its own. Broadcasts are found in the database, so
 // a restart continues them; two processes share them through row locks.
 func (r *Relay) Broadcast(ctx context.Context, do Doer) error {
-	type running struct {
-		id      int64
-		service int
-	}
-	var list []running
+	var list []relaypg.Running
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
-		rows, err := tx.DB().Query(ctx, `SELECT id, service_id FROM broadcast WHERE status = 'running' ORDER BY id`)
-		if err != nil {
-			return err
-		}
-		list, err = pgx.CollectRows(rows, func(r pgx.CollectableRow) (running, error) {
-			var b running
-			err := r.Scan(&b.id, &b.service)
-			return b, err
-		})
+		var err error
+		list, err = r.cfg.Store.Running(ctx, tx.DB())
 		return err
 	})
 	if err != nil {
@@ -254,12 +210,12 @@ func (r *Relay) Broadcast(ctx context.Context, do Doer) error {
 	}
 	var failed error
 	for _, b := range list {
-		err := do.Do(ctx, b.service, func(ctx context.Context, tx bot.Tx) error { return r.advance(ctx, tx, b.id) })
+		err := do.Do(ctx, b.Service, func(ctx context.Context, tx bot.Tx) error { return r.advance(ctx, tx, b.ID) })
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if err != nil {
-			r.log.Warn("Broadcast step failed", slog.Int64("broadcast_id", b.id), slog.Any("error", err))
+			r.log.Warn("Broadcast step failed", slog.Int64("broadcast_id", b.ID), slog.Any("error", err))
 			failed = errors.Join(failed, err)
 		}
 	}
@@ -272,8 +228,7 @@ func (r *Relay) Broadcast(ctx context.Context, do Doer) error {
 // broadcast another process is moving on is skipped.
 func (r *Relay) advance(ctx context.Context, tx bot.Tx, id int64) error {
 	db := tx.DB()
-	b, err := scanBroadcast(db.QueryRow(ctx, `SELECT `+broadcastColumns+` FROM broadcast
-		WHERE id = $1 AND status = 'running' FOR UPDATE SKIP LOCKED`, id))
+	b, err := r.cfg.Store.LockRunning(ctx, db, id)
 	if err != nil || b == nil {
 		return err
 	}
@@ -282,7 +237,7 @@ func (r *Relay) advance(ctx context.Context, tx bot.Tx, id int64) error {
 		return err
 	}
 	var reqs []bot.Request
-	if room := r.cfg.Window - p.pending; !b.exhausted && room > 0 {
+	if room := r.cfg.Window - p.pending; !b.Exhausted && room > 0 {
 		batch, err := r.queue(ctx, db, b, room)
 		if err != nil {
 			return err
@@ -290,61 +245,58 @@ func (r *Relay) advance(ctx context.Context, tx bot.Tx, id int64) error {
 		reqs = append(reqs, batch...)
 		p.pending += len(batch)
 	}
-	state, status := "running", b.status
-	if b.exhausted && p.pending == 0 {
+	state, status := "running", b.Status
+	if b.Exhausted && p.pending == 0 {
 		state, status = "done", "done"
 	}
-	t := texts.For(b.lang).Relay
+	t := texts.For(b.Lang).Relay
 	text := p.text(t, b, state)
-	due := b.reportedAt == nil || time.Since(*b.reportedAt) >= r.cfg.ReportEvery
-	if (due || state == "done") && (b.reported == nil || *b.reported != text) {
+	due := b.ReportedAt == nil || time.Since(*b.ReportedAt) >= r.cfg.ReportEvery
+	if (due || state == "done") && (b.Reported == nil || *b.Reported != text) {
 		var kb bot.Keyboard
 		if state == "running" {
-			kb = stopKeyboard(t, b.id)
+			kb = stopKeyboard(t, b.ID)
 		}
-		edit, err := bot.EditHTMLRef(b.chat, progressRef(b.id), text, kb)
+		edit, err := bot.EditHTMLRef(b.Chat, progressRef(b.ID), text, kb)
 		if err != nil {
 			return err
 		}
 		reqs = append(reqs, edit)
-		b.reported = &text
+		b.Reported = &text
 		now := time.Now()
-		b.reportedAt = &now
+		b.ReportedAt = &now
 	}
 	if err := tx.Send(ctx, reqs...); err != nil {
 		return err
 	}
-	_, err = db.Exec(ctx, `UPDATE broadcast SET cursor_id = $2, queued = $3, skipped = $4, exhausted = $5,
-		reported = $6, reported_at = $7, status = $8, finished_at = CASE WHEN $8 = 'done' THEN now() END
-		WHERE id = $1`, b.id, b.cursor, b.queued, b.skipped, b.exhausted, b.reported, b.reportedAt, status)
-	if err != nil {
-		return fmt.Errorf("relay: broadcast %d: %w", b.id, err)
+	if err := r.cfg.Store.SaveProgress(ctx, db, b, status); err != nil {
+		return fmt.Errorf("relay: broadcast %d: %w", b.ID, err)
 	}
 	return nil
 }
 
 // queue returns the copies for the next n users of a broadcast after its cursor, and moves the
 // cursor (in b) past them. Users who blocked the bot are passed over and counted.
-func (r *Relay) queue(ctx context.Context, tx pgx.Tx, b *broadcast, n int) ([]bot.Request, error) {
-	list, err := r.cfg.Users.ListAudience(ctx, tx, audience(b.service, b.author, b.lang, b.started), b.cursor, n)
+func (r *Relay) queue(ctx context.Context, tx pgx.Tx, b *relaypg.Broadcast, n int) ([]bot.Request, error) {
+	list, err := r.cfg.Users.ListAudience(ctx, tx, audience(b.Service, b.Author, b.Lang, b.Started), b.Cursor, n)
 	if err != nil {
-		return nil, fmt.Errorf("relay: recipients of broadcast %d: %w", b.id, err)
+		return nil, fmt.Errorf("relay: recipients of broadcast %d: %w", b.ID, err)
 	}
 	if len(list) < n {
-		b.exhausted = true
+		b.Exhausted = true
 	}
 	var a *author
 	var reqs []bot.Request
 	for _, x := range list {
-		b.cursor = &x.ID
+		b.Cursor = &x.ID
 		if x.Blocked {
-			b.skipped++
+			b.Skipped++
 			continue
 		}
 		if x.Admin && a == nil {
-			p, err := r.cfg.Users.Profile(ctx, tx, b.author)
+			p, err := r.cfg.Users.Profile(ctx, tx, b.Author)
 			if err != nil {
-				return nil, fmt.Errorf("relay: author of broadcast %d: %w", b.id, err)
+				return nil, fmt.Errorf("relay: author of broadcast %d: %w", b.ID, err)
 			}
 			a = &author{id: p.ID, chat: p.Chat, firstName: p.FirstName, username: p.Username}
 		}
@@ -352,13 +304,13 @@ func (r *Relay) queue(ctx context.Context, tx pgx.Tx, b *broadcast, n int) ([]bo
 		if a != nil {
 			au = *a
 		}
-		text := copyText(x.Admin, texts.For(x.Lang).Relay, au, nil, b.lang, b.text)
+		text := copyText(x.Admin, texts.For(x.Lang).Relay, au, nil, b.Lang, b.Text)
 		parts, err := bot.SendHTML(x.Chat, text, nil)
 		if err != nil {
 			return nil, err
 		}
-		reqs = append(reqs, bot.WithRef(copyRef(b.relay), parts...)...)
-		b.queued++
+		reqs = append(reqs, bot.WithRef(copyRef(b.Relay), parts...)...)
+		b.Queued++
 	}
 	return reqs, nil
 }
@@ -366,13 +318,10 @@ func (r *Relay) queue(ctx context.Context, tx pgx.Tx, b *broadcast, n int) ([]bo
 // Cleanup is the job (every hour, CleanupSpec) that removes the relay records older than Keep
 // (replies to those copies then find nothing), and cancels drafts nobody confirmed within a day.
 func (r *Relay) Cleanup(ctx context.Context, do Doer) error {
-	keep := strconv.FormatInt(int64(r.cfg.Keep/time.Second), 10) + " seconds"
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
-		_, err := tx.DB().Exec(ctx, `DELETE FROM relay_message m WHERE m.created_at < now() - $1::interval
-			AND NOT EXISTS (SELECT 1 FROM broadcast b WHERE b.relay_id = m.id AND b.status = 'running')`, keep)
+		err := r.cfg.Store.DeleteOld(ctx, tx.DB(), r.cfg.Keep)
 		if err == nil {
-			_, err = tx.DB().Exec(ctx, `UPDATE broadcast SET status = 'cancelled', finished_at = now()
-				WHERE status = 'draft' AND created_at < now() - interval '1 day'`)
+			err = r.cfg.Store.CancelStale(ctx, tx.DB())
 		}
 		return err
 	})

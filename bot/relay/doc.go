@@ -55,4 +55,13 @@
 //
 // The admin commands /ban, /unban, /banlist, /news, /newslist and /newsend are rows of the command
 // tree with stored procedures (migration 009); each checks that its caller is an admin.
+//
+// # Storage
+//
+// The relay writes no SQL of its own. Its records (the relayed messages and the links of their
+// copies, the black list, the broadcasts with their cursors, the news and their receipts) are kept
+// by the Store it declares, which bot/relay/relaypg implements; the users, the outbox and the
+// quests it reads through bot/botpg and quest/questpg. Every statement runs in the transaction of
+// the update or of the job's step, so a broadcast's cursor moves with the copies it queued, and a
+// news receipt is written with the message that delivers the item.
 package relay

@@ -7,16 +7,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/relay/relaypg"
 )
 
 // newsCache is what a process remembers of the news, so that an update costs no statement while
 // there are none, and one only now and then while there are: the news that have not ended, read
 // every NewsCheck, and the users found to have had (or not to be meant for) every current item.
 type newsCache struct {
-	items []activeNews
+	items []relaypg.ActiveNews
 	at    time.Time
 	// next is when the first item not yet started starts: users have to be checked again then.
 	next time.Time
@@ -24,11 +23,6 @@ type newsCache struct {
 	// of. Only a check that found nothing to deliver is remembered: a delivery could still be
 	// rolled back with its update.
 	done map[userKey]string
-}
-
-type activeNews struct {
-	id      int64
-	service *int // nil: every bot
 }
 
 type userKey struct {
@@ -49,22 +43,6 @@ func (r *Relay) Wrap(next bot.Handler) bot.Handler {
 		return next(ctx, tx, u)
 	}
 }
-
-// newsSQL picks the news for a user ($2) of a bot ($3), who joined it at $4, among the current
-// items $1, and writes their receipts.
-const newsSQL = `
-	WITH cand AS (
-		SELECT n.id, n.text_en, n.text_ru FROM news n
-		WHERE n.id = ANY($1) AND (n.service_id IS NULL OR n.service_id = $3)
-			AND n.starts_at <= now() AND (n.ends_at IS NULL OR n.ends_at > now())
-			AND (n.audience = 'all'
-				OR (n.audience = 'new' AND $4::timestamptz >= n.created_at)
-				OR (n.audience = 'existing' AND $4::timestamptz < n.created_at))
-			AND NOT EXISTS (SELECT 1 FROM news_receipt r WHERE r.news_id = n.id AND r.user_id = $2)),
-	got AS (
-		INSERT INTO news_receipt (news_id, user_id) SELECT id, $2 FROM cand
-		ON CONFLICT DO NOTHING RETURNING news_id)
-	SELECT c.id, c.text_en, c.text_ru FROM cand c JOIN got ON got.news_id = c.id ORDER BY c.id`
 
 func (r *Relay) deliverNews(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	if u.User == nil || u.Chat != u.User.ID || (u.Message == nil && u.CallbackQuery == nil) {
@@ -88,20 +66,7 @@ func (r *Relay) deliverNews(ctx context.Context, tx bot.Tx, u *bot.Update) error
 	} else if ok {
 		joined = &at
 	}
-	rows, err := tx.DB().Query(ctx, newsSQL, ids, u.User.ID, u.Service, joined)
-	if err != nil {
-		return fmt.Errorf("relay: news for user %d: %w", u.User.ID, err)
-	}
-	type item struct {
-		id int64
-		en string
-		ru *string
-	}
-	items, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (item, error) {
-		var it item
-		err := row.Scan(&it.id, &it.en, &it.ru)
-		return it, err
-	})
+	items, err := r.cfg.Store.TakeNews(ctx, tx.DB(), ids, u.User.ID, u.Service, joined)
 	if err != nil {
 		return fmt.Errorf("relay: news for user %d: %w", u.User.ID, err)
 	}
@@ -114,15 +79,15 @@ func (r *Relay) deliverNews(ctx context.Context, tx bot.Tx, u *bot.Update) error
 		return nil
 	}
 	for _, it := range items {
-		text := it.en
-		if it.ru != nil && bot.Language(u.User.Language) == "ru" {
-			text = *it.ru
+		text := it.En
+		if it.Ru != nil && bot.Language(u.User.Language) == "ru" {
+			text = *it.Ru
 		}
 		reqs, err := bot.SendHTML(u.Chat, text, nil)
 		if err != nil {
-			return fmt.Errorf("relay: news %d: %w", it.id, err)
+			return fmt.Errorf("relay: news %d: %w", it.ID, err)
 		}
-		ref := "news:" + strconv.FormatInt(it.id, 10) + ":" + strconv.FormatInt(u.User.ID, 10)
+		ref := "news:" + strconv.FormatInt(it.ID, 10) + ":" + strconv.FormatInt(u.User.ID, 10)
 		if err := tx.Send(ctx, bot.WithRef(ref, reqs...)...); err != nil {
 			return err
 		}
@@ -142,17 +107,8 @@ func (r *Relay) currentNews(ctx context.Context, tx bot.Tx, service int) ([]int6
 	if !fresh {
 		now := time.Now()
 		var next *time.Time
-		rows, err := tx.DB().Query(ctx, `
-			SELECT id, service_id, min(starts_at) FILTER (WHERE starts_at > now()) OVER ()
-			FROM news WHERE ends_at IS NULL OR ends_at > now() ORDER BY id`)
-		if err != nil {
-			return nil, "", fmt.Errorf("relay: current news: %w", err)
-		}
-		items, err = pgx.CollectRows(rows, func(row pgx.CollectableRow) (activeNews, error) {
-			var n activeNews
-			err := row.Scan(&n.id, &n.service, &next)
-			return n, err
-		})
+		var err error
+		items, next, err = r.cfg.Store.CurrentNews(ctx, tx.DB())
 		if err != nil {
 			return nil, "", fmt.Errorf("relay: current news: %w", err)
 		}
@@ -169,19 +125,19 @@ func (r *Relay) currentNews(ctx context.Context, tx bot.Tx, service int) ([]int6
 	}
 	var ids []int64
 	for _, n := range items {
-		if n.service == nil || *n.service == service {
-			ids = append(ids, n.id)
+		if n.Service == nil || *n.Service == service {
+			ids = append(ids, n.ID)
 		}
 	}
 	return ids, newsKey(items, service), nil
 }
 
 // newsKey names the list of the items of a bot (all of them for service -1).
-func newsKey(items []activeNews, service int) string {
+func newsKey(items []relaypg.ActiveNews, service int) string {
 	var b strings.Builder
 	for _, n := range items {
-		if service < 0 || n.service == nil || *n.service == service {
-			b.WriteString(strconv.FormatInt(n.id, 10))
+		if service < 0 || n.Service == nil || *n.Service == service {
+			b.WriteString(strconv.FormatInt(n.ID, 10))
 			b.WriteByte(',')
 		}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/relay/relaypg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/quest/questpg"
 )
@@ -29,6 +30,52 @@ const (
 	BroadcastSpec = "@every 1s"
 	CleanupSpec   = "@every 1h"
 )
+
+// Store keeps the relay's own records: the relayed messages and the links of their copies, the
+// black list, the broadcasts and the news (bot/relay/relaypg implements it). Every method works
+// in the transaction db; LockInChat and LockRunning lock the broadcast they return until it ends.
+type Store interface {
+	// Banned reports whether a chat of a bot is on its black list.
+	Banned(ctx context.Context, db pgx.Tx, service int, chat int64) (bool, error)
+	// Recent counts the messages a user had relayed in a bot in the last minute.
+	Recent(ctx context.Context, db pgx.Tx, service int, author int64) (int, error)
+	// Record stores a relayed message and returns its id.
+	Record(ctx context.Context, db pgx.Tx, m relaypg.Message) (int64, error)
+	// FindCopy returns the relayed message whose copy is message msgID of a chat; nil when that
+	// message is no copy.
+	FindCopy(ctx context.Context, db pgx.Tx, service int, chat int64, msgID int) (*relaypg.Copy, error)
+	// Copies counts the chats a relayed message's copies reached.
+	Copies(ctx context.Context, db pgx.Tx, relay int64) (int, error)
+	// DeleteOld removes the relayed messages older than keep, but those of running broadcasts.
+	DeleteOld(ctx context.Context, db pgx.Tx, keep time.Duration) error
+
+	// AddBroadcast records a draft broadcast and returns its id.
+	AddBroadcast(ctx context.Context, db pgx.Tx, b relaypg.NewBroadcast) (int64, error)
+	// LockInChat locks broadcast id of a chat (FOR UPDATE); nil when the chat has none such.
+	LockInChat(ctx context.Context, db pgx.Tx, id int64, service int, chat int64) (*relaypg.Broadcast, error)
+	// Start makes a draft running, for total users; Reported records the progress shown.
+	Start(ctx context.Context, db pgx.Tx, id int64, total int) error
+	Reported(ctx context.Context, db pgx.Tx, id int64, text string) error
+	// Cancel ends a draft; Stop ends a running broadcast with its last progress text.
+	Cancel(ctx context.Context, db pgx.Tx, id int64) error
+	Stop(ctx context.Context, db pgx.Tx, id int64, text string) error
+	// CancelStale cancels the drafts nobody confirmed within a day.
+	CancelStale(ctx context.Context, db pgx.Tx) error
+	// Running lists the running broadcasts; LockRunning locks one of them (FOR UPDATE SKIP
+	// LOCKED: nil when it is no longer running or another transaction holds it); SaveProgress
+	// writes how far it went, and its status.
+	Running(ctx context.Context, db pgx.Tx) ([]relaypg.Running, error)
+	LockRunning(ctx context.Context, db pgx.Tx, id int64) (*relaypg.Broadcast, error)
+	SaveProgress(ctx context.Context, db pgx.Tx, b *relaypg.Broadcast, status string) error
+
+	// CurrentNews lists the news that have not ended, and when the first not yet started starts.
+	CurrentNews(ctx context.Context, db pgx.Tx) ([]relaypg.ActiveNews, *time.Time, error)
+	// TakeNews returns the items among ids a user of a bot has not had and is meant to, and
+	// writes their receipts.
+	TakeNews(ctx context.Context, db pgx.Tx, ids []int64, user int64, service int, joined *time.Time) ([]relaypg.NewsItem, error)
+}
+
+var _ Store = (*relaypg.Store)(nil)
 
 // Users gives the users the relay writes to (bot/botpg implements it).
 type Users interface {
@@ -67,6 +114,8 @@ const (
 
 // Config configures a Relay.
 type Config struct {
+	// Store keeps the relay's records; relaypg's when nil.
+	Store Store
 	// Users, Outbox and Games are the stores the relay reads; botpg's and questpg's when nil.
 	Users  Users
 	Outbox Outbox
@@ -109,6 +158,9 @@ func New(cfg Config) *Relay {
 	}
 	if cfg.Window <= 0 {
 		cfg.Window = DefaultWindow
+	}
+	if cfg.Store == nil {
+		cfg.Store = relaypg.New()
 	}
 	if cfg.Users == nil {
 		cfg.Users = botpg.NewUsers()
@@ -155,9 +207,7 @@ func (r *Relay) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bo
 		return true, say(ctx, tx, u.Chat, t.OnlyText)
 	}
 	db := tx.DB()
-	var banned bool
-	err := db.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM black_list WHERE service_id = $1 AND chat_id = $2)`,
-		u.Service, u.Chat).Scan(&banned)
+	banned, err := r.cfg.Store.Banned(ctx, db, u.Service, u.Chat)
 	if err != nil {
 		return false, fmt.Errorf("relay: black list: %w", err)
 	}
@@ -165,11 +215,7 @@ func (r *Relay) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bo
 		return false, nil
 	}
 	if !u.User.IsAdmin {
-		var recent int
-		err := db.QueryRow(ctx, `
-			SELECT count(*) FROM relay_message
-			WHERE service_id = $1 AND author_id = $2 AND created_at > now() - interval '1 minute'`,
-			u.Service, u.User.ID).Scan(&recent)
+		recent, err := r.cfg.Store.Recent(ctx, db, u.Service, u.User.ID)
 		if err != nil {
 			return false, fmt.Errorf("relay: recent messages: %w", err)
 		}
@@ -284,7 +330,7 @@ func (r *Relay) toAdmins(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.
 	if err != nil {
 		return err
 	}
-	id, err := record(ctx, db, u, "to_admins", 0)
+	id, err := r.record(ctx, db, u, "to_admins", 0)
 	if err != nil {
 		return err
 	}
@@ -302,12 +348,9 @@ func (r *Relay) toAdmins(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.
 }
 
 // record stores a relayed message of the update's sender and returns its id.
-func record(ctx context.Context, db pgx.Tx, u *bot.Update, kind string, replyTo int64) (int64, error) {
-	var id int64
-	err := db.QueryRow(ctx, `
-		INSERT INTO relay_message (service_id, kind, author_id, chat_id, message_id, reply_to)
-		VALUES ($1, $2, $3, $4, $5, NULLIF($6, 0)) RETURNING id`,
-		u.Service, kind, u.User.ID, u.Chat, u.Message.MessageID, replyTo).Scan(&id)
+func (r *Relay) record(ctx context.Context, db pgx.Tx, u *bot.Update, kind string, replyTo int64) (int64, error) {
+	id, err := r.cfg.Store.Record(ctx, db, relaypg.Message{Service: u.Service, Kind: kind, Author: u.User.ID,
+		Chat: u.Chat, MessageID: u.Message.MessageID, ReplyTo: replyTo})
 	if err != nil {
 		return 0, fmt.Errorf("relay: record message: %w", err)
 	}
@@ -328,19 +371,15 @@ type original struct {
 // findCopy returns the original of the copy message msgID in chat, or nil when it is not a copy.
 // Copies are keyed by chat and message id together: message ids repeat across chats.
 func (r *Relay) findCopy(ctx context.Context, db pgx.Tx, service int, chat int64, msgID int) (*original, error) {
-	var o original
-	var authorID int64
-	err := db.QueryRow(ctx, `
-		SELECT m.id, m.chat_id, m.message_id, m.author_id
-		FROM relay_copy c JOIN relay_message m ON m.id = c.relay_id
-		WHERE c.service_id = $1 AND c.chat_id = $2 AND c.message_id = $3`, service, chat, msgID).
-		Scan(&o.relay, &o.chat, &o.messageID, &authorID)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil
-	}
+	c, err := r.cfg.Store.FindCopy(ctx, db, service, chat, msgID)
 	if err != nil {
 		return nil, fmt.Errorf("relay: find copy %d in chat %d: %w", msgID, chat, err)
 	}
+	if c == nil {
+		return nil, nil
+	}
+	o := original{relay: c.Relay, chat: c.Chat, messageID: c.MessageID}
+	authorID := c.Author
 	if o.chat == chat {
 		// A copy never goes to its author's own chat.
 		return nil, nil
@@ -367,7 +406,7 @@ func (r *Relay) reply(ctx context.Context, tx bot.Tx, u *bot.Update, t texts.Rel
 			return err
 		}
 	}
-	id, err := record(ctx, db, u, "reply", o.relay)
+	id, err := r.record(ctx, db, u, "reply", o.relay)
 	if err != nil {
 		return err
 	}
