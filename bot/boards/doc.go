@@ -16,27 +16,19 @@
 //
 // # Authority
 //
-// Every move, a player's or the bot's, goes through one path (Held.Act, and commit): the board is locked in the
-// transaction that stores the move, the sessions rules check the turn, the ply the player saw
-// and the clock, and the engine checks the move; the move, the new position and the messages
-// commit together. The bot thinks outside any transaction (ai.go) and its move is played by the
+// Every move, a player's or the bot's, goes through one path (commit): the board is locked in
+// the transaction that stores the move, the rules of sessions/board check the turn, the ply the
+// player saw and the clock, and the engine checks the move; the move, the new position and what
+// the views queue commit together. The bot thinks outside any transaction (ai.go) and its move is played by the
 // same path only if the board has not changed meanwhile. Everything is in the database, so a
 // restart continues every game, a pending bot move included.
 //
 // # Between players
 //
-// The opponent's board changes when a move is made, and the opponent is notified (notify.go):
-// the board is sent anew at the bottom of their chat, with a sound, at once or after the delay
-// they chose with /notify (at once, 15 minutes, an hour, never; by default at once without a
-// clock or with a clock of minutes, 15 minutes for correspondence), held back by their quiet
-// hours; meanwhile the board is changed in place, silently. A pending notification is one row
-// per board and seat (a newer move replaces it), sent by the Notify job through the outbox,
-// once, even across a restart or with two processes; it is dropped when the player has seen the
-// move meanwhile (pressed a button of the board, typed a move, brought it back with /mygames, or
-// opened the game on the web), when it is no longer news (taken back), or when they blocked the
-// bot. The notification tells who played what in which game, with the board's buttons to answer
-// and a link to the game's web page. A draw offer, the start and the end of a game are notified
-// alike.
+// News of a game (the opponent moved, offered a draw or joined, or the game ended behind the
+// player's back) reaches the player at once, after the delay they chose with /notify, held back
+// by their quiet hours, or never, and is dropped once they have seen it: the policy, and how a
+// pending notification is told once across restarts and processes, are notify.go's.
 //
 // A move may be taken back until the opponent has seen it; against the bot always, with the
 // bot's reply. A player may resign (confirmed), offer a draw once a move (the opponent accepts

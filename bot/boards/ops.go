@@ -16,7 +16,7 @@ import (
 //
 // The operations below are the only writes of the boards, whoever asks (a press or a command in
 // Telegram, a request of the web game server, the AI, a job). Each runs in the caller's
-// transaction, locks the board, applies the rules of package board (sessions/board), and commits what happened
+// transaction, locks the board, applies the rules of sessions/board, and commits what happened
 // through one path (commit): the board saved, the notification policy applied, the change handed
 // to the views. So a move made on the web page reaches the opponent's chat exactly as a move made
 // with the buttons.
