@@ -50,12 +50,12 @@ const AIChannel = "board_bot_turn"
 const notifyAISQL = `SELECT pg_notify('` + AIChannel + `', '')`
 
 // SetAIWake gives the function that runs the AI job now (bot.Scheduler.AddWakeable), which
-// WakeAI calls when no run is under way to claim the turn.
+// wakeAI calls when no run is under way to claim the turn.
 func (b *Boards) SetAIWake(wake func()) { b.aiWake.Store(&wake) }
 
-// WakeAI tells the AI that a bot's turn may have come: a run under way claims it at once, and
+// wakeAI tells the AI that a bot's turn may have come: a run under way claims it at once, and
 // otherwise one is started. It never blocks.
-func (b *Boards) WakeAI() {
+func (b *Boards) wakeAI() {
 	select {
 	case b.aiTurn <- struct{}{}:
 	default:
@@ -68,7 +68,7 @@ func (b *Boards) WakeAI() {
 // WatchAI wakes the AI whenever any process commits a bot's turn, until ctx is done; pool gives
 // the connection that listens (it needs session semantics, see botpg.Watch).
 func (b *Boards) WatchAI(ctx context.Context, pool *pgxpool.Pool) {
-	botpg.Watch(ctx, pool, AIChannel, b.log, b.WakeAI)
+	botpg.Watch(ctx, pool, AIChannel, b.log, b.wakeAI)
 }
 
 // botTurn announces, in tx, that it is the bot's turn on bd when it is: the AI is woken when tx
@@ -80,7 +80,7 @@ func (b *Boards) botTurn(ctx context.Context, tx bot.Tx, bd *board.Board) error 
 	if _, err := tx.DB().Exec(ctx, notifyAISQL); err != nil {
 		return fmt.Errorf("board %d: announce the bot's turn: %w", bd.ID, err)
 	}
-	tx.AfterCommit(b.WakeAI)
+	tx.AfterCommit(b.wakeAI)
 	return nil
 }
 

@@ -101,7 +101,7 @@ type Boards struct {
 	lease  time.Duration
 	invite time.Duration
 	slots  chan struct{} // one per AI search that may run at once
-	// aiTurn tells a running Think that a bot's turn came (WakeAI); aiWake runs Think when none
+	// aiTurn tells a running Think that a bot's turn came (wakeAI); aiWake runs Think when none
 	// runs (SetAIWake).
 	aiTurn  chan struct{}
 	aiWake  atomic.Pointer[func()]
