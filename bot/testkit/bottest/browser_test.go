@@ -78,7 +78,7 @@ func TestMakeChromiumWithoutRoot(t *testing.T) {
 	if err != nil {
 		t.Fatalf("make is needed to run the project's tests: %v", err)
 	}
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
