@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // syncBuffer is a log sink the test reads while the scheduler writes to it.
@@ -59,13 +62,11 @@ func TestSchedulerRecovers(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for panics.Load() < 2 || fails.Load() < 2 || good.Load() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("after 30 s: %d panics, %d failures, %d good runs", panics.Load(), fails.Load(), good.Load())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	wait.ForShowing(t, 30*time.Second, "two runs of each job", func() bool {
+		return panics.Load() >= 2 && fails.Load() >= 2 && good.Load() >= 2
+	}, func() string {
+		return fmt.Sprintf("%d panics, %d failures, %d good runs", panics.Load(), fails.Load(), good.Load())
+	})
 	cancel()
 	<-done
 	if got := testutil.ToFloat64(s.runs.WithLabelValues("panics", "panic")); got < 2 {
@@ -112,19 +113,15 @@ func TestSchedulerWake(t *testing.T) {
 		s.Run(ctx)
 	}()
 	// Run has started once a wake is taken; until then wakes do nothing.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	wait.For(t, 10*time.Second, "a wake to run the job", func() bool {
 		wake()
 		select {
 		case <-started:
-		case <-time.After(10 * time.Millisecond):
-			if time.Now().After(deadline) {
-				t.Fatal("a wake never ran the job")
-			}
-			continue
+			return true
+		case <-time.After(wait.Poll):
+			return false
 		}
-		break
-	}
+	})
 	// Woken three times during the run: one run after it.
 	wake()
 	wake()
