@@ -193,9 +193,6 @@ func (g *Game) Title() string { return g.r.title }
 // PlayerName returns the display name of a side ("White", "Red", "Fox"...).
 func (g *Game) PlayerName(p Player) string { return g.r.playerNames[p&1] }
 
-// Seed returns the game's random seed.
-func (g *Game) Seed() uint64 { return g.cfg.seed }
-
 // ToMove returns the side to move.
 func (g *Game) ToMove() Player { return g.cur().Turn }
 

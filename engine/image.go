@@ -59,13 +59,8 @@ type ImageOptions struct {
 	HideLastMove bool
 }
 
-// Image draws the current position as seen by viewer (the viewer's side
-// at the bottom), with the last move marked.
-func (g *Game) Image(viewer Player) image.Image {
-	return g.Render(ImageOptions{Viewer: viewer})
-}
-
-// WritePNG encodes Image(viewer) as a PNG (see EncodePNG).
+// WritePNG encodes the current position as seen by viewer (the viewer's side at the bottom),
+// with the last move marked, as a PNG (see EncodePNG).
 func (g *Game) WritePNG(w io.Writer, viewer Player) error {
 	return g.WriteRenderPNG(w, ImageOptions{Viewer: viewer})
 }

@@ -190,9 +190,3 @@ type ResponseParam struct {
 	Name  string
 	Param string
 }
-
-// Children returns the action's children in order (after Build).
-func (a *Action) Children() []*Action { return a.children }
-
-// Action returns the action with this id among the runnable commands, or nil.
-func (t *Tree) Action(id int64) *Action { return t.actions[id] }

@@ -41,14 +41,6 @@ func (l ErrorList) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
-// Err returns the list as an error, or nil when it is empty.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
-
 // Definition is a command tree as stored: commands, their actions as a flat list (linked by
 // Parent), and the parameter types.
 type Definition struct {

@@ -135,9 +135,6 @@ func New(root string, maxBytes int64) *Files {
 		loading: map[string]*sync.Mutex{}}
 }
 
-// Root returns the quest root.
-func (f *Files) Root() string { return f.root }
-
 // Path resolves a catalogue file name against the quest root.
 func (f *Files) Path(file string) string {
 	if filepath.IsAbs(file) {

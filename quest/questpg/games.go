@@ -393,18 +393,6 @@ func (s *Store) QueueEnd(b *pgx.Batch, g *Game, prevNonce int64, st quest.Status
 		Exec(func(ct pgconn.CommandTag) error { done(ct.RowsAffected() == 1); return nil })
 }
 
-// End settles g, which has just ended with status st, and deletes it, provided the row is still
-// the game at prevNonce; it reports whether it was.
-func (s *Store) End(ctx context.Context, db pgx.Tx, g *Game, prevNonce int64, st quest.Status) (bool, error) {
-	var ok bool
-	b := &pgx.Batch{}
-	s.QueueEnd(b, g, prevNonce, st, func(done bool) { ok = done })
-	if err := db.SendBatch(ctx, b).Close(); err != nil {
-		return false, fmt.Errorf("end game %d: %w", g.ID, err)
-	}
-	return ok, nil
-}
-
 // SwitchScript moves the user's running game to another version of its quest (a translation),
 // with g's new Step and Nonce.
 func (s *Store) SwitchScript(ctx context.Context, db pgx.Tx, g *Game) error {
