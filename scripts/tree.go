@@ -78,13 +78,13 @@ func (k Kind) branching() bool {
 
 // Built-in parameters, set when a command starts.
 const (
-	ParamUser      = "USER"      // the user's Telegram id
-	ParamService   = "SERVICE"   // the bot's service id
+	paramUser      = "USER"      // the user's Telegram id
+	paramService   = "SERVICE"   // the bot's service id
 	ParamLang      = "LANG"      // the user's language, "en" or "ru"; a call may change it
-	ParamName      = "NAME"      // the user's first name
-	ParamDeveloper = "DEVELOPER" // "true" for a developer of this bot
-	ParamAdmin     = "ADMIN"     // "true" for an admin
-	ParamArgs      = "ARGS"      // the command's whole argument text
+	paramName      = "NAME"      // the user's first name
+	paramDeveloper = "DEVELOPER" // "true" for a developer of this bot
+	paramAdmin     = "ADMIN"     // "true" for an admin
+	paramArgs      = "ARGS"      // the command's whole argument text
 )
 
 // Tree is the command tree of one bot: its commands by name, and the problems found when it

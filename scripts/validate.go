@@ -70,7 +70,7 @@ func Build(d Definition) *Tree {
 	for _, p := range d.Params {
 		t.Params[p.Name] = p
 	}
-	for _, name := range []string{ParamUser, ParamService, ParamLang, ParamName, ParamDeveloper, ParamAdmin, ParamArgs} {
+	for _, name := range []string{paramUser, paramService, ParamLang, paramName, paramDeveloper, paramAdmin, paramArgs} {
 		if t.Params[name] == nil {
 			t.Params[name] = &ParamType{Name: name}
 		}
