@@ -37,10 +37,10 @@ func NewHTTPClient() *http.Client {
 	}}
 }
 
-// Redact replaces every occurrence of the token in s with "<token>": as it is, and as it is
+// redact replaces every occurrence of the token in s with "<token>": as it is, and as it is
 // written in a URL, where any of its bytes may be escaped as %XX (in either case) and a space as
 // "+" (the URL of a failed request in its error shows a token with a space as %20).
-func Redact(s, token string) string {
+func redact(s, token string) string {
 	if token == "" {
 		return s
 	}
@@ -62,7 +62,7 @@ func Redact(s, token string) string {
 }
 
 // escapedPrefix returns the length of the start of s that spells token, each byte escaped as in
-// a URL or as it is, or 0 when s does not start with it. (Redact has replaced the token written
+// a URL or as it is, or 0 when s does not start with it. (redact has replaced the token written
 // plainly before, so that a token holding "%" is found either way.)
 func escapedPrefix(s, token string) int {
 	j := 0
@@ -123,7 +123,7 @@ func (c ctxClient) Do(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		var ne net.Error
 		timeout := errors.As(err, &ne) && ne.Timeout() || errors.Is(err, context.DeadlineExceeded)
-		return nil, &redactedError{msg: Redact(err.Error(), c.token), timeout: timeout}
+		return nil, &redactedError{msg: redact(err.Error(), c.token), timeout: timeout}
 	}
 	if c.ex != nil {
 		c.ex.status = resp.StatusCode
@@ -157,8 +157,8 @@ func NewAPI(ctx context.Context, token, endpoint string, client *http.Client) (*
 	return &API{bot: b, client: client, token: token, endpoint: endpoint}, nil
 }
 
-// Me returns the bot's own account.
-func (a *API) Me() tgbotapi.User { return a.bot.Self }
+// me returns the bot's own account.
+func (a *API) me() tgbotapi.User { return a.bot.Self }
 
 // with returns a copy of the library's client whose requests run under ctx, and the record of
 // its answer.
@@ -169,8 +169,8 @@ func (a *API) with(ctx context.Context) (*tgbotapi.BotAPI, *exchange) {
 	return &b, ex
 }
 
-// GetUpdates long-polls for updates from offset, waiting up to timeout, and returns them raw.
-func (a *API) GetUpdates(ctx context.Context, offset int64, timeout time.Duration) ([]json.RawMessage, error) {
+// getUpdates long-polls for updates from offset, waiting up to timeout, and returns them raw.
+func (a *API) getUpdates(ctx context.Context, offset int64, timeout time.Duration) ([]json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout+15*time.Second)
 	defer cancel()
 	b, ex := a.with(ctx)
@@ -197,9 +197,9 @@ func requestTimeout(req Request) time.Duration {
 	return 30 * time.Second
 }
 
-// Do sends one request and returns Telegram's result. A file to upload is read from
+// do sends one request and returns Telegram's result. A file to upload is read from
 // req.FilePath unless fileID names a copy Telegram already has.
-func (a *API) Do(ctx context.Context, req Request, fileID string) (json.RawMessage, error) {
+func (a *API) do(ctx context.Context, req Request, fileID string) (json.RawMessage, error) {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout(req))
 	defer cancel()
 	b, ex := a.with(ctx)
@@ -259,7 +259,7 @@ func (e *Error) Error() string {
 }
 
 // apiError turns what tgbotapi returned into an *Error when the Bot API answered, an
-// *AnswerError when the server answered something else (ex records the answer), or a redacted
+// *answerError when the server answered something else (ex records the answer), or a redacted
 // transport error. (tgbotapi leaves the code out of upload errors; the response has it.)
 func (a *API) apiError(resp *tgbotapi.APIResponse, err error, ex *exchange) error {
 	var tgErr *tgbotapi.Error
@@ -282,13 +282,13 @@ func (a *API) apiError(resp *tgbotapi.APIResponse, err error, ex *exchange) erro
 		// The server answered, but not with JSON tgbotapi could read.
 		return ex.unexpected(a.token)
 	}
-	return errors.New(Redact(err.Error(), a.token))
+	return errors.New(redact(err.Error(), a.token))
 }
 
-// AnswerError is an answer of the server at the Bot API's address that is not a Bot API answer:
+// answerError is an answer of the server at the Bot API's address that is not a Bot API answer:
 // the error page of a proxy, an empty body, JSON of another shape. It says nothing about the
 // request, so the sender tries it again like any transient failure.
-type AnswerError struct {
+type answerError struct {
 	// Status is the HTTP status of the answer.
 	Status int
 	// Excerpt is the start of the body, on one line, without the token, cut after 200 bytes.
@@ -296,12 +296,12 @@ type AnswerError struct {
 }
 
 // Error returns the HTTP status and the excerpt.
-func (e *AnswerError) Error() string {
+func (e *answerError) Error() string {
 	return fmt.Sprintf("bot api: HTTP %d %s, not a Bot API answer: %s", e.Status, http.StatusText(e.Status), e.Excerpt)
 }
 
 // Sizes of what an answer's record keeps: the start of the body, and the excerpt of it that an
-// AnswerError shows.
+// answerError shows.
 const (
 	maxHead    = 1024
 	maxExcerpt = 200
@@ -313,9 +313,9 @@ type exchange struct {
 	head   []byte
 }
 
-// unexpected is the AnswerError of the recorded answer.
-func (ex *exchange) unexpected(token string) *AnswerError {
-	return &AnswerError{Status: ex.status, Excerpt: excerpt(ex.head, token)}
+// unexpected is the answerError of the recorded answer.
+func (ex *exchange) unexpected(token string) *answerError {
+	return &answerError{Status: ex.status, Excerpt: excerpt(ex.head, token)}
 }
 
 // headReader keeps the first maxHead bytes read of a body in its exchange. On Close it reads on
@@ -345,7 +345,7 @@ func (h *headReader) Close() error {
 // cut off at the end), whitespace and control characters folded into single spaces, invalid
 // UTF-8 replaced, and cut with an ellipsis after maxExcerpt bytes, on a character boundary.
 func excerpt(head []byte, token string) string {
-	s := Redact(string(head), token)
+	s := redact(string(head), token)
 	for i := len(token) - 1; i > 0; i-- {
 		if strings.HasSuffix(s, token[:i]) {
 			s = s[:len(s)-i]
@@ -379,9 +379,9 @@ func excerpt(head []byte, token string) string {
 // ErrFileTooBig means a file to download is larger than the caller accepts.
 var ErrFileTooBig = errors.New("bot: file too big")
 
-// Download fetches a file a user sent (getFile, then the file itself), up to max bytes, and
+// download fetches a file a user sent (getFile, then the file itself), up to max bytes, and
 // returns its content and the path Telegram gives it.
-func (a *API) Download(ctx context.Context, fileID string, max int64) ([]byte, string, error) {
+func (a *API) download(ctx context.Context, fileID string, max int64) ([]byte, string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	b, ex := a.with(ctx)
@@ -395,7 +395,7 @@ func (a *API) Download(ctx context.Context, fileID string, max int64) ([]byte, s
 	// The file's URL holds the token; it is on the server of the API endpoint.
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, a.fileURL(f.FilePath), nil)
 	if err != nil {
-		return nil, "", errors.New(Redact(err.Error(), a.token))
+		return nil, "", errors.New(redact(err.Error(), a.token))
 	}
 	resp, err := ctxClient{ctx: ctx, c: a.client, token: a.token}.Do(req)
 	if err != nil {
@@ -407,7 +407,7 @@ func (a *API) Download(ctx context.Context, fileID string, max int64) ([]byte, s
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, max+1))
 	if err != nil {
-		return nil, "", errors.New(Redact(err.Error(), a.token))
+		return nil, "", errors.New(redact(err.Error(), a.token))
 	}
 	if int64(len(data)) > max {
 		return nil, "", ErrFileTooBig

@@ -82,7 +82,7 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) (out Outcome) {
 		return Outcome{Kind: OutcomeAbandon}
 	}
 	start := time.Now()
-	result, err := api.Do(ctx, req, fileID)
+	result, err := api.do(ctx, req, fileID)
 	if time.Since(start) > s.t.cfg.SlowSend {
 		s.pace.markTroubled(paceKey(row.Chat))
 	}
@@ -145,7 +145,7 @@ func (s *sender) failed(row *OutboxRow, req Request, err error, log *slog.Logger
 			log.Debug("The edit changed nothing; the message already shows it")
 			return s.outcome(req, Outcome{Kind: OutcomeSent})
 		case apiErr.Code == 400:
-			log.Warn("Telegram rejected a request", slog.String("description", WithholdSecrets(apiErr.Description, req.Secrets)),
+			log.Warn("Telegram rejected a request", slog.String("description", withholdSecrets(apiErr.Description, req.Secrets)),
 				slog.String("params", withheldParams(req)))
 			return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: apiErr.Error()})
 		case apiErr.Code >= 400 && apiErr.Code < 500 && apiErr.Code != 409:
@@ -153,7 +153,7 @@ func (s *sender) failed(row *OutboxRow, req Request, err error, log *slog.Logger
 			return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: apiErr.Error()})
 		}
 	}
-	var page *AnswerError
+	var page *answerError
 	if errors.As(err, &page) && refusesRequest(page.Status) {
 		log.Error("The server refused the request itself; it is not tried again", slog.Any("error", err))
 		return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: page.Error()})
@@ -213,7 +213,7 @@ func (s *sender) retry(row *OutboxRow, req Request, now time.Time, err error, lo
 
 func (s *sender) outcome(req Request, out Outcome) Outcome {
 	// What is recorded of the failure never holds the request's secrets.
-	out.Err = WithholdSecrets(out.Err, req.Secrets)
+	out.Err = withholdSecrets(out.Err, req.Secrets)
 	name := [...]string{"sent", "retry", "failed", "blocked", "abandoned", "dropped", "gave_way", "detached"}[out.Kind]
 	s.t.m.Sends.WithLabelValues(req.Method, name).Inc()
 	return out

@@ -18,9 +18,7 @@ type Clock interface {
 	AfterFunc(d time.Duration, f func()) (stop func() bool)
 }
 
-// SystemClock is the real time, the Clock a transport uses unless told otherwise.
-var SystemClock Clock = systemClock{}
-
+// systemClock is the real time, the Clock a transport uses unless told otherwise.
 type systemClock struct{}
 
 func (systemClock) Now() time.Time { return time.Now() }

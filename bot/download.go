@@ -18,5 +18,5 @@ func (t *Transport) Download(ctx context.Context, service int, fileID string, ma
 	if api == nil {
 		return nil, "", ErrNoBot
 	}
-	return api.Download(ctx, fileID, max)
+	return api.download(ctx, fileID, max)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -284,13 +285,7 @@ func (e *fakeEnv) log() *slog.Logger {
 // waitFor waits until cond holds; the failure shows the logs.
 func (e *fakeEnv) waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(bottest.Timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s\nlogs:\n%s", what, e.logs)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	wait.ForShowing(t, bottest.Timeout, what, cond, func() string { return "logs:\n" + e.logs.String() })
 }
 
 // queryInt runs a query for one integer.

@@ -40,27 +40,3 @@ func Greeter(ctx context.Context, tx Tx, u *Update) error {
 	}
 	return tx.Send(ctx, reqs...)
 }
-
-// commandMenu is the command menu of each language.
-var commandMenu = map[string][]Command{
-	"en": {{Command: "start", Description: "Start"}},
-	"ru": {{Command: "start", Description: "Начать"}},
-}
-
-// MenuRequests returns the setMyCommands requests that install the command menu: English for
-// everybody, Russian for Russian-speaking users.
-func MenuRequests() []Request {
-	var reqs []Request
-	for _, lang := range []string{"en", "ru"} {
-		code := lang
-		if lang == "en" {
-			code = ""
-		}
-		r, err := SetCommands(code, commandMenu[lang])
-		if err != nil {
-			panic(err) // the menu is a constant
-		}
-		reqs = append(reqs, r)
-	}
-	return reqs
-}

@@ -118,7 +118,7 @@ func (t *Transport) getUpdates(ctx context.Context, b *botEntry) (raw []json.Raw
 			err = fmt.Errorf("getUpdates panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	return b.api.GetUpdates(ctx, b.offset, t.cfg.PollTimeout)
+	return b.api.getUpdates(ctx, b.offset, t.cfg.PollTimeout)
 }
 
 // store saves a batch of updates with the offset that acknowledges them, trying until it is

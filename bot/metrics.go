@@ -29,13 +29,13 @@ type Metrics struct {
 	laneDepth       *prometheus.GaugeVec // by lane
 	laneAge         *prometheus.GaugeVec // by lane
 	superseded      prometheus.CounterFunc
-	// supersededTotal reads the store's count of superseded rows (SupersedeCounter).
+	// supersededTotal reads the store's count of superseded rows (supersedeCounter).
 	supersededTotal atomic.Pointer[func() int64]
 }
 
-// SupersedeCounter is implemented by a Store that counts the pending outbox rows it dropped
+// supersedeCounter is implemented by a Store that counts the pending outbox rows it dropped
 // because a newer state of their object was queued (Request.State).
-type SupersedeCounter interface {
+type supersedeCounter interface {
 	SupersededTotal() int64
 }
 

@@ -16,9 +16,9 @@ type Limits struct {
 	PerGroup int
 }
 
-// DefaultLimits are Telegram's documented limits: about 30 messages a second overall, one a
+// defaultLimits are Telegram's documented limits: about 30 messages a second overall, one a
 // second per chat and 20 a minute per group.
-var DefaultLimits = Limits{Global: 30, PerChat: time.Second, PerGroup: 20}
+var defaultLimits = Limits{Global: 30, PerChat: time.Second, PerGroup: 20}
 
 // NoLimits switches the sender's rate limits off (load tests against the emulator).
 var NoLimits = Limits{}

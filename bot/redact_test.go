@@ -16,7 +16,7 @@ func tokenForms(token string) []string {
 		strings.ReplaceAll(url.PathEscape(token), "%3A", ":")}
 }
 
-// Ensure Redact takes a token out of a text in every form it takes in a URL: as it is, escaped
+// Ensure redact takes a token out of a text in every form it takes in a URL: as it is, escaped
 // as a path (the form of a request's URL in an error), escaped as a query value; escapes in
 // lower case too.
 func TestRedactEscapedForms(t *testing.T) {
@@ -25,13 +25,13 @@ func TestRedactEscapedForms(t *testing.T) {
 		lower := regexp.MustCompile(`%[0-9A-F]{2}`).ReplaceAllStringFunc(url.PathEscape(token), strings.ToLower)
 		for _, form := range append(tokenForms(token), lower) {
 			s := `Get "https://api.telegram.org/bot` + form + `/getMe": connection refused`
-			got := Redact(s, token)
+			got := redact(s, token)
 			if !strings.Contains(got, "/bot<token>/getMe") {
 				t.Errorf("token %q written as %q: %q", token, form, got)
 			}
 		}
 	}
-	if got := Redact("nothing to hide", ""); got != "nothing to hide" {
+	if got := redact("nothing to hide", ""); got != "nothing to hide" {
 		t.Errorf("Redact without a token: %q", got)
 	}
 }

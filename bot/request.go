@@ -17,8 +17,8 @@ const (
 	MaxTextLen = 4096
 	// MaxCaptionLen is the longest photo or document caption.
 	MaxCaptionLen = 1024
-	// MaxCallbackData is the longest callback_data of a button, in bytes.
-	MaxCallbackData = 64
+	// maxCallbackData is the longest callback_data of a button, in bytes.
+	maxCallbackData = 64
 )
 
 // Errors of the request builders: programming errors of a handler, returned before anything is
@@ -118,7 +118,7 @@ func (k Keyboard) markup() (string, error) {
 			if b.URL != "" {
 				btn.URL = &b.URL
 			} else {
-				if len(b.Data) > MaxCallbackData {
+				if len(b.Data) > maxCallbackData {
 					return "", fmt.Errorf("%w: %q", ErrCallbackData, b.Data)
 				}
 				btn.CallbackData = &b.Data
@@ -271,7 +271,7 @@ func sendFile(method string, chatID int64, path, caption string, kb Keyboard) (R
 // EditPhoto returns the editMessageMedia request that replaces the photo of a message with a
 // local image file, with a new HTML caption and keyboard (a nil keyboard removes it). Like
 // SendPhoto, the file is uploaded the first time and sent by its file_id afterwards: the sender
-// fills in the InputMedia's "media" field when the request's turn comes (see API.Do).
+// fills in the InputMedia's "media" field when the request's turn comes (see API.do).
 func EditPhoto(chatID int64, messageID int, path, captionHTML string, kb Keyboard) (Request, error) {
 	r, err := EditPhotoRef(chatID, "", path, captionHTML, kb)
 	if err != nil {

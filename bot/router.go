@@ -17,8 +17,8 @@ import (
 type MessageHandler func(ctx context.Context, tx Tx, u *Update) (handled bool, err error)
 
 // Router is the bot's Handler: it routes each update to the feature that registered for it. The
-// features are registered once, in cmd/questbot, before the transport runs; they never import
-// each other, and no feature dispatches to another.
+// features are registered once, in bot/app (the composition root), before the transport runs;
+// they never import each other, and no feature dispatches to another.
 //
 //   - A button press goes by the prefix of its callback data (the text before the first ':') to
 //     the handler of that prefix (OnCallback). A press nobody owns (an old message, forged data)

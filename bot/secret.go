@@ -85,8 +85,8 @@ func (s Secret) Carries(r Request) bool {
 	return false
 }
 
-// WithholdSecrets returns text with every value of secrets replaced by Withheld.
-func WithholdSecrets(text string, secrets []Secret) string {
+// withholdSecrets returns text with every value of secrets replaced by Withheld.
+func withholdSecrets(text string, secrets []Secret) string {
 	for _, s := range secrets {
 		for _, v := range s.Values {
 			if v != "" {
@@ -100,7 +100,7 @@ func WithholdSecrets(text string, secrets []Secret) string {
 // withheldParams is a request's parameters as JSON with its secrets withheld, for a log line.
 func withheldParams(req Request) string {
 	raw, _ := json.Marshal(req.Params) // a map of strings always marshals
-	return WithholdSecrets(string(raw), req.Secrets)
+	return withholdSecrets(string(raw), req.Secrets)
 }
 
 // secretExpired reports whether a request carries a secret that has expired by now.
@@ -140,7 +140,7 @@ func (h *withholdHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h *withholdHandler) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, WithholdSecrets(r.Message, h.secrets), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, withholdSecrets(r.Message, h.secrets), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(h.attr(a))
 		return true
@@ -172,7 +172,7 @@ func (h *withholdHandler) attr(a slog.Attr) slog.Attr {
 		}
 		return slog.Group(a.Key, clean...)
 	case slog.KindString, slog.KindAny:
-		return slog.String(a.Key, WithholdSecrets(v.String(), h.secrets))
+		return slog.String(a.Key, withholdSecrets(v.String(), h.secrets))
 	}
 	return slog.Attr{Key: a.Key, Value: v}
 }

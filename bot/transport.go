@@ -23,11 +23,11 @@ type Config struct {
 	Log *slog.Logger
 	// Metrics, when set, are updated as the transport works.
 	Metrics *Metrics
-	// Limits are Telegram's rate limits the sender keeps to; DefaultLimits unless set.
+	// Limits are Telegram's rate limits the sender keeps to; defaultLimits unless set.
 	Limits *Limits
 	// Webhook, when set, is the public base URL (https, or http for a local emulator) under
 	// which Telegram reaches this process's WebhookHandler: each bot gets its updates by webhook
-	// at WebhookURL(Webhook, bot id) instead of by long polling (see webhook.go). Empty: long
+	// at webhookURL(Webhook, bot id) instead of by long polling (see webhook.go). Empty: long
 	// polling, after deleteWebhook.
 	Webhook string
 	// Role is what this process runs (see lease.go): RoleAll (the zero value) receives, handles
@@ -61,7 +61,7 @@ type Config struct {
 	// FailedRetention is how long the records of what failed for good are kept: outbox rows
 	// (with their texts) and quarantined updates; 7 days unless set. Cleanup removes older ones.
 	FailedRetention time.Duration
-	// Clock is the time of the transport's waits and limits (see Clock); SystemClock unless set.
+	// Clock is the time of the transport's waits and limits (see Clock); the real time unless set.
 	Clock Clock
 	// Hooks are fault-injection points for tests; leave them nil.
 	Hooks Hooks
@@ -120,12 +120,12 @@ func New(cfg Config) *Transport {
 	if cfg.Metrics == nil {
 		cfg.Metrics = NewMetrics()
 	}
-	if c, ok := cfg.Store.(SupersedeCounter); ok {
+	if c, ok := cfg.Store.(supersedeCounter); ok {
 		f := c.SupersededTotal
 		cfg.Metrics.supersededTotal.Store(&f)
 	}
 	if cfg.Limits == nil {
-		l := DefaultLimits
+		l := defaultLimits
 		cfg.Limits = &l
 	}
 	if cfg.PollTimeout <= 0 {
@@ -147,7 +147,7 @@ func New(cfg Config) *Transport {
 		cfg.Handler = Greeter
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = SystemClock
+		cfg.Clock = systemClock{}
 	}
 	if cfg.SlowSend <= 0 {
 		cfg.SlowSend = 2 * time.Second
@@ -172,7 +172,7 @@ func New(cfg Config) *Transport {
 // long poll, or in webhook mode its setWebhook, starts with Run; WebhookHandler accepts its
 // updates from AddBot on.
 func (t *Transport) AddBot(ctx context.Context, api *API) (int, error) {
-	id, offset, err := t.cfg.Store.RegisterService(ctx, api.token, api.Me())
+	id, offset, err := t.cfg.Store.RegisterService(ctx, api.token, api.me())
 	if err != nil {
 		return 0, err
 	}
@@ -186,7 +186,7 @@ func (t *Transport) AddBot(ctx context.Context, api *API) (int, error) {
 	t.apis[id] = api
 	t.bots = append(t.bots, b)
 	t.mu.Unlock()
-	t.log.Info("Bot registered", slog.String("username", api.Me().UserName), slog.Int("service_id", id))
+	t.log.Info("Bot registered", slog.String("username", api.me().UserName), slog.Int("service_id", id))
 	return id, nil
 }
 
@@ -400,7 +400,7 @@ func (d *dispatcher) run(ctx context.Context) {
 		case <-wake:
 			// Under load updates are stored every few milliseconds: a pause between scans
 			// keeps them from running back to back.
-			sleep(ctx, SystemClock, minWakeScan)
+			sleep(ctx, systemClock{}, minWakeScan)
 		}
 	}
 }
@@ -478,10 +478,10 @@ func (d *dispatcher) handle(ctx context.Context, tx Tx, u *Update) (err error) {
 		}
 	}()
 	if api := d.t.api(u.Service); api != nil {
-		u.Download = api.Download
+		u.Download = api.download
 	}
 	if api := d.t.api(u.Service); api != nil {
-		u.Bot = api.Me().UserName
+		u.Bot = api.me().UserName
 	}
 	tt := &trackingTx{Tx: tx}
 	if err := d.t.cfg.Handler(ctx, tt, u); err != nil {

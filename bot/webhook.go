@@ -96,18 +96,18 @@ func matches(secret *string, got string) bool {
 	return secret != nil && *secret != "" && subtle.ConstantTimeCompare([]byte(got), []byte(*secret)) == 1
 }
 
-// WebhookURL returns the URL Telegram posts a bot's updates to in webhook mode.
-func WebhookURL(base string, botID int64) string {
+// webhookURL returns the URL Telegram posts a bot's updates to in webhook mode.
+func webhookURL(base string, botID int64) string {
 	return strings.TrimSuffix(base, "/") + WebhookPath + strconv.FormatInt(botID, 10)
 }
 
 // setWebhook points Telegram at this process for one bot, trying until it succeeds or ctx ends.
 func (t *Transport) setWebhook(ctx context.Context, b *botEntry) {
 	log := t.log.With(slog.Int("service_id", b.service))
-	url := WebhookURL(t.cfg.Webhook, b.api.Me().ID)
+	url := webhookURL(t.cfg.Webhook, b.api.me().ID)
 	backoff := time.Second
 	for ctx.Err() == nil {
-		_, err := b.api.Do(ctx, Request{Method: "setWebhook", Params: map[string]string{
+		_, err := b.api.do(ctx, Request{Method: "setWebhook", Params: map[string]string{
 			"url":          url,
 			"secret_token": *b.secret.Load(),
 		}}, "")
@@ -127,7 +127,7 @@ func (t *Transport) setWebhook(ctx context.Context, b *botEntry) {
 // deleteWebhook removes the bot's webhook so that getUpdates works, and reports whether it did.
 // A failure is logged; the long poll goes on and asks again if Telegram refuses it.
 func (t *Transport) deleteWebhook(ctx context.Context, log *slog.Logger, b *botEntry) bool {
-	if _, err := b.api.Do(ctx, Request{Method: "deleteWebhook"}, ""); err != nil {
+	if _, err := b.api.do(ctx, Request{Method: "deleteWebhook"}, ""); err != nil {
 		if ctx.Err() == nil {
 			log.Warn("deleteWebhook failed", slog.Any("error", err))
 		}
@@ -205,7 +205,7 @@ func (t *Transport) botByID(id int64) *botEntry {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, b := range t.bots {
-		if b.api.Me().ID == id {
+		if b.api.me().ID == id {
 			return b
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // hookServer is this process's public address in a webhook test: a real listener in front of
@@ -96,7 +97,7 @@ func (e *env) startWebhook(t *testing.T, hs *hookServer, cfg bot.Config) *bottes
 	hs.serve(p.Transport.WebhookHandler())
 	want := hs.srv.URL + "/telegram/123456"
 	// A restarted process sets the webhook again.
-	bottest.WaitFor(t, 10*time.Second, "the webhook set", func() bool {
+	wait.For(t, 10*time.Second, "the webhook set", func() bool {
 		return e.Bot.Count("setWebhook") > sets && e.Bot.WebhookInfo().URL == want
 	})
 	return p
@@ -160,7 +161,7 @@ func TestWebhookSecret(t *testing.T) {
 		Hooks: bot.Hooks{BeforeHandle: func(*bot.Update) bool { return true }}})
 	e.User(1, "Ann", "en")
 	e.Send(t, 1, "first")
-	bottest.WaitFor(t, 10*time.Second, "the update stored", func() bool {
+	wait.For(t, 10*time.Second, "the update stored", func() bool {
 		return e.Bot.WebhookInfo().PendingUpdateCount == 0 && e.inboxRows(t) == 1
 	})
 	secret := hs.lastSecret()
@@ -217,7 +218,7 @@ func TestWebhookRestartAndBackToPolling(t *testing.T) {
 	e.User(1, "Ann", "en")
 	e.Send(t, 1, "a")
 	e.Send(t, 1, "b")
-	bottest.WaitFor(t, 10*time.Second, "both updates delivered", func() bool {
+	wait.For(t, 10*time.Second, "both updates delivered", func() bool {
 		return e.Bot.WebhookInfo().PendingUpdateCount == 0 && e.inboxRows(t) == 2
 	})
 	first.Stop()
@@ -227,7 +228,7 @@ func TestWebhookRestartAndBackToPolling(t *testing.T) {
 	}
 	second := e.startWebhook(t, hs, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
 	e.Send(t, 1, "c")
-	bottest.WaitFor(t, 10*time.Second, "the replies", func() bool { return len(e.botTexts(1)) == 3 })
+	wait.For(t, 10*time.Second, "the replies", func() bool { return len(e.botTexts(1)) == 3 })
 	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b,got c" {
 		t.Errorf("replies %s, want got a,got b,got c", got)
 	}
@@ -235,9 +236,9 @@ func TestWebhookRestartAndBackToPolling(t *testing.T) {
 	hs.serve(nil)
 
 	e.Start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
-	bottest.WaitFor(t, 10*time.Second, "the webhook deleted", func() bool { return e.Bot.WebhookInfo().URL == "" })
+	wait.For(t, 10*time.Second, "the webhook deleted", func() bool { return e.Bot.WebhookInfo().URL == "" })
 	e.Send(t, 1, "d")
-	bottest.WaitFor(t, 10*time.Second, "the polled reply", func() bool { return len(e.botTexts(1)) == 4 })
+	wait.For(t, 10*time.Second, "the polled reply", func() bool { return len(e.botTexts(1)) == 4 })
 	if got := e.botTexts(1)[3]; got != "got d" {
 		t.Errorf("reply %q, want got d", got)
 	}
@@ -256,11 +257,11 @@ func TestWebhookSecondDelivery(t *testing.T) {
 	// "a" is stored, handled and answered, and delivered again until its answer gets through.
 	before := hs.loseAnswers(true)
 	e.Send(t, 1, "a")
-	bottest.WaitFor(t, 10*time.Second, "a second delivery of a", func() bool { return hs.deliveries() >= before+2 })
+	wait.For(t, 10*time.Second, "a second delivery of a", func() bool { return hs.deliveries() >= before+2 })
 	hs.loseAnswers(false)
-	bottest.WaitFor(t, 10*time.Second, "a acknowledged", func() bool { return e.Bot.WebhookInfo().PendingUpdateCount == 0 })
+	wait.For(t, 10*time.Second, "a acknowledged", func() bool { return e.Bot.WebhookInfo().PendingUpdateCount == 0 })
 	e.Send(t, 1, "b")
-	bottest.WaitFor(t, 10*time.Second, "the reply to b", func() bool { return len(e.botTexts(1)) >= 2 })
+	wait.For(t, 10*time.Second, "the reply to b", func() bool { return len(e.botTexts(1)) >= 2 })
 	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b" {
 		t.Fatalf("replies %s, want got a,got b", got)
 	}
@@ -269,7 +270,7 @@ func TestWebhookSecondDelivery(t *testing.T) {
 	// process polls and gets it again.
 	before = hs.loseAnswers(true)
 	e.Send(t, 1, "c")
-	bottest.WaitFor(t, 10*time.Second, "c stored and answered", func() bool {
+	wait.For(t, 10*time.Second, "c stored and answered", func() bool {
 		return hs.deliveries() > before && len(e.botTexts(1)) == 3
 	})
 	first.Stop()
@@ -278,12 +279,12 @@ func TestWebhookSecondDelivery(t *testing.T) {
 		t.Fatalf("%d updates pending after the lost answer, want 1 (c)", n)
 	}
 	e.Start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
-	bottest.WaitFor(t, 10*time.Second, "c polled again", func() bool {
+	wait.For(t, 10*time.Second, "c polled again", func() bool {
 		info := e.Bot.WebhookInfo()
 		return info.URL == "" && info.PendingUpdateCount == 0
 	})
 	e.Send(t, 1, "d")
-	bottest.WaitFor(t, 10*time.Second, "the reply to d", func() bool { return len(e.botTexts(1)) >= 4 })
+	wait.For(t, 10*time.Second, "the reply to d", func() bool { return len(e.botTexts(1)) >= 4 })
 	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b,got c,got d" {
 		t.Errorf("replies %s, want got a,got b,got c,got d", got)
 	}
@@ -366,7 +367,7 @@ func TestWebhookSeveralProcesses(t *testing.T) {
 	for i := range n {
 		e.Send(t, 1, fmt.Sprint(i))
 	}
-	bottest.WaitFor(t, 10*time.Second, "every reply", func() bool { return len(e.botTexts(1)) >= n })
+	wait.For(t, 10*time.Second, "every reply", func() bool { return len(e.botTexts(1)) >= n })
 	for i, m := range e.botTexts(1) {
 		if want := fmt.Sprint("got ", i); m != want {
 			t.Fatalf("reply %d: %q, want %q", i, m, want)
@@ -393,7 +394,7 @@ func TestWebhookSeveralProcesses(t *testing.T) {
 		e.Send(t, 1, fmt.Sprint(sent))
 		sent++
 		want := sent
-		bottest.WaitFor(t, 20*time.Second, "the reply", func() bool { return len(e.botTexts(1)) >= want })
+		wait.For(t, 20*time.Second, "the reply", func() bool { return len(e.botTexts(1)) >= want })
 	}
 	for i, m := range e.botTexts(1) {
 		if want := fmt.Sprint("got ", i); m != want {

@@ -32,16 +32,16 @@ func (a Algorithm) String() string {
 	}
 }
 
-// DefaultNodes is the node budget of a search given neither Nodes nor
+// defaultNodes is the node budget of a search given neither Nodes nor
 // Time.
-const DefaultNodes = 200_000
+const defaultNodes = 200_000
 
 // Limits bound one AI search. The search stops at the first limit reached;
 // with only Nodes (and Depth) set it is fully deterministic for a given
 // Seed.
 type Limits struct {
 	// Nodes is the number of positions the search may visit (0 = no node
-	// limit; DefaultNodes if Time is zero too).
+	// limit; defaultNodes if Time is zero too).
 	Nodes int64
 	// Time is the wall-clock budget (0 = none).
 	Time time.Duration
@@ -76,7 +76,7 @@ func (g *Game) BestMove(ctx context.Context, lim Limits) (Move, SearchInfo, erro
 	}
 	legal := g.legalMoves()
 	if lim.Nodes <= 0 && lim.Time <= 0 {
-		lim.Nodes = DefaultNodes
+		lim.Nodes = defaultNodes
 	}
 	if lim.Seed == 0 {
 		lim.Seed = g.cfg.seed

@@ -38,7 +38,7 @@ func isLegal(g *Game, m Move) bool {
 }
 
 func TestAILegalAndDeterministic(t *testing.T) {
-	for _, v := range Variants() {
+	for _, v := range variants() {
 		t.Run(v.Name, func(t *testing.T) {
 			t.Parallel()
 			for _, g := range randomPositions(t, v.Name, 2) {

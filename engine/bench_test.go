@@ -112,7 +112,7 @@ func BenchmarkGameApply(b *testing.B) {
 	}
 }
 
-// BenchmarkImage measures drawing a picture (Render) and encoding it as a
+// BenchmarkImage measures drawing a picture (render) and encoding it as a
 // PNG (WritePNG, drawing included) for each game, in the positions of the
 // picture tests.
 func BenchmarkImage(b *testing.B) {
@@ -124,18 +124,18 @@ func BenchmarkImage(b *testing.B) {
 		g := mustGame(b, pg.variant, opts...)
 		mustPlay(b, g, pg.moves...)
 		b.Run(pg.name+"/Render", func(b *testing.B) {
-			g.Render(ImageOptions{}) // the sprites are drawn on first use
+			g.render(ImageOptions{}) // the sprites are drawn on first use
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu := cpuSeconds()
 			for i := 0; i < b.N; i++ {
-				g.Render(ImageOptions{Viewer: Player(i & 1)})
+				g.render(ImageOptions{Viewer: Player(i & 1)})
 			}
 			reportCPU(b, cpu)
 		})
 		b.Run(pg.name+"/WritePNG", func(b *testing.B) {
 			var buf bytes.Buffer
-			g.Render(ImageOptions{})
+			g.render(ImageOptions{})
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu := cpuSeconds()

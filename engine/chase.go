@@ -90,7 +90,7 @@ func chaseRules() *rules {
 		switch {
 		case cnt[s.Turn] < 5:
 			return true, -1
-		case cnt[s.Turn.Other()] < 5:
+		case cnt[s.Turn.other()] < 5:
 			return true, 1
 		case n == 0:
 			return true, -1
@@ -231,7 +231,7 @@ func (w *chaseWork) push(cd *chaseData, at, d int, die Piece) bool {
 // finish reallocates captured pips to the victim's dice and emits the
 // move as the difference between the scratch board and the position.
 func (w *chaseWork) finish(cd *chaseData, c *ctx, to int, dir uint8, flags uint8) {
-	victim := w.me.Other()
+	victim := w.me.other()
 	for w.pips > 0 {
 		best := none
 		for sq := 0; sq < 81; sq++ {
@@ -286,9 +286,9 @@ func (cd *chaseData) exchangeRule(c *ctx) {
 func (cd *chaseData) status(g *Game, nLegal int) Status {
 	s := g.cur()
 	n := cd.count(s)
-	for _, p := range [2]Player{s.Turn, s.Turn.Other()} {
+	for _, p := range [2]Player{s.Turn, s.Turn.other()} {
 		if n[p] < 5 {
-			return end(Win, p.Other(), RuleFewDice, "fewer than five dice")
+			return end(Win, p.other(), RuleFewDice, "fewer than five dice")
 		}
 	}
 	return defaultStatus(g, nLegal)

@@ -134,7 +134,7 @@ func chessRules() *rules {
 		if n > 0 {
 			return false, 0
 		}
-		if k := kingSquare(&s.Board, s.Turn); k != none && cd.attacked(&s.Board, k, s.Turn.Other()) {
+		if k := kingSquare(&s.Board, s.Turn); k != none && cd.attacked(&s.Board, k, s.Turn.other()) {
 			return true, -1
 		}
 		return true, 0
@@ -246,7 +246,7 @@ func (cd *chessData) pawnRule(c *ctx) {
 // recorded when a capture is possible, so that positions differing only in
 // an unusable en passant right repeat as they should.
 func (cd *chessData) epPossible(c *ctx, sq int) bool {
-	enemyPawn := makePiece(c.me.Other(), kindPawn)
+	enemyPawn := makePiece(c.me.other(), kindPawn)
 	for _, d := range []int{dirE, dirW} {
 		if q := cd.t.step(sq, d); q != none && c.s.Board[q] == enemyPawn {
 			return true
@@ -303,7 +303,7 @@ func (cd *chessData) kingRule(c *ctx) {
 	if c.from != home || rights&(kBit|qBit) == 0 {
 		return
 	}
-	enemy := c.me.Other()
+	enemy := c.me.other()
 	if cd.attacked(b, home, enemy) {
 		return
 	}
@@ -317,7 +317,7 @@ func (cd *chessData) kingRule(c *ctx) {
 }
 
 // attacked reports whether side by attacks sq on board b.
-func (cd *chessData) attacked(b *[MaxSquares]Piece, sq int, by Player) bool {
+func (cd *chessData) attacked(b *[maxSquares]Piece, sq int, by Player) bool {
 	t := cd.t
 	for _, q := range cd.knight[sq] {
 		if b[q] == makePiece(by, kindKnight) {
@@ -363,7 +363,7 @@ func (cd *chessData) attacked(b *[MaxSquares]Piece, sq int, by Player) bool {
 }
 
 // kingSquare finds p's king, or none.
-func kingSquare(b *[MaxSquares]Piece, p Player) int {
+func kingSquare(b *[maxSquares]Piece, p Player) int {
 	king := makePiece(p, kindChessKing)
 	for sq := 0; sq < 64; sq++ {
 		if b[sq] == king {
@@ -383,8 +383,8 @@ func (cd *chessData) legal(_ *rules, s *State, ms []move) []move {
 	if k == none {
 		return ms // positions without a king are rejected on load
 	}
-	inCheck := cd.attacked(&s.Board, k, me.Other())
-	var b [MaxSquares]Piece
+	inCheck := cd.attacked(&s.Board, k, me.other())
+	var b [maxSquares]Piece
 	n := 0
 	for i := range ms {
 		m := &ms[i]
@@ -399,7 +399,7 @@ func (cd *chessData) legal(_ *rules, s *State, ms []move) []move {
 			if from == k {
 				ks = int(m.path[1])
 			}
-			if cd.attacked(&b, ks, me.Other()) {
+			if cd.attacked(&b, ks, me.other()) {
 				continue
 			}
 		}
@@ -417,8 +417,8 @@ func (cd *chessData) status(g *Game, nLegal int) Status {
 	s := g.cur()
 	if nLegal == 0 {
 		k := kingSquare(&s.Board, s.Turn)
-		if k != none && cd.attacked(&s.Board, k, s.Turn.Other()) {
-			return end(Win, s.Turn.Other(), RuleCheckmate, "checkmate")
+		if k != none && cd.attacked(&s.Board, k, s.Turn.other()) {
+			return end(Win, s.Turn.other(), RuleCheckmate, "checkmate")
 		}
 		return end(Draw, 0, RuleStalemate, "stalemate")
 	}
@@ -435,7 +435,7 @@ func (cd *chessData) status(g *Game, nLegal int) Status {
 // bishop against a bishop of the same colour, two bishops of one colour
 // against a king, ...). Positions dead only by their pawn structure are
 // left to the other rules.
-func deadPosition(b *[MaxSquares]Piece) bool {
+func deadPosition(b *[maxSquares]Piece) bool {
 	minors, knights := 0, 0
 	var colours [2]bool
 	for sq := 0; sq < 64; sq++ {

@@ -153,7 +153,7 @@ func decodeFEN(r *rules, text string) (State, error) {
 		return s, fmt.Errorf("%w: each side needs exactly one king", ErrBadPosition)
 	}
 	cd := newChessData(r.topo)
-	if k := kingSquare(&s.Board, s.Turn.Other()); cd.attacked(&s.Board, k, s.Turn) {
+	if k := kingSquare(&s.Board, s.Turn.other()); cd.attacked(&s.Board, k, s.Turn) {
 		return s, fmt.Errorf("%w: the side not to move is in check", ErrBadPosition)
 	}
 	return s, nil

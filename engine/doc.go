@@ -7,14 +7,14 @@
 //
 // # Using it
 //
-// NewGame starts a game by variant name (see Variants) with options such as
+// NewGame starts a game by variant name with options such as
 // WithPosition, WithSeed, WithPlyLimit and the game-specific ones. A Game
 // offers the sorted legal moves (one per distinct effect, each with a
 // unique notation that ParseMove reads back), Play for leniently written
 // moves, Apply, Undo, Status (ongoing, win or draw, with the Rule that
 // ended the game and an English reason), Position strings in each game's
 // own format, Steps for inline keyboards, a text Diagram, pictures
-// (Image, Render, WritePNG), Perft and Divide, and BestMove, the AI.
+// (WritePNG, WriteRenderPNG), and BestMove, the AI.
 //
 // Typed moves: each game's notation ("c3-d4", "g5:e3:c5", "32-28",
 // "28x19", "e2e4", "e7e8q", "A3>A4:2", "C5-E5(ne)"), and also "c3d4",
@@ -36,7 +36,7 @@
 // Back for a "back" button. Apply allocates nothing once a game's buffers
 // have grown, in every game.
 //
-// Pictures: Render(ImageOptions) draws the position for a phone: at least
+// Pictures: WriteRenderPNG(w, ImageOptions) draws the position for a phone: at least
 // 640 pixels wide, turned to the viewer, with coordinates (square numbers
 // on numbered boards), figures drawn as vector silhouettes (the six chess
 // pieces, draughts men with a crown on kings, Chase dice with pips, the
@@ -157,7 +157,7 @@
 // -selfplay 6 -v" replays the matches that chose the default AI; the
 // benchmarks report perft and search speed, per wall-clock and per CPU
 // second ("go test ./engine -run XXX -bench . -benchtime 3x"), the public
-// Apply of every game (no allocation), and Render and WritePNG per game;
+// Apply of every game (no allocation), and drawing and WritePNG per game;
 // "go test ./engine -run Pictures -pictures DIR" writes the test pictures
 // into DIR to look at.
 package engine

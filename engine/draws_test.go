@@ -34,7 +34,7 @@ func tryQuiet(g *Game, n int, preferMen bool) string {
 		var pickMan bool
 		pickSeen := 0
 		for _, m := range g.LegalMoves() {
-			if m.IsCapture() || m.m.flags&flagPromotion != 0 {
+			if m.isCapture() || m.m.flags&flagPromotion != 0 {
 				continue
 			}
 			child := s

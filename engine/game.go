@@ -11,15 +11,15 @@ import (
 // guarantees that every game ends.
 const DefaultPlyLimit = 600
 
-// Variant describes one playable game for menus.
-type Variant struct {
+// variant describes one playable game for menus.
+type variant struct {
 	Name  string // identifier passed to NewGame
 	Title string // English display name
 }
 
 // variantDef builds the rules of a variant from the options.
 type variantDef struct {
-	Variant
+	variant
 	build func(cfg *config) (*rules, error)
 }
 
@@ -36,24 +36,24 @@ func variantTable() []variantDef {
 		}
 	}
 	return []variantDef{
-		{Variant{"russian", "Russian draughts"}, plain(russianRules)},
-		{Variant{"turkish", "Turkish draughts"}, plain(turkishRules)},
-		{Variant{"international", "International draughts"}, plain(internationalRules)},
-		{Variant{"brazilian", "Brazilian draughts"}, plain(brazilianRules)},
-		{Variant{"english", "English draughts (test configuration)"}, plain(englishRules)},
-		{Variant{"chase", "Chase"}, plain(chaseRules)},
-		{Variant{"foxgeese13", "Fox and Geese (13 geese)"}, fox(13)},
-		{Variant{"foxgeese15", "Fox and Geese (15 geese)"}, fox(15)},
-		{Variant{"foxgeese17", "Fox and Geese (17 geese)"}, fox(17)},
-		{Variant{"chess", "Chess"}, plain(chessRules)},
+		{variant{"russian", "Russian draughts"}, plain(russianRules)},
+		{variant{"turkish", "Turkish draughts"}, plain(turkishRules)},
+		{variant{"international", "International draughts"}, plain(internationalRules)},
+		{variant{"brazilian", "Brazilian draughts"}, plain(brazilianRules)},
+		{variant{"english", "English draughts (test configuration)"}, plain(englishRules)},
+		{variant{"chase", "Chase"}, plain(chaseRules)},
+		{variant{"foxgeese13", "Fox and Geese (13 geese)"}, fox(13)},
+		{variant{"foxgeese15", "Fox and Geese (15 geese)"}, fox(15)},
+		{variant{"foxgeese17", "Fox and Geese (17 geese)"}, fox(17)},
+		{variant{"chess", "Chess"}, plain(chessRules)},
 	}
 }
 
-// Variants lists the games NewGame accepts, in menu order.
-func Variants() []Variant {
-	var out []Variant
+// variants lists the games NewGame accepts, in menu order.
+func variants() []variant {
+	var out []variant
 	for _, v := range variantTable() {
-		out = append(out, v.Variant)
+		out = append(out, v.variant)
 	}
 	return out
 }
@@ -121,7 +121,7 @@ type Game struct {
 	text    []byte // scratch for the notation check of Apply
 }
 
-// NewGame starts a game of the named variant (see Variants).
+// NewGame starts a game of the named variant (see variantTable).
 func NewGame(variant string, opts ...Option) (*Game, error) {
 	cfg := config{fox: defaultFoxConfig()}
 	for _, o := range opts {
@@ -192,9 +192,6 @@ func (g *Game) Title() string { return g.r.title }
 
 // PlayerName returns the display name of a side ("White", "Red", "Fox"...).
 func (g *Game) PlayerName(p Player) string { return g.r.playerNames[p&1] }
-
-// Seed returns the game's random seed.
-func (g *Game) Seed() uint64 { return g.cfg.seed }
 
 // ToMove returns the side to move.
 func (g *Game) ToMove() Player { return g.cur().Turn }

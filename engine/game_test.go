@@ -9,7 +9,7 @@ import (
 )
 
 func TestVariants(t *testing.T) {
-	vs := Variants()
+	vs := variants()
 	if len(vs) != 10 {
 		t.Errorf("%d variants, want 10", len(vs))
 	}
@@ -126,7 +126,7 @@ func TestUndo(t *testing.T) {
 }
 
 func TestSortedUniqueNotation(t *testing.T) {
-	for _, v := range Variants() {
+	for _, v := range variants() {
 		g := mustGame(t, v.Name)
 		ms := g.LegalMoves()
 		seen := map[string]bool{}
@@ -174,7 +174,7 @@ func TestSteps(t *testing.T) {
 }
 
 func TestDiagramAndImage(t *testing.T) {
-	for _, v := range Variants() {
+	for _, v := range variants() {
 		g := mustGame(t, v.Name)
 		ms := g.LegalMoves()
 		if err := g.Apply(ms[0]); err != nil {
@@ -222,8 +222,8 @@ func TestBadPositions(t *testing.T) {
 	}
 	// PDN ranges on numbered boards.
 	g := mustGame(t, "english", WithPosition("B:W21-32:B1-12"))
-	if g.Perft(3) != 302 {
-		t.Errorf("English from a PDN range position: perft(3) = %d", g.Perft(3))
+	if g.perft(3) != 302 {
+		t.Errorf("English from a PDN range position: perft(3) = %d", g.perft(3))
 	}
 }
 
@@ -234,12 +234,12 @@ func FuzzPosition(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, pos string) {
-		for _, v := range Variants() {
+		for _, v := range variants() {
 			if g, err := NewGame(v.Name, WithPosition(pos)); err == nil {
 				_ = g.LegalMoves()
 				_ = g.Status()
 				_ = g.Diagram(First)
-				_ = g.Render(ImageOptions{Viewer: Second, Selected: []string{pos}})
+				_ = g.render(ImageOptions{Viewer: Second, Selected: []string{pos}})
 			}
 		}
 	})
@@ -250,7 +250,7 @@ func FuzzMoveText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for _, v := range Variants() {
+		for _, v := range variants() {
 			g := mustGame(t, v.Name)
 			if m, err := g.ParseMove(text); err == nil {
 				if err := g.Apply(m); err != nil {

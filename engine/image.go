@@ -59,18 +59,13 @@ type ImageOptions struct {
 	HideLastMove bool
 }
 
-// Image draws the current position as seen by viewer (the viewer's side
-// at the bottom), with the last move marked.
-func (g *Game) Image(viewer Player) image.Image {
-	return g.Render(ImageOptions{Viewer: viewer})
-}
-
-// WritePNG encodes Image(viewer) as a PNG (see EncodePNG).
+// WritePNG encodes the current position as seen by viewer (the viewer's side at the bottom),
+// with the last move marked, as a PNG (see encodePNG).
 func (g *Game) WritePNG(w io.Writer, viewer Player) error {
 	return g.WriteRenderPNG(w, ImageOptions{Viewer: viewer})
 }
 
-// WriteRenderPNG encodes Render(opt) as a PNG (see EncodePNG). It draws
+// WriteRenderPNG draws the position with opt and encodes it as a PNG (see encodePNG). It draws
 // into a recycled picture, so that making many pictures does not churn
 // the garbage collector.
 func (g *Game) WriteRenderPNG(w io.Writer, opt ImageOptions) error {
@@ -78,14 +73,14 @@ func (g *Game) WriteRenderPNG(w io.Writer, opt ImageOptions) error {
 	img := scratchRGBA(lay.w, lay.h)
 	defer rgbaPool.Put(img)
 	g.renderInto(img, lay, opt)
-	return EncodePNG(w, img)
+	return encodePNG(w, img)
 }
 
-// Render draws the current position with the given options. The last
+// render draws the current position with the given options. The last
 // move comes from the game's history, so a game rebuilt by replaying its
 // moves shows it; a game started from a position string has none until a
 // move is played.
-func (g *Game) Render(opt ImageOptions) *image.RGBA {
+func (g *Game) render(opt ImageOptions) *image.RGBA {
 	lay := g.layout(opt.Viewer == Second)
 	img := image.NewRGBA(image.Rect(0, 0, lay.w, lay.h))
 	g.renderInto(img, lay, opt)

@@ -41,7 +41,7 @@ func TestPictures(t *testing.T) {
 		g := mustGame(t, pg.variant, opts...)
 		mustPlay(t, g, pg.moves...)
 		for _, viewer := range []Player{First, Second} {
-			img := g.Render(ImageOptions{Viewer: viewer})
+			img := g.render(ImageOptions{Viewer: viewer})
 			if w := img.Bounds().Dx(); w < 640 {
 				t.Errorf("%s: %d pixels wide, want at least 640", pg.name, w)
 			}
@@ -83,7 +83,7 @@ func TestPictureMarks(t *testing.T) {
 		x, y := lay.center(mustSquare(g.r.topo, name))
 		return pixel(img, x, y)
 	}
-	img := g.Render(ImageOptions{Selected: []string{"c3"}, Targets: []string{"b4", "d4"}})
+	img := g.render(ImageOptions{Selected: []string{"c3"}, Targets: []string{"b4", "d4"}})
 	if c := corner(img, "c3"); !near(c, mix(colDark, colSelected, 0.6)) {
 		t.Errorf("selected c3: %v", c)
 	}
@@ -99,12 +99,12 @@ func TestPictureMarks(t *testing.T) {
 	}
 	// Black to move: the ring moves to Black's disc.
 	mustPlay(t, g, "g3-f4", "f6-g5", "e3-d4")
-	if c := pixel(g.Render(ImageOptions{}), sideW+18+44-17, barH/2); !near(c, colGold) {
+	if c := pixel(g.render(ImageOptions{}), sideW+18+44-17, barH/2); !near(c, colGold) {
 		t.Errorf("no ring for Black to move: %v", c)
 	}
 	// The last move and a capture.
 	mustPlay(t, g, "g5:e3:c5")
-	img = g.Render(ImageOptions{})
+	img = g.render(ImageOptions{})
 	for _, sq := range []string{"g5", "c5"} {
 		if c := corner(img, sq); !near(c, mix(colDark, colLast, 0.55)) {
 			t.Errorf("last move square %s: %v", sq, c)
@@ -125,7 +125,7 @@ func TestPictureMarks(t *testing.T) {
 		t.Errorf("h8 for Black at %d,%d", x, y)
 	}
 	// The picture without the last move.
-	img = g.Render(ImageOptions{HideLastMove: true})
+	img = g.render(ImageOptions{HideLastMove: true})
 	lay = g.layout(false)
 	if c := corner(img, "g5"); !near(c, colDark) {
 		t.Errorf("hidden last move still marked: %v", c)

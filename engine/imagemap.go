@@ -1,6 +1,6 @@
 package engine
 
-// ImageMap locates the squares of a board in the picture Render draws, so that a page showing
+// ImageMap locates the squares of a board in the picture WriteRenderPNG draws, so that a page showing
 // the picture can tell which square a click or a tap falls on, and mark squares over it.
 type ImageMap struct {
 	// Width and Height are the picture's size in pixels.

@@ -9,14 +9,14 @@ import (
 // centre nearer to its own square than to any other, and a piece drawn at the centre of a
 // square that holds one (the picture is not the frame's colour there).
 func TestImageMap(t *testing.T) {
-	for _, v := range Variants() {
+	for _, v := range variants() {
 		g, err := NewGame(v.Name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, viewer := range []Player{First, Second} {
 			m := g.ImageMap(viewer)
-			img := g.Render(ImageOptions{Viewer: viewer, HideLastMove: true})
+			img := g.render(ImageOptions{Viewer: viewer, HideLastMove: true})
 			if b := img.Bounds(); b.Dx() != m.Width || b.Dy() != m.Height {
 				t.Fatalf("%s: map %dx%d, picture %v", v.Name, m.Width, m.Height, b)
 			}

@@ -30,8 +30,8 @@ type Move struct {
 // String returns the move's notation, which ParseMove reads back.
 func (m Move) String() string { return m.text }
 
-// IsCapture reports whether the move removes enemy pieces.
-func (m Move) IsCapture() bool { return m.m.flags&flagCapture != 0 }
+// isCapture reports whether the move removes enemy pieces.
+func (m Move) isCapture() bool { return m.m.flags&flagCapture != 0 }
 
 // Captures returns the number of enemy pieces the move removes.
 func (m Move) Captures() int { return int(m.m.ncap) }

@@ -182,7 +182,7 @@ func (g *Game) refuse(legal []Move, sq int) *MoveError {
 // mustCapture reports whether the game makes capturing compulsory and
 // the mover has a capture (then every legal move is one).
 func (g *Game) mustCapture(legal []Move) bool {
-	return len(g.r.groups) > 1 && len(legal) > 0 && legal[0].IsCapture()
+	return len(g.r.groups) > 1 && len(legal) > 0 && legal[0].isCapture()
 }
 
 // latin replaces the Cyrillic letters that look like Latin ones by those

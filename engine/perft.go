@@ -40,30 +40,30 @@ func (p *perfter) count(s *State, depth int) uint64 {
 	return n
 }
 
-// DivideEntry is one root move of a divide report and the number of
+// divideEntry is one root move of a divide report and the number of
 // leaves below it.
-type DivideEntry struct {
+type divideEntry struct {
 	Move  string
 	Nodes uint64
 }
 
-// Perft returns the number of leaf nodes of the legal-move tree of the
+// perft returns the number of leaf nodes of the legal-move tree of the
 // current position to the given depth (1 = the number of legal moves).
 // Moves with the same effect count once, as in the engine's move lists.
-func (g *Game) Perft(depth int) uint64 {
+func (g *Game) perft(depth int) uint64 {
 	return newPerfter(g.r).count(g.cur(), depth)
 }
 
-// Divide returns perft(depth-1) below each legal move of the current
+// divide returns perft(depth-1) below each legal move of the current
 // position, in the order of LegalMoves; it is the standard tool to find
 // the first subtree where two move generators disagree.
-func (g *Game) Divide(depth int) []DivideEntry {
+func (g *Game) divide(depth int) []divideEntry {
 	p := newPerfter(g.r)
-	var out []DivideEntry
+	var out []divideEntry
 	for _, m := range g.LegalMoves() {
 		child := *g.cur()
 		g.r.apply(&child, &m.m)
-		out = append(out, DivideEntry{Move: m.text, Nodes: p.count(&child, depth-1)})
+		out = append(out, divideEntry{Move: m.text, Nodes: p.count(&child, depth-1)})
 	}
 	return out
 }

@@ -54,9 +54,9 @@ func TestPerft(t *testing.T) {
 				depth = len(tc.want)
 			}
 			for d := 1; d <= depth; d++ {
-				if got := g.Perft(d); got != tc.want[d-1] {
+				if got := g.perft(d); got != tc.want[d-1] {
 					t.Errorf("perft(%d) = %d, want %d", d, got, tc.want[d-1])
-					for _, e := range g.Divide(d) {
+					for _, e := range g.divide(d) {
 						t.Logf("  %s %d", e.Move, e.Nodes)
 					}
 					return
@@ -85,10 +85,10 @@ func TestChaseDistinctPositions(t *testing.T) {
 func TestDivideSumsToPerft(t *testing.T) {
 	g := mustGame(t, "russian")
 	var sum uint64
-	for _, e := range g.Divide(4) {
+	for _, e := range g.divide(4) {
 		sum += e.Nodes
 	}
-	if want := g.Perft(4); sum != want {
+	if want := g.perft(4); sum != want {
 		t.Errorf("divide sum %d, perft %d", sum, want)
 	}
 }

@@ -143,8 +143,8 @@ func checkMove(t *testing.T, g *Game, variant string, before *State, m Move) {
 	if variant != "chase" && (b[0] > a[0] || b[1] > a[1]) {
 		t.Errorf("%v created pieces: %v -> %v", m, a, b)
 	}
-	if m.IsCapture() != (b[before.Turn.Other()] < a[before.Turn.Other()]) && variant != "chase" {
-		t.Errorf("%v: capture flag %v but pieces %v -> %v", m, m.IsCapture(), a, b)
+	if m.isCapture() != (b[before.Turn.other()] < a[before.Turn.other()]) && variant != "chase" {
+		t.Errorf("%v: capture flag %v but pieces %v -> %v", m, m.isCapture(), a, b)
 	}
 	if variant == "chase" {
 		sum, dice := pipTotals(&s)

@@ -128,9 +128,9 @@ func scratchRGBA(w, h int) *image.RGBA {
 	return image.NewRGBA(image.Rect(0, 0, w, h))
 }
 
-// EncodePNG writes a picture made by Render as a 256-colour PNG, with
+// encodePNG writes a picture made by render as a 256-colour PNG, with
 // the fastest compression.
-func EncodePNG(w io.Writer, img *image.RGBA) error {
+func encodePNG(w io.Writer, img *image.RGBA) error {
 	q := paletteOnce()
 	b := img.Rect
 	out, ok := palPool.Get().(*image.Paletted)

@@ -155,7 +155,7 @@ func (r *rules) generate(s *State, c *ctx, out []move) []move {
 		r.gen(r, s, c)
 	} else {
 		// Collect the mover's pieces once; every priority group walks them.
-		var own [MaxSquares]uint8
+		var own [maxSquares]uint8
 		nown := 0
 		for sq := 0; sq < r.topo.n(); sq++ {
 			if pc := s.Board[sq]; pc != 0 && pc.Owner() == s.Turn {

@@ -38,7 +38,7 @@ type searcher struct {
 	states  [maxPly + 2]State // child positions, one per ply (kept off the stack)
 	tt      []ttEntry
 	killers [maxPly + 1][2]uint64
-	history [MaxSquares][MaxSquares]int32
+	history [maxSquares][maxSquares]int32
 	// line holds the hashes of the game since its last irreversible move
 	// followed by the current search path, for repetition checks.
 	line []uint64

@@ -12,8 +12,8 @@ const (
 	Second Player = 1
 )
 
-// Other returns the opponent of p.
-func (p Player) Other() Player { return p ^ 1 }
+// other returns the opponent of p.
+func (p Player) other() Player { return p ^ 1 }
 
 // Kind is a piece type within one game (man, king, pawn, a die showing 3,
 // ...). Zero means "no piece"; kinds go up to 15.
@@ -46,7 +46,7 @@ const numAux = 2
 // undo is a copy and search never needs to unmake a move.
 type State struct {
 	// Board holds the piece on every square, indexed in board order.
-	Board [MaxSquares]Piece
+	Board [maxSquares]Piece
 	// Aux holds game variables: for chess the en passant square plus one
 	// (0 = none) and the castling rights; unused by the other games.
 	Aux [numAux]uint8
@@ -115,7 +115,7 @@ func (z *zobrist) hashOf(s *State, n int) uint64 {
 }
 
 // bitset is a set of squares.
-type bitset [MaxSquares / 64]uint64
+type bitset [maxSquares / 64]uint64
 
 func (b *bitset) has(sq int) bool { return b[sq>>6]>>(sq&63)&1 != 0 }
 func (b *bitset) set(sq int)      { b[sq>>6] |= 1 << (sq & 63) }

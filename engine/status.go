@@ -135,7 +135,7 @@ func defaultStatus(g *Game, nLegal int) Status {
 		if g.r.noMovesDraw {
 			return end(Draw, 0, RuleNoMoves, "no legal moves")
 		}
-		return end(Win, g.cur().Turn.Other(), RuleNoMoves, "no legal moves")
+		return end(Win, g.cur().Turn.other(), RuleNoMoves, "no legal moves")
 	}
 	return g.drawStatus()
 }

@@ -5,10 +5,10 @@ import (
 	"strings"
 )
 
-// MaxSquares is the largest number of squares (cells, points) a board may
+// maxSquares is the largest number of squares (cells, points) a board may
 // have. Every supported board fits: International draughts uses 50 dark
 // squares, chess 64, Chase 81 hexes.
-const MaxSquares = 128
+const maxSquares = 128
 
 // none marks a missing neighbour or an absent square in link tables.
 const none = -1

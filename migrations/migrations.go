@@ -20,13 +20,13 @@ import (
 //go:embed *.sql
 var files embed.FS
 
-// VersionTable is the table in which the applied schema version is kept.
-const VersionTable = "public.schema_version"
+// versionTable is the table in which the applied schema version is kept.
+const versionTable = "public.schema_version"
 
 // Apply brings the database behind conn up to the newest schema. Applying an up-to-date database
 // is a no-op.
 func Apply(ctx context.Context, conn *pgx.Conn) error {
-	m, err := migrate.NewMigrator(ctx, conn, VersionTable)
+	m, err := migrate.NewMigrator(ctx, conn, versionTable)
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
@@ -39,8 +39,8 @@ func Apply(ctx context.Context, conn *pgx.Conn) error {
 	return nil
 }
 
-// Latest returns the version number of the newest embedded migration.
-func Latest() (int32, error) {
+// latest returns the version number of the newest embedded migration.
+func latest() (int32, error) {
 	names, err := migrate.FindMigrations(files)
 	if err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
@@ -48,9 +48,9 @@ func Latest() (int32, error) {
 	return int32(len(names)), nil
 }
 
-// Current returns the schema version the database behind conn is at (0 for an empty database).
-func Current(ctx context.Context, conn *pgx.Conn) (int32, error) {
-	m, err := migrate.NewMigrator(ctx, conn, VersionTable)
+// current returns the schema version the database behind conn is at (0 for an empty database).
+func current(ctx context.Context, conn *pgx.Conn) (int32, error) {
+	m, err := migrate.NewMigrator(ctx, conn, versionTable)
 	if err != nil {
 		return 0, fmt.Errorf("migrate: %w", err)
 	}

@@ -297,7 +297,7 @@ func (d *decoder) quest() *Quest {
 	if d.failed() {
 		return nil
 	}
-	if !q.Magic.Known() {
+	if !q.Magic.known() {
 		d.fail(0, ErrUnknownMagic, "unknown magic 0x%08X: not a quest file", uint32(q.Magic))
 		return nil
 	}
@@ -400,7 +400,7 @@ func (d *decoder) headerQM(q *Quest) int {
 	d.skip(4)
 	q.DefaultJumpCountLimit = d.i32()
 	q.Hardness = d.i32()
-	n := q.Magic.ParamsCount()
+	n := q.Magic.paramsCount()
 	d.part = "parameter"
 	d.fits("parameters", n, minParamQM)
 	return n

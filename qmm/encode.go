@@ -176,9 +176,9 @@ func appendQuest(buf []byte, q *Quest) ([]byte, error) {
 	}
 	e := encoder{buf: buf, q: q}
 	switch {
-	case !q.Magic.Known():
+	case !q.Magic.known():
 		return nil, fmt.Errorf("%w: unknown magic %v", ErrInvalidQuest, q.Magic)
-	case q.Magic.OldTGE():
+	case q.Magic.oldTGE():
 		e.i32(int32(MagicQMM7OldTGE))
 	default:
 		e.i32(int32(MagicQMM7))

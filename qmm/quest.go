@@ -25,9 +25,8 @@
 //     from "". All other strings read an absent string as "".
 //   - Parameter changes and jump conditions are stored sparsely: [Location.Changes],
 //     [Jump.Changes] and [Jump.Conditions] hold only the entries that differ from the default,
-//     sorted by parameter index, with no index twice. The dense per-parameter view of the
-//     reference reader is given by [Location.Change], [Jump.Change] and [Quest.Condition] for
-//     one parameter, and by [DenseChanges] and [Quest.Conditions] for all of them. Storing the
+//     sorted by parameter index, with no index twice. [Quest.Condition] gives the dense
+//     per-parameter view of the reference reader for one condition. Storing the
 //     defaults would cost several times the file's size: .qm quests and quests converted from
 //     .qm carry a condition record for every parameter in every jump. For the same reason jumps
 //     with equal condition lists share them (see [Jump.Conditions]).
@@ -41,7 +40,7 @@ import (
 )
 
 // Magic is the first int32 of a quest file. It selects the layout (.qm or .qmm), the number of
-// parameters for .qm files and the player rules (see [Magic.OldTGE]).
+// parameters for .qm files and the player rules (see Magic.oldTGE).
 type Magic uint32
 
 // The six magics the reader accepts.
@@ -63,8 +62,8 @@ const (
 	MagicQMM7OldTGE Magic = 0x069F6BD7
 )
 
-// Known reports whether m is one of the six magics the reader accepts.
-func (m Magic) Known() bool {
+// known reports whether m is one of the six magics the reader accepts.
+func (m Magic) known() bool {
 	switch m {
 	case MagicQM2, MagicQM3, MagicQM4, MagicQMM6, MagicQMM7, MagicQMM7OldTGE:
 		return true
@@ -75,20 +74,20 @@ func (m Magic) Known() bool {
 // IsQM reports whether m denotes the old .qm layout (QM_2, QM_3 or QM_4).
 func (m Magic) IsQM() bool { return m == MagicQM2 || m == MagicQM3 || m == MagicQM4 }
 
-// IsQMM reports whether m denotes the .qmm layout (QMM_6, QMM_7 or QMM_7 with old-TGE rules).
-func (m Magic) IsQMM() bool { return m == MagicQMM6 || m == MagicQMM7 || m == MagicQMM7OldTGE }
+// isQMM reports whether m denotes the .qmm layout (QMM_6, QMM_7 or QMM_7 with old-TGE rules).
+func (m Magic) isQMM() bool { return m == MagicQMM6 || m == MagicQMM7 || m == MagicQMM7OldTGE }
 
 // HasVersion reports whether files with magic m store a version and a changelog.
 func (m Magic) HasVersion() bool { return m == MagicQMM7 || m == MagicQMM7OldTGE }
 
-// OldTGE reports whether quests with magic m are played with the old (TGE 4) rules: every .qm
+// oldTGE reports whether quests with magic m are played with the old (TGE 4) rules: every .qm
 // magic and [MagicQMM7OldTGE]. The player then hides jumps into locations whose outgoing jumps
 // are exhausted, and ignores failing or deadly location crits while an active choice exists.
-func (m Magic) OldTGE() bool { return m.IsQM() || m == MagicQMM7OldTGE }
+func (m Magic) oldTGE() bool { return m.IsQM() || m == MagicQMM7OldTGE }
 
-// ParamsCount returns the fixed number of parameters of a .qm magic (24, 48 or 96), or 0 for
+// paramsCount returns the fixed number of parameters of a .qm magic (24, 48 or 96), or 0 for
 // magics whose files store the count.
-func (m Magic) ParamsCount() int {
+func (m Magic) paramsCount() int {
 	switch m {
 	case MagicQM2:
 		return 24
@@ -219,8 +218,8 @@ type Quest struct {
 	Jumps []Jump `json:"jumps"`
 }
 
-// OldTGE reports whether the player must use the old (TGE 4) rules for q; see [Magic.OldTGE].
-func (q *Quest) OldTGE() bool { return q.Magic.OldTGE() }
+// OldTGE reports whether the player must use the old (TGE 4) rules for q; see Magic.oldTGE.
+func (q *Quest) OldTGE() bool { return q.Magic.oldTGE() }
 
 // StartLocation returns the index in q.Locations of the first starting location, or -1.
 func (q *Quest) StartLocation() int {
@@ -234,26 +233,26 @@ func (q *Quest) StartLocation() int {
 
 // Condition returns the condition that parameter p (0-based) must meet for jump j to be
 // available: the stored one or, when the jump sets none, the default that any value of the
-// parameter meets (see [Quest.DefaultCondition]).
+// parameter meets (see Quest.defaultCondition).
 func (q *Quest) Condition(j *Jump, p int) Condition {
 	if c, ok := findCondition(j.Conditions, p); ok {
 		return c
 	}
-	return q.DefaultCondition(p)
+	return q.defaultCondition(p)
 }
 
-// DefaultCondition returns the condition a jump has on parameter p when it sets none: the
+// defaultCondition returns the condition a jump has on parameter p when it sets none: the
 // parameter's whole range, no value lists, both flags false. p must be a valid index of q.Params.
-func (q *Quest) DefaultCondition(p int) Condition {
+func (q *Quest) defaultCondition(p int) Condition {
 	return Condition{Param: int32(p), MustFrom: q.Params[p].Min, MustTo: q.Params[p].Max}
 }
 
-// Conditions returns the dense list of jump j's conditions, one per parameter of q, as the
+// conditions returns the dense list of jump j's conditions, one per parameter of q, as the
 // reference reader's paramsConditions.
-func (q *Quest) Conditions(j *Jump) []Condition {
+func (q *Quest) conditions(j *Jump) []Condition {
 	out := make([]Condition, len(q.Params))
 	for i := range out {
-		out[i] = q.DefaultCondition(i)
+		out[i] = q.defaultCondition(i)
 	}
 	for _, c := range j.Conditions {
 		if int(c.Param) >= 0 && int(c.Param) < len(out) {
@@ -363,7 +362,7 @@ type Location struct {
 	IsDeadly   bool `json:"isFailyDeadly"`
 	IsEmpty    bool `json:"isEmpty"`
 
-	// Changes are the parameter changes made on entering, sparse: see [Location.Change].
+	// Changes are the parameter changes made on entering, sparse: see Location.change.
 	Changes []ParamChange `json:"paramsChanges,omitempty"`
 
 	// Texts are the location's texts with their media. A .qm location always has 10 texts,
@@ -403,13 +402,13 @@ func (l *Location) Type() LocationType {
 	return LocationOrdinary
 }
 
-// Change returns the change the location makes to parameter p (0-based): the stored one, or
+// change returns the change the location makes to parameter p (0-based): the stored one, or
 // the default (no change) with Param set to p.
-func (l *Location) Change(p int) ParamChange { return findChange(l.Changes, p) }
+func (l *Location) change(p int) ParamChange { return findChange(l.Changes, p) }
 
-// DenseChanges returns one change per parameter, n in all, as the reference reader's
+// denseChanges returns one change per parameter, n in all, as the reference reader's
 // paramsChanges: the stored ones and defaults for the others.
-func DenseChanges(changes []ParamChange, n int) []ParamChange {
+func denseChanges(changes []ParamChange, n int) []ParamChange {
 	out := make([]ParamChange, n)
 	for i := range out {
 		out[i].Param = int32(i)
@@ -445,7 +444,7 @@ type Jump struct {
 	// repeat one list in most jumps), so treat the elements as read-only: to change a jump's
 	// conditions, assign it a new slice.
 	Conditions []Condition `json:"paramsConditions,omitempty"`
-	// Changes are the parameter changes made by taking the jump, sparse: see [Jump.Change].
+	// Changes are the parameter changes made by taking the jump, sparse: see Jump.change.
 	Changes []ParamChange `json:"paramsChanges,omitempty"`
 
 	// FormulaToPass must be non-zero for the jump to be available (when non-empty).
@@ -458,9 +457,9 @@ type Jump struct {
 	Media Media `json:"media,omitzero"`
 }
 
-// Change returns the change the jump makes to parameter p (0-based): the stored one, or the
+// change returns the change the jump makes to parameter p (0-based): the stored one, or the
 // default (no change) with Param set to p.
-func (j *Jump) Change(p int) ParamChange { return findChange(j.Changes, p) }
+func (j *Jump) change(p int) ParamChange { return findChange(j.Changes, p) }
 
 // ShowingType tells whether a change shows or hides the parameter. A .qmm file and a .qm
 // location store it in one byte; a .qm jump stores an int32, and Encode writes its low byte.

@@ -17,19 +17,19 @@ import (
 
 // Limits that keep a compilation bounded whatever its input.
 const (
-	// MaxDepth bounds the nesting of includes and of macro calls.
-	MaxDepth = 32
-	// MaxLines bounds the lines a compilation handles, macro expansions included.
-	MaxLines = 1_000_000
+	// maxDepth bounds the nesting of includes and of macro calls.
+	maxDepth = 32
+	// maxLines bounds the lines a compilation handles, macro expansions included.
+	maxLines = 1_000_000
 	// maxLoop bounds the values of one #for.
 	maxLoop = 100_000
 )
 
-// lineLimit is the bound on lines of the compilations to come: MaxLines, lowered only by the
+// lineLimit is the bound on lines of the compilations to come: maxLines, lowered only by the
 // fuzz tests, which must not spend seconds on one input that expands a loop a million times.
 var lineLimit atomic.Int64
 
-func init() { lineLimit.Store(MaxLines) }
+func init() { lineLimit.Store(maxLines) }
 
 // srcLine is one line of a source, comments removed, with where it comes from.
 type srcLine struct {
@@ -84,7 +84,7 @@ type compiler struct {
 	errs     ErrorList
 	warns    ErrorList
 	lines    int
-	maxLines int // MaxLines, unless the tests lower it
+	maxLines int // maxLines, unless the tests lower it
 	macros   map[string]*macro
 	globals  []*global
 	bindings []binding
@@ -136,10 +136,10 @@ const (
 	compatDebug
 )
 
-// Compile compiles the source file name of fsys into a quest. #include:x names the file x, or
+// compile compiles the source file name of fsys into a quest. #include:x names the file x, or
 // x.qms, of the same fsys, relative to the folder of name. The error, when not nil, is an
 // [ErrorList] of every error found.
-func Compile(fsys fs.FS, name string) (*qmm.Quest, error) {
+func compile(fsys fs.FS, name string) (*qmm.Quest, error) {
 	q, _, err := CompileWithWarnings(fsys, name)
 	return q, err
 }
@@ -217,8 +217,8 @@ func (c *compiler) load(name string, chain []string, at pos) []srcLine {
 			return nil
 		}
 	}
-	if len(chain) >= MaxDepth {
-		c.errorf(at, "", "includes nested deeper than %d: %s", MaxDepth,
+	if len(chain) >= maxDepth {
+		c.errorf(at, "", "includes nested deeper than %d: %s", maxDepth,
 			strings.Join(append(append([]string(nil), chain...), file), " → "))
 		return nil
 	}
@@ -446,8 +446,8 @@ func (c *compiler) call(name string, head token, l srcLine, p pos) {
 
 // expand parses the lines of m with its parameters bound to args.
 func (c *compiler) expand(m *macro, args []string, lines []srcLine, p pos) {
-	if len(c.calls) >= MaxDepth {
-		c.errorf(p, "a macro must not call itself without end", "macro calls nested deeper than %d: %s", MaxDepth,
+	if len(c.calls) >= maxDepth {
+		c.errorf(p, "a macro must not call itself without end", "macro calls nested deeper than %d: %s", maxDepth,
 			strings.Join(append(append([]string(nil), c.calls...), m.name), " → "))
 		return
 	}
@@ -460,7 +460,7 @@ func (c *compiler) expand(m *macro, args []string, lines []srcLine, p pos) {
 	consts := c.constants()
 	c.calls = append(c.calls, m.name)
 	for _, l := range lines {
-		if len(c.errs) > MaxErrors || c.lines > c.maxLines {
+		if len(c.errs) > maxErrors || c.lines > c.maxLines {
 			break
 		}
 		l.text = c.expandLine(l.text, consts, l.p)
@@ -655,7 +655,7 @@ func (c *compiler) runFor(b *block, p pos) {
 			args = append(args, lists[i][k])
 		}
 		c.expand(b.m, args, b.m.lines, p)
-		if len(c.errs) > MaxErrors || c.lines > c.maxLines {
+		if len(c.errs) > maxErrors || c.lines > c.maxLines {
 			return
 		}
 	}
@@ -737,7 +737,7 @@ func (c *compiler) bound(s string) string {
 	return s
 }
 
-// CompileWithWarnings is [Compile] that also returns the warnings: what the compiler tolerated
+// CompileWithWarnings is compile that also returns the warnings: what the compiler tolerated
 // and ignored, as the original compiler did (an unknown directive, a case to a missing site, a
 // change of an undeclared variable…), each with its place and a hint.
 func CompileWithWarnings(fsys fs.FS, name string) (*qmm.Quest, ErrorList, error) {

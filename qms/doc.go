@@ -1,7 +1,7 @@
 // Package qms compiles quest sources written in the original Telegram bot's authoring language
 // (.qms) into quests (package qmm), and writes any quest back as source.
 //
-// The package is pure: [Compile] reads the source and its includes only through the fs.FS it is
+// The package is pure: compile reads the source and its includes only through the fs.FS it is
 // given, [CompileSource] compiles one text, [Decompile] returns the source of a quest. Nothing is
 // logged and no state is kept between calls.
 //
@@ -38,7 +38,7 @@
 //     each call of the macro increments. #for:i:RANGES … [#else …] #end repeats its lines for
 //     each value of i (RANGES is a ;-list of values, FROM..TO of numbers or of single
 //     characters); #if:condition … [#else …] #end keeps its lines when the condition is not 0.
-//     Blocks nest; includes and macro calls nest at most [MaxDepth] deep, and a cycle of
+//     Blocks nest; includes and macro calls nest at most maxDepth deep, and a cycle of
 //     includes is an error naming the chain.
 //   - #position:SITE:X:Y places a site in the editor; sites without one are laid out
 //     automatically on a grid of 25 columns, row after row, turning back at each end.
@@ -58,7 +58,7 @@
 // place. Errors, which stop the compilation, are what makes a quest impossible to build: a
 // block not closed, a bad #for range, an include missing or in a cycle, nesting too deep, a
 // directive out of its place (#case outside a #site…), a malformed extension directive. Every
-// error of a source is reported, up to [MaxErrors]. Where the original was wrong, this compiler
+// error of a source is reported, up to maxErrors. Where the original was wrong, this compiler
 // does what the language means:
 //
 //   - #hide on a #var line hides the parameter at the start (the original ignored it) and #show

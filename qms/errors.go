@@ -5,9 +5,9 @@ import (
 	"strings"
 )
 
-// MaxErrors caps the number of errors one compilation reports; the list then ends with an
+// maxErrors caps the number of errors one compilation reports; the list then ends with an
 // error saying that more were left out.
-const MaxErrors = 50
+const maxErrors = 50
 
 // Error is one problem in a source: where it is, what is wrong and, when there is one, a hint
 // on how to fix it. Line and Col are 1-based; Col counts characters (runes) of the line.
@@ -53,12 +53,12 @@ type pos struct {
 
 // errorf records an error at p unless the list is full.
 func (c *compiler) errorf(p pos, hint, format string, args ...any) {
-	if len(c.errs) > MaxErrors {
+	if len(c.errs) > maxErrors {
 		return
 	}
-	if len(c.errs) == MaxErrors {
+	if len(c.errs) == maxErrors {
 		c.errs = append(c.errs, &Error{File: p.file, Line: p.line, Col: p.col,
-			Msg: fmt.Sprintf("too many errors; only the first %d are listed", MaxErrors)})
+			Msg: fmt.Sprintf("too many errors; only the first %d are listed", maxErrors)})
 		return
 	}
 	if p.line < 1 {
@@ -74,7 +74,7 @@ func (c *compiler) errorf(p pos, hint, format string, args ...any) {
 // warnf records something the compiler tolerates, as the original compiler did, but that is
 // probably a slip of the author: the construct is ignored (see [Lint]).
 func (c *compiler) warnf(p pos, hint, format string, args ...any) {
-	if len(c.warns) >= MaxErrors {
+	if len(c.warns) >= maxErrors {
 		return
 	}
 	if p.line < 1 {

@@ -581,6 +581,3 @@ func compileConds(src *qmm.Quest, sj *qmm.Jump) []cond {
 
 // ParamsCount returns the number of parameters of the quest.
 func (q *Quest) ParamsCount() int { return len(q.params) }
-
-// OldTGE reports whether the quest is played with the old (TGE 4) rules.
-func (q *Quest) OldTGE() bool { return q.oldTGE }

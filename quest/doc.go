@@ -16,7 +16,7 @@
 //
 // A [State] is plain data: it serialises to compact JSON and restores exactly (its PRNG state
 // included), so a caller can store it between actions. [Quest.Perform] never modifies the state
-// it is given. A game can also be rebuilt from its seed and its actions with [Quest.Replay].
+// it is given. A game can also be rebuilt from its seed and its actions with Quest.replay.
 // The [Player] carries the values of the player tags (<Ranger>, <ToPlanet>, …), the language of
 // the built-in texts and the clock (Now, with its time zone) used for <Date> and <CurDate>;
 // [DefaultPlayer] gives the reference's Russian and English players.
@@ -42,7 +42,7 @@
 //     does not fit the quest gives [ErrBadState].
 //   - Automatic jumps are followed in a loop, not by recursion, so chains of any length run
 //     (the reference runs out of stack on long ones); an endless chain stops after
-//     [MaxAutoJumps] with [ErrAutoJumpLimit] instead of hanging.
+//     maxAutoJumps with [ErrAutoJumpLimit] instead of hanging.
 //   - The state keeps only the counters the rules read: uses of jumps that have a count limit,
 //     visits of locations that have a visit limit or cycle through several texts.
 package quest

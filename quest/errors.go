@@ -6,7 +6,7 @@ import (
 )
 
 // Sentinel errors of the player. Errors returned by [Quest.Start], [Quest.Perform],
-// [Quest.View] and [Quest.Replay] match one of these with errors.Is, or are a [*FormulaError].
+// [Quest.View] and Quest.replay match one of these with errors.Is, or are a [*FormulaError].
 var (
 	// ErrNotAChoice reports an action that is not one of the active choices the current view
 	// offers. The state is left unchanged.
@@ -25,7 +25,7 @@ var (
 	// game was restored against another version of the quest.
 	ErrBadState = errors.New("quest: state does not fit the quest")
 
-	// ErrAutoJumpLimit reports a chain of automatic jumps longer than [MaxAutoJumps] inside one
+	// ErrAutoJumpLimit reports a chain of automatic jumps longer than maxAutoJumps inside one
 	// action. The reference player has no guard: such a chain ends there with a stack overflow.
 	ErrAutoJumpLimit = errors.New("quest: too many automatic jumps")
 

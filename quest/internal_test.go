@@ -254,7 +254,7 @@ func TestLongAutoJumpChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := q.Replay("seed", []int{JumpIAgree})
+	s, err := q.replay("seed", []int{JumpIAgree})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,12 +10,12 @@ import (
 	"github.com/questbot/questbot/qmm"
 )
 
-// MaxAutoJumps bounds the automatic jumps made inside one action. The reference player has no
+// maxAutoJumps bounds the automatic jumps made inside one action. The reference player has no
 // bound and follows a chain by recursion, so an endless chain of empty jumps ends there with a
 // stack overflow; real quests run chains of a few thousand jumps (lunolet_2.qmm does over 3,000
 // in one step). The bound is far above any chain the reference can complete and only turns an
 // endless chain into [ErrAutoJumpLimit] instead of a hang.
-const MaxAutoJumps = 1_000_000
+const maxAutoJumps = 1_000_000
 
 // Pseudo jump ids of the choices that are not jumps of the quest.
 const (
@@ -210,7 +210,7 @@ func (e *engine) perform(id int) error {
 	q, s := e.q, e.s
 	for e.autos = 0; ; e.autos++ {
 		via := 0 // the jump taken from a location in this round, which enters the next one
-		if e.autos > MaxAutoJumps {
+		if e.autos > maxAutoJumps {
 			return ErrAutoJumpLimit
 		}
 		if id == JumpBackToShip {
@@ -448,7 +448,7 @@ func textIndex(l *location, s *State, rnd *alea.Alea) (int, error) {
 	case 1:
 		return int(l.nonEmpty[0]), nil
 	}
-	visits := s.Visits.Get(l.id)
+	visits := s.Visits.get(l.id)
 	if visits == 0 {
 		return 0, nil
 	}
@@ -503,7 +503,7 @@ func (e *engine) enterLocation() (int, bool, error) {
 		j := &q.jumps[k]
 		if j.to >= 0 {
 			if max := q.locs[j.to].maxVisits; max != 0 {
-				if n := s.Visits.Get(j.toID); n > 0 && n >= max {
+				if n := s.Visits.get(j.toID); n > 0 && n >= max {
 					continue
 				}
 			}
@@ -630,7 +630,7 @@ func (e *engine) limitReached(j *jump) bool {
 	if j.limit == 0 {
 		return false
 	}
-	n := e.s.Jumped.Get(j.id)
+	n := e.s.Jumped.get(j.id)
 	return n > 0 && n >= j.limit
 }
 

@@ -198,13 +198,13 @@ func (q *Quest) perform(s State, jumpID int, o *Options) (_ State, err error) {
 	return ns, nil
 }
 
-// Replay rebuilds a game from its seed and the list of actions taken, checking each action as
+// replay rebuilds a game from its seed and the list of actions taken, checking each action as
 // [Quest.Perform] does.
-func (q *Quest) Replay(seed string, actions []int) (State, error) {
+func (q *Quest) replay(seed string, actions []int) (State, error) {
 	return q.ReplayWith(seed, actions, Options{})
 }
 
-// ReplayWith is Replay under options o (see [Options]).
+// ReplayWith is replay under options o (see [Options]).
 func (q *Quest) ReplayWith(seed string, actions []int, o Options) (State, error) {
 	s, err := q.Start(seed)
 	if err != nil {

@@ -88,7 +88,7 @@ const NoCrit = -1
 // [Quest.Perform] never modifies the State it is given, so old states stay valid.
 type State struct {
 	// Seed is the seed the game was started with; with the list of actions it rebuilds the game
-	// ([Quest.Replay]).
+	// (Quest.replay).
 	Seed string `json:"seed"`
 	// Phase is where the game stands.
 	Phase Phase `json:"state"`
@@ -187,8 +187,8 @@ type Count struct {
 // In JSON it is a flat array [id, n, id, n, ...].
 type Counts []Count
 
-// Get returns the count of id.
-func (c Counts) Get(id int) int {
+// get returns the count of id.
+func (c Counts) get(id int) int {
 	if i, ok := c.find(id); ok {
 		return c[i].N
 	}

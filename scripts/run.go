@@ -16,16 +16,16 @@ import (
 
 // Limits of the interpreter.
 const (
-	// MaxSteps bounds the actions one Run executes. The walk only moves forward, so a tree of
+	// maxSteps bounds the actions one Run executes. The walk only moves forward, so a tree of
 	// fewer actions never reaches it; reaching it is ErrStepLimit.
-	MaxSteps = 1000
-	// MaxValueLen bounds a parameter value, in bytes; longer answers are cut (at a character
+	maxSteps = 1000
+	// maxValueLen bounds a parameter value, in bytes; longer answers are cut (at a character
 	// boundary).
-	MaxValueLen = 4096
-	// DefaultHTTPTimeout bounds an HTTP action without a timeout of its own.
-	DefaultHTTPTimeout = 10 * time.Second
-	// MaxHTTPTimeout bounds every HTTP action.
-	MaxHTTPTimeout = 30 * time.Second
+	maxValueLen = 4096
+	// defaultHTTPTimeout bounds an HTTP action without a timeout of its own.
+	defaultHTTPTimeout = 10 * time.Second
+	// maxHTTPTimeout bounds every HTTP action.
+	maxHTTPTimeout = 30 * time.Second
 )
 
 // Errors of Run.
@@ -36,7 +36,7 @@ var (
 	// ErrStale means a menu press does not belong to the menu the dialogue waits on (an old
 	// or forged button); the state is unchanged.
 	ErrStale = errors.New("scripts: stale or unknown menu choice")
-	// ErrStepLimit means a run executed MaxSteps actions.
+	// ErrStepLimit means a run executed maxSteps actions.
 	ErrStepLimit = errors.New("scripts: step limit reached")
 	// ErrGone means the state refers to an action the tree no longer has (the command was
 	// changed or removed meanwhile).
@@ -81,13 +81,13 @@ type Env struct {
 // taking the rest of the text; a missing one gets its default). id identifies the context.
 func Start(t *Tree, cmd *Command, id int64, args string, env Env) *State {
 	st := &State{ID: id, Command: cmd.ID, Values: map[string]string{
-		ParamUser:      strconv.FormatInt(env.User, 10),
-		ParamService:   strconv.Itoa(env.Service),
+		paramUser:      strconv.FormatInt(env.User, 10),
+		paramService:   strconv.Itoa(env.Service),
 		ParamLang:      env.Lang,
-		ParamName:      clip(env.Name),
-		ParamDeveloper: strconv.FormatBool(env.Developer),
-		ParamAdmin:     strconv.FormatBool(env.Admin),
-		ParamArgs:      clip(strings.TrimSpace(args)),
+		paramName:      clip(env.Name),
+		paramDeveloper: strconv.FormatBool(env.Developer),
+		paramAdmin:     strconv.FormatBool(env.Admin),
+		paramArgs:      clip(strings.TrimSpace(args)),
 	}}
 	fields := strings.Fields(args)
 	for i, p := range cmd.Params {
@@ -175,7 +175,7 @@ func Run(t *Tree, st *State, in Input) ([]Effect, error) {
 	}
 	defer r.forgetUsed()
 	for steps := 0; st.Next != 0; steps++ {
-		if steps == MaxSteps {
+		if steps == maxSteps {
 			return r.effects, fmt.Errorf("%w: command %d", ErrStepLimit, st.Command)
 		}
 		a := t.actions[st.Next]
@@ -294,7 +294,7 @@ func (r *run) accept(in Input) error {
 // choice checks a press against the waiting menu a and returns the chosen option (KindMenu), or
 // stores the chosen value (KindListMenu).
 func (r *run) choice(a *Action, data string) (int64, error) {
-	id, menu, opt, ok := ParseChoice(data)
+	id, menu, opt, ok := parseChoice(data)
 	if !ok || id != r.st.ID || menu != r.st.Menu {
 		return 0, ErrStale
 	}
@@ -315,8 +315,8 @@ func (r *run) choice(a *Action, data string) (int64, error) {
 	return 0, ErrStale
 }
 
-// ParseChoice splits menu callback data "m:<context>:<menu>:<option>".
-func ParseChoice(data string) (ctxID int64, menu int, opt int64, ok bool) {
+// parseChoice splits menu callback data "m:<context>:<menu>:<option>".
+func parseChoice(data string) (ctxID int64, menu int, opt int64, ok bool) {
 	rest, found := strings.CutPrefix(data, "m:")
 	if !found {
 		return 0, 0, 0, false
@@ -411,9 +411,9 @@ func (r *run) exec(a *Action) bool {
 		}
 		timeout := time.Duration(a.TimeoutMS) * time.Millisecond
 		if timeout <= 0 {
-			timeout = DefaultHTTPTimeout
+			timeout = defaultHTTPTimeout
 		}
-		r.emit(HTTPRequest{Method: method, URL: a.Request, Body: body, Timeout: min(timeout, MaxHTTPTimeout)})
+		r.emit(HTTPRequest{Method: method, URL: a.Request, Body: body, Timeout: min(timeout, maxHTTPTimeout)})
 		st.Pending, st.Next = a.ID, 0
 		return true
 	case KindBuiltin:
@@ -694,12 +694,12 @@ func rows(buttons []Button, width int) [][]Button {
 // plain turns rendered HTML back into plain text, for button labels.
 func plain(s string) string { return html.UnescapeString(s) }
 
-// clip bounds a value to MaxValueLen bytes, cutting at a character boundary.
+// clip bounds a value to maxValueLen bytes, cutting at a character boundary.
 func clip(s string) string {
-	if len(s) <= MaxValueLen {
+	if len(s) <= maxValueLen {
 		return s
 	}
-	cut := MaxValueLen
+	cut := maxValueLen
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}

@@ -78,13 +78,13 @@ func (k Kind) branching() bool {
 
 // Built-in parameters, set when a command starts.
 const (
-	ParamUser      = "USER"      // the user's Telegram id
-	ParamService   = "SERVICE"   // the bot's service id
+	paramUser      = "USER"      // the user's Telegram id
+	paramService   = "SERVICE"   // the bot's service id
 	ParamLang      = "LANG"      // the user's language, "en" or "ru"; a call may change it
-	ParamName      = "NAME"      // the user's first name
-	ParamDeveloper = "DEVELOPER" // "true" for a developer of this bot
-	ParamAdmin     = "ADMIN"     // "true" for an admin
-	ParamArgs      = "ARGS"      // the command's whole argument text
+	paramName      = "NAME"      // the user's first name
+	paramDeveloper = "DEVELOPER" // "true" for a developer of this bot
+	paramAdmin     = "ADMIN"     // "true" for an admin
+	paramArgs      = "ARGS"      // the command's whole argument text
 )
 
 // Tree is the command tree of one bot: its commands by name, and the problems found when it
@@ -190,9 +190,3 @@ type ResponseParam struct {
 	Name  string
 	Param string
 }
-
-// Children returns the action's children in order (after Build).
-func (a *Action) Children() []*Action { return a.children }
-
-// Action returns the action with this id among the runnable commands, or nil.
-func (t *Tree) Action(id int64) *Action { return t.actions[id] }

@@ -41,14 +41,6 @@ func (l ErrorList) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
-// Err returns the list as an error, or nil when it is empty.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
-
 // Definition is a command tree as stored: commands, their actions as a flat list (linked by
 // Parent), and the parameter types.
 type Definition struct {
@@ -78,7 +70,7 @@ func Build(d Definition) *Tree {
 	for _, p := range d.Params {
 		t.Params[p.Name] = p
 	}
-	for _, name := range []string{ParamUser, ParamService, ParamLang, ParamName, ParamDeveloper, ParamAdmin, ParamArgs} {
+	for _, name := range []string{paramUser, paramService, ParamLang, paramName, paramDeveloper, paramAdmin, paramArgs} {
 		if t.Params[name] == nil {
 			t.Params[name] = &ParamType{Name: name}
 		}

@@ -194,7 +194,29 @@ func (b *Bot) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	return b.Router.Handle(ctx, tx, u)
 }
 
-// Schedule adds the bot's periodic jobs to s, run through the transport tr.
+// Schedule adds the bot's periodic jobs to s, run through the transport tr. Each runs in every
+// process that runs the jobs, on the schedule its package sets beside its code (the …Spec
+// below), and claims its work as bot.Scheduler says. What makes each fire once, however many
+// processes run it:
+//
+//   - quest-sessions (bot/questplay): each due session is settled in a transaction that locks it
+//     with SKIP LOCKED and checks its deadline again; the purge of ended sessions is a DELETE.
+//   - broadcasts (bot/relay): each step locks its broadcast with SKIP LOCKED and moves the
+//     cursor past the users it queued in the same transaction; relay-cleanup only deletes.
+//   - board-deadlines, board-reminders, board-notify, board-cleanup (bot/boards): found by a
+//     claim that is rolled back, then settled one board at a time with the board locked and the
+//     rule checked again (board.Board.Expire, Remind, the notification row deleted in the
+//     transaction that queues its message), so a second run finds nothing left to do.
+//   - board-ai (bot/boards): a turn is claimed with a lease at the board's revision, and the
+//     move is played only if the revision is still the one claimed. It is also woken at once
+//     (AddWakeable) by the commit that makes it the bot's turn: in the process after the commit,
+//     in the others by a notification (boards.AIChannel); its schedule is the fallback.
+//   - web-undelivered (bot/boards/telegram): the credentials whose message failed for good are
+//     taken from the transport's record with SKIP LOCKED and deleted in the transaction that
+//     revokes them and queues the notice to their issuer.
+//   - upload-sweep (bot/devtools): removes the stored files no row names, once old enough that no
+//     upload under way needs them; two sweeps removing one file is harmless. inbox-cleanup
+//     (bot.Transport.Cleanup) only deletes old records; outbox-metrics only reads.
 func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 	jobs := []struct {
 		name, spec string
@@ -263,6 +285,10 @@ func (b *Bot) Web(pool *pgxpool.Pool, tr *bot.Transport, cfg WebConfig) (h http.
 // files users send into the chat (devtools.Tools.RunFetches), and the watch of the bots' turns
 // that wakes the AI (boards.Boards.WatchAI), each listening on a connection of Config.Listen (or
 // pool). questbot serve runs it with the transport and the scheduler.
+//
+// The downloads claim each file with a lease, so one process downloads it. Files live in
+// UPLOADS_DIR, which several processes must share (one machine, or a shared file system): a
+// quest uploaded through one process is played through another.
 func (b *Bot) Run(ctx context.Context, pool *pgxpool.Pool, tr *bot.Transport) {
 	listen := b.listen
 	if listen == nil {

@@ -332,7 +332,7 @@ func recordMembership(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	if m.NewChatMember.User.ID != self {
 		return nil
 	}
-	return Users{}.SetBlocked(ctx, tx.DB(), m.Chat.ID, blocked)
+	return Users{}.setBlocked(ctx, tx.DB(), m.Chat.ID, blocked)
 }
 
 // RecordFailure implements bot.Store.

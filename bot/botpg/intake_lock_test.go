@@ -5,19 +5,9 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
-)
 
-// waitUntil polls cond until it holds, failing the test after 20 s.
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
+	"github.com/questbot/questbot/bot/testkit/wait"
+)
 
 // Ensure storing a long poll's batch does not wait for the transactions that merely refer to the
 // bot's row: every transaction that queues an outbox row, or makes any row of the bot, holds a
@@ -51,7 +41,7 @@ func TestSaveUpdatesBesideReferences(t *testing.T) {
 	// test, the other passes it.
 	var saveErr error
 	ended, blocked := false, false
-	waitUntil(t, "the save to end or to wait for the reference's lock", func() bool {
+	wait.For(t, 20*time.Second, "the save to end or to wait for the reference's lock", func() bool {
 		select {
 		case saveErr = <-done:
 			ended = true
@@ -93,7 +83,7 @@ func TestSaveUpdatesBesideReferences(t *testing.T) {
 		_, err := s.SaveUpdates(ctx, service, []json.RawMessage{text("2", "again", "")}, 3)
 		done <- err
 	}()
-	waitUntil(t, "the second save to wait for the first", func() bool {
+	wait.For(t, 20*time.Second, "the second save to wait for the first", func() bool {
 		err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
 			WHERE wait_event_type = 'Lock' AND $1 = ANY(pg_blocking_pids(pid)))`, pid).Scan(&blocked)
 		if err != nil {

@@ -49,8 +49,8 @@ func (Users) Roles(ctx context.Context, db pgx.Tx, service int, user int64) (Rol
 	return r, nil
 }
 
-// SetBlocked records that a user blocked the bot in their private chat, or unblocked it.
-func (Users) SetBlocked(ctx context.Context, db pgx.Tx, user int64, blocked bool) error {
+// setBlocked records that a user blocked the bot in their private chat, or unblocked it.
+func (Users) setBlocked(ctx context.Context, db pgx.Tx, user int64, blocked bool) error {
 	q := `UPDATE users SET blocked_at = NULL WHERE id = $1 AND blocked_at IS NOT NULL`
 	if blocked {
 		q = `UPDATE users SET blocked_at = now() WHERE id = $1`

@@ -113,7 +113,7 @@ func (t *Tools) run(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 		return nil, err
 	}
 	err = t.startSandbox(ctx, tx, u, sc, nil, "")
-	if errors.Is(err, ErrUnplayable) {
+	if errors.Is(err, questfs.ErrUnplayable) {
 		return result("broken", "error", reason(err)), nil
 	}
 	if err != nil {
@@ -481,8 +481,8 @@ func (t *Tools) save(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 		return res, err
 	}
 	now := t.now().UTC().Truncate(time.Second)
-	s := Save{Format: SaveFormat, Version: SaveVersion, SavedAt: now, Ranger: r.gm.Ranger, State: r.gm.State,
-		Quest: SaveQuest{ID: r.gm.Script.ID, Name: r.gm.Script.Name, SHA256: r.qf.SHA256}}
+	s := save{Format: saveFormat, Version: saveVersion, SavedAt: now, Ranger: r.gm.Ranger, State: r.gm.State,
+		Quest: saveQuest{ID: r.gm.Script.ID, Name: r.gm.Script.Name, SHA256: r.qf.SHA256}}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return nil, err

@@ -31,9 +31,9 @@ import (
 
 // Default size limits of uploads.
 const (
-	DefaultMaxQuest = 8 << 20   // the largest known quests are about 2 MB
-	DefaultMaxImage = 5 << 20   // Telegram takes photos up to 10 MB
-	DefaultMaxSave  = 512 << 10 // a save of the largest quests is a few kilobytes
+	defaultMaxQuest = 8 << 20   // the largest known quests are about 2 MB
+	defaultMaxImage = 5 << 20   // Telegram takes photos up to 10 MB
+	defaultMaxSave  = 512 << 10 // a save of the largest quests is a few kilobytes
 )
 
 // maxPixels and maxSide bound an uploaded image before it is decoded, so that a small file
@@ -120,11 +120,11 @@ type Config struct {
 	// Size limits of uploaded quests, images and saves; 0 takes the defaults.
 	MaxQuest, MaxImage, MaxSave int64
 	// MaxImageMemory is the most memory an uploaded image may take to decode;
-	// DefaultMaxImageMemory when 0.
+	// defaultMaxImageMemory when 0.
 	MaxImageMemory int64
-	// FetchWorkers is how many files RunFetches downloads at once (DefaultFetchWorkers when 0);
-	// FetchTimeout bounds a download (DefaultFetchTimeout); FetchRetry is the wait before a
-	// failed download is tried again, times the attempts so far (DefaultFetchRetry).
+	// FetchWorkers is how many files RunFetches downloads at once (defaultFetchWorkers when 0);
+	// FetchTimeout bounds a download (defaultFetchTimeout); FetchRetry is the wait before a
+	// failed download is tried again, times the attempts so far (defaultFetchRetry).
 	FetchWorkers int
 	FetchTimeout time.Duration
 	FetchRetry   time.Duration
@@ -174,16 +174,16 @@ func New(cfg Config) *Tools {
 		maxImageMemory: cfg.MaxImageMemory, decoding: make(chan struct{}, 1),
 		fetchWorkers: cfg.FetchWorkers, listenPool: cfg.Listen, fetchTimeout: cfg.FetchTimeout, fetchRetry: cfg.FetchRetry}
 	if t.fetchWorkers <= 0 {
-		t.fetchWorkers = DefaultFetchWorkers
+		t.fetchWorkers = defaultFetchWorkers
 	}
 	if t.fetchTimeout <= 0 {
-		t.fetchTimeout = DefaultFetchTimeout
+		t.fetchTimeout = defaultFetchTimeout
 	}
 	if t.fetchRetry <= 0 {
-		t.fetchRetry = DefaultFetchRetry
+		t.fetchRetry = defaultFetchRetry
 	}
 	if t.maxImageMemory <= 0 {
-		t.maxImageMemory = DefaultMaxImageMemory
+		t.maxImageMemory = defaultMaxImageMemory
 	}
 	if t.files == nil {
 		t.files = questfs.New(cfg.Root, 0)
@@ -206,7 +206,7 @@ func New(cfg Config) *Tools {
 	if t.now == nil {
 		t.now = time.Now
 	}
-	for k, def := range map[kind]int64{kindQuest: DefaultMaxQuest, kindImage: DefaultMaxImage, kindSave: DefaultMaxSave} {
+	for k, def := range map[kind]int64{kindQuest: defaultMaxQuest, kindImage: defaultMaxImage, kindSave: defaultMaxSave} {
 		if t.max[k] <= 0 {
 			t.max[k] = def
 		}
@@ -272,15 +272,11 @@ func newSeed() string {
 	return hex.EncodeToString(b[:])
 }
 
-// ErrUnplayable reports a quest or a state that cannot be played; the message says why, without a
-// path. It matches questfs.ErrUnplayable.
-var ErrUnplayable = questfs.ErrUnplayable
-
 // startSandbox starts quest script (a catalogue row offered in this bot) for the update's user as
 // a sandbox game, in state st, or from its beginning when st is nil, and shows it. A running game
 // is given up first, as a launch gives it up. The caller decides who may open which quest. A
 // quest that cannot be played, or a state that does not fit it, is an error matching
-// ErrUnplayable, and nothing changes.
+// questfs.ErrUnplayable, and nothing changes.
 func (t *Tools) startSandbox(ctx context.Context, tx bot.Tx, u *bot.Update, sc *questpg.Script, st *quest.State, ranger string) error {
 	q, err := t.files.Open(sc.File)
 	if err != nil {
@@ -289,13 +285,13 @@ func (t *Tools) startSandbox(ctx context.Context, tx bot.Tx, u *bot.Update, sc *
 	var state quest.State
 	if st == nil {
 		if state, err = q.Start(newSeed()); err != nil {
-			return fmt.Errorf("%w: %w", ErrUnplayable, err)
+			return fmt.Errorf("%w: %w", questfs.ErrUnplayable, err)
 		}
 	} else {
 		state = st.Clone()
 	}
 	if _, err := q.View(state, quest.DefaultPlayer(quest.English, fixedClock)); err != nil {
-		return fmt.Errorf("%w: %w", ErrUnplayable, err)
+		return fmt.Errorf("%w: %w", questfs.ErrUnplayable, err)
 	}
 	gm := &questpg.Game{Service: u.Service, User: u.User.ID, Script: *sc, State: state, MoneyParam: moneyParam(q),
 		Ranger: ranger}
@@ -366,10 +362,10 @@ func result(code string, kv ...string) *scripts.Result {
 	return res
 }
 
-// reason says why a quest cannot be played, for its developer: the message of ErrUnplayable
+// reason says why a quest cannot be played, for its developer: the message of questfs.ErrUnplayable
 // (which never names a path), or the error of the quest player.
 func reason(err error) string {
-	msg := strings.TrimPrefix(err.Error(), ErrUnplayable.Error()+": ")
+	msg := strings.TrimPrefix(err.Error(), questfs.ErrUnplayable.Error()+": ")
 	return clip(msg, 300)
 }
 

@@ -59,8 +59,8 @@
 // takes. The message is answered at once and the file recorded (devpg); RunFetches downloads it
 // outside any transaction, bounded in size and time, and checks and stores it in a transaction of
 // its own, each chat's files in the order they came; a crash at any point loses no upload (see
-// fetch.go). A file stored whose transaction then failed is removed by Sweep, a job that runs at
-// start and every hour.
+// fetch.go). A file stored whose transaction then failed is removed by Sweep, which runs at
+// start and as a scheduled job (SweepSpec).
 //
 // # Sandbox games
 //

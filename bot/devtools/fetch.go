@@ -53,9 +53,9 @@ import (
 
 // Defaults of the downloads' settings (Config).
 const (
-	DefaultFetchWorkers = 4
-	DefaultFetchTimeout = time.Minute
-	DefaultFetchRetry   = 10 * time.Second
+	defaultFetchWorkers = 4
+	defaultFetchTimeout = time.Minute
+	defaultFetchRetry   = 10 * time.Second
 )
 
 const (

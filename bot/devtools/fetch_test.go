@@ -11,6 +11,7 @@ import (
 
 	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // fileServer stands between the bot and the emulator and holds the downloads of files (the
@@ -70,7 +71,7 @@ func (f *fileServer) serve(body []byte) {
 // waitStarted waits until n downloads have begun.
 func (f *fileServer) waitStarted(t *testing.T, n int32) {
 	t.Helper()
-	bottest.WaitFor(t, bottest.Timeout, fmt.Sprintf("%d downloads to begin", n), func() bool { return f.started.Load() >= n })
+	wait.For(t, bottest.Timeout, fmt.Sprintf("%d downloads to begin", n), func() bool { return f.started.Load() >= n })
 }
 
 // Ensure a download is no part of any update's handling: while the file of an upload is held

@@ -15,9 +15,9 @@ import (
 // above Config.MaxImageMemory; and images are decoded one at a time (Tools.decode), so that
 // uploads arriving together never add their peaks.
 
-// DefaultMaxImageMemory is the most memory an uploaded image may take to decode: a picture of 16
+// defaultMaxImageMemory is the most memory an uploaded image may take to decode: a picture of 16
 // megapixels in 8-bit colour with alpha.
-const DefaultMaxImageMemory = 64 << 20
+const defaultMaxImageMemory = 64 << 20
 
 // decodeCost estimates the bytes the standard decoders allocate for an image whose header gave
 // cfg: its pixels at the size of the colour model the decoder produces, twice that for an

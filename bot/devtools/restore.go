@@ -12,6 +12,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
 )
 
@@ -60,7 +61,7 @@ func (t *Tools) restore(ctx context.Context, tx bot.Tx, u *bot.Update, label, ex
 
 func (t *Tools) restoreSave(ctx context.Context, tx bot.Tx, u *bot.Update, label string, data []byte) error {
 	txt := texts.For(u.User.Language).Dev
-	s, err := ParseSave(data)
+	s, err := parseSave(data)
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func (t *Tools) restoreSave(ctx context.Context, tx bot.Tx, u *bot.Update, label
 
 func (t *Tools) restoreQMS(ctx context.Context, tx bot.Tx, u *bot.Update, label string, data []byte) error {
 	txt := texts.For(u.User.Language).Dev
-	s, err := ParseQMS(data)
+	s, err := parseQMS(data)
 	if err != nil {
 		return err
 	}
@@ -156,7 +157,7 @@ func (t *Tools) startRestored(ctx context.Context, tx bot.Tx, u *bot.Update, sc 
 		return err
 	}
 	err := t.startSandbox(ctx, tx, u, sc, st, ranger)
-	if errors.Is(err, ErrUnplayable) {
+	if errors.Is(err, questfs.ErrUnplayable) {
 		// Checked above; the file changed in between. The update is handled again.
 		return fmt.Errorf("devtools: restore: %w", err)
 	}

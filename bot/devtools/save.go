@@ -58,22 +58,22 @@ import (
 
 // Save format names and version.
 const (
-	SaveFormat  = "questbot-save"
-	SaveVersion = 1
+	saveFormat  = "questbot-save"
+	saveVersion = 1
 )
 
-// Save is a saved game in the JSON format.
-type Save struct {
+// save is a saved game in the JSON format.
+type save struct {
 	Format  string      `json:"format"`
 	Version int         `json:"version"`
 	SavedAt time.Time   `json:"saved_at"`
-	Quest   SaveQuest   `json:"quest"`
+	Quest   saveQuest   `json:"quest"`
 	Ranger  string      `json:"ranger,omitempty"`
 	State   quest.State `json:"state"`
 }
 
-// SaveQuest names the quest of a save.
-type SaveQuest struct {
+// saveQuest names the quest of a save.
+type saveQuest struct {
 	ID     int64  `json:"id"`
 	Name   string `json:"name"`
 	SHA256 string `json:"sha256"`
@@ -99,21 +99,21 @@ func refuse(msg func(texts.Dev) string, args ...any) error {
 	return &saveError{msg: msg, args: text}
 }
 
-// ParseSave reads a save in the JSON format.
-func ParseSave(data []byte) (*Save, error) {
+// parseSave reads a save in the JSON format.
+func parseSave(data []byte) (*save, error) {
 	var head struct {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil || head.Format != SaveFormat {
+	if err := json.Unmarshal(data, &head); err != nil || head.Format != saveFormat {
 		return nil, refuse(func(t texts.Dev) string { return t.SaveFormat })
 	}
-	if head.Version != SaveVersion {
+	if head.Version != saveVersion {
 		return nil, refuse(func(t texts.Dev) string { return t.SaveVersion }, head.Version)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
-	var s Save
+	var s save
 	if err := dec.Decode(&s); err != nil {
 		return nil, refuse(func(t texts.Dev) string { return t.SaveJSON }, clip(err.Error(), 120))
 	}
@@ -140,15 +140,15 @@ func validAlea(a [4]float64) bool {
 	return a[3] >= 0 && a[3] < 2091639 && a[3] == math.Trunc(a[3])
 }
 
-// QMS is a binary save of the original bot.
-type QMS struct {
+// qmsFile is a binary save of the original bot.
+type qmsFile struct {
 	Quest    string
 	Location int32
-	Params   []QMSParam
+	Params   []qmsParam
 }
 
-// QMSParam is a parameter of a QMS save.
-type QMSParam struct {
+// qmsParam is a parameter of a QMS save.
+type qmsParam struct {
 	Title           string
 	Min, Max, Value int32
 	Hidden          bool
@@ -203,11 +203,11 @@ func (r *qmsReader) string() string {
 	return string(utf16.Decode(units))
 }
 
-// ParseQMS reads a binary save of the original bot. Counts and lengths are checked against the
+// parseQMS reads a binary save of the original bot. Counts and lengths are checked against the
 // bytes left before anything is allocated.
-func ParseQMS(data []byte) (*QMS, error) {
+func parseQMS(data []byte) (*qmsFile, error) {
 	r := &qmsReader{data: data}
-	s := &QMS{Quest: r.string(), Location: r.int32()}
+	s := &qmsFile{Quest: r.string(), Location: r.int32()}
 	n := r.int32()
 	if r.err == nil && (n < 0 || int64(n)*(5*4) > int64(len(data)-r.off)) {
 		// Each parameter takes at least 20 bytes (an empty title's flag and four numbers).
@@ -216,9 +216,9 @@ func ParseQMS(data []byte) (*QMS, error) {
 	if r.err != nil {
 		return nil, refuse(func(t texts.Dev) string { return t.SaveJSON }, r.err.Error())
 	}
-	s.Params = make([]QMSParam, 0, n)
+	s.Params = make([]qmsParam, 0, n)
 	for range n {
-		p := QMSParam{Title: r.string(), Min: r.int32(), Max: r.int32(), Value: r.int32()}
+		p := qmsParam{Title: r.string(), Min: r.int32(), Max: r.int32(), Value: r.int32()}
 		switch r.int32() {
 		case 0:
 		case 1:
@@ -242,9 +242,9 @@ func ParseQMS(data []byte) (*QMS, error) {
 	return s, nil
 }
 
-// EncodeQMS writes a binary save in the original bot's format (tests and tools use it to make
+// encodeQMS writes a binary save in the original bot's format (tests and tools use it to make
 // saves as that bot did).
-func EncodeQMS(s *QMS) []byte {
+func encodeQMS(s *qmsFile) []byte {
 	var b []byte
 	i32 := func(v int32) { b = binary.LittleEndian.AppendUint32(b, uint32(v)) }
 	str := func(v string) {

@@ -13,9 +13,9 @@ import (
 // Ensure a .qms save reads back what was written, Unicode included.
 func TestQMSRoundTrip(t *testing.T) {
 	t.Parallel()
-	want := &QMS{Quest: "Груз 🚀.qmm", Location: 42, Params: []QMSParam{
+	want := &qmsFile{Quest: "Груз 🚀.qmm", Location: 42, Params: []qmsParam{
 		{Title: "Топливо", Min: -5, Max: 10, Value: 3}, {Title: "", Max: 1, Value: 1, Hidden: true}}}
-	got, err := ParseQMS(EncodeQMS(want))
+	got, err := parseQMS(encodeQMS(want))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,13 +29,13 @@ func TestSaveRoundTrip(t *testing.T) {
 	t.Parallel()
 	st := quest.State{Seed: "s", Phase: quest.PhaseLocation, LocationID: 3, CritParam: quest.NoCrit, Params: []int{1, 2},
 		Shown: quest.Flags{true, false}, Jumps: []quest.JumpOption{{ID: 4, Active: true}}, Alea: [4]float64{0.5, 0.25, 0.125, 7}}
-	s := Save{Format: SaveFormat, Version: SaveVersion, SavedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		Quest: SaveQuest{ID: 9, Name: "Q", SHA256: "ab"}, Ranger: "Zed", State: st}
+	s := save{Format: saveFormat, Version: saveVersion, SavedAt: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
+		Quest: saveQuest{ID: 9, Name: "Q", SHA256: "ab"}, Ranger: "Zed", State: st}
 	data, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ParseSave(data)
+	got, err := parseSave(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestSaveRoundTrip(t *testing.T) {
 	for _, bad := range []string{``, `null`, `[]`, `{"format": "other", "version": 1}`, `{"format": "questbot-save"}`,
 		`{"format": "questbot-save", "version": 1, "quest": {"id": 1}} {}`} {
 		var se *saveError
-		if _, err := ParseSave([]byte(bad)); !errors.As(err, &se) {
+		if _, err := parseSave([]byte(bad)); !errors.As(err, &se) {
 			t.Errorf("ParseSave(%q) = %v, want a refusal", bad, err)
 		}
 	}
@@ -81,11 +81,11 @@ func TestCleanName(t *testing.T) {
 // FuzzParseQMS checks that no input makes the .qms reader panic or allocate beyond its input,
 // and that what it accepts encodes back to the same bytes.
 func FuzzParseQMS(f *testing.F) {
-	f.Add(EncodeQMS(&QMS{Quest: "q.qmm", Location: 1, Params: []QMSParam{{Title: "p", Max: 3, Value: 2}}}))
+	f.Add(encodeQMS(&qmsFile{Quest: "q.qmm", Location: 1, Params: []qmsParam{{Title: "p", Max: 3, Value: 2}}}))
 	f.Add([]byte{1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F})
 	f.Add([]byte{0, 0, 0, 0, 1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0x7F})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := ParseQMS(data)
+		s, err := parseQMS(data)
 		if err != nil {
 			var se *saveError
 			if !errors.As(err, &se) {
@@ -105,7 +105,7 @@ func FuzzParseSave(f *testing.F) {
 	f.Add([]byte(`{"format": "questbot-save", "version": 1, "quest": {"id": 1}, "state": {"params": [1], "shown": "1", "alea": [0.1, 0.2, 0.3, 4]}}`))
 	f.Add([]byte(`{"format": "questbot-save", "version": 1, "quest": {"id": 1}, "state": {"jumped": [1, 2, 1]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := ParseSave(data)
+		s, err := parseSave(data)
 		if err != nil {
 			return
 		}

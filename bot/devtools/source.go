@@ -18,6 +18,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/qms"
+	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/scripts"
 )
@@ -197,7 +198,7 @@ func (t *Tools) compileSource(ctx context.Context, tx bot.Tx, u *bot.Update, key
 		return true, fmt.Errorf("devtools: compiled quest %d: %w", st.script, err)
 	}
 	err = t.startSandbox(ctx, tx, u, sc, nil, "")
-	if errors.Is(err, ErrUnplayable) {
+	if errors.Is(err, questfs.ErrUnplayable) {
 		return true, sayf(ctx, tx, u, txt.Unplayable, reason(err))
 	}
 	return true, err

@@ -25,7 +25,7 @@ const SweepSpec = "@every 1h"
 // Sweep removes what uploads left behind: stored files that no row names (the transaction that
 // was to register them failed, or a row was deleted by hand) once they are an hour old, and the
 // files sent by /dump, /write and /save after a day. It returns how many it removed. It runs at
-// start and every hour (SweepSpec).
+// start and as a scheduled job (SweepSpec).
 func (t *Tools) Sweep(ctx context.Context, do Doer) (int, error) {
 	var files []string
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {

@@ -508,8 +508,8 @@ func (g *Games) running(ctx context.Context, db pgx.Tx, service int, user int64)
 	return &game{Game: *gm}, nil
 }
 
-// Running reports the user's running game in this bot, if any.
-func (g *Games) Running(ctx context.Context, tx bot.Tx, u *bot.Update) (scriptID int64, ok bool, err error) {
+// runningScript reports the user's running game in this bot, if any.
+func (g *Games) runningScript(ctx context.Context, tx bot.Tx, u *bot.Update) (scriptID int64, ok bool, err error) {
 	service, user, _, err := who(u)
 	if err != nil {
 		return 0, false, err

@@ -25,9 +25,9 @@ const keepEnded = 7 * 24 * time.Hour
 // maxSettle bounds the sessions one run settles; the rest wait for the next run.
 const maxSettle = 500
 
-// SettleSessions is the timer job of multiplayer quests (run every second, SessionsSpec): it
-// settles every session whose deadline has passed or one of whose players' games is over, each in
-// a transaction of its own that claims the session (FOR UPDATE SKIP LOCKED: a session another
+// SettleSessions is the timer job of multiplayer quests (run on SessionsSpec): it settles every
+// session whose deadline has passed or one of whose players' games is over, each in a
+// transaction of its own that claims the session (FOR UPDATE SKIP LOCKED: a session another
 // process holds is left to it), moves its waiting players on and writes their messages to the
 // outbox. Deadlines are stored, so after a restart the first run settles whatever fell due
 // meanwhile. It also forgets sessions that ended a week ago.

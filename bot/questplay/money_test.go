@@ -394,7 +394,7 @@ func sent(reqs []bot.Request, text string) bool {
 	return false
 }
 
-// Ensure Running and Cancel, and that a launch of an unknown script or of a file that is not a
+// Ensure runningScript and Cancel, and that a launch of an unknown script or of a file that is not a
 // quest apologises and changes nothing.
 func TestRunningCancelAndBadLaunch(t *testing.T) {
 	t.Parallel()
@@ -403,7 +403,7 @@ func TestRunningCancelAndBadLaunch(t *testing.T) {
 		var id int64
 		var ok bool
 		d.run(func(ctx context.Context, tx bot.Tx, u *bot.Update) (err error) {
-			id, ok, err = d.g.Running(ctx, tx, u)
+			id, ok, err = d.g.runningScript(ctx, tx, u)
 			return err
 		}, "")
 		return id, ok

@@ -15,6 +15,7 @@ import (
 	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/quest/questtrace/corpus"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/sessionpg"
@@ -122,16 +123,11 @@ func (s *stack) last(user int64, after int, want string) (tgemu.Message, bool) {
 // await waits for a bot message after message id after whose text contains want.
 func (s *stack) await(t *testing.T, user int64, after int, want string) tgemu.Message {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		if m, ok := s.last(user, after, want); ok {
-			return m
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("user %d: no message with %q after %d; the chat:\n%s", user, want, after, s.transcript(user))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	var m tgemu.Message
+	wait.ForShowing(t, 20*time.Second, fmt.Sprintf("user %d: a message with %q after %d", user, want, after),
+		func() (ok bool) { m, ok = s.last(user, after, want); return ok },
+		func() string { return "the chat:\n" + s.transcript(user) })
+	return m
 }
 
 func (s *stack) transcript(user int64) string {
@@ -168,15 +164,11 @@ func (s *stack) press(t *testing.T, user int64, label, want string) int {
 // pressQuery is press that also returns the press's callback query id.
 func (s *stack) pressQuery(t *testing.T, user int64, label, want string) (int, string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
 	var msg int
 	var data string
-	for msg, data = s.button(user, label); msg == 0; msg, data = s.button(user, label) {
-		if time.Now().After(deadline) {
-			t.Fatalf("user %d: no button %q; the chat:\n%s", user, label, s.transcript(user))
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	wait.ForShowing(t, 20*time.Second, fmt.Sprintf("user %d: a button %q", user, label),
+		func() bool { msg, data = s.button(user, label); return msg != 0 },
+		func() string { return "the chat:\n" + s.transcript(user) })
 	query, err := s.Bot.Press(user, msg, data)
 	if err != nil {
 		t.Fatal(err)
@@ -288,8 +280,12 @@ func TestSpockTwoPlayers(t *testing.T) {
 		if i > 400 {
 			t.Fatalf("the games do not end; Alice:\n%s\nBob:\n%s", s.transcript(1), s.transcript(2))
 		}
+		chats := s.transcript(1) + s.transcript(2)
 		if !s.step(t, 1, moves[1]) && !s.step(t, 2, moves[2]) {
-			time.Sleep(10 * time.Millisecond)
+			// Nothing to press yet: the bot's next message or edit, or the end of the games.
+			s.WaitFor(t, "a change in either chat", func() bool {
+				return s.transcript(1)+s.transcript(2) != chats || s.Games(t, s.service) == 0
+			})
 		}
 	}
 	// Alice, always winning or drawing, wins; the rounds came out the same in both games (the

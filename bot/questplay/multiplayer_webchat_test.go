@@ -14,6 +14,7 @@ import (
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // webUser is a user of the web chat, driven through the page's own JSON API.
@@ -104,7 +105,7 @@ func (u *webUser) count(text string) int {
 // choose waits until the newest message with buttons has one labelled label, and presses it.
 func (u *webUser) choose(label string) {
 	u.t.Helper()
-	bottest.WaitFor(u.t, bottest.Timeout, "a button "+label, func() bool { return u.press(label) })
+	wait.For(u.t, bottest.Timeout, "a button "+label, func() bool { return u.press(label) })
 }
 
 // press presses the first of labels on the newest message with buttons, if any, and reports
@@ -120,7 +121,7 @@ func (u *webUser) press(labels ...string) bool {
 				for _, b := range row {
 					if b.Text == label {
 						post(u.t, u.url+"/api/press", map[string]any{"user": u.ID, "message_id": msgs[i].ID, "data": b.Data}, nil)
-						bottest.WaitFor(u.t, bottest.Timeout, "the bot's answer", func() bool {
+						wait.For(u.t, bottest.Timeout, "the bot's answer", func() bool {
 							m := u.messages()
 							return len(m) > 0 && m[len(m)-1].ID > msgs[i].ID
 						})

@@ -195,7 +195,7 @@ func count(n int) string {
 	return s
 }
 
-// Broadcast is the job that sends the running broadcasts (every second, BroadcastSpec): each moves
+// Broadcast is the job that sends the running broadcasts (run on BroadcastSpec): each moves
 // on by one step (advance), in a transaction of its own. Broadcasts are found in the database, so
 // a restart continues them; two processes share them through row locks.
 func (r *Relay) Broadcast(ctx context.Context, do Doer) error {
@@ -315,7 +315,7 @@ func (r *Relay) queue(ctx context.Context, tx pgx.Tx, b *relaypg.Broadcast, n in
 	return reqs, nil
 }
 
-// Cleanup is the job (every hour, CleanupSpec) that removes the relay records older than Keep
+// Cleanup is the job (run on CleanupSpec) that removes the relay records older than Keep
 // (replies to those copies then find nothing), and cancels drafts nobody confirmed within a day.
 func (r *Relay) Cleanup(ctx context.Context, do Doer) error {
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {

@@ -25,10 +25,10 @@
 // most every ReportEvery) with a Stop button, and ends with the number reached and the number
 // who had blocked the bot. Other admins among the recipients see the broadcast with its author.
 //
-// The Broadcast job sends running broadcasts: every second, each broadcast queues the copies for the
-// next users in user id order, as many as keep Window copies waiting in the outbox, in the
-// transaction that moves its cursor past them, so a restart resumes after the last user queued
-// and nobody gets a broadcast twice. The transport's sender then sends them under Telegram's
+// The Broadcast job sends running broadcasts: at each run (BroadcastSpec), each broadcast queues
+// the copies for the next users in user id order, as many as keep Window copies waiting in the
+// outbox, in the transaction that moves its cursor past them, so a restart resumes after the
+// last user queued and nobody gets a broadcast twice. The transport's sender then sends them under Telegram's
 // limits; users who blocked the bot are passed over (and a 403 met while sending counts the same
 // way). Users who join after the broadcast started do not get it.
 //

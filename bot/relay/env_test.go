@@ -2,6 +2,7 @@ package relay_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/relay"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -134,20 +136,16 @@ func (e *env) message(t *testing.T, chat int64, id int) tgemu.Message {
 // held back) and answered every press.
 func (e *env) waitIdle(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(bottest.Timeout)
-	for {
-		inbox := e.QueryInt(t, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`)
-		outbox := e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending' AND (ref IS NULL OR ref NOT LIKE 'relay:%')`)
-		copies := 0
+	var inbox, outbox, copies int
+	wait.ForShowing(t, bottest.Timeout, "the bot to be idle", func() bool {
+		inbox = e.QueryInt(t, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`)
+		outbox = e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending' AND (ref IS NULL OR ref NOT LIKE 'relay:%')`)
+		copies = 0
 		if !e.limited.Load() {
 			copies = e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending' AND ref LIKE 'relay:%'`)
 		}
-		if inbox == 0 && outbox == 0 && copies == 0 && e.Bot.UnansweredCallbacks() == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not idle: %d updates, %d sends, %d copies pending\n%s", inbox, outbox, copies, e.Logs)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return inbox == 0 && outbox == 0 && copies == 0 && e.Bot.UnansweredCallbacks() == 0
+	}, func() string {
+		return fmt.Sprintf("%d updates, %d sends, %d copies pending\n%s", inbox, outbox, copies, e.Logs)
+	})
 }

@@ -105,11 +105,11 @@ type Doer interface {
 
 // Defaults of Config.
 const (
-	DefaultWindow      = 25
-	DefaultReportEvery = 5 * time.Second
-	DefaultNewsCheck   = 10 * time.Second
-	DefaultPerMinute   = 10
-	DefaultKeep        = 90 * 24 * time.Hour
+	defaultWindow      = 25
+	defaultReportEvery = 5 * time.Second
+	defaultNewsCheck   = 10 * time.Second
+	defaultPerMinute   = 10
+	defaultKeep        = 90 * 24 * time.Hour
 )
 
 // Config configures a Relay.
@@ -122,21 +122,21 @@ type Config struct {
 	Games  Games
 	// Log receives the jobs' failures.
 	Log *slog.Logger
-	// Window is how many copies of a broadcast may wait in the outbox at once; DefaultWindow
+	// Window is how many copies of a broadcast may wait in the outbox at once; defaultWindow
 	// unless set. The sender drains them at Telegram's rate; a small window leaves room for the
 	// replies to other users in between.
 	Window int
 	// ReportEvery is the least time between two edits of a broadcast's progress message;
-	// DefaultReportEvery unless set.
+	// defaultReportEvery unless set.
 	ReportEvery time.Duration
-	// NewsCheck is how long the list of current news is cached; DefaultNewsCheck unless set. A
+	// NewsCheck is how long the list of current news is cached; defaultNewsCheck unless set. A
 	// negative value reads it on every update.
 	NewsCheck time.Duration
 	// PerMinute is how many messages a user (not an admin) may have relayed in a minute;
-	// DefaultPerMinute unless set.
+	// defaultPerMinute unless set.
 	PerMinute int
 	// Keep is how long the links between relayed messages and their copies are kept, so that
-	// replies to them still find their way; DefaultKeep unless set.
+	// replies to them still find their way; defaultKeep unless set.
 	Keep time.Duration
 }
 
@@ -157,7 +157,7 @@ func New(cfg Config) *Relay {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	if cfg.Window <= 0 {
-		cfg.Window = DefaultWindow
+		cfg.Window = defaultWindow
 	}
 	if cfg.Store == nil {
 		cfg.Store = relaypg.New()
@@ -172,16 +172,16 @@ func New(cfg Config) *Relay {
 		cfg.Games = questpg.New()
 	}
 	if cfg.ReportEvery <= 0 {
-		cfg.ReportEvery = DefaultReportEvery
+		cfg.ReportEvery = defaultReportEvery
 	}
 	if cfg.NewsCheck == 0 {
-		cfg.NewsCheck = DefaultNewsCheck
+		cfg.NewsCheck = defaultNewsCheck
 	}
 	if cfg.PerMinute <= 0 {
-		cfg.PerMinute = DefaultPerMinute
+		cfg.PerMinute = defaultPerMinute
 	}
 	if cfg.Keep <= 0 {
-		cfg.Keep = DefaultKeep
+		cfg.Keep = defaultKeep
 	}
 	return &Relay{cfg: cfg, log: cfg.Log}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/scriptbot"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/quest/questpg"
 	"github.com/questbot/questbot/scripts"
@@ -592,7 +593,7 @@ func TestRealQuest(t *testing.T) {
 	e.User(7, "Ann", "en")
 	e.Send(t, 7, "/quest")
 	var screen tgemu.Message
-	waitFor(t, "a quest screen", func() bool {
+	wait.For(t, 10*time.Second, "a quest screen", func() bool {
 		for _, m := range e.BotMessages(7) {
 			if len(m.Keyboard) > 0 && strings.HasPrefix(m.Keyboard[0][0].Data, "q:") {
 				screen = m
@@ -618,12 +619,6 @@ func TestRealQuest(t *testing.T) {
 	e.Send(t, 7, "/score")
 	e.WaitText(t, 7, 0, "Груз до Боннасиса")
 	e.WaitIdle(t)
-}
-
-// waitFor polls cond until it holds, for at most ten seconds.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	bottest.WaitFor(t, 10*time.Second, what, cond)
 }
 
 // Ensure an HTTP action is awaited: its request carries the parameters, its status picks the

@@ -113,12 +113,12 @@ type Config struct {
 	// HTTPClient makes the requests of HTTP actions, each bounded by its action's timeout;
 	// http.Client's defaults unless set.
 	HTTPClient *http.Client
-	// ProcedureTimeout bounds each stored-procedure call; DefaultProcedureTimeout unless set.
+	// ProcedureTimeout bounds each stored-procedure call; defaultProcedureTimeout unless set.
 	ProcedureTimeout time.Duration
 }
 
-// DefaultProcedureTimeout bounds a stored-procedure call of the command tree.
-const DefaultProcedureTimeout = 5 * time.Second
+// defaultProcedureTimeout bounds a stored-procedure call of the command tree.
+const defaultProcedureTimeout = 5 * time.Second
 
 // maxCalls bounds the procedure and HTTP calls one update makes.
 const maxCalls = 32
@@ -145,7 +145,7 @@ func New(cfg Config) *Handler {
 		client = &http.Client{}
 	}
 	if cfg.ProcedureTimeout <= 0 {
-		cfg.ProcedureTimeout = DefaultProcedureTimeout
+		cfg.ProcedureTimeout = defaultProcedureTimeout
 	}
 	if cfg.Users == nil {
 		cfg.Users = botpg.NewUsers()
@@ -170,7 +170,7 @@ func (h *Handler) Refresh(next bot.Handler) bot.Handler {
 			}
 			if h.note(u.Service, tree) {
 				// An operator changed the tree: the command menu may have changed too.
-				if reqs, err := MenuRequests(tree); err == nil {
+				if reqs, err := menuRequests(tree); err == nil {
 					if err := tx.Send(ctx, reqs...); err != nil {
 						return err
 					}
@@ -228,13 +228,13 @@ func (h *Handler) Menu(ctx context.Context, db scriptpg.DB, service int) ([]bot.
 		return nil, err
 	}
 	h.note(service, tree)
-	return MenuRequests(tree)
+	return menuRequests(tree)
 }
 
-// MenuRequests returns the setMyCommands requests of the visible commands of a tree: the English
+// menuRequests returns the setMyCommands requests of the visible commands of a tree: the English
 // descriptions for everybody, and one list for each other language some description is in
 // (falling back to English for the commands without one).
-func MenuRequests(tree *scripts.Tree) ([]bot.Request, error) {
+func menuRequests(tree *scripts.Tree) ([]bot.Request, error) {
 	langs := map[string]bool{}
 	for _, c := range tree.Commands {
 		if c.Visible {

@@ -28,8 +28,8 @@ type Catalog struct {
 	Board Board
 }
 
-// Languages are the languages the bot speaks, English first (the fallback).
-var Languages = []string{"en", "ru"}
+// languages are the languages the bot speaks, English first (the fallback).
+var languages = []string{"en", "ru"}
 
 var catalogs = map[string]*Catalog{
 	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN},

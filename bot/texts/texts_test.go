@@ -19,7 +19,7 @@ import (
 // same verbs in the same order, so that a format never gets arguments it does not expect.
 func TestComplete(t *testing.T) {
 	en := reflect.ValueOf(*catalogs["en"])
-	for _, lang := range Languages {
+	for _, lang := range languages {
 		c := catalogs[lang]
 		if c == nil || c.Lang != lang {
 			t.Fatalf("no catalogue for %q", lang)

@@ -18,6 +18,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgcluster"
 )
 
@@ -104,7 +105,7 @@ func greet(t *testing.T, r *running, id int64, n int) {
 	if _, err := b.SendText(id, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	bottest.WaitFor(t, 30*time.Second, fmt.Sprintf("greeting %d", n), func() bool {
+	wait.For(t, 30*time.Second, fmt.Sprintf("greeting %d", n), func() bool {
 		got := 0
 		for _, m := range b.Messages(id) {
 			if m.FromBot && strings.Contains(m.Text, "Hello") {
@@ -132,7 +133,7 @@ func TestEmbeddedRestart(t *testing.T) {
 	greet(t, r, 5, 1)
 
 	kill(t, c)
-	bottest.WaitFor(t, 30*time.Second, "the restart", func() bool {
+	wait.For(t, 30*time.Second, "the restart", func() bool {
 		return strings.Contains(r.logs.String(), "Embedded PostgreSQL restarted")
 	})
 	waitHealthy(t, r, 30*time.Second)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -60,7 +60,7 @@ func TestServeEmulatorRestart(t *testing.T) {
 		if _, err := r.srv.emuBot.SendText(id, "/start"); err != nil {
 			t.Fatal(err)
 		}
-		bottest.WaitFor(t, 20*time.Second, "greeting", func() bool { return greetings(r, id) == want })
+		wait.For(t, 20*time.Second, "greeting", func() bool { return greetings(r, id) == want })
 	}
 	stop := func(r *running) {
 		r.stop()

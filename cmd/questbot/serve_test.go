@@ -20,6 +20,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgcluster"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
@@ -70,29 +71,31 @@ func startServerWith(t *testing.T, s *Server) *running {
 func waitHealthy(t *testing.T, r *running, limit time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
-	for time.Since(start) < limit {
-		resp, err := http.Get("http://" + r.addr + "/healthz")
-		if err == nil {
-			body, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				if strings.TrimSpace(string(body)) != "ok" {
-					t.Fatalf("healthz body %q", body)
-				}
-				return time.Since(start)
-			}
-			if resp.StatusCode != http.StatusServiceUnavailable {
-				t.Fatalf("healthz status %d", resp.StatusCode)
-			}
-		}
+	wait.ForShowing(t, limit, "/healthz to answer 200", func() bool {
 		select {
 		case err := <-r.done:
 			t.Fatalf("server stopped: %v\n%s", err, r.logs)
-		case <-time.After(20 * time.Millisecond):
+		default:
 		}
-	}
-	t.Fatalf("healthz not 200 after %v\n%s", limit, r.logs)
-	return 0
+		resp, err := http.Get("http://" + r.addr + "/healthz")
+		if err != nil {
+			return false
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		switch resp.StatusCode {
+		case http.StatusOK:
+			if strings.TrimSpace(string(body)) != "ok" {
+				t.Fatalf("healthz body %q", body)
+			}
+			return true
+		case http.StatusServiceUnavailable:
+			return false
+		}
+		t.Fatalf("healthz status %d", resp.StatusCode)
+		return false
+	}, r.logs.String)
+	return time.Since(start)
 }
 
 func testConfig(t *testing.T) Config {
@@ -113,7 +116,7 @@ func TestServeDatabaseURL(t *testing.T) {
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
 	waitHealthy(t, r, 15*time.Second)
-	bottest.WaitFor(t, 10*time.Second, "the emulator's bot to be registered", func() bool {
+	wait.For(t, 10*time.Second, "the emulator's bot to be registered", func() bool {
 		return strings.Contains(r.logs.String(), "Bot registered")
 	})
 	if !strings.Contains(r.logs.String(), "serving the built-in Telegram emulator") {
@@ -251,11 +254,11 @@ func TestServeEmulator(t *testing.T) {
 	if _, err := b.SendText(5, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	bottest.WaitFor(t, 10*time.Second, "the greeting", func() bool {
+	wait.For(t, 10*time.Second, "the greeting", func() bool {
 		msgs := b.Messages(5)
 		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Hello, <b>Ann</b>")
 	})
-	bottest.WaitFor(t, 10*time.Second, "the command menus", func() bool {
+	wait.For(t, 10*time.Second, "the command menus", func() bool {
 		return len(b.Commands("")) > 0 && len(b.Commands("ru")) > 0
 	})
 	// The menus come from the command tree in the database.
@@ -281,11 +284,9 @@ func TestServeEmulator(t *testing.T) {
 		}
 		return out
 	}
-	for deadline := time.Now().Add(10 * time.Second); len(missing()) > 0; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("/metrics lacks %q", missing())
-		}
-	}
+	var lacks []string
+	wait.ForShowing(t, 10*time.Second, "every metric", func() bool { lacks = missing(); return len(lacks) == 0 },
+		func() string { return fmt.Sprintf("/metrics lacks %q", lacks) })
 	if strings.Contains(r.logs.String(), b.Token()) {
 		t.Error("the emulated bot's token appears in the logs")
 	}
@@ -310,7 +311,7 @@ func TestServeTelegram(t *testing.T) {
 	if _, err := b.SendText(9, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	bottest.WaitFor(t, 10*time.Second, "the greeting", func() bool {
+	wait.For(t, 10*time.Second, "the greeting", func() bool {
 		msgs := b.Messages(9)
 		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Привет")
 	})
@@ -347,12 +348,12 @@ func TestServeWebhook(t *testing.T) {
 	<-r.srv.started
 	b := r.srv.emuBot
 	want := fmt.Sprintf("http://%s/telegram/%d", cfg.HTTPAddr, b.Me().ID)
-	bottest.WaitFor(t, 10*time.Second, "the webhook set", func() bool { return b.WebhookInfo().URL == want })
+	wait.For(t, 10*time.Second, "the webhook set", func() bool { return b.WebhookInfo().URL == want })
 	b.AddUser(tgbotapi.User{ID: 5, FirstName: "Ann", LanguageCode: "en"})
 	if _, err := b.SendText(5, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	bottest.WaitFor(t, 10*time.Second, "the greeting", func() bool {
+	wait.For(t, 10*time.Second, "the greeting", func() bool {
 		msgs := b.Messages(5)
 		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Hello, <b>Ann</b>")
 	})

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -162,7 +162,7 @@ func TestUnreachableBotAPIKeepsTokenOut(t *testing.T) {
 	cfg.BotToken = token
 	cfg.TelegramAPIURL = dead.URL
 	r := startServer(t, cfg)
-	bottest.WaitFor(t, 20*time.Second, "a failed connection logged", func() bool {
+	wait.For(t, 20*time.Second, "a failed connection logged", func() bool {
 		return strings.Contains(r.logs.String(), "Unable to connect a bot")
 	})
 	logs := r.logs.String()

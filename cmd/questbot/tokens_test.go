@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
-	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -107,7 +107,7 @@ func TestServeSealsTokens(t *testing.T) {
 	for _, other := range []string{"", strings.Repeat("ab", 32)} {
 		r = serve(other)
 		greeted(r, envBot)
-		bottest.WaitFor(t, 5*time.Second, "the report of the sealed token", func() bool {
+		wait.For(t, 5*time.Second, "the report of the sealed token", func() bool {
 			return strings.Contains(r.logs.String(), "its token is sealed and TOKEN_KEY does not open it")
 		})
 		stop(r)
@@ -169,13 +169,7 @@ func TestConfigTokenKey(t *testing.T) {
 // waitLogged waits until cond holds; the failure shows the server's logs.
 func waitLogged(t *testing.T, r *running, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s\n%s", what, r.logs)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	wait.ForShowing(t, 10*time.Second, what, cond, r.logs.String)
 }
 
 // Ensure a bot configured in the database with a malformed token does not run, and says why

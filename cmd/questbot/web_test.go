@@ -12,7 +12,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
-	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -44,7 +44,7 @@ func TestServeWebGameServer(t *testing.T) {
 	}
 	linkRE := regexp.MustCompile(regexp.QuoteMeta(base) + `/login/[A-Za-z0-9_-]{22}`)
 	var link string
-	bottest.WaitFor(t, 20*time.Second, "the login link", func() bool {
+	wait.For(t, 20*time.Second, "the login link", func() bool {
 		for _, m := range r.srv.emuBot.Messages(ann) {
 			if m.FromBot && linkRE.MatchString(m.Text) {
 				link = linkRE.FindString(m.Text)

@@ -13,7 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot/boards/web"
-	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -88,7 +88,7 @@ func TestWebloadURL(t *testing.T) {
 		}
 	}
 	// /token needs users who have written to the bot: both greetings first.
-	bottest.WaitFor(t, 20*time.Second, "the greetings", func() bool {
+	wait.For(t, 20*time.Second, "the greetings", func() bool {
 		greeted := 0
 		for _, u := range []int64{admin, loader} {
 			for _, m := range emu.Messages(u) {
@@ -105,7 +105,7 @@ func TestWebloadURL(t *testing.T) {
 	}
 	tokRE := regexp.MustCompile(`qbt_[A-Za-z0-9_-]{43}`)
 	var tok string
-	bottest.WaitFor(t, 20*time.Second, "the API token", func() bool {
+	wait.For(t, 20*time.Second, "the API token", func() bool {
 		for _, m := range emu.Messages(admin) {
 			if m.FromBot && tokRE.MatchString(m.Text) {
 				tok = tokRE.FindString(m.Text)

@@ -47,7 +47,7 @@ var (
 // Main runs the tests and then stops the cluster, if one was started. It returns the exit code.
 func Main(m *testing.M) int {
 	code := m.Run()
-	if err := Stop(); err != nil {
+	if err := stop(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		if code == 0 {
 			code = 1
@@ -56,8 +56,8 @@ func Main(m *testing.M) int {
 	return code
 }
 
-// Stop stops the cluster and removes its folder (unless -pgtest.keep is set).
-func Stop() error {
+// stop stops the cluster and removes its folder (unless -pgtest.keep is set).
+func stop() error {
 	if cluster == nil {
 		return nil
 	}
@@ -155,13 +155,13 @@ func ConnString(tb testing.TB) string {
 	return cluster.ConnString(name)
 }
 
-// PoolSize is the size of the pools New returns: room for a transport's workers and senders (8
+// poolSize is the size of the pools New returns: room for a transport's workers and senders (8
 // each by default, every one holding a connection while it works) and the reads a handler makes
 // beside its transaction, as the server's own pool has. pgxpool's default (the number of CPUs,
 // at least 4) would leave a busy transport's handlers waiting for each other forever.
-const PoolSize = 24
+const poolSize = 24
 
-// New returns a pool of PoolSize connections to a fresh, migrated database of its own. The pool is
+// New returns a pool of poolSize connections to a fresh, migrated database of its own. The pool is
 // closed when the test ends.
 func New(tb testing.TB) *pgxpool.Pool {
 	tb.Helper()
@@ -169,7 +169,7 @@ func New(tb testing.TB) *pgxpool.Pool {
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)
 	}
-	cfg.MaxConns = PoolSize
+	cfg.MaxConns = poolSize
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
 	if err != nil {
 		tb.Fatalf("pgtest: %v", err)

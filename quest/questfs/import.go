@@ -21,8 +21,8 @@ import (
 // checks each file as an upload is checked and tells what it is (its names, its language, its
 // images), Store copies it into the quest root. The catalogue rows are quest/questpg's.
 
-// ImportDir is the folder of the quest root that Store copies imported quests into.
-const ImportDir = "imported"
+// importDir is the folder of the quest root that Store copies imported quests into.
+const importDir = "imported"
 
 // Found is a quest file found for the catalogue by Find.
 type Found struct {
@@ -107,7 +107,7 @@ func find(path string) Found {
 	case err != nil:
 		f.Err = err
 		return f
-	case !fi.Mode().IsRegular() || fi.Size() > MaxFile:
+	case !fi.Mode().IsRegular() || fi.Size() > maxFile:
 		f.Err = errTooBig
 		return f
 	}
@@ -126,7 +126,7 @@ func find(path string) Found {
 	if n, err := strconv.Atoi(strings.TrimSpace(f.Quest.Doc.Strings.Money)); err == nil && n > 0 && n <= 1_000_000 {
 		f.Bonus = n
 	}
-	for _, name := range ImageNames(f.Quest.Doc) {
+	for _, name := range imageNames(f.Quest.Doc) {
 		if p := f.Quest.Image(name); p != "" && !slices.Contains(f.Images, p) {
 			f.Images = append(f.Images, p)
 		}
@@ -203,10 +203,10 @@ func Language(d *qmm.Quest) string {
 	return "ru"
 }
 
-// ImageNames returns the names of the images a quest names (in its parameters, locations, jumps
+// imageNames returns the names of the images a quest names (in its parameters, locations, jumps
 // and changes), each once, in order of appearance; numbers (a number of buttons a row in the
 // original bot's quests) are not names.
-func ImageNames(d *qmm.Quest) []string {
+func imageNames(d *qmm.Quest) []string {
 	var out []string
 	add := func(m qmm.Media) {
 		name := strings.TrimSpace(m.Image.Value)
@@ -239,7 +239,7 @@ func ImageNames(d *qmm.Quest) []string {
 	return out
 }
 
-// Store copies a found quest's file and images into root, into a folder of ImportDir named after
+// Store copies a found quest's file and images into root, into a folder of importDir named after
 // the file's content, and returns the file as the catalogue names it (relative to root) and how
 // many files it wrote. A file already there with the same content is left as it is, so storing a
 // quest again writes nothing, and the files of a stored version never change (an image changed
@@ -248,7 +248,7 @@ func Store(root string, f Found) (file string, wrote int, err error) {
 	if f.Quest == nil {
 		return "", 0, fmt.Errorf("questfs: store %s: not a checked quest", filepath.Base(f.Path))
 	}
-	dir := filepath.Join(ImportDir, f.Quest.SHA256[:16])
+	dir := filepath.Join(importDir, f.Quest.SHA256[:16])
 	file = filepath.ToSlash(filepath.Join(dir, filepath.Base(f.Path)))
 	for _, src := range append([]string{f.Path}, f.Images...) {
 		w, err := copyFile(src, filepath.Join(root, dir, filepath.Base(src)))

@@ -36,11 +36,11 @@ import (
 // or broken, or it does not compile. The wrapping error says why, without the file's path.
 var ErrUnplayable = errors.New("the quest cannot be played")
 
-// MaxFile bounds the quest files read (the largest known quests are about 2 MB).
-const MaxFile = 32 << 20
+// maxFile bounds the quest files read (the largest known quests are about 2 MB).
+const maxFile = 32 << 20
 
-// DefaultCacheBytes bounds the estimated memory of the compiled quests kept.
-const DefaultCacheBytes = 256 << 20
+// defaultCacheBytes bounds the estimated memory of the compiled quests kept.
+const defaultCacheBytes = 256 << 20
 
 // costFactor estimates the memory of a compiled quest from its file size: texts are UTF-16 in
 // the file and UTF-8 in memory, but the decoded model, its indices and the parsed formulas of
@@ -123,23 +123,20 @@ type entry struct {
 }
 
 // New returns the files under root ("" is "uploads"), keeping compiled quests up to an estimated
-// maxBytes of memory (DefaultCacheBytes when 0 or less).
+// maxBytes of memory (defaultCacheBytes when 0 or less).
 func New(root string, maxBytes int64) *Files {
 	if root == "" {
 		root = "uploads"
 	}
 	if maxBytes <= 0 {
-		maxBytes = DefaultCacheBytes
+		maxBytes = defaultCacheBytes
 	}
 	return &Files{root: root, max: maxBytes, order: list.New(), entries: map[string]*list.Element{},
 		loading: map[string]*sync.Mutex{}}
 }
 
-// Root returns the quest root.
-func (f *Files) Root() string { return f.root }
-
-// Path resolves a catalogue file name against the quest root.
-func (f *Files) Path(file string) string {
+// path resolves a catalogue file name against the quest root.
+func (f *Files) path(file string) string {
 	if filepath.IsAbs(file) {
 		return file
 	}
@@ -149,7 +146,7 @@ func (f *Files) Path(file string) string {
 // Open returns the compiled quest of a catalogue file, compiling it on a cache miss. Its errors
 // match ErrUnplayable.
 func (f *Files) Open(file string) (*Quest, error) {
-	q, err := f.open(f.Path(file))
+	q, err := f.open(f.path(file))
 	if err != nil {
 		return nil, unplayable(err)
 	}
@@ -157,7 +154,7 @@ func (f *Files) Open(file string) (*Quest, error) {
 }
 
 // errTooBig is the reason a file is refused for its size or kind.
-var errTooBig = fmt.Errorf("its file is not a regular file of at most %d bytes", MaxFile)
+var errTooBig = fmt.Errorf("its file is not a regular file of at most %d bytes", maxFile)
 
 // unplayable wraps why a file cannot be played into ErrUnplayable, without the file's path.
 func unplayable(err error) error {
@@ -176,7 +173,7 @@ func (f *Files) open(path string) (*Quest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() || fi.Size() > MaxFile {
+	if !fi.Mode().IsRegular() || fi.Size() > maxFile {
 		return nil, errTooBig
 	}
 	k := key{path: path, size: fi.Size(), mtime: fi.ModTime()}
@@ -199,7 +196,7 @@ func (f *Files) open(path string) (*Quest, error) {
 	if err != nil {
 		return nil, err
 	}
-	q, err := Compile(data)
+	q, err := compile(data)
 	if err != nil {
 		return nil, err
 	}
@@ -208,8 +205,8 @@ func (f *Files) open(path string) (*Quest, error) {
 	return q, nil
 }
 
-// Compile decodes and compiles the bytes of a quest file. The result has no Path nor Dir.
-func Compile(data []byte) (*Quest, error) {
+// compile decodes and compiles the bytes of a quest file. The result has no Path nor Dir.
+func compile(data []byte) (*Quest, error) {
 	d, err := qmm.DecodeBytes(data)
 	if err != nil {
 		return nil, err
@@ -263,8 +260,8 @@ func (f *Files) add(k key, q *Quest, cost int64) {
 	}
 }
 
-// Stats returns the number of compiled quests kept and their estimated bytes.
-func (f *Files) Stats() (quests int, bytes int64) {
+// stats returns the number of compiled quests kept and their estimated bytes.
+func (f *Files) stats() (quests int, bytes int64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.order.Len(), f.used

@@ -43,7 +43,7 @@ func TestCache(t *testing.T) {
 	if _, err := f.Open(filepath.Join(dir, "b.qmm")); err != nil {
 		t.Fatal(err)
 	}
-	if n, bytes := f.Stats(); n != 1 || bytes > f.max {
+	if n, bytes := f.stats(); n != 1 || bytes > f.max {
 		t.Errorf("%d quests of %d bytes kept, want 1 within %d", n, bytes, f.max)
 	}
 	later := time.Now().Add(time.Hour)

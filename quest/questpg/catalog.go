@@ -303,15 +303,15 @@ func (s *Store) StoredFiles(ctx context.Context, db pgx.Tx) ([]string, error) {
 	return files, nil
 }
 
-// NewFor is how long a quest is new in the catalogue: a quest whose first version came this
+// newFor is how long a quest is new in the catalogue: a quest whose first version came this
 // recently is marked new for the players who have not played it.
-const NewFor = 14 * 24 * time.Hour
+const newFor = 14 * 24 * time.Hour
 
 // Entry is a quest as the catalogue shows it to a player.
 type Entry struct {
 	ID   int64
 	Name string
-	// New marks a quest that came to the catalogue within NewFor and that the player has not
+	// New marks a quest that came to the catalogue within newFor and that the player has not
 	// played.
 	New bool
 	// Finished is how many players of the bot finished the quest (won, failed or died in any
@@ -337,7 +337,7 @@ func (s *Store) Catalogue(ctx context.Context, db pgx.Tx, service int, user int6
 			(SELECT count(DISTINCT x.user_id) FROM user_script_stats x JOIN script v ON v.id = x.script_id
 				WHERE x.service_id = $1 AND v.common_name = m.common_name AND x.wins + x.failures + x.deaths > 0)
 		FROM m ORDER BY lower(m.name), m.id`,
-		service, user, lang, query, limit, offset, NewFor)
+		service, user, lang, query, limit, offset, newFor)
 	if err != nil {
 		return nil, 0, fmt.Errorf("catalogue: %w", err)
 	}

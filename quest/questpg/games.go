@@ -18,7 +18,7 @@
 //
 // # Money
 //
-// A player has credits (10 000 to begin with, never below 0 nor above MaxCredits). A quest with a
+// A player has credits (10 000 to begin with, never below 0 nor above maxCredits). A quest with a
 // money parameter plays with part of them: at launch the stake (chosen by the caller from the
 // credits) is taken from the credits and becomes the money parameter's value; when the game ends,
 // the parameter's final value is paid back, then a win adds the quest's win bonus and a death
@@ -51,10 +51,10 @@ var (
 	ErrNoScript = errors.New("questpg: no such quest")
 )
 
-// MaxCredits bounds a player's credits.
-const MaxCredits = 1_000_000
+// maxCredits bounds a player's credits.
+const maxCredits = 1_000_000
 
-// maxCreditsSQL is MaxCredits in the SQL text (a test checks that they agree).
+// maxCreditsSQL is maxCredits in the SQL text (a test checks that they agree).
 const maxCreditsSQL = "1000000"
 
 // Script is a quest of the catalogue, as a game needs it.
@@ -86,15 +86,15 @@ const (
 	DialectDagazBot Dialect = "dagazbot"
 )
 
-// Dialects lists the dialects, the default first.
-var Dialects = []Dialect{DialectReference, DialectDagazBot}
+// dialects lists the dialects, the default first.
+var dialects = []Dialect{DialectReference, DialectDagazBot}
 
-// ErrBadDialect reports a dialect name that is none of Dialects.
+// ErrBadDialect reports a dialect name that is none of dialects.
 var ErrBadDialect = errors.New("questpg: unknown dialect")
 
 // ParseDialect returns the dialect named s (case ignored).
 func ParseDialect(s string) (Dialect, error) {
-	for _, d := range Dialects {
+	for _, d := range dialects {
 		if strings.EqualFold(s, string(d)) {
 			return d, nil
 		}
@@ -391,18 +391,6 @@ func (s *Store) QueueEnd(b *pgx.Batch, g *Game, prevNonce int64, st quest.Status
 			FROM ended WHERE NOT ended.sandbox AND s.service_id = $1 AND s.user_id = $2)
 		SELECT FROM ended`, g.Service, g.User, g.ID, prevNonce, delta, win, fail, dead).
 		Exec(func(ct pgconn.CommandTag) error { done(ct.RowsAffected() == 1); return nil })
-}
-
-// End settles g, which has just ended with status st, and deletes it, provided the row is still
-// the game at prevNonce; it reports whether it was.
-func (s *Store) End(ctx context.Context, db pgx.Tx, g *Game, prevNonce int64, st quest.Status) (bool, error) {
-	var ok bool
-	b := &pgx.Batch{}
-	s.QueueEnd(b, g, prevNonce, st, func(done bool) { ok = done })
-	if err := db.SendBatch(ctx, b).Close(); err != nil {
-		return false, fmt.Errorf("end game %d: %w", g.ID, err)
-	}
-	return ok, nil
 }
 
 // SwitchScript moves the user's running game to another version of its quest (a translation),

@@ -9,10 +9,10 @@ import (
 	"github.com/questbot/questbot/quest"
 )
 
-// Ensure the SQL bound of credits is MaxCredits.
+// Ensure the SQL bound of credits is maxCredits.
 func TestMaxCreditsSQL(t *testing.T) {
-	if strconv.Itoa(MaxCredits) != maxCreditsSQL {
-		t.Errorf("maxCreditsSQL %s, MaxCredits %d", maxCreditsSQL, MaxCredits)
+	if strconv.Itoa(maxCredits) != maxCreditsSQL {
+		t.Errorf("maxCreditsSQL %s, MaxCredits %d", maxCreditsSQL, maxCredits)
 	}
 }
 

@@ -95,8 +95,8 @@ type Trace struct {
 	End    *End // nil when the file has no end line
 }
 
-// Read reads a gzip-compressed trace.
-func Read(r io.Reader) (*Trace, error) {
+// read reads a gzip-compressed trace.
+func read(r io.Reader) (*Trace, error) {
 	zr, err := gzip.NewReader(r)
 	if err != nil {
 		return nil, fmt.Errorf("questtrace: %w", err)
@@ -154,7 +154,7 @@ func ReadFile(name string) (*Trace, error) {
 		return nil, err
 	}
 	defer f.Close()
-	tr, err := Read(f)
+	tr, err := read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

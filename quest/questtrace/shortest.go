@@ -21,13 +21,13 @@ func Shortest(q *quest.Quest, s quest.State, maxStates int, want func(quest.Stat
 
 // ShortestWith is Shortest for a game played under options o (only their rule of play matters).
 func ShortestWith(q *quest.Quest, s quest.State, maxStates int, want func(quest.Status) bool, o quest.Options) ([]int, bool) {
-	return Search(q, s, maxStates, func(_ quest.State, v quest.View) bool { return want(v.Status) }, o)
+	return search(q, s, maxStates, func(_ quest.State, v quest.View) bool { return want(v.Status) }, o)
 }
 
-// Search finds a shortest sequence of actions that takes a game played under options o from s
+// search finds a shortest sequence of actions that takes a game played under options o from s
 // to a state that goal accepts (given the state and its view), as Shortest does; endings goal
 // does not accept are dead ends.
-func Search(q *quest.Quest, s quest.State, maxStates int, goal func(quest.State, quest.View) bool, o quest.Options) ([]int, bool) {
+func search(q *quest.Quest, s quest.State, maxStates int, goal func(quest.State, quest.View) bool, o quest.Options) ([]int, bool) {
 	type node struct {
 		s    quest.State
 		path []int

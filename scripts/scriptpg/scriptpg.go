@@ -21,8 +21,8 @@ import (
 	"github.com/questbot/questbot/scripts"
 )
 
-// DefaultCheckEvery is how often a cached tree is checked against the stored revision.
-const DefaultCheckEvery = time.Second
+// defaultCheckEvery is how often a cached tree is checked against the stored revision.
+const defaultCheckEvery = time.Second
 
 // Store loads command trees and keeps running dialogues.
 type Store struct {
@@ -44,7 +44,7 @@ type cached struct {
 
 // New returns a store with the default check interval.
 func New() *Store {
-	return &Store{CheckEvery: DefaultCheckEvery, trees: map[int]*cached{}}
+	return &Store{CheckEvery: defaultCheckEvery, trees: map[int]*cached{}}
 }
 
 // DB is what loading a tree needs of the database: the transaction of the update that needs the

@@ -19,6 +19,7 @@ import (
 
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/engine"
 )
 
@@ -522,7 +523,7 @@ func pagesText(ctx context.Context, t *testing.T, sel string) string {
 // itself, so a check may meet the old page going away: it is then tried again.
 func pagesWaitLocation(ctx context.Context, t *testing.T, url string) {
 	t.Helper()
-	bottest.WaitFor(t, 30*time.Second, "the page at "+url, func() bool {
+	wait.For(t, 30*time.Second, "the page at "+url, func() bool {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(
 			`location.href === %q && document.readyState === "complete"`, url)))
 		return err == nil && ok
@@ -533,7 +534,7 @@ func pagesWaitLocation(ctx context.Context, t *testing.T, url string) {
 func pagesWantMove(t *testing.T, a *pagesAPI, i int, text string, ply int) {
 	t.Helper()
 	path := fmt.Sprintf("/games/%d/moves", pagesGameID)
-	bottest.WaitFor(t, 30*time.Second, fmt.Sprintf("move %d posted", i+1), func() bool { return len(a.postsTo(path)) > i })
+	wait.For(t, 30*time.Second, fmt.Sprintf("move %d posted", i+1), func() bool { return len(a.postsTo(path)) > i })
 	p := a.postsTo(path)[i]
 	if p.Body["move"] != text || p.Body["ply"] != float64(ply) || p.CSRF != pagesCSRF {
 		t.Fatalf("move %d posted %v with CSRF %q, want %s at ply %d with %q", i+1, p.Body, p.CSRF, text, ply, pagesCSRF)
@@ -556,7 +557,7 @@ func TestPlayPageMoves(t *testing.T) {
 	}
 	// The page listens to the events and has fetched the state (once, and again when the
 	// stream opened) before anything moves.
-	bottest.WaitFor(t, 30*time.Second, "the event stream", func() bool {
+	wait.For(t, 30*time.Second, "the event stream", func() bool {
 		return a.count(func() int { return len(a.subs) }) == 1 && a.count(func() int { return a.gets }) >= 2
 	})
 	if got := pagesText(ctx, t, "#turn"); got != "Your move." {
@@ -635,7 +636,7 @@ func TestPlayPageMoves(t *testing.T) {
 		t.Fatal("the page showed the move without fetching the state")
 	}
 	seen := fmt.Sprintf("/games/%d/seen", pagesGameID)
-	bottest.WaitFor(t, 30*time.Second, "the move reported seen", func() bool { return len(a.postsTo(seen)) > 0 })
+	wait.For(t, 30*time.Second, "the move reported seen", func() bool { return len(a.postsTo(seen)) > 0 })
 	if p := a.postsTo(seen)[0]; p.Body["ply"] != float64(2) || p.CSRF != pagesCSRF {
 		t.Fatalf("seen posted %v with %q, want ply 2", p.Body, p.CSRF)
 	}
@@ -668,7 +669,7 @@ func TestPlayPageMoves(t *testing.T) {
 	}
 
 	// Every fetch of the state was the first load, the stream's opening or an event.
-	bottest.WaitFor(t, 30*time.Second, "the last event's fetch", func() bool {
+	wait.For(t, 30*time.Second, "the last event's fetch", func() bool {
 		return a.count(func() int { return a.gets }) >= 2 && a.count(func() int { return a.sent }) >= 4
 	})
 	if gets, events := a.count(func() int { return a.gets }), a.count(func() int { return a.sent }); gets > events+2 {
@@ -714,7 +715,7 @@ func TestPlayPageErrors(t *testing.T) {
 	if err := chromedp.Do(ctx, pagesUntil(`document.getElementById("status").textContent === "Позиция изменилась: вот она."`)); err != nil {
 		t.Fatalf("stale: %v", err)
 	}
-	bottest.WaitFor(t, 30*time.Second, "the board fetched again", func() bool { return a.count(func() int { return a.gets }) > gets })
+	wait.For(t, 30*time.Second, "the board fetched again", func() bool { return a.count(func() int { return a.gets }) > gets })
 
 	// Illegal: the message and the legal moves.
 	legal := []string{"a3-b4", "c3-b4", "c3-d4"}
@@ -951,7 +952,7 @@ func TestPlayPageActions(t *testing.T) {
 		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
 		t.Fatalf("open the game: %v", err)
 	}
-	bottest.WaitFor(t, 30*time.Second, "the event stream", func() bool { return a.count(func() int { return len(a.subs) }) == 1 })
+	wait.For(t, 30*time.Second, "the event stream", func() bool { return a.count(func() int { return len(a.subs) }) == 1 })
 	game := fmt.Sprintf("/games/%d", pagesGameID)
 	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("export").getAttribute("href")`)); err != nil || got != "/api/v1"+game+"/export" {
 		t.Errorf("export link %q (%v)", got, err)
@@ -1002,7 +1003,7 @@ func TestPlayPageActions(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click("#spectators"), pagesUntil(`document.getElementById("spectators").checked`)); err != nil {
 		t.Fatalf("spectators: %v", err)
 	}
-	bottest.WaitFor(t, 30*time.Second, "the switch posted", func() bool { return len(a.postsTo(game+"/spectators")) == 1 })
+	wait.For(t, 30*time.Second, "the switch posted", func() bool { return len(a.postsTo(game+"/spectators")) == 1 })
 	if p := a.postsTo(game + "/spectators"); p[0].Body["allow"] != true {
 		t.Fatalf("spectators posts %+v", p)
 	}
@@ -1048,7 +1049,7 @@ func TestPlayPageServer(t *testing.T) {
 		t.Fatalf("start a game: %v", err)
 	}
 	var id int64
-	bottest.WaitFor(t, 30*time.Second, "the game's page", func() bool {
+	wait.For(t, 30*time.Second, "the game's page", func() bool {
 		path, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === "complete" ? location.pathname : ""`))
 		if err != nil || !strings.HasPrefix(path, "/play/") {
 			return false
@@ -1103,7 +1104,7 @@ func TestPlayPageServer(t *testing.T) {
 			document.querySelector("#moves li:last-child").textContent === %q`, g.Ply(), mv))); err != nil {
 			t.Fatalf("Bob's move %s on Ann's page: %v", mv, err)
 		}
-		bottest.WaitFor(t, 30*time.Second, "Bob's move seen", func() bool { return e.board(t, id).Seats[annSeat].Seen >= g.Ply() })
+		wait.For(t, 30*time.Second, "Bob's move seen", func() bool { return e.board(t, id).Seats[annSeat].Seen >= g.Ply() })
 	}
 	// annMoves clicks the path of one of Ann's legal moves and checks that Bob's board has it.
 	annMoves := func() {
@@ -1130,7 +1131,7 @@ func TestPlayPageServer(t *testing.T) {
 		if _, err := g.Play(mv.String()); err != nil {
 			t.Fatal(err)
 		}
-		bottest.WaitFor(t, 30*time.Second, "Ann's move on the board", func() bool {
+		wait.For(t, 30*time.Second, "Ann's move on the board", func() bool {
 			st := bob.state(t, id)
 			return st.Ply == g.Ply() && st.Moves[len(st.Moves)-1].Text == mv.String()
 		})

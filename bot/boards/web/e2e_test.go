@@ -14,6 +14,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
 )
@@ -47,7 +48,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 		chromedp.Click("#join")); err != nil {
 		t.Fatalf("join on the page: %v (status %q)", err, pagesText(ctx, t, "#status"))
 	}
-	bottest.WaitFor(t, 30*time.Second, "the game started", func() bool { return e.board(t, id).Status == board.Active })
+	wait.For(t, 30*time.Second, "the game started", func() bool { return e.board(t, id).Status == board.Active })
 	bd := e.board(t, id)
 	annSeat, err := bd.SeatOf(1)
 	if err != nil {
@@ -88,7 +89,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 		if _, err := g.Play(mv.String()); err != nil {
 			t.Fatal(err)
 		}
-		bottest.WaitFor(t, 30*time.Second, "Ann's move "+mv.String(), func() bool { return e.board(t, id).Ply() == g.Ply() })
+		wait.For(t, 30*time.Second, "Ann's move "+mv.String(), func() bool { return e.board(t, id).Ply() == g.Ply() })
 		return mv.String()
 	}
 	// onPage waits until Bob's page shows the move list up to the current ply.
@@ -141,7 +142,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 		if n := evalInt(t, ctx, "window.stateFetches") - fetches; n < 1 || n > 3 {
 			t.Errorf("%d state fetches for one move of Ann's; the page should fetch on events only", n)
 		}
-		bottest.WaitFor(t, 30*time.Second, "Ann's move seen on the page", func() bool { return e.board(t, id).Seats[bobSeat].Seen >= g.Ply() })
+		wait.For(t, 30*time.Second, "Ann's move seen on the page", func() bool { return e.board(t, id).Seats[bobSeat].Seen >= g.Ply() })
 	}
 	// Bob saw every move on the page: nothing was notified to him in Telegram.
 	e.clock.advance(20 * time.Minute)

@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -81,7 +82,7 @@ func startHub(t *testing.T, pool *pgxpool.Pool) *Hub {
 			t.Errorf("Run: %v", err)
 		}
 	})
-	bottest.WaitFor(t, bottest.Timeout, "the hub to listen", h.Listening)
+	wait.For(t, bottest.Timeout, "the hub to listen", h.Listening)
 	return h
 }
 
@@ -344,7 +345,7 @@ func TestEventsReconnect(t *testing.T) {
 	if killed != 1 {
 		t.Fatalf("terminated %d listening connections, want 1", killed)
 	}
-	bottest.WaitFor(t, bottest.Timeout, "the hub to listen again", func() bool { return h.connects.Load() == 2 && h.Listening() })
+	wait.For(t, bottest.Timeout, "the hub to listen again", func() bool { return h.connects.Load() == 2 && h.Listening() })
 	if got := receive(t, ch, "the refetch after the reconnect"); got != (BoardChanged{Board: id, Revision: rev}) {
 		t.Fatalf("refetch: got %+v, want the current revision %d", got, rev)
 	}
@@ -478,12 +479,12 @@ func TestServeEventsStream(t *testing.T) {
 		}
 	}
 	// The events are counted right after their write, which the client may see first.
-	bottest.WaitFor(t, bottest.Timeout, "3 events counted, with their delays", func() bool {
+	wait.For(t, bottest.Timeout, "3 events counted, with their delays", func() bool {
 		return testutil.ToFloat64(h.Metrics().Delivered) == 3 && delaySamples(t, h) == 3
 	})
 
 	hangUp()
-	bottest.WaitFor(t, bottest.Timeout, "the stream to end", func() bool {
+	wait.For(t, bottest.Timeout, "the stream to end", func() bool {
 		h.mu.Lock()
 		defer h.mu.Unlock()
 		return len(h.boards) == 0 && testutil.ToFloat64(h.Metrics().Streams) == 0

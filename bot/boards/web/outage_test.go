@@ -16,6 +16,7 @@ import (
 
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // relay is a TCP relay to the test cluster's socket that the test switches off (refusing new
@@ -144,7 +145,7 @@ func TestDatabaseOutage(t *testing.T) {
 	}
 
 	db.up()
-	bottest.WaitFor(t, bottest.Timeout, "the server to answer again", func() bool {
+	wait.For(t, bottest.Timeout, "the server to answer again", func() bool {
 		code, _, _ := ann.call(t, "GET", "/api/v1/me", nil)
 		return code == http.StatusOK
 	})

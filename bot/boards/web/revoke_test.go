@@ -13,6 +13,7 @@ import (
 
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // watched is an open event stream: ended is closed when the server ends it; events receives
@@ -118,7 +119,7 @@ func TestStreamsEndWithCredentials(t *testing.T) {
 	other := httptest.NewServer(web.New(web.Config{Pool: e.Pool, Doer: e.proc.Transport, Boards: e.app.Boards,
 		PublicURL: e.srv.URL, Events: hub, Now: e.clock.now, Log: e.Log(), Streams: 2}).Handler())
 	t.Cleanup(other.Close)
-	bottest.WaitFor(t, bottest.Timeout, "both hubs to listen", func() bool { return hub.Listening() && e.hub.Listening() })
+	wait.For(t, bottest.Timeout, "both hubs to listen", func() bool { return hub.Listening() && e.hub.Listening() })
 
 	ann := e.login(t, 1, "Ann")
 	ann2 := e.login(t, 1, "Ann")

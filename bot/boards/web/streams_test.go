@@ -14,6 +14,7 @@ import (
 
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // stream opens the event stream of a game with the client's credentials. When it opens (200),
@@ -116,7 +117,7 @@ func TestEventStreamsCap(t *testing.T) {
 
 	// Ann hangs up one stream: once the server has seen it go, one more opens, and no more.
 	first()
-	bottest.WaitFor(t, bottest.Timeout, "room for a stream of Ann's", func() bool {
+	wait.For(t, bottest.Timeout, "room for a stream of Ann's", func() bool {
 		status, code, _ := ann.stream(t, game.ID)
 		if status == http.StatusTooManyRequests && code == "too_many_streams" {
 			return false

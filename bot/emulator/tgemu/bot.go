@@ -17,11 +17,11 @@ import (
 
 // Limits Telegram applies to what a bot sends.
 const (
-	MaxTextLen         = 4096 // characters of a message text, after entity parsing
-	MaxCaptionLen      = 1024
-	MaxCallbackData    = 64 // bytes of a button's callback_data
-	MaxButtonsPerRow   = 8
-	MaxButtons         = 100
+	maxTextLen         = 4096 // characters of a message text, after entity parsing
+	maxCaptionLen      = 1024
+	maxCallbackData    = 64 // bytes of a button's callback_data
+	maxButtonsPerRow   = 8
+	maxButtons         = 100
 	maxPollTimeout     = 50 * time.Second
 	perChatMinInterval = 900 * time.Millisecond // one message a second per chat, less jitter
 	globalPerSecond    = 33                     // about 30 a second overall, plus tolerance
@@ -466,8 +466,8 @@ func (b *Bot) SendDocument(userID int64, name, mimeType string, data []byte) (in
 // SendDocumentCaption is the user uploading a file with a caption into their chat. It returns
 // the message id.
 func (b *Bot) SendDocumentCaption(userID int64, name, mimeType string, data []byte, caption string) (int, error) {
-	if utf8.RuneCountInString(caption) > MaxCaptionLen {
-		return 0, fmt.Errorf("tgemu: a caption of at most %d characters", MaxCaptionLen)
+	if utf8.RuneCountInString(caption) > maxCaptionLen {
+		return 0, fmt.Errorf("tgemu: a caption of at most %d characters", maxCaptionLen)
 	}
 	b.mu.Lock()
 	u, err := b.userLocked(userID)
@@ -877,7 +877,7 @@ func checkText(text, parseMode string, max int, required bool) *apiError {
 		return badRequest("message text is empty")
 	}
 	if textLen(plain) > max {
-		if max == MaxCaptionLen {
+		if max == maxCaptionLen {
 			return badRequest("message caption is too long")
 		}
 		return badRequest("message is too long")
@@ -903,7 +903,7 @@ func parseKeyboard(raw string) ([][]Button, *apiError) {
 	var kb [][]Button
 	total := 0
 	for _, row := range *m.InlineKeyboard {
-		if len(row) > MaxButtonsPerRow {
+		if len(row) > maxButtonsPerRow {
 			return nil, badRequest("too many inline keyboard buttons in a row")
 		}
 		var r []Button
@@ -932,7 +932,7 @@ func parseKeyboard(raw string) ([][]Button, *apiError) {
 			btn.Text = *text
 			switch {
 			case data != nil && url == nil:
-				if len(*data) == 0 || len(*data) > MaxCallbackData {
+				if len(*data) == 0 || len(*data) > maxCallbackData {
 					return nil, badRequest("BUTTON_DATA_INVALID")
 				}
 				btn.Data = *data
@@ -954,14 +954,14 @@ func parseKeyboard(raw string) ([][]Button, *apiError) {
 			kb = append(kb, r)
 		}
 	}
-	if total > MaxButtons {
+	if total > maxButtons {
 		return nil, badRequest("reply markup is too long")
 	}
 	return kb, nil
 }
 
 func (b *Bot) sendMessage(p params) (any, *apiError) {
-	if e := checkText(p.get("text"), p.get("parse_mode"), MaxTextLen, true); e != nil {
+	if e := checkText(p.get("text"), p.get("parse_mode"), maxTextLen, true); e != nil {
 		return nil, e
 	}
 	kb, e := parseKeyboard(p.get("reply_markup"))
@@ -992,7 +992,7 @@ func (b *Bot) sendMessage(p params) (any, *apiError) {
 
 func (b *Bot) editMessage(p params, withText bool) (any, *apiError) {
 	if withText {
-		if e := checkText(p.get("text"), p.get("parse_mode"), MaxTextLen, true); e != nil {
+		if e := checkText(p.get("text"), p.get("parse_mode"), maxTextLen, true); e != nil {
 			return nil, e
 		}
 	}

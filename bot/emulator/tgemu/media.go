@@ -17,9 +17,9 @@ import (
 // Telegram's limits on photos: the file size, the sum of the sides and the ratio of the longer
 // side to the shorter.
 const (
-	MaxPhotoSize  = 10 << 20
-	MaxPhotoSides = 10000
-	MaxPhotoRatio = 20
+	maxPhotoSize  = 10 << 20
+	maxPhotoSides = 10000
+	maxPhotoRatio = 20
 )
 
 // photoBoxes are the sides of the boxes Telegram fits the smaller copies of a photo into (the
@@ -49,7 +49,7 @@ func preparePhoto(up upload) (*prepared, *apiError) {
 	if len(up.data) == 0 {
 		return nil, badRequest("file must be non-empty")
 	}
-	if len(up.data) > MaxPhotoSize {
+	if len(up.data) > maxPhotoSize {
 		return nil, badRequest("PHOTO_SAVE_FILE_INVALID")
 	}
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(up.data))
@@ -57,7 +57,7 @@ func preparePhoto(up upload) (*prepared, *apiError) {
 		return nil, badRequest("IMAGE_PROCESS_FAILED")
 	}
 	w, h := cfg.Width, cfg.Height
-	if w <= 0 || h <= 0 || w+h > MaxPhotoSides || max(w, h) > MaxPhotoRatio*min(w, h) {
+	if w <= 0 || h <= 0 || w+h > maxPhotoSides || max(w, h) > maxPhotoRatio*min(w, h) {
 		return nil, badRequest("PHOTO_INVALID_DIMENSIONS")
 	}
 	pr := &prepared{name: up.name, mime: http.DetectContentType(up.data), data: up.data, kind: "photo", width: w, height: h}
@@ -199,7 +199,7 @@ func (m *Message) isMedia() bool { return m.Photo != "" || m.Document != "" }
 // sendFile is sendPhoto and sendDocument: a new upload (multipart, possibly named by attach://) or
 // a file_id, with a caption, its parse mode and an inline keyboard.
 func (b *Bot) sendFile(p params, kind string) (any, *apiError) {
-	if e := checkText(p.get("caption"), p.get("parse_mode"), MaxCaptionLen, false); e != nil {
+	if e := checkText(p.get("caption"), p.get("parse_mode"), maxCaptionLen, false); e != nil {
 		return nil, e
 	}
 	kb, e := parseKeyboard(p.get("reply_markup"))
@@ -283,7 +283,7 @@ func (b *Bot) editMessageMedia(p params) (any, *apiError) {
 	case *in.Type != "photo" && *in.Type != "document":
 		return nil, badRequest("can't parse InputMedia: type \"%s\" is unsupported", *in.Type)
 	}
-	if e := checkText(in.Caption, in.ParseMode, MaxCaptionLen, false); e != nil {
+	if e := checkText(in.Caption, in.ParseMode, maxCaptionLen, false); e != nil {
 		return nil, e
 	}
 	pr, f, e := b.inputFile(p, "", in.Media, *in.Type)
@@ -324,7 +324,7 @@ func (b *Bot) editMessageMedia(p params) (any, *apiError) {
 
 // editMessageCaption replaces the caption of a photo or document, and its keyboard.
 func (b *Bot) editMessageCaption(p params) (any, *apiError) {
-	if e := checkText(p.get("caption"), p.get("parse_mode"), MaxCaptionLen, false); e != nil {
+	if e := checkText(p.get("caption"), p.get("parse_mode"), maxCaptionLen, false); e != nil {
 		return nil, e
 	}
 	kb, e := parseKeyboard(p.get("reply_markup"))

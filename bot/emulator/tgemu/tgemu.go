@@ -126,8 +126,8 @@ func newBot(s *Server, token string, me tgbotapi.User) *Bot {
 	}
 }
 
-// Bot returns the bot with this token, or nil.
-func (s *Server) Bot(token string) *Bot {
+// bot returns the bot with this token, or nil.
+func (s *Server) bot(token string) *Bot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.bots[token]
@@ -161,7 +161,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token, method, ok := strings.Cut(rest, "/")
-	b := s.Bot(token)
+	b := s.bot(token)
 	if !ok || b == nil {
 		writeError(w, &apiError{code: 401, description: "Unauthorized"})
 		return

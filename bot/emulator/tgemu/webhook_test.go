@@ -10,6 +10,8 @@ import (
 	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // receiver is a webhook endpoint that records what it is sent and fails the first requests.
@@ -60,17 +62,6 @@ func (rc *receiver) received() []int {
 	return append([]int(nil), rc.got...)
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // webhookSetup starts an emulator with bot "1:T" and its user 7 behind a real listener (srv),
 // and a webhook receiver behind another (hook) that fails its first failures deliveries.
 func webhookSetup(t *testing.T, failures int) (*Bot, *httptest.Server, *receiver, *httptest.Server) {
@@ -116,7 +107,7 @@ func TestWebhookDelivery(t *testing.T) {
 	if _, err := b.SendText(7, "three"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "three deliveries", func() bool { return len(rc.received()) == 3 })
+	wait.For(t, 10*time.Second, "three deliveries", func() bool { return len(rc.received()) == 3 })
 	if got := rc.received(); got[0] != 1 || got[1] != 2 || got[2] != 3 {
 		t.Errorf("delivered %v, want [1 2 3]", got)
 	}
@@ -135,7 +126,7 @@ func TestWebhookDelivery(t *testing.T) {
 	rc.mu.Unlock()
 
 	// The emulator acknowledges an update once the webhook's answer is back.
-	waitFor(t, "the last delivery acknowledged", func() bool { return b.WebhookInfo().PendingUpdateCount == 0 })
+	wait.For(t, 10*time.Second, "the last delivery acknowledged", func() bool { return b.WebhookInfo().PendingUpdateCount == 0 })
 	code, resp = call(t, srv, "1:T", "getWebhookInfo", nil)
 	var info WebhookInfo
 	if err := json.Unmarshal(resp.Result, &info); code != 200 || err != nil {
@@ -178,7 +169,7 @@ func TestWebhookDropPending(t *testing.T) {
 	if _, err := b.SendText(7, "new"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "a delivery", func() bool { return len(rc.received()) == 1 })
+	wait.For(t, 10*time.Second, "a delivery", func() bool { return len(rc.received()) == 1 })
 	if got := rc.received(); got[0] != 2 {
 		t.Errorf("delivered %v, want [2]: the pending update was dropped", got)
 	}
@@ -189,7 +180,7 @@ func TestWebhookDropPending(t *testing.T) {
 	if _, err := b.SendText(7, "skipped"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the text dropped", func() bool { return b.WebhookInfo().PendingUpdateCount == 0 })
+	wait.For(t, 10*time.Second, "the text dropped", func() bool { return b.WebhookInfo().PendingUpdateCount == 0 })
 	if got := rc.received(); len(got) != 1 {
 		t.Errorf("delivered %v, want only [2]: allowed_updates leaves texts out", got)
 	}

@@ -16,6 +16,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // boardPNG is a w×h picture in one colour, standing in for a rendered board.
@@ -60,21 +61,14 @@ const shownJS = `(() => {
 func waitShown(t *testing.T, ctx context.Context, what string, ok func(shown) bool) shown {
 	t.Helper()
 	var last shown
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		got, err := chromedp.Run(ctx, chromedp.Evaluate[shown](shownJS))
-		if err != nil {
+	wait.ForShowing(t, 20*time.Second, what, func() bool {
+		var err error
+		if last, err = chromedp.Run(ctx, chromedp.Evaluate[shown](shownJS)); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		if ok(got) {
-			return got
-		}
-		last = got
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: the page shows %+v", what, last)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return ok(last)
+	}, func() string { return fmt.Sprintf("the page shows %+v", last) })
+	return last
 }
 
 // Ensure the page shows a photo the bot sends, with its caption and buttons, replaces it in

@@ -25,15 +25,13 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/quest/questpg"
 )
 
 // Timeout is how long the waits of an Env last before they fail the test.
 const Timeout = 20 * time.Second
-
-// poll is how often the waits look again.
-const poll = 10 * time.Millisecond
 
 // LogBuffer is a log sink a test reads while the bot writes to it.
 type LogBuffer struct {
@@ -298,47 +296,50 @@ func (e *Env) LastID(chat int64) int {
 // and returns the first such message.
 func (e *Env) WaitText(t testing.TB, chat int64, skip int, want string) tgemu.Message {
 	t.Helper()
-	deadline := time.Now().Add(Timeout)
-	for {
-		msgs := e.BotMessages(chat)
+	var found tgemu.Message
+	var msgs []tgemu.Message
+	wait.ForShowing(t, Timeout, fmt.Sprintf("a bot message with %q in chat %d", want, chat), func() bool {
+		msgs = e.BotMessages(chat)
 		for i := skip; i < len(msgs); i++ {
 			if strings.Contains(msgs[i].Text, want) {
-				return msgs[i]
+				found = msgs[i]
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			var texts []string
-			for _, m := range msgs {
-				texts = append(texts, m.Text)
-			}
-			t.Fatalf("no bot message with %q in chat %d; messages:\n%s\nlogs:\n%s", want, chat, strings.Join(texts, "\n"), e.Logs)
+		return false
+	}, func() string {
+		var texts []string
+		for _, m := range msgs {
+			texts = append(texts, m.Text)
 		}
-		time.Sleep(poll)
-	}
+		return fmt.Sprintf("messages:\n%s\nlogs:\n%s", strings.Join(texts, "\n"), e.Logs)
+	})
+	return found
 }
 
 // WaitMessage waits for a bot message of a chat with an id greater than after for which ok
 // holds, and returns the first such message; what names it in the failure.
 func (e *Env) WaitMessage(t testing.TB, chat int64, after int, what string, ok func(tgemu.Message) bool) tgemu.Message {
 	t.Helper()
-	deadline := time.Now().Add(Timeout)
-	for {
-		msgs := e.BotMessages(chat)
+	var found tgemu.Message
+	var msgs []tgemu.Message
+	wait.ForShowing(t, Timeout, fmt.Sprintf("a bot message with %s in chat %d after %d", what, chat, after), func() bool {
+		msgs = e.BotMessages(chat)
 		for _, m := range msgs {
 			if m.ID > after && ok(m) {
-				return m
+				found = m
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			var texts []string
-			for _, m := range msgs {
-				texts = append(texts, fmt.Sprintf("%d: %q %s", m.ID, m.Text, m.FileName))
-			}
-			t.Fatalf("no bot message with %s in chat %d after %d; messages:\n%s\nlogs:\n%s", what, chat, after,
-				strings.Join(texts, "\n"), e.Logs)
+		return false
+	}, func() string {
+		var texts []string
+		for _, m := range msgs {
+			texts = append(texts, fmt.Sprintf("%d: %q %s", m.ID, m.Text, m.FileName))
 		}
-		time.Sleep(poll)
-	}
+		return fmt.Sprintf("messages:\n%s\nlogs:\n%s", strings.Join(texts, "\n"), e.Logs)
+	})
+	return found
 }
 
 // WaitTextAfter waits for a bot message containing want with an id greater than after.
@@ -351,17 +352,13 @@ func (e *Env) WaitTextAfter(t testing.TB, chat int64, after int, want string) tg
 // press.
 func (e *Env) WaitIdle(t testing.TB) {
 	t.Helper()
-	deadline := time.Now().Add(Timeout)
-	for {
-		inbox, outbox := e.backlog(t)
-		if inbox == 0 && outbox == 0 && e.Bot.UnansweredCallbacks() == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not idle: %d updates, %d sends pending\n%s", inbox, outbox, e.Logs)
-		}
-		time.Sleep(poll)
-	}
+	var inbox, outbox int64
+	wait.ForShowing(t, Timeout, "the bot to be idle", func() bool {
+		inbox, outbox = e.backlog(t)
+		return inbox == 0 && outbox == 0 && e.Bot.UnansweredCallbacks() == 0
+	}, func() string {
+		return fmt.Sprintf("%d updates, %d sends pending\n%s", inbox, outbox, e.Logs)
+	})
 }
 
 // WaitHandled waits until the bot has stored every update the emulator holds for it (it asked
@@ -401,16 +398,10 @@ func (e *Env) backlog(t testing.TB) (inbox, outbox int64) {
 	return inbox, outbox
 }
 
-// WaitFor waits until cond holds; the failure shows the logs.
+// WaitFor waits until cond holds, for at most Timeout; the failure shows the logs.
 func (e *Env) WaitFor(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(Timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s\n%s", what, e.Logs)
-		}
-		time.Sleep(poll)
-	}
+	wait.ForShowing(t, Timeout, what, cond, e.Logs.String)
 }
 
 // Exec runs a statement on the Env's database.
@@ -463,16 +454,4 @@ func (e *Env) QueryInt(t testing.TB, sql string, args ...any) int {
 		t.Fatal(err)
 	}
 	return n
-}
-
-// WaitFor polls cond until it holds or limit passes.
-func WaitFor(t testing.TB, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(poll)
-	}
 }

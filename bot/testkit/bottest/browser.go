@@ -10,9 +10,9 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// BrowserRequiredEnv, or CI, set to anything, makes a missing Chromium fail the browser tests
+// browserRequiredEnv, or CI, set to anything, makes a missing Chromium fail the browser tests
 // instead of skipping them (the Makefile's chromium target reads the same two).
-const BrowserRequiredEnv = "QUESTBOT_BROWSER_REQUIRED"
+const browserRequiredEnv = "QUESTBOT_BROWSER_REQUIRED"
 
 // Browser starts a headless Chromium for a test, with a fresh profile, and returns its context;
 // the browser is closed when the test ends, and every action fails after timeout. Chromium's
@@ -55,9 +55,9 @@ func chromiumIn(t testing.TB, getenv func(string) string, lookPath func(string) 
 	if err == nil {
 		return path
 	}
-	if getenv(BrowserRequiredEnv) != "" || getenv("CI") != "" {
+	if getenv(browserRequiredEnv) != "" || getenv("CI") != "" {
 		t.Fatalf("the browser tests need Chromium, which is missing (%v), and they are required here "+
-			"(%s or CI is set): apt-get install -y chromium, or make test as root", err, BrowserRequiredEnv)
+			"(%s or CI is set): apt-get install -y chromium, or make test as root", err, browserRequiredEnv)
 	}
 	t.Skipf("Chromium is missing (%v): the browser tests are skipped; apt-get install -y chromium "+
 		"(make test as root installs it) runs them", err)

@@ -55,9 +55,9 @@ func TestChromiumMissing(t *testing.T) {
 	if !strings.HasPrefix(out, "skip: Chromium is missing") || !strings.Contains(out, "not found") {
 		t.Errorf("missing: %q, want a skip saying why", out)
 	}
-	for _, required := range []map[string]string{{"CI": "true"}, {BrowserRequiredEnv: "1"}} {
+	for _, required := range []map[string]string{{"CI": "true"}, {browserRequiredEnv: "1"}} {
 		out := outcome(func(tb testing.TB) { chromiumIn(tb, env(required), missing) })
-		if !strings.HasPrefix(out, "fail: ") || !strings.Contains(out, BrowserRequiredEnv) {
+		if !strings.HasPrefix(out, "fail: ") || !strings.Contains(out, browserRequiredEnv) {
 			t.Errorf("missing with %v: %q, want a failure", required, out)
 		}
 	}
@@ -107,12 +107,12 @@ func TestMakeChromiumWithoutRoot(t *testing.T) {
 	if strings.Count(out, "\n") != 1 || !strings.Contains(out, "chromium is missing") || !strings.Contains(out, "skipped") {
 		t.Errorf("make chromium without root says %q, want one line that the browser tests are skipped", out)
 	}
-	for _, env := range []string{"CI=true", BrowserRequiredEnv + "=1"} {
+	for _, env := range []string{"CI=true", browserRequiredEnv + "=1"} {
 		out, err := run(env)
 		if err == nil {
 			t.Errorf("make chromium without root, %s: it succeeded\n%s", env, out)
 		}
-		if !strings.Contains(out, "chromium is missing") || !strings.Contains(out, BrowserRequiredEnv) {
+		if !strings.Contains(out, "chromium is missing") || !strings.Contains(out, browserRequiredEnv) {
 			t.Errorf("make chromium without root, %s: %q", env, out)
 		}
 	}

@@ -28,24 +28,24 @@ import (
 // # Several bot processes
 //
 // With Options.Processes the bot runs in that many OS processes on one database, each a
-// transport with the Echo handler (BotProcess), all polling the one emulator this process serves
+// transport with the echo handler (BotProcess), all polling the one emulator this process serves
 // on loopback: the poll lease decides which of them polls, and all of them handle and send. The
 // command that starts a bot process is the caller's (Options.Command: the questbot binary, or a
 // test binary run as questbot); it prints ReadyLine once its bot is added.
 
-// Echo is the load test's handler: a text message gets "echo: " and its text back, so that the
+// echo is the load test's handler: a text message gets "echo: " and its text back, so that the
 // replies in a chat tell which updates were handled, in which order, and how often.
-func Echo(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+func echo(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	m := u.Message
 	if m == nil || m.Chat == nil || m.Text == "" {
 		return nil
 	}
 	return tx.Send(ctx, bot.Request{Method: "sendMessage", ChatID: m.Chat.ID,
-		Params: map[string]string{"chat_id": strconv.FormatInt(m.Chat.ID, 10), "text": EchoPrefix + m.Text}})
+		Params: map[string]string{"chat_id": strconv.FormatInt(m.Chat.ID, 10), "text": echoPrefix + m.Text}})
 }
 
-// EchoPrefix starts the replies of Echo.
-const EchoPrefix = "echo: "
+// echoPrefix starts the replies of echo.
+const echoPrefix = "echo: "
 
 // ReadyLine is what a bot process prints on its standard output once its bot is added.
 const ReadyLine = "loadtest bot ready"
@@ -64,14 +64,14 @@ type BotOptions struct {
 	Ready func()
 }
 
-// BotProcess runs a bot process of a load test until ctx ends: a transport with Echo, without
+// BotProcess runs a bot process of a load test until ctx ends: a transport with echo, without
 // Telegram's rate limits.
 func BotProcess(ctx context.Context, opts BotOptions) error {
 	api, err := bot.NewAPI(ctx, opts.Token, tgemu.Endpoint(opts.APIURL), nil)
 	if err != nil {
 		return err
 	}
-	tr := bot.New(bot.Config{Store: botpg.New(opts.Pool), Handler: Echo, Log: opts.Log, Limits: &bot.NoLimits,
+	tr := bot.New(bot.Config{Store: botpg.New(opts.Pool), Handler: echo, Log: opts.Log, Limits: &bot.NoLimits,
 		Workers: opts.Workers, Senders: opts.Senders, PollLease: opts.PollLease})
 	if _, err := tr.AddBot(ctx, api); err != nil {
 		return err
@@ -113,8 +113,8 @@ func (p *Proc) Exited() bool {
 	}
 }
 
-// CPU returns the CPU time the process has used so far (Linux; 0 when unknown).
-func (p *Proc) CPU() time.Duration { return pidCPU(p.Pid()) }
+// cpu returns the CPU time the process has used so far (Linux; 0 when unknown).
+func (p *Proc) cpu() time.Duration { return pidCPU(p.Pid()) }
 
 // NewFleet serves a new emulator with one bot on loopback.
 func NewFleet(username string) (*Fleet, error) {
@@ -244,7 +244,7 @@ func echoOf(m tgemu.Message) (int, bool) {
 	if !m.FromBot {
 		return 0, false
 	}
-	rest, ok := strings.CutPrefix(m.Text, EchoPrefix+"message ")
+	rest, ok := strings.CutPrefix(m.Text, echoPrefix+"message ")
 	if !ok {
 		return 0, false
 	}

@@ -3,7 +3,7 @@
 // (bot/emulator/tgemu) with Telegram's rate limits switched off on both sides, in this process or in
 // several bot processes on one database (fleet.go).
 //
-// Each simulated user writes a message, waits for the bot's reply (its echo, Echo), and writes
+// Each simulated user writes a message, waits for the bot's reply (its echo), and writes
 // again, for the length of the run. The report gives the updates handled a second, the latency
 // from the moment an update is available to the bot to the moment its reply reaches the
 // emulator, and what the chats show at the end: replies sent twice, and replies out of order.
@@ -138,7 +138,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 		botCPU = func() time.Duration {
 			var sum time.Duration
 			for _, p := range fleet.Procs() {
-				sum += p.CPU()
+				sum += p.cpu()
 			}
 			return sum
 		}
@@ -200,7 +200,7 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 				if _, err := emuBot.SendText(id, text); err != nil {
 					break
 				}
-				if !awaitReply(ctx, events, EchoPrefix+text) {
+				if !awaitReply(ctx, events, echoPrefix+text) {
 					lost++
 					continue
 				}

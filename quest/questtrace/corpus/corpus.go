@@ -24,12 +24,12 @@ import (
 	"testing"
 )
 
-// Env is the environment variable that names the corpus folder.
-const Env = "QUESTBOT_CORPUS"
+// env is the environment variable that names the corpus folder.
+const env = "QUESTBOT_CORPUS"
 
-// RequiredEnv, or CI, set to anything, makes a missing corpus fail the tests instead of skipping
+// requiredEnv, or CI, set to anything, makes a missing corpus fail the tests instead of skipping
 // them.
-const RequiredEnv = "QUESTBOT_CORPUS_REQUIRED"
+const requiredEnv = "QUESTBOT_CORPUS_REQUIRED"
 
 // where is what was found, once per test binary.
 type where struct {
@@ -49,9 +49,9 @@ var (
 // locate finds the corpus: QUESTBOT_CORPUS, else ../shared beside the checkout's root (the
 // folder of go.mod, looked for upwards from the working directory).
 func locate(getenv func(string) string, wd string) where {
-	w := where{required: getenv(RequiredEnv) != "" || getenv("CI") != ""}
+	w := where{required: getenv(requiredEnv) != "" || getenv("CI") != ""}
 	root := moduleRoot(wd)
-	dir := getenv(Env)
+	dir := getenv(env)
 	if dir == "" {
 		dir = filepath.Join("..", "shared")
 	}
@@ -95,20 +95,20 @@ func get() where {
 		found = locate(os.Getenv, wd)
 		switch {
 		case found.present:
-			fmt.Fprintf(announce, "corpus: %s (%s; default ../shared beside the checkout)\n", found.dir, Env)
+			fmt.Fprintf(announce, "corpus: %s (%s; default ../shared beside the checkout)\n", found.dir, env)
 		case found.required:
 			fmt.Fprintf(announce, "corpus: expected at %s (%s; default ../shared beside the checkout), missing: "+
-				"the tests that need it fail (%s or CI is set)\n", found.dir, Env, RequiredEnv)
+				"the tests that need it fail (%s or CI is set)\n", found.dir, env, requiredEnv)
 		default:
 			fmt.Fprintf(announce, "corpus: expected at %s (%s; default ../shared beside the checkout), missing: "+
-				"the tests that need it are skipped\n", found.dir, Env)
+				"the tests that need it are skipped\n", found.dir, env)
 		}
 	})
 	return found
 }
 
-// ErrMissing is the error of a missing corpus.
-var ErrMissing = errors.New("corpus: the shared test corpus is missing")
+// errMissing is the error of a missing corpus.
+var errMissing = errors.New("corpus: the shared test corpus is missing")
 
 // Dir returns the corpus folder. When it is missing the test is skipped, or failed when the
 // corpus is required.
@@ -123,7 +123,7 @@ func dirIn(tb testing.TB, w where) string {
 	if w.present {
 		return w.dir
 	}
-	msg := fmt.Sprintf("%v: expected at %s (set %s): %v", ErrMissing, w.dir, Env, w.err)
+	msg := fmt.Sprintf("%v: expected at %s (set %s): %v", errMissing, w.dir, env, w.err)
 	if w.required {
 		tb.Fatal(msg)
 	}
@@ -150,7 +150,7 @@ func Optional(tb testing.TB) (string, bool) {
 func optionalIn(tb testing.TB, w where) (string, bool) {
 	tb.Helper()
 	if !w.present && w.required {
-		tb.Fatalf("%v: expected at %s (set %s): %v", ErrMissing, w.dir, Env, w.err)
+		tb.Fatalf("%v: expected at %s (set %s): %v", errMissing, w.dir, env, w.err)
 	}
 	return w.dir, w.present
 }

@@ -31,11 +31,11 @@ func TestLocate(t *testing.T) {
 		required bool
 	}{
 		{nil, filepath.Join(tmp, "shared"), true, false},
-		{map[string]string{Env: "data"}, filepath.Join(repo, "data"), true, false},
-		{map[string]string{Env: filepath.Join(tmp, "nothing")}, filepath.Join(tmp, "nothing"), false, false},
-		{map[string]string{Env: filepath.Join(tmp, "file")}, filepath.Join(tmp, "file"), false, false},
-		{map[string]string{Env: "missing", "CI": "true"}, filepath.Join(repo, "missing"), false, true},
-		{map[string]string{RequiredEnv: "1"}, filepath.Join(tmp, "shared"), true, true},
+		{map[string]string{env: "data"}, filepath.Join(repo, "data"), true, false},
+		{map[string]string{env: filepath.Join(tmp, "nothing")}, filepath.Join(tmp, "nothing"), false, false},
+		{map[string]string{env: filepath.Join(tmp, "file")}, filepath.Join(tmp, "file"), false, false},
+		{map[string]string{env: "missing", "CI": "true"}, filepath.Join(repo, "missing"), false, true},
+		{map[string]string{requiredEnv: "1"}, filepath.Join(tmp, "shared"), true, true},
 	} {
 		w := locate(func(k string) string { return c.env[k] }, pkg)
 		if w.dir != c.dir || w.present != c.present || w.required != c.required || (w.err == nil) != c.present {
@@ -89,8 +89,8 @@ func TestMissing(t *testing.T) {
 		t.Errorf("present: %q, %q", out, got)
 	}
 	if out := run(func(tb testing.TB) { dirIn(tb, missing) }); !strings.HasPrefix(out, "skip: ") ||
-		!strings.Contains(out, "/nowhere/shared") || !strings.Contains(out, Env) {
-		t.Errorf("missing: %q, want a skip naming where and %s", out, Env)
+		!strings.Contains(out, "/nowhere/shared") || !strings.Contains(out, env) {
+		t.Errorf("missing: %q, want a skip naming where and %s", out, env)
 	}
 	if out := run(func(tb testing.TB) { dirIn(tb, required) }); !strings.HasPrefix(out, "fail: ") {
 		t.Errorf("missing and required: %q, want a failure", out)

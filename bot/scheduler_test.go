@@ -3,6 +3,7 @@ package bot
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // syncBuffer is a log sink the test reads while the scheduler writes to it.
@@ -59,13 +62,11 @@ func TestSchedulerRecovers(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
-	deadline := time.Now().Add(30 * time.Second)
-	for panics.Load() < 2 || fails.Load() < 2 || good.Load() < 2 {
-		if time.Now().After(deadline) {
-			t.Fatalf("after 30 s: %d panics, %d failures, %d good runs", panics.Load(), fails.Load(), good.Load())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	wait.ForShowing(t, 30*time.Second, "two runs of each job", func() bool {
+		return panics.Load() >= 2 && fails.Load() >= 2 && good.Load() >= 2
+	}, func() string {
+		return fmt.Sprintf("%d panics, %d failures, %d good runs", panics.Load(), fails.Load(), good.Load())
+	})
 	cancel()
 	<-done
 	if got := testutil.ToFloat64(s.runs.WithLabelValues("panics", "panic")); got < 2 {
@@ -112,19 +113,15 @@ func TestSchedulerWake(t *testing.T) {
 		s.Run(ctx)
 	}()
 	// Run has started once a wake is taken; until then wakes do nothing.
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	wait.For(t, 10*time.Second, "a wake to run the job", func() bool {
 		wake()
 		select {
 		case <-started:
-		case <-time.After(10 * time.Millisecond):
-			if time.Now().After(deadline) {
-				t.Fatal("a wake never ran the job")
-			}
-			continue
+			return true
+		case <-time.After(wait.Poll):
+			return false
 		}
-		break
-	}
+	})
 	// Woken three times during the run: one run after it.
 	wake()
 	wake()
@@ -144,53 +141,5 @@ func TestSchedulerWake(t *testing.T) {
 	}
 	if overlaps.Load() != 0 {
 		t.Error("two runs overlapped")
-	}
-}
-
-// Ensure the conversation goes first: a message of the updates lane yields the chat's next slot
-// to a reply waiting for one, and takes a slot after yieldAtMost however busy the conversation.
-func TestPacingRepliesFirst(t *testing.T) {
-	t.Parallel()
-	p := newPacing(Limits{PerChat: time.Second})
-	t0 := time.Unix(1000, 0)
-	conv := ChatKey{Service: 1, Chat: 5, Lane: LaneConversation}
-	upd := ChatKey{Service: 1, Chat: 5, Lane: LaneUpdates}
-	at := func(d time.Duration) time.Time { return t0.Add(d) }
-	if got := p.reserve(upd, t0); !got.IsZero() {
-		t.Fatalf("first update: wait until %v, want at once", got)
-	}
-	// A reply comes while the update is sent: it waits for the next slot.
-	if got := p.reserve(conv, at(100*time.Millisecond)); !got.Equal(at(time.Second)) {
-		t.Fatalf("reply: wait until %v, want %v", got, at(time.Second))
-	}
-	// The next update asks first for that slot: it yields.
-	if got := p.reserve(upd, at(time.Second)); !got.Equal(at(2 * time.Second)) {
-		t.Fatalf("second update: wait until %v, want %v", got, at(2*time.Second))
-	}
-	if got := p.reserve(conv, at(time.Second)); !got.IsZero() {
-		t.Fatalf("reply at its slot: wait until %v, want at once", got)
-	}
-	if got := p.reserve(upd, at(2*time.Second)); !got.IsZero() {
-		t.Fatalf("second update at its slot: wait until %v, want at once", got)
-	}
-	// A busy conversation: the update yields, but not for ever.
-	now := at(2 * time.Second)
-	granted := false
-	for i := range 10 {
-		now = now.Add(time.Second)
-		p.reserve(conv, now.Add(-time.Millisecond)) // refused: the slot is the update's or the last reply's
-		if got := p.reserve(upd, now); got.IsZero() {
-			granted = true
-			if waited := time.Duration(i+1) * time.Second; waited < yieldAtMost {
-				t.Fatalf("the update took a slot after %v, before yielding for %v", waited, yieldAtMost)
-			}
-			break
-		}
-		if got := p.reserve(conv, now); !got.IsZero() {
-			t.Fatalf("reply %d: wait until %v, want at once", i, got)
-		}
-	}
-	if !granted {
-		t.Fatal("the update never took a slot from a busy conversation")
 	}
 }

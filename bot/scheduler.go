@@ -16,42 +16,18 @@ import (
 // # Scheduled work
 //
 // Everything the bot does on a clock rather than in answer to an update runs as a job of one
-// Scheduler, on robfig/cron: the deadlines of multiplayer sessions, the steps of broadcasts, the
-// sweeps and clean-ups, and (as they come) the clocks of board games and the notifications of
-// pending moves. Each job is wrapped with cron.Recover and cron.SkipIfStillRunning: a job that
-// panics is logged and runs again at its next time, never taking the process down, and a job
-// still running when its next time comes is skipped rather than run twice at once.
+// Scheduler, on robfig/cron. Each job is wrapped with cron.Recover and cron.SkipIfStillRunning: a
+// job that panics is logged and runs again at its next time, never taking the process down, and
+// a job still running when its next time comes is skipped rather than run twice at once.
 //
 // Jobs find their work in the database and claim it there (FOR UPDATE SKIP LOCKED on the rows
 // they settle), so that several processes on one database, each running every job, never settle
 // the same row twice. A job that sends messages does so through Transport.Do, which writes them
 // to the outbox in the job's transaction and wakes the sender.
 //
-// The jobs bot/app schedules, and what makes each fire once however many processes run it:
-//
-//   - quest-sessions (bot/questplay): each due session is settled in a transaction that locks it
-//     with SKIP LOCKED and checks its deadline again; the purge of ended sessions is a DELETE.
-//   - broadcasts (bot/relay): each step locks its broadcast with SKIP LOCKED and moves the
-//     cursor past the users it queued in the same transaction; relay-cleanup only deletes.
-//   - board-deadlines, board-reminders, board-notify, board-cleanup (bot/boards): found by a
-//     claim that is rolled back, then settled one board at a time with the board locked and the
-//     rule checked again (board.Board.Expire, Remind, the notification row deleted in the
-//     transaction that queues its message), so a second run finds nothing left to do.
-//   - board-ai (bot/boards): a turn is claimed with a lease at the board's revision, and the
-//     move is played only if the revision is still the one claimed. It is also woken at once
-//     (AddWakeable) by the commit that makes it the bot's turn: in the process after the commit,
-//     in the others by a notification (boards.AIChannel); its schedule is the fallback.
-//   - web-undelivered (bot/boards/telegram): the credentials whose message failed for good are taken
-//     from the transport's record with SKIP LOCKED and deleted in the transaction that revokes
-//     them and queues the notice to their issuer.
-//   - upload-sweep (bot/devtools): removes files no row names, older than an hour; two sweeps
-//     removing one file is harmless. inbox-cleanup (Cleanup) only deletes old records;
-//     outbox-metrics only reads.
-//
-// The downloads of uploaded files (devtools.Tools.RunFetches) claim each file with a lease, so
-// one process downloads it. Files live in UPLOADS_DIR, which several processes must share (one
-// machine, or a shared file system): a quest uploaded through one process is played through
-// another.
+// bot/app schedules the jobs: the doc of its Bot.Schedule lists them, with what makes each fire
+// once however many processes run it. Each job's schedule is the spec its package sets beside
+// the job's code (such as CleanupSpec here).
 
 // Job is the work of a scheduled job. ctx is cancelled when the scheduler stops; an error is
 // logged, and the job runs again at its next time.

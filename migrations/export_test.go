@@ -1,0 +1,7 @@
+package migrations
+
+// For the tests of package migrations_test.
+var (
+	Current = current
+	Latest  = latest
+)
