@@ -321,7 +321,7 @@ func (b *Boards) remind(ctx context.Context, tx bot.Tx, bd *board.Board, now tim
 		}
 	}
 	for _, v := range b.views {
-		if err := v.Remind(ctx, tx, sc, seat, bd.Deadline.Sub(now), !never, pending); err != nil {
+		if err := v.Remind(ctx, tx, sc, seat, Warning{Left: bd.Deadline.Sub(now), Ring: !never, Pending: pending}); err != nil {
 			return err
 		}
 	}

@@ -112,9 +112,17 @@ type View interface {
 	Refresh(ctx context.Context, tx bot.Tx, sc *Scene, seat int) error
 	// Notify tells a seat news whose notification came due (the Notify job).
 	Notify(ctx context.Context, tx bot.Tx, sc *Scene, seat int, n News) error
-	// Remind warns the seat to move that its clock runs out in left: with a sound when ring,
-	// and with the seat's pending news (nil when none), which the reminder tells at once.
-	Remind(ctx context.Context, tx bot.Tx, sc *Scene, seat int, left time.Duration, ring bool, pending *News) error
+	// Remind warns the seat to move that its clock runs out.
+	Remind(ctx context.Context, tx bot.Tx, sc *Scene, seat int, w Warning) error
+}
+
+// Warning is a reminder of a seat's clock (View.Remind): the time left, whether it rings (the
+// player wants notifications), and the seat's news still pending, which the reminder tells at
+// once (nil when none).
+type Warning struct {
+	Left    time.Duration
+	Ring    bool
+	Pending *News
 }
 
 // AddView adds a view the service hands its changes to. It is called while the bot is composed,

@@ -75,14 +75,18 @@ func (g *Games) showCatalogue(ctx context.Context, tx bot.Tx, u *bot.Update, msg
 	}
 	t := texts.For(u.User.Language)
 	query = cutQuery(query)
-	list, total, err := g.store.Catalogue(ctx, tx.DB(), u.Service, user, t.Lang, query, page*cataloguePage, cataloguePage)
+	at := func(page int) questpg.Page {
+		return questpg.Page{Service: u.Service, User: user, Lang: t.Lang, Query: query, Offset: page * cataloguePage,
+			Limit: cataloguePage}
+	}
+	list, total, err := g.store.Catalogue(ctx, tx.DB(), at(page))
 	if err != nil {
 		return fmt.Errorf("questplay: %w", err)
 	}
 	pages := max(1, (total+cataloguePage-1)/cataloguePage)
 	if page >= pages && total > 0 {
 		page = pages - 1
-		if list, total, err = g.store.Catalogue(ctx, tx.DB(), u.Service, user, t.Lang, query, page*cataloguePage, cataloguePage); err != nil {
+		if list, total, err = g.store.Catalogue(ctx, tx.DB(), at(page)); err != nil {
 			return fmt.Errorf("questplay: %w", err)
 		}
 	}

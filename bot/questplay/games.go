@@ -40,7 +40,7 @@ type Store interface {
 	// when it does not.
 	Offered(ctx context.Context, db pgx.Tx, service int, id int64) (*questpg.Script, error)
 	// Catalogue returns a page of the catalogue a user sees, and how many quests it has.
-	Catalogue(ctx context.Context, db pgx.Tx, service int, user int64, lang, query string, offset, limit int) ([]questpg.Entry, int, error)
+	Catalogue(ctx context.Context, db pgx.Tx, p questpg.Page) ([]questpg.Entry, int, error)
 	// Translation returns the version of a quest in another language; questpg.ErrNoScript when
 	// there is none.
 	Translation(ctx context.Context, db pgx.Tx, service int, commonName, lang string) (*questpg.Script, error)

@@ -319,12 +319,23 @@ type Entry struct {
 	Finished int
 }
 
-// Catalogue returns a page of the catalogue a user of a bot sees in lang ("en" or "ru"): each
-// listed quest once, in lang when it has a version in it, else in English (quest_list, migration
-// 005), by name; those whose
-// name or common name contain query (lower case) when it is not empty. It returns at most limit
-// entries from offset, and how many there are in all.
-func (s *Store) Catalogue(ctx context.Context, db pgx.Tx, service int, user int64, lang, query string, offset, limit int) ([]Entry, int, error) {
+// Page is a page of the catalogue as a user of a bot asks for it (Catalogue).
+type Page struct {
+	Service int
+	User    int64
+	// Lang is "en" or "ru"; Query, when not empty, keeps the quests whose name or common name
+	// contain it (lower case).
+	Lang, Query string
+	// Offset and Limit: at most Limit entries from Offset.
+	Offset, Limit int
+}
+
+// Catalogue returns a page of the catalogue a user of a bot sees in p.Lang: each listed quest
+// once, in that language when it has a version in it, else in English (quest_list, migration
+// 005), by name; those whose name or common name contain p.Query when it is not empty. It
+// returns at most p.Limit entries from p.Offset, and how many there are in all.
+func (s *Store) Catalogue(ctx context.Context, db pgx.Tx, p Page) ([]Entry, int, error) {
+	service, user, lang, query, offset, limit := p.Service, p.User, p.Lang, p.Query, p.Offset, p.Limit
 	rows, err := db.Query(ctx, `
 		WITH m AS (
 			SELECT q.*, count(*) OVER () AS total FROM quest_list($1, $3) q

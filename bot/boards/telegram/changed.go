@@ -6,7 +6,6 @@ import (
 	"html"
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
@@ -139,14 +138,14 @@ func (v *View) Notify(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int
 // Remind brings the board of the seat to move back to the bottom of their chat with the time
 // left, and the news still pending for them; without a sound it is changed in place
 // (boards.View).
-func (v *View) Remind(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, left time.Duration, ring bool, pending *boards.News) error {
+func (v *View) Remind(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, w boards.Warning) error {
 	c := texts.For(sc.Players[seat].Lang)
-	note := fmt.Sprintf(c.Board.Reminder, c.Duration(left))
-	if pending != nil {
-		note = v.noticeNote(c, sc, seat, *pending) + "\n" + note
+	note := fmt.Sprintf(c.Board.Reminder, c.Duration(w.Left))
+	if w.Pending != nil {
+		note = v.noticeNote(c, sc, seat, *w.Pending) + "\n" + note
 	}
 	mode := showNew
-	if !ring {
+	if !w.Ring {
 		mode = showQuiet
 	}
 	return v.show(ctx, tx, sc, seat, look{mode: mode, note: note})
