@@ -38,9 +38,9 @@ func ParseClockMode(s string) (ClockMode, error) {
 	return 0, fmt.Errorf("%w: clock mode %q", ErrInvalid, s)
 }
 
-// MaxClock bounds every duration of a time control, so that clock arithmetic never overflows
+// maxClock bounds every duration of a time control, so that clock arithmetic never overflows
 // and a typing slip in an operator's row cannot make a game last for years.
-const MaxClock = 30 * 24 * time.Hour
+const maxClock = 30 * 24 * time.Hour
 
 // ReminderLead is how long before a correspondence deadline the player to move is reminded
 // (once per ply).
@@ -74,13 +74,13 @@ type TimeControl struct {
 
 // Validate checks that the control's durations fit its mode: a positive PerMove for
 // correspondence and nothing else; a positive Main for Fischer (with any Extra) and sandglass
-// (without); a positive Extra for byo-yomi; none at all without a clock; all within MaxClock.
+// (without); a positive Extra for byo-yomi; none at all without a clock; all within maxClock.
 // Returns ErrInvalid with the reason.
 func (tc TimeControl) Validate() error {
 	bad := func(why string) error { return fmt.Errorf("%w: time control %q: %s", ErrInvalid, tc.Name, why) }
 	for _, d := range []time.Duration{tc.Main, tc.Extra, tc.PerMove} {
-		if d < 0 || d > MaxClock {
-			return bad(fmt.Sprintf("duration %v outside 0..%v", d, MaxClock))
+		if d < 0 || d > maxClock {
+			return bad(fmt.Sprintf("duration %v outside 0..%v", d, maxClock))
 		}
 	}
 	if len(tc.Name) > 32 {

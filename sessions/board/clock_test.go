@@ -25,7 +25,7 @@ func TestTimeControlValidate(t *testing.T) {
 		{TimeControl{Mode: ClockByoyomi, Main: 30 * time.Minute}, false},
 		{TimeControl{Mode: ClockSandglass, Main: 5 * time.Minute}, true},
 		{TimeControl{Mode: ClockSandglass, Main: 5 * time.Minute, Extra: time.Second}, false},
-		{TimeControl{Mode: ClockSandglass, Main: MaxClock + 1}, false},
+		{TimeControl{Mode: ClockSandglass, Main: maxClock + 1}, false},
 		{TimeControl{Mode: 42, Main: time.Minute}, false},
 		{TimeControl{Name: "a name far too long to be a time control's name", Mode: ClockNone}, false},
 	}

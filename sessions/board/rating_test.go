@@ -16,8 +16,8 @@ func TestExpectedScore(t *testing.T) {
 		{2000, 1200, 100.0 / 101},
 	}
 	for _, tt := range tests {
-		if got := ExpectedScore(tt.a, tt.b); math.Abs(got-tt.want) > 1e-12 {
-			t.Errorf("ExpectedScore(%d, %d) = %v, want %v", tt.a, tt.b, got, tt.want)
+		if got := expectedScore(tt.a, tt.b); math.Abs(got-tt.want) > 1e-12 {
+			t.Errorf("expectedScore(%d, %d) = %v, want %v", tt.a, tt.b, got, tt.want)
 		}
 	}
 }
@@ -44,7 +44,7 @@ func TestRate(t *testing.T) {
 		if a+b != tt.a+tt.b {
 			t.Errorf("Rate(%d, %d, %v) makes points", tt.a, tt.b, tt.score)
 		}
-		if d := EloDelta(tt.a, tt.b, tt.score); d > EloK || d < -EloK {
+		if d := eloDelta(tt.a, tt.b, tt.score); d > EloK || d < -EloK {
 			t.Errorf("delta %d beyond K", d)
 		}
 	}
