@@ -90,12 +90,10 @@ func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *
 		link = o.Invite(code)
 	}
 	seat, _ := bd.SeatOf(p.User)
-	if p.By == ByWeb {
-		if err := b.markWeb(ctx, tx, bd.ID, seat); err != nil {
-			return nil, false, err
-		}
+	if err := b.onWeb(ctx, tx, p, bd.ID, seat); err != nil {
+		return nil, false, err
 	}
-	return bd, false, b.changed(ctx, tx, &Change{Scene: &Scene{Board: bd}, Events: ev, Actor: seat, By: p.By, Invite: link})
+	return bd, false, b.changed(ctx, tx, bd, Change{Events: ev, Actor: seat, By: p.By, Invite: link})
 }
 
 // waitingFor returns the public board a player already waits in for the same game and clock,
@@ -150,12 +148,9 @@ func (b *Boards) Redeem(ctx context.Context, tx bot.Tx, p Player, code string) e
 // board.ErrAlreadySeated for its creator.
 func (b *Boards) Join(ctx context.Context, tx bot.Tx, p Player, id int64) error {
 	st := b.store(tx.DB())
-	bd, err := st.Lock(ctx, id)
+	bd, err := lockOf(ctx, st, p, id)
 	if err != nil {
 		return err
-	}
-	if bd.Service != p.Service {
-		return fmt.Errorf("board %d of bot %d: %w", id, bd.Service, board.ErrNotFound)
 	}
 	if bd.Private && bd.Status == board.Waiting {
 		if _, err := bd.SeatOf(p.User); err == nil {
@@ -173,12 +168,22 @@ func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *board.Board,
 		return err
 	}
 	seat, _ := bd.SeatOf(p.User)
-	if p.By == ByWeb {
-		if err := b.markWeb(ctx, tx, bd.ID, seat); err != nil {
-			return err
-		}
+	if err := b.onWeb(ctx, tx, p, bd.ID, seat); err != nil {
+		return err
 	}
 	return b.commit(ctx, tx, st, bd, ev, seat, p.By)
+}
+
+// lockOf locks a board of the player's bot; board.ErrNotFound for a board of another bot.
+func lockOf(ctx context.Context, st Store, p Player, id int64) (*board.Board, error) {
+	bd, err := st.Lock(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if bd.Service != p.Service {
+		return nil, fmt.Errorf("board %d of bot %d: %w", id, bd.Service, board.ErrNotFound)
+	}
+	return bd, nil
 }
 
 // Held is a board locked in a transaction for one of its players (Take): the operations of a
@@ -196,12 +201,9 @@ type Held struct {
 // for a board of another bot or none, board.ErrNotSeated for anyone but its players.
 func (b *Boards) Take(ctx context.Context, tx bot.Tx, p Player, id int64) (*Held, error) {
 	st := b.store(tx.DB())
-	bd, err := st.Lock(ctx, id)
+	bd, err := lockOf(ctx, st, p, id)
 	if err != nil {
 		return nil, err
-	}
-	if bd.Service != p.Service {
-		return nil, fmt.Errorf("board %d of bot %d: %w", id, bd.Service, board.ErrNotFound)
 	}
 	if p.User == board.BotUser {
 		return nil, board.ErrNotSeated
@@ -240,10 +242,8 @@ type Action struct {
 // committed with it, the board saved once.
 func (h *Held) Act(ctx context.Context, a Action) error {
 	b, bd, user, now := h.b, h.Board, h.p.User, h.b.now()
-	if h.p.By == ByWeb {
-		if err := b.markWeb(ctx, h.tx, bd.ID, h.Seat); err != nil {
-			return err
-		}
+	if err := b.onWeb(ctx, h.tx, h.p, bd.ID, h.Seat); err != nil {
+		return err
 	}
 	var ev []board.Event
 	var err error
@@ -314,10 +314,8 @@ func (h *Held) Seen(ctx context.Context) error {
 // is recorded in a finished game too.
 func (h *Held) SeenUpTo(ctx context.Context, ply int) error {
 	bd, b := h.Board, h.b
-	if h.p.By == ByWeb {
-		if err := b.markWeb(ctx, h.tx, bd.ID, h.Seat); err != nil {
-			return err
-		}
+	if err := b.onWeb(ctx, h.tx, h.p, bd.ID, h.Seat); err != nil {
+		return err
 	}
 	other := 1 - h.Seat
 	could := CanUndo(bd, other)
@@ -401,8 +399,12 @@ func (b *Boards) refresh(ctx context.Context, tx bot.Tx, bd *board.Board, seat i
 	return nil
 }
 
-// markWeb records that a seat's player acts on the game on the web now (see notify.go).
-func (b *Boards) markWeb(ctx context.Context, tx bot.Tx, id int64, seat int) error {
+// onWeb records that a seat's player acts on the game on the web now, when p is there (see
+// notify.go).
+func (b *Boards) onWeb(ctx context.Context, tx bot.Tx, p Player, id int64, seat int) error {
+	if p.By != ByWeb {
+		return nil
+	}
 	return b.store(tx.DB()).MarkWeb(ctx, id, seat, b.now())
 }
 

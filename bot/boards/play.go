@@ -15,19 +15,19 @@ func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *board.Boar
 	if err := st.Save(ctx, bd); err != nil {
 		return err
 	}
-	return b.changed(ctx, tx, &Change{Scene: &Scene{Board: bd}, Events: ev, Actor: actor, By: by})
+	return b.changed(ctx, tx, bd, Change{Events: ev, Actor: actor, By: by})
 }
 
-// changed is the one path of every change after it is stored: the bot is woken when it is its
-// turn, the change is counted, each human seat's hearing of it is decided (notice), and the
-// views show it. ch.Scene holds the board; its players are read here, once.
-func (b *Boards) changed(ctx context.Context, tx bot.Tx, ch *Change) error {
-	bd := ch.Board
+// changed is the one path of every change of bd after it is stored: the board's scene is read,
+// once, the bot is woken when it is its turn, the change is counted, each human seat's hearing
+// of it is decided (notice), and the views show it.
+func (b *Boards) changed(ctx context.Context, tx bot.Tx, bd *board.Board, c Change) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err
 	}
-	ch.Scene = sc
+	c.Scene = sc
+	ch := &c
 	if err := b.botTurn(ctx, tx, bd); err != nil {
 		return err
 	}

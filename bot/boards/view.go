@@ -131,6 +131,23 @@ func (b *Boards) AddView(v View) { b.views = append(b.views, v) }
 
 // Scene reads the players of a board and what is kept of their views, in db.
 func (b *Boards) Scene(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene, error) {
+	sc, err := b.Players(ctx, db, bd)
+	if err != nil {
+		return nil, err
+	}
+	marks, err := b.store(db).SeatMarks(ctx, bd.ID)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range marks {
+		sc.Sent[i], sc.Web[i] = m.Sent, m.Web
+	}
+	return sc, nil
+}
+
+// Players reads the scene of a board without what is kept of its views (Sent, Web): its game
+// and its players, all a page of the web needs.
+func (b *Boards) Players(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene, error) {
 	g, err := bd.Game()
 	if err != nil {
 		return nil, err
@@ -140,21 +157,9 @@ func (b *Boards) Scene(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene,
 		if !s.Human() {
 			continue
 		}
-		p, err := b.users.Profile(ctx, db, s.User)
-		if errors.Is(err, botpg.ErrNoUser) {
-			continue
-		}
-		if err != nil {
+		if sc.Players[i], err = b.Profile(ctx, db, s.User); err != nil {
 			return nil, err
 		}
-		sc.Players[i] = p
-	}
-	marks, err := b.store(db).SeatMarks(ctx, bd.ID)
-	if err != nil {
-		return nil, err
-	}
-	for i, m := range marks {
-		sc.Sent[i], sc.Web[i] = m.Sent, m.Web
 	}
 	return sc, nil
 }

@@ -96,10 +96,11 @@ func effect(c *texts.Catalog, sc *boards.Scene, seat int, ch *boards.Change) (sh
 // message tells why.
 func (v *View) withdrawn(ctx context.Context, tx bot.Tx, ch *boards.Change) error {
 	bd := ch.Board
-	p := ch.Players[0]
-	if p == nil {
-		p = ch.Players[1]
+	seat, err := bd.SeatOf(bd.Creator)
+	if err != nil {
+		return err
 	}
+	p := ch.Players[seat]
 	if p == nil || p.Blocked {
 		return nil
 	}

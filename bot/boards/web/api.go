@@ -191,12 +191,8 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		dataHeaders(w)
-		if presents(r) {
-			if d := s.loginWait(r); d > 0 {
-				retryAfter(w, d)
-				writeError(w, tooManyFailures())
-				return
-			}
+		if s.throttled(w, r) {
+			return
 		}
 		c, err := s.identify(r.Context(), r)
 		if errors.Is(err, errRefused) {

@@ -238,12 +238,8 @@ func (s *Server) cookie(secret string, maxAge int) *http.Cookie {
 // logout ends the caller's session (POST /logout), or every session of the user (/logout/all).
 func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	dataHeaders(w)
-	if presents(r) {
-		if d := s.loginWait(r); d > 0 {
-			retryAfter(w, d)
-			writeError(w, tooManyFailures())
-			return
-		}
+	if s.throttled(w, r) {
+		return
 	}
 	c, err := s.identify(r.Context(), r)
 	if errors.Is(err, errRefused) {

@@ -177,19 +177,11 @@ func plain(s string) string { return html.UnescapeString(tagRE.ReplaceAllString(
 
 // boardState builds the state of a board for a seat (-1: a spectator) in c's language.
 func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Board, seat int, c *texts.Catalog) (*GameState, error) {
-	g, err := bd.Game()
+	sc, err := svc.Players(ctx, db, bd)
 	if err != nil {
 		return nil, err
 	}
-	sc := &boards.Scene{Board: bd, Game: g}
-	for i, seat := range bd.Seats {
-		if !seat.Human() {
-			continue
-		}
-		if sc.Players[i], err = svc.Profile(ctx, db, seat.User); err != nil {
-			return nil, err
-		}
-	}
+	g := sc.Game
 	now := svc.Now()
 	st := &GameState{ID: bd.ID, Variant: bd.Variant, Title: c.Game(bd.Variant), Control: bd.Control.Name,
 		ControlTitle: c.Control(bd.Control.Name), Status: bd.Status.String(), Revision: bd.Revision(), Seat: seat,

@@ -50,3 +50,18 @@ func tooManyFailures() *apiError {
 	return apiErr(http.StatusTooManyRequests, "rate_limited",
 		"Too many failed logins from your address; wait as long as Retry-After says.")
 }
+
+// throttled answers 429 with Retry-After, and reports it, when r presents a credential while its
+// client must wait (loginWait): the credential is not looked up.
+func (s *Server) throttled(w http.ResponseWriter, r *http.Request) bool {
+	if !presents(r) {
+		return false
+	}
+	d := s.loginWait(r)
+	if d <= 0 {
+		return false
+	}
+	retryAfter(w, d)
+	writeError(w, tooManyFailures())
+	return true
+}
