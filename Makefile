@@ -32,7 +32,8 @@ test: chromium
 # (migrations/owners_test.go).
 PURE     := "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula" \
             "scripts:scripts quest formula github.com/casbin/govaluate" "sessions:sessions engine" \
-            "sessions/board:sessions engine" "qms:qms qmm formula"
+            "sessions/board:sessions engine" "sessions/tournament:sessions/tournament" \
+            "qms:qms qmm formula"
 FEATURES := scriptbot questplay relay devtools boards
 # The views of the board service: each imports the service, never the other view.
 VIEWS    := boards/telegram boards/web
