@@ -16,7 +16,7 @@ type Standing struct {
 	Buchholz Score
 	// SonnebornBerger is, in quarter points, the sum of the final scores of the opponents
 	// beaten plus half those of the opponents drawn.
-	SonnebornBerger int
+	SonnebornBerger           int
 	Wins, Draws, Losses, Byes int
 	// Rating is the player's rating as entered, the last tie-break.
 	Rating float64

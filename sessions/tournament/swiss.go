@@ -101,9 +101,9 @@ func byeOrder(ranked []Player, h map[int64]*history) []int64 {
 type strictness int
 
 const (
-	strict strictness = iota // no rematch, no absolute colour clash
-	noRematch                // no rematch
-	loose                    // anything; rematches cost most
+	strict    strictness = iota // no rematch, no absolute colour clash
+	noRematch                   // no rematch
+	loose                       // anything; rematches cost most
 )
 
 type swiss struct {
