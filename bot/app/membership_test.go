@@ -70,7 +70,18 @@ func TestBlockedAtFollowsMembership(t *testing.T) {
 	}
 	check("a group's memberships", map[int64]bool{ann: false, bob: true, cid: true})
 
-	// Writing again unblocks too, as the transport records every sender in their private chat.
+	// Cid writes to the bot in another group: the private chat stays blocked.
+	const grp2 = -1003
+	if err := e.Bot.AddGroup(grp2, "Pilots", cid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Bot.SendGroupText(grp2, cid, "/help@member_test_bot"); err != nil {
+		t.Fatal(err)
+	}
+	e.WaitTextAfter(t, grp2, 0, "choose a quest")
+	check("Cid writes in a group", map[int64]bool{ann: false, bob: true, cid: true})
+
+	// Writing again in private unblocks too, as the transport records every sender there.
 	again := e.Send(t, bob, "/help")
 	e.WaitTextAfter(t, bob, again, "choose a quest")
 	check("Bob writes again", map[int64]bool{ann: false, bob: false, cid: true})

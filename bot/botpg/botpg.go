@@ -141,8 +141,10 @@ func (t *handleTx) AfterCommit(fn func()) { t.post = append(t.post, fn) }
 // claimSQL claims the first unhandled update of each of a set of chats (arrays $1 of service ids
 // and $2 of chat ids) and records their senders, in one statement: a new user gets Telegram's
 // language, and the admin role when the configuration names them (configured_admin, ADMINS), so
-// that their first update is already an admin's; a known one has their names refreshed and is no
-// longer blocked (they wrote to us).
+// that their first update is already an admin's; a known one has their names refreshed and, when
+// the update comes from their private chat with the bot (a message, or a press under one of its
+// messages there), is no longer blocked: they reached the bot there. Writing in a group, or an
+// inline query, says nothing of the private chat, which stays as it was.
 // A known user's row is only rewritten when something changed or last_seen_at is a minute old,
 // which spares a write per update to someone chatting. A chat whose first update another process
 // holds comes back without an update (busy).
@@ -154,7 +156,9 @@ const claimSQL = `
 		FROM inbox i JOIN k USING (service_id, chat_id)
 		WHERE i.handled_at IS NULL GROUP BY 1, 2),
 	c AS (
-		SELECT i.service_id, i.update_id, i.payload, i.sender, (i.sender->>'id')::bigint AS uid
+		SELECT i.service_id, i.update_id, i.payload, i.sender, (i.sender->>'id')::bigint AS uid,
+			COALESCE(i.payload #>> '{message,chat,type}', i.payload #>> '{edited_message,chat,type}',
+				i.payload #>> '{callback_query,message,chat,type}') = 'private' AS private
 		FROM inbox i JOIN h ON i.service_id = h.service_id AND i.update_id = h.id
 		WHERE i.handled_at IS NULL
 		FOR UPDATE OF i SKIP LOCKED),
@@ -166,7 +170,9 @@ const claimSQL = `
 		FROM c WHERE uid IS NOT NULL ORDER BY uid
 		ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username,
 			first_name = EXCLUDED.first_name, last_name = EXCLUDED.last_name,
-			last_seen_at = now(), blocked_at = NULL
+			last_seen_at = now(),
+			blocked_at = CASE WHEN EXISTS (SELECT FROM c WHERE c.uid = old.id AND c.private) THEN NULL
+				ELSE old.blocked_at END
 		WHERE old.blocked_at IS NOT NULL OR old.last_seen_at < now() - interval '1 minute'
 			OR (old.username, old.first_name, old.last_name)
 				IS DISTINCT FROM (EXCLUDED.username, EXCLUDED.first_name, EXCLUDED.last_name)
