@@ -448,9 +448,17 @@ func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome
 			WHERE o.id = $1
 			ORDER BY f.n`, row.ID)
 	case bot.OutcomeBlocked:
-		b.Queue(`UPDATE users SET blocked_at = now() WHERE id = $1`, chat.Chat)
+		// The user had blocked the bot when the request reached Telegram, or the bot is out of
+		// the group. The answer may be older than the user's last word in private, which
+		// unblocked them (claimSQL): a request queued before that word fails alone and leaves
+		// them unblocked; else they are marked blocked, and their chat's pending requests fail
+		// with it. (Should they have blocked the bot again since, the next request shows it.)
+		b.Queue(`UPDATE users SET blocked_at = now() WHERE id = $1
+			AND last_seen_at <= (SELECT created_at FROM outbox WHERE id = $2)`, chat.Chat, row.ID)
 		b.Queue(`UPDATE outbox SET status = 'failed', failed_at = now(), last_error = $3
-			WHERE service_id = $1 AND chat_id = $2 AND status = 'pending'`, chat.Service, chat.Chat, o.Err)
+			WHERE service_id = $1 AND chat_id = $2 AND status = 'pending'
+				AND (id = $4 OR $2 < 0 OR EXISTS (SELECT FROM users WHERE id = $2 AND blocked_at IS NOT NULL))`,
+			chat.Service, chat.Chat, o.Err, row.ID)
 	case bot.OutcomeDetached:
 		b.Queue(`UPDATE outbox SET not_before = $2, in_flight = true WHERE id = $1`, row.ID, o.RetryAt)
 	}

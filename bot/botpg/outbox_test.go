@@ -164,3 +164,50 @@ func TestPruneFailed(t *testing.T) {
 		t.Errorf("left %q, want %q", left, want)
 	}
 }
+
+// Ensure a 403 marks the user blocked and fails their chat's pending requests, unless the user
+// wrote to the bot in private after the request was queued: then that answer is older than the
+// unblocking, and only its own request fails.
+func TestBlockedAnswer(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, pool, service := newStore(t)
+	for _, u := range []int64{5, 6} {
+		if _, err := pool.Exec(ctx, `INSERT INTO users (id, chat_id, first_name, last_seen_at) VALUES ($1, $1, 'U', now() - interval '1 hour')`, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	touched, err := s.Enqueue(ctx, service, []bot.Request{msg(5, "a"), msg(5, "b"), msg(6, "c"), msg(6, "d")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// User 6 wrote after the requests were queued (the claim set last_seen_at and cleared
+	// blocked_at).
+	if _, err := pool.Exec(ctx, `UPDATE users SET last_seen_at = now() + interval '1 second' WHERE id = 6`); err != nil {
+		t.Fatal(err)
+	}
+	sendOnce(t, s, time.Now(), touched, func(*bot.OutboxRow) bot.Outcome {
+		return bot.Outcome{Kind: bot.OutcomeBlocked, Err: "Forbidden: bot was blocked by the user"}
+	})
+	query := func(q string, args ...any) int {
+		t.Helper()
+		var n int
+		if err := pool.QueryRow(ctx, q, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if query(`SELECT count(*) FROM users WHERE id = 5 AND blocked_at IS NOT NULL`) != 1 {
+		t.Error("user 5 is not marked blocked")
+	}
+	if query(`SELECT count(*) FROM outbox WHERE chat_id = 5 AND status = 'failed'`) != 2 {
+		t.Error("user 5's pending requests did not fail with the block")
+	}
+	if query(`SELECT count(*) FROM users WHERE id = 6 AND blocked_at IS NULL`) != 1 {
+		t.Error("a stale 403 blocked user 6 again")
+	}
+	if f, p := query(`SELECT count(*) FROM outbox WHERE chat_id = 6 AND status = 'failed'`),
+		query(`SELECT count(*) FROM outbox WHERE chat_id = 6 AND status = 'pending'`); f != 1 || p != 1 {
+		t.Errorf("user 6: %d failed and %d pending, want the refused request alone failed", f, p)
+	}
+}
