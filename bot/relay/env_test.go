@@ -132,12 +132,16 @@ func (e *env) message(t *testing.T, chat int64, id int) tgemu.Message {
 	return tgemu.Message{}
 }
 
-// waitIdle waits until the bot has handled every update, sent every message it can (not those
-// held back) and answered every press.
+// waitIdle waits until the bot has fetched and handled every update, sent every message it can
+// (not those held back) and answered every press. The emulator is asked before the store, as in
+// bottest's WaitIdle.
 func (e *env) waitIdle(t *testing.T) {
 	t.Helper()
-	var inbox, outbox, copies int
+	var unfetched, inbox, outbox, copies int
 	wait.ForShowing(t, bottest.Timeout, "the bot to be idle", func() bool {
+		if unfetched = e.Bot.PendingUpdates(); unfetched != 0 {
+			return false
+		}
 		inbox = e.QueryInt(t, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`)
 		outbox = e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending' AND (ref IS NULL OR ref NOT LIKE 'relay:%')`)
 		copies = 0
@@ -146,6 +150,6 @@ func (e *env) waitIdle(t *testing.T) {
 		}
 		return inbox == 0 && outbox == 0 && copies == 0 && e.Bot.UnansweredCallbacks() == 0
 	}, func() string {
-		return fmt.Sprintf("%d updates, %d sends, %d copies pending\n%s", inbox, outbox, copies, e.Logs)
+		return fmt.Sprintf("%d updates not fetched, %d not handled, %d sends, %d copies pending\n%s", unfetched, inbox, outbox, copies, e.Logs)
 	})
 }

@@ -348,16 +348,21 @@ func (e *Env) WaitTextAfter(t testing.TB, chat int64, after int, want string) tg
 	return e.WaitMessage(t, chat, after, "text "+want, func(m tgemu.Message) bool { return strings.Contains(m.Text, want) })
 }
 
-// WaitIdle waits until the bot has handled every update, sent every message and answered every
-// press.
+// WaitIdle waits until the bot has fetched and handled every update, sent every message and
+// answered every press. (The emulator is asked before the store, for the reason WaitHandled
+// gives.)
 func (e *Env) WaitIdle(t testing.TB) {
 	t.Helper()
+	var unfetched int
 	var inbox, outbox int64
 	wait.ForShowing(t, Timeout, "the bot to be idle", func() bool {
+		if unfetched = e.Bot.PendingUpdates(); unfetched != 0 {
+			return false
+		}
 		inbox, outbox = e.backlog(t)
 		return inbox == 0 && outbox == 0 && e.Bot.UnansweredCallbacks() == 0
 	}, func() string {
-		return fmt.Sprintf("%d updates, %d sends pending\n%s", inbox, outbox, e.Logs)
+		return fmt.Sprintf("%d updates not fetched, %d not handled, %d sends pending\n%s", unfetched, inbox, outbox, e.Logs)
 	})
 }
 
