@@ -127,6 +127,10 @@ func (t *substituter) displayTags(str string, diamond, depth int) (string, error
 	cur := str              // text still to process; the search starts at its beginning
 	for {
 		d := strings.Index(cur, "[d")
+		if d >= 0 && out.Cap() == 0 {
+			// Display strings lengthen the text: room for a few spares most regrowths.
+			out.Grow(2*len(str) + 64)
+		}
 		if d < 0 {
 			break
 		}
@@ -188,7 +192,10 @@ func (t *substituter) displayTags(str string, diamond, depth int) (string, error
 		block := clr + inner + clrEnd
 		out.WriteString(cur[:d])
 		rest := cur[end:]
-		tag, blockUnits := utf16Len(cur[d:end]), utf16Len(block)
+		// Only whether the block is shorter than the tag matters, and by how much when it is:
+		// the block (a display string, often long) is measured no further than the tag.
+		tag := utf16Len(cur[d:end])
+		blockUnits := utf16LenUpTo(block, tag)
 		if tag <= blockUnits {
 			// The search goes on inside the inserted text. It can hold a [d only if a
 			// display string has a malformed one; no [d can span its end ("…<clrEnd>").
@@ -438,6 +445,18 @@ func utf16Len(s string) int {
 		n += units
 	}
 	return n
+}
+
+// utf16LenUpTo returns the length of s in UTF-16 code units, or limit when s has at least
+// that many.
+func utf16LenUpTo(s string, limit int) int {
+	n := 0
+	for i := 0; i < len(s) && n < limit; {
+		size, units := unitAt(s, i)
+		i += size
+		n += units
+	}
+	return min(n, limit)
 }
 
 // advanceUnits returns the byte offset in s after n UTF-16 code units (rounded up to a whole
