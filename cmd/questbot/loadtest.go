@@ -32,11 +32,14 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	child := fs.Bool("bot", false, "run one bot process of -processes (started by loadtest itself): "+
 		"the emulator at -api, the token in "+loadtestTokenEnv)
 	api := fs.String("api", "", "the emulator's address, with -bot")
+	anchor := fs.Bool("anchor", true, "then run pgbench -N on the same throwaway cluster for as long, and print the "+
+		"bot's rate as a share of it (not with DATABASE_URL)")
 	help := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: questbot loadtest [-users N] [-duration D] [-processes N] [-workers N] [-senders N]")
+		fmt.Fprintln(w, "usage: questbot loadtest [-users N] [-duration D] [-processes N] [-workers N] [-senders N] [-anchor=false]")
 		fmt.Fprintln(w, "Drives simulated users through the real transport and the Bot API emulator, and prints the")
 		fmt.Fprintln(w, "updates per second, the latency from an update to its reply, and the CPU time per update. The")
-		fmt.Fprintln(w, "database is DATABASE_URL, or a throwaway PostgreSQL cluster with fsync on.")
+		fmt.Fprintln(w, "database is DATABASE_URL, or a throwaway PostgreSQL cluster with fsync on; on the latter, pgbench -N")
+		fmt.Fprintln(w, "then runs as long on the same cluster, so that the bot's rate is read against the database's own.")
 	}
 	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
 	if !ok {
@@ -70,6 +73,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	url := cfg.DatabaseURL
 	var dbCPU func() time.Duration
+	var clusterConn string // the throwaway cluster's connection string, for the anchor
 	if url == "" {
 		c, dataDir, cleanup, err := throwawayCluster(ctx, cfg.PGBin)
 		if err != nil {
@@ -77,7 +81,7 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return 1
 		}
 		defer cleanup()
-		url = c
+		url, clusterConn = c, c
 		dbCPU = func() time.Duration { return serverCPU(dataDir) }
 	}
 	pool, err := openPools(ctx, url, cfg.DatabaseSessionURL, cfg.DBPoolMax)
@@ -105,6 +109,15 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	fmt.Fprintln(stdout, rep)
+	if *anchor && clusterConn != "" {
+		fmt.Fprintf(stdout, "anchor: pgbench -N, %d clients, for %v on the same cluster...\n", anchorClients, *duration)
+		tps, err := pgbenchAnchor(ctx, cfg.PGBin, clusterConn, *duration)
+		if err != nil {
+			fmt.Fprintf(stderr, "questbot loadtest: anchor: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stdout, "pgbench -N: %.0f TPS; the bot's %.0f updates/s are %.0f%% of it\n", tps, rep.PerSec, 100*rep.PerSec/tps)
+	}
 	return 0
 }
 
