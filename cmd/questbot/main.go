@@ -34,6 +34,7 @@ var commands = map[string]command{
 	"quests":    {"add quest files to the catalogue (quests add [--listed] [--dialect D] FILE|DIR…)", runQuests},
 	"replay":    {"replay golden traces of the reference quest player", runReplay},
 	"serve":     {"run the bot (the default)", runServe},
+	"strength":  {"measure the bot's levels against Stockfish (chess) or a ladder of fixed-depth searches", runStrength},
 	"version":   {"print the version", runVersion},
 	"webload":   {"measure the web game server's live updates: SSE streams and moves", runWebload},
 }

@@ -14,6 +14,10 @@ func TestMain(m *testing.M) {
 	if args := os.Getenv(asQuestbotEnv); args != "" {
 		os.Exit(runMain(strings.Fields(args), os.Stdout, os.Stderr))
 	}
+	// The strength command's test runs this binary as a UCI chess engine.
+	if os.Getenv(asUCIEnv) != "" {
+		os.Exit(fakeUCI(os.Stdin, os.Stdout))
+	}
 	os.Exit(pgtest.Main(m))
 }
 

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions/board"
+)
+
+// maxStrengthPlies ends a game of a strength match that goes on that long as a draw
+// (adjudication: neither side could win it).
+const maxStrengthPlies = 400
+
+// openingPlies is how many random legal plies open each pair of games, so that two
+// deterministic searches do not replay one game: the pair plays the same opening with colours
+// swapped.
+const openingPlies = 2
+
+// runStrength is the `strength` command: it measures the bot's levels by playing them against
+// reference opponents and prints each level's rating with its standard error.
+//
+//   - Chess against Stockfish (Debian's stockfish package), limited with UCI_LimitStrength to
+//     each of the Elo ratings given, a fixed time a move: the Stockfish ratings are the anchors.
+//   - Any game against a ladder of fixed-depth alpha-beta searches: the rungs play each other
+//     and the levels, and the rating scale is anchored at 1000 for depth 1 (so the figures of
+//     different games are not comparable, only the order and gaps within a game).
+//
+// Games come in pairs with colours swapped over the same short random opening. Ratings are the
+// most likely under the Elo model given all the games (see rate).
+func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("strength", flag.ContinueOnError)
+	game := fs.String("game", "chess", "the game (an engine variant name)")
+	levels := fs.String("levels", "easy,normal,strong", "the bot's levels to measure")
+	pairs := fs.Int("pairs", 10, "pairs of games (colours swapped) each level plays against each opponent")
+	stockfish := fs.String("stockfish", "", "the Stockfish program (default: stockfish on the PATH or /usr/games/stockfish); chess only")
+	elos := fs.String("elo", "1350,1600,1800,2000", "Stockfish's UCI_Elo ratings to play against")
+	movetime := fs.Duration("movetime", 100*time.Millisecond, "Stockfish's time a move")
+	ladder := fs.Bool("ladder", false, "play the ladder of fixed-depth searches, even for chess")
+	depths := fs.String("depths", "1,2,3,4", "the depths of the ladder's rungs")
+	seed := fs.Uint64("seed", 1, "the seed of the openings")
+	help := func(w io.Writer) {
+		fmt.Fprintln(w, "usage: questbot strength [-game G] [-levels L,…] [-pairs N] [-elo R,…] [-movetime D] [-stockfish PATH] [-ladder] [-depths D,…] [-seed S]")
+		fmt.Fprintln(w, "Plays the bot's levels against Stockfish (chess) or a ladder of fixed-depth searches (any game)")
+		fmt.Fprintln(w, "and prints each level's rating with its standard error.")
+	}
+	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
+	if !ok {
+		return code
+	}
+	if len(operands) > 0 {
+		return usageError(stderr, "strength", "unexpected argument %q", operands[0])
+	}
+	if _, err := engine.NewGame(*game); err != nil {
+		return usageError(stderr, "strength", "%v", err)
+	}
+	var lv []board.BotLevel
+	for _, s := range strings.Split(*levels, ",") {
+		l, err := board.ParseBotLevel(strings.TrimSpace(s))
+		if err != nil || l == board.NoBot {
+			return usageError(stderr, "strength", "unknown level %q", s)
+		}
+		lv = append(lv, l)
+	}
+	if *pairs < 1 {
+		return usageError(stderr, "strength", "-pairs must be 1 or more, not %d", *pairs)
+	}
+	m := &match{game: *game, rng: rand.New(rand.NewPCG(*seed, 0)), log: stdout}
+	var levelPlayers []player
+	for _, l := range lv {
+		levelPlayers = append(levelPlayers, levelPlayer{l})
+	}
+	anchors := map[string]float64{}
+	useStockfish := *game == "chess" && !*ladder
+	if useStockfish {
+		bin, err := findStockfish(*stockfish)
+		if err != nil {
+			fmt.Fprintf(stderr, "questbot strength: %v (install Debian's stockfish, or use -ladder)\n", err)
+			return 1
+		}
+		for _, s := range strings.Split(*elos, ",") {
+			elo, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				return usageError(stderr, "strength", "bad Elo %q", s)
+			}
+			sf, err := startUCI(ctx, bin, elo, *movetime)
+			if err != nil {
+				fmt.Fprintf(stderr, "questbot strength: %v\n", err)
+				return 1
+			}
+			defer sf.close()
+			anchors[sf.name()] = float64(elo)
+			for _, p := range levelPlayers {
+				if err := m.play(ctx, p, sf, *pairs); err != nil {
+					fmt.Fprintf(stderr, "questbot strength: %v\n", err)
+					return 1
+				}
+			}
+		}
+	} else {
+		var rungs []player
+		for _, s := range strings.Split(*depths, ",") {
+			d, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || d < 1 {
+				return usageError(stderr, "strength", "bad depth %q", s)
+			}
+			rungs = append(rungs, depthPlayer{d})
+		}
+		anchors[rungs[0].name()] = 1000
+		for i := 1; i < len(rungs); i++ {
+			if err := m.play(ctx, rungs[i], rungs[i-1], *pairs); err != nil {
+				fmt.Fprintf(stderr, "questbot strength: %v\n", err)
+				return 1
+			}
+		}
+		for _, p := range levelPlayers {
+			for _, r := range rungs {
+				if err := m.play(ctx, p, r, *pairs); err != nil {
+					fmt.Fprintf(stderr, "questbot strength: %v\n", err)
+					return 1
+				}
+			}
+		}
+	}
+	fmt.Fprintf(stdout, "\n%s: ratings from %d games\n", *game, len(m.results))
+	for _, e := range rate(anchors, m.results) {
+		fmt.Fprintln(stdout, " ", e)
+	}
+	return 0
+}
+
+// player chooses moves in a strength match.
+type player interface {
+	name() string
+	// move returns the move to play in g, as text g.Play reads.
+	move(ctx context.Context, g *engine.Game) (string, error)
+}
+
+// levelPlayer is the bot at one of its levels, searching as it does in play.
+type levelPlayer struct{ level board.BotLevel }
+
+func (p levelPlayer) name() string { return p.level.String() }
+
+func (p levelPlayer) move(ctx context.Context, g *engine.Game) (string, error) {
+	m, _, err := g.BestMove(ctx, p.level.Limits())
+	return m.String(), err
+}
+
+// depthPlayer is an alpha-beta search to a fixed depth: a rung of the ladder.
+type depthPlayer struct{ depth int }
+
+func (p depthPlayer) name() string { return "depth-" + strconv.Itoa(p.depth) }
+
+func (p depthPlayer) move(ctx context.Context, g *engine.Game) (string, error) {
+	m, _, err := g.BestMove(ctx, engine.Limits{Depth: p.depth, Nodes: 1 << 40, Algorithm: engine.AlphaBeta})
+	return m.String(), err
+}
+
+// match plays games and keeps their results.
+type match struct {
+	game    string
+	rng     *rand.Rand
+	log     io.Writer
+	results []result
+}
+
+// play plays pairs of games between a and b, colours swapped over one opening per pair.
+func (m *match) play(ctx context.Context, a, b player, pairs int) error {
+	for i := 0; i < pairs; i++ {
+		opening, err := m.opening()
+		if err != nil {
+			return err
+		}
+		for swap := range 2 {
+			first, second := a, b
+			if swap == 1 {
+				first, second = b, a
+			}
+			score, reason, err := m.game1(ctx, opening, first, second)
+			if err != nil {
+				return fmt.Errorf("%s v %s: %w", first.name(), second.name(), err)
+			}
+			if swap == 1 {
+				score = 1 - score
+			}
+			m.results = append(m.results, result{a.name(), b.name(), score})
+			fmt.Fprintf(m.log, "%s v %s, %s moving first: %s %s (%s)\n", a.name(), b.name(), first.name(), a.name(), scoreText(score), reason)
+		}
+	}
+	return nil
+}
+
+// scoreText writes a game's score: "wins", "loses" or "draws".
+func scoreText(s float64) string {
+	switch s {
+	case 1:
+		return "wins"
+	case 0:
+		return "loses"
+	}
+	return "draws"
+}
+
+// opening draws openingPlies random legal moves from the start.
+func (m *match) opening() ([]string, error) {
+	g, err := engine.NewGame(m.game)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for len(out) < openingPlies && g.Status().Result == engine.Ongoing {
+		legal := g.LegalMoves()
+		mv := legal[m.rng.IntN(len(legal))]
+		if err := g.Apply(mv); err != nil {
+			return nil, err
+		}
+		out = append(out, mv.String())
+	}
+	return out, nil
+}
+
+// game1 plays one game from the opening, first moving first, and returns first's score and
+// how the game ended.
+func (m *match) game1(ctx context.Context, opening []string, first, second player) (float64, string, error) {
+	g, err := engine.NewGame(m.game)
+	if err != nil {
+		return 0, "", err
+	}
+	for _, t := range opening {
+		if _, err := g.Play(t); err != nil {
+			return 0, "", err
+		}
+	}
+	for g.Ply() < maxStrengthPlies {
+		st := g.Status()
+		if st.Result == engine.Win {
+			if st.Winner == engine.First {
+				return 1, st.Reason, nil
+			}
+			return 0, st.Reason, nil
+		}
+		if st.Result != engine.Ongoing {
+			return 0.5, st.Reason, nil
+		}
+		p := first
+		if g.ToMove() != engine.First {
+			p = second
+		}
+		text, err := p.move(ctx, g)
+		if err != nil {
+			return 0, "", fmt.Errorf("%s at ply %d: %w", p.name(), g.Ply(), err)
+		}
+		if _, err := g.Play(text); err != nil {
+			return 0, "", fmt.Errorf("%s played %q at ply %d: %w", p.name(), text, g.Ply(), err)
+		}
+	}
+	return 0.5, fmt.Sprintf("adjudicated a draw after %d plies", maxStrengthPlies), nil
+}
+
+// findStockfish returns the Stockfish program to run.
+func findStockfish(given string) (string, error) {
+	if given != "" {
+		return given, nil
+	}
+	if p, err := exec.LookPath("stockfish"); err == nil {
+		return p, nil
+	}
+	if _, err := os.Stat("/usr/games/stockfish"); err == nil {
+		return "/usr/games/stockfish", nil
+	}
+	return "", errors.New("no stockfish on the PATH or in /usr/games")
+}
+
+// uciPlayer is a UCI engine limited to an Elo rating, thinking a fixed time a move.
+type uciPlayer struct {
+	elo      int
+	movetime time.Duration
+	cmd      *exec.Cmd
+	in       io.WriteCloser
+	out      *bufio.Scanner
+}
+
+// startUCI starts a UCI engine and sets its strength.
+func startUCI(ctx context.Context, bin string, elo int, movetime time.Duration) (*uciPlayer, error) {
+	cmd := exec.CommandContext(ctx, bin)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	p := &uciPlayer{elo: elo, movetime: movetime, cmd: cmd, in: in, out: bufio.NewScanner(stdout)}
+	if err := p.send("uci"); err != nil {
+		p.close()
+		return nil, err
+	}
+	if _, err := p.await("uciok"); err != nil {
+		p.close()
+		return nil, err
+	}
+	for _, line := range []string{"setoption name UCI_LimitStrength value true",
+		"setoption name UCI_Elo value " + strconv.Itoa(elo), "isready"} {
+		if err := p.send(line); err != nil {
+			p.close()
+			return nil, err
+		}
+	}
+	if _, err := p.await("readyok"); err != nil {
+		p.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *uciPlayer) name() string { return "stockfish-" + strconv.Itoa(p.elo) }
+
+func (p *uciPlayer) send(line string) error {
+	_, err := io.WriteString(p.in, line+"\n")
+	return err
+}
+
+// await reads lines until one starts with prefix, and returns it.
+func (p *uciPlayer) await(prefix string) (string, error) {
+	for p.out.Scan() {
+		if line := p.out.Text(); strings.HasPrefix(line, prefix) {
+			return line, nil
+		}
+	}
+	if err := p.out.Err(); err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("the UCI engine stopped before %q", prefix)
+}
+
+// move asks the engine for its move in g's position, given as the moves from the start (the
+// chess variant's move texts are UCI's long algebraic notation).
+func (p *uciPlayer) move(_ context.Context, g *engine.Game) (string, error) {
+	var moves []string
+	for _, m := range g.History() {
+		moves = append(moves, m.String())
+	}
+	pos := "position startpos"
+	if len(moves) > 0 {
+		pos += " moves " + strings.Join(moves, " ")
+	}
+	if err := p.send(pos); err != nil {
+		return "", err
+	}
+	if err := p.send("go movetime " + strconv.FormatInt(p.movetime.Milliseconds(), 10)); err != nil {
+		return "", err
+	}
+	line, err := p.await("bestmove")
+	if err != nil {
+		return "", err
+	}
+	f := strings.Fields(line)
+	if len(f) < 2 || f[1] == "(none)" {
+		return "", fmt.Errorf("the UCI engine has no move: %q", line)
+	}
+	return f[1], nil
+}
+
+func (p *uciPlayer) close() {
+	p.send("quit")
+	p.in.Close()
+	p.cmd.Wait()
+}
