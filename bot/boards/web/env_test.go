@@ -132,6 +132,9 @@ func (e *env) startBot(t *testing.T) {
 func (e *env) serve() {
 	cfg := e.cfg
 	cfg.Pool, cfg.Doer, cfg.Boards, cfg.PublicURL, cfg.Log = e.Pool, e.proc.Transport, e.app.Boards, e.srv.URL, e.Log()
+	if cfg.MiniApps == nil {
+		cfg.MiniApps = e.proc.Transport
+	}
 	var h http.Handler = web.New(cfg).Handler()
 	e.handler.Store(&h)
 }
