@@ -4,6 +4,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # The game's page inside Telegram
@@ -14,13 +15,13 @@ import (
 // the page logs the player in with the data Telegram signs for them, so it needs no /web link
 // (bot/boards/web, miniapp.go). Telegram allows web_app buttons in private chats only, so a
 // board in any other chat has none; nor has the question whether to resign, which waits for
-// its answer. A finished game keeps the button: its page shows the whole game.
+// its answer, nor a game that is over, whose board has no buttons at all.
 
 // withOpen returns kb with the row that opens the game's page as a Mini App, when there is one
 // for the seat (see above).
 func (v *View) withOpen(c *texts.Catalog, sc *boards.Scene, seat int, kb bot.Keyboard, confirm bool) bot.Keyboard {
 	p := sc.Players[seat]
-	if confirm || p == nil || !privateChat(p.Chat, p.ID) {
+	if confirm || sc.Board.Status != board.Active || p == nil || !privateChat(p.Chat, p.ID) {
 		return kb
 	}
 	u := v.svc.MiniAppURL(sc.Board.ID)
