@@ -25,7 +25,7 @@ const (
 // written to the outbox.
 var (
 	ErrCallbackData = errors.New("bot: callback_data is empty or longer than 64 bytes")
-	ErrButton       = errors.New("bot: a button needs a text and exactly one of data and URL")
+	ErrButton       = errors.New("bot: a button needs a text and exactly one of data, URL and WebApp")
 	ErrTooLong      = errors.New("bot: text too long")
 	ErrEmpty        = errors.New("bot: empty text")
 )
@@ -94,12 +94,14 @@ func WithState(state string, reqs ...Request) []Request {
 	return reqs
 }
 
-// Button is an inline keyboard button: a text, and either callback data (at most 64 bytes) or a
-// URL.
+// Button is an inline keyboard button: a text, and one of callback data (at most 64 bytes), a
+// URL, or a Mini App's URL (WebApp: a web_app button, which opens the page inside Telegram;
+// private chats only, see webapp.go).
 type Button struct {
-	Text string
-	Data string
-	URL  string
+	Text   string
+	Data   string
+	URL    string
+	WebApp string
 }
 
 // Keyboard is an inline keyboard, row by row.
@@ -107,17 +109,26 @@ type Keyboard [][]Button
 
 // markup is the keyboard as a reply_markup parameter.
 func (k Keyboard) markup() (string, error) {
-	kb := tgbotapi.InlineKeyboardMarkup{InlineKeyboard: make([][]tgbotapi.InlineKeyboardButton, 0, len(k))}
+	kb := inlineKeyboard{InlineKeyboard: make([][]inlineButton, 0, len(k))}
 	for _, row := range k {
-		r := make([]tgbotapi.InlineKeyboardButton, 0, len(row))
+		r := make([]inlineButton, 0, len(row))
 		for _, b := range row {
-			if strings.TrimSpace(b.Text) == "" || (b.Data == "") == (b.URL == "") {
+			kinds := 0
+			for _, s := range []string{b.Data, b.URL, b.WebApp} {
+				if s != "" {
+					kinds++
+				}
+			}
+			if strings.TrimSpace(b.Text) == "" || kinds != 1 {
 				return "", fmt.Errorf("%w: %+v", ErrButton, b)
 			}
-			btn := tgbotapi.InlineKeyboardButton{Text: b.Text}
-			if b.URL != "" {
+			btn := inlineButton{InlineKeyboardButton: tgbotapi.InlineKeyboardButton{Text: b.Text}}
+			switch {
+			case b.URL != "":
 				btn.URL = &b.URL
-			} else {
+			case b.WebApp != "":
+				btn.WebApp = &webAppInfo{URL: b.WebApp}
+			default:
 				if len(b.Data) > maxCallbackData {
 					return "", fmt.Errorf("%w: %q", ErrCallbackData, b.Data)
 				}

@@ -276,7 +276,7 @@ func (b *Bot) Web(pool *pgxpool.Pool, tr *bot.Transport, cfg WebConfig) (h http.
 		listen = pool
 	}
 	b.hub = web.NewHub(listen, b.log)
-	h = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: b.publicURL, Events: b.hub,
+	h = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: b.publicURL, Events: b.hub, MiniApps: tr,
 		Pages: web.Pages(), Log: b.log, Streams: cfg.Streams, TrustedProxies: cfg.TrustedProxies}).Handler()
 	return h, b.hub.Run
 }

@@ -71,6 +71,10 @@ type Config struct {
 	// PublicURL is the address of the web game server (PUBLIC_URL), without a trailing slash:
 	// a game's page is PublicURL+"/play/<id>". Empty: no links to the web are given.
 	PublicURL string
+	// TestEnvironment says that the bots talk to Telegram's test environment (the built-in Bot
+	// API emulator is one), which opens Mini Apps from http loopback addresses too: see
+	// MiniAppURL.
+	TestEnvironment bool
 	// Seed gives the seed of a new board (it draws a random side and seeds the AI); the system's
 	// random source when nil. Tests fix it.
 	Seed func() uint64
@@ -108,6 +112,7 @@ type Boards struct {
 	metrics *Metrics
 	seed    func() uint64
 	public  string
+	testEnv bool // Config.TestEnvironment
 	views   []View
 }
 
@@ -115,7 +120,7 @@ type Boards struct {
 func New(cfg Config) *Boards {
 	b := &Boards{log: cfg.Log, now: cfg.Now, store: cfg.Store, users: cfg.Users, think: cfg.Think,
 		lease: cfg.Lease, invite: cfg.InviteTTL, metrics: NewMetrics(), seed: cfg.Seed,
-		public: strings.TrimRight(cfg.PublicURL, "/")}
+		public: strings.TrimRight(cfg.PublicURL, "/"), testEnv: cfg.TestEnvironment}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}

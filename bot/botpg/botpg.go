@@ -430,6 +430,9 @@ func (s *Store) Cleanup(ctx context.Context, age time.Duration) error {
 	if err == nil {
 		err = s.cleanupSecrets(ctx, interval(age))
 	}
+	if err == nil {
+		err = purgeWebAppData(ctx, s.pool, time.Now())
+	}
 	if err != nil {
 		return fmt.Errorf("cleanup: %w", err)
 	}

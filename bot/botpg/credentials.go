@@ -17,8 +17,9 @@ import (
 //
 // Credentials is the one place that reads and writes what lets a user of a bot into the web
 // game server (migration 017_web.sql): the login tickets of the links /web gives
-// (web_login_ticket), the browsers' sessions a ticket opens (web_session) and the API tokens an
-// admin's /token issues to programs (web_api_token). The Telegram view issues tickets and tokens
+// (web_login_ticket), the browsers' sessions a ticket opens (web_session), the API tokens an
+// admin's /token issues to programs (web_api_token), and the Mini Apps' initData that opened a
+// session, kept so that none opens a second one (web_app_data_used, migration 026_miniapp.sql). The Telegram view issues tickets and tokens
 // and revokes those nobody received; the web game server redeems tickets, looks sessions and
 // tokens up, ends sessions and asks whether the credential of an event stream still holds.
 //
@@ -99,8 +100,14 @@ func (Credentials) RedeemTicket(ctx context.Context, db pgx.Tx, ticket string, n
 	if err != nil {
 		return "", fmt.Errorf("redeem a login ticket: %w", err)
 	}
+	return openSession(ctx, db, service, user, now, idle)
+}
+
+// openSession opens a session for a user of a bot, returning its secret; the user's sessions
+// unused for idle go on the way.
+func openSession(ctx context.Context, db pgx.Tx, service int, user int64, now time.Time, idle time.Duration) (string, error) {
 	if _, err := db.Exec(ctx, pruneSessionsSQL, service, user, now.Add(-idle)); err != nil {
-		return "", fmt.Errorf("redeem a login ticket: %w", err)
+		return "", fmt.Errorf("open a session: %w", err)
 	}
 	secret := newSecret(32)
 	if _, err := db.Exec(ctx, createSessionSQL, SecretHash(secret), service, user, now); err != nil {
@@ -259,4 +266,41 @@ func (Credentials) RevokeUndelivered(ctx context.Context, db DB, service int, id
 		return 0, 0, false, fmt.Errorf("revoke token %d: %w", id, err)
 	}
 	return user, admin, true, nil
+}
+
+// ---- Mini Apps
+
+// ErrReplayed: a Mini App's initData that opened a session already.
+var ErrReplayed = errors.New("botpg: the Mini App's data was used already")
+
+const useWebAppDataSQL = `
+	INSERT INTO web_app_data_used (service_id, hash, user_id, used_at, expires_at) VALUES ($1, $2, $3, $4, $5)
+	ON CONFLICT (service_id, hash) DO NOTHING`
+
+// purgeWebAppDataSQL removes the records of initData that would be refused as stale anyway.
+const purgeWebAppDataSQL = `DELETE FROM web_app_data_used WHERE expires_at < $1`
+
+// OpenMiniAppSession opens a session for a user of a bot with a Mini App's initData, named by
+// its signature hash (bot.WebAppData.Hash) and checked by the caller, and returns the session's
+// secret; the record that the data was used is kept until expires, when the data would be
+// refused as stale anyway. The user's sessions unused for idle go on the way. Returns
+// ErrReplayed, and opens nothing, when the data opened a session already.
+func (Credentials) OpenMiniAppSession(ctx context.Context, db pgx.Tx, service int, user int64, hash []byte, now, expires time.Time, idle time.Duration) (string, error) {
+	tag, err := db.Exec(ctx, useWebAppDataSQL, service, hash, user, now, expires)
+	if err != nil {
+		return "", fmt.Errorf("use a Mini App's data: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return "", ErrReplayed
+	}
+	return openSession(ctx, db, service, user, now, idle)
+}
+
+// purgeWebAppData removes the records of the Mini Apps' initData that expired before now
+// (Store.Cleanup runs it).
+func purgeWebAppData(ctx context.Context, db DB, now time.Time) error {
+	if _, err := db.Exec(ctx, purgeWebAppDataSQL, now); err != nil {
+		return fmt.Errorf("purge the used Mini App data: %w", err)
+	}
+	return nil
 }

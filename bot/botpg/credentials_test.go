@@ -179,3 +179,68 @@ func countWhere(t *testing.T, db DB, sql string, args ...any) int {
 	}
 	return n
 }
+
+// Ensure a Mini App's initData opens one session only: the same data again is refused and opens
+// nothing, another bot's record of the same hash is its own, and the records go once expired.
+func TestMiniAppSessions(t *testing.T) {
+	t.Parallel()
+	s, pool, service := newStore(t)
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, `INSERT INTO users (id, chat_id, first_name) VALUES (7, 7, 'Ann')`); err != nil {
+		t.Fatal(err)
+	}
+	var other int
+	if err := pool.QueryRow(ctx, `INSERT INTO service (bot_user_id, username) VALUES (99, 'other') RETURNING id`).Scan(&other); err != nil {
+		t.Fatal(err)
+	}
+	var c Credentials
+	now := time.Now().Truncate(time.Microsecond)
+	open := func(service int, hash []byte, expires time.Time) (secret string, err error) {
+		err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+			secret, err = c.OpenMiniAppSession(ctx, tx, service, 7, hash, now, expires, time.Hour)
+			return err
+		})
+		return secret, err
+	}
+	sessions := func() int {
+		var n int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM web_session`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	fresh, stale := bytes.Repeat([]byte{1}, 32), bytes.Repeat([]byte{2}, 32)
+	secret, err := open(service, fresh, now.Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svc, user, _, err := c.Session(ctx, pool, secret, now.Add(-time.Minute)); err != nil || svc != service || user != 7 {
+		t.Fatalf("the session: %d %d %v", svc, user, err)
+	}
+	if _, err := open(service, fresh, now.Add(time.Hour)); !errors.Is(err, ErrReplayed) {
+		t.Fatalf("the same data again: %v, want ErrReplayed", err)
+	}
+	if n := sessions(); n != 1 {
+		t.Fatalf("%d sessions after a replay, want 1", n)
+	}
+	if _, err := open(other, fresh, now.Add(time.Hour)); err != nil {
+		t.Fatalf("another bot's data of the same hash: %v", err)
+	}
+	if _, err := open(service, stale, now.Add(-time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Cleanup(ctx, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pool.Query(ctx, `SELECT encode(hash, 'hex') FROM web_app_data_used WHERE service_id = $1`, service)
+	if err != nil {
+		t.Fatal(err)
+	}
+	left, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(left) != 1 || left[0] != strings.Repeat("01", 32) {
+		t.Errorf("after the cleanup: %v, want the unexpired record only", left)
+	}
+}

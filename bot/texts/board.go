@@ -80,6 +80,8 @@ type Board struct {
 
 	// Buttons (plain).
 	Back, Undo, OfferDraw, Resign, Accept, Decline, ResignYes, ResignNo, Cancel string
+	// Open opens the game's page inside Telegram, as a Mini App (plain, a button).
+	Open string
 
 	// Waiting: the game and the clock a player waits an opponent for. Invite: the game, the
 	// clock, the link and how long it works.
@@ -213,6 +215,7 @@ var boardEN = Board{
 	ResignYes:      "Yes, I resign",
 	ResignNo:       "No, play on",
 	Cancel:         "✖ Stop waiting",
+	Open:           "📱 Open",
 	Waiting:        "⏳ Waiting for an opponent: %s, %s. The board comes here when someone joins; /games finds you another game meanwhile.",
 	Invite:         "Send this link to a friend to play %s (%s) with you:\n%s\nIt works once, for %s. The board comes here when your friend joins.",
 	Cancelled:      "You no longer wait for an opponent.",
@@ -332,6 +335,7 @@ var boardRU = Board{
 	ResignYes:      "Да, сдаюсь",
 	ResignNo:       "Нет, играем дальше",
 	Cancel:         "✖ Не ждать",
+	Open:           "📱 Открыть",
 	Waiting:        "⏳ Ждём соперника: %s, %s. Доска придёт сюда, когда кто-нибудь присоединится; /games тем временем найдёт другую партию.",
 	Invite:         "Отправьте эту ссылку другу, чтобы сыграть с ним: %s (%s)\n%s\nОна действует один раз, %s. Доска придёт сюда, когда друг присоединится.",
 	Cancelled:      "Вы больше не ждёте соперника.",

@@ -56,6 +56,9 @@ type env struct {
 	seed, seeds atomic.Uint64
 	// allowed are the warnings and errors the test provokes (see allow).
 	allowed []string
+	// boards overrides the board games' PublicURL and TestEnvironment when its PublicURL is
+	// set (testPublicURL otherwise).
+	boards boards.Config
 }
 
 // nextSeed gives the boards' seeds: the one a test set for the next board, else a count.
@@ -125,8 +128,12 @@ func (e *env) start(t *testing.T) *bottest.Process {
 
 // newBot assembles a bot as the processes of the test run it.
 func (e *env) newBot() *app.Bot {
+	public, testEnv := testPublicURL, false
+	if e.boards.PublicURL != "" {
+		public, testEnv = e.boards.PublicURL, e.boards.TestEnvironment
+	}
 	return app.New(app.Config{UploadsDir: "../../uploads", Log: e.Log(), Now: e.clock.now,
-		Boards: boards.Config{Dir: e.dir, Lease: 2 * time.Second, Seed: e.nextSeed, PublicURL: testPublicURL}})
+		Boards: boards.Config{Dir: e.dir, Lease: 2 * time.Second, Seed: e.nextSeed, PublicURL: public, TestEnvironment: testEnv}})
 }
 
 // user adds a simulated user and greets the bot, so that it knows them.

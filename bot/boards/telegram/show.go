@@ -89,7 +89,7 @@ func (v *View) show(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, 
 		}
 	}
 	caption := v.caption(c, sc, seat, l)
-	kb := v.keyboard(c, sc, seat, l.ent, l.confirm)
+	kb := v.withOpen(c, sc, seat, v.keyboard(c, sc, seat, l.ent, l.confirm), l.confirm)
 	r := ref(sc.Board.ID)
 	// The board as text, sent in place of any of the requests below that fails for good
 	// (fallback.go).

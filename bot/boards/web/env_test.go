@@ -78,6 +78,9 @@ type envOptions struct {
 	think bool
 	// enforce makes the emulator refuse what breaks Telegram's limits (429).
 	enforce bool
+	// testEnv runs the bot as on Telegram's test environment (boards.Config.TestEnvironment):
+	// its boards open the games' pages at the server's http loopback address as Mini Apps.
+	testEnv bool
 }
 
 // newEnvWith is newEnv with the bot's limits and jobs as opts says.
@@ -91,7 +94,8 @@ func newEnvWith(t *testing.T, cfg web.Config, opts envOptions) *env {
 	}))
 	t.Cleanup(e.srv.Close)
 	e.app = app.New(app.Config{UploadsDir: "../../../uploads", Log: e.Log(), Now: e.clock.now,
-		Boards: boards.Config{Dir: t.TempDir(), Lease: 2 * time.Second, PublicURL: e.srv.URL}})
+		Boards: boards.Config{Dir: t.TempDir(), Lease: 2 * time.Second, PublicURL: e.srv.URL,
+			TestEnvironment: opts.testEnv}})
 	e.startBot(t)
 	if cfg.Events == nil {
 		// The live updates, as serve runs them: a hub listening beside the bot.
@@ -132,6 +136,9 @@ func (e *env) startBot(t *testing.T) {
 func (e *env) serve() {
 	cfg := e.cfg
 	cfg.Pool, cfg.Doer, cfg.Boards, cfg.PublicURL, cfg.Log = e.Pool, e.proc.Transport, e.app.Boards, e.srv.URL, e.Log()
+	if cfg.MiniApps == nil {
+		cfg.MiniApps = e.proc.Transport
+	}
 	var h http.Handler = web.New(cfg).Handler()
 	e.handler.Store(&h)
 }

@@ -26,8 +26,10 @@ import (
 // revalidated on every load (no-cache) against their ETag.
 //
 // Security: the pages run only their own scripts and styles and talk only to their own origin
-// (the Content-Security-Policy below, which also forbids framing them), and they never build
-// HTML from data (the scripts set textContent), so a player's name cannot inject markup.
+// (the Content-Security-Policy below, which also forbids other sites to frame them: only a page
+// of their own origin may, as the built-in emulator's web chat does to show a Mini App), and
+// they never build HTML from data (the scripts set textContent), so a player's name cannot
+// inject markup.
 
 //go:embed static
 var pageFiles embed.FS
@@ -35,7 +37,7 @@ var pageFiles embed.FS
 // pagesCSP is the Content-Security-Policy of every answer of Pages.
 const pagesCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; " +
 	"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; " +
-	"frame-ancestors 'none'"
+	"frame-ancestors 'self'"
 
 // pageTypes are the content types of the embedded files by extension; a fixed table, so that
 // the answers do not depend on the host's MIME database.
@@ -139,7 +141,7 @@ func Pages() http.Handler {
 		h.Set("Content-Security-Policy", pagesCSP)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
-		h.Set("X-Frame-Options", "DENY")
+		h.Set("X-Frame-Options", "SAMEORIGIN")
 		mux.ServeHTTP(w, r)
 	})
 }

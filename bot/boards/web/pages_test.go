@@ -85,7 +85,7 @@ func TestPagesRoutes(t *testing.T) {
 		}
 		h := resp.Header
 		csp := h.Get("Content-Security-Policy")
-		for _, want := range []string{"default-src 'self'", "script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"} {
+		for _, want := range []string{"default-src 'self'", "script-src 'self'", "frame-ancestors 'self'", "object-src 'none'"} {
 			if !strings.Contains(csp, want) {
 				t.Errorf("%s %s: Content-Security-Policy %q lacks %q", tc.method, tc.path, csp, want)
 			}
@@ -96,7 +96,7 @@ func TestPagesRoutes(t *testing.T) {
 		for name, want := range map[string]string{
 			"X-Content-Type-Options": "nosniff",
 			"Referrer-Policy":        "same-origin",
-			"X-Frame-Options":        "DENY",
+			"X-Frame-Options":        "SAMEORIGIN",
 		} {
 			if got := h.Get(name); got != want {
 				t.Errorf("%s %s: %s %q, want %q", tc.method, tc.path, name, got, want)

@@ -4,7 +4,8 @@
 //
 // Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, given by /web
 // in the bot: the Telegram view's command, which also issues API tokens with /token and revokes
-// those whose message could not be delivered), /logout and /logout/all, the JSON API under
+// those whose message could not be delivered), the login of the pages opened as Telegram Mini
+// Apps (POST /api/v1/miniapp/login, miniapp.go), /logout and /logout/all, the JSON API under
 // /api/v1/ (api.go), and the pages (Config.Pages: /games, /play/<id>, /static/). The tickets,
 // sessions and API tokens are kept by their store, botpg.Credentials; identity (who calls, by
 // session or token), the login's session cookie and CSRF are auth.go's; the rate limit, a token
@@ -65,7 +66,11 @@ type Config struct {
 	// Pages serves the HTML pages and their static files (GET /games, /play/<id>, /static/...);
 	// nil: they answer 404.
 	Pages http.Handler
-	// Now is the clock of tickets, sessions and the rate limit; time.Now when nil.
+	// MiniApps are the bots whose Mini Apps log their users in with Telegram's signed data
+	// (miniapp.go): the transport. Nil: every such login is refused.
+	MiniApps MiniAppKeys
+	// Now is the clock of tickets, sessions, the Mini Apps' data and the rate limit; time.Now
+	// when nil.
 	Now func() time.Time
 	// Log receives what goes wrong; nil discards it.
 	Log *slog.Logger
@@ -162,6 +167,7 @@ func New(cfg Config) *Server {
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /login/{ticket}", s.login)
+	mux.HandleFunc("POST /api/v1/miniapp/login", s.miniAppLogin)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("POST /logout/all", s.logout)
 	s.routeAPI(mux)

@@ -124,6 +124,8 @@ type Button struct {
 	Text string `json:"text"`
 	Data string `json:"data,omitempty"`
 	URL  string `json:"url,omitempty"`
+	// WebApp is the URL of a Mini App the button opens (webapp.go).
+	WebApp string `json:"web_app,omitempty"`
 }
 
 // Event is something that happened in a chat: a new message (from the user or the bot), an edit, a
@@ -508,7 +510,7 @@ func (b *Bot) Press(userID int64, messageID int, data string) (string, error) {
 	found := false
 	for _, row := range m.Keyboard {
 		for _, btn := range row {
-			found = found || (btn.Data == data && btn.URL == "")
+			found = found || (btn.Data == data && btn.URL == "" && btn.WebApp == "")
 		}
 	}
 	if !found {
@@ -591,7 +593,7 @@ func (b *Bot) toAPILocked(m *Message) *tgbotapi.Message {
 				tb := tgbotapi.InlineKeyboardButton{Text: btn.Text}
 				if btn.URL != "" {
 					tb.URL = &btn.URL
-				} else {
+				} else if btn.WebApp == "" {
 					tb.CallbackData = &btn.Data
 				}
 				r = append(r, tb)
@@ -827,6 +829,9 @@ func (b *Bot) targetLocked(p params, flood bool) (int64, *chat, *apiError) {
 	if c.group != nil && c.group.left {
 		return 0, nil, &apiError{code: 403, description: "Forbidden: bot was kicked from the group chat"}
 	}
+	if c.group != nil && hasWebApp(p.get("reply_markup")) {
+		return 0, nil, badRequest("BUTTON_TYPE_INVALID")
+	}
 	if c.blocked {
 		return 0, nil, &apiError{code: 403, description: "Forbidden: bot was blocked by the user"}
 	}
@@ -909,8 +914,16 @@ func parseKeyboard(raw string) ([][]Button, *apiError) {
 		var r []Button
 		for _, raw := range row {
 			var btn Button
-			var text, data, url *string
+			var text, data, url, webApp *string
 			for k, v := range raw {
+				if k == "web_app" {
+					u, e := parseWebApp(v)
+					if e != nil {
+						return nil, e
+					}
+					webApp = &u
+					continue
+				}
 				var s string
 				if err := json.Unmarshal(v, &s); err != nil {
 					return nil, badRequest("can't parse inline keyboard button: field \"%s\" must be of type String", k)
@@ -931,12 +944,14 @@ func parseKeyboard(raw string) ([][]Button, *apiError) {
 			}
 			btn.Text = *text
 			switch {
-			case data != nil && url == nil:
+			case webApp != nil && data == nil && url == nil:
+				btn.WebApp = *webApp
+			case data != nil && url == nil && webApp == nil:
 				if len(*data) == 0 || len(*data) > maxCallbackData {
 					return nil, badRequest("BUTTON_DATA_INVALID")
 				}
 				btn.Data = *data
-			case url != nil && data == nil:
+			case url != nil && data == nil && webApp == nil:
 				if !strings.HasPrefix(*url, "http://") && !strings.HasPrefix(*url, "https://") && !strings.HasPrefix(*url, "tg://") {
 					return nil, badRequest("inline keyboard button URL '%s' is invalid: Unsupported URL protocol", *url)
 				}

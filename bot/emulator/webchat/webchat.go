@@ -75,6 +75,7 @@ func New(emu *tgemu.Server, b *tgemu.Bot) *Handler {
 	h.mux.HandleFunc("POST /api/users", guard(h.addUser))
 	h.mux.HandleFunc("POST /api/send", guard(h.send))
 	h.mux.HandleFunc("POST /api/press", guard(h.press))
+	h.mux.HandleFunc("POST /api/webapp", guard(h.openWebApp))
 	h.mux.HandleFunc("POST /api/upload", guard(h.upload))
 	h.mux.HandleFunc("GET /api/events", h.events)
 	h.mux.HandleFunc("GET /api/file/{id}", h.file)

@@ -34,6 +34,11 @@ const QB = (() => {
       "err.network": "The server cannot be reached.",
       "err.notFound": "There is no such game.",
       "err.forbidden": "This game is not open to you.",
+      "err.miniapp_invalid": "Telegram gave this page no login data: open the game from its button in Telegram.",
+      "err.miniapp_forged": "The login data is not signed by this bot: open the game from its button in Telegram.",
+      "err.miniapp_stale": "The login data is out of date: close this page and open it again from the button in Telegram.",
+      "err.miniapp_replayed": "This login was used already: close this page and open it again from the button in Telegram.",
+      "err.miniapp_unknown_user": "You have not talked to this bot yet: send it /start in Telegram, then open the game again.",
     },
     ru: {
       "nav.lobby": "← Игры",
@@ -66,11 +71,53 @@ const QB = (() => {
       "err.network": "Сервер недоступен.",
       "err.notFound": "Такой игры нет.",
       "err.forbidden": "Эта игра вам не открыта.",
+      "err.miniapp_invalid": "Telegram не передал странице данные для входа: откройте игру кнопкой в Telegram.",
+      "err.miniapp_forged": "Данные для входа подписаны не этим ботом: откройте игру кнопкой в Telegram.",
+      "err.miniapp_stale": "Данные для входа устарели: закройте страницу и откройте её снова кнопкой в Telegram.",
+      "err.miniapp_replayed": "Этот вход уже использован: закройте страницу и откройте её снова кнопкой в Telegram.",
+      "err.miniapp_unknown_user": "Вы ещё не писали этому боту: отправьте ему /start в Telegram и откройте игру снова.",
     },
   };
   let lang = "en";
   let csrf = "";
   let loggedIn = false;
+  // refusal is why the server refused the Mini App's login, shown instead of the /web hint.
+  let refusal = "";
+
+  // miniApp is the page opened inside Telegram as a Mini App: data is the initData Telegram
+  // signed for its user (from Telegram's script, window.Telegram.WebApp, when the page has it,
+  // else from the address's fragment, #tgWebAppData=..., where Telegram puts it), "" otherwise.
+  // Without Telegram's script the page makes the same window.Telegram.WebApp itself, whose
+  // ready, expand and close post their events to the Telegram client as its script would.
+  const miniApp = (() => {
+    let tg = window.Telegram && window.Telegram.WebApp;
+    let data = (tg && tg.initData) || "";
+    if (!data) {
+      try { data = new URLSearchParams(location.hash.slice(1)).get("tgWebAppData") || ""; } catch (e) { data = ""; }
+    }
+    if (!data) return { data: "", user: null, ready() {} };
+    if (!tg) {
+      const unsafe = {};
+      for (const [k, v] of new URLSearchParams(data)) {
+        if (k === "user") { try { unsafe.user = JSON.parse(v); } catch (e) { /* left out */ } } else unsafe[k] = v;
+      }
+      const post = (type, payload) => {
+        const body = JSON.stringify(payload || {});
+        if (window.TelegramWebviewProxy && window.TelegramWebviewProxy.postEvent) {
+          window.TelegramWebviewProxy.postEvent(type, body);
+        } else if (window.parent !== window) {
+          window.parent.postMessage(JSON.stringify({ eventType: type, eventData: payload || {} }), "*");
+        }
+      };
+      tg = {
+        initData: data, initDataUnsafe: unsafe,
+        ready() { post("web_app_ready"); }, expand() { post("web_app_expand"); }, close() { post("web_app_close"); },
+      };
+      window.Telegram = Object.assign(window.Telegram || {}, { WebApp: tg });
+    }
+    const user = (tg.initDataUnsafe && tg.initDataUnsafe.user) || null;
+    return { data, user, ready() { tg.ready(); tg.expand(); } };
+  })();
 
   // t returns the text of key in the page's language, with {name} replaced from vars.
   function t(key, vars) {
@@ -115,25 +162,39 @@ const QB = (() => {
   // errorText words a failed call for the status line.
   function errorText(r) {
     switch (r.status) {
-      case 401: return t("err.login");
+      case 401: return refusal || t("err.login");
       // A game nobody may see without a login is answered as a missing one: say how to log in.
-      case 404: return (r.error.message || t("err.notFound")) + (loggedIn ? "" : " " + t("err.login"));
+      case 404: return (r.error.message || t("err.notFound")) + (loggedIn ? "" : " " + (refusal || t("err.login")));
       case 429: return t("err.rate");
       default: return r.error.message || r.error.code;
     }
   }
 
   // loadMe asks who is logged in, takes the CSRF token and the language, and resolves to the
-  // answer of /api/v1/me, or null when nobody is.
+  // answer of /api/v1/me, or null when nobody is. A Mini App logs its user in first with the
+  // data Telegram gave it, unless the session of the page's cookie is already theirs (the page
+  // opened again, or reloaded: the same data is accepted once).
   async function loadMe() {
-    const r = await api("GET", "/api/v1/me");
+    let r = await api("GET", "/api/v1/me");
+    if (miniApp.data) {
+      const mine = r.ok && r.data && r.data.user && miniApp.user && r.data.user.id === miniApp.user.id;
+      if (!mine) {
+        r = await api("POST", "/api/v1/miniapp/login", { init_data: miniApp.data });
+        if (!r.ok && r.status === 401) {
+          setLang((miniApp.user && miniApp.user.language_code) || navigator.language);
+          refusal = texts[lang]["err." + r.error.code] ? t("err." + r.error.code) : r.error.message;
+          status(refusal, "error");
+        }
+      }
+      miniApp.ready();
+    }
     if (r.ok && r.data && r.data.user) {
       loggedIn = true;
       csrf = r.data.csrf || "";
       setLang(r.data.user.lang);
       return r.data;
     }
-    setLang(navigator.language);
+    if (!refusal) setLang(navigator.language);
     return null;
   }
 
@@ -155,5 +216,5 @@ const QB = (() => {
     return e;
   }
 
-  return { t, setLang, api, errorText, loadMe, status, el, get lang() { return lang; } };
+  return { t, setLang, api, errorText, loadMe, status, el, get lang() { return lang; }, get miniApp() { return !!miniApp.data; } };
 })();
