@@ -117,7 +117,7 @@ const (
 // supersedeSQL queues the requests of one state ($3) in one chat ($2) of bot $1 and drops, in
 // the same statement, the pending rows of that state that they supersede ($4, the mode; for
 // dropEdits $5, the methods, and the message edited: $13, the ref it is edited by, or $14, its
-// message_id): rows a sender holds (FOR UPDATE SKIP LOCKED) or whose send is under
+// message_id, or an inline message's inline_message_id): rows a sender holds (FOR UPDATE SKIP LOCKED) or whose send is under
 // way without its batch (in_flight) are left to be sent, since Telegram may have them. A copy
 // sent anew that replaces a copy never sent with a sound takes its sound (the notification the
 // user is owed). It returns how many rows were dropped.
@@ -128,7 +128,7 @@ const supersedeSQL = `
 			WHERE service_id = $1 AND chat_id = $2 AND state = $3 AND status = 'pending' AND NOT in_flight
 				AND CASE $4::text WHEN 'all' THEN true WHEN 'shown' THEN method NOT LIKE 'delete%'
 					ELSE method = ANY($5::text[]) AND target_ref IS NOT DISTINCT FROM $13::text
-						AND params->>'message_id' IS NOT DISTINCT FROM $14::text END
+						AND coalesce(params->>'message_id', params->>'inline_message_id') IS NOT DISTINCT FROM $14::text END
 			FOR UPDATE SKIP LOCKED)
 		RETURNING method, params),
 	loud AS (
@@ -172,6 +172,8 @@ func supersedes(reqs []bot.Request) (mode string, methods []string, ref, msg *st
 					ref = &r.TargetRef
 				} else if id, ok := r.Params["message_id"]; ok {
 					msg = &id
+				} else if id, ok := r.Params["inline_message_id"]; ok {
+					msg = &id // an inline message: its key may, rarely, be another's too
 				}
 			}
 			methods = append(methods, covers[r.Method]...)
