@@ -107,7 +107,10 @@ func TestRouterInline(t *testing.T) {
 	t.Parallel()
 	var got []string
 	r := NewRouter()
-	r.OnInlineQuery(func(_ context.Context, _ Tx, u *Update) error { got = append(got, "query "+u.InlineQuery.Query); return nil })
+	r.OnInlineQuery(func(_ context.Context, _ Tx, u *Update) error {
+		got = append(got, "query "+u.InlineQuery.Query)
+		return nil
+	})
 	r.OnChosenInlineResult(func(_ context.Context, _ Tx, u *Update) error {
 		got = append(got, "chosen "+u.ChosenInlineResult.InlineMessageID)
 		return nil
