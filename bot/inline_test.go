@@ -130,6 +130,13 @@ func TestRouterInline(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// The message posted from the bot's own inline results reaches no handler.
+	r.OnMessage(func(_ context.Context, _ Tx, u *Update) (bool, error) { got = append(got, "message"); return true, nil })
+	via := &Update{Update: tgbotapi.Update{Message: &tgbotapi.Message{Text: "Ann wants to play", Chat: &tgbotapi.Chat{ID: 7, Type: "private"},
+		From: from, ViaBot: &tgbotapi.User{ID: 1, UserName: "QuestBot", IsBot: true}}}, Chat: 7, User: user, Bot: "questbot"}
+	if err := r.Handle(context.Background(), nil, via); err != nil {
+		t.Fatal(err)
+	}
 	want := []string{"query che", "chosen im1", "press im1"}
 	if len(got) != len(want) {
 		t.Fatalf("handled %q, want %q", got, want)

@@ -135,6 +135,9 @@ func (r *Router) route(ctx context.Context, tx Tx, u *Update) error {
 	if m == nil || m.Chat == nil {
 		return nil
 	}
+	if m.ViaBot != nil && strings.EqualFold(m.ViaBot.UserName, u.Bot) {
+		return nil // posted from the bot's own inline results: the chosen result tells of it
+	}
 	if name, addressee, args, ok := parseCommand(m.Text, m.Entities); ok {
 		if addressee != "" && !strings.EqualFold(addressee, u.Bot) {
 			return nil // for another bot
