@@ -36,6 +36,11 @@ func TestSupersedeInline(t *testing.T) {
 	if got := pending(t, pool, 9); len(got) != 1 {
 		t.Errorf("the chat's edit: %+v", got)
 	}
+	// Two edits of one message in one transaction: the later covers the earlier.
+	queue(t, s, service, edit("im5", "e1"), edit("im5", "e2"))
+	if got, want := pending(t, pool, bot.InlineKey("im5")), []pendingRow{{u, "editMessageText", "e2", false}}; !slices.Equal(got, want) {
+		t.Errorf("two edits in one transaction: %+v, want %+v", got, want)
+	}
 	// Two inline messages under one key (a collision of the hash) keep their own edits.
 	a, b := edit("im3", "c1"), edit("im4", "d1")
 	b.ChatID = a.ChatID
