@@ -78,6 +78,7 @@ type chat struct {
 type callback struct {
 	chatID   int64
 	answered bool
+	text     string // the answer's text
 }
 
 // Message is a message of a chat as a viewer shows it.
@@ -1129,7 +1130,7 @@ func (b *Bot) answerCallback(p params) (any, *apiError) {
 	if e := b.saveAPILocked(record{Callback: answered}); e != nil {
 		return nil, e
 	}
-	cb.answered = true
+	cb.answered, cb.text = true, p.get("text")
 	b.publishLocked(b.chatLocked(cb.chatID), Event{Type: "answer", ChatID: cb.chatID, Text: p.get("text"),
 		ShowAlert: p.get("show_alert") == "true", QueryID: p.get("callback_query_id")})
 	return true, nil

@@ -403,3 +403,44 @@ func (b *Bot) editInline(method string, p params) (any, *apiError) {
 	b.publishLocked(c, Event{Type: "edit", ChatID: chatID, Message: clone(m)})
 	return true, nil
 }
+
+// PressGroup is a member of a group pressing the button with this callback data under the bot's
+// message messageID of the group. It returns the callback query id.
+func (b *Bot) PressGroup(chat, user int64, messageID int, data string) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, u, err := b.memberLocked(chat, user)
+	if err != nil {
+		return "", err
+	}
+	m := b.chats[chat].find(messageID)
+	if m == nil || !m.FromBot {
+		return "", fmt.Errorf("tgemu: chat %d has no bot message %d", chat, messageID)
+	}
+	if !hasData(m, data) {
+		return "", fmt.Errorf("tgemu: message %d has no button with data %q", messageID, data)
+	}
+	seq := b.cbSeq + 1
+	id := fmt.Sprintf("%d%06d", b.me.ID, seq)
+	upd := b.numberLocked(tgbotapi.Update{CallbackQuery: &tgbotapi.CallbackQuery{
+		ID: id, From: u, Message: b.toAPILocked(m), ChatInstance: chatInstance(b.me.ID, chat), Data: data,
+	}})
+	if err := b.saveLocked(record{Callback: &callbackRecord{ID: id, Chat: chat, Seq: seq}, Update: &upd}); err != nil {
+		return "", err
+	}
+	b.cbSeq = seq
+	b.callbacks[id] = &callback{chatID: chat}
+	b.queueLocked(upd)
+	return id, nil
+}
+
+// CallbackAnswer returns the text the bot answered a button press with, and whether it answered.
+func (b *Bot) CallbackAnswer(queryID string) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	cb := b.callbacks[queryID]
+	if cb == nil || !cb.answered {
+		return "", false
+	}
+	return cb.text, true
+}
