@@ -179,6 +179,16 @@ func New(cfg Config) *Bot {
 	r.OnCallback(questplay.CataloguePrefix, b.Games.HandleCatalogue)
 	r.OnCallback(relay.CallbackPrefix, b.Relay.HandleCallback)
 	r.OnCallback(telegram.CallbackPrefix, b.BoardChat.HandleCallback)
+	// Board games a whole chat sees: inline mode in any chat, and /games in a group.
+	r.OnCallback(telegram.SharedPrefix, b.BoardChat.HandleShared)
+	r.OnInlineQuery(b.BoardChat.HandleInlineQuery)
+	r.OnChosenInlineResult(b.BoardChat.HandleChosenInlineResult)
+	r.OnCommand("games", func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if took, err := b.BoardChat.HandleGroupGames(ctx, tx, u); took || err != nil {
+			return err
+		}
+		return b.Tree.HandleCommand(ctx, tx, u)
+	})
 	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board
 	// game move (never relayed), then a text for the admins; anything left gets the tree's hint.
 	r.OnMessage(b.Tree.HandleText)
