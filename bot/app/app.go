@@ -221,6 +221,8 @@ func (b *Bot) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 //     move is played only if the revision is still the one claimed. It is also woken at once
 //     (AddWakeable) by the commit that makes it the bot's turn: in the process after the commit,
 //     in the others by a notification (boards.AIChannel); its schedule is the fallback.
+//   - board-challenges (bot/boards/telegram): each challenge of a shared message nobody joined
+//     in time is closed in a transaction that locks its board and checks that it still waits.
 //   - web-undelivered (bot/boards/telegram): the credentials whose message failed for good are
 //     taken from the transport's record with SKIP LOCKED and deleted in the transaction that
 //     revokes them and queues the notice to their issuer.
@@ -240,6 +242,7 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, tr) }},
 		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
 		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
+		{"board-challenges", telegram.ExpireChallengesSpec, func(ctx context.Context) error { return b.BoardChat.ExpireChallenges(ctx, tr) }},
 		{"web-undelivered", telegram.UndeliveredSpec, func(ctx context.Context) error { return telegram.Undelivered(ctx, tr, b.log) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},

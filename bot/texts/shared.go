@@ -22,8 +22,8 @@ type Shared struct {
 	// Answers to presses (plain): Between (the players): the game is theirs; OnlyCreator (who):
 	// only the challenger may withdraw or choose; OwnChallenge: the challenger cannot join their
 	// own game; NotReady: the challenge is not recorded yet (the bot has not heard of the
-	// posted message); Joined: the game begins.
-	Between, OnlyCreator, OwnChallenge, NotReady, Joined string
+	// posted message); Joined: the game begins; TooLate: nobody joined in time.
+	Between, OnlyCreator, OwnChallenge, NotReady, Joined, TooLate string
 }
 
 var sharedEN = Shared{
@@ -47,6 +47,7 @@ var sharedEN = Shared{
 	OwnChallenge: "This is your own challenge: wait for someone to join.",
 	NotReady:     "This challenge is not ready yet; try again in a moment.",
 	Joined:       "The game begins!",
+	TooLate:      "This challenge has expired.",
 }
 
 var sharedRU = Shared{
@@ -70,4 +71,5 @@ var sharedRU = Shared{
 	OwnChallenge: "Это ваш вызов: дождитесь, пока кто-нибудь присоединится.",
 	NotReady:     "Вызов ещё не готов; попробуйте через мгновение.",
 	Joined:       "Игра начинается!",
+	TooLate:      "Этот вызов истёк.",
 }

@@ -369,7 +369,7 @@ func (v *View) joinShared(ctx context.Context, tx bot.Tx, u *bot.Update, bd *boa
 		if cerr := h.Cancel(ctx); cerr != nil {
 			return "", cerr
 		}
-		return c.Board.InviteExpired, nil
+		return c.Shared.TooLate, nil
 	}
 	if err != nil {
 		return "", err
@@ -705,4 +705,44 @@ func (v *View) sharedKeyboard(c *texts.Catalog, sc *boards.Scene, l sharedLook) 
 	}
 	row = append(row, btn(t.OfferDraw, press{op: opDraw}), btn(t.Resign, press{op: opResign}))
 	return append(kb, row)
+}
+
+// ExpireChallengesSpec is how often the bot runs ExpireChallenges as a scheduled job.
+const ExpireChallengesSpec = "@every 1m"
+
+// expireBatch bounds the challenges one run closes.
+const expireBatch = 100
+
+// ExpireChallenges closes the challenges of shared messages that nobody joined within the
+// invitation's lifetime (boards.InviteLifetime), each in a transaction of its own through do
+// with its board locked (a board another run closed meanwhile is left), as a withdrawal by the
+// clock: its message says the challenge expired.
+func (v *View) ExpireChallenges(ctx context.Context, do boards.Doer) error {
+	var refs []board.Ref
+	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		refs, err = boardpg.New(tx.DB()).StaleChallenges(ctx, v.svc.Now().Add(-v.svc.InviteLifetime()), expireBatch)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("telegram: stale challenges: %w", err)
+	}
+	var failed error
+	for _, ref := range refs {
+		err := do.Do(ctx, ref.Service, func(ctx context.Context, tx bot.Tx) error {
+			bd, err := v.svc.Store(tx.DB()).Get(ctx, ref.ID)
+			if err != nil {
+				return err
+			}
+			h, err := v.svc.Take(ctx, tx, boards.Player{Service: ref.Service, User: bd.Creator, By: boards.ByClock}, ref.ID)
+			if err != nil || h.Board.Status != board.Waiting {
+				return err
+			}
+			return h.Cancel(ctx)
+		})
+		if err != nil {
+			failed = errors.Join(failed, fmt.Errorf("telegram: expire the challenge of board %d: %w", ref.ID, err))
+		}
+	}
+	return failed
 }

@@ -1,9 +1,11 @@
 package telegram_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/sessions/board"
@@ -259,4 +261,59 @@ func TestGroupGame(t *testing.T) {
 	if n := len(e.Bot.Messages(group)); n != posted {
 		t.Errorf("%d messages posted in the group during the game", n-posted)
 	}
+}
+
+// challenge posts an inline challenge of user in chat for variant and waits until it is recorded.
+func (e *env) challenge(t *testing.T, user, chat int64, variant string) *shared {
+	t.Helper()
+	qid, err := e.Bot.InlineQuery(user, chat, variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.WaitFor(t, "the answer to the inline query", func() bool { _, ok := e.Bot.InlineAnswer(qid); return ok })
+	inlineID, _, err := e.Bot.ChooseInlineResult(qid, variant)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.WaitFor(t, "the challenge recorded", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM board_shared WHERE inline_message_id = $1`, inlineID) == 1
+	})
+	return &shared{e: e, chat: chat, inlineID: inlineID}
+}
+
+// Ensure a challenge nobody joins within the invitation's lifetime expires and says so: pressed
+// too late, its Join is answered so; left alone, the job closes it; the challenger may withdraw
+// one before.
+func TestChallengeExpires(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const ann, bob, group = 21, 22, -300
+	e.user(t, ann, "Ann", "en")
+	e.user(t, bob, "Bob", "en")
+	e.start(t)
+	if err := e.Bot.AddGroup(group, "Club", ann, bob); err != nil {
+		t.Fatal(err)
+	}
+	withdrawn := e.challenge(t, ann, group, "foxgeese13")
+	m := withdrawn.tap(t, ann, "✖ Withdraw")
+	if !strings.Contains(m.Text, "Ann withdrew the challenge") || len(m.Keyboard) != 0 {
+		t.Errorf("withdrawn:\n%s\n%v", m.Text, m.Keyboard)
+	}
+	late := e.challenge(t, ann, group, "chess")
+	alone := e.challenge(t, ann, group, "russian")
+	e.clock.advance(board.InviteLifetime + time.Hour)
+	if got := late.press(t, bob, "✅ Join"); got != "This challenge has expired." {
+		t.Errorf("a late join answered %q", got)
+	}
+	e.WaitFor(t, "the late challenge closed", func() bool { return strings.Contains(late.message(t).Text, "Nobody joined") })
+	if m := late.message(t); !strings.Contains(m.Text, "⌛ Nobody joined Ann's game of Chess in time.") || len(m.Keyboard) != 0 {
+		t.Errorf("expired:\n%s\n%v", m.Text, m.Keyboard)
+	}
+	if err := e.app.BoardChat.ExpireChallenges(context.Background(), e.proc.Transport); err != nil {
+		t.Fatal(err)
+	}
+	e.WaitFor(t, "the challenge left alone closed", func() bool {
+		m := alone.message(t)
+		return strings.Contains(m.Text, "Nobody joined Ann's game of Russian draughts") && len(m.Keyboard) == 0
+	})
 }

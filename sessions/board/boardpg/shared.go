@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -75,4 +76,25 @@ func (s *Store) shared(ctx context.Context, sql string, arg any) (Shared, bool, 
 func (s *Store) SetSharedMessage(ctx context.Context, id int64, messageID int) error {
 	return s.exec(ctx, "record its group message", id,
 		`UPDATE board_shared SET message_id = $2 WHERE board_id = $1 AND chat_id IS NOT NULL`, id, messageID)
+}
+
+// StaleChallenges returns at most limit boards played in a shared message that still wait for
+// an opponent and were opened at or before before, the oldest first.
+func (s *Store) StaleChallenges(ctx context.Context, before time.Time, limit int) ([]board.Ref, error) {
+	rows, err := s.tx.Query(ctx, `
+		SELECT b.id, b.service_id FROM board_shared sh JOIN board_session b ON b.id = sh.board_id
+		WHERE b.status = 'waiting' AND b.created_at <= $1
+		ORDER BY b.created_at LIMIT $2`, before, limit)
+	if err != nil {
+		return nil, fmt.Errorf("stale challenges: %w", err)
+	}
+	refs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (board.Ref, error) {
+		var ref board.Ref
+		err := r.Scan(&ref.ID, &ref.Service)
+		return ref, err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("stale challenges: %w", err)
+	}
+	return refs, nil
 }
