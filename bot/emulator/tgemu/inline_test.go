@@ -173,3 +173,47 @@ func TestInlineMode(t *testing.T) {
 		t.Error("caption refused")
 	}
 }
+
+// Ensure a member's press under the bot's message in a group reaches the bot with the message and
+// the group's chat_instance, a non-member's is refused, and the answer's text is kept.
+func TestPressGroup(t *testing.T) {
+	t.Parallel()
+	emu := New(Options{})
+	b := emu.AddBot("1:T", "questbot")
+	b.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann"})
+	b.AddUser(tgbotapi.User{ID: 9, FirstName: "Eve"})
+	if err := b.AddGroup(-50, "Club", 7); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(emu)
+	defer srv.Close()
+	code, resp := call(t, srv, "1:T", "sendMessage", url.Values{"chat_id": {"-50"}, "text": {"challenge"},
+		"reply_markup": {`{"inline_keyboard":[[{"text":"Join","callback_data":"G:j:1"}]]}`}})
+	if code != 200 {
+		t.Fatal(resp.Description)
+	}
+	msgID := b.Messages(-50)[0].ID
+	if _, err := b.PressGroup(-50, 9, msgID, "G:j:1"); err == nil {
+		t.Error("a non-member's press accepted")
+	}
+	if _, err := b.PressGroup(-50, 7, msgID, "G:x"); err == nil {
+		t.Error("a press of a button the message has not accepted")
+	}
+	id, err := b.PressGroup(-50, 7, msgID, "G:j:1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ups := updates(t, srv, "1:T", 0)
+	cq := ups[len(ups)-1].CallbackQuery
+	if cq == nil || cq.Message == nil || cq.Message.Chat.ID != -50 || cq.Message.MessageID != msgID || cq.From.ID != 7 ||
+		cq.ChatInstance != chatInstance(b.me.ID, -50) {
+		t.Fatalf("press = %+v", cq)
+	}
+	if _, ok := b.CallbackAnswer(id); ok {
+		t.Error("an answer before the bot's")
+	}
+	call(t, srv, "1:T", "answerCallbackQuery", url.Values{"callback_query_id": {id}, "text": {"The game begins!"}})
+	if text, ok := b.CallbackAnswer(id); !ok || text != "The game begins!" {
+		t.Errorf("CallbackAnswer = %q, %v", text, ok)
+	}
+}
