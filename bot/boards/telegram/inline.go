@@ -22,14 +22,15 @@ import (
 // Besides the boards in the players' own chats, a game may be played in one message that a whole
 // chat sees (migration 027, boardpg.Shared):
 //
-//   - Inline mode: "@<bot> query" in any chat lists the games whose name (in the user's language)
-//     or variant contains the query, one result each, with a line about it (HandleInlineQuery).
+//   - Inline mode: "@<bot> query" in any chat lists the games, each with each time control of
+//     the catalogue (no clock first), whose name (in the user's language), variant or clock
+//     contains every word of the query, with a line about the game (HandleInlineQuery).
 //     Choosing one posts the challenge "<who> wants to play <game>" with Join and Withdraw; the
 //     chosen result (HandleChosenInlineResult; BotFather's inline feedback must be on) opens the
 //     game, waiting, as an invitation, and records it against the inline_message_id.
 //   - Groups: /games in a group (HandleGroupGames) posts the bot's message asking the member
 //     which game (or, with an argument naming one game, the challenge at once); the member's
-//     choice turns it into the challenge. The message is edited by its ref until a press tells
+//     choice turns it into the challenge. A group's games have no clock. The message is edited by its ref until a press tells
 //     its message_id, then by chat_id and message_id (the transport forgets refs after two days;
 //     a game by correspondence lasts longer).
 //
@@ -69,22 +70,33 @@ const sharedInvite = "shared:"
 // sharedState is the state (bot.Request.State) of a shared board's message.
 func sharedState(id int64) string { return fmt.Sprintf("shared:%d", id) }
 
-// HandleInlineQuery answers an inline query with the games it names: all of them for an empty
-// query.
+// HandleInlineQuery answers an inline query with the games it names (all of them for an empty
+// query), each with every time control of the catalogue (no clock first): the query filters by
+// the game's name or variant, and by the clock's name when it names one ("chess blitz").
 func (v *View) HandleInlineQuery(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	q := u.InlineQuery
 	c := texts.For(u.User.Language)
+	tcs, err := v.svc.Store(tx.DB()).TimeControls(ctx)
+	if err != nil {
+		return err
+	}
 	who := html.EscapeString(displayName(u))
-	query := strings.ToLower(strings.TrimSpace(q.Query))
 	kb := bot.Keyboard{{{Text: c.Shared.Join, Data: SharedPrefix + ":j"}, {Text: c.Shared.Withdraw, Data: SharedPrefix + ":x"}}}
+	words := strings.Fields(strings.ToLower(q.Query))
 	var results []bot.InlineResult
 	for _, variant := range boards.Games {
-		name := c.Game(variant)
-		if query != "" && !strings.Contains(strings.ToLower(name), query) && !strings.Contains(variant, query) {
-			continue
+		for _, tc := range tcs {
+			name, clock := c.Game(variant), c.Control(tc.Name)
+			if !matches(words, name+" "+variant+" "+clock+" "+tc.Name) {
+				continue
+			}
+			results = append(results, bot.InlineArticle{ID: variant + "." + tc.Name, Title: name + " · " + clock,
+				Description: c.Shared.About[variant],
+				HTML:        fmt.Sprintf(c.Shared.Challenge, who, html.EscapeString(gameAndClock(c, variant, tc.Name))), Keyboard: kb})
 		}
-		results = append(results, bot.InlineArticle{ID: variant, Title: name, Description: c.Shared.About[variant],
-			HTML: fmt.Sprintf(c.Shared.Challenge, who, html.EscapeString(name)), Keyboard: kb})
+	}
+	if len(results) > 50 {
+		results = results[:50]
 	}
 	// The challenge names the user who asks: the answer is theirs alone.
 	req, err := bot.AnswerInline(u.Chat, q.ID, results, bot.InlineAnswer{CacheTime: 60, Personal: true})
@@ -92,6 +104,25 @@ func (v *View) HandleInlineQuery(ctx context.Context, tx bot.Tx, u *bot.Update) 
 		return err
 	}
 	return tx.Send(ctx, req)
+}
+
+// matches reports whether every word of a query is in text (lower case).
+func matches(words []string, text string) bool {
+	text = strings.ToLower(text)
+	for _, w := range words {
+		if !strings.Contains(text, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// gameAndClock names a game and its clock (plain): the game alone without one.
+func gameAndClock(c *texts.Catalog, variant, control string) string {
+	if control == "" || control == "none" {
+		return c.Game(variant)
+	}
+	return c.Game(variant) + ", " + c.Control(control)
 }
 
 // displayName is the name of an update's sender as a challenge shows it (plain).
@@ -110,7 +141,8 @@ func displayName(u *bot.Update) string {
 // play in, is logged and changes nothing.
 func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	r := u.ChosenInlineResult
-	if !boards.Offered(r.ResultID) || r.InlineMessageID == "" {
+	variant, control, _ := strings.Cut(r.ResultID, ".")
+	if !boards.Offered(variant) || r.InlineMessageID == "" {
 		v.log.Warn("A chosen inline result names no game or no message", slog.String("result", r.ResultID))
 		return nil
 	}
@@ -118,7 +150,11 @@ func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.U
 	if _, ok, err := st.SharedByInline(ctx, r.InlineMessageID); ok || err != nil {
 		return err // told twice
 	}
-	bd, code, err := v.openShared(ctx, tx, u, r.ResultID)
+	bd, code, err := v.openShared(ctx, tx, u, variant, control)
+	if userError(err) {
+		v.log.Warn("A chosen inline result names no game offered", slog.String("result", r.ResultID), slog.Any("error", err))
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -128,9 +164,12 @@ func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.U
 
 // openShared opens a game between players, waiting for whoever joins by the message's button,
 // and returns its invitation's code.
-func (v *View) openShared(ctx context.Context, tx bot.Tx, u *bot.Update, variant string) (*board.Board, string, error) {
+func (v *View) openShared(ctx context.Context, tx bot.Tx, u *bot.Update, variant, control string) (*board.Board, string, error) {
 	var code string
-	bd, _, err := v.svc.Open(ctx, tx, player(u), boards.Opening{Variant: variant, Control: "none",
+	if control == "" {
+		control = "none"
+	}
+	bd, _, err := v.svc.Open(ctx, tx, player(u), boards.Opening{Variant: variant, Control: control,
 		Invite: func(c string) string { code = c; return sharedInvite + c }})
 	return bd, code, err
 }
@@ -173,7 +212,7 @@ func (v *View) HandleGroupGames(ctx context.Context, tx bot.Tx, u *bot.Update) (
 // challengeInGroup opens a game for a member of a group and shows its challenge: in the
 // message msgID (the member's choice of the game was pressed under it), or in a new message.
 func (v *View) challengeInGroup(ctx context.Context, tx bot.Tx, u *bot.Update, chat int64, msgID int, variant string) error {
-	bd, code, err := v.openShared(ctx, tx, u, variant)
+	bd, code, err := v.openShared(ctx, tx, u, variant, "none")
 	if err != nil {
 		return err
 	}
@@ -510,6 +549,17 @@ func (v *View) sharedShown(ctx context.Context, tx bot.Tx, sc *boards.Scene) (bo
 	return true, v.showShared(ctx, tx, sc, sh, sharedLook{})
 }
 
+// sharedView is a player's /mygames button of a board played in a shared message: the board is
+// that message, shown again there as it is (not copied to the player's chat, where it would go
+// stale); it reports whether the board is shared.
+func (v *View) sharedView(ctx context.Context, tx bot.Tx, bd *board.Board) (bool, error) {
+	sh, ok, err := boardpg.New(tx.DB()).SharedOf(ctx, bd.ID)
+	if !ok || err != nil {
+		return false, err
+	}
+	return true, v.showSharedBoard(ctx, tx, bd, sh, sharedLook{})
+}
+
 // sharedCatalog is the language of a shared board's message: its challenger's.
 func (v *View) sharedCatalog(sc *boards.Scene) *texts.Catalog {
 	if seat, err := sc.Board.SeatOf(sc.Board.Creator); err == nil && sc.Players[seat] != nil {
@@ -569,7 +619,7 @@ func (v *View) sharedContent(ctx context.Context, tx bot.Tx, bd *board.Board, sh
 func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (string, bot.Keyboard) {
 	c := v.sharedCatalog(sc)
 	bd := sc.Board
-	game := html.EscapeString(c.Game(bd.Variant))
+	game := html.EscapeString(gameAndClock(c, bd.Variant, bd.Control.Name))
 	creator := "…"
 	if seat, err := bd.SeatOf(bd.Creator); err == nil {
 		creator = sc.Name(c, seat)

@@ -130,14 +130,20 @@ func TestInlineGame(t *testing.T) {
 		results, ok = e.Bot.InlineAnswer(qid)
 		return ok
 	})
-	if len(results) != 1 || results[0].ID != "chess" || results[0].Title != "Chess" || results[0].Description == "" ||
-		!strings.Contains(results[0].Text, "<b>Ann</b> wants to play <b>Chess</b>") {
+	if len(results) != 4 || results[0].ID != "chess.none" || results[0].Title != "Chess · no clock" || results[0].Description == "" ||
+		!strings.Contains(results[0].Text, "<b>Ann</b> wants to play <b>Chess</b>") ||
+		!strings.Contains(results[3].Text, "<b>Chess, 10 min + 5 s a move</b>") {
 		t.Fatalf("results = %+v", results)
 	}
 	all, _ := e.Bot.InlineQuery(eve, group, "")
-	e.WaitFor(t, "the answer to an empty query", func() bool { r, ok := e.Bot.InlineAnswer(all); return ok && len(r) == 9 })
+	e.WaitFor(t, "the answer to an empty query", func() bool { r, ok := e.Bot.InlineAnswer(all); return ok && len(r) == 36 })
+	fox, _ := e.Bot.InlineQuery(eve, group, "fox 3 days")
+	e.WaitFor(t, "the answer to a query of a game and a clock", func() bool {
+		r, ok := e.Bot.InlineAnswer(fox)
+		return ok && len(r) == 3 && r[0].ID == "foxgeese13.corr3d"
+	})
 
-	inlineID, _, err := e.Bot.ChooseInlineResult(qid, "chess")
+	inlineID, _, err := e.Bot.ChooseInlineResult(qid, "chess.none")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,7 +277,7 @@ func (e *env) challenge(t *testing.T, user, chat int64, variant string) *shared 
 		t.Fatal(err)
 	}
 	e.WaitFor(t, "the answer to the inline query", func() bool { _, ok := e.Bot.InlineAnswer(qid); return ok })
-	inlineID, _, err := e.Bot.ChooseInlineResult(qid, variant)
+	inlineID, _, err := e.Bot.ChooseInlineResult(qid, variant+".none")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,4 +322,47 @@ func TestChallengeExpires(t *testing.T) {
 		m := alone.message(t)
 		return strings.Contains(m.Text, "Nobody joined Ann's game of Russian draughts") && len(m.Keyboard) == 0
 	})
+}
+
+// Ensure an inline game with a clock: the challenge names it, and the board shows both clocks
+// once joined; /mygames' button of it shows it again in its message, not in the player's chat.
+func TestInlineClock(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const ann, bob, group = 31, 32, -400
+	e.user(t, ann, "Ann", "en")
+	e.user(t, bob, "Bob", "en")
+	e.start(t)
+	if err := e.Bot.AddGroup(group, "Club", ann, bob); err != nil {
+		t.Fatal(err)
+	}
+	qid, err := e.Bot.InlineQuery(ann, group, "chess blitz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.WaitFor(t, "the answer", func() bool { r, ok := e.Bot.InlineAnswer(qid); return ok && len(r) == 1 })
+	inlineID, _, err := e.Bot.ChooseInlineResult(qid, "chess.blitz10+5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.WaitFor(t, "the challenge recorded", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM board_shared WHERE inline_message_id = $1`, inlineID) == 1
+	})
+	s := &shared{e: e, chat: group, inlineID: inlineID}
+	if m := s.message(t); !strings.Contains(m.Text, "<b>Chess, 10 min + 5 s a move</b>") {
+		t.Errorf("the challenge: %s", m.Text)
+	}
+	m := s.tap(t, bob, "✅ Join")
+	if !strings.Contains(m.Text, "Ann · 10:00") || !strings.Contains(m.Text, "Bob · 10:00") {
+		t.Errorf("the board does not show both clocks:\n%s", m.Text)
+	}
+	e.menu(t, ann, "/mygames")
+	list := e.WaitMessage(t, ann, 0, "the list of games", func(m tgemu.Message) bool { return len(m.Keyboard) > 0 })
+	e.Press(t, ann, list, list.Keyboard[0][0].Text)
+	e.WaitIdle(t)
+	for _, m := range e.BotMessages(ann) {
+		if m.Photo != "" || strings.Contains(m.Text, "<pre>") {
+			t.Errorf("the board came to Ann's chat: %+v", m)
+		}
+	}
 }
