@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"testing"
+	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
@@ -145,5 +146,40 @@ func TestRouterInline(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("handled %q, want %q", got, want)
 		}
+	}
+}
+
+// Ensure the pacing of shared boards: an inline message is paced as a chat of its own (a second
+// a message, no group limit, the user's chat not held by it), and a group's edits of its board
+// count against the group's limit of messages a minute.
+func TestInlinePacing(t *testing.T) {
+	t.Parallel()
+	p := newPacing(Limits{PerChat: time.Second, PerGroup: 3})
+	t0 := time.Unix(1000, 0)
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	inline := ChatKey{Service: 1, Chat: InlineKey("im1"), Lane: LaneUpdates}
+	user := ChatKey{Service: 1, Chat: 7, Lane: LaneConversation}
+	for i := range 5 {
+		if got := p.reserve(inline, at(time.Duration(i)*time.Second)); !got.IsZero() {
+			t.Fatalf("inline edit %d: wait until %v, want at once (no group limit)", i, got)
+		}
+	}
+	if got := p.reserve(inline, at(4500*time.Millisecond)); !got.Equal(at(5 * time.Second)) {
+		t.Errorf("inline edit within the second: wait until %v, want %v", got, at(5*time.Second))
+	}
+	if got := p.reserve(user, at(4500*time.Millisecond)); !got.IsZero() {
+		t.Errorf("the user's chat held by the inline message: wait until %v", got)
+	}
+	group := ChatKey{Service: 1, Chat: -100, Lane: LaneUpdates}
+	for i := range 3 {
+		if got := p.reserve(group, at(time.Duration(10+i)*time.Second)); !got.IsZero() {
+			t.Fatalf("group edit %d: wait until %v, want at once", i, got)
+		}
+	}
+	if got := p.reserve(group, at(13*time.Second)); !got.Equal(at(70 * time.Second)) {
+		t.Errorf("the group's fourth edit in a minute: wait until %v, want %v", got, at(70*time.Second))
+	}
+	if !counted("editMessageText") || counted("answerInlineQuery") {
+		t.Error("edits must count against a chat's limits, answers to inline queries must not")
 	}
 }
