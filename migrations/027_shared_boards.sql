@@ -9,5 +9,6 @@ CREATE TABLE board_shared (
     message_id        integer,
     invite            text NOT NULL,
     created_at        timestamptz NOT NULL DEFAULT now(),
-    CHECK ((inline_message_id IS NULL) <> (chat_id IS NULL))
+    CHECK ((inline_message_id IS NULL) <> (chat_id IS NULL)),
+    UNIQUE (chat_id, message_id)
 );

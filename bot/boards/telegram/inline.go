@@ -331,6 +331,12 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		if sp.user != u.User.ID {
 			return fmt.Sprintf(c.Shared.OnlyCreator, v.userName(ctx, tx, sp.user)), nil
 		}
+		if _, chosen, err := st.SharedByMessage(ctx, cq.Message.Chat.ID, cq.Message.MessageID); chosen || err != nil {
+			if err != nil {
+				return "", err
+			}
+			return "", errForged // a second press of the choice, before its edit came
+		}
 		return "", v.challengeInGroup(ctx, tx, u, cq.Message.Chat.ID, cq.Message.MessageID, sp.variant)
 	}
 	// The message pressed, and its board.

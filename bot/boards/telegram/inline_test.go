@@ -366,3 +366,48 @@ func TestInlineClock(t *testing.T) {
 		}
 	}
 }
+
+// Ensure /games in a group without a game asks its sender which one; only they choose, and their
+// choice turns the message into the challenge.
+func TestGroupChooser(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const ann, bob, group = 41, 42, -500
+	e.user(t, ann, "Ann", "en")
+	e.user(t, bob, "Bob", "en")
+	e.start(t)
+	if err := e.Bot.AddGroup(group, "Club", ann, bob); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Bot.SendGroupText(group, ann, "/games"); err != nil {
+		t.Fatal(err)
+	}
+	var chooser tgemu.Message
+	e.WaitFor(t, "the choice of a game", func() bool {
+		for _, m := range e.BotMessages(group) {
+			if strings.Contains(m.Text, "Which one?") {
+				chooser = m
+				return true
+			}
+		}
+		return false
+	})
+	if len(chooser.Keyboard) != 9 {
+		t.Errorf("the choice offers %d games, want 9", len(chooser.Keyboard))
+	}
+	s := &shared{e: e, chat: group, msgID: chooser.ID}
+	if got := s.refused(t, bob, "Chase"); got != "Only Ann can do that." {
+		t.Errorf("Bob's choice answered %q", got)
+	}
+	m := s.tap(t, ann, "Chase")
+	if !strings.Contains(m.Text, "<b>Ann</b> wants to play <b>Chase</b>") || m.Button("✅ Join") == "" {
+		t.Errorf("the challenge:\n%s\n%v", m.Text, m.Keyboard)
+	}
+	if n := e.QueryInt(t, `SELECT count(*) FROM board_shared WHERE chat_id = $1 AND message_id = $2`, group, chooser.ID); n != 1 {
+		t.Errorf("%d boards in the message", n)
+	}
+	s.tap(t, bob, "✅ Join")
+	if bd := e.board(t, e.lastBoard(t, bob)); bd.Status != board.Active || bd.Variant != "chase" {
+		t.Errorf("the game: %v %s", bd.Status, bd.Variant)
+	}
+}

@@ -22,8 +22,8 @@ type Shared struct {
 	Invite          string
 }
 
-// PlaceShared records the message a board is played in. A second record of the same board or
-// inline message is board.ErrFull: the message has its game.
+// PlaceShared records the message a board is played in. A second record of the same board, inline
+// message or group message is board.ErrFull: the message has its game.
 func (s *Store) PlaceShared(ctx context.Context, sh Shared) error {
 	var inline, chat, msg any
 	if sh.InlineMessageID != "" {
@@ -60,9 +60,9 @@ func (s *Store) SharedByInline(ctx context.Context, inlineMessageID string) (Sha
 	return s.shared(ctx, sharedSQL+`inline_message_id = $1`, inlineMessageID)
 }
 
-func (s *Store) shared(ctx context.Context, sql string, arg any) (Shared, bool, error) {
+func (s *Store) shared(ctx context.Context, sql string, args ...any) (Shared, bool, error) {
 	var sh Shared
-	err := s.tx.QueryRow(ctx, sql, arg).Scan(&sh.Board, &sh.InlineMessageID, &sh.Chat, &sh.MessageID, &sh.Invite)
+	err := s.tx.QueryRow(ctx, sql, args...).Scan(&sh.Board, &sh.InlineMessageID, &sh.Chat, &sh.MessageID, &sh.Invite)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Shared{}, false, nil
 	}
@@ -70,6 +70,11 @@ func (s *Store) shared(ctx context.Context, sql string, arg any) (Shared, bool, 
 		return Shared{}, false, fmt.Errorf("shared board message: %w", err)
 	}
 	return sh, true, nil
+}
+
+// SharedByMessage returns the board played in a group's message; false when there is none.
+func (s *Store) SharedByMessage(ctx context.Context, chat int64, messageID int) (Shared, bool, error) {
+	return s.shared(ctx, sharedSQL+`chat_id = $1 AND message_id = $2`, chat, messageID)
 }
 
 // SetSharedMessage records the message_id of a board's group message, once a press on it told it.

@@ -25,9 +25,14 @@ func TestShared(t *testing.T) {
 		}
 		return s.PlaceShared(ctx, Shared{Board: group.ID, Chat: -100, Invite: "code2"})
 	})
+	third := f.create(t, f.spec("chess", "none"), at(3*time.Hour))
+	f.must(t, func(s *Store) error {
+		return s.PlaceShared(ctx, Shared{Board: third.ID, Chat: -100, MessageID: 5, Invite: "c3"})
+	})
 	for name, sh := range map[string]Shared{
 		"the same board":          {Board: inline.ID, InlineMessageID: "im2", Invite: "x"},
 		"the same inline message": {Board: plain.ID, InlineMessageID: "im1", Invite: "x"},
+		"the same group message":  {Board: plain.ID, Chat: -100, MessageID: 5, Invite: "x"},
 	} {
 		if err := f.try(func(s *Store) error { return s.PlaceShared(ctx, sh) }); !errors.Is(err, board.ErrFull) {
 			t.Errorf("%s placed twice: %v", name, err)
@@ -47,6 +52,12 @@ func TestShared(t *testing.T) {
 		got, ok, err = s.SharedOf(ctx, group.ID)
 		if err != nil || !ok || got != (Shared{Board: group.ID, Chat: -100, MessageID: 77, Invite: "code2"}) {
 			t.Errorf("SharedOf = %+v, %v, %v", got, ok, err)
+		}
+		if by, ok, err := s.SharedByMessage(ctx, -100, 77); err != nil || !ok || by != got {
+			t.Errorf("SharedByMessage = %+v, %v, %v", by, ok, err)
+		}
+		if _, ok, err := s.SharedByMessage(ctx, -100, 78); ok || err != nil {
+			t.Errorf("SharedByMessage of another message: %v, %v", ok, err)
 		}
 		refs, err := s.StaleChallenges(ctx, at(2*time.Hour), 10)
 		if err != nil || len(refs) != 2 || refs[0].ID != inline.ID || refs[1].ID != group.ID || refs[0].Service != f.service {
