@@ -17,8 +17,8 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
 
-// callbackAnswerTTL is how old a button press may be for its answer to be sent: Telegram refuses
-// answers to older presses ("query is too old"). An answer older than that is dropped, and one
+// callbackAnswerTTL is how old a button press (or an inline query) may be for its answer to be
+// sent: Telegram refuses answers to older queries ("query is too old"). An answer older than that is dropped, and one
 // that would be by the time of its retry is not retried. The age is counted from when the answer
 // was queued.
 const callbackAnswerTTL = 15 * time.Second
@@ -43,7 +43,7 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) (out Outcome) {
 		// A bot of another process: leave the row to it.
 		return Outcome{Kind: OutcomeAbandon, RetryAt: later(now, time.Minute)}
 	}
-	if req.Method == "answerCallbackQuery" && now.Sub(row.Created) > callbackAnswerTTL {
+	if (req.Method == "answerCallbackQuery" || req.Method == "answerInlineQuery") && now.Sub(row.Created) > callbackAnswerTTL {
 		log.Debug("The button press is too old to be answered; the answer is dropped")
 		return s.outcome(req, Outcome{Kind: OutcomeDropped})
 	}
@@ -136,6 +136,10 @@ func (s *sender) failed(row *OutboxRow, req Request, err error, log *slog.Logger
 			}
 			log.Warn("Flood limit hit; waiting", slog.Duration("retry_after", wait))
 			return s.outcome(req, Outcome{Kind: OutcomeRetry, RetryAt: later(now, wait), Err: apiErr.Error()})
+		case apiErr.Code == 403 && IsInlineKey(row.Chat.Chat):
+			// An inline message is nobody's chat: the refusal is this request's alone.
+			log.Warn("Telegram refused an edit of an inline message", slog.String("description", apiErr.Description))
+			return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: apiErr.Error()})
 		case apiErr.Code == 403:
 			log.Info("The user blocked the bot; their pending messages are dropped")
 			return s.outcome(req, Outcome{Kind: OutcomeBlocked, Err: apiErr.Error()})

@@ -62,6 +62,16 @@
 // superseded and give the depth of each lane and the age of its oldest row (the oldest reply
 // waiting is the conversation's).
 //
+// Inline messages: a message posted through the bot's inline mode has no chat the bot knows, only
+// an inline_message_id. Its edits are queued under a key of their own (InlineKey: a hash of the
+// id with bit 62 set, a range no Telegram chat id reaches), so they are ordered and paced as one
+// chat of their own, supersede only the pending edits of the same inline message (by its
+// inline_message_id, as a chat's edits by message_id), and a refusal (403) fails the request
+// alone: no user is marked blocked. An inline query, a chosen inline result and a press under an
+// inline message are ordered in the inbox by their sender, and the answer to an inline query goes
+// in the sender's answers lane, dropped like a button's answer once too old. "message is not
+// modified" is success, as for any edit.
+//
 // Faults of the Bot API server, and what becomes of them:
 //
 //   - An update PostgreSQL cannot hold as it is (U+0000, an unpaired surrogate, bytes that are not

@@ -27,7 +27,7 @@ var NoLimits = Limits{}
 // presses, deletions and the command menu do not.
 func counted(method string) bool {
 	switch method {
-	case "answerCallbackQuery", "deleteMessage", "deleteMessages", "setMyCommands", "deleteMyCommands":
+	case "answerCallbackQuery", "answerInlineQuery", "deleteMessage", "deleteMessages", "setMyCommands", "deleteMyCommands":
 		return false
 	}
 	return true

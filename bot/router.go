@@ -20,6 +20,8 @@ type MessageHandler func(ctx context.Context, tx Tx, u *Update) (handled bool, e
 // features are registered once, in bot/app (the composition root), before the transport runs;
 // they never import each other, and no feature dispatches to another.
 //
+//   - An inline query goes to OnInlineQuery's handler, a chosen inline result to
+//     OnChosenInlineResult's.
 //   - A button press goes by the prefix of its callback data (the text before the first ':') to
 //     the handler of that prefix (OnCallback). A press nobody owns (an old message, forged data)
 //     is answered "no longer active" and changes nothing.
@@ -38,6 +40,8 @@ type Router struct {
 	anyCommand Handler
 	messages   []MessageHandler
 	unhandled  Handler
+	inline     Handler
+	chosen     Handler
 	middleware []func(Handler) Handler
 	handler    Handler
 }
@@ -78,6 +82,15 @@ func (r *Router) OnMessage(h MessageHandler) { r.messages = append(r.messages, h
 // OnUnhandled registers the handler of the messages no message handler took.
 func (r *Router) OnUnhandled(h Handler) { r.unhandled = h }
 
+// OnInlineQuery registers the handler of the inline queries ("@bot …" typed in any chat); an
+// inline query nobody handles gets no answer, and Telegram's client shows no results.
+func (r *Router) OnInlineQuery(h Handler) { r.inline = h }
+
+// OnChosenInlineResult registers the handler of the chosen inline results (the message a user
+// posted from the bot's inline results, with its inline_message_id; Telegram sends them only
+// with inline feedback enabled in BotFather).
+func (r *Router) OnChosenInlineResult(h Handler) { r.chosen = h }
+
 // Use adds middleware around every handler.
 func (r *Router) Use(mw func(Handler) Handler) { r.middleware = append(r.middleware, mw) }
 
@@ -98,6 +111,19 @@ func (r *Router) route(ctx context.Context, tx Tx, u *Update) error {
 	if u.User == nil {
 		return nil
 	}
+	switch {
+	case u.InlineQuery != nil:
+		if r.inline != nil {
+			return r.inline(ctx, tx, u)
+		}
+		return nil
+	case u.ChosenInlineResult != nil:
+		if r.chosen != nil {
+			return r.chosen(ctx, tx, u)
+		}
+		return nil
+	}
+	// A press under an inline message (no message, an inline_message_id) goes by its prefix too.
 	if cq := u.CallbackQuery; cq != nil {
 		prefix, _, _ := strings.Cut(cq.Data, ":")
 		if h := r.callbacks[prefix]; h != nil && strings.Contains(cq.Data, ":") {
@@ -108,6 +134,9 @@ func (r *Router) route(ctx context.Context, tx Tx, u *Update) error {
 	m := u.Message
 	if m == nil || m.Chat == nil {
 		return nil
+	}
+	if m.ViaBot != nil && strings.EqualFold(m.ViaBot.UserName, u.Bot) {
+		return nil // posted from the bot's own inline results: the chosen result tells of it
 	}
 	if name, addressee, args, ok := parseCommand(m.Text, m.Entities); ok {
 		if addressee != "" && !strings.EqualFold(addressee, u.Bot) {

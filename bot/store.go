@@ -58,7 +58,7 @@ const (
 // the chat from elsewhere (see QueueLane).
 func LaneOf(method string) Lane {
 	switch method {
-	case "answerCallbackQuery":
+	case "answerCallbackQuery", "answerInlineQuery":
 		return LaneAnswers
 	case "setMyCommands", "deleteMyCommands":
 		return LaneMenu

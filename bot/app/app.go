@@ -179,6 +179,16 @@ func New(cfg Config) *Bot {
 	r.OnCallback(questplay.CataloguePrefix, b.Games.HandleCatalogue)
 	r.OnCallback(relay.CallbackPrefix, b.Relay.HandleCallback)
 	r.OnCallback(telegram.CallbackPrefix, b.BoardChat.HandleCallback)
+	// Board games a whole chat sees: inline mode in any chat, and /games in a group.
+	r.OnCallback(telegram.SharedPrefix, b.BoardChat.HandleShared)
+	r.OnInlineQuery(b.BoardChat.HandleInlineQuery)
+	r.OnChosenInlineResult(b.BoardChat.HandleChosenInlineResult)
+	r.OnCommand("games", func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if took, err := b.BoardChat.HandleGroupGames(ctx, tx, u); took || err != nil {
+			return err
+		}
+		return b.Tree.HandleCommand(ctx, tx, u)
+	})
 	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board
 	// game move (never relayed), then a text for the admins; anything left gets the tree's hint.
 	r.OnMessage(b.Tree.HandleText)
@@ -211,6 +221,8 @@ func (b *Bot) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 //     move is played only if the revision is still the one claimed. It is also woken at once
 //     (AddWakeable) by the commit that makes it the bot's turn: in the process after the commit,
 //     in the others by a notification (boards.AIChannel); its schedule is the fallback.
+//   - board-challenges (bot/boards/telegram): each challenge of a shared message nobody joined
+//     in time is closed in a transaction that locks its board and checks that it still waits.
 //   - web-undelivered (bot/boards/telegram): the credentials whose message failed for good are
 //     taken from the transport's record with SKIP LOCKED and deleted in the transaction that
 //     revokes them and queues the notice to their issuer.
@@ -230,6 +242,7 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, tr) }},
 		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
 		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
+		{"board-challenges", telegram.ExpireChallengesSpec, func(ctx context.Context) error { return b.BoardChat.ExpireChallenges(ctx, tr) }},
 		{"web-undelivered", telegram.UndeliveredSpec, func(ctx context.Context) error { return telegram.Undelivered(ctx, tr, b.log) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},

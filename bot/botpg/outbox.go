@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,9 +28,15 @@ func (s *Store) queueOutbox(b *pgx.Batch, service int, reqs []bot.Request, reply
 		for n < len(reqs) && sameRun(reqs[0], reqs[n]) {
 			n++
 		}
-		run := newRows(reqs[:n], replyTo)
+		batch := reqs[:n]
+		if reqs[0].State != "" {
+			var gone int
+			batch, gone = coveredInRun(batch)
+			s.superseded.Add(int64(gone))
+		}
+		run := newRows(batch, replyTo)
 		if st := reqs[0].State; st != "" {
-			mode, methods, ref, msg := supersedes(reqs[:n])
+			mode, methods, ref, msg := supersedes(batch)
 			b.Queue(supersedeSQL, service, reqs[0].ChatID, st, mode, methods,
 				run.methods, run.params, run.files, run.refs, run.targets, run.lanes, run.fallbacks, ref, msg).
 				QueryRow(func(r pgx.Row) error {
@@ -44,7 +51,7 @@ func (s *Store) queueOutbox(b *pgx.Batch, service int, reqs []bot.Request, reply
 			b.Queue(insertSQL, service, run.chats, run.methods, run.params, run.files, run.refs, run.targets,
 				run.lanes, run.fallbacks)
 		}
-		for i, r := range reqs[:n] {
+		for i, r := range batch {
 			if k := (bot.ChatKey{Service: service, Chat: r.ChatID, Lane: bot.Lane(run.lanes[i])}); !seen[k] {
 				seen[k] = true
 				touched = append(touched, k)
@@ -53,6 +60,37 @@ func (s *Store) queueOutbox(b *pgx.Batch, service int, reqs []bot.Request, reply
 		reqs = reqs[n:]
 	}
 	return touched
+}
+
+// coveredInRun drops the edits of a run of one state that a later edit of the same message in
+// the run covers (a board shown again as it is, then with a selection, in one transaction), as
+// supersedeSQL drops the pending ones, and returns what is left and how many were dropped.
+func coveredInRun(reqs []bot.Request) ([]bot.Request, int) {
+	if len(reqs) < 2 {
+		return reqs, 0
+	}
+	target := func(r bot.Request) string {
+		return r.TargetRef + "\x00" + r.Params["message_id"] + "\x00" + r.Params["inline_message_id"]
+	}
+	out := make([]bot.Request, 0, len(reqs))
+	for i, r := range reqs {
+		covered := false
+		if _, edit := covers[r.Method]; edit {
+			for _, later := range reqs[i+1:] {
+				if !strings.HasPrefix(later.Method, "edit") {
+					break // a copy or a deletion in between: the order matters
+				}
+				if target(later) == target(r) && slices.Contains(covers[later.Method], r.Method) {
+					covered = true
+					break
+				}
+			}
+		}
+		if !covered {
+			out = append(out, r)
+		}
+	}
+	return out, len(reqs) - len(out)
 }
 
 // sameRun reports whether b is queued in the same statement as a: both without a state, or both
@@ -117,7 +155,7 @@ const (
 // supersedeSQL queues the requests of one state ($3) in one chat ($2) of bot $1 and drops, in
 // the same statement, the pending rows of that state that they supersede ($4, the mode; for
 // dropEdits $5, the methods, and the message edited: $13, the ref it is edited by, or $14, its
-// message_id): rows a sender holds (FOR UPDATE SKIP LOCKED) or whose send is under
+// message_id, or an inline message's inline_message_id): rows a sender holds (FOR UPDATE SKIP LOCKED) or whose send is under
 // way without its batch (in_flight) are left to be sent, since Telegram may have them. A copy
 // sent anew that replaces a copy never sent with a sound takes its sound (the notification the
 // user is owed). It returns how many rows were dropped.
@@ -128,7 +166,7 @@ const supersedeSQL = `
 			WHERE service_id = $1 AND chat_id = $2 AND state = $3 AND status = 'pending' AND NOT in_flight
 				AND CASE $4::text WHEN 'all' THEN true WHEN 'shown' THEN method NOT LIKE 'delete%'
 					ELSE method = ANY($5::text[]) AND target_ref IS NOT DISTINCT FROM $13::text
-						AND params->>'message_id' IS NOT DISTINCT FROM $14::text END
+						AND coalesce(params->>'message_id', params->>'inline_message_id') IS NOT DISTINCT FROM $14::text END
 			FOR UPDATE SKIP LOCKED)
 		RETURNING method, params),
 	loud AS (
@@ -172,6 +210,8 @@ func supersedes(reqs []bot.Request) (mode string, methods []string, ref, msg *st
 					ref = &r.TargetRef
 				} else if id, ok := r.Params["message_id"]; ok {
 					msg = &id
+				} else if id, ok := r.Params["inline_message_id"]; ok {
+					msg = &id // an inline message: its key may, rarely, be another's too
 				}
 			}
 			methods = append(methods, covers[r.Method]...)

@@ -26,14 +26,18 @@ type Catalog struct {
 	Dev Dev
 	// Board is the board games.
 	Board Board
+	// Shared is the board games played in a message a whole chat sees (inline mode, groups).
+	Shared Shared
 }
 
 // languages are the languages the bot speaks, English first (the fallback).
 var languages = []string{"en", "ru"}
 
 var catalogs = map[string]*Catalog{
-	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN},
-	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU},
+	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN,
+		Shared: sharedEN},
+	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU,
+		Shared: sharedRU},
 }
 
 // Language picks the language the bot speaks to a user from their language code: Russian for ru

@@ -136,6 +136,9 @@ func (v *View) enter(ctx context.Context, tx bot.Tx, h *boards.Held, p press, ms
 // waiting notice of a board that waits, the board of a game in play or just finished.
 func (v *View) view(ctx context.Context, tx bot.Tx, h *boards.Held) error {
 	bd := h.Board
+	if shown, err := v.sharedView(ctx, tx, bd); shown || err != nil {
+		return err // its board is its shared message (inline.go)
+	}
 	switch bd.Status {
 	case board.Waiting:
 		return v.showWaiting(ctx, tx, bd, "")

@@ -20,6 +20,9 @@ import (
 // seat hears of it now (boards.HearNow: Telegram rings for a new message, not for an edit), or
 // changes it silently when its notification waits (boards.HearLater).
 func (v *View) Changed(ctx context.Context, tx bot.Tx, ch *boards.Change) error {
+	if shared, err := v.sharedChanged(ctx, tx, ch); shared || err != nil {
+		return err // a board a whole chat sees is its message (inline.go)
+	}
 	sc := ch.Scene
 	for _, ev := range ch.Events {
 		switch ev.Kind {
@@ -124,6 +127,9 @@ func (v *View) withdrawn(ctx context.Context, tx bot.Tx, ch *boards.Change) erro
 // message too old to edit is left: a new message only for this would be noise; the button left
 // there is answered when pressed.
 func (v *View) Refresh(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int) error {
+	if shared, err := v.sharedShown(ctx, tx, sc); shared || err != nil {
+		return err
+	}
 	if at := sc.Sent[seat]; at.IsZero() || v.svc.Now().Sub(at) > refreshAfter {
 		return nil
 	}
@@ -132,6 +138,9 @@ func (v *View) Refresh(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat in
 
 // Notify sends a seat its board anew with a note of the news (boards.View).
 func (v *View) Notify(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, n boards.News) error {
+	if shared, err := v.isShared(ctx, tx, sc); shared || err != nil {
+		return err // its message shows the news already
+	}
 	c := texts.For(sc.Players[seat].Lang)
 	return v.show(ctx, tx, sc, seat, look{mode: showNew, note: v.noticeNote(c, sc, seat, n)})
 }
@@ -140,6 +149,9 @@ func (v *View) Notify(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int
 // left, and the news still pending for them; without a sound it is changed in place
 // (boards.View).
 func (v *View) Remind(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, w boards.Warning) error {
+	if shared, err := v.sharedShown(ctx, tx, sc); shared || err != nil {
+		return err
+	}
 	c := texts.For(sc.Players[seat].Lang)
 	note := fmt.Sprintf(c.Board.Reminder, c.Duration(w.Left))
 	if w.Pending != nil {

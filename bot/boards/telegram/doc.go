@@ -37,6 +37,10 @@
 // for a position seen before. A picture the Bot API server refuses for good is replaced by the
 // board as text, with the same caption and buttons (fallback.go).
 //
+// A game may also be played in one message a whole chat sees: posted from the bot's inline
+// results in any chat, or by /games in a group; that message is its board, for both players
+// (inline.go).
+//
 // # Entering a move
 //
 // With the buttons: on the player's turn the keyboard offers the squares of the pieces that can

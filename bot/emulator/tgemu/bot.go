@@ -47,6 +47,7 @@ type Bot struct {
 	counts    map[string]int // requests by method, and "429", "5xx", "403"
 	sends     []time.Time    // recent sends, for the global flood limit
 	hook      *webhook       // the webhook set, nil while updates are polled (webhook.go)
+	inline    *inlineState   // the inline queries (inline.go)
 	// hookMu serializes the changes of the webhook, so that one's deliveries end before the
 	// next one's begin.
 	hookMu sync.Mutex
@@ -77,6 +78,7 @@ type chat struct {
 type callback struct {
 	chatID   int64
 	answered bool
+	text     string // the answer's text
 }
 
 // Message is a message of a chat as a viewer shows it.
@@ -105,6 +107,10 @@ type Message struct {
 	// From is the member of a group who wrote a message that is not the bot's; 0 in private
 	// chats, where it is the chat's user.
 	From int64 `json:"from,omitempty"`
+	// ViaBot marks a user's message posted from the bot's inline results; InlineID is its
+	// inline_message_id, by which the bot edits it (inline.go).
+	ViaBot   bool   `json:"via_bot,omitempty"`
+	InlineID string `json:"inline_message_id,omitempty"`
 }
 
 // Button returns the data of the message's button labelled label, "" when it has none.
@@ -582,6 +588,10 @@ func (b *Bot) toAPILocked(m *Message) *tgbotapi.Message {
 		me := b.me
 		tm.From = &me
 	}
+	if m.ViaBot {
+		me := b.me
+		tm.ViaBot = &me
+	}
 	if m.ParseMode == tgbotapi.ModeHTML {
 		tm.Text, _ = parseHTML(m.Text)
 	}
@@ -691,7 +701,16 @@ func (b *Bot) call(r *http.Request, method string, p params) (any, *apiError) {
 	}
 	var res any
 	var err *apiError
-	switch method {
+	// The edits of an inline message (inline_message_id in place of chat_id and message_id).
+	dispatch := method
+	if strings.HasPrefix(method, "editMessage") && p.get("inline_message_id") != "" {
+		dispatch = "inline edit"
+	}
+	switch dispatch {
+	case "inline edit":
+		res, err = b.editInline(method, p)
+	case "answerInlineQuery":
+		res, err = b.answerInlineQuery(p)
 	case "getMe":
 		res = b.me
 	case "getUpdates":
@@ -1126,7 +1145,7 @@ func (b *Bot) answerCallback(p params) (any, *apiError) {
 	if e := b.saveAPILocked(record{Callback: answered}); e != nil {
 		return nil, e
 	}
-	cb.answered = true
+	cb.answered, cb.text = true, p.get("text")
 	b.publishLocked(b.chatLocked(cb.chatID), Event{Type: "answer", ChatID: cb.chatID, Text: p.get("text"),
 		ShowAlert: p.get("show_alert") == "true", QueryID: p.get("callback_query_id")})
 	return true, nil

@@ -355,7 +355,7 @@ func (b *Bot) editMessageCaption(p params) (any, *apiError) {
 }
 
 // editTargetLocked finds the message an editing method is about: chat_id and message_id (inline
-// messages are not emulated), a message of the bot.
+// messages are inline.go's), a message of the bot.
 func (b *Bot) editTargetLocked(p params) (int64, *chat, *Message, *apiError) {
 	if p.get("chat_id") == "" && p.get("message_id") == "" {
 		if p.get("inline_message_id") == "" {

@@ -1,0 +1,75 @@
+package texts
+
+// Shared is what a board game played in a message a whole chat sees says: one posted from the
+// bot's inline results in any chat, or the bot's own message in a group (bot/boards/telegram,
+// inline.go). Texts are HTML unless their comment says plain.
+type Shared struct {
+	// About describes each game in a line under its name in the inline results (plain).
+	About map[string]string
+	// Challenge: who wants to play which game; anyone else in the chat may join.
+	Challenge string
+	// Choose: who wants to play a board game in the group, and is to choose it.
+	Choose string
+	// Withdrawn: who withdrew the challenge to play which game. Expired: nobody joined who's
+	// challenge to play which game in time.
+	Withdrawn, Expired string
+	// Turn: who is to move.
+	Turn string
+	// ResignAsk asks who to confirm their resignation.
+	ResignAsk string
+	// Buttons (plain): join the game, withdraw the challenge.
+	Join, Withdraw string
+	// Answers to presses (plain): Between (the players): the game is theirs; OnlyCreator (who):
+	// only the challenger may withdraw or choose; OwnChallenge: the challenger cannot join their
+	// own game; NotReady: the challenge is not recorded yet (the bot has not heard of the
+	// posted message); Joined: the game begins; TooLate: nobody joined in time.
+	Between, OnlyCreator, OwnChallenge, NotReady, Joined, TooLate string
+}
+
+var sharedEN = Shared{
+	About: map[string]string{
+		"russian": "8×8, men capture backwards, flying kings", "turkish": "8×8, orthogonal moves and captures",
+		"international": "10×10, the world's draughts", "brazilian": "8×8 with international rules",
+		"chess": "the classic", "chase": "a dice game on a hexagonal board",
+		"foxgeese13": "one fox against 13 geese", "foxgeese15": "one fox against 15 geese",
+		"foxgeese17": "one fox against 17 geese",
+	},
+	Challenge:    "🎲 <b>%s</b> wants to play <b>%s</b>. Who joins?",
+	Choose:       "🎲 <b>%s</b> wants to play a board game. Which one?",
+	Withdrawn:    "%s withdrew the challenge to play %s.",
+	Expired:      "⌛ Nobody joined %s's game of %s in time.",
+	Turn:         "▶️ %s to move.",
+	ResignAsk:    "<b>%s, resign this game?</b>",
+	Join:         "✅ Join",
+	Withdraw:     "✖ Withdraw",
+	Between:      "This game is between %s and %s.",
+	OnlyCreator:  "Only %s can do that.",
+	OwnChallenge: "This is your own challenge: wait for someone to join.",
+	NotReady:     "This challenge is not ready yet; try again in a moment.",
+	Joined:       "The game begins!",
+	TooLate:      "This challenge has expired.",
+}
+
+var sharedRU = Shared{
+	About: map[string]string{
+		"russian": "8×8, простые бьют назад, дамки дальнобойные", "turkish": "8×8, ходы и взятия по прямой",
+		"international": "10×10, всемирные шашки", "brazilian": "8×8 по международным правилам",
+		"chess": "классика", "chase": "игра с кубиками на шестиугольной доске",
+		"foxgeese13": "лиса против 13 гусей", "foxgeese15": "лиса против 15 гусей",
+		"foxgeese17": "лиса против 17 гусей",
+	},
+	Challenge:    "🎲 <b>%s</b> хочет сыграть: <b>%s</b>. Кто присоединится?",
+	Choose:       "🎲 <b>%s</b> хочет сыграть в настольную игру. В какую?",
+	Withdrawn:    "%s отозвал(а) вызов (%s).",
+	Expired:      "⌛ К игре %s (%s) никто не присоединился вовремя.",
+	Turn:         "▶️ Ходит %s.",
+	ResignAsk:    "<b>%s, сдаться в этой партии?</b>",
+	Join:         "✅ Играть",
+	Withdraw:     "✖ Отозвать",
+	Between:      "Эта партия между %s и %s.",
+	OnlyCreator:  "Это может сделать только %s.",
+	OwnChallenge: "Это ваш вызов: дождитесь, пока кто-нибудь присоединится.",
+	NotReady:     "Вызов ещё не готов; попробуйте через мгновение.",
+	Joined:       "Игра начинается!",
+	TooLate:      "Этот вызов истёк.",
+}
