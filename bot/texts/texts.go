@@ -26,14 +26,16 @@ type Catalog struct {
 	Dev Dev
 	// Board is the board games.
 	Board Board
+	// Ratings is the board games' ratings: /rating's chart and /top's leaderboards.
+	Ratings Ratings
 }
 
 // languages are the languages the bot speaks, English first (the fallback).
 var languages = []string{"en", "ru"}
 
 var catalogs = map[string]*Catalog{
-	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN},
-	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU},
+	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN, Ratings: ratingsEN},
+	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU, Ratings: ratingsRU},
 }
 
 // Language picks the language the bot speaks to a user from their language code: Russian for ru
