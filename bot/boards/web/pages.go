@@ -63,7 +63,7 @@ func (f *pageFile) etag() string { return `"` + f.version + `"` }
 // served only as pages, never under /static/).
 type pageSet struct {
 	lobby, game, top *pageFile
-	static      map[string]*pageFile
+	static           map[string]*pageFile
 }
 
 // loadPages reads the embedded files once per process.
