@@ -34,7 +34,7 @@ func flatColours() []color.RGBA {
 	for _, sq := range []color.RGBA{colLight, colDark, colCrossInk, colHex, colChamber} {
 		cs = append(cs, mix(sq, colSelected, 0.6), mix(sq, colLast, 0.55), mix(sq, colLast, 0.3))
 	}
-	return cs
+	return append(cs, chartColours()...)
 }
 
 // newQuantizer builds the palette and the table.

@@ -26,6 +26,7 @@ type Store interface {
 	board.Store
 	board.Jobs
 	board.Views
+	board.Ratings
 }
 
 // Users gives the players as others see them (bot/botpg implements it): their chat, name and

@@ -39,6 +39,13 @@
 // a clock of minutes when a fifth of their main time (at least a minute) is left and they have
 // not touched the board at this ply (jobs.go, notify.go).
 //
+// # Ratings
+//
+// The ratings are sessions/board's Glicko-2, moved with each rated game's result by the store;
+// the service gives its views the leaderboards (Leaderboard, programs marked) and the chart of a
+// player's ratings over time (RatingChart, drawn by the engine and kept with the pictures): see
+// ratings.go.
+//
 // # Metrics
 //
 // Games started and finished per game, moves by game and by whom (their rate is the moves per

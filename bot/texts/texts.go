@@ -28,6 +28,8 @@ type Catalog struct {
 	Board Board
 	// Shared is the board games played in a message a whole chat sees (inline mode, groups).
 	Shared Shared
+	// Ratings is the board games' ratings: /rating's chart and /top's leaderboards.
+	Ratings Ratings
 }
 
 // languages are the languages the bot speaks, English first (the fallback).
@@ -35,9 +37,9 @@ var languages = []string{"en", "ru"}
 
 var catalogs = map[string]*Catalog{
 	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN,
-		Shared: sharedEN},
+		Shared: sharedEN, Ratings: ratingsEN},
 	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU,
-		Shared: sharedRU},
+		Shared: sharedRU, Ratings: ratingsRU},
 }
 
 // Language picks the language the bot speaks to a user from their language code: Russian for ru

@@ -115,8 +115,9 @@ type Seat struct {
 	Seen int
 	// Offered is set when the seat has offered a draw since the last move (one offer a move).
 	Offered bool
-	// RatingBefore and RatingAfter are the seat's Elo rating before and after a rated game;
-	// the store fills them in when it records the result.
+	// RatingBefore and RatingAfter are the seat's Glicko-2 rating (glicko.go), rounded to a
+	// whole number, before and after a rated game; the store fills them in when it records the
+	// result.
 	RatingBefore, RatingAfter int
 }
 
@@ -198,7 +199,8 @@ type Board struct {
 	// Reminded is set once the seat to move has been reminded of its correspondence deadline
 	// (at most once a ply; cleared by every move and undo).
 	Reminded bool
-	// Rated boards (two humans) change the players' Elo ratings when they finish.
+	// Rated boards (two users: people, or programs with an API token; never the built-in bot)
+	// change the players' Glicko-2 ratings when they finish.
 	Rated bool
 	// Outcome is the result, once finished.
 	Outcome *Outcome

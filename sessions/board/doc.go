@@ -45,10 +45,12 @@
 // # Results and ratings
 //
 // A finished game has an Outcome: a winner seat or a draw, and an End (the rules, with the
-// engine's reason; resignation; timeout; agreement). Games between two users are rated: the
-// store updates both players' statistics and Elo ratings (EloStart 1500, EloK 32; Rate) in the
-// transaction that saves the result. Games against the bot count in the statistics but not in
-// the ratings.
+// engine's reason; resignation; timeout; agreement). Games between two users (people, or
+// programs playing with an API token) are rated: the store updates both players' statistics and
+// Glicko-2 ratings (glicko.go: RateGame, each game its own rating period, τ 0.5, provisional
+// while RD > 110) and writes a row of each player's rating history, in the transaction that
+// saves the result. Games against the built-in bot count in the statistics but not in the
+// ratings.
 //
 // # Concurrency
 //

@@ -101,7 +101,19 @@ type Stats struct {
 	Variant                  string
 	Played, Won, Lost, Drawn int
 	Rated                    int
-	Rating                   int
+	// Rating is the Glicko-2 rating as of the last rated game, RatedAt (zero: never rated);
+	// Current ages it to a moment.
+	Rating  Glicko
+	RatedAt time.Time
+}
+
+// Current returns the rating as it stands at now: its deviation grown with the time since the
+// last rated game (Glicko.Age).
+func (s Stats) Current(now time.Time) Glicko {
+	if s.RatedAt.IsZero() {
+		return s.Rating
+	}
+	return s.Rating.Age(now.Sub(s.RatedAt))
 }
 
 // Reminder is a correspondence reminder due: User (holding Seat) must move on Board

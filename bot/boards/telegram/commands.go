@@ -27,8 +27,9 @@ import (
 //   - board.invite (game, control): opens a game for a friend and gives its invite link; code
 //     ok, or invalid.
 //   - board.mine: the user's games, as buttons that bring each board back; code ok, or none.
-//   - board.rating: the user's results per game as a table (plain text) in "table"; code ok, or
-//     none.
+//   - board.rating: the chart of the user's ratings (rating.go); without rated games their
+//     results per game as a table (plain text) in "table", code ok; code none without games.
+//   - board.top (args, or game): the leaderboard of a game, or the menu of the games (rating.go).
 //   - board.notify: the user's notification setting, with buttons to change it (notify.go);
 //     code ok.
 func (v *View) Builtins() map[string]Builtin {
@@ -39,7 +40,8 @@ func (v *View) Builtins() map[string]Builtin {
 		"board.find":     v.find,
 		"board.invite":   v.inviteFriend,
 		"board.mine":     v.mine,
-		"board.rating":   v.rating,
+		"board.rating":   v.ratingChart,
+		"board.top":      v.top,
 		"board.notify":   v.notifyMenu,
 	}
 }

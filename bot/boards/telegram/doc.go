@@ -10,9 +10,10 @@
 // an opponent" (a clock: the user joins the oldest game of the same game and clock that waits
 // for an opponent, or opens one and waits) or "invite a friend" (a clock: a link
 // t.me/<bot>?start=g<code>, single-use, valid for a day); /mygames lists the user's games, those
-// where it is their turn first, each a button that brings the board back; /rating gives, per
-// game, the games played, won, lost and drawn and the Elo rating (games between users are rated,
-// from 1500 with K 32; games against the bot count, unrated); /notify (migration
+// where it is their turn first, each a button that brings the board back; /rating sends the
+// chart of the user's Glicko-2 ratings over time, captioned with the numbers (before any rated
+// game, the table of games played, won, lost and drawn; games against the bot count, unrated),
+// and /top [game] the best players of a game (rating.go, migration 028_ratings.sql); /notify (migration
 // 019_notify.sql) shows the user's notification setting with buttons to change it: the delay,
 // the quiet hours and the UTC offset they are in. The invite link's /start is taken by
 // HandleStart before the tree's /start.

@@ -87,8 +87,15 @@ func TestRussianBetweenPlayers(t *testing.T) {
 		if len(m.Keyboard) != 0 {
 			t.Errorf("user %d: the finished board keeps buttons %v", user, labels(m))
 		}
-		if !strings.Contains(m.Text, "rating: 15") && !strings.Contains(m.Text, "рейтинг: 15") &&
-			!strings.Contains(m.Text, "rating: 14") && !strings.Contains(m.Text, "рейтинг: 14") {
+		// Two newcomers' first game (Glicko-2): the winner gains 162, the loser loses as many.
+		rating := "1500"
+		switch {
+		case !o.Draw && o.Winner == seat:
+			rating = "1662"
+		case !o.Draw:
+			rating = "1338"
+		}
+		if !strings.Contains(m.Text, "rating: "+rating) && !strings.Contains(m.Text, "рейтинг: "+rating) {
 			t.Errorf("user %d: no new rating in %q", user, m.Text)
 		}
 		n := 0
@@ -102,11 +109,11 @@ func TestRussianBetweenPlayers(t *testing.T) {
 		}
 	}
 	e.WaitIdle(t)
-	// /rating: one game, rated.
+	// /rating: one game, rated: the chart, captioned.
 	after := e.LastID(1)
 	e.Send(t, 1, "/rating")
-	m := e.WaitTextAfter(t, 1, after, "Russian draughts")
-	if !strings.Contains(m.Text, "Elo") || strings.Contains(m.Text, "—") {
+	m := e.WaitMessage(t, 1, after, "the chart", func(m tgemu.Message) bool { return m.Photo != "" })
+	if !strings.Contains(m.Text, "Russian draughts") || !strings.Contains(m.Text, "1 rated games of 1") {
 		t.Errorf("/rating: %q", m.Text)
 	}
 	if n := e.QueryInt(t, `SELECT count(*) FROM board_stats WHERE played = 1 AND rated = 1`); n != 2 {

@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// The pages are plain files embedded in the binary: two HTML pages (the lobby and a game), one
+// The pages are plain files embedded in the binary: three HTML pages (the lobby, a game and the leaderboards), one
 // style sheet and a little JavaScript, with no build step. They hold no data: the scripts fetch
 // everything from the JSON API with the session cookie, so a page is the same file for every
 // user and can be cached like any static file.
@@ -64,8 +64,8 @@ func (f *pageFile) etag() string { return `"` + f.version + `"` }
 // pageSet is what Pages serves: the two pages and the static files by name (HTML files are
 // served only as pages, never under /static/).
 type pageSet struct {
-	lobby, game *pageFile
-	static      map[string]*pageFile
+	lobby, game, top *pageFile
+	static           map[string]*pageFile
 }
 
 // loadPages reads the embedded files once per process.
@@ -98,7 +98,7 @@ func readPages(fsys fs.FS) (*pageSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pages: read the embedded files: %w", err)
 	}
-	for name, dst := range map[string]**pageFile{"games.html": &set.lobby, "play.html": &set.game} {
+	for name, dst := range map[string]**pageFile{"games.html": &set.lobby, "play.html": &set.game, "top.html": &set.top} {
 		body, ok := pages[name]
 		if !ok {
 			return nil, fmt.Errorf("pages: %s is not embedded", name)
@@ -119,7 +119,7 @@ func newPageFile(body []byte, ctype string) *pageFile {
 }
 
 // Pages serves the HTML pages and their static files: GET /games (the lobby), GET /play/{id}
-// (a game), GET /static/... (CSS, JS, icons), all plain files embedded in the binary. Every
+// (a game), GET /top and /top/{game} (the leaderboards and the caller's rating chart, rating.go), GET /static/... (CSS, JS, icons), all plain files embedded in the binary. Every
 // answer, errors included, carries the security headers (see pagesCSP); other paths are 404 and
 // other methods than GET and HEAD 405.
 func Pages() http.Handler {
@@ -134,6 +134,12 @@ func Pages() http.Handler {
 			return
 		}
 		servePage(w, r, func(s *pageSet) *pageFile { return s.game })
+	})
+	mux.HandleFunc("GET /top", func(w http.ResponseWriter, r *http.Request) {
+		servePage(w, r, func(s *pageSet) *pageFile { return s.top })
+	})
+	mux.HandleFunc("GET /top/{game}", func(w http.ResponseWriter, r *http.Request) {
+		servePage(w, r, func(s *pageSet) *pageFile { return s.top })
 	})
 	mux.HandleFunc("GET /static/{file...}", serveStatic)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -171,12 +171,15 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("POST /logout/all", s.logout)
 	s.routeAPI(mux)
+	s.routeRatings(mux)
 	pages := s.cfg.Pages
 	if pages == nil {
 		pages = http.NotFoundHandler()
 	}
 	mux.Handle("GET /games", pages)
 	mux.Handle("GET /play/", pages)
+	mux.Handle("GET /top", pages)
+	mux.Handle("GET /top/", pages)
 	mux.Handle("GET /static/", pages)
 	return mux
 }

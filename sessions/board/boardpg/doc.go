@@ -5,7 +5,8 @@
 // outcome), board_seat (the two seats: user or bot, clock, last ply seen), board_move (one row per
 // ply, with the position after it, so that a replay can be checked), board_invite (single-use
 // invite codes, stored as SHA-256 hashes), board_stats (per bot, user and variant: games, results
-// and Elo rating) and board_time_control (the catalogue of clocks). It works inside the caller's
+// and the Glicko-2 rating, migration 028_ratings.sql), board_rating_history (a player's rating after
+// each rated game) and board_time_control (the catalogue of clocks). It works inside the caller's
 // transaction (New(tx)): a move made in Telegram is stored with the messages it sends, or not at
 // all.
 //
@@ -19,7 +20,8 @@
 // computed outside any transaction.
 //
 // Results: the save that finishes a game records it in both players' statistics, and for a
-// rated game (two users) moves both Elo ratings, in the same transaction; the statistics rows
+// rated game (two users) moves both Glicko-2 ratings and writes a row of each player's history,
+// in the same transaction (Ratings reads them: the history, the leaderboards); the statistics rows
 // are locked in user order, so two games of the same players ending at once do not deadlock.
 //
 // Users are rows of the users table and bots of service; this package never writes to them.

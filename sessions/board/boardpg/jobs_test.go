@@ -3,6 +3,7 @@ package boardpg
 import (
 	"context"
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -98,7 +99,7 @@ func TestClaimExpired(t *testing.T) {
 		stats, err = s.UserStats(ctx, f.service, bob)
 		return err
 	})
-	if len(stats) != 2 || stats[0].Won != 1 || stats[0].Rating != 1516 {
+	if len(stats) != 2 || stats[0].Won != 1 || stats[0].Rated != 1 || math.Round(stats[0].Rating.Rating) != 1662 {
 		t.Errorf("bob's stats %+v", stats)
 	}
 }
@@ -314,7 +315,8 @@ func TestResults(t *testing.T) {
 	// alice beats bob, then they draw; both rated.
 	g1 := f.game(t, "chess", "none")
 	g1 = f.act(t, g1.ID, func(b *board.Board) error { _, err := b.Resign(bob, at(time.Minute)); return err })
-	if s := g1.Seats; s[0].RatingBefore != 1500 || s[0].RatingAfter != 1516 || s[1].RatingAfter != 1484 {
+	// Two newcomers (1500 ± 350): the winner gains about 162 points, the loser loses as many.
+	if s := g1.Seats; s[0].RatingBefore != 1500 || s[0].RatingAfter != 1662 || s[1].RatingAfter != 1338 {
 		t.Errorf("seats after the first game %+v", s)
 	}
 	if got := f.get(t, g1.ID); got.Seats != g1.Seats {
@@ -337,17 +339,26 @@ func TestResults(t *testing.T) {
 	g4 := f.game(t, "russian", "none")
 	f.act(t, g4.ID, func(b *board.Board) error { _, err := b.Resign(alice, at(time.Minute)); return err })
 
-	// After 1516 v 1484, a draw moves round(32·(0.5−0.5460)) = −1 for alice.
+	// The ratings as Glicko-2 makes them, game by game (all at t0 plus a minute: no deviation
+	// grows between them).
+	a1, b1 := board.RateGame(board.NewGlicko(), board.NewGlicko(), 1)
+	a2, b2 := board.RateGame(a1, b1, 0.5)
+	ra, rb := board.RateGame(board.NewGlicko(), board.NewGlicko(), 0)
+	end := at(time.Minute)
 	wantAlice := []board.Stats{
-		{Variant: "chess", Played: 3, Won: 1, Lost: 1, Drawn: 1, Rated: 2, Rating: 1515},
-		{Variant: "russian", Played: 1, Lost: 1, Rated: 1, Rating: 1484},
+		{Variant: "chess", Played: 3, Won: 1, Lost: 1, Drawn: 1, Rated: 2, Rating: a2, RatedAt: end},
+		{Variant: "russian", Played: 1, Lost: 1, Rated: 1, Rating: ra, RatedAt: end},
 	}
 	wantBob := []board.Stats{
-		{Variant: "chess", Played: 2, Lost: 1, Drawn: 1, Rated: 2, Rating: 1485},
-		{Variant: "russian", Played: 1, Won: 1, Rated: 1, Rating: 1516},
+		{Variant: "chess", Played: 2, Lost: 1, Drawn: 1, Rated: 2, Rating: b2, RatedAt: end},
+		{Variant: "russian", Played: 1, Won: 1, Rated: 1, Rating: rb, RatedAt: end},
 	}
 	for user, want := range map[int64][]board.Stats{alice: wantAlice, bob: wantBob} {
-		if got := stats(user); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		got := stats(user)
+		for i := range got {
+			got[i].RatedAt = got[i].RatedAt.UTC()
+		}
+		if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 			t.Errorf("stats of %d: %+v, want %+v", user, got, want)
 		}
 	}
@@ -369,7 +380,7 @@ func TestResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := stats(alice); got[0] != wantAlice[0] {
+	if got := stats(alice); got[0].Played != 3 || got[0].Rating != a2 {
 		t.Errorf("stats after a second save %+v", got[0])
 	}
 }
