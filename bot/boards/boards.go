@@ -109,6 +109,9 @@ type Boards struct {
 	seed    func() uint64
 	public  string
 	views   []View
+	// tourney are the tournaments (NewTournaments), which follow the boards' changes; nil
+	// without them.
+	tourney *Tournaments
 }
 
 // New returns the board games of the bots.
