@@ -83,6 +83,9 @@ type Bot struct {
 	// server (Web) the other.
 	Boards    *boards.Boards
 	BoardChat *telegram.View
+	// Tournaments are the board games' tournaments, TournamentChat their view in Telegram.
+	Tournaments    *boards.Tournaments
+	TournamentChat *telegram.Tournaments
 
 	listen *pgxpool.Pool // Config.Listen
 	log    *slog.Logger
@@ -143,6 +146,8 @@ func New(cfg Config) *Bot {
 	b.Boards = boards.New(bc)
 	b.publicURL = bc.PublicURL
 	b.BoardChat = telegram.New(b.Boards, log)
+	b.Tournaments = boards.NewTournaments(b.Boards)
+	b.TournamentChat = telegram.NewTournaments(b.Tournaments, log)
 	builtins := map[string]scriptbot.Builtin{}
 	for name, fn := range b.Tools.Builtins() {
 		builtins[name] = fn
@@ -169,6 +174,9 @@ func New(cfg Config) *Bot {
 	// buttons go by their prefix.
 	r.OnAnyCommand(b.Tree.HandleCommand)
 	r.OnCommand("start", func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if took, err := b.TournamentChat.HandleStart(ctx, tx, u); took || err != nil {
+			return err
+		}
 		if took, err := b.BoardChat.HandleStart(ctx, tx, u); took || err != nil {
 			return err
 		}
@@ -179,6 +187,10 @@ func New(cfg Config) *Bot {
 	r.OnCallback(questplay.CataloguePrefix, b.Games.HandleCatalogue)
 	r.OnCallback(relay.CallbackPrefix, b.Relay.HandleCallback)
 	r.OnCallback(telegram.CallbackPrefix, b.BoardChat.HandleCallback)
+	// The tournaments: /tournaments (the list, with its buttons), /tournament (create, settings).
+	r.OnCommand("tournaments", b.TournamentChat.HandleList)
+	r.OnCommand("tournament", b.TournamentChat.HandleCommand)
+	r.OnCallback(telegram.TournamentPrefix, b.TournamentChat.HandleCallback)
 	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board
 	// game move (never relayed), then a text for the admins; anything left gets the tree's hint.
 	r.OnMessage(b.Tree.HandleText)
@@ -211,6 +223,10 @@ func (b *Bot) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 //     move is played only if the revision is still the one claimed. It is also woken at once
 //     (AddWakeable) by the commit that makes it the bot's turn: in the process after the commit,
 //     in the others by a notification (boards.AIChannel); its schedule is the fallback.
+//   - tournaments (bot/boards): each tournament due is claimed with SKIP LOCKED, then locked
+//     (FOR UPDATE) in the transaction that starts it, pairs its round with the round's boards or
+//     finishes it, its state checked again; a player is paired once a round (a unique key), so a
+//     round is never paired twice.
 //   - web-undelivered (bot/boards/telegram): the credentials whose message failed for good are
 //     taken from the transport's record with SKIP LOCKED and deleted in the transaction that
 //     revokes them and queues the notice to their issuer.
@@ -230,6 +246,7 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, tr) }},
 		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
 		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
+		{"tournaments", boards.TournamentsSpec, func(ctx context.Context) error { return b.Tournaments.Tournaments(ctx, tr) }},
 		{"web-undelivered", telegram.UndeliveredSpec, func(ctx context.Context) error { return telegram.Undelivered(ctx, tr, b.log) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},
