@@ -285,17 +285,24 @@ type WebConfig struct {
 
 // Web builds the web game server, a view of the board service, over pool and through the
 // transport tr: its handler, and the run of its live updates (a hub that listens for the boards'
-// commits on a connection of Config.Listen, or pool, until ctx is done), which every process
-// runs whatever its role. It is called once, before Register.
+// commits, and one for the tournaments' changes, each on a connection of Config.Listen, or pool,
+// until ctx is done), which every process runs whatever its role. It is called once, before Register.
 func (b *Bot) Web(pool *pgxpool.Pool, tr *bot.Transport, cfg WebConfig) (h http.Handler, run func(ctx context.Context) error) {
 	listen := b.listen
 	if listen == nil {
 		listen = pool
 	}
 	b.hub = web.NewHub(listen, b.log)
+	tournaments := web.NewTournamentHub(listen, b.log)
 	h = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: b.publicURL, Events: b.hub,
-		Pages: web.Pages(), Log: b.log, Streams: cfg.Streams, TrustedProxies: cfg.TrustedProxies}).Handler()
-	return h, b.hub.Run
+		Pages: web.Pages(), Log: b.log, Streams: cfg.Streams, TrustedProxies: cfg.TrustedProxies,
+		Tournaments: b.Tournaments, TournamentEvents: tournaments}).Handler()
+	return h, func(ctx context.Context) error {
+		var wg sync.WaitGroup
+		wg.Go(func() { tournaments.Run(ctx) })
+		defer wg.Wait()
+		return b.hub.Run(ctx)
+	}
 }
 
 // Run runs the bot's own workers beside the transport tr until ctx is done: the downloads of the
