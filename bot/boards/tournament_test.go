@@ -3,6 +3,7 @@ package boards_test
 import (
 	"cmp"
 	"context"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/testkit/wait"
+	"github.com/questbot/questbot/sessions/board"
 	"github.com/questbot/questbot/sessions/tournament"
 )
 
@@ -401,5 +403,91 @@ func TestTournamentTwoProcesses(t *testing.T) {
 	}
 	if len(count) != 3 {
 		t.Errorf("rounds %v, want 3", count)
+	}
+}
+
+// Who may create a tournament, and what a tournament refuses: users only once allowed and
+// within their limit, games without a clock, sizes out of range, joining a full or started
+// tournament; one with fewer than two players is called off at its start.
+func TestTournamentRefusals(t *testing.T) {
+	e := newTEnv(t, 3, 1)
+	user := e.players[0]
+	spec := boards.TournamentSpec{Variant: "russian", Control: "5+3", System: tournament.Swiss, Rounds: 3, MaxPlayers: 2}
+	create := func(p int64, admin bool, s boards.TournamentSpec) (*tournament.Tournament, error) {
+		var tt *tournament.Tournament
+		err := e.do.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+			var err error
+			tt, err = e.tn().Create(ctx, tx, e.player(p), admin, s)
+			return err
+		})
+		return tt, err
+	}
+	if _, err := create(user, false, spec); !errors.Is(err, boards.ErrMayNotCreate) {
+		t.Fatalf("a user's tournament by default: %v, want ErrMayNotCreate", err)
+	}
+	e.run(func(ctx context.Context, tx bot.Tx) error {
+		return e.tn().SetSetting(ctx, tx, e.service, tournament.Setting{UsersMayCreate: true, MaxOpen: 1})
+	})
+	tt, err := create(user, false, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := create(user, false, spec); !errors.Is(err, boards.ErrTooManyOpen) {
+		t.Fatalf("a second open tournament: %v, want ErrTooManyOpen", err)
+	}
+	for _, bad := range []boards.TournamentSpec{
+		{Variant: "russian", Control: "none", System: tournament.Swiss, Rounds: 3},
+		{Variant: "russian", Control: "0+5", System: tournament.Swiss, Rounds: 3},
+		{Variant: "go", Control: "5+3", System: tournament.Swiss, Rounds: 3},
+		{Variant: "russian", Control: "5+3", System: tournament.Swiss, Rounds: 0},
+		{Variant: "russian", Control: "5+3", System: tournament.Arena, Duration: time.Second},
+		{Variant: "russian", Control: "5+3", System: tournament.RoundRobinSystem, MaxPlayers: 13},
+		{Variant: "russian", Control: "5+3", System: "knockout"},
+		{Variant: "russian", Control: "5+3", System: tournament.Swiss, Rounds: 3, StartsAt: t0.Add(-time.Minute)},
+	} {
+		if _, err := create(e.admin, true, bad); !errors.Is(err, board.ErrInvalid) {
+			t.Errorf("%+v: %v, want board.ErrInvalid", bad, err)
+		}
+	}
+	join := func(p, id int64) error {
+		return e.do.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+			return e.tn().Join(ctx, tx, e.player(p), id, false)
+		})
+	}
+	if err := join(e.players[0], tt.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := join(e.players[0], tt.ID); !errors.Is(err, boards.ErrEntered) {
+		t.Fatalf("joining twice: %v", err)
+	}
+	if err := join(e.players[1], tt.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := join(e.players[2], tt.ID); !errors.Is(err, boards.ErrTournamentFull) {
+		t.Fatalf("joining a full tournament: %v", err)
+	}
+	if err := join(e.players[2], 999999); !errors.Is(err, boards.ErrNoTournament) {
+		t.Fatalf("joining no tournament: %v", err)
+	}
+	// Another, which only one player joins, is called off at its start.
+	lonely := e.create(boards.TournamentSpec{Variant: "chess", Control: "blitz10+5", System: tournament.Arena,
+		Duration: 10 * time.Minute, StartsAt: t0.Add(10 * time.Minute)})
+	for _, p := range e.players[1:] {
+		e.run(func(ctx context.Context, tx bot.Tx) error { return e.tn().Leave(ctx, tx, e.player(p), lonely.ID) })
+	}
+	e.clk.set(t0.Add(10 * time.Minute))
+	e.job(0)
+	if err := join(e.players[2], tt.ID); !errors.Is(err, boards.ErrTournamentStarted) {
+		t.Fatalf("joining a started tournament: %v", err)
+	}
+	if tab := e.table(lonely.ID); tab.Tournament.State != tournament.Finished || !tab.Tournament.Cancelled || len(tab.Pairings) != 0 {
+		t.Fatalf("the lonely arena: %+v", tab.Tournament)
+	}
+	if tab := e.table(tt.ID); tab.Tournament.State != tournament.Running || len(pending(tab)) != 1 {
+		t.Fatalf("the Swiss: %+v, %d games", tab.Tournament, len(pending(tab)))
+	}
+	// The user's tournament is open still: they may not create another.
+	if _, err := create(user, false, spec); !errors.Is(err, boards.ErrTooManyOpen) {
+		t.Fatalf("while running: %v, want ErrTooManyOpen", err)
 	}
 }
