@@ -8,7 +8,7 @@
 // worker claims it and runs Bot.Handle (the router) in the update's transaction; the middleware
 // deliver the news (relay) and refresh the command menus (the tree); the router sends the press
 // by its callback prefix ("q" to the quest player and "qc" to its catalogue, "m" to the command
-// tree, "r" to the relay, "g" to the board games);
+// tree, "r" to the relay, "g" to the board games, "tn" to their tournaments);
 // the feature changes its state through its store (quest/questpg for a quest step) and gives the
 // requests of its answer to tx.Send; the transaction commits the state and the outbox rows
 // together; the sender sends them under Telegram's limits.

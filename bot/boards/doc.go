@@ -39,6 +39,13 @@
 // a clock of minutes when a fifth of their main time (at least a minute) is left and they have
 // not touched the board at this ply (jobs.go, notify.go).
 //
+// # Tournaments
+//
+// Tournaments (tournament.go: round robin, Swiss, arena) are series of ordinary boards: each
+// pairing opens a board between its players in the transaction that pairs it, and the one path
+// of changes records a finished board's result and pairs what follows at once; the Tournaments
+// job starts them at their time and is the fallback of the rest.
+//
 // # Metrics
 //
 // Games started and finished per game, moves by game and by whom (their rate is the moves per
