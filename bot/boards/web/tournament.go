@@ -41,7 +41,7 @@ import (
 //
 // The page /tournaments/{id} shows the live standings and pairings: static/tournament.html, whose
 // script fetches the state and refetches on each event. The live updates come from a
-// TournamentHub: migration 030 NOTIFYs tournament_changed with the tournament's id at every
+// TournamentHub: migration 029 NOTIFYs tournament_changed with the tournament's id at every
 // change, and each process's hub LISTENs for it and fans it out, as the boards' Hub does.
 
 // TournamentChannel is the PostgreSQL notification channel of tournament changes.

@@ -1,7 +1,7 @@
 // Package tournamentpg stores tournaments (sessions/tournament's records) in PostgreSQL, within
 // the caller's transaction: a round is paired in the transaction that creates its boards, and a
 // result is recorded in the one that finishes the board. It is the only code on the tables of
-// migration 030_tournaments.sql.
+// migration 029_tournaments.sql.
 package tournamentpg
 
 import (
