@@ -8,7 +8,7 @@
 // worker claims it and runs Bot.Handle (the router) in the update's transaction; the middleware
 // deliver the news (relay) and refresh the command menus (the tree); the router sends the press
 // by its callback prefix ("q" to the quest player and "qc" to its catalogue, "m" to the command
-// tree, "r" to the relay, "g" to the board games);
+// tree, "r" to the relay, "g" to the board games, "tn" to their tournaments);
 // the feature changes its state through its store (quest/questpg for a quest step) and gives the
 // requests of its answer to tx.Send; the transaction commits the state and the outbox rows
 // together; the sender sends them under Telegram's limits.
@@ -83,6 +83,9 @@ type Bot struct {
 	// server (Web) the other.
 	Boards    *boards.Boards
 	BoardChat *telegram.View
+	// Tournaments are the board games' tournaments, TournamentChat their view in Telegram.
+	Tournaments    *boards.Tournaments
+	TournamentChat *telegram.Tournaments
 
 	listen *pgxpool.Pool // Config.Listen
 	log    *slog.Logger
@@ -143,6 +146,8 @@ func New(cfg Config) *Bot {
 	b.Boards = boards.New(bc)
 	b.publicURL = bc.PublicURL
 	b.BoardChat = telegram.New(b.Boards, log)
+	b.Tournaments = boards.NewTournaments(b.Boards)
+	b.TournamentChat = telegram.NewTournaments(b.Tournaments, log)
 	builtins := map[string]scriptbot.Builtin{}
 	for name, fn := range b.Tools.Builtins() {
 		builtins[name] = fn
@@ -169,6 +174,9 @@ func New(cfg Config) *Bot {
 	// buttons go by their prefix.
 	r.OnAnyCommand(b.Tree.HandleCommand)
 	r.OnCommand("start", func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if took, err := b.TournamentChat.HandleStart(ctx, tx, u); took || err != nil {
+			return err
+		}
 		if took, err := b.BoardChat.HandleStart(ctx, tx, u); took || err != nil {
 			return err
 		}
@@ -189,6 +197,10 @@ func New(cfg Config) *Bot {
 		}
 		return b.Tree.HandleCommand(ctx, tx, u)
 	})
+	// The tournaments: /tournaments (the list, with its buttons), /tournament (create, settings).
+	r.OnCommand("tournaments", b.TournamentChat.HandleList)
+	r.OnCommand("tournament", b.TournamentChat.HandleCommand)
+	r.OnCallback(telegram.TournamentPrefix, b.TournamentChat.HandleCallback)
 	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board
 	// game move (never relayed), then a text for the admins; anything left gets the tree's hint.
 	r.OnMessage(b.Tree.HandleText)
@@ -223,6 +235,10 @@ func (b *Bot) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 //     in the others by a notification (boards.AIChannel); its schedule is the fallback.
 //   - board-challenges (bot/boards/telegram): each challenge of a shared message nobody joined
 //     in time is closed in a transaction that locks its board and checks that it still waits.
+//   - tournaments (bot/boards): each tournament due is claimed with SKIP LOCKED, then locked
+//     (FOR UPDATE) in the transaction that starts it, pairs its round with the round's boards or
+//     finishes it, its state checked again; a player is paired once a round (a unique key), so a
+//     round is never paired twice.
 //   - web-undelivered (bot/boards/telegram): the credentials whose message failed for good are
 //     taken from the transport's record with SKIP LOCKED and deleted in the transaction that
 //     revokes them and queues the notice to their issuer.
@@ -243,6 +259,7 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
 		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
 		{"board-challenges", telegram.ExpireChallengesSpec, func(ctx context.Context) error { return b.BoardChat.ExpireChallenges(ctx, tr) }},
+		{"tournaments", boards.TournamentsSpec, func(ctx context.Context) error { return b.Tournaments.Tournaments(ctx, tr) }},
 		{"web-undelivered", telegram.UndeliveredSpec, func(ctx context.Context) error { return telegram.Undelivered(ctx, tr, b.log) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},
@@ -281,17 +298,24 @@ type WebConfig struct {
 
 // Web builds the web game server, a view of the board service, over pool and through the
 // transport tr: its handler, and the run of its live updates (a hub that listens for the boards'
-// commits on a connection of Config.Listen, or pool, until ctx is done), which every process
-// runs whatever its role. It is called once, before Register.
+// commits, and one for the tournaments' changes, each on a connection of Config.Listen, or pool,
+// until ctx is done), which every process runs whatever its role. It is called once, before Register.
 func (b *Bot) Web(pool *pgxpool.Pool, tr *bot.Transport, cfg WebConfig) (h http.Handler, run func(ctx context.Context) error) {
 	listen := b.listen
 	if listen == nil {
 		listen = pool
 	}
 	b.hub = web.NewHub(listen, b.log)
+	tournaments := web.NewTournamentHub(listen, b.log)
 	h = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: b.publicURL, Events: b.hub, MiniApps: tr,
-		Pages: web.Pages(), Log: b.log, Streams: cfg.Streams, TrustedProxies: cfg.TrustedProxies}).Handler()
-	return h, b.hub.Run
+		Pages: web.Pages(), Log: b.log, Streams: cfg.Streams, TrustedProxies: cfg.TrustedProxies,
+		Tournaments: b.Tournaments, TournamentEvents: tournaments}).Handler()
+	return h, func(ctx context.Context) error {
+		var wg sync.WaitGroup
+		wg.Go(func() { tournaments.Run(ctx) })
+		defer wg.Wait()
+		return b.hub.Run(ctx)
+	}
 }
 
 // Run runs the bot's own workers beside the transport tr until ctx is done: the downloads of the

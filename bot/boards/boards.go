@@ -115,6 +115,9 @@ type Boards struct {
 	public  string
 	testEnv bool // Config.TestEnvironment
 	views   []View
+	// tourney are the tournaments (NewTournaments), which follow the boards' changes; nil
+	// without them.
+	tourney *Tournaments
 }
 
 // New returns the board games of the bots.

@@ -46,6 +46,13 @@
 // player's ratings over time (RatingChart, drawn by the engine and kept with the pictures): see
 // ratings.go.
 //
+// # Tournaments
+//
+// Tournaments (tournament.go: round robin, Swiss, arena) are series of ordinary boards: each
+// pairing opens a board between its players in the transaction that pairs it, and the one path
+// of changes records a finished board's result and pairs what follows at once; the Tournaments
+// job starts them at their time and is the fallback of the rest.
+//
 // # Metrics
 //
 // Games started and finished per game, moves by game and by whom (their rate is the moves per

@@ -48,6 +48,10 @@ func (b *Boards) changed(ctx context.Context, tx bot.Tx, bd *board.Board, c Chan
 			return err
 		}
 	}
+	if b.tourney != nil {
+		// A tournament's game that finished records its result, and the tournament goes on.
+		return b.tourney.boardChanged(ctx, tx, bd, ch)
+	}
 	return nil
 }
 

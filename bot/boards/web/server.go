@@ -63,6 +63,11 @@ type Config struct {
 	// Events are the live updates of boards (a Hub), streamed to the pages by ServeEvents;
 	// nil: the events endpoint answers 503.
 	Events Events
+	// Tournaments are the board games' tournaments (tournament.go); nil: their calls answer
+	// 404. TournamentEvents are their live updates (a TournamentHub); nil: their streams
+	// answer 503.
+	Tournaments      *boards.Tournaments
+	TournamentEvents Events
 	// Pages serves the HTML pages and their static files (GET /games, /play/<id>, /static/...);
 	// nil: they answer 404.
 	Pages http.Handler
@@ -172,6 +177,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /logout/all", s.logout)
 	s.routeAPI(mux)
 	s.routeRatings(mux)
+	s.routeTournaments(mux)
 	pages := s.cfg.Pages
 	if pages == nil {
 		pages = http.NotFoundHandler()

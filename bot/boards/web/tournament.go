@@ -1,0 +1,494 @@
+package web
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/sessions/tournament"
+)
+
+// # Tournaments on the web
+//
+// The API (Config.Tournaments; without it the calls answer 404):
+//
+//   - GET /api/v1/tournaments: the tournaments of the caller's bot open to join and running
+//     (TournamentState without standings and pairings).
+//   - GET /api/v1/tournaments/{id}: one tournament, with its standings (rank, score, tie-breaks,
+//     each player's game being played) and its pairings by round with their game ids; public.
+//   - POST /api/v1/tournaments/{id}/join and /leave: the caller joins or leaves before the start
+//     (a program with its API token joins as a program: it is sent no standings in Telegram);
+//     409 conflict when the tournament has started, is full, or the caller is in already (not
+//     yet). A program sees its pairings in the tournament's state and plays its boards with the
+//     games' calls (/api/v1/games/{id}/moves, ...).
+//   - GET /api/v1/tournaments/{id}/events: Server-Sent Events, an event (named "board", as the
+//     games' streams, its id the tournament's) each time the tournament, its players or its
+//     pairings change; the first asks for a fetch at once.
+//
+// The page /tournaments/{id} shows the live standings and pairings: static/tournament.html, whose
+// script fetches the state and refetches on each event. The live updates come from a
+// TournamentHub: migration 029 NOTIFYs tournament_changed with the tournament's id at every
+// change, and each process's hub LISTENs for it and fans it out, as the boards' Hub does.
+
+// TournamentChannel is the PostgreSQL notification channel of tournament changes.
+const TournamentChannel = "tournament_changed"
+
+// TournamentState is a tournament as the API gives it.
+type TournamentState struct {
+	ID         int64      `json:"id"`
+	System     string     `json:"system"`
+	Variant    string     `json:"variant"`
+	Control    string     `json:"control"`
+	State      string     `json:"state"`
+	Cancelled  bool       `json:"cancelled"`
+	Rounds     int        `json:"rounds"`
+	Round      int        `json:"round"`
+	Duration   int64      `json:"duration_seconds,omitempty"`
+	StartsAt   time.Time  `json:"starts_at"`
+	EndsAt     *time.Time `json:"ends_at,omitempty"`
+	MaxPlayers int        `json:"max_players"`
+	Players    int        `json:"players"`
+	// Joined says the caller is in the tournament.
+	Joined    bool             `json:"joined"`
+	Standings []StandingState  `json:"standings,omitempty"`
+	Pairings  []PairingState   `json:"pairings,omitempty"`
+	Arena     *ArenaClockState `json:"arena,omitempty"`
+}
+
+// ArenaClockState is how long an arena has left, as of the answer.
+type ArenaClockState struct {
+	SecondsLeft int64 `json:"seconds_left"`
+}
+
+// StandingState is a player's line of the standings. Score, Buchholz and SB are in points (a
+// round robin, a Swiss); Points and Fire are an arena's.
+type StandingState struct {
+	Rank     int     `json:"rank"`
+	User     int64   `json:"user"`
+	Name     string  `json:"name"`
+	Program  bool    `json:"program"`
+	Rating   float64 `json:"rating"`
+	Score    float64 `json:"score"`
+	Buchholz float64 `json:"buchholz"`
+	SB       float64 `json:"sonneborn_berger"`
+	Points   int     `json:"points"`
+	Fire     bool    `json:"fire"`
+	Wins     int     `json:"wins"`
+	Draws    int     `json:"draws"`
+	Losses   int     `json:"losses"`
+	Byes     int     `json:"byes"`
+	// Game is the player's game being played (0: none).
+	Game int64 `json:"game,omitempty"`
+}
+
+// PairingState is a game of a round: white and black (0 and Bye for a bye), the result ("1-0",
+// "½-½", "0-1", "" while played) and its game.
+type PairingState struct {
+	Round  int    `json:"round"`
+	White  int64  `json:"white"`
+	Black  int64  `json:"black,omitempty"`
+	Bye    bool   `json:"bye,omitempty"`
+	Result string `json:"result"`
+	Game   int64  `json:"game,omitempty"`
+}
+
+// resultNames are the results as the API writes them.
+var resultNames = map[tournament.Result]string{tournament.WhiteWins: "1-0", tournament.Draw: "½-½", tournament.BlackWins: "0-1"}
+
+// routeTournaments adds the tournaments' calls and page to mux.
+func (s *Server) routeTournaments(mux *http.ServeMux) {
+	mux.HandleFunc("GET /api/v1/tournaments", s.api(0, s.tournaments))
+	mux.HandleFunc("GET /api/v1/tournaments/{id}", s.api(public, s.tournament))
+	mux.HandleFunc("POST /api/v1/tournaments/{id}/join", s.api(0, s.tournamentEntry(true)))
+	mux.HandleFunc("POST /api/v1/tournaments/{id}/leave", s.api(0, s.tournamentEntry(false)))
+	mux.HandleFunc("GET /api/v1/tournaments/{id}/events", s.api(public|unlimited, s.tournamentEvents))
+	mux.HandleFunc("GET /tournaments/{id}", s.tournamentPage)
+}
+
+// noTournament is the answer to a tournament that does not exist (or is another bot's).
+func noTournament() *apiError {
+	return apiErr(http.StatusNotFound, "not_found", "No such tournament.")
+}
+
+// tournamentRefusal turns the tournaments' refusals into answers; other errors are mapErr's.
+func (s *Server) tournamentRefusal(err error, c *caller) *apiError {
+	conflict := func(msg string) *apiError { return apiErr(http.StatusConflict, "conflict", msg) }
+	switch {
+	case errors.Is(err, boards.ErrNoTournament):
+		return noTournament()
+	case errors.Is(err, boards.ErrTournamentStarted):
+		return conflict("The tournament has started: players join and leave before the start.")
+	case errors.Is(err, boards.ErrTournamentFull):
+		return conflict("The tournament is full.")
+	case errors.Is(err, boards.ErrEntered):
+		return conflict("You are in this tournament already.")
+	case errors.Is(err, boards.ErrNotEntered):
+		return conflict("You are not in this tournament.")
+	}
+	return s.mapErr(err, c)
+}
+
+// tournamentID reads the tournament's id of the path.
+func tournamentID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, noTournament()
+	}
+	return id, nil
+}
+
+// tournaments is GET /api/v1/tournaments.
+func (s *Server) tournaments(w http.ResponseWriter, r *http.Request, c *caller) error {
+	tn := s.cfg.Tournaments
+	if tn == nil {
+		return noTournament()
+	}
+	out := []TournamentState{}
+	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
+		st := tn.Store(db)
+		list, err := st.List(ctx, c.service, []tournament.State{tournament.Created, tournament.Running}, 100)
+		if err != nil {
+			return err
+		}
+		for i := range list {
+			es, err := st.Entrants(ctx, list[i].ID)
+			if err != nil {
+				return err
+			}
+			ts := s.tournamentState(&boards.TournamentTable{Tournament: &list[i], Entrants: es}, c)
+			out = append(out, ts)
+		}
+		return nil
+	})
+	if err != nil {
+		return s.tournamentRefusal(err, c)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tournaments": out})
+	return nil
+}
+
+// tournamentState builds the state of a table for the caller (without standings and pairings).
+func (s *Server) tournamentState(tab *boards.TournamentTable, c *caller) TournamentState {
+	tt := tab.Tournament
+	ts := TournamentState{ID: tt.ID, System: string(tt.System), Variant: tt.Variant, Control: tt.Control,
+		State: string(tt.State), Cancelled: tt.Cancelled, Rounds: tab.Rounds(), Round: tt.Round,
+		Duration: int64(tt.Duration / time.Second), StartsAt: tt.StartsAt, MaxPlayers: tt.MaxPlayers, Players: len(tab.Entrants)}
+	if tt.System != tournament.Arena {
+		ts.Duration = 0
+	}
+	if !tt.EndsAt.IsZero() {
+		end := tt.EndsAt
+		ts.EndsAt = &end
+		if tt.State == tournament.Running {
+			ts.Arena = &ArenaClockState{SecondsLeft: max(int64(end.Sub(s.cfg.Boards.Now())/time.Second), 0)}
+		}
+	}
+	for _, e := range tab.Entrants {
+		if e.User == c.user && !c.anonymous() {
+			ts.Joined = true
+		}
+	}
+	return ts
+}
+
+// tournament is GET /api/v1/tournaments/{id}: the state with standings and pairings.
+func (s *Server) tournament(w http.ResponseWriter, r *http.Request, c *caller) error {
+	id, err := tournamentID(r)
+	if err != nil {
+		return err
+	}
+	ts, err := s.readTournament(r.Context(), c, id)
+	if err != nil {
+		return s.tournamentRefusal(err, c)
+	}
+	writeJSON(w, http.StatusOK, ts)
+	return nil
+}
+
+// readTournament reads a tournament of the caller's bot (anyone's, for someone not logged in)
+// with its standings and pairings.
+func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*TournamentState, error) {
+	tn := s.cfg.Tournaments
+	if tn == nil {
+		return nil, noTournament()
+	}
+	var ts TournamentState
+	err := s.read(ctx, func(ctx context.Context, db pgxTx) error {
+		service := c.service
+		if c.anonymous() {
+			tt, err := tn.Store(db).Get(ctx, id)
+			if err != nil {
+				return err
+			}
+			if tt == nil {
+				return noTournament()
+			}
+			service = tt.Service
+		}
+		tab, err := tn.Table(ctx, db, service, id)
+		if err != nil {
+			return err
+		}
+		ts = s.tournamentState(tab, c)
+		arena := tab.Tournament.System == tournament.Arena
+		for _, row := range tab.Rows {
+			name := fmt.Sprintf("#%d", row.User)
+			p, err := s.cfg.Boards.Profile(ctx, db, row.User)
+			if err != nil {
+				return err
+			}
+			if p != nil && strings.TrimSpace(p.FirstName) != "" {
+				name = p.FirstName
+			}
+			line := StandingState{Rank: row.Rank, User: row.User, Name: name, Program: row.Program, Rating: row.Rating,
+				Wins: row.Wins, Draws: row.Draws, Losses: row.Losses, Byes: row.Byes, Game: row.Board}
+			if arena {
+				line.Points, line.Fire = row.Points, row.Fire
+			} else {
+				line.Score, line.Buchholz = float64(row.Score)/2, float64(row.Buchholz)/2
+				line.SB = float64(row.SonnebornBerger) / 4
+			}
+			ts.Standings = append(ts.Standings, line)
+		}
+		for _, p := range tab.Pairings {
+			ts.Pairings = append(ts.Pairings, PairingState{Round: p.Round, White: p.White, Black: p.Black, Bye: p.Bye(),
+				Result: resultNames[p.Result], Game: p.Board})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ts, nil
+}
+
+// tournamentEntry is POST /api/v1/tournaments/{id}/join (join set) and /leave: the caller's
+// entry; the answer is the tournament's state.
+func (s *Server) tournamentEntry(join bool) apiFunc {
+	return func(w http.ResponseWriter, r *http.Request, c *caller) error {
+		id, err := tournamentID(r)
+		if err != nil {
+			return err
+		}
+		tn := s.cfg.Tournaments
+		if tn == nil {
+			return noTournament()
+		}
+		err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error {
+			if join {
+				return tn.Join(ctx, tx, c.player(), id, c.token != 0)
+			}
+			return tn.Leave(ctx, tx, c.player(), id)
+		})
+		if err != nil {
+			return s.tournamentRefusal(err, c)
+		}
+		ts, err := s.readTournament(r.Context(), c, id)
+		if err != nil {
+			return s.tournamentRefusal(err, c)
+		}
+		writeJSON(w, http.StatusOK, ts)
+		return nil
+	}
+}
+
+// tournamentEvents is GET /api/v1/tournaments/{id}/events: the live updates of a tournament.
+func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request, c *caller) error {
+	id, err := tournamentID(r)
+	if err != nil {
+		return err
+	}
+	if _, err := s.readTournament(r.Context(), c, id); err != nil {
+		return s.tournamentRefusal(err, c)
+	}
+	if s.cfg.TournamentEvents == nil {
+		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the page instead.")
+	}
+	key := s.key(c, r)
+	if !s.streams.acquire(key) {
+		return apiErr(http.StatusTooManyRequests, "too_many_streams", "Too many live updates are open for you at once; close some pages.")
+	}
+	defer s.streams.release(key)
+	serveEvents(w, r, s.cfg.TournamentEvents, id, PingInterval, nil)
+	return nil
+}
+
+// tournamentPage is GET /tournaments/{id}: the page of the live standings (static/tournament.html,
+// its static files named by version as the other pages'), with the pages' security headers.
+func (s *Server) tournamentPage(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", pagesCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("X-Frame-Options", "DENY")
+	if id, err := strconv.ParseInt(r.PathValue("id"), 10, 64); err != nil || id <= 0 || strconv.FormatInt(id, 10) != r.PathValue("id") {
+		http.NotFound(w, r)
+		return
+	}
+	page, err := loadTournamentPage()
+	if err != nil {
+		http.Error(w, "the page is not available: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	h.Set("Cache-Control", "no-cache")
+	serveFile(w, r, page)
+}
+
+// loadTournamentPage reads the tournament's page once per process, naming its static files by
+// their versions.
+var loadTournamentPage = sync.OnceValues(func() (*pageFile, error) {
+	set, err := loadPages()
+	if err != nil {
+		return nil, err
+	}
+	body, err := fs.ReadFile(pageFiles, "static/tournament.html")
+	if err != nil {
+		return nil, err
+	}
+	for rel, f := range set.static {
+		body = bytes.ReplaceAll(body, []byte(`"/static/`+rel+`"`), []byte(`"/static/`+rel+`?v=`+f.version+`"`))
+	}
+	return newPageFile(body, pageTypes[".html"]), nil
+})
+
+// TournamentHub LISTENs for tournament changes (TournamentChannel) and fans them out to the
+// subscribers of each tournament: the Events of the tournaments' streams. Like the boards' Hub,
+// a subscriber's channel holds one value (a newer change replaces an unread one), and after each
+// new LISTEN every subscriber is told to fetch again, for what changed while it was away. Run it
+// once per process.
+type TournamentHub struct {
+	pool *pgxpool.Pool
+	log  *slog.Logger
+	seq  atomic.Int64
+
+	mu   sync.Mutex
+	subs map[int64]map[chan BoardChanged]struct{}
+}
+
+var _ Events = (*TournamentHub)(nil)
+
+// NewTournamentHub returns a hub that listens on a connection made with pool's settings.
+func NewTournamentHub(pool *pgxpool.Pool, log *slog.Logger) *TournamentHub {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &TournamentHub{pool: pool, log: log, subs: map[int64]map[chan BoardChanged]struct{}{}}
+}
+
+// Subscribe returns a channel of a tournament's changes, coalesced, and the end of the
+// subscription (BoardChanged.Board is the tournament's id).
+func (h *TournamentHub) Subscribe(id int64) (<-chan BoardChanged, func()) {
+	ch := make(chan BoardChanged, 1)
+	h.mu.Lock()
+	if h.subs[id] == nil {
+		h.subs[id] = map[chan BoardChanged]struct{}{}
+	}
+	h.subs[id][ch] = struct{}{}
+	h.mu.Unlock()
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			delete(h.subs[id], ch)
+			if len(h.subs[id]) == 0 {
+				delete(h.subs, id)
+			}
+		})
+	}
+}
+
+// publish hands a change of a tournament (every watched one for id 0) to its subscribers.
+func (h *TournamentHub) publish(id int64) {
+	rev := h.seq.Add(1)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for t, subs := range h.subs {
+		if id != 0 && t != id {
+			continue
+		}
+		for ch := range subs {
+			bc := BoardChanged{Board: t, Revision: rev}
+			select {
+			case ch <- bc:
+			default:
+				select {
+				case <-ch:
+				default:
+				}
+				select {
+				case ch <- bc:
+				default:
+				}
+			}
+		}
+	}
+}
+
+// Run LISTENs until ctx ends, reconnecting after a loss with a pause that doubles from 50 ms to
+// 5 s. It returns nil when ctx ends.
+func (h *TournamentHub) Run(ctx context.Context) error {
+	backoff := firstBackoff
+	for {
+		listened, err := h.listen(ctx)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if listened {
+			backoff = firstBackoff
+		}
+		h.log.Warn("Tournament events: the connection was lost; reconnecting", slog.Any("error", err), slog.Duration("pause", backoff))
+		t := time.NewTimer(backoff)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil
+		case <-t.C:
+		}
+		backoff = min(2*backoff, lastBackoff)
+	}
+}
+
+// listen connects, LISTENs, asks every subscriber to fetch again, then hands the
+// notifications out until the connection fails or ctx ends.
+func (h *TournamentHub) listen(ctx context.Context) (bool, error) {
+	conn, err := pgx.ConnectConfig(ctx, h.pool.Config().ConnConfig.Copy())
+	if err != nil {
+		return false, fmt.Errorf("tournament events: connect: %w", err)
+	}
+	defer func() {
+		closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		conn.Close(closeCtx)
+	}()
+	if _, err := conn.Exec(ctx, "LISTEN "+TournamentChannel); err != nil {
+		return false, fmt.Errorf("tournament events: listen: %w", err)
+	}
+	h.publish(0)
+	for {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
+			return true, err
+		}
+		id, err := strconv.ParseInt(n.Payload, 10, 64)
+		if err != nil {
+			h.log.Warn("Tournament events: an unreadable notification", slog.String("payload", n.Payload))
+			continue
+		}
+		h.publish(id)
+	}
+}

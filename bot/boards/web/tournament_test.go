@@ -1,0 +1,174 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/sessions/tournament"
+)
+
+// A program joins a tournament with its API token, sees its pairing once the tournament starts,
+// and plays its game with the games' calls; the tournament's page and its live updates follow.
+func TestTournamentAPI(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	hub := web.NewTournamentHub(e.Pool, e.Log())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		hub.Run(ctx)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	e.cfg.Tournaments, e.cfg.TournamentEvents = e.app.Tournaments, hub
+	e.serve()
+
+	// The admin gives user 2 a token for a program; user 3 is a person.
+	const admin, prog, person int64 = 1, 2, 3
+	e.User(admin, "Ann", "en")
+	e.User(prog, "Robo", "en")
+	e.User(person, "Petra", "en")
+	for _, u := range []int64{admin, prog, person} {
+		after := e.LastID(u)
+		e.Send(t, u, "/web")
+		e.text(t, u, after, "/login/")
+	}
+	e.Exec(t, `UPDATE users SET is_admin = true WHERE id = 1`)
+	after := e.LastID(admin)
+	e.Send(t, admin, "/token 2 robo")
+	tok := regexp.MustCompile(`qbt_[A-Za-z0-9_-]{43}`).FindString(e.text(t, admin, after, "API token #").Text)
+	if tok == "" {
+		t.Fatal("no token")
+	}
+	p := &client{e: e, token: tok}
+
+	do := func(fn func(ctx context.Context, tx bot.Tx) error) {
+		t.Helper()
+		if err := e.proc.Transport.Do(context.Background(), e.service, fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var tt *tournament.Tournament
+	do(func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		tt, err = e.app.Tournaments.Create(ctx, tx, boards.Player{Service: e.service, User: admin}, true,
+			boards.TournamentSpec{Variant: "russian", Control: "5+3", System: tournament.RoundRobinSystem,
+				StartsAt: e.clock.now().Add(time.Minute)})
+		return err
+	})
+	do(func(ctx context.Context, tx bot.Tx) error {
+		return e.app.Tournaments.Join(ctx, tx, boards.Player{Service: e.service, User: person}, tt.ID, false)
+	})
+
+	var list struct {
+		Tournaments []web.TournamentState `json:"tournaments"`
+	}
+	p.must(t, "GET", "/api/v1/tournaments", nil, http.StatusOK, &list)
+	if len(list.Tournaments) != 1 || list.Tournaments[0].ID != tt.ID || list.Tournaments[0].Joined || list.Tournaments[0].Players != 1 {
+		t.Fatalf("tournaments: %+v", list.Tournaments)
+	}
+	path := fmt.Sprintf("/api/v1/tournaments/%d", tt.ID)
+	var ts web.TournamentState
+	p.must(t, "POST", path+"/join", nil, http.StatusOK, &ts)
+	if !ts.Joined || ts.Players != 2 {
+		t.Fatalf("after the join: %+v", ts)
+	}
+	p.refused(t, "POST", path+"/join", nil, http.StatusConflict, "conflict")
+	p.refused(t, "POST", "/api/v1/tournaments/999999/join", nil, http.StatusNotFound, "not_found")
+
+	// The live updates: the first event asks for a fetch; the start sends more.
+	req, err := http.NewRequest("GET", e.srv.URL+path+"/events", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := make(chan string, 100)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if line := sc.Text(); strings.HasPrefix(line, "data:") {
+				events <- line
+			}
+		}
+		close(events)
+	}()
+	first := <-events
+	if !strings.Contains(first, fmt.Sprintf(`"id":%d`, tt.ID)) {
+		t.Fatalf("first event %q", first)
+	}
+
+	e.clock.advance(2 * time.Minute)
+	if err := e.app.Tournaments.Tournaments(context.Background(), e.proc.Transport); err != nil {
+		t.Fatal(err)
+	}
+	e.WaitFor(t, "an event of the start", func() bool {
+		select {
+		case ev := <-events:
+			return strings.Contains(ev, fmt.Sprintf(`"id":%d`, tt.ID))
+		default:
+			return false
+		}
+	})
+
+	p.must(t, "GET", path, nil, http.StatusOK, &ts)
+	if ts.State != "running" || len(ts.Pairings) != 1 || ts.Pairings[0].Game == 0 || len(ts.Standings) != 2 {
+		t.Fatalf("after the start: %+v", ts)
+	}
+	game := ts.Pairings[0].Game
+	for _, s := range ts.Standings {
+		if s.Game != game || s.Program != (s.User == prog) {
+			t.Fatalf("standing %+v, want game %d", s, game)
+		}
+	}
+	// The program plays its game: the person moves first when they have white.
+	st := p.state(t, game)
+	if st.Seat < 0 {
+		t.Fatalf("the program has no seat in game %d", game)
+	}
+	if st.ToMove != st.Seat {
+		do(func(ctx context.Context, tx bot.Tx) error {
+			h, err := e.app.Boards.Take(ctx, tx, boards.Player{Service: e.service, User: person}, game)
+			if err != nil {
+				return err
+			}
+			g, err := h.Board.Game()
+			if err != nil {
+				return err
+			}
+			return h.Act(ctx, boards.Action{Op: boards.OpMove, Move: g.LegalMoves()[0].String(), Ply: h.Board.Ply()})
+		})
+		st = p.state(t, game)
+	}
+	ply := st.Ply
+	p.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", game), map[string]any{"move": st.Legal[0].Text, "ply": ply}, http.StatusOK, &st)
+	if st.Ply != ply+1 {
+		t.Fatalf("after the program's move: ply %d, want %d", st.Ply, ply+1)
+	}
+	// It resigns: the tournament is over, and anyone may read it.
+	p.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", game), nil, http.StatusOK, nil)
+	var final web.TournamentState
+	(&client{e: e}).must(t, "GET", path, nil, http.StatusOK, &final)
+	if final.State != "finished" || final.Standings[0].User != person || final.Standings[0].Score != 1 || final.Pairings[0].Result == "" {
+		t.Fatalf("final: %+v", final)
+	}
+
+	// The page.
+	code, h, body := (&client{e: e}).call(t, "GET", fmt.Sprintf("/tournaments/%d", tt.ID), nil)
+	if code != http.StatusOK || !strings.Contains(string(body), "/static/tournament.js?v=") || h.Get("Content-Security-Policy") == "" {
+		t.Fatalf("page: %d %v %s", code, h, body)
+	}
+}
