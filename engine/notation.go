@@ -84,7 +84,23 @@ func (g *Game) ParseMove(text string) (Move, error) {
 }
 
 // parse is ParseMove without the game-over check and the input field.
+// A Cyrillic "х" is read as the file h, and if that reads as no move, as
+// the capture sign x ("ехд5" is exd5); when neither reads, the answer is
+// the one that names a square.
 func (g *Game) parse(text string) (Move, *MoveError) {
+	m, e := g.parseReading(text)
+	if e == nil || !strings.ContainsAny(text, "хХ") {
+		return m, e
+	}
+	m2, e2 := g.parseReading(strings.NewReplacer("х", "x", "Х", "x").Replace(text))
+	if e2 == nil || e.Kind == MoveUnreadable {
+		return m2, e2
+	}
+	return Move{}, e
+}
+
+// parseReading reads one reading of a typed move.
+func (g *Game) parseReading(text string) (Move, *MoveError) {
 	unreadable := &MoveError{Kind: MoveUnreadable}
 	t := strings.TrimSpace(text)
 	if len(t) > 200 {
@@ -234,59 +250,27 @@ func (r *rules) usesLetter(l byte) bool {
 	return strings.IndexByte(r.letters, lo) >= 0 || strings.IndexByte(r.letters, up) >= 0
 }
 
-// lookalike returns the Latin letter a Cyrillic letter looks like, or 0.
+// lookalike returns the Latin letter a Cyrillic letter stands for, or 0:
+// the file letters read phonetically, as Russian players name the files
+// (а б ц д е ф г х: a b c d e f g h; "с" too, the letter of the same key
+// as Latin c and the look-alike of it), and the letters that look like
+// Latin ones and are typed by mistake on a Russian keyboard (к м н о р т
+// у). "в" is not "b": it only looks like a capital B. "х" is both the
+// file h and the look-alike of the capture sign x; parse tries both.
 func lookalike(c rune) byte {
-	switch c {
-	case 'а':
-		return 'a'
-	case 'А':
-		return 'A'
-	case 'в':
-		return 'b'
-	case 'В':
-		return 'B'
-	case 'с':
-		return 'c'
-	case 'С':
-		return 'C'
-	case 'е':
-		return 'e'
-	case 'Е':
-		return 'E'
-	case 'н':
-		return 'h'
-	case 'Н':
-		return 'H'
-	case 'к':
-		return 'k'
-	case 'К':
-		return 'K'
-	case 'м':
-		return 'm'
-	case 'М':
-		return 'M'
-	case 'о':
-		return 'o'
-	case 'О':
-		return 'O'
-	case 'р':
-		return 'p'
-	case 'Р':
-		return 'P'
-	case 'т':
-		return 't'
-	case 'Т':
-		return 'T'
-	case 'х':
-		return 'x'
-	case 'Х':
-		return 'X'
-	case 'у':
-		return 'y'
-	case 'У':
-		return 'Y'
+	if l, ok := cyrillicLatin[unicode.ToLower(c)]; ok {
+		if unicode.IsUpper(c) {
+			return l &^ 0x20
+		}
+		return l
 	}
 	return 0
+}
+
+// cyrillicLatin maps the lower-case Cyrillic letters lookalike reads.
+var cyrillicLatin = map[rune]byte{
+	'а': 'a', 'б': 'b', 'ц': 'c', 'с': 'c', 'д': 'd', 'е': 'e', 'ф': 'f', 'г': 'g', 'х': 'h',
+	'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'т': 't', 'у': 'y',
 }
 
 // pathEquals reports whether m's path is exactly sqs.

@@ -16,7 +16,8 @@ import (
 )
 
 // HandleMessage takes a typed move (see notation.go): a text that reads as a move, from a user
-// who plays a game in the bot. It is offered every message that is no command and no answer to
+// who plays a game in the bot, or, while a game waits for the user's move, any text that looks
+// like an attempt at one (looksLikeAttempt), which is answered as a move, legal or not. It is offered every message that is no command and no answer to
 // a prompt, before the relay, so that a move never goes to the admins; anything else it leaves.
 //
 // Which game a typed move goes to, when the user plays several: the games where it is their turn
@@ -26,7 +27,7 @@ import (
 // is the user's turn in no game, the answer says so.
 func (v *View) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
 	m := u.Message
-	if m == nil || m.Text == "" || !looksLikeMove(m.Text) {
+	if m == nil || m.Text == "" || !looksLikeAttempt(m.Text) {
 		return false, nil
 	}
 	list, err := v.svc.Store(tx.DB()).UserBoards(ctx, u.Service, u.User.ID, 0)
@@ -43,7 +44,9 @@ func (v *View) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (boo
 			mine = append(mine, bi)
 		}
 	}
-	if len(active) == 0 {
+	// A text that only looks like an attempt at a move is taken while a game waits for the
+	// user's move; a clear move also when the user waits for the opponent.
+	if len(active) == 0 || (len(mine) == 0 && !looksLikeMove(m.Text)) {
 		return false, nil
 	}
 	c := texts.For(u.User.Language)
