@@ -34,8 +34,8 @@ func TestParseTyped(t *testing.T) {
 		{game(t, "russian"), "с3-d4", "c3-d4"},   // Cyrillic с
 		{game(t, "russian"), "С3 – Д4", "c3-d4"}, // Cyrillic file letters, read by their sound
 		{game(t, "russian"), "с3-д4", "c3-d4"},
-		{game(t, "russian"), "г3-х4", "g3-h4"}, // х is the file h
-		{game(t, "russian"), "а3-в4", ""},      // в is not b
+		{game(t, "russian"), "г3-х4", "g3-h4"},             // х is the file h
+		{game(t, "russian"), "а3-в4", ""},                  // в is not b
 		{game(t, "chess", "e2e4", "d7d5"), "ехд5", "e4d5"}, // х as the capture sign
 		{game(t, "chess"), "Кф3", "g1f3"},
 		{game(t, "russian"), "е3-f4", "e3-f4"},   // Cyrillic е
