@@ -137,18 +137,7 @@ func (g *Game) parseReading(text string) (Move, *MoveError) {
 			}
 		}
 	} else {
-		for _, m := range legal {
-			if pathEquals(&m.m, in.squares) {
-				cands = append(cands, m)
-			}
-		}
-		if len(cands) == 0 {
-			for _, m := range legal {
-				if pathContains(&m.m, in.squares) {
-					cands = append(cands, m)
-				}
-			}
-		}
+		cands = g.byRoute(legal, in.squares)
 	}
 	// A suffix must match; without one, a move without suffix (Chase's
 	// slide A3-A4) wins over moves that need one (the exchanges A3>A4:k).
@@ -173,6 +162,100 @@ func (g *Game) parseReading(text string) (Move, *MoveError) {
 		return Move{}, g.refuse(legal, in.squares[0])
 	}
 	return Move{}, &MoveError{Kind: MoveAmbiguous, Candidates: cands}
+}
+
+// byRoute finds the legal moves a list of squares names (two at least),
+// trying in turn: the move's path exactly; for a capture chain merged with
+// others of the same effect (a ring taken either way round, a king
+// stopping on another square between two pieces), the path of any of its
+// routes; the origin, the destination and some landing squares in order,
+// of the move or of one of its routes; the origin and the destination with
+// squares in any order, each a landing square of one of its routes or a
+// square of a piece it takes. Several moves found make the text ambiguous,
+// and the player is asked for the full route.
+func (g *Game) byRoute(legal []Move, sqs []int) []Move {
+	var cands []Move
+	for _, m := range legal {
+		if pathEquals(&m.m, sqs) {
+			cands = append(cands, m)
+		}
+	}
+	if len(cands) > 0 {
+		return cands
+	}
+	var routes []move
+	if g.r.dedupe {
+		routes = g.r.routes(g.cur(), g.r.newCtx(), nil)
+	}
+	// of returns the legal move of a route.
+	of := func(rt *move) (Move, bool) {
+		for _, m := range legal {
+			if m.m.sameEffect(rt) {
+				return m, true
+			}
+		}
+		return Move{}, false
+	}
+	add := func(m Move) {
+		for _, c := range cands {
+			if c.m.equal(&m.m) {
+				return
+			}
+		}
+		cands = append(cands, m)
+	}
+	for i := range routes {
+		if pathEquals(&routes[i], sqs) {
+			if m, ok := of(&routes[i]); ok {
+				add(m)
+			}
+		}
+	}
+	if len(cands) > 0 {
+		return cands
+	}
+	for _, m := range legal {
+		if pathContains(&m.m, sqs) {
+			add(m)
+		}
+	}
+	for i := range routes {
+		if pathContains(&routes[i], sqs) {
+			if m, ok := of(&routes[i]); ok {
+				add(m)
+			}
+		}
+	}
+	if len(cands) > 0 || len(routes) == 0 {
+		return cands
+	}
+	for _, m := range legal {
+		if m.m.ncap == 0 || m.m.from() != sqs[0] || m.m.to() != sqs[len(sqs)-1] {
+			continue
+		}
+		named := map[int]bool{}
+		_, captured := g.Describe(m)
+		for _, name := range captured {
+			if sq, ok := g.r.topo.lookup[strings.ToLower(name)]; ok {
+				named[sq] = true
+			}
+		}
+		for i := range routes {
+			if routes[i].sameEffect(&m.m) {
+				for k := 0; k < int(routes[i].npath); k++ {
+					named[int(routes[i].path[k])] = true
+				}
+			}
+		}
+		all := true
+		for _, sq := range sqs[1 : len(sqs)-1] {
+			all = all && named[sq]
+		}
+		if all {
+			add(m)
+		}
+	}
+	return cands
 }
 
 // refuse explains why no legal move starts on sq: an empty square, an

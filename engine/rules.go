@@ -145,6 +145,17 @@ func (r *rules) newCtx() *ctx {
 // generate fills out with the legal moves of s (unsorted, without
 // notation) and returns it. It allocates only if out is too small.
 func (r *rules) generate(s *State, c *ctx, out []move) []move {
+	ms := r.routes(s, c, out)
+	if r.dedupe {
+		ms = dedupeMoves(ms, !r.dedupeAll)
+	}
+	c.out = ms
+	return ms
+}
+
+// routes is generate without merging the moves of the same effect: every
+// route of a capture chain, one move each.
+func (r *rules) routes(s *State, c *ctx, out []move) []move {
 	c.s, c.out, c.me = s, out[:0], s.Turn
 	c.dmap = r.topo.sym[s.Turn]
 	c.links, c.nd = r.topo.links, r.topo.nd
@@ -183,9 +194,6 @@ func (r *rules) generate(s *State, c *ctx, out []move) []move {
 	ms := c.out
 	for _, f := range r.filters {
 		ms = f(r, s, ms)
-	}
-	if r.dedupe {
-		ms = dedupeMoves(ms, !r.dedupeAll)
 	}
 	c.out = ms
 	return ms
