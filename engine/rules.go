@@ -92,6 +92,9 @@ type rules struct {
 	// standard algebraic notation) from text already turned into Latin
 	// letters; done is false when text is not in such a form.
 	special func(g *Game, legal []Move, text string) (m Move, err *MoveError, done bool)
+	// inCheck reports whether the side to move is in check (chess; nil
+	// elsewhere), for the check marks of standard algebraic notation.
+	inCheck func(s *State) bool
 	// letters lists the letters of the game's notation besides its square
 	// names and "x" (chess piece letters).
 	letters string

@@ -54,6 +54,8 @@ type Scene struct {
 	Sent [2]time.Time
 	// Web is when each seat's player last acted on the game on the web (zero: never).
 	Web [2]time.Time
+	// record caches Record.
+	record []string
 }
 
 // Hearing is how a seat hears of a change, as the notification policy decides (notify.go).

@@ -17,6 +17,9 @@ type Board struct {
 	Levels map[string]string
 	// Controls names the time controls of the catalogue by name (plain).
 	Controls map[string]string
+	// Promotions are the buttons of the pieces a chess pawn may become, by the engine's letter
+	// (Q, R, B, N): the piece drawn and named (plain).
+	Promotions map[string]string
 	// Reasons words the rules that end a game (by engine.Rule's name: "checkmate",
 	// "few_dice", ...) and the other ways a game ends ("resignation", "timeout", "agreement",
 	// "timeout_draw": time ran out but the opponent could not have won), as the end of a
@@ -161,9 +164,10 @@ var boardEN = Board{
 		"foxgeese13": "Fox and Geese (13 geese)", "foxgeese15": "Fox and Geese (15 geese)",
 		"foxgeese17": "Fox and Geese (17 geese)", "chess": "Chess",
 	},
-	Sides:    map[string]string{"White": "White", "Black": "Black", "Red": "Red", "Geese": "Geese", "Fox": "Fox"},
-	Levels:   map[string]string{"easy": "easy", "normal": "normal", "strong": "strong"},
-	Controls: map[string]string{"none": "no clock", "corr1d": "1 day a move", "corr3d": "3 days a move", "blitz10+5": "10 min + 5 s a move"},
+	Sides:      map[string]string{"White": "White", "Black": "Black", "Red": "Red", "Geese": "Geese", "Fox": "Fox"},
+	Levels:     map[string]string{"easy": "easy", "normal": "normal", "strong": "strong"},
+	Promotions: map[string]string{"Q": "♕ Queen", "R": "♖ Rook", "B": "♗ Bishop", "N": "♘ Knight"},
+	Controls:   map[string]string{"none": "no clock", "corr1d": "1 day a move", "corr3d": "3 days a move", "blitz10+5": "10 min + 5 s a move"},
 	Reasons: map[string]string{
 		"no_moves": "no moves left", "checkmate": "checkmate", "stalemate": "stalemate",
 		"repetition": "threefold repetition", "fifty_moves": "the fifty-move rule",
@@ -280,9 +284,10 @@ var boardRU = Board{
 		"foxgeese13": "Лиса и гуси (13 гусей)", "foxgeese15": "Лиса и гуси (15 гусей)",
 		"foxgeese17": "Лиса и гуси (17 гусей)", "chess": "Шахматы",
 	},
-	Sides:    map[string]string{"White": "Белые", "Black": "Чёрные", "Red": "Красные", "Geese": "Гуси", "Fox": "Лиса"},
-	Levels:   map[string]string{"easy": "лёгкий", "normal": "средний", "strong": "сильный"},
-	Controls: map[string]string{"none": "без часов", "corr1d": "1 день на ход", "corr3d": "3 дня на ход", "blitz10+5": "10 мин + 5 с за ход"},
+	Sides:      map[string]string{"White": "Белые", "Black": "Чёрные", "Red": "Красные", "Geese": "Гуси", "Fox": "Лиса"},
+	Levels:     map[string]string{"easy": "лёгкий", "normal": "средний", "strong": "сильный"},
+	Promotions: map[string]string{"Q": "♕ Ферзь", "R": "♖ Ладья", "B": "♗ Слон", "N": "♘ Конь"},
+	Controls:   map[string]string{"none": "без часов", "corr1d": "1 день на ход", "corr3d": "3 дня на ход", "blitz10+5": "10 мин + 5 с за ход"},
 	Reasons: map[string]string{
 		"no_moves": "ходов не осталось", "checkmate": "мат", "stalemate": "пат",
 		"repetition": "троекратное повторение", "fifty_moves": "правило 50 ходов",

@@ -105,7 +105,7 @@ func refusal(c *texts.Catalog, g *engine.Game, text string, err error) string {
 				names = append(names, "…")
 				break
 			}
-			names = append(names, m.String())
+			names = append(names, g.Display(m))
 		}
 		return html.EscapeString(strings.Join(names, ", "))
 	}

@@ -207,7 +207,7 @@ func checkFinalBoard(t *testing.T, e *env, bd *board.Board, seat int, user int64
 		return
 	}
 	last := bd.Moves[len(bd.Moves)-1]
-	if !strings.Contains(m.Text, "Last move: "+last.Text+" (") {
+	if !strings.Contains(m.Text, "Last move: ") || !strings.Contains(m.Text, " "+last.Text+" (") {
 		t.Errorf("board %d, seat %d, ply %d: the Telegram board says %q, not the last move %s", bd.ID, seat, bd.Ply(),
 			m.Text, last.Text)
 	}
@@ -318,7 +318,7 @@ func TestWebPlayerHearsNoSound(t *testing.T) {
 	other := map[int64]int64{1: 2, 2: 1}
 	lastMove := func(int64) string {
 		bd := e.board(t, id)
-		return "Last move: " + bd.Moves[len(bd.Moves)-1].Text
+		return " " + bd.Moves[len(bd.Moves)-1].Text + " ("
 	}
 	e.WaitIdle(t)
 	// On the web: the opponent's move changes the board in place, and shown on the web it is

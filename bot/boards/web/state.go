@@ -65,11 +65,15 @@ type SeatState struct {
 	ClockMS int64 `json:"clock_ms"`
 }
 
-// MoveState is a move of the move list.
+// MoveState is a move of the move list: Text as people read it (standard algebraic notation in
+// chess, see boards.Scene.Record), Move in the engine's notation (what the API reads back), and
+// Number, the number of the move the ply belongs to (one ply of each side makes a move).
 type MoveState struct {
-	Ply  int    `json:"ply"`
-	Seat int    `json:"seat"`
-	Text string `json:"text"`
+	Ply    int    `json:"ply"`
+	Seat   int    `json:"seat"`
+	Number int    `json:"number"`
+	Text   string `json:"text"`
+	Move   string `json:"move"`
 }
 
 // LegalMove is a legal move and the squares a player taps to make it: the origin, then each
@@ -197,8 +201,9 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 		d := bd.Deadline
 		st.Deadline = &d
 	}
-	for _, m := range bd.Moves {
-		st.Moves = append(st.Moves, MoveState{Ply: m.Ply, Seat: m.Seat, Text: m.Text})
+	record := sc.Record()
+	for i, m := range bd.Moves {
+		st.Moves = append(st.Moves, MoveState{Ply: m.Ply, Seat: m.Seat, Number: sc.MoveNumber(m.Ply), Text: record[i], Move: m.Text})
 		if seat >= 0 && m.Seat != seat && m.Ply > bd.Seats[seat].Seen {
 			st.Unseen = append(st.Unseen, m.Ply)
 		}

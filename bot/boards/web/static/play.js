@@ -160,9 +160,14 @@
     $("export").href = base + "/export";
 
     const list = $("moves");
-    list.replaceChildren(...s.moves.map((m) => el("li", {
-      value: m.ply, class: `move seat-${m.seat}` + (fresh.includes(m.ply) ? " fresh" : ""), "data-ply": m.ply,
-    }, m.text)));
+    // One row a move, numbered by moves (1. e4 e5 2. Nf3): the first side's ply carries the
+    // number, and so does a second side's ply that opens the list (1… e5).
+    list.replaceChildren(...s.moves.map((m, i) => {
+      const opens = i === 0 || s.moves[i - 1].number !== m.number;
+      const attrs = { class: `move seat-${m.seat}` + (fresh.includes(m.ply) ? " fresh" : ""), "data-ply": m.ply };
+      if (opens) attrs["data-number"] = m.seat === 0 ? `${m.number}.` : `${m.number}…`;
+      return el("li", attrs, m.text);
+    }));
     const last = list.lastElementChild;
     if (last && fresh.length) last.scrollIntoView({ block: "nearest" });
 
@@ -233,7 +238,7 @@
     const found = new Set();
     for (const m of state.moves) {
       if (!fresh.includes(m.ply)) continue;
-      for (const tok of m.text.match(/[a-z]?\d+/gi) || []) {
+      for (const tok of (m.move || m.text).match(/[a-z]?\d+/gi) || []) {
         const name = names.get(tok.toLowerCase());
         if (name) found.add(name);
       }
