@@ -4,18 +4,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions/board"
 )
 
 // playedBoard opens a chess board between users 1 (White) and 2 and plays moves on it.
 func playedBoard(t *testing.T, moves ...string) *board.Board {
 	t.Helper()
+	return playedFrom(t, "chess", "", moves...)
+}
+
+// playedFrom opens a board of a variant (from a position when start is not empty) between users
+// 1 (the first side) and 2 and plays moves on it.
+func playedFrom(t *testing.T, variant, start string, moves ...string) *board.Board {
+	t.Helper()
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	tc, err := board.ControlByName("none")
 	if err != nil {
 		t.Fatal(err)
 	}
-	bd, _, err := board.Open(board.Spec{Service: 1, Creator: 1, Variant: "chess", Seed: 1, Control: tc, Side: board.SideFirst}, now)
+	bd, _, err := board.Open(board.Spec{Service: 1, Creator: 1, Variant: variant, Seed: 1, Control: tc, Side: board.SideFirst,
+		Options: board.Options{Start: start}}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +104,30 @@ func TestNumbered(t *testing.T) {
 	for i, w := range want {
 		if got := sc.Numbered(i + 1); got != w {
 			t.Errorf("ply %d: %q, want %q", i+1, got, w)
+		}
+	}
+}
+
+// Ensure a side that cannot move because it has no pieces left is said to have no pieces left,
+// and one whose pieces are blocked to have no moves left.
+func TestEndReasonNoPieces(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		start, move, en, ru string
+	}{
+		{"W:Wc3:Bd4", "c3:e5", "no pieces left", "фигур не осталось"},
+		{"W:Wb2,c1,h2:Ba3", "h2-g3", "no moves left", "ходов не осталось"},
+	} {
+		bd := playedFrom(t, "russian", tc.start, tc.move)
+		if bd.Status != board.Finished || bd.Outcome == nil || bd.Outcome.Winner != 0 {
+			t.Fatalf("%s %s: %v %+v", tc.start, tc.move, bd.Status, bd.Outcome)
+		}
+		sc := scene(t, bd)
+		if got := sc.EndReason(texts.For("en")); got != tc.en {
+			t.Errorf("%s: %q, want %q", tc.start, got, tc.en)
+		}
+		if got := sc.EndReason(texts.For("ru")); got != tc.ru {
+			t.Errorf("%s: %q, want %q", tc.start, got, tc.ru)
 		}
 	}
 }

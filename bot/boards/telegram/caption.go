@@ -33,8 +33,7 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 	var lines []string
 	lines = append(lines, fmt.Sprintf(t.Title, html.EscapeString(c.Game(bd.Variant)), sc.CurrentMove()))
 	clocks := bd.Clocks(now)
-	timed := bd.Control.Mode == board.ClockFischer || bd.Control.Mode == board.ClockByoyomi ||
-		bd.Control.Mode == board.ClockSandglass
+	timed := boards.GameClock(bd)
 	for _, i := range []int{1 - seat, seat} {
 		mark := "▫️ "
 		if bd.Status == board.Active && bd.ToMove == i {
@@ -62,8 +61,14 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 		default:
 			lines = append(lines, fmt.Sprintf(t.TheirTurn, sc.Name(c, bd.ToMove)))
 		}
-		if !bd.Deadline.IsZero() {
-			lines = append(lines, fmt.Sprintf(t.TimeLeft, c.Duration(bd.Deadline.Sub(now))))
+		switch left := c.Duration(bd.Deadline.Sub(now)); {
+		case bd.Deadline.IsZero():
+		case !timed:
+			lines = append(lines, fmt.Sprintf(t.TimeLeft, left))
+		case bd.ToMove == seat:
+			lines = append(lines, fmt.Sprintf(t.ClockYours, left))
+		default:
+			lines = append(lines, fmt.Sprintf(t.ClockTheirs, left))
 		}
 		if o := bd.Offer; o != nil {
 			if o.Seat == seat {

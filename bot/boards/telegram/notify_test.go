@@ -317,9 +317,18 @@ func TestClockReminder(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.start(t)
-	id := e.startPair(t, "Russian draughts", "10 min + 5 s a move", "Русские шашки", "10 мин + 5 с за ход")
+	id := e.startPair(t, "Russian draughts", "10 min + 5 s per move", "Русские шашки", "10 мин на партию + 5 с за ход")
 	users := e.seats(t, id)
-	e.turn(t, users[0], id, 0)
+	// A clock of the game: the time is on the player's clock, never "for the move".
+	yours := map[int64]string{1: "left on your clock", 2: "На ваших часах осталось"}
+	theirs := map[int64]string{1: "left on the opponent's clock", 2: "На часах соперника осталось"}
+	perMove := map[int64]string{1: "for the move", 2: "На ход"}
+	if m := e.turn(t, users[0], id, 0); !strings.Contains(m.Text, yours[users[0]]) || strings.Contains(m.Text, perMove[users[0]]) {
+		t.Errorf("the board of the player to move: %q", m.Text)
+	}
+	if m := e.waitCaption(t, users[1], theirs[users[1]]); strings.Contains(m.Text, perMove[users[1]]) {
+		t.Errorf("the board of the player waiting: %q", m.Text)
+	}
 	e.clock.advance(7 * time.Minute)
 	e.settle(t)
 	if n := e.CountText(users[0], "⏰"); n != 0 {
@@ -329,6 +338,9 @@ func TestClockReminder(t *testing.T) {
 	m := e.waitCaption(t, users[0], "⏰")
 	if !strings.Contains(m.Text, "1:2") && !strings.Contains(m.Text, "1:3") {
 		t.Errorf("the reminder: %q", m.Text)
+	}
+	if clock := map[int64]string{1: "left on your clock!", 2: "На ваших часах осталось"}[users[0]]; !strings.Contains(m.Text[strings.Index(m.Text, "⏰"):], clock) {
+		t.Errorf("the reminder does not speak of the clock: %q", m.Text)
 	}
 	e.clock.advance(10 * time.Second)
 	e.settle(t)
