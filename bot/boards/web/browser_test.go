@@ -20,6 +20,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 )
 
@@ -151,10 +152,15 @@ func (a *pagesAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		pagesJSON(w, 200, map[string]any{"user": map[string]any{"id": 1, "name": "Ann", "lang": a.lang}, "csrf": pagesCSRF})
 	case path == "/variants":
+		var levels []map[string]string
+		for _, l := range []string{"easy", "normal", "strong"} {
+			levels = append(levels, map[string]string{"name": l, "title": texts.For(a.lang).Board.Levels[l]})
+		}
 		pagesJSON(w, 200, []map[string]any{
-			{"name": "russian", "title": "Russian draughts", "controls": []map[string]string{{"name": "no clock", "title": "No clock"}}},
+			{"name": "russian", "title": "Russian draughts", "controls": []map[string]string{{"name": "no clock", "title": "No clock"}},
+				"levels": levels},
 			{"name": "chess", "title": "Chess", "controls": []map[string]string{
-				{"name": "no clock", "title": "No clock"}, {"name": "blitz", "title": "5 minutes"}}},
+				{"name": "no clock", "title": "No clock"}, {"name": "blitz", "title": "5 minutes"}}, "levels": levels},
 		})
 	case path == "/games":
 		// Not in the API's order: the page puts my turn first itself.
@@ -343,7 +349,8 @@ func (a *pagesAPI) stateLocked() map[string]any {
 	toMove := int(g.ToMove())
 	moves := []map[string]any{}
 	for i, mv := range g.History() {
-		moves = append(moves, map[string]any{"ply": i + 1, "seat": a.movers[i], "text": mv.String()})
+		moves = append(moves, map[string]any{"ply": i + 1, "seat": a.movers[i], "number": (i+a.movers[0])/2 + 1,
+			"text": g.Record()[i], "move": mv.String()})
 	}
 	legal := []map[string]any{}
 	if a.status == "active" && toMove == 0 {
@@ -370,7 +377,8 @@ func (a *pagesAPI) stateLocked() map[string]any {
 		"status": a.status, "revision": a.revision, "seat": 0,
 		"seats": []map[string]any{
 			{"name": "Ann", "bot": "", "clock_ms": a.clockMS},
-			{"name": "Bot", "bot": "strong", "clock_ms": a.clockMS},
+			{"name": fmt.Sprintf(texts.For(a.lang).Board.Bot, texts.For(a.lang).Board.Levels["strong"]), "bot": "strong",
+				"level": texts.For(a.lang).Board.Levels["strong"], "clock_ms": a.clockMS},
 		},
 		"to_move": toMove, "ply": g.Ply(), "deadline": deadline,
 		"moves": moves, "unseen": append([]int{}, a.unseen...), "legal": legal,
@@ -566,7 +574,7 @@ func TestPlayPageMoves(t *testing.T) {
 	if got := pagesText(ctx, t, "#players .player.to-move .name"); got != "Ann (you)" {
 		t.Errorf("the side to move: %q", got)
 	}
-	if got := pagesText(ctx, t, "#players .player[data-seat='1'] .name"); got != "Bot (bot: strong)" {
+	if got := pagesText(ctx, t, "#players .player[data-seat='1'] .name"); got != "Bot (strong)" {
 		t.Errorf("the opponent: %q", got)
 	}
 	// The movable pieces are those the engine lets move.

@@ -58,8 +58,11 @@ type GameState struct {
 // SeatState is a seat as the web shows it.
 type SeatState struct {
 	Name string `json:"name"`
-	// Bot is the bot's level ("easy", "normal", "strong"), "" for a player.
-	Bot string `json:"bot"`
+	// Bot is the bot's level ("easy", "normal", "strong"), "" for a player; Level names it in
+	// the viewer's language, as Telegram does (texts.Board.Levels), and Name already says it
+	// ("Bot (easy)"), so that a page shows the name alone.
+	Bot   string `json:"bot"`
+	Level string `json:"level"`
 	// ClockMS is what is left of the seat's main time, in milliseconds, the running clock
 	// charged with its thinking so far.
 	ClockMS int64 `json:"clock_ms"`
@@ -192,7 +195,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 		ToMove: bd.ToMove, Ply: bd.Ply(), Moves: []MoveState{}, Unseen: []int{}, Legal: []LegalMove{}}
 	clocks := bd.Clocks(now)
 	for i, s := range bd.Seats {
-		st.Seats[i] = SeatState{Bot: s.Bot.String(), ClockMS: clocks[i].Milliseconds()}
+		st.Seats[i] = SeatState{Bot: s.Bot.String(), Level: c.Board.Levels[s.Bot.String()], ClockMS: clocks[i].Milliseconds()}
 		if !s.Empty() {
 			st.Seats[i].Name = plain(sc.Name(c, i))
 		}

@@ -179,8 +179,8 @@
     const box = $("players");
     box.replaceChildren(...[0, 1].map((i) => {
       const seat = s.seats[i] || {};
+      // The server names the bot with its level ("Bot (easy)"), in the words Telegram uses.
       let name = seat.name || t("nobody");
-      if (seat.bot) name += ` (${t("bot")}: ${t("level." + seat.bot)})`;
       if (i === s.seat) name += ` (${t("you")})`;
       const toMove = s.status === "active" && s.to_move === i;
       return el("div", { class: "player" + (toMove ? " to-move" : ""), "data-seat": i },
