@@ -113,6 +113,9 @@ type Board struct {
 	From, Stuck, NoPiece, NotYourPiece, MustCapture, Moves string
 	// NotYourTurnIn: a move typed while the opponent is to move in the game (which).
 	NotYourTurnIn string
+	// TypedPlayed answers a typed move played: the move (numbered), the game, the opponent;
+	// ToBoard is its button, which brings the board to the bottom of the chat (plain).
+	TypedPlayed, ToBoard string
 
 	// Days (days, hours) and Hours (hours, minutes) write a long time left, Seconds a short one
 	// as a clock (minutes, seconds) (plain).
@@ -246,6 +249,8 @@ var boardEN = Board{
 	MustCapture:    "A capture is compulsory.",
 	Moves:          "Your moves: %s.",
 	NotYourTurnIn:  "It is not your turn in %s.",
+	TypedPlayed:    "✅ You played <b>%s</b> in %s against %s.",
+	ToBoard:        "♟ To the board",
 	Days:           "%d d %d h",
 	Hours:          "%d h %d min",
 	Seconds:        "%d:%02d",
@@ -369,6 +374,8 @@ var boardRU = Board{
 	MustCapture:    "Бить обязательно.",
 	Moves:          "Ваши ходы: %s.",
 	NotYourTurnIn:  "В партии «%s» сейчас не ваш ход.",
+	TypedPlayed:    "✅ Ваш ход <b>%s</b> в партии «%s» (соперник: %s).",
+	ToBoard:        "♟ К доске",
 	Days:           "%d д %d ч",
 	Hours:          "%d ч %d мин",
 	Seconds:        "%d:%02d",

@@ -49,6 +49,10 @@ type GameState struct {
 	// Legal are the viewer's legal moves when it is their turn.
 	Legal      []LegalMove  `json:"legal"`
 	Offer      *OfferState  `json:"offer"`
+	// Declined is the answer to the viewer's draw offer of this move when it was declined (at
+	// once by the bot, or by the opponent); nil otherwise. An offer accepted ends the game
+	// (Result).
+	Declined *DeclinedState `json:"declined"`
 	CanUndo    bool         `json:"can_undo"`
 	Spectators bool         `json:"spectators"`
 	Result     *ResultState `json:"result"`
@@ -89,6 +93,13 @@ type LegalMove struct {
 // OfferState is a pending draw offer.
 type OfferState struct {
 	Seat int `json:"seat"`
+}
+
+// DeclinedState is a draw offer declined: the seat that declined it and the answer in the
+// viewer's language, in the words of the Telegram view (plain).
+type DeclinedState struct {
+	Seat int    `json:"seat"`
+	Text string `json:"text"`
 }
 
 // ResultState is the result of a finished game: the text in the viewer's language and the
@@ -219,6 +230,15 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	}
 	if o := bd.Offer; o != nil {
 		st.Offer = &OfferState{Seat: o.Seat}
+	}
+	// A seat offers a draw once a move; an offer of this move no longer standing in a game
+	// that goes on was declined.
+	if seat >= 0 && bd.Status == board.Active && bd.Offer == nil && bd.Seats[seat].Offered {
+		text := c.Board.Declined
+		if bd.Seats[1-seat].Bot != board.NoBot {
+			text = c.Board.BotDeclines
+		}
+		st.Declined = &DeclinedState{Seat: 1 - seat, Text: plain(text)}
 	}
 	st.CanUndo = seat >= 0 && boards.CanUndo(bd, seat)
 	if bd.Status == board.Finished && bd.Outcome != nil {

@@ -143,6 +143,8 @@
 
     let offer = "";
     if (s.offer && s.status === "active") offer = s.offer.seat === s.seat ? t("offer.mine") : t("offer.theirs", { name: seatName(s.offer.seat) });
+    // The answer to the player's offer of this move: the bot's at once, or the opponent's.
+    else if (s.declined && s.status === "active") offer = s.declined.text;
     $("offer").textContent = offer;
     $("offer").hidden = !offer;
 
@@ -150,7 +152,7 @@
     const theirOffer = active && player && s.offer && s.offer.seat !== s.seat;
     $("join").hidden = !(s.status === "waiting" && !player && me);
     $("undo").hidden = !(active && player && s.can_undo);
-    $("draw-offer").hidden = !(active && player && !s.offer);
+    $("draw-offer").hidden = !(active && player && !s.offer && !s.declined);
     $("draw-accept").hidden = !theirOffer;
     $("draw-decline").hidden = !theirOffer;
     $("resign").hidden = !(active && player);
