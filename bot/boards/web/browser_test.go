@@ -62,6 +62,7 @@ type pagesAPI struct {
 	status     string
 	unseen     []int
 	offer      *int
+	declined   map[string]any // the answer to Ann's draw offer of this move
 	spectators bool
 	canUndo    bool
 	result     map[string]any
@@ -382,7 +383,7 @@ func (a *pagesAPI) stateLocked() map[string]any {
 		},
 		"to_move": toMove, "ply": g.Ply(), "deadline": deadline,
 		"moves": moves, "unseen": append([]int{}, a.unseen...), "legal": legal,
-		"offer": offer, "can_undo": a.canUndo, "spectators": a.spectators, "result": a.result,
+		"offer": offer, "declined": a.declined, "can_undo": a.canUndo, "spectators": a.spectators, "result": a.result,
 		"picture": map[string]any{
 			"url":   fmt.Sprintf("/api/v1/games/%d/picture.png?seat=0&ply=%d", pagesGameID, g.Ply()),
 			"width": im.Width, "height": im.Height, "squares": squares,
@@ -985,7 +986,7 @@ func TestPlayPageActions(t *testing.T) {
 	a.offer = &seat
 	a.changedLocked()
 	a.mu.Unlock()
-	err = chromedp.Do(ctx, pagesUntil(`document.getElementById("offer").textContent === "Bot offers a draw." &&
+	err = chromedp.Do(ctx, pagesUntil(`document.getElementById("offer").textContent === "Bot (strong) offers a draw." &&
 		!document.getElementById("draw-accept").hidden`), chromedp.Click("#draw-decline"),
 		pagesUntil(`document.getElementById("offer").hidden && !document.getElementById("draw-offer").hidden`))
 	if err != nil {

@@ -49,3 +49,24 @@ func TestPageBotLevelAndMoveNumbers(t *testing.T) {
 		t.Errorf("the levels offered %q, want %q", levels, want)
 	}
 }
+
+// Ensure the game page shows the answer to the player's draw offer when it was declined (the
+// bot's, at once), and offers no second draw that move.
+func TestPageDrawDeclined(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "russian", "", "ru")
+	a.declined = map[string]any{"seat": 1, "text": "Бот отказывается от ничьей."}
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady,
+		pagesUntil(`!document.getElementById("offer").hidden`)); err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	if got := pagesText(ctx, t, "#offer"); got != "Бот отказывается от ничьей." {
+		t.Errorf("the answer shown: %q", got)
+	}
+	hidden, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("draw-offer").hidden`))
+	if err != nil || !hidden {
+		t.Errorf("a second offer is offered: %v", err)
+	}
+}

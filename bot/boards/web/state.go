@@ -47,16 +47,16 @@ type GameState struct {
 	// Unseen are the plies of the opponent's moves the viewer has not seen yet.
 	Unseen []int `json:"unseen"`
 	// Legal are the viewer's legal moves when it is their turn.
-	Legal      []LegalMove  `json:"legal"`
-	Offer      *OfferState  `json:"offer"`
+	Legal []LegalMove `json:"legal"`
+	Offer *OfferState `json:"offer"`
 	// Declined is the answer to the viewer's draw offer of this move when it was declined (at
 	// once by the bot, or by the opponent); nil otherwise. An offer accepted ends the game
 	// (Result).
-	Declined *DeclinedState `json:"declined"`
-	CanUndo    bool         `json:"can_undo"`
-	Spectators bool         `json:"spectators"`
-	Result     *ResultState `json:"result"`
-	Picture    PictureState `json:"picture"`
+	Declined   *DeclinedState `json:"declined"`
+	CanUndo    bool           `json:"can_undo"`
+	Spectators bool           `json:"spectators"`
+	Result     *ResultState   `json:"result"`
+	Picture    PictureState   `json:"picture"`
 }
 
 // SeatState is a seat as the web shows it.
