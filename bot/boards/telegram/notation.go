@@ -13,14 +13,15 @@ import (
 // The engine reads moves leniently: each game's notation ("c3-d4", "g5:e3:c5", "32-28", "e2e4",
 // "A3>A4:2"), "c3d4", a capture by its ends, a single square when one move ends there, chess in
 // standard algebraic notation ("Nf3", "exd5", "e8=Q", "O-O", "bxc5" with a lowercase piece
-// letter where no pawn move fits), and Cyrillic letters that look like the Latin ones ("с3-d4"
-// typed on a Russian keyboard). The bot adds the Russian chess piece letters at the start of a
+// letter where no pawn move fits), and Cyrillic letters: the file letters read by their sound
+// and the letters that look like Latin ones ("с3-д4" typed on a Russian keyboard). The bot adds the Russian chess piece letters at the start of a
 // move (Кр king, Ф queen, Л rook, С bishop, К knight, followed by a file), tried before the
 // look-alike reading (which reads К as the king).
 //
-// A text is taken as a move, rather than as a message for the admins, only when it reads as one
+// A text is taken as a move, rather than as a message for the admins, when it reads as one
 // (looksLikeMove): square names, numbers, piece letters and move punctuation, with at least one
-// square ("e4", "c3", "A3") or two numbers ("32-28"), or a castling.
+// square ("e4", "c3", "A3") or two numbers ("32-28"), or a castling; and while a game waits for
+// the user's move, when it looks like an attempt at one (looksLikeAttempt: "c3-d9", "55-60").
 
 // lookalikes maps the Cyrillic letters a player may type for Latin ones to those, as the engine
 // reads them: the file letters by their sound (а б ц/с д е ф г х: a b c d e f g h) and the
