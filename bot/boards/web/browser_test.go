@@ -357,7 +357,7 @@ func (a *pagesAPI) stateLocked() map[string]any {
 	if a.status == "active" && toMove == 0 {
 		for _, mv := range g.LegalMoves() {
 			path, _ := g.Describe(mv)
-			legal = append(legal, map[string]any{"text": mv.String(), "path": path})
+			legal = append(legal, map[string]any{"text": mv.String(), "shown": g.Display(mv), "path": path})
 		}
 	}
 	im := g.ImageMap(engine.First)
@@ -814,10 +814,11 @@ func TestPlayPagePromotion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []string
+	var want, shown []string
 	for _, mv := range g.LegalMoves() {
 		if path, _ := g.Describe(mv); slices.Equal(path, []string{"e7", "e8"}) {
 			want = append(want, mv.String())
+			shown = append(shown, g.Display(mv))
 		}
 	}
 	if len(want) < 2 {
@@ -833,9 +834,9 @@ func TestPlayPagePromotion(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Fatalf("choices %v, want %v", got, want)
+	slices.Sort(shown)
+	if !slices.Equal(got, shown) || !slices.Contains(got, "e8=Q+") {
+		t.Fatalf("choices %v, want %v, as people read them", got, shown)
 	}
 	if n := len(a.postsTo(fmt.Sprintf("/games/%d/moves", pagesGameID))); n != 0 {
 		t.Fatalf("%d moves posted before the choice", n)

@@ -84,10 +84,12 @@ type MoveState struct {
 }
 
 // LegalMove is a legal move and the squares a player taps to make it: the origin, then each
-// landing square (engine.Game.Describe).
+// landing square (engine.Game.Describe). Text is the engine's notation, what a client posts;
+// Shown is the move as people read it (engine.Game.Display: "e8=Q+" in chess).
 type LegalMove struct {
-	Text string   `json:"text"`
-	Path []string `json:"path"`
+	Text  string   `json:"text"`
+	Shown string   `json:"shown"`
+	Path  []string `json:"path"`
 }
 
 // OfferState is a pending draw offer.
@@ -225,7 +227,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	if seat >= 0 && bd.Status == board.Active && bd.ToMove == seat {
 		for _, mv := range g.LegalMoves() {
 			path, _ := g.Describe(mv)
-			st.Legal = append(st.Legal, LegalMove{Text: mv.String(), Path: path})
+			st.Legal = append(st.Legal, LegalMove{Text: mv.String(), Shown: g.Display(mv), Path: path})
 		}
 	}
 	if o := bd.Offer; o != nil {
@@ -276,7 +278,8 @@ func webResult(c *texts.Catalog, sc *boards.Scene, seat int) *ResultState {
 	return res
 }
 
-// legalMoves returns the legal moves of a board's side to move, for the answer to a refused move.
+// legalMoves returns the legal moves of a board's side to move as people read them (the API
+// reads them back), for the answer to a refused move.
 func legalMoves(bd *board.Board) []string {
 	g, err := bd.Game()
 	if err != nil || bd.Status != board.Active {
@@ -284,7 +287,7 @@ func legalMoves(bd *board.Board) []string {
 	}
 	out := []string{}
 	for _, mv := range g.LegalMoves() {
-		out = append(out, mv.String())
+		out = append(out, g.Display(mv))
 	}
 	return out
 }

@@ -318,7 +318,7 @@
   function offerChoices(moves) {
     const box = $("choices");
     const buttons = moves.map((m) => {
-      const b = el("button", { type: "button", class: "choice", "data-move": m.text }, m.text);
+      const b = el("button", { type: "button", class: "choice", "data-move": m.text }, m.shown || m.text);
       b.addEventListener("click", () => play(m.text));
       return b;
     });
