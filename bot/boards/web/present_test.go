@@ -206,10 +206,15 @@ func checkFinalBoard(t *testing.T, e *env, bd *board.Board, seat int, user int64
 		t.Errorf("board %d, seat %d: no board message %d in the chat", bd.ID, seat, msgID)
 		return
 	}
-	last := bd.Moves[len(bd.Moves)-1]
-	if !strings.Contains(m.Text, "Last move: ") || !strings.Contains(m.Text, " "+last.Text+" (") {
+	g, err := bd.Rebuild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := g.Record() // the moves as the board shows them
+	last := record[len(record)-1]
+	if !strings.Contains(m.Text, "Last move: ") || !strings.Contains(m.Text, " "+last+" (") {
 		t.Errorf("board %d, seat %d, ply %d: the Telegram board says %q, not the last move %s", bd.ID, seat, bd.Ply(),
-			m.Text, last.Text)
+			m.Text, last)
 	}
 	path, _, err := e.app.Boards.PictureFile(bd, seat)
 	if err != nil {
