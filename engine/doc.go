@@ -21,9 +21,15 @@
 // "c3xe5" (a capture by its origin and destination), a single square
 // when one legal move ends there ("d4"), chess in standard algebraic
 // notation ("Nf3", "exd5", "e8=Q", "O-O", "0-0", "bxc5" with a lowercase
-// piece letter where no pawn move fits), and Cyrillic letters that look
-// like the Latin letters of the game's notation ("с3-d4" typed on a
-// Russian keyboard). A refused move is a *MoveError whose Kind says why
+// piece letter where no pawn move fits), Cyrillic file letters read by
+// their sound (а б ц/с д е ф г х: "с3-д4" is c3-d4; "в" is not b) and
+// the Cyrillic letters that look like the Latin letters of the game's
+// notation, and a capture chain along any legal route over the same
+// pieces, abbreviated, or by its ends and the squares it names in any
+// order (ambiguous when that names several moves). Display and Record
+// write moves for people: chess in standard algebraic notation with
+// check and mate marks ("Nf3", "exd5", "O-O", "e8=Q+", "Qxf7#"), the
+// other games in their own notation. A refused move is a *MoveError whose Kind says why
 // (unreadable, no piece, not yours, illegal, ambiguous, game over), with
 // the legal moves of the piece named or the candidates of an ambiguous
 // text; it wraps ErrIllegalMove, ErrAmbiguousMove or ErrGameOver.

@@ -84,7 +84,23 @@ func (g *Game) ParseMove(text string) (Move, error) {
 }
 
 // parse is ParseMove without the game-over check and the input field.
+// A Cyrillic "х" is read as the file h, and if that reads as no move, as
+// the capture sign x ("ехд5" is exd5); when neither reads, the answer is
+// the one that names a square.
 func (g *Game) parse(text string) (Move, *MoveError) {
+	m, e := g.parseReading(text)
+	if e == nil || !strings.ContainsAny(text, "хХ") {
+		return m, e
+	}
+	m2, e2 := g.parseReading(strings.NewReplacer("х", "x", "Х", "x").Replace(text))
+	if e2 == nil || e.Kind == MoveUnreadable {
+		return m2, e2
+	}
+	return Move{}, e
+}
+
+// parseReading reads one reading of a typed move.
+func (g *Game) parseReading(text string) (Move, *MoveError) {
 	unreadable := &MoveError{Kind: MoveUnreadable}
 	t := strings.TrimSpace(text)
 	if len(t) > 200 {
@@ -121,18 +137,7 @@ func (g *Game) parse(text string) (Move, *MoveError) {
 			}
 		}
 	} else {
-		for _, m := range legal {
-			if pathEquals(&m.m, in.squares) {
-				cands = append(cands, m)
-			}
-		}
-		if len(cands) == 0 {
-			for _, m := range legal {
-				if pathContains(&m.m, in.squares) {
-					cands = append(cands, m)
-				}
-			}
-		}
+		cands = g.byRoute(legal, in.squares)
 	}
 	// A suffix must match; without one, a move without suffix (Chase's
 	// slide A3-A4) wins over moves that need one (the exchanges A3>A4:k).
@@ -157,6 +162,100 @@ func (g *Game) parse(text string) (Move, *MoveError) {
 		return Move{}, g.refuse(legal, in.squares[0])
 	}
 	return Move{}, &MoveError{Kind: MoveAmbiguous, Candidates: cands}
+}
+
+// byRoute finds the legal moves a list of squares names (two at least),
+// trying in turn: the move's path exactly; for a capture chain merged with
+// others of the same effect (a ring taken either way round, a king
+// stopping on another square between two pieces), the path of any of its
+// routes; the origin, the destination and some landing squares in order,
+// of the move or of one of its routes; the origin and the destination with
+// squares in any order, each a landing square of one of its routes or a
+// square of a piece it takes. Several moves found make the text ambiguous,
+// and the player is asked for the full route.
+func (g *Game) byRoute(legal []Move, sqs []int) []Move {
+	var cands []Move
+	for _, m := range legal {
+		if pathEquals(&m.m, sqs) {
+			cands = append(cands, m)
+		}
+	}
+	if len(cands) > 0 {
+		return cands
+	}
+	var routes []move
+	if g.r.dedupe {
+		routes = g.r.routes(g.cur(), g.r.newCtx(), nil)
+	}
+	// of returns the legal move of a route.
+	of := func(rt *move) (Move, bool) {
+		for _, m := range legal {
+			if m.m.sameEffect(rt) {
+				return m, true
+			}
+		}
+		return Move{}, false
+	}
+	add := func(m Move) {
+		for _, c := range cands {
+			if c.m.equal(&m.m) {
+				return
+			}
+		}
+		cands = append(cands, m)
+	}
+	for i := range routes {
+		if pathEquals(&routes[i], sqs) {
+			if m, ok := of(&routes[i]); ok {
+				add(m)
+			}
+		}
+	}
+	if len(cands) > 0 {
+		return cands
+	}
+	for _, m := range legal {
+		if pathContains(&m.m, sqs) {
+			add(m)
+		}
+	}
+	for i := range routes {
+		if pathContains(&routes[i], sqs) {
+			if m, ok := of(&routes[i]); ok {
+				add(m)
+			}
+		}
+	}
+	if len(cands) > 0 || len(routes) == 0 {
+		return cands
+	}
+	for _, m := range legal {
+		if m.m.ncap == 0 || m.m.from() != sqs[0] || m.m.to() != sqs[len(sqs)-1] {
+			continue
+		}
+		named := map[int]bool{}
+		_, captured := g.Describe(m)
+		for _, name := range captured {
+			if sq, ok := g.r.topo.lookup[strings.ToLower(name)]; ok {
+				named[sq] = true
+			}
+		}
+		for i := range routes {
+			if routes[i].sameEffect(&m.m) {
+				for k := 0; k < int(routes[i].npath); k++ {
+					named[int(routes[i].path[k])] = true
+				}
+			}
+		}
+		all := true
+		for _, sq := range sqs[1 : len(sqs)-1] {
+			all = all && named[sq]
+		}
+		if all {
+			add(m)
+		}
+	}
+	return cands
 }
 
 // refuse explains why no legal move starts on sq: an empty square, an
@@ -234,59 +333,27 @@ func (r *rules) usesLetter(l byte) bool {
 	return strings.IndexByte(r.letters, lo) >= 0 || strings.IndexByte(r.letters, up) >= 0
 }
 
-// lookalike returns the Latin letter a Cyrillic letter looks like, or 0.
+// lookalike returns the Latin letter a Cyrillic letter stands for, or 0:
+// the file letters read phonetically, as Russian players name the files
+// (а б ц д е ф г х: a b c d e f g h; "с" too, the letter of the same key
+// as Latin c and the look-alike of it), and the letters that look like
+// Latin ones and are typed by mistake on a Russian keyboard (к м н о р т
+// у). "в" is not "b": it only looks like a capital B. "х" is both the
+// file h and the look-alike of the capture sign x; parse tries both.
 func lookalike(c rune) byte {
-	switch c {
-	case 'а':
-		return 'a'
-	case 'А':
-		return 'A'
-	case 'в':
-		return 'b'
-	case 'В':
-		return 'B'
-	case 'с':
-		return 'c'
-	case 'С':
-		return 'C'
-	case 'е':
-		return 'e'
-	case 'Е':
-		return 'E'
-	case 'н':
-		return 'h'
-	case 'Н':
-		return 'H'
-	case 'к':
-		return 'k'
-	case 'К':
-		return 'K'
-	case 'м':
-		return 'm'
-	case 'М':
-		return 'M'
-	case 'о':
-		return 'o'
-	case 'О':
-		return 'O'
-	case 'р':
-		return 'p'
-	case 'Р':
-		return 'P'
-	case 'т':
-		return 't'
-	case 'Т':
-		return 'T'
-	case 'х':
-		return 'x'
-	case 'Х':
-		return 'X'
-	case 'у':
-		return 'y'
-	case 'У':
-		return 'Y'
+	if l, ok := cyrillicLatin[unicode.ToLower(c)]; ok {
+		if unicode.IsUpper(c) {
+			return l &^ 0x20
+		}
+		return l
 	}
 	return 0
+}
+
+// cyrillicLatin maps the lower-case Cyrillic letters lookalike reads.
+var cyrillicLatin = map[rune]byte{
+	'а': 'a', 'б': 'b', 'ц': 'c', 'с': 'c', 'д': 'd', 'е': 'e', 'ф': 'f', 'г': 'g', 'х': 'h',
+	'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'т': 't', 'у': 'y',
 }
 
 // pathEquals reports whether m's path is exactly sqs.

@@ -14,9 +14,14 @@ func TestParseForms(t *testing.T) {
 	}{
 		{"russian", "", "e3-f4", "e3-f4"},
 		{"russian", "", "E3F4", "e3-f4"},
-		{"russian", "", "с3-d4", "c3-d4"},   // Cyrillic с
-		{"russian", "", "е3-f4", "e3-f4"},   // Cyrillic е
-		{"russian", "", "а3-в4", "a3-b4"},   // Cyrillic а and в
+		{"russian", "", "с3-d4", "c3-d4"}, // Cyrillic с
+		{"russian", "", "е3-f4", "e3-f4"}, // Cyrillic е
+		{"russian", "", "а3-б4", "a3-b4"}, // Cyrillic а and б
+		{"russian", "", "с3-д4", "c3-d4"}, // Cyrillic с and д, read phonetically
+		{"russian", "", "Ц3-Д4", "c3-d4"}, // capitals
+		{"russian", "", "е3-ф4", "e3-f4"}, // ф is f
+		{"russian", "", "г3-х4", "g3-h4"}, // г is g, х is h
+		{"russian", "", "Г3-Х4", "g3-h4"},
 		{"russian", "", "С3 — D4", "c3-d4"}, // Cyrillic С, a dash
 		{"russian", "", "h4", "g3-h4"},      // the only move to h4
 		{"russian", "W:Wc3:Bd4,f6,f4", "c3:e5:g7", "c3:e5:g7"},
@@ -41,9 +46,11 @@ func TestParseForms(t *testing.T) {
 		{"chess", "4k3/1P6/8/8/8/8/8/4K3 w - -", "b8=Q", "b7b8q"},
 		{"chess", "4k3/1P6/8/8/8/8/8/4K3 w - -", "b8N+", "b7b8n"},
 		{"chess", "4k3/1P6/8/8/8/8/8/4K3 w - -", "b7b8r", "b7b8r"},
-		{"chess", "4k3/8/8/2p5/1P6/B7/8/4K3 w - - 0 1", "bxc5", "b4c5"}, // the pawn can
-		{"chess", "4k3/8/8/2p5/8/B7/8/4K3 w - - 0 1", "bxc5", "a3c5"},   // no pawn: the bishop
-		{"chess", "4k3/8/8/2p5/8/B7/8/4K3 w - - 0 1", "Вxc5", "a3c5"},   // Cyrillic В
+		{"chess", "4k3/8/8/2p5/1P6/B7/8/4K3 w - - 0 1", "bxc5", "b4c5"},                           // the pawn can
+		{"chess", "4k3/8/8/2p5/8/B7/8/4K3 w - - 0 1", "bxc5", "a3c5"},                             // no pawn: the bishop
+		{"chess", "", "ф2-ф4", "f2f4"},                                                            // phonetic files
+		{"chess", "", "х2х4", "h2h4"},                                                             // х as the file h
+		{"chess", "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "ехд5", "e4d5"}, // х as the capture sign
 		{"chess", "4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "Rhf1", "h1f1"},
 		{"chess", "4k3/8/8/8/8/8/8/R3K2R w - - 0 1", "Кd2", "e1d2"}, // Cyrillic К
 		{"chase", "", "A3>A4:2", "A3>A4:2"},
@@ -90,7 +97,7 @@ func moveError(t *testing.T, g *Game, text string) *MoveError {
 
 func TestParseErrors(t *testing.T) {
 	ru := mustGame(t, "russian")
-	for _, text := range []string{"", "hello", "###", "д3-d4", "c3-d4ж", strings.Repeat("c3", 200), "\xff\xfe"} {
+	for _, text := range []string{"", "hello", "###", "ж3-d4", "в3-d4", "c3-d4ж", strings.Repeat("c3", 200), "\xff\xfe"} {
 		if e := moveError(t, ru, text); e.Kind != MoveUnreadable || !errors.Is(e, ErrIllegalMove) {
 			t.Errorf("%q: %v, want unreadable", text, e)
 		}

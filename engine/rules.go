@@ -92,6 +92,9 @@ type rules struct {
 	// standard algebraic notation) from text already turned into Latin
 	// letters; done is false when text is not in such a form.
 	special func(g *Game, legal []Move, text string) (m Move, err *MoveError, done bool)
+	// inCheck reports whether the side to move is in check (chess; nil
+	// elsewhere), for the check marks of standard algebraic notation.
+	inCheck func(s *State) bool
 	// letters lists the letters of the game's notation besides its square
 	// names and "x" (chess piece letters).
 	letters string
@@ -145,6 +148,17 @@ func (r *rules) newCtx() *ctx {
 // generate fills out with the legal moves of s (unsorted, without
 // notation) and returns it. It allocates only if out is too small.
 func (r *rules) generate(s *State, c *ctx, out []move) []move {
+	ms := r.routes(s, c, out)
+	if r.dedupe {
+		ms = dedupeMoves(ms, !r.dedupeAll)
+	}
+	c.out = ms
+	return ms
+}
+
+// routes is generate without merging the moves of the same effect: every
+// route of a capture chain, one move each.
+func (r *rules) routes(s *State, c *ctx, out []move) []move {
 	c.s, c.out, c.me = s, out[:0], s.Turn
 	c.dmap = r.topo.sym[s.Turn]
 	c.links, c.nd = r.topo.links, r.topo.nd
@@ -183,9 +197,6 @@ func (r *rules) generate(s *State, c *ctx, out []move) []move {
 	ms := c.out
 	for _, f := range r.filters {
 		ms = f(r, s, ms)
-	}
-	if r.dedupe {
-		ms = dedupeMoves(ms, !r.dedupeAll)
 	}
 	c.out = ms
 	return ms

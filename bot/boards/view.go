@@ -54,6 +54,8 @@ type Scene struct {
 	Sent [2]time.Time
 	// Web is when each seat's player last acted on the game on the web (zero: never).
 	Web [2]time.Time
+	// record caches Record.
+	record []string
 }
 
 // Hearing is how a seat hears of a change, as the notification policy decides (notify.go).
@@ -210,6 +212,9 @@ func (sc *Scene) EndReason(c *texts.Catalog) string {
 		reason = o.Detail
 		if st := sc.Game.Status(); st.Result != engine.Ongoing {
 			reason = c.Reason(st.Rule.String())
+			if st.Rule == engine.RuleNoMoves && noPieces(sc.Game) {
+				reason = c.Reason("no_pieces")
+			}
 		}
 	case o.End == board.EndTimeout && o.Draw:
 		reason = c.Reason("timeout_draw")
@@ -217,4 +222,27 @@ func (sc *Scene) EndReason(c *texts.Catalog) string {
 		reason = c.Reason(o.End.String())
 	}
 	return html.EscapeString(reason)
+}
+
+// noPieces reports whether the side to move has no piece left on the board (it has no moves
+// because it has nothing to move: "no pieces left" rather than "no moves left").
+func noPieces(g *engine.Game) bool {
+	st := g.State()
+	for _, pc := range st.Board {
+		if pc != 0 && pc.Owner() == st.Turn {
+			return false
+		}
+	}
+	return true
+}
+
+// GameClock reports whether a board's clock is the game's (a time for the whole game, with an
+// increment or periods: "10 min + 5 s per move"), rather than a time for each move
+// (correspondence) or none: its time left is on the player's clock, not for the move.
+func GameClock(bd *board.Board) bool {
+	switch bd.Control.Mode {
+	case board.ClockFischer, board.ClockByoyomi, board.ClockSandglass:
+		return true
+	}
+	return false
 }

@@ -17,8 +17,12 @@ type Board struct {
 	Levels map[string]string
 	// Controls names the time controls of the catalogue by name (plain).
 	Controls map[string]string
+	// Promotions are the buttons of the pieces a chess pawn may become, by the engine's letter
+	// (Q, R, B, N): the piece drawn and named (plain).
+	Promotions map[string]string
 	// Reasons words the rules that end a game (by engine.Rule's name: "checkmate",
-	// "few_dice", ...) and the other ways a game ends ("resignation", "timeout", "agreement",
+	// "few_dice", ...; "no_pieces": "no_moves" for a side left without pieces) and the other
+	// ways a game ends ("resignation", "timeout", "agreement",
 	// "timeout_draw": time ran out but the opponent could not have won), as the end of a
 	// sentence (plain).
 	Reasons map[string]string
@@ -35,8 +39,11 @@ type Board struct {
 	LastMove string
 	// YourTurn, TheirTurn (whose), BotThinking say who is to move.
 	YourTurn, TheirTurn, BotThinking string
-	// TimeLeft: the time left for the move in progress.
-	TimeLeft string
+	// TimeLeft: the time left for the move in progress, under a clock of so long a move
+	// (correspondence). ClockYours and ClockTheirs: the time left on the clock of the player to
+	// move, under a clock of the whole game (10 min + 5 s per move): the reader's, or their
+	// opponent's.
+	TimeLeft, ClockYours, ClockTheirs string
 	// Selected: the squares tapped so far; Paths: the whole moves they may still become;
 	// ChooseMove: several moves end on the tapped squares.
 	Selected, Paths, ChooseMove string
@@ -55,8 +62,9 @@ type Board struct {
 	Win, YouWin, YouLose, Draw string
 	// Rating: a player's rating after a rated game, and its change.
 	Rating string
-	// Reminder: the time left before the deadline (correspondence) or on the clock.
-	Reminder string
+	// Reminder: the time left before the deadline of a move (correspondence); ReminderClock: the
+	// time left on the player's clock (a clock of the whole game).
+	Reminder, ReminderClock string
 	// NoPicture heads a board shown as text because its picture could not be sent.
 	NoPicture string
 
@@ -107,6 +115,9 @@ type Board struct {
 	From, Stuck, NoPiece, NotYourPiece, MustCapture, Moves string
 	// NotYourTurnIn: a move typed while the opponent is to move in the game (which).
 	NotYourTurnIn string
+	// TypedPlayed answers a typed move played: the move (numbered), the game, the opponent;
+	// ToBoard is its button, which brings the board to the bottom of the chat (plain).
+	TypedPlayed, ToBoard string
 
 	// Days (days, hours) and Hours (hours, minutes) write a long time left, Seconds a short one
 	// as a clock (minutes, seconds) (plain).
@@ -163,11 +174,12 @@ var boardEN = Board{
 		"foxgeese13": "Fox and Geese (13 geese)", "foxgeese15": "Fox and Geese (15 geese)",
 		"foxgeese17": "Fox and Geese (17 geese)", "chess": "Chess",
 	},
-	Sides:    map[string]string{"White": "White", "Black": "Black", "Red": "Red", "Geese": "Geese", "Fox": "Fox"},
-	Levels:   map[string]string{"easy": "easy", "normal": "normal", "strong": "strong"},
-	Controls: map[string]string{"none": "no clock", "corr1d": "1 day a move", "corr3d": "3 days a move", "blitz10+5": "10 min + 5 s a move"},
+	Sides:      map[string]string{"White": "White", "Black": "Black", "Red": "Red", "Geese": "Geese", "Fox": "Fox"},
+	Levels:     map[string]string{"easy": "easy", "normal": "normal", "strong": "strong"},
+	Promotions: map[string]string{"Q": "♕ Queen", "R": "♖ Rook", "B": "♗ Bishop", "N": "♘ Knight"},
+	Controls:   map[string]string{"none": "no clock", "corr1d": "1 day a move", "corr3d": "3 days a move", "blitz10+5": "10 min + 5 s per move"},
 	Reasons: map[string]string{
-		"no_moves": "no moves left", "checkmate": "checkmate", "stalemate": "stalemate",
+		"no_moves": "no moves left", "no_pieces": "no pieces left", "checkmate": "checkmate", "stalemate": "stalemate",
 		"repetition": "threefold repetition", "fifty_moves": "the fifty-move rule",
 		"dead_position": "neither side can checkmate", "king_moves": "only kings moved, without a capture, for too long",
 		"sixteen_moves": "16 moves each in a small ending", "five_moves": "5 moves each in a small ending",
@@ -187,6 +199,8 @@ var boardEN = Board{
 	TheirTurn:      "%s to move.",
 	BotThinking:    "The bot is thinking…",
 	TimeLeft:       "⏳ %s left for the move.",
+	ClockYours:     "⏳ %s left on your clock.",
+	ClockTheirs:    "⏳ %s left on the opponent's clock.",
 	Selected:       "Chosen: <b>%s</b>. Tap where to go.",
 	Paths:          "Possible: %s",
 	ChooseMove:     "Choose the move:",
@@ -205,6 +219,7 @@ var boardEN = Board{
 	Draw:           "🤝 <b>Draw</b>: %s.",
 	Rating:         "Your rating: %d (%s).",
 	Reminder:       "⏰ <b>%s left for your move!</b>",
+	ReminderClock:  "⏰ <b>%s left on your clock!</b>",
 	NoPicture:      "🖼 The picture of the board could not be sent; here is the board as text.",
 	Back:           "↩ Back",
 	Undo:           "⟲ Take back",
@@ -237,6 +252,8 @@ var boardEN = Board{
 	MustCapture:    "A capture is compulsory.",
 	Moves:          "Your moves: %s.",
 	NotYourTurnIn:  "It is not your turn in %s.",
+	TypedPlayed:    "✅ You played <b>%s</b> in %s against %s.",
+	ToBoard:        "♟ To the board",
 	Days:           "%d d %d h",
 	Hours:          "%d h %d min",
 	Seconds:        "%d:%02d",
@@ -283,11 +300,12 @@ var boardRU = Board{
 		"foxgeese13": "Лиса и гуси (13 гусей)", "foxgeese15": "Лиса и гуси (15 гусей)",
 		"foxgeese17": "Лиса и гуси (17 гусей)", "chess": "Шахматы",
 	},
-	Sides:    map[string]string{"White": "Белые", "Black": "Чёрные", "Red": "Красные", "Geese": "Гуси", "Fox": "Лиса"},
-	Levels:   map[string]string{"easy": "лёгкий", "normal": "средний", "strong": "сильный"},
-	Controls: map[string]string{"none": "без часов", "corr1d": "1 день на ход", "corr3d": "3 дня на ход", "blitz10+5": "10 мин + 5 с за ход"},
+	Sides:      map[string]string{"White": "Белые", "Black": "Чёрные", "Red": "Красные", "Geese": "Гуси", "Fox": "Лиса"},
+	Levels:     map[string]string{"easy": "лёгкий", "normal": "средний", "strong": "сильный"},
+	Promotions: map[string]string{"Q": "♕ Ферзь", "R": "♖ Ладья", "B": "♗ Слон", "N": "♘ Конь"},
+	Controls:   map[string]string{"none": "без часов", "corr1d": "1 день на ход", "corr3d": "3 дня на ход", "blitz10+5": "10 мин на партию + 5 с за ход"},
 	Reasons: map[string]string{
-		"no_moves": "ходов не осталось", "checkmate": "мат", "stalemate": "пат",
+		"no_moves": "ходов не осталось", "no_pieces": "фигур не осталось", "checkmate": "мат", "stalemate": "пат",
 		"repetition": "троекратное повторение", "fifty_moves": "правило 50 ходов",
 		"dead_position": "мат невозможен", "king_moves": "слишком долго ходили только дамки без взятий",
 		"sixteen_moves": "16 ходов в малом окончании", "five_moves": "5 ходов в малом окончании",
@@ -307,6 +325,8 @@ var boardRU = Board{
 	TheirTurn:      "Ходит %s.",
 	BotThinking:    "Бот думает…",
 	TimeLeft:       "⏳ На ход осталось %s.",
+	ClockYours:     "⏳ На ваших часах осталось %s.",
+	ClockTheirs:    "⏳ На часах соперника осталось %s.",
 	Selected:       "Выбрано: <b>%s</b>. Нажмите, куда пойти.",
 	Paths:          "Возможно: %s",
 	ChooseMove:     "Выберите ход:",
@@ -325,6 +345,7 @@ var boardRU = Board{
 	Draw:           "🤝 <b>Ничья</b>: %s.",
 	Rating:         "Ваш рейтинг: %d (%s).",
 	Reminder:       "⏰ <b>На ход осталось %s!</b>",
+	ReminderClock:  "⏰ <b>На ваших часах осталось %s!</b>",
 	NoPicture:      "🖼 Картинку доски отправить не удалось; вот доска текстом.",
 	Back:           "↩ Назад",
 	Undo:           "⟲ Вернуть ход",
@@ -357,6 +378,8 @@ var boardRU = Board{
 	MustCapture:    "Бить обязательно.",
 	Moves:          "Ваши ходы: %s.",
 	NotYourTurnIn:  "В партии «%s» сейчас не ваш ход.",
+	TypedPlayed:    "✅ Ваш ход <b>%s</b> в партии «%s» (соперник: %s).",
+	ToBoard:        "♟ К доске",
 	Days:           "%d д %d ч",
 	Hours:          "%d ч %d мин",
 	Seconds:        "%d:%02d",

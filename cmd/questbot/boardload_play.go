@@ -870,12 +870,26 @@ func (l *boardloadPlay) checkBoard(ctx context.Context, g *loadGame, p *loadPlay
 	t := &c.Board
 	caption := captionText(m.Text)
 	lines := strings.Split(caption, "\n")
-	if title := captionText(fmt.Sprintf(t.Title, html.EscapeString(st.Title), st.Ply/2+1)); lines[0] != title {
+	// The title numbers the move being played, or once the game is over its last move; a move
+	// is numbered anew by the first seat's ply ("3. Nf3", "3… Nc6").
+	number := 1
+	if n := len(st.Moves); n > 0 {
+		number = st.Moves[n-1].Number
+		if st.Status == "active" && st.Moves[n-1].Seat == 1 {
+			number++
+		}
+	}
+	if title := captionText(fmt.Sprintf(t.Title, html.EscapeString(st.Title), number)); lines[0] != title {
 		wrong = append(wrong, fmt.Sprintf("the caption's title is %q, the game's %q (ply %d)", lines[0], title, st.Ply))
 	}
 	if st.Ply > 0 {
 		last := st.Moves[len(st.Moves)-1]
-		want := captionText(fmt.Sprintf(t.LastMove, html.EscapeString(last.Text), html.EscapeString(st.Seats[last.Seat].Name)))
+		sep := ". "
+		if last.Seat == 1 {
+			sep = "… "
+		}
+		numbered := fmt.Sprintf("%d%s%s", last.Number, sep, last.Text)
+		want := captionText(fmt.Sprintf(t.LastMove, html.EscapeString(numbered), html.EscapeString(st.Seats[last.Seat].Name)))
 		if !strings.Contains(caption, want) {
 			wrong = append(wrong, fmt.Sprintf("the caption lacks %q", want))
 		}

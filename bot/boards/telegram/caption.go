@@ -3,6 +3,7 @@ package telegram
 import (
 	"fmt"
 	"html"
+	"slices"
 	"strings"
 
 	"github.com/questbot/questbot/bot"
@@ -30,10 +31,9 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 	bd, t := sc.Board, &c.Board
 	now := v.svc.Now()
 	var lines []string
-	lines = append(lines, fmt.Sprintf(t.Title, html.EscapeString(c.Game(bd.Variant)), bd.Ply()/2+1))
+	lines = append(lines, fmt.Sprintf(t.Title, html.EscapeString(c.Game(bd.Variant)), sc.CurrentMove()))
 	clocks := bd.Clocks(now)
-	timed := bd.Control.Mode == board.ClockFischer || bd.Control.Mode == board.ClockByoyomi ||
-		bd.Control.Mode == board.ClockSandglass
+	timed := boards.GameClock(bd)
 	for _, i := range []int{1 - seat, seat} {
 		mark := "▫️ "
 		if bd.Status == board.Active && bd.ToMove == i {
@@ -47,7 +47,7 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 	}
 	if n := bd.Ply(); n > 0 {
 		last := bd.Moves[n-1]
-		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(last.Text), sc.Name(c, last.Seat)))
+		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(sc.Numbered(n)), sc.Name(c, last.Seat)))
 	}
 	switch bd.Status {
 	case board.Finished:
@@ -61,8 +61,14 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 		default:
 			lines = append(lines, fmt.Sprintf(t.TheirTurn, sc.Name(c, bd.ToMove)))
 		}
-		if !bd.Deadline.IsZero() {
-			lines = append(lines, fmt.Sprintf(t.TimeLeft, c.Duration(bd.Deadline.Sub(now))))
+		switch left := c.Duration(bd.Deadline.Sub(now)); {
+		case bd.Deadline.IsZero():
+		case !timed:
+			lines = append(lines, fmt.Sprintf(t.TimeLeft, left))
+		case bd.ToMove == seat:
+			lines = append(lines, fmt.Sprintf(t.ClockYours, left))
+		default:
+			lines = append(lines, fmt.Sprintf(t.ClockTheirs, left))
 		}
 		if o := bd.Offer; o != nil {
 			if o.Seat == seat {
@@ -83,7 +89,7 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 				paths = append(paths, "…")
 				break
 			}
-			paths = append(paths, m.String())
+			paths = append(paths, sc.Game.Display(m))
 		}
 		if len(paths) > 0 {
 			lines = append(lines, fmt.Sprintf(t.Paths, html.EscapeString(strings.Join(paths, ", "))))
@@ -181,10 +187,11 @@ func (v *View) keyboard(c *texts.Catalog, sc *boards.Scene, seat int, ent *entry
 				if i == maxOffered {
 					break
 				}
-				row = append(row, btn(ch.Label, press{op: opChoose, path: ent.path, choice: i}))
+				row = append(row, btn(choiceLabel(c, sc, ch), press{op: opChoose, path: ent.path, choice: i}))
 			}
+			sortPromotions(c, row)
 			if len(ent.steps.Choices) == 0 && len(ent.steps.Moves) == 1 {
-				row = append(row, btn("✓ "+ent.steps.Moves[0].String(), press{op: opChoose, path: ent.path}))
+				row = append(row, btn("✓ "+sc.Game.Display(ent.steps.Moves[0]), press{op: opChoose, path: ent.path}))
 			}
 			if len(row) > 0 {
 				kb = append(kb, row)
@@ -217,4 +224,33 @@ func utf16Len(s string) int {
 		}
 	}
 	return n
+}
+
+// promotionOrder is the order in which the pieces of a chess promotion are offered.
+const promotionOrder = "QRBN"
+
+// choiceLabel is the label of the button of one of several moves with the same squares: a chess
+// promotion by its piece, drawn and named in c's language ("♕ Queen"), any other by the engine's
+// label.
+func choiceLabel(c *texts.Catalog, sc *boards.Scene, ch engine.Choice) string {
+	if sc.Game.Variant() == "chess" {
+		if name, ok := c.Board.Promotions[ch.Label]; ok {
+			return name
+		}
+	}
+	return ch.Label
+}
+
+// sortPromotions puts the buttons of a chess promotion in the order queen, rook, bishop, knight;
+// other buttons keep their order.
+func sortPromotions(c *texts.Catalog, row []bot.Button) {
+	rank := func(b bot.Button) int {
+		for i, p := range promotionOrder {
+			if c.Board.Promotions[string(p)] == b.Text {
+				return i
+			}
+		}
+		return len(promotionOrder)
+	}
+	slices.SortStableFunc(row, func(x, y bot.Button) int { return rank(x) - rank(y) })
 }

@@ -153,7 +153,11 @@ func (v *View) Remind(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int
 		return err
 	}
 	c := texts.For(sc.Players[seat].Lang)
-	note := fmt.Sprintf(c.Board.Reminder, c.Duration(w.Left))
+	reminder := c.Board.Reminder
+	if boards.GameClock(sc.Board) {
+		reminder = c.Board.ReminderClock
+	}
+	note := fmt.Sprintf(reminder, c.Duration(w.Left))
 	if w.Pending != nil {
 		note = v.noticeNote(c, sc, seat, *w.Pending) + "\n" + note
 	}

@@ -14,7 +14,7 @@ func TestTimeout(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.start(t)
-	id := e.startPair(t, "Chess", "10 min + 5 s a move", "Шахматы", "10 мин + 5 с за ход")
+	id := e.startPair(t, "Chess", "10 min + 5 s per move", "Шахматы", "10 мин на партию + 5 с за ход")
 	users := e.seats(t, id)
 	white, black := users[0], users[1]
 	m := e.turn(t, white, id, 0)
@@ -57,6 +57,10 @@ func TestReminder(t *testing.T) {
 	m := e.waitCaption(t, first, reminder)
 	if !strings.Contains(m.Text, "1 h 5") && !strings.Contains(m.Text, "1 ч 5") {
 		t.Errorf("the reminder: %q", m.Text)
+	}
+	// A clock of so long a move: the time is for the move.
+	if perMove := map[int64]string{1: "left for your move", 2: "На ход осталось"}[first]; !strings.Contains(m.Text, perMove) {
+		t.Errorf("the reminder does not speak of the move: %q", m.Text)
 	}
 	e.clock.advance(time.Hour)
 	e.settle(t)
@@ -141,7 +145,7 @@ func TestTimeoutOnPress(t *testing.T) {
 	e := newEnv(t)
 	e.jobs.deadlines = false
 	e.start(t)
-	id := e.startPair(t, "Chess", "10 min + 5 s a move", "Шахматы", "10 мин + 5 с за ход")
+	id := e.startPair(t, "Chess", "10 min + 5 s per move", "Шахматы", "10 мин на партию + 5 с за ход")
 	white := e.seats(t, id)[0]
 	m := e.turn(t, white, id, 0)
 	e.clock.advance(11 * time.Minute)

@@ -58,11 +58,14 @@
 // ours carries, are answered with a short notice and change nothing.
 //
 // Typed, by HandleMessage (notation.go, typed.go): the engine's lenient notation ("e3-f4",
-// "c3:e5:g7", "Nf3", "O-O", "e8=Q", "32-28"), Cyrillic letters that look like Latin ones as a
-// Russian keyboard types them ("с3-d4"), the Russian chess piece letters ("Кf3"), and a
-// lowercase piece letter where no pawn move fits ("bxc5"). HandleMessage is offered the
-// messages no command or prompt took, before the relay, and takes a text only when it reads as a
-// move and the user plays a game, so a move never goes to the admins. A typed move goes to the
+// "c3:e5:g7", "Nf3", "O-O", "e8=Q", "32-28"), Cyrillic file letters read by their sound and
+// letters that look like Latin ones as a Russian keyboard types them ("с3-д4"), the Russian
+// chess piece letters ("Кf3"), and a lowercase piece letter where no pawn move fits ("bxc5").
+// HandleMessage is offered the messages no command or prompt took, before the relay, and takes a
+// text when it reads as a move and the user plays a game, and while a game waits for the user's
+// move any text that looks like an attempt at one, so a move never goes to the admins. A move
+// played is answered at the bottom of the chat with the move, the game and the opponent, and a
+// button to its board. A typed move goes to the
 // first game, of those where it is the user's turn from the most recent turn on, in which it is
 // legal. A refused move is answered with why (the engine's *engine.MoveError: no piece there, not
 // the player's, a capture is compulsory, ambiguous, ...) and with the legal moves of the piece

@@ -13,20 +13,25 @@ import (
 // The engine reads moves leniently: each game's notation ("c3-d4", "g5:e3:c5", "32-28", "e2e4",
 // "A3>A4:2"), "c3d4", a capture by its ends, a single square when one move ends there, chess in
 // standard algebraic notation ("Nf3", "exd5", "e8=Q", "O-O", "bxc5" with a lowercase piece
-// letter where no pawn move fits), and Cyrillic letters that look like the Latin ones ("с3-d4"
-// typed on a Russian keyboard). The bot adds the Russian chess piece letters at the start of a
+// letter where no pawn move fits), and Cyrillic letters: the file letters read by their sound
+// and the letters that look like Latin ones ("с3-д4" typed on a Russian keyboard). The bot adds the Russian chess piece letters at the start of a
 // move (Кр king, Ф queen, Л rook, С bishop, К knight, followed by a file), tried before the
 // look-alike reading (which reads К as the king).
 //
-// A text is taken as a move, rather than as a message for the admins, only when it reads as one
+// A text is taken as a move, rather than as a message for the admins, when it reads as one
 // (looksLikeMove): square names, numbers, piece letters and move punctuation, with at least one
-// square ("e4", "c3", "A3") or two numbers ("32-28"), or a castling.
+// square ("e4", "c3", "A3") or two numbers ("32-28"), or a castling; and while a game waits for
+// the user's move, when it looks like an attempt at one (looksLikeAttempt: "c3-d9", "55-60").
 
-// lookalikes maps the Cyrillic letters that look like Latin ones to those.
+// lookalikes maps the Cyrillic letters a player may type for Latin ones to those, as the engine
+// reads them: the file letters by their sound (а б ц/с д е ф г х: a b c d e f g h) and the
+// letters that look like Latin ones (к м н о р т у); "в" is not "b". Here "х" is the capture
+// sign x; looksLikeMove tries it as the file h too.
 var lookalikes = map[rune]rune{
-	'а': 'a', 'в': 'b', 'с': 'c', 'е': 'e', 'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'т': 't',
-	'у': 'y', 'х': 'x', 'А': 'A', 'В': 'B', 'С': 'C', 'Е': 'E', 'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O',
-	'Р': 'P', 'Т': 'T', 'Х': 'X',
+	'а': 'a', 'б': 'b', 'ц': 'c', 'с': 'c', 'д': 'd', 'е': 'e', 'ф': 'f', 'г': 'g', 'х': 'x',
+	'к': 'k', 'м': 'm', 'н': 'h', 'о': 'o', 'р': 'p', 'т': 't', 'у': 'y',
+	'А': 'A', 'Б': 'B', 'Ц': 'C', 'С': 'C', 'Д': 'D', 'Е': 'E', 'Ф': 'F', 'Г': 'G', 'Х': 'X',
+	'К': 'K', 'М': 'M', 'Н': 'H', 'О': 'O', 'Р': 'P', 'Т': 'T', 'У': 'Y',
 }
 
 // russianPieces are the Russian chess piece letters and the English ones they stand for, the
@@ -102,7 +107,12 @@ func looksLikeMove(text string) bool {
 	if len(t) < 2 || len(t) > 80 {
 		return false
 	}
-	t = latin(readings(t, true)[0])
+	t = readings(t, true)[0]
+	return readsAsMove(latin(t)) || readsAsMove(latin(strings.NewReplacer("х", "h", "Х", "H").Replace(t)))
+}
+
+// readsAsMove is looksLikeMove of a text in Latin letters.
+func readsAsMove(t string) bool {
 	t = strings.TrimRight(t, "+#!?")
 	if castling.MatchString(t) {
 		return true
@@ -129,4 +139,35 @@ func looksLikeMove(text string) bool {
 		}
 	}
 	return squares > 0 || numbers >= 2
+}
+
+// attemptRE matches a text made of what moves are written with (in Latin letters): file letters
+// and piece letters in runs of at most three, digits, and move punctuation, with a digit.
+var attemptRE = regexp.MustCompile(`^[a-jA-JKQRNkqrnOo0-9 .,:;>=+#!?()/x\-]*[0-9][a-jA-JKQRNkqrnOo0-9 .,:;>=+#!?()/x\-]*$`)
+
+// letterRun finds the runs of letters of a text.
+var letterRun = regexp.MustCompile(`[A-Za-z]+`)
+
+// looksLikeAttempt reports whether a text is an attempt at a move, however wrong: squares or
+// numbers with dashes, colons or x, SAN-like chess text ("Qh9", "e9", "Кр7"), Cyrillic letters
+// read as looksLikeMove reads them. It is wider than looksLikeMove and is asked only while a game
+// waits for the user's move, when such a text is answered as a move rather than passed on.
+func looksLikeAttempt(text string) bool {
+	t := strings.TrimSpace(text)
+	if looksLikeMove(t) {
+		return true
+	}
+	if len(t) < 2 || len(t) > 80 {
+		return false
+	}
+	t = latin(readings(t, true)[0])
+	if !attemptRE.MatchString(t) {
+		return false
+	}
+	for _, run := range letterRun.FindAllString(t, -1) {
+		if len(run) > 3 {
+			return false
+		}
+	}
+	return true
 }

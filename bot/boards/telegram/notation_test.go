@@ -32,7 +32,12 @@ func TestParseTyped(t *testing.T) {
 	}{
 		{game(t, "russian"), "c3-d4", "c3-d4"},
 		{game(t, "russian"), "с3-d4", "c3-d4"},   // Cyrillic с
-		{game(t, "russian"), "С3 – Д4", ""},      // Д is no look-alike
+		{game(t, "russian"), "С3 – Д4", "c3-d4"}, // Cyrillic file letters, read by their sound
+		{game(t, "russian"), "с3-д4", "c3-d4"},
+		{game(t, "russian"), "г3-х4", "g3-h4"},             // х is the file h
+		{game(t, "russian"), "а3-в4", ""},                  // в is not b
+		{game(t, "chess", "e2e4", "d7d5"), "ехд5", "e4d5"}, // х as the capture sign
+		{game(t, "chess"), "Кф3", "g1f3"},
 		{game(t, "russian"), "е3-f4", "e3-f4"},   // Cyrillic е
 		{game(t, "russian"), "  a3b4 ", "a3-b4"}, // spaces, no dash
 		{game(t, "international"), "32-28", "32-28"},
@@ -68,12 +73,28 @@ func TestLooksLikeMove(t *testing.T) {
 	for text, want := range map[string]bool{
 		"e2-e4": true, "e4": true, "Nf3": true, "nf3": true, "O-O": true, "0-0-0": true, "exd5": true,
 		"e8=Q": true, "e7e8q": true, "c3:e5:g7": true, "32-28": true, "A3>A4:2": true, "с3-d4": true,
-		"Кf3": true, "Кр e1": true, "Bxc5+": true, "e9-e10": true, "Nbd7": true, "R1a3": true,
+		"Кf3": true, "Кр e1": true, "с3-д4": true, "ехд5": true, "Кф3": true, "х2-х4": true, "Bxc5+": true, "e9-e10": true, "Nbd7": true, "R1a3": true,
 		"hello": false, "ok": false, "hi there": false, "2": false, "gg": false, "why not e4?": false,
 		"": false, "a": false, "100": false, "thanks!": false, "Привет": false, "нет": false,
 	} {
 		if got := looksLikeMove(text); got != want {
 			t.Errorf("looksLikeMove(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// Ensure any attempt at a move, however wrong, is recognised (it is answered as a move while a
+// game waits for the user's move), and chat is not.
+func TestLooksLikeAttempt(t *testing.T) {
+	t.Parallel()
+	for text, want := range map[string]bool{
+		"с3-д4": true, "c3-d9": true, "Qh9": true, "55-60": true, "a1:z9": false, "12x": true, "д5": true,
+		"e2 e4!": true, "0-0-0-0": true,
+		"hello": false, "ok": false, "gg": false, "thanks!": false, "Привет": false, "нет": false,
+		"see you at 5": false, "2": false, "": false, "hello 5": false,
+	} {
+		if got := looksLikeAttempt(text); got != want {
+			t.Errorf("looksLikeAttempt(%q) = %v, want %v", text, got, want)
 		}
 	}
 }
@@ -98,7 +119,7 @@ func TestRefusal(t *testing.T) {
 		{game(t, "russian"), "b4", "«b4» could be several moves: a3-b4, c3-b4. Write it in full."},
 		{game(t, "russian", "c3-d4", "f6-e5"), "g3-f4", "«g3-f4» is not a legal move here.\nA capture is compulsory.\n" +
 			"The piece on g3 cannot move now.\nYour moves: d4:f6."},
-		{game(t, "chess"), "e2-e5", "«e2-e5» is not a legal move here.\nMoves of the piece on e2: e2e3, e2e4."},
+		{game(t, "chess"), "e2-e5", "«e2-e5» is not a legal move here.\nMoves of the piece on e2: e3, e4."},
 	} {
 		_, err := parseTyped(tc.g, tc.text)
 		if err == nil {

@@ -25,7 +25,7 @@ func (v *View) noticeNote(c *texts.Catalog, sc *boards.Scene, seat int, n boards
 	switch n.Kind {
 	case boards.NewsMove:
 		m := bd.Moves[n.Ply-1]
-		note = fmt.Sprintf(t.NotifyMoved, sc.Name(c, m.Seat), html.EscapeString(m.Text), game)
+		note = fmt.Sprintf(t.NotifyMoved, sc.Name(c, m.Seat), html.EscapeString(sc.Numbered(n.Ply)), game)
 	case boards.NewsOffer:
 		note = fmt.Sprintf(t.NotifyOffer, sc.Name(c, bd.Offer.Seat), game)
 	case boards.NewsStart:

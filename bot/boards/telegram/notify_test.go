@@ -241,7 +241,10 @@ func TestNotifyQuietAndNever(t *testing.T) {
 	hour := e.clock.now().UTC().Hour()
 	e.Exec(t, `UPDATE board_notify_setting SET quiet_from = $1, quiet_to = $2, utc_offset = 0 WHERE user_id = 1`, hour, (hour+2)%24)
 
-	counts := [3]int{0, len(e.BotMessages(1)), len(e.BotMessages(2))}
+	// The messages but the answers to the typed moves, which come at the bottom of the mover's
+	// chat.
+	boards := func(u int64) int { return len(e.BotMessages(u)) - e.CountText(u, "✅") }
+	counts := [3]int{0, boards(1), boards(2)}
 	users := e.seats(t, id)
 	e.play(t, id, "")
 	e.play(t, id, "")
@@ -259,7 +262,7 @@ func TestNotifyQuietAndNever(t *testing.T) {
 	e.clock.advance(16 * time.Minute)
 	e.settle(t)
 	for u := int64(1); u <= 2; u++ {
-		if n := len(e.BotMessages(u)); n != counts[u] {
+		if n := boards(u); n != counts[u] {
 			t.Errorf("user %d: %d messages, want %d: every board edited in place", u, n, counts[u])
 		}
 	}
@@ -317,9 +320,18 @@ func TestClockReminder(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.start(t)
-	id := e.startPair(t, "Russian draughts", "10 min + 5 s a move", "Русские шашки", "10 мин + 5 с за ход")
+	id := e.startPair(t, "Russian draughts", "10 min + 5 s per move", "Русские шашки", "10 мин на партию + 5 с за ход")
 	users := e.seats(t, id)
-	e.turn(t, users[0], id, 0)
+	// A clock of the game: the time is on the player's clock, never "for the move".
+	yours := map[int64]string{1: "left on your clock", 2: "На ваших часах осталось"}
+	theirs := map[int64]string{1: "left on the opponent's clock", 2: "На часах соперника осталось"}
+	perMove := map[int64]string{1: "for the move", 2: "На ход"}
+	if m := e.turn(t, users[0], id, 0); !strings.Contains(m.Text, yours[users[0]]) || strings.Contains(m.Text, perMove[users[0]]) {
+		t.Errorf("the board of the player to move: %q", m.Text)
+	}
+	if m := e.waitCaption(t, users[1], theirs[users[1]]); strings.Contains(m.Text, perMove[users[1]]) {
+		t.Errorf("the board of the player waiting: %q", m.Text)
+	}
 	e.clock.advance(7 * time.Minute)
 	e.settle(t)
 	if n := e.CountText(users[0], "⏰"); n != 0 {
@@ -329,6 +341,9 @@ func TestClockReminder(t *testing.T) {
 	m := e.waitCaption(t, users[0], "⏰")
 	if !strings.Contains(m.Text, "1:2") && !strings.Contains(m.Text, "1:3") {
 		t.Errorf("the reminder: %q", m.Text)
+	}
+	if clock := map[int64]string{1: "left on your clock!", 2: "На ваших часах осталось"}[users[0]]; !strings.Contains(m.Text[strings.Index(m.Text, "⏰"):], clock) {
+		t.Errorf("the reminder does not speak of the clock: %q", m.Text)
 	}
 	e.clock.advance(10 * time.Second)
 	e.settle(t)

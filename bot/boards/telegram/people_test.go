@@ -189,7 +189,7 @@ func TestDrawAndResign(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.start(t)
-	id := e.startPair(t, "Chess", "10 min + 5 s a move", "Шахматы", "10 мин + 5 с за ход")
+	id := e.startPair(t, "Chess", "10 min + 5 s per move", "Шахматы", "10 мин на партию + 5 с за ход")
 	users := e.seats(t, id)
 	label := func(user int64, en, ru string) string {
 		if user == 1 {

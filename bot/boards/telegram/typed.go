@@ -16,17 +16,18 @@ import (
 )
 
 // HandleMessage takes a typed move (see notation.go): a text that reads as a move, from a user
-// who plays a game in the bot. It is offered every message that is no command and no answer to
+// who plays a game in the bot, or, while a game waits for the user's move, any text that looks
+// like an attempt at one (looksLikeAttempt), which is answered as a move, legal or not. It is offered every message that is no command and no answer to
 // a prompt, before the relay, so that a move never goes to the admins; anything else it leaves.
 //
 // Which game a typed move goes to, when the user plays several: the games where it is their turn
 // are tried from the one whose turn began most recently (the board nearest the bottom of the
 // chat); the move goes to the first in which it is legal. When it is legal in none, the answer
 // says why for that most recent game, with the legal moves of the piece the text names. When it
-// is the user's turn in no game, the answer says so.
+// is the user's turn in no game, the answer says so. A move played is answered too (played).
 func (v *View) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
 	m := u.Message
-	if m == nil || m.Text == "" || !looksLikeMove(m.Text) {
+	if m == nil || m.Text == "" || !looksLikeAttempt(m.Text) {
 		return false, nil
 	}
 	list, err := v.svc.Store(tx.DB()).UserBoards(ctx, u.Service, u.User.ID, 0)
@@ -43,7 +44,9 @@ func (v *View) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (boo
 			mine = append(mine, bi)
 		}
 	}
-	if len(active) == 0 {
+	// A text that only looks like an attempt at a move is taken while a game waits for the
+	// user's move; a clear move also when the user waits for the opponent.
+	if len(active) == 0 || (len(mine) == 0 && !looksLikeMove(m.Text)) {
 		return false, nil
 	}
 	c := texts.For(u.User.Language)
@@ -80,11 +83,37 @@ func (v *View) HandleMessage(ctx context.Context, tx bot.Tx, u *bot.Update) (boo
 	if perr != nil {
 		return true, say(ctx, tx, u.Chat, refusal(c, g, m.Text, perr), m.MessageID)
 	}
-	err = h.Act(ctx, boards.Action{Op: boards.OpMove, Move: mv.String(), Ply: h.Board.Ply()})
+	ply := h.Board.Ply()
+	err = h.Act(ctx, boards.Action{Op: boards.OpMove, Move: mv.String(), Ply: ply})
 	if userError(err) {
 		return true, say(ctx, tx, u.Chat, html.EscapeString(c.Error(err)), m.MessageID)
 	}
-	return true, err
+	if err != nil {
+		return true, err
+	}
+	return true, v.played(ctx, tx, u, h, ply+1)
+}
+
+// played answers a typed move the board took, at the bottom of the chat and as a reply to it:
+// the move as people read it with its number, the game and the opponent, so that a player with
+// several games waiting knows which took it, and a button that brings that board to the bottom
+// of the chat (the press of /mygames' list, opView).
+func (v *View) played(ctx context.Context, tx bot.Tx, u *bot.Update, h *boards.Held, ply int) error {
+	c := texts.For(u.User.Language)
+	sc, err := v.svc.Players(ctx, tx.DB(), h.Board)
+	if err != nil {
+		return err
+	}
+	text := fmt.Sprintf(c.Board.TypedPlayed, html.EscapeString(sc.Numbered(ply)), html.EscapeString(c.Game(h.Board.Variant)),
+		sc.Name(c, 1-h.Seat))
+	show := press{board: h.Board.ID, op: opView}
+	reqs, err := bot.SendHTML(u.Chat, text, bot.Keyboard{{{Text: c.Board.ToBoard, Data: show.data()}}})
+	if err != nil {
+		return err
+	}
+	reqs[0].Params["reply_to_message_id"] = fmt.Sprint(u.Message.MessageID)
+	reqs[0].Params["allow_sending_without_reply"] = "true"
+	return tx.Send(ctx, reqs...)
 }
 
 // maxListed bounds the moves an answer lists.
@@ -102,7 +131,7 @@ func refusal(c *texts.Catalog, g *engine.Game, text string, err error) string {
 				names = append(names, "…")
 				break
 			}
-			names = append(names, m.String())
+			names = append(names, g.Display(m))
 		}
 		return html.EscapeString(strings.Join(names, ", "))
 	}

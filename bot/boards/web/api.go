@@ -350,6 +350,8 @@ type variant struct {
 	Name     string    `json:"name"`
 	Title    string    `json:"title"`
 	Controls []control `json:"controls"`
+	// Levels are the bot's levels, named as the Telegram view names them (texts.Board.Levels).
+	Levels []control `json:"levels"`
 }
 
 type control struct {
@@ -357,7 +359,7 @@ type control struct {
 	Title string `json:"title"`
 }
 
-// variants is GET /api/v1/variants: the games and their clocks.
+// variants is GET /api/v1/variants: the games, their clocks and the bot's levels.
 func (s *Server) variants(w http.ResponseWriter, r *http.Request, c *caller) error {
 	var list []variant
 	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
@@ -374,8 +376,12 @@ func (s *Server) variants(w http.ResponseWriter, r *http.Request, c *caller) err
 		for _, tc := range tcs {
 			controls = append(controls, control{Name: tc.Name, Title: t.Control(tc.Name)})
 		}
+		var levels []control
+		for _, l := range []board.BotLevel{board.BotEasy, board.BotNormal, board.BotStrong} {
+			levels = append(levels, control{Name: l.String(), Title: t.Board.Levels[l.String()]})
+		}
 		for _, v := range boards.Games {
-			list = append(list, variant{Name: v, Title: t.Game(v), Controls: controls})
+			list = append(list, variant{Name: v, Title: t.Game(v), Controls: controls, Levels: levels})
 		}
 		return nil
 	})

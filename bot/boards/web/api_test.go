@@ -258,8 +258,8 @@ func TestTelegramAndWeb(t *testing.T) {
 	}
 }
 
-// Ensure a chess game exports as PGN in standard algebraic notation, and the bot's game is
-// made and played through the API.
+// Ensure a chess game's moves are shown in standard algebraic notation numbered by moves, it
+// exports as PGN so, and the bot's game is made and played through the API.
 func TestExportPGN(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, web.Config{})
@@ -275,6 +275,17 @@ func TestExportPGN(t *testing.T) {
 	players := map[int]*client{st.Seat: boris, 1 - st.Seat: carol}
 	for ply, mv := range []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6", "e1g1"} {
 		players[ply%2].must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", a.ID), map[string]any{"move": mv, "ply": ply}, http.StatusOK, nil)
+	}
+	// The move list: as people read them, numbered by moves, with the engine's notation beside.
+	played := boris.state(t, a.ID).Moves
+	var shown, notation []string
+	var numbers []int
+	for _, m := range played {
+		shown, notation, numbers = append(shown, m.Text), append(notation, m.Move), append(numbers, m.Number)
+	}
+	if strings.Join(shown, " ") != "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 O-O" || fmt.Sprint(numbers) != "[1 1 2 2 3 3 4 4 5]" ||
+		notation[0] != "e2e4" || notation[8] != "e1g1" {
+		t.Errorf("the moves: %v, numbered %v, notation %v", shown, numbers, notation)
 	}
 	_, _, body := boris.call(t, "GET", fmt.Sprintf("/api/v1/games/%d/export", a.ID), nil)
 	pgn := string(body)

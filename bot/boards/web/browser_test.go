@@ -20,6 +20,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 )
 
@@ -61,6 +62,7 @@ type pagesAPI struct {
 	status     string
 	unseen     []int
 	offer      *int
+	declined   map[string]any // the answer to Ann's draw offer of this move
 	spectators bool
 	canUndo    bool
 	result     map[string]any
@@ -151,10 +153,15 @@ func (a *pagesAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		pagesJSON(w, 200, map[string]any{"user": map[string]any{"id": 1, "name": "Ann", "lang": a.lang}, "csrf": pagesCSRF})
 	case path == "/variants":
+		var levels []map[string]string
+		for _, l := range []string{"easy", "normal", "strong"} {
+			levels = append(levels, map[string]string{"name": l, "title": texts.For(a.lang).Board.Levels[l]})
+		}
 		pagesJSON(w, 200, []map[string]any{
-			{"name": "russian", "title": "Russian draughts", "controls": []map[string]string{{"name": "no clock", "title": "No clock"}}},
+			{"name": "russian", "title": "Russian draughts", "controls": []map[string]string{{"name": "no clock", "title": "No clock"}},
+				"levels": levels},
 			{"name": "chess", "title": "Chess", "controls": []map[string]string{
-				{"name": "no clock", "title": "No clock"}, {"name": "blitz", "title": "5 minutes"}}},
+				{"name": "no clock", "title": "No clock"}, {"name": "blitz", "title": "5 minutes"}}, "levels": levels},
 		})
 	case path == "/games":
 		// Not in the API's order: the page puts my turn first itself.
@@ -343,13 +350,14 @@ func (a *pagesAPI) stateLocked() map[string]any {
 	toMove := int(g.ToMove())
 	moves := []map[string]any{}
 	for i, mv := range g.History() {
-		moves = append(moves, map[string]any{"ply": i + 1, "seat": a.movers[i], "text": mv.String()})
+		moves = append(moves, map[string]any{"ply": i + 1, "seat": a.movers[i], "number": (i+a.movers[0])/2 + 1,
+			"text": g.Record()[i], "move": mv.String()})
 	}
 	legal := []map[string]any{}
 	if a.status == "active" && toMove == 0 {
 		for _, mv := range g.LegalMoves() {
 			path, _ := g.Describe(mv)
-			legal = append(legal, map[string]any{"text": mv.String(), "path": path})
+			legal = append(legal, map[string]any{"text": mv.String(), "shown": g.Display(mv), "path": path})
 		}
 	}
 	im := g.ImageMap(engine.First)
@@ -370,11 +378,12 @@ func (a *pagesAPI) stateLocked() map[string]any {
 		"status": a.status, "revision": a.revision, "seat": 0,
 		"seats": []map[string]any{
 			{"name": "Ann", "bot": "", "clock_ms": a.clockMS},
-			{"name": "Bot", "bot": "strong", "clock_ms": a.clockMS},
+			{"name": fmt.Sprintf(texts.For(a.lang).Board.Bot, texts.For(a.lang).Board.Levels["strong"]), "bot": "strong",
+				"level": texts.For(a.lang).Board.Levels["strong"], "clock_ms": a.clockMS},
 		},
 		"to_move": toMove, "ply": g.Ply(), "deadline": deadline,
 		"moves": moves, "unseen": append([]int{}, a.unseen...), "legal": legal,
-		"offer": offer, "can_undo": a.canUndo, "spectators": a.spectators, "result": a.result,
+		"offer": offer, "declined": a.declined, "can_undo": a.canUndo, "spectators": a.spectators, "result": a.result,
 		"picture": map[string]any{
 			"url":   fmt.Sprintf("/api/v1/games/%d/picture.png?seat=0&ply=%d", pagesGameID, g.Ply()),
 			"width": im.Width, "height": im.Height, "squares": squares,
@@ -566,7 +575,7 @@ func TestPlayPageMoves(t *testing.T) {
 	if got := pagesText(ctx, t, "#players .player.to-move .name"); got != "Ann (you)" {
 		t.Errorf("the side to move: %q", got)
 	}
-	if got := pagesText(ctx, t, "#players .player[data-seat='1'] .name"); got != "Bot (bot: strong)" {
+	if got := pagesText(ctx, t, "#players .player[data-seat='1'] .name"); got != "Bot (strong)" {
 		t.Errorf("the opponent: %q", got)
 	}
 	// The movable pieces are those the engine lets move.
@@ -805,10 +814,11 @@ func TestPlayPagePromotion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []string
+	var want, shown []string
 	for _, mv := range g.LegalMoves() {
 		if path, _ := g.Describe(mv); slices.Equal(path, []string{"e7", "e8"}) {
 			want = append(want, mv.String())
+			shown = append(shown, g.Display(mv))
 		}
 	}
 	if len(want) < 2 {
@@ -824,9 +834,9 @@ func TestPlayPagePromotion(t *testing.T) {
 		t.Fatal(err)
 	}
 	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Fatalf("choices %v, want %v", got, want)
+	slices.Sort(shown)
+	if !slices.Equal(got, shown) || !slices.Contains(got, "e8=Q+") {
+		t.Fatalf("choices %v, want %v, as people read them", got, shown)
 	}
 	if n := len(a.postsTo(fmt.Sprintf("/games/%d/moves", pagesGameID))); n != 0 {
 		t.Fatalf("%d moves posted before the choice", n)
@@ -977,7 +987,7 @@ func TestPlayPageActions(t *testing.T) {
 	a.offer = &seat
 	a.changedLocked()
 	a.mu.Unlock()
-	err = chromedp.Do(ctx, pagesUntil(`document.getElementById("offer").textContent === "Bot offers a draw." &&
+	err = chromedp.Do(ctx, pagesUntil(`document.getElementById("offer").textContent === "Bot (strong) offers a draw." &&
 		!document.getElementById("draw-accept").hidden`), chromedp.Click("#draw-decline"),
 		pagesUntil(`document.getElementById("offer").hidden && !document.getElementById("draw-offer").hidden`))
 	if err != nil {

@@ -116,7 +116,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 			t.Fatal(err)
 		}
 		e.WaitMessage(t, 1, 0, "Bob's move "+mv.String()+" on Ann's board", func(m tgemu.Message) bool {
-			return m.Photo != "" && strings.Contains(m.Text, "Last move: "+mv.String()+" (Bob)")
+			return m.Photo != "" && strings.Contains(m.Text, "Last move: ") && strings.Contains(m.Text, " "+mv.String()+" (Bob)")
 		})
 		onPage("Bob's move")
 	}

@@ -5,16 +5,16 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
 )
 
 // # Export
 //
 // A game's moves as text: PGN for chess (the seven-tag roster, then the moves in standard
-// algebraic notation; checks are not marked, a mate is), PDN for the draughts (the same roster
-// and GameType, the moves in the engine's notation, which is the usual one of each game), and a
-// numbered list of the moves for the other games. The players' names are written on one line,
+// algebraic notation with their check and mate marks, engine.Game.Record), PDN for the draughts
+// (the same roster and GameType, the moves in the engine's notation, which is the usual one of
+// each game), and a list of the moves numbered by moves (one ply of each side) for the other
+// games. The players' names are written on one line,
 // without control or bidi characters (oneLine), so that a name cannot forge a tag or a line.
 
 // pdnGameType is the PDN GameType of each draughts variant.
@@ -22,12 +22,12 @@ var pdnGameType = map[string]int{"international": 20, "russian": 25, "brazilian"
 
 // exportGame writes a game's moves; ext is the file's usual extension.
 func exportGame(bd *board.Board, st *GameState, publicURL string) (text, ext string, err error) {
+	g, err := bd.Rebuild()
+	if err != nil {
+		return "", "", fmt.Errorf("web: export: %w", err)
+	}
 	if bd.Variant == "chess" {
-		moves, err := sanMoves(bd)
-		if err != nil {
-			return "", "", err
-		}
-		return tagged(bd, st, publicURL, "1-0", "0-1", "1/2-1/2", nil, moves), "pgn", nil
+		return tagged(bd, st, publicURL, "1-0", "0-1", "1/2-1/2", nil, g.Record()), "pgn", nil
 	}
 	if gt, ok := pdnGameType[bd.Variant]; ok {
 		var moves []string
@@ -38,8 +38,20 @@ func exportGame(bd *board.Board, st *GameState, publicURL string) (text, ext str
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n%s — %s\n", oneLine(st.Title), oneLine(st.Seats[0].Name), oneLine(st.Seats[1].Name))
-	for _, m := range bd.Moves {
-		fmt.Fprintf(&b, "%d. %s\n", m.Ply, oneLine(m.Text))
+	for i, m := range st.Moves {
+		if i == 0 || m.Number != st.Moves[i-1].Number {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%d.", m.Number)
+			if m.Seat == 1 {
+				b.WriteString("..")
+			}
+		}
+		fmt.Fprintf(&b, " %s", oneLine(m.Text))
+	}
+	if len(st.Moves) > 0 {
+		b.WriteString("\n")
 	}
 	if st.Result != nil {
 		fmt.Fprintf(&b, "%s\n", oneLine(st.Result.Text))
@@ -139,113 +151,4 @@ func oneLine(s string) string {
 // (LRI..PDI).
 func bidiControl(r rune) bool {
 	return r == '\u061c' || r == '\u200e' || r == '\u200f' || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
-}
-
-// sanLetters are the letters of the chess pieces, by the engine's kinds (pawn, knight, bishop,
-// rook, queen, king).
-var sanLetters = []string{"", "", "N", "B", "R", "Q", "K"}
-
-// sanMoves writes a chess game's moves in standard algebraic notation, replaying it.
-func sanMoves(bd *board.Board) ([]string, error) {
-	full, err := bd.Rebuild()
-	if err != nil {
-		return nil, err
-	}
-	g, err := engine.NewGame(bd.Variant)
-	if err != nil {
-		return nil, fmt.Errorf("web: export: %w", err)
-	}
-	if g.Position() != bd.Start {
-		// A game from a set-up position has no SAN here: the engine's notation it is.
-		var out []string
-		for _, m := range full.History() {
-			out = append(out, m.String())
-		}
-		return out, nil
-	}
-	index := map[string]int{}
-	for i, sq := range g.ImageMap(engine.First).Squares {
-		index[sq.Name] = i
-	}
-	var out []string
-	for _, m := range full.History() {
-		mv, err := g.ParseMove(m.String())
-		if err != nil {
-			return nil, fmt.Errorf("web: export: %w", err)
-		}
-		san := sanOf(g, index, mv)
-		if err := g.Apply(mv); err != nil {
-			return nil, fmt.Errorf("web: export: %w", err)
-		}
-		if st := g.Status(); st.Result == engine.Win {
-			san += "#"
-		}
-		out = append(out, san)
-	}
-	return out, nil
-}
-
-// sanOf writes a legal chess move in standard algebraic notation (without the check mark).
-func sanOf(g *engine.Game, index map[string]int, mv engine.Move) string {
-	path, _ := g.Describe(mv)
-	text := mv.String()
-	if len(path) < 2 {
-		return text
-	}
-	from, to := path[0], path[len(path)-1]
-	state := g.State()
-	pc := state.Board[index[from]]
-	kind := int(pc.Kind())
-	if kind <= 0 || kind >= len(sanLetters) {
-		return text
-	}
-	if kind == 6 && abs(int(from[0])-int(to[0])) == 2 {
-		if to[0] == 'g' {
-			return "O-O"
-		}
-		return "O-O-O"
-	}
-	target := state.Board[index[to]]
-	capture := target != 0 && target.Owner() != pc.Owner() || kind == 1 && from[0] != to[0]
-	var b strings.Builder
-	if kind == 1 {
-		if capture {
-			b.WriteByte(from[0])
-		}
-	} else {
-		b.WriteString(sanLetters[kind])
-		sameFile, sameRank, others := false, false, false
-		for _, o := range g.LegalMoves() {
-			op, _ := g.Describe(o)
-			if len(op) < 2 || op[0] == from || op[len(op)-1] != to || state.Board[index[op[0]]] != pc {
-				continue
-			}
-			others = true
-			sameFile = sameFile || op[0][0] == from[0]
-			sameRank = sameRank || op[0][1:] == from[1:]
-		}
-		switch {
-		case others && !sameFile:
-			b.WriteByte(from[0])
-		case others && !sameRank:
-			b.WriteString(from[1:])
-		case others:
-			b.WriteString(from)
-		}
-	}
-	if capture {
-		b.WriteByte('x')
-	}
-	b.WriteString(to)
-	if kind == 1 && len(text) == 5 {
-		b.WriteString("=" + strings.ToUpper(text[4:]))
-	}
-	return b.String()
-}
-
-func abs(n int) int {
-	if n < 0 {
-		return -n
-	}
-	return n
 }

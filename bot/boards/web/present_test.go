@@ -206,10 +206,15 @@ func checkFinalBoard(t *testing.T, e *env, bd *board.Board, seat int, user int64
 		t.Errorf("board %d, seat %d: no board message %d in the chat", bd.ID, seat, msgID)
 		return
 	}
-	last := bd.Moves[len(bd.Moves)-1]
-	if !strings.Contains(m.Text, "Last move: "+last.Text+" (") {
+	g, err := bd.Rebuild()
+	if err != nil {
+		t.Fatal(err)
+	}
+	record := g.Record() // the moves as the board shows them
+	last := record[len(record)-1]
+	if !strings.Contains(m.Text, "Last move: ") || !strings.Contains(m.Text, " "+last+" (") {
 		t.Errorf("board %d, seat %d, ply %d: the Telegram board says %q, not the last move %s", bd.ID, seat, bd.Ply(),
-			m.Text, last.Text)
+			m.Text, last)
 	}
 	path, _, err := e.app.Boards.PictureFile(bd, seat)
 	if err != nil {
@@ -318,7 +323,7 @@ func TestWebPlayerHearsNoSound(t *testing.T) {
 	other := map[int64]int64{1: 2, 2: 1}
 	lastMove := func(int64) string {
 		bd := e.board(t, id)
-		return "Last move: " + bd.Moves[len(bd.Moves)-1].Text
+		return " " + bd.Moves[len(bd.Moves)-1].Text + " ("
 	}
 	e.WaitIdle(t)
 	// On the web: the opponent's move changes the board in place, and shown on the web it is

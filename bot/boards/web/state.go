@@ -47,41 +47,61 @@ type GameState struct {
 	// Unseen are the plies of the opponent's moves the viewer has not seen yet.
 	Unseen []int `json:"unseen"`
 	// Legal are the viewer's legal moves when it is their turn.
-	Legal      []LegalMove  `json:"legal"`
-	Offer      *OfferState  `json:"offer"`
-	CanUndo    bool         `json:"can_undo"`
-	Spectators bool         `json:"spectators"`
-	Result     *ResultState `json:"result"`
-	Picture    PictureState `json:"picture"`
+	Legal []LegalMove `json:"legal"`
+	Offer *OfferState `json:"offer"`
+	// Declined is the answer to the viewer's draw offer of this move when it was declined (at
+	// once by the bot, or by the opponent); nil otherwise. An offer accepted ends the game
+	// (Result).
+	Declined   *DeclinedState `json:"declined"`
+	CanUndo    bool           `json:"can_undo"`
+	Spectators bool           `json:"spectators"`
+	Result     *ResultState   `json:"result"`
+	Picture    PictureState   `json:"picture"`
 }
 
 // SeatState is a seat as the web shows it.
 type SeatState struct {
 	Name string `json:"name"`
-	// Bot is the bot's level ("easy", "normal", "strong"), "" for a player.
-	Bot string `json:"bot"`
+	// Bot is the bot's level ("easy", "normal", "strong"), "" for a player; Level names it in
+	// the viewer's language, as Telegram does (texts.Board.Levels), and Name already says it
+	// ("Bot (easy)"), so that a page shows the name alone.
+	Bot   string `json:"bot"`
+	Level string `json:"level"`
 	// ClockMS is what is left of the seat's main time, in milliseconds, the running clock
 	// charged with its thinking so far.
 	ClockMS int64 `json:"clock_ms"`
 }
 
-// MoveState is a move of the move list.
+// MoveState is a move of the move list: Text as people read it (standard algebraic notation in
+// chess, see boards.Scene.Record), Move in the engine's notation (what the API reads back), and
+// Number, the number of the move the ply belongs to (one ply of each side makes a move).
 type MoveState struct {
-	Ply  int    `json:"ply"`
-	Seat int    `json:"seat"`
-	Text string `json:"text"`
+	Ply    int    `json:"ply"`
+	Seat   int    `json:"seat"`
+	Number int    `json:"number"`
+	Text   string `json:"text"`
+	Move   string `json:"move"`
 }
 
 // LegalMove is a legal move and the squares a player taps to make it: the origin, then each
-// landing square (engine.Game.Describe).
+// landing square (engine.Game.Describe). Text is the engine's notation, what a client posts;
+// Shown is the move as people read it (engine.Game.Display: "e8=Q+" in chess).
 type LegalMove struct {
-	Text string   `json:"text"`
-	Path []string `json:"path"`
+	Text  string   `json:"text"`
+	Shown string   `json:"shown"`
+	Path  []string `json:"path"`
 }
 
 // OfferState is a pending draw offer.
 type OfferState struct {
 	Seat int `json:"seat"`
+}
+
+// DeclinedState is a draw offer declined: the seat that declined it and the answer in the
+// viewer's language, in the words of the Telegram view (plain).
+type DeclinedState struct {
+	Seat int    `json:"seat"`
+	Text string `json:"text"`
 }
 
 // ResultState is the result of a finished game: the text in the viewer's language and the
@@ -188,7 +208,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 		ToMove: bd.ToMove, Ply: bd.Ply(), Moves: []MoveState{}, Unseen: []int{}, Legal: []LegalMove{}}
 	clocks := bd.Clocks(now)
 	for i, s := range bd.Seats {
-		st.Seats[i] = SeatState{Bot: s.Bot.String(), ClockMS: clocks[i].Milliseconds()}
+		st.Seats[i] = SeatState{Bot: s.Bot.String(), Level: c.Board.Levels[s.Bot.String()], ClockMS: clocks[i].Milliseconds()}
 		if !s.Empty() {
 			st.Seats[i].Name = plain(sc.Name(c, i))
 		}
@@ -197,8 +217,9 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 		d := bd.Deadline
 		st.Deadline = &d
 	}
-	for _, m := range bd.Moves {
-		st.Moves = append(st.Moves, MoveState{Ply: m.Ply, Seat: m.Seat, Text: m.Text})
+	record := sc.Record()
+	for i, m := range bd.Moves {
+		st.Moves = append(st.Moves, MoveState{Ply: m.Ply, Seat: m.Seat, Number: sc.MoveNumber(m.Ply), Text: record[i], Move: m.Text})
 		if seat >= 0 && m.Seat != seat && m.Ply > bd.Seats[seat].Seen {
 			st.Unseen = append(st.Unseen, m.Ply)
 		}
@@ -206,11 +227,20 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	if seat >= 0 && bd.Status == board.Active && bd.ToMove == seat {
 		for _, mv := range g.LegalMoves() {
 			path, _ := g.Describe(mv)
-			st.Legal = append(st.Legal, LegalMove{Text: mv.String(), Path: path})
+			st.Legal = append(st.Legal, LegalMove{Text: mv.String(), Shown: g.Display(mv), Path: path})
 		}
 	}
 	if o := bd.Offer; o != nil {
 		st.Offer = &OfferState{Seat: o.Seat}
+	}
+	// A seat offers a draw once a move; an offer of this move no longer standing in a game
+	// that goes on was declined.
+	if seat >= 0 && bd.Status == board.Active && bd.Offer == nil && bd.Seats[seat].Offered {
+		text := c.Board.Declined
+		if bd.Seats[1-seat].Bot != board.NoBot {
+			text = c.Board.BotDeclines
+		}
+		st.Declined = &DeclinedState{Seat: 1 - seat, Text: plain(text)}
 	}
 	st.CanUndo = seat >= 0 && boards.CanUndo(bd, seat)
 	if bd.Status == board.Finished && bd.Outcome != nil {
@@ -248,7 +278,8 @@ func webResult(c *texts.Catalog, sc *boards.Scene, seat int) *ResultState {
 	return res
 }
 
-// legalMoves returns the legal moves of a board's side to move, for the answer to a refused move.
+// legalMoves returns the legal moves of a board's side to move as people read them (the API
+// reads them back), for the answer to a refused move.
 func legalMoves(bd *board.Board) []string {
 	g, err := bd.Game()
 	if err != nil || bd.Status != board.Active {
@@ -256,7 +287,7 @@ func legalMoves(bd *board.Board) []string {
 	}
 	out := []string{}
 	for _, mv := range g.LegalMoves() {
-		out = append(out, mv.String())
+		out = append(out, g.Display(mv))
 	}
 	return out
 }

@@ -56,6 +56,11 @@
     variants = r.data || [];
     $("variant").replaceChildren(...variants.map((v) => el("option", { value: v.name }, v.title || v.name)));
     fillControls();
+    // The bot's levels, named by the server as Telegram names them.
+    const levels = (variants[0] && variants[0].levels) || [];
+    if (levels.length) {
+      $("level").replaceChildren(...levels.map((l) => el("option", { value: l.name, selected: l.name === "normal" }, l.title || l.name)));
+    }
   }
 
   async function create(ev) {

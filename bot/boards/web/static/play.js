@@ -143,6 +143,8 @@
 
     let offer = "";
     if (s.offer && s.status === "active") offer = s.offer.seat === s.seat ? t("offer.mine") : t("offer.theirs", { name: seatName(s.offer.seat) });
+    // The answer to the player's offer of this move: the bot's at once, or the opponent's.
+    else if (s.declined && s.status === "active") offer = s.declined.text;
     $("offer").textContent = offer;
     $("offer").hidden = !offer;
 
@@ -150,7 +152,7 @@
     const theirOffer = active && player && s.offer && s.offer.seat !== s.seat;
     $("join").hidden = !(s.status === "waiting" && !player && me);
     $("undo").hidden = !(active && player && s.can_undo);
-    $("draw-offer").hidden = !(active && player && !s.offer);
+    $("draw-offer").hidden = !(active && player && !s.offer && !s.declined);
     $("draw-accept").hidden = !theirOffer;
     $("draw-decline").hidden = !theirOffer;
     $("resign").hidden = !(active && player);
@@ -160,9 +162,14 @@
     $("export").href = base + "/export";
 
     const list = $("moves");
-    list.replaceChildren(...s.moves.map((m) => el("li", {
-      value: m.ply, class: `move seat-${m.seat}` + (fresh.includes(m.ply) ? " fresh" : ""), "data-ply": m.ply,
-    }, m.text)));
+    // One row a move, numbered by moves (1. e4 e5 2. Nf3): the first side's ply carries the
+    // number, and so does a second side's ply that opens the list (1… e5).
+    list.replaceChildren(...s.moves.map((m, i) => {
+      const opens = i === 0 || s.moves[i - 1].number !== m.number;
+      const attrs = { class: `move seat-${m.seat}` + (fresh.includes(m.ply) ? " fresh" : ""), "data-ply": m.ply };
+      if (opens) attrs["data-number"] = m.seat === 0 ? `${m.number}.` : `${m.number}…`;
+      return el("li", attrs, m.text);
+    }));
     const last = list.lastElementChild;
     if (last && fresh.length) last.scrollIntoView({ block: "nearest" });
 
@@ -174,8 +181,8 @@
     const box = $("players");
     box.replaceChildren(...[0, 1].map((i) => {
       const seat = s.seats[i] || {};
+      // The server names the bot with its level ("Bot (easy)"), in the words Telegram uses.
       let name = seat.name || t("nobody");
-      if (seat.bot) name += ` (${t("bot")}: ${t("level." + seat.bot)})`;
       if (i === s.seat) name += ` (${t("you")})`;
       const toMove = s.status === "active" && s.to_move === i;
       return el("div", { class: "player" + (toMove ? " to-move" : ""), "data-seat": i },
@@ -233,7 +240,7 @@
     const found = new Set();
     for (const m of state.moves) {
       if (!fresh.includes(m.ply)) continue;
-      for (const tok of m.text.match(/[a-z]?\d+/gi) || []) {
+      for (const tok of (m.move || m.text).match(/[a-z]?\d+/gi) || []) {
         const name = names.get(tok.toLowerCase());
         if (name) found.add(name);
       }
@@ -311,7 +318,7 @@
   function offerChoices(moves) {
     const box = $("choices");
     const buttons = moves.map((m) => {
-      const b = el("button", { type: "button", class: "choice", "data-move": m.text }, m.text);
+      const b = el("button", { type: "button", class: "choice", "data-move": m.text }, m.shown || m.text);
       b.addEventListener("click", () => play(m.text));
       return b;
     });

@@ -1,0 +1,53 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/bot/texts"
+)
+
+// Ensure the bot's level is named on the web in the words of the Telegram view, in the viewer's
+// language, by the server: in a game's seat (once: the name says it, Level names it for a page
+// that wants it apart) and in the levels the lobby offers.
+func TestBotLevelWords(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	for _, tc := range []struct {
+		user int64
+		lang string
+	}{{1, "en"}, {2, "ru"}} {
+		c := e.login(t, tc.user, fmt.Sprint("Player", tc.user))
+		e.Exec(t, `UPDATE users SET language = $2 WHERE id = $1`, tc.user, tc.lang)
+		words := texts.For(tc.lang).Board
+		var g struct{ ID int64 }
+		c.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "bot": "easy"}, http.StatusCreated, &g)
+		st := c.state(t, g.ID)
+		bot := st.Seats[1-st.Seat]
+		level := words.Levels["easy"]
+		if bot.Bot != "easy" || bot.Level != level || bot.Name != fmt.Sprintf(words.Bot, level) ||
+			strings.Count(strings.ToLower(bot.Name), level) != 1 {
+			t.Errorf("%s: the bot's seat %+v, want level %q named once", tc.lang, bot, level)
+		}
+		var variants []struct {
+			Levels []struct{ Name, Title string } `json:"levels"`
+		}
+		c.must(t, "GET", "/api/v1/variants", nil, http.StatusOK, &variants)
+		for _, v := range variants {
+			var got []string
+			for _, l := range v.Levels {
+				got = append(got, l.Name+"="+l.Title)
+			}
+			want := "easy=" + words.Levels["easy"] + " normal=" + words.Levels["normal"] + " strong=" + words.Levels["strong"]
+			if strings.Join(got, " ") != want {
+				t.Errorf("%s: levels %v, want %s", tc.lang, got, want)
+			}
+		}
+	}
+	if ru := texts.For("ru").Board.Levels; ru["easy"] != "лёгкий" || ru["normal"] != "средний" || ru["strong"] != "сильный" {
+		t.Errorf("the Russian levels: %v", ru)
+	}
+}
