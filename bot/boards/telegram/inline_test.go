@@ -132,7 +132,7 @@ func TestInlineGame(t *testing.T) {
 	})
 	if len(results) != 4 || results[0].ID != "chess.none" || results[0].Title != "Chess · no clock" || results[0].Description == "" ||
 		!strings.Contains(results[0].Text, "<b>Ann</b> wants to play <b>Chess</b>") ||
-		!strings.Contains(results[3].Text, "<b>Chess, 10 min + 5 s a move</b>") {
+		!strings.Contains(results[3].Text, "<b>Chess, 10 min + 5 s per move</b>") {
 		t.Fatalf("results = %+v", results)
 	}
 	all, _ := e.Bot.InlineQuery(eve, group, "")
@@ -349,7 +349,7 @@ func TestInlineClock(t *testing.T) {
 		return e.QueryInt(t, `SELECT count(*) FROM board_shared WHERE inline_message_id = $1`, inlineID) == 1
 	})
 	s := &shared{e: e, chat: group, inlineID: inlineID}
-	if m := s.message(t); !strings.Contains(m.Text, "<b>Chess, 10 min + 5 s a move</b>") {
+	if m := s.message(t); !strings.Contains(m.Text, "<b>Chess, 10 min + 5 s per move</b>") {
 		t.Errorf("the challenge: %s", m.Text)
 	}
 	m := s.tap(t, bob, "✅ Join")
