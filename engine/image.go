@@ -184,6 +184,11 @@ func (g *Game) layout(flip bool) layout {
 	case t.shape == shapeCross:
 		l.cell = cellCross
 		l.sprites = foxSprites()
+	case g.r.look != nil:
+		l.cell, l.sprites = g.r.look()
+	case t.width == 12:
+		l.cell = cell12
+		l.sprites = draughtsSprites12()
 	case t.width == 10:
 		l.cell = cell10
 		l.sprites = draughtsSprites10()
@@ -240,7 +245,7 @@ func (g *Game) drawRect(cv *canvas, l layout, mk marks) {
 	for row := 0; row < t.height; row++ {
 		for col := 0; col < t.width; col++ {
 			c := colLight
-			if (col+row)%2 == 0 {
+			if ((col+row)%2 == 0) != t.lightA1 {
 				c = colDark
 			}
 			sq := t.at(col, row)
