@@ -10,8 +10,8 @@ import (
 
 func TestVariants(t *testing.T) {
 	vs := variants()
-	if len(vs) != 10 {
-		t.Errorf("%d variants, want 10", len(vs))
+	if len(vs) != 17 {
+		t.Errorf("%d variants, want 17", len(vs))
 	}
 	for _, v := range vs {
 		g := mustGame(t, v.Name)

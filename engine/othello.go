@@ -49,8 +49,9 @@ func othelloBoard() *topology {
 			t.setName(sq, string(rune('a'+c))+strconv.Itoa(r+1))
 		}
 	}
-	// The pass point lies far off the grid: no square links to it.
-	t.col[othelloPass], t.row[othelloPass] = -100, -100
+	// The pass point lies off the grid (row -1, see hasOffBoard): no
+	// square links to it, and the pictures draw it as a button.
+	t.col[othelloPass], t.row[othelloPass] = -100, -1
 	t.setName(othelloPass, "pass")
 	t.linkGrid(true, true)
 	t.setReflection()

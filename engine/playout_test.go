@@ -24,6 +24,13 @@ var playoutConfigs = []struct {
 	{"foxgeese13 diagonal longest", "foxgeese13", []Option{WithDiagonals(true), WithLongestCapture(true)}},
 	{"foxgeese15 must capture", "foxgeese15", []Option{WithFoxMustCapture(true)}},
 	{"foxgeese17 backward", "foxgeese17", []Option{WithGeeseBackward(true)}},
+	{"othello", "othello", nil},
+	{"breakthrough", "breakthrough", nil},
+	{"canadian", "canadian", nil},
+	{"pool", "pool", nil},
+	{"czech", "czech", nil},
+	{"spanish", "spanish", nil},
+	{"italian", "italian", nil},
 }
 
 // TestRandomPlayouts plays random games and checks after every move: the
@@ -140,6 +147,13 @@ func checkMove(t *testing.T, g *Game, variant string, before *State, m Move) {
 		return n
 	}
 	a, b := count(before), count(&s)
+	if variant == "othello" {
+		// A placement adds one disc and turns the flipped ones over.
+		if m.String() == "pass" && s.Board != before.Board || m.String() != "pass" && b[0]+b[1] != a[0]+a[1]+1 {
+			t.Errorf("%v: discs %v -> %v", m, a, b)
+		}
+		return
+	}
 	if variant != "chase" && (b[0] > a[0] || b[1] > a[1]) {
 		t.Errorf("%v created pieces: %v -> %v", m, a, b)
 	}
