@@ -145,21 +145,34 @@ func TestDescribedPlayoutsMatchHandWritten(t *testing.T) {
 	}
 }
 
-// refDraughts is a reference generator of the diagonal draughts games,
-// written separately from the engine for the tests: a plain grid, a
-// recursive search of capture chains and the capture preferences applied
-// to the finished list. Moves are compared by their effect: origin,
-// destination, the squares taken and the piece that arrives.
+// refDraughts is a reference generator of the draughts family, written
+// separately from the engine for the tests: a plain grid, a recursive
+// search of capture chains and the capture preferences applied to the
+// finished list. Moves are compared by their effect: origin, destination,
+// the squares taken and the piece that arrives. Directions are (dx, dy)
+// for White, forward is +dy; Black's are mirrored.
 type refDraughts struct {
 	w, h        int
 	light       bool // a1 is not played
-	manBack     bool // men capture backwards
+	all         bool // every square is played (Turkish, Armenian)
+	manSteps    [][2]int
+	manCaps     [][2]int
+	kingSteps   [][2]int
+	kingCaps    [][2]int
 	flying      bool // kings fly
+	landNext    bool // a flying capture lands right behind its victim
+	immediate   bool // captured pieces leave at once
+	noReverse   bool // a flying capture may not turn back
 	spareKings  bool // men may not take kings
 	promo       promoTiming
 	kingLanding bool
 	prefs       []preference
 }
+
+var (
+	refForward  = [][2]int{{-1, 1}, {1, 1}}
+	refDiagonal = [][2]int{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}}
+)
 
 type refCap struct {
 	from, to   [2]int
@@ -170,28 +183,44 @@ type refCap struct {
 }
 
 func (rd refDraughts) moves(grid map[[2]int]int, side int) []string {
-	fwd := 1
-	if side < 0 {
-		fwd = -1
+	or := func(d, def [][2]int) [][2]int {
+		if d == nil {
+			return def
+		}
+		return d
 	}
+	manSteps, manCaps := or(rd.manSteps, refForward), or(rd.manCaps, refForward)
+	kingSteps, kingCaps := or(rd.kingSteps, refDiagonal), or(rd.kingCaps, refDiagonal)
+	mirror := func(ds [][2]int) [][2]int {
+		out := make([][2]int, len(ds))
+		for i, d := range ds {
+			out[i] = [2]int{d[0], d[1] * side}
+		}
+		return out
+	}
+	manSteps, manCaps = mirror(manSteps), mirror(manCaps)
 	on := func(p [2]int) bool {
-		return p[0] >= 0 && p[0] < rd.w && p[1] >= 0 && p[1] < rd.h && ((p[0]+p[1])%2 == 1) == rd.light
+		return p[0] >= 0 && p[0] < rd.w && p[1] >= 0 && p[1] < rd.h && (rd.all || ((p[0]+p[1])%2 == 1) == rd.light)
 	}
 	lastRow := rd.h - 1
 	if side < 0 {
 		lastRow = 0
 	}
-	diag := [][2]int{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}}
 	var caps []refCap
 	var from [2]int
 	var byKing bool
-	var walk func(at [2]int, kind int, taken [][2]int, kings []bool)
-	isTaken := func(taken [][2]int, p [2]int) bool { return slices.Contains(taken, p) }
-	walk = func(at [2]int, kind int, taken [][2]int, kings []bool) {
+	var walk func(at [2]int, kind int, taken [][2]int, kings []bool, last [2]int)
+	walk = func(at [2]int, kind int, taken [][2]int, kings []bool, last [2]int) {
 		found := false
-		empty := func(p [2]int) bool { return on(p) && (grid[p] == 0 || p == from) }
-		for _, d := range diag {
-			if kind == 1 && !rd.manBack && d[1] != fwd {
+		empty := func(p [2]int) bool {
+			return on(p) && (grid[p] == 0 || p == from || rd.immediate && slices.Contains(taken, p))
+		}
+		dirs := manCaps
+		if kind == 2 {
+			dirs = kingCaps
+		}
+		for _, d := range dirs {
+			if kind == 2 && rd.flying && rd.noReverse && d == [2]int{-last[0], -last[1]} {
 				continue
 			}
 			p := [2]int{at[0] + d[0], at[1] + d[1]}
@@ -200,17 +229,18 @@ func (rd refDraughts) moves(grid map[[2]int]int, side int) []string {
 					p = [2]int{p[0] + d[0], p[1] + d[1]}
 				}
 			}
-			if !on(p) || grid[p]*side >= 0 || isTaken(taken, p) {
+			if !on(p) || grid[p]*side >= 0 || slices.Contains(taken, p) {
 				continue
 			}
 			victimKing := grid[p] == 2 || grid[p] == -2
 			if kind == 1 && rd.spareKings && victimKing {
 				continue
 			}
+			t2 := append(append([][2]int{}, taken...), p)
 			var landings [][2]int
-			for l := [2]int{p[0] + d[0], p[1] + d[1]}; empty(l); l = [2]int{l[0] + d[0], l[1] + d[1]} {
+			for l := [2]int{p[0] + d[0], p[1] + d[1]}; on(l) && (grid[l] == 0 || l == from || rd.immediate && slices.Contains(t2, l)); l = [2]int{l[0] + d[0], l[1] + d[1]} {
 				landings = append(landings, l)
-				if kind == 1 || !rd.flying {
+				if kind == 1 || !rd.flying || rd.landNext {
 					break
 				}
 			}
@@ -225,12 +255,11 @@ func (rd refDraughts) moves(grid map[[2]int]int, side int) []string {
 					nk = 2
 					stop = rd.promo == promoStop
 				}
-				t2 := append(append([][2]int{}, taken...), p)
 				k2 := append(append([]bool{}, kings...), victimKing)
 				if stop {
 					caps = append(caps, refCap{from: from, to: l, caps: t2, kingsTaken: k2, byKing: byKing, final: 2})
 				} else {
-					walk(l, nk, t2, k2)
+					walk(l, nk, t2, k2, d)
 				}
 				chains = append(chains, slices.Clone(caps[before:]))
 				caps = caps[:before]
@@ -264,11 +293,12 @@ func (rd refDraughts) moves(grid map[[2]int]int, side int) []string {
 		}
 		kind := v * side
 		from, byKing = p, kind == 2
-		walk(p, kind, nil, nil)
-		for _, d := range diag {
-			if kind == 1 && d[1] != fwd {
-				continue
-			}
+		walk(p, kind, nil, nil, [2]int{})
+		dirs := manSteps
+		if kind == 2 {
+			dirs = kingSteps
+		}
+		for _, d := range dirs {
 			for q := [2]int{p[0] + d[0], p[1] + d[1]}; on(q) && grid[q] == 0; q = [2]int{q[0] + d[0], q[1] + d[1]} {
 				final := kind
 				if q[1] == lastRow {
@@ -376,15 +406,27 @@ var referencePairs = []struct {
 	variant string
 	ref     refDraughts
 }{
-	{"russian", refDraughts{w: 8, h: 8, manBack: true, flying: true, promo: promoNow, kingLanding: true}},
-	{"international", refDraughts{w: 10, h: 10, manBack: true, flying: true, promo: promoAtEnd, prefs: []preference{preferMostPieces}}},
-	{"canadian", refDraughts{w: 12, h: 12, manBack: true, flying: true, promo: promoAtEnd, prefs: []preference{preferMostPieces}}},
-	{"pool", refDraughts{w: 8, h: 8, manBack: true, flying: true, promo: promoAtEnd}},
+	{"russian", refDraughts{w: 8, h: 8, manCaps: refDiagonal, flying: true, promo: promoNow, kingLanding: true}},
+	{"international", refDraughts{w: 10, h: 10, manCaps: refDiagonal, flying: true, promo: promoAtEnd, prefs: []preference{preferMostPieces}}},
+	{"canadian", refDraughts{w: 12, h: 12, manCaps: refDiagonal, flying: true, promo: promoAtEnd, prefs: []preference{preferMostPieces}}},
+	{"pool", refDraughts{w: 8, h: 8, manCaps: refDiagonal, flying: true, promo: promoAtEnd}},
 	{"czech", refDraughts{w: 8, h: 8, flying: true, promo: promoAtEnd, prefs: []preference{preferKingCaptures}}},
 	{"spanish", refDraughts{w: 8, h: 8, light: true, flying: true, promo: promoAtEnd, prefs: []preference{preferMostPieces, preferMostKings}}},
 	{"italian", refDraughts{w: 8, h: 8, light: true, spareKings: true, promo: promoStop,
 		prefs: []preference{preferMostPieces, preferKingCaptures, preferMostKings, preferEarlyKing}}},
+	{"turkish", refDraughts{w: 8, h: 8, all: true, manSteps: refTurkishMen, manCaps: refTurkishMen, kingSteps: refOrthogonal,
+		kingCaps: refOrthogonal, flying: true, immediate: true, noReverse: true, promo: promoAtEnd, prefs: []preference{preferMostPieces}}},
+	{"thai", refDraughts{w: 8, h: 8, flying: true, landNext: true, immediate: true, promo: promoStop}},
+	{"armenian", refDraughts{w: 8, h: 8, all: true, manSteps: [][2]int{{-1, 1}, {0, 1}, {1, 1}, {1, 0}, {-1, 0}}, manCaps: refTurkishMen,
+		kingSteps: refQueen, kingCaps: refOrthogonal, flying: true, immediate: true, noReverse: true, promo: promoAtEnd,
+		prefs: []preference{preferMostPieces}}},
 }
+
+var (
+	refOrthogonal = [][2]int{{0, 1}, {1, 0}, {0, -1}, {-1, 0}}
+	refTurkishMen = [][2]int{{0, 1}, {1, 0}, {-1, 0}}
+	refQueen      = [][2]int{{0, 1}, {1, 1}, {1, 0}, {1, -1}, {0, -1}, {-1, -1}, {-1, 0}, {-1, 1}}
+)
 
 // TestDraughtsFamilyAgreesWithReference plays random games of each
 // variant and checks at every position that the engine's legal moves are

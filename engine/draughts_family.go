@@ -170,3 +170,70 @@ func italianRules() *rules {
 		quiesce: qForced,
 	})
 }
+
+// thaiRules: Thai draughts (mak-hot).
+//
+// Source: the rules as given by the "Mak-hot" article of the Checkers &
+// Draughts Wiki and by Mindsports ("Thai" among the draughts variants).
+// As implemented: 8x8, a1 dark, 8 men each on the first two ranks; White
+// moves first (the Thai sites' choice; the sources say no colour is
+// fixed); men move and capture diagonally forward only; kings move any
+// distance along a diagonal, and capture a piece at any distance but land
+// on the square right behind it, going on capturing from there; captured
+// pieces leave the board at once, as in Turkish draughts; capturing is
+// mandatory and any capture sequence may be chosen (no majority rule); a
+// man reaching the last rank is crowned and its move ends. A side without
+// a legal move loses. Draws: threefold repetition, 25 moves each with
+// only kings moving and no capture (the platform's count), the ply limit.
+func thaiRules() *rules {
+	pieces := draughtsPieces(forwardDiagonals, true, false)
+	pieces[1].captures = []pattern{{kind: patFlyingJump, dirs: allDiagonals, landNext: true}}
+	return compile(description{
+		name: "thai", title: "Thai draughts", players: [2]string{"White", "Black"},
+		board:     boardSpec{width: 8, height: 8, squares: darkSquares},
+		pieces:    pieces,
+		startRows: 2, startKind: kindMan, first: First,
+		capture: captureSpec{mandatory: true, immediate: true},
+		promo:   promoStop,
+		end:     endSpec{kingMoves: 25, repetition: 3},
+		quiesce: qForced,
+	})
+}
+
+// armenianRules: Armenian draughts (tama).
+//
+// Source: the "Armenian draughts" article of the English Wikipedia (and
+// the rules of iggamecenter's Tama). As implemented: 8x8, every square
+// played; 16 men each on the second and third ranks; White moves first;
+// men move one square forward, diagonally forward or sideways, and capture
+// by jumping an adjacent piece forward or sideways (never backwards or
+// diagonally); kings move like a chess queen and capture along ranks and
+// files only, at any distance, landing on any free square beyond;
+// captured pieces leave the board at once (a later jump of the same move
+// may cross their square); a king may not turn back along its line
+// between two jumps; capturing is mandatory and the capture of the most
+// pieces must be played (kings count as men). Crowning (the sources
+// disagree; one reading chosen, as in Turkish draughts): a man is crowned
+// when its move ends on the last rank; one passing it in a capture goes on
+// as a man. A side without a legal move loses. Draws: threefold
+// repetition, 25 moves each with only kings moving and no capture (the
+// platform's count), the ply limit.
+func armenianRules() *rules {
+	orth := []int{dirN, dirE, dirS, dirW}
+	man := pieceSpec{kind: kindMan, name: "man", letter: 'M', value: 100, promotesTo: kindKing, irreversible: true,
+		moves:    []pattern{{kind: patStep, dirs: []int{dirNW, dirN, dirNE, dirE, dirW}}},
+		captures: []pattern{{kind: patJump, dirs: []int{dirN, dirE, dirW}}}}
+	king := pieceSpec{kind: kindKing, name: "king", letter: 'K', value: 300, king: true,
+		moves:    []pattern{{kind: patSlide, dirs: []int{dirN, dirNE, dirE, dirSE, dirS, dirSW, dirW, dirNW}}},
+		captures: []pattern{{kind: patFlyingJump, dirs: orth}}}
+	return compile(description{
+		name: "armenian", title: "Armenian draughts", players: [2]string{"White", "Black"},
+		board:     boardSpec{width: 8, height: 8, squares: allSquares},
+		pieces:    []pieceSpec{man, king},
+		startRows: 2, skipBack: true, startKind: kindMan, first: First,
+		capture: captureSpec{mandatory: true, immediate: true, noReverse: true, prefer: []preference{preferMostPieces}},
+		promo:   promoAtEnd,
+		end:     endSpec{kingMoves: 25, repetition: 3},
+		quiesce: qForced,
+	})
+}

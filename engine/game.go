@@ -53,6 +53,8 @@ func variantTable() []variantDef {
 		{variant{"czech", "Czech draughts"}, plain(czechRules)},
 		{variant{"spanish", "Spanish draughts"}, plain(spanishRules)},
 		{variant{"italian", "Italian draughts"}, plain(italianRules)},
+		{variant{"thai", "Thai draughts"}, plain(thaiRules)},
+		{variant{"armenian", "Armenian draughts"}, plain(armenianRules)},
 	}
 }
 

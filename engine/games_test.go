@@ -24,6 +24,8 @@ var gamePerftTables = []struct {
 	{"czech", "", 6, []uint64{7, 49, 302, 1469, 7361, 36768, 179740}},
 	{"spanish", "", 6, []uint64{7, 49, 302, 1469, 7361, 36473, 177532}},
 	{"italian", "", 6, []uint64{7, 49, 302, 1469, 7361, 36473, 177532}},
+	{"thai", "", 4, []uint64{7, 49, 392, 3136, 26592}},
+	{"armenian", "", 3, []uint64{22, 484, 12174, 268670, 6280482}},
 }
 
 func TestGamePerft(t *testing.T) {
@@ -214,8 +216,43 @@ func TestItalianRules(t *testing.T) {
 	}
 }
 
+func TestThaiRules(t *testing.T) {
+	g := mustGame(t, "thai")
+	if g.Position() != "W:Wa1,c1,e1,g1,b2,d2,f2,h2:Ba7,c7,e7,g7,b8,d8,f8,h8" {
+		t.Errorf("start %s", g.Position())
+	}
+	// A king lands right behind the piece it takes and goes on from there.
+	g = mustGame(t, "thai", WithPosition("W:WKa1:Bc3,e5,h8"))
+	checkMoves(t, g, "a1:d4:f6")
+	// Men capture forwards only.
+	g = mustGame(t, "thai", WithPosition("W:Wd4:Bc3,h8"))
+	checkMoves(t, g, "d4-c5", "d4-e5")
+	// Free choice: a one-piece capture is legal beside a two-piece one.
+	g = mustGame(t, "thai", WithPosition("W:Wc3,a3:Bd4,f6,b4,h8"))
+	checkMoves(t, g, "a3:c5", "c3:a5", "c3:e5:g7")
+}
+
+func TestArmenianRules(t *testing.T) {
+	g := mustGame(t, "armenian")
+	if n := len(g.LegalMoves()); n != 22 {
+		t.Errorf("start: %d moves, want 22 (forward, diagonally forward, sideways)", n)
+	}
+	// Men capture sideways and forwards, never diagonally.
+	g = mustGame(t, "armenian", WithPosition("W:Wd4:Be4,e5,a8"))
+	checkMoves(t, g, "d4:f4")
+	// Kings move like a queen but capture only along ranks and files.
+	g = mustGame(t, "armenian", WithPosition("W:WKd4:Bh8"))
+	if ms := g.LegalMoves(); len(ms) != 26 || ms[0].Captures() != 0 {
+		t.Errorf("a king on d4: %v", notations(g))
+	}
+	// The most pieces must be taken: d4 takes d5, then c6 or e6, not
+	// the lone man on c4.
+	g = mustGame(t, "armenian", WithPosition("W:Wd4:Bd5,c6,e6,c4,a8"))
+	checkMoves(t, g, "d4:d6:b6", "d4:d6:f6")
+}
+
 // newGames are the games added as descriptions and Othello.
-var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian"}
+var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian"}
 
 // TestAIBeatsRandom plays the AI at the bot's easy level (2,000 nodes)
 // against random moves, on both sides: the AI must win nearly every game

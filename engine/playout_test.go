@@ -31,6 +31,8 @@ var playoutConfigs = []struct {
 	{"czech", "czech", nil},
 	{"spanish", "spanish", nil},
 	{"italian", "italian", nil},
+	{"thai", "thai", nil},
+	{"armenian", "armenian", nil},
 }
 
 // TestRandomPlayouts plays random games and checks after every move: the

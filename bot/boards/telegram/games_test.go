@@ -21,7 +21,8 @@ func TestNewGamesAgainstBot(t *testing.T) {
 		moves int
 	}{
 		{"Othello", 0}, {"Breakthrough", 6}, {"Canadian draughts", 4}, {"Pool checkers", 4},
-		{"Czech draughts", 4}, {"Spanish draughts", 4}, {"Italian draughts", 4},
+		{"Czech draughts", 4}, {"Spanish draughts", 4}, {"Italian draughts", 4}, {"Thai draughts", 4},
+		{"Armenian draughts (tama)", 4},
 	} {
 		user := int64(40 + i)
 		e.user(t, user, "Player", "en")

@@ -19,7 +19,7 @@ import (
 
 // pdnGameType is the PDN GameType of each draughts variant.
 var pdnGameType = map[string]int{"international": 20, "italian": 22, "pool": 23, "spanish": 24, "russian": 25,
-	"brazilian": 26, "canadian": 27, "czech": 29, "turkish": 30}
+	"brazilian": 26, "canadian": 27, "czech": 29, "turkish": 30, "thai": 31}
 
 // exportGame writes a game's moves; ext is the file's usual extension.
 func exportGame(bd *board.Board, st *GameState, publicURL string) (text, ext string, err error) {

@@ -38,6 +38,8 @@ func TestNewGamesOnTheWeb(t *testing.T) {
 		{"czech", "Czech draughts", `[GameType "29"]`},
 		{"spanish", "Spanish draughts", `[GameType "24"]`},
 		{"italian", "Italian draughts", `[GameType "22"]`},
+		{"thai", "Thai draughts", `[GameType "31"]`},
+		{"armenian", "Armenian draughts (tama)", "1. "},
 	} {
 		if listed[tc.variant] != tc.title {
 			t.Errorf("%s listed as %q", tc.variant, listed[tc.variant])
