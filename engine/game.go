@@ -55,6 +55,7 @@ func variantTable() []variantDef {
 		{variant{"italian", "Italian draughts"}, plain(italianRules)},
 		{variant{"thai", "Thai draughts"}, plain(thaiRules)},
 		{variant{"armenian", "Armenian draughts"}, plain(armenianRules)},
+		{variant{"atarigo", "Atari Go"}, plain(atariGoRules)},
 	}
 }
 

@@ -10,8 +10,8 @@ import (
 
 func TestVariants(t *testing.T) {
 	vs := variants()
-	if len(vs) != 19 {
-		t.Errorf("%d variants, want 19", len(vs))
+	if len(vs) != 20 {
+		t.Errorf("%d variants, want 20", len(vs))
 	}
 	for _, v := range vs {
 		g := mustGame(t, v.Name)

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -26,6 +27,12 @@ var gamePerftTables = []struct {
 	{"italian", "", 6, []uint64{7, 49, 302, 1469, 7361, 36473, 177532}},
 	{"thai", "", 4, []uint64{7, 49, 392, 3136, 26592}},
 	{"armenian", "", 3, []uint64{22, 484, 12174, 268670, 6280482}},
+	// Atari Go: 81·80·79 placements to depth 3; at depth 4, 81·80·79·78
+	// less 624 White suicides (a corner whose two neighbours Black holds,
+	// 4 corners × 2 orders × 78 places of White's first stone) and less
+	// the 624 leaves below the 8 games Black has already won at ply 3 (a
+	// White stone in a corner taken by Black's two stones).
+	{"atarigo", "", 3, []uint64{81, 6480, 511920, 39928512}},
 }
 
 func TestGamePerft(t *testing.T) {
@@ -251,8 +258,94 @@ func TestArmenianRules(t *testing.T) {
 	checkMoves(t, g, "d4:d6:b6", "d4:d6:f6")
 }
 
+func TestAtariGoRules(t *testing.T) {
+	g := mustGame(t, "atarigo")
+	if g.ToMove() != Second || len(g.LegalMoves()) != 81 {
+		t.Fatalf("Black must start with 81 placements")
+	}
+	// The first capture wins.
+	g = mustGame(t, "atarigo", WithPosition("9/9/9/9/9/9/9/9/bw7 w"))
+	mustPlay(t, g, "a2")
+	if st := g.Status(); st.Result != Win || st.Winner != First || st.Rule != RuleFirstCapture {
+		t.Errorf("status %+v, want White wins by the first capture", st)
+	}
+	if g.State().Board[0] != 0 {
+		t.Errorf("the captured stone is still on a1")
+	}
+	if pos := g.Position(); !strings.HasSuffix(pos, " +") || mustGame(t, "atarigo", WithPosition(pos)).Status().Result != Win {
+		t.Errorf("the finished position %q does not load as finished", pos)
+	}
+	// Suicide is illegal...
+	g = mustGame(t, "atarigo", WithPosition("9/9/9/9/9/9/9/w8/1w7 b"))
+	if len(g.LegalMoves()) != 78 {
+		t.Errorf("%d moves, want 78 (a1 is suicide)", len(g.LegalMoves()))
+	}
+	if _, err := g.Play("a1"); err == nil {
+		t.Errorf("suicide on a1 accepted")
+	}
+	// ...unless the stone captures.
+	g = mustGame(t, "atarigo", WithPosition("9/9/9/9/9/9/9/wb7/1wb6 b"))
+	mustPlay(t, g, "a1")
+	if st := g.Status(); st.Result != Win || st.Winner != Second {
+		t.Errorf("status %+v, want Black wins", st)
+	}
+	// A side whose every placement is suicide passes.
+	full := strings.Repeat("wwwwwwwww/", 8)
+	g = mustGame(t, "atarigo", WithPosition(full+"1w1wwwwww b"))
+	checkMoves(t, g, "pass")
+	mustPlay(t, g, "pass")
+	checkMoves(t, g, "a1", "c1")
+}
+
+// TestAtariGoLiberties plays random games and checks after every move
+// that no group is left without a liberty unless the move captured, by a
+// flood fill written for the test.
+func TestAtariGoLiberties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for i := 0; i < 30; i++ {
+		g := mustGame(t, "atarigo")
+		for g.Status().Result == Ongoing {
+			ms := g.LegalMoves()
+			m := ms[rng.IntN(len(ms))]
+			mustPlay(t, g, m.String())
+			s := g.State()
+			for sq := 0; sq < 81; sq++ {
+				if s.Board[sq] == 0 {
+					continue
+				}
+				seen := map[int]bool{sq: true}
+				stack, libs := []int{sq}, 0
+				for len(stack) > 0 {
+					p := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					c, r := p%9, p/9
+					for _, d := range [][2]int{{0, 1}, {1, 0}, {0, -1}, {-1, 0}} {
+						x, y := c+d[0], r+d[1]
+						if x < 0 || x > 8 || y < 0 || y > 8 {
+							continue
+						}
+						q := y*9 + x
+						if s.Board[q] == 0 {
+							libs++
+						} else if s.Board[q] == s.Board[sq] && !seen[q] {
+							seen[q] = true
+							stack = append(stack, q)
+						}
+					}
+				}
+				if libs == 0 {
+					t.Fatalf("after %v a group on %s has no liberty", g.History(), g.r.topo.names[sq])
+				}
+			}
+			if m.isCapture() != (g.Status().Rule == RuleFirstCapture) {
+				t.Fatalf("%v: capture %v, status %+v", m, m.isCapture(), g.Status())
+			}
+		}
+	}
+}
+
 // newGames are the games added as descriptions and Othello.
-var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian"}
+var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian", "atarigo"}
 
 // TestAIBeatsRandom plays the AI at the bot's easy level (2,000 nodes)
 // against random moves, on both sides: the AI must win nearly every game

@@ -38,28 +38,30 @@ const kindDisc Kind = 1
 // button, a typed word, a line of the move list).
 const othelloPass = 64
 
-// othelloBoard builds the 8x8 board of all squares plus the pass point.
-func othelloBoard() *topology {
-	t := newTopology(65, eightDirs)
-	t.width, t.height, t.shape = 8, 8, shapeRect
-	for r := 0; r < 8; r++ {
-		for c := 0; c < 8; c++ {
-			sq := r*8 + c
+// placementBoard builds the board of a game that places stones: a w x h
+// grid of all squares, a1 at the bottom left, and after them the pass
+// point (returned), which lies off the grid (row -1, see hasOffBoard): no
+// square links to it, and the pictures draw it as a button.
+func placementBoard(w, h int) (*topology, int) {
+	pass := w * h
+	t := newTopology(pass+1, eightDirs)
+	t.width, t.height, t.shape = w, h, shapeRect
+	for r := 0; r < h; r++ {
+		for c := 0; c < w; c++ {
+			sq := r*w + c
 			t.col[sq], t.row[sq] = int8(c), int8(r)
 			t.setName(sq, string(rune('a'+c))+strconv.Itoa(r+1))
 		}
 	}
-	// The pass point lies off the grid (row -1, see hasOffBoard): no
-	// square links to it, and the pictures draw it as a button.
-	t.col[othelloPass], t.row[othelloPass] = -100, -1
-	t.setName(othelloPass, "pass")
+	t.col[pass], t.row[pass] = -100, -1
+	t.setName(pass, "pass")
 	t.linkGrid(true, true)
 	t.setReflection()
-	return t
+	return t, pass
 }
 
 func othelloRules() *rules {
-	t := othelloBoard()
+	t, _ := placementBoard(8, 8)
 	r := &rules{
 		name:        "othello",
 		title:       "Othello",

@@ -33,6 +33,7 @@ var playoutConfigs = []struct {
 	{"italian", "italian", nil},
 	{"thai", "thai", nil},
 	{"armenian", "armenian", nil},
+	{"atarigo", "atarigo", nil},
 }
 
 // TestRandomPlayouts plays random games and checks after every move: the
@@ -149,6 +150,13 @@ func checkMove(t *testing.T, g *Game, variant string, before *State, m Move) {
 		return n
 	}
 	a, b := count(before), count(&s)
+	if variant == "atarigo" {
+		// A placement adds one stone; a capture ends the game.
+		if m.String() != "pass" && b[before.Turn] != a[before.Turn]+1 {
+			t.Errorf("%v: stones %v -> %v", m, a, b)
+		}
+		return
+	}
 	if variant == "othello" {
 		// A placement adds one disc and turns the flipped ones over.
 		if m.String() == "pass" && s.Board != before.Board || m.String() != "pass" && b[0]+b[1] != a[0]+a[1]+1 {

@@ -9,9 +9,9 @@ import (
 	"github.com/questbot/questbot/sessions/board"
 )
 
-// Ensure the games added as descriptions, and Othello, are offered by /games and played against
-// the bot with the buttons and typed moves: Othello to its end (passes included when they come),
-// the others for their first moves.
+// Ensure the games added as descriptions, Othello and Atari Go are offered by /games and played
+// against the bot with the buttons and typed moves: Othello and Atari Go to their end (passes
+// included when they come), the others for their first moves.
 func TestNewGamesAgainstBot(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -22,7 +22,7 @@ func TestNewGamesAgainstBot(t *testing.T) {
 	}{
 		{"Othello", 0}, {"Breakthrough", 6}, {"Canadian draughts", 4}, {"Pool checkers", 4},
 		{"Czech draughts", 4}, {"Spanish draughts", 4}, {"Italian draughts", 4}, {"Thai draughts", 4},
-		{"Armenian draughts (tama)", 4},
+		{"Armenian draughts (tama)", 4}, {"Atari Go", 0},
 	} {
 		user := int64(40 + i)
 		e.user(t, user, "Player", "en")

@@ -40,6 +40,7 @@ func TestNewGamesOnTheWeb(t *testing.T) {
 		{"italian", "Italian draughts", `[GameType "22"]`},
 		{"thai", "Thai draughts", `[GameType "31"]`},
 		{"armenian", "Armenian draughts (tama)", "1. "},
+		{"atarigo", "Atari Go", "1. "},
 	} {
 		if listed[tc.variant] != tc.title {
 			t.Errorf("%s listed as %q", tc.variant, listed[tc.variant])
