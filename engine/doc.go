@@ -2,7 +2,7 @@
 // Russian, Turkish, International, Brazilian, Canadian, Pool, Czech,
 // Spanish, Italian, Thai and Armenian draughts (and English draughts as a
 // test configuration), Chase, Fox and Geese (13, 15 or 17 geese), chess,
-// Othello, Breakthrough and Atari Go. It is a pure library: no database, network,
+// Gardner's minichess, Othello, Breakthrough and Atari Go. It is a pure library: no database, network,
 // goroutines or mutable global state; every call is synchronous and
 // deterministic. The bot and session layers drive it, never the reverse.
 //

@@ -56,6 +56,7 @@ func variantTable() []variantDef {
 		{variant{"thai", "Thai draughts"}, plain(thaiRules)},
 		{variant{"armenian", "Armenian draughts"}, plain(armenianRules)},
 		{variant{"atarigo", "Atari Go"}, plain(atariGoRules)},
+		{variant{"gardner", "Gardner's minichess"}, plain(gardnerRules)},
 	}
 }
 

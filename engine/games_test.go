@@ -33,6 +33,9 @@ var gamePerftTables = []struct {
 	// the 624 leaves below the 8 games Black has already won at ply 3 (a
 	// White stone in a corner taken by Black's two stones).
 	{"atarigo", "", 3, []uint64{81, 6480, 511920, 39928512}},
+	// Gardner's minichess: the engine's values, which the reference
+	// generator of minichess_test.go confirms on random games.
+	{"gardner", "", 5, []uint64{7, 53, 506, 4775, 52512, 572874}},
 }
 
 func TestGamePerft(t *testing.T) {
@@ -345,7 +348,7 @@ func TestAtariGoLiberties(t *testing.T) {
 }
 
 // newGames are the games added as descriptions and Othello.
-var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian", "atarigo"}
+var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian", "atarigo", "gardner"}
 
 // TestAIBeatsRandom plays the AI at the bot's easy level (2,000 nodes)
 // against random moves, on both sides: the AI must win nearly every game

@@ -34,6 +34,7 @@ var playoutConfigs = []struct {
 	{"thai", "thai", nil},
 	{"armenian", "armenian", nil},
 	{"atarigo", "atarigo", nil},
+	{"gardner", "gardner", nil},
 }
 
 // TestRandomPlayouts plays random games and checks after every move: the

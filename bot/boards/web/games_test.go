@@ -41,6 +41,7 @@ func TestNewGamesOnTheWeb(t *testing.T) {
 		{"thai", "Thai draughts", `[GameType "31"]`},
 		{"armenian", "Armenian draughts (tama)", "1. "},
 		{"atarigo", "Atari Go", "1. "},
+		{"gardner", "Gardner's minichess (5×5)", "1. "},
 	} {
 		if listed[tc.variant] != tc.title {
 			t.Errorf("%s listed as %q", tc.variant, listed[tc.variant])
