@@ -2,7 +2,7 @@
 // Russian, Turkish, International, Brazilian, Canadian, Pool, Czech,
 // Spanish, Italian, Thai and Armenian draughts (and English draughts as a
 // test configuration), Chase, Fox and Geese (13, 15 or 17 geese), chess,
-// Gardner's minichess, Othello, Breakthrough and Atari Go. It is a pure library: no database, network,
+// Chess960, Gardner's minichess, Othello, Breakthrough and Atari Go. It is a pure library: no database, network,
 // goroutines or mutable global state; every call is synchronous and
 // deterministic. The bot and session layers drive it, never the reverse.
 //
@@ -170,7 +170,8 @@
 // go test ./engine -deep runs the full tables (chess start position to 6,
 // Kiwipete to 4, position 3 to 6, Russian to 10, International to 8,
 // Brazilian to 8, Turkish to 7, English to 10, Chase to 4, Othello to 9,
-// the described draughts to their published depths) and thousands of
+// the described draughts to their published depths, the published
+// Chess960 positions to 5) and thousands of
 // full-length random games; the whole -deep run takes a few minutes
 // without -race. "go test ./engine -run SelfPlay
 // -selfplay 6 -v" replays the matches that chose the default AI; the

@@ -57,6 +57,7 @@ func variantTable() []variantDef {
 		{variant{"armenian", "Armenian draughts"}, plain(armenianRules)},
 		{variant{"atarigo", "Atari Go"}, plain(atariGoRules)},
 		{variant{"gardner", "Gardner's minichess"}, plain(gardnerRules)},
+		{variant{"chess960", "Chess960"}, chess960Rules},
 	}
 }
 

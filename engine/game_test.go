@@ -10,8 +10,8 @@ import (
 
 func TestVariants(t *testing.T) {
 	vs := variants()
-	if len(vs) != 21 {
-		t.Errorf("%d variants, want 21", len(vs))
+	if len(vs) != 22 {
+		t.Errorf("%d variants, want 22", len(vs))
 	}
 	for _, v := range vs {
 		g := mustGame(t, v.Name)

@@ -348,7 +348,7 @@ func TestAtariGoLiberties(t *testing.T) {
 }
 
 // newGames are the games added as descriptions and Othello.
-var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian", "atarigo", "gardner"}
+var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian", "atarigo", "gardner", "chess960"}
 
 // TestAIBeatsRandom plays the AI at the bot's easy level (2,000 nodes)
 // against random moves, on both sides: the AI must win nearly every game

@@ -35,6 +35,7 @@ var playoutConfigs = []struct {
 	{"armenian", "armenian", nil},
 	{"atarigo", "atarigo", nil},
 	{"gardner", "gardner", nil},
+	{"chess960", "chess960", []Option{WithSeed(311)}},
 }
 
 // TestRandomPlayouts plays random games and checks after every move: the

@@ -23,7 +23,7 @@ func TestNewGamesAgainstBot(t *testing.T) {
 		{"Othello", 0}, {"Breakthrough", 6}, {"Canadian draughts", 4}, {"Pool checkers", 4},
 		{"Czech draughts", 4}, {"Spanish draughts", 4}, {"Italian draughts", 4}, {"Thai draughts", 4},
 		{"Armenian draughts (tama)", 4}, {"Atari Go", 0},
-		{"Gardner's minichess (5×5)", 6},
+		{"Gardner's minichess (5×5)", 6}, {"Chess960", 6},
 	} {
 		user := int64(40 + i)
 		e.user(t, user, "Player", "en")

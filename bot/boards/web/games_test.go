@@ -42,6 +42,7 @@ func TestNewGamesOnTheWeb(t *testing.T) {
 		{"armenian", "Armenian draughts (tama)", "1. "},
 		{"atarigo", "Atari Go", "1. "},
 		{"gardner", "Gardner's minichess (5×5)", "1. "},
+		{"chess960", "Chess960", "1. "},
 	} {
 		if listed[tc.variant] != tc.title {
 			t.Errorf("%s listed as %q", tc.variant, listed[tc.variant])
@@ -82,9 +83,13 @@ func TestNewGamesOnTheWeb(t *testing.T) {
 
 		var g struct{ ID int64 }
 		ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": tc.variant, "bot": "easy"}, http.StatusCreated, &g)
-		st = ann.state(t, g.ID)
-		if st.ToMove == st.Seat {
-			ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", g.ID), map[string]any{"move": st.Legal[0].Text, "ply": 0}, http.StatusOK, nil)
+		// The bot may have moved already when it has the first move: wait for Ann's turn.
+		e.WaitFor(t, "Ann's turn in "+tc.variant, func() bool {
+			st = ann.state(t, g.ID)
+			return st.ToMove == st.Seat
+		})
+		if st.Ply == 0 {
+			ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", g.ID), map[string]any{"move": st.Legal[0].Text, "ply": st.Ply}, http.StatusOK, nil)
 		}
 		e.WaitFor(t, "the bot's move in "+tc.variant, func() bool {
 			st = ann.state(t, g.ID)
