@@ -1,7 +1,8 @@
 // Package engine is the shared rules engine of Questbot's board games:
-// Russian, Turkish, International and Brazilian draughts (and English
-// draughts as a test configuration), Chase, Fox and Geese (13, 15 or 17
-// geese) and chess. It is a pure library: no database, network,
+// Russian, Turkish, International, Brazilian, Canadian, Pool, Czech,
+// Spanish, Italian, Thai and Armenian draughts (and English draughts as a
+// test configuration), Chase, Fox and Geese (13, 15 or 17 geese), chess,
+// Chess960, Gardner's minichess, Othello, Breakthrough and Atari Go. It is a pure library: no database, network,
 // goroutines or mutable global state; every call is synchronous and
 // deterministic. The bot and session layers drive it, never the reverse.
 //
@@ -82,6 +83,18 @@
 //     rule, the fox's longest capture, chess legality. Moves with the same
 //     effect (a ring capture taken either way round) are merged.
 //
+// A game can be written as a description (describe.go): a struct literal
+// of the board, the pieces and their patterns (step, slide, jump, flying
+// jump, replacement capture), the capture preferences (the majority rule
+// and its refinements), promotion and the ends of the game, compiled into
+// the rules above. The draughts of draughts_family.go and Breakthrough
+// are descriptions; the described forms of Russian, International,
+// Brazilian, English and Turkish draughts are checked against the
+// hand-written ones, and every described draughts against a reference
+// generator of the tests. Othello and Atari Go place stones and have
+// generators of their own; a side without a placement passes with the
+// move "pass", a point off the board drawn as a button under it.
+//
 // A move's effect is stored as square assignments plus game variables, and
 // positions carry an incremental Zobrist hash, so applying a move is a few
 // stores and one XOR, without allocation. Positions are plain values:
@@ -153,13 +166,20 @@
 // every perft table of the reference to a moderate depth: chess start
 // position to 4, Kiwipete to 3, position 3 to 5, Russian to 8,
 // International to 6, Brazilian to 7, Turkish to 5, English to 7, Chase
-// to 3. They also check every known-answer position, play 144 short random
-// games checking hashes, position strings, notation and undo after every
-// move, and exercise the AI. go test ./engine -deep runs the full tables
-// (chess start position to 6, Kiwipete to 4, position 3 to 6, Russian to
-// 10, International to 8, Brazilian to 8, Turkish to 7, English to 10,
-// Chase to 4) and 3,000 full-length random games; the whole -deep run
-// takes about a minute without -race. "go test ./engine -run SelfPlay
+// to 3; and the tables of the new games (games_test.go: Othello to 7 of
+// the published 9 plies, the others from 3 to 6). They also check every
+// known-answer position and the rule positions of each new game, play
+// short random games of every game checking hashes, position strings,
+// notation and undo after every move, compare the described draughts with
+// the hand-written ones and with the reference generator
+// (describe_test.go), and exercise the AI, against random play too.
+// go test ./engine -deep runs the full tables (chess start position to 6,
+// Kiwipete to 4, position 3 to 6, Russian to 10, International to 8,
+// Brazilian to 8, Turkish to 7, English to 10, Chase to 4, Othello to 9,
+// the described draughts to their published depths, the published
+// Chess960 positions to 5) and thousands of
+// full-length random games; the whole -deep run takes a few minutes
+// without -race. "go test ./engine -run SelfPlay
 // -selfplay 6 -v" replays the matches that chose the default AI; the
 // benchmarks report perft and search speed, per wall-clock and per CPU
 // second ("go test ./engine -run XXX -bench . -benchtime 3x"), the public

@@ -46,6 +46,18 @@ func variantTable() []variantDef {
 		{variant{"foxgeese15", "Fox and Geese (15 geese)"}, fox(15)},
 		{variant{"foxgeese17", "Fox and Geese (17 geese)"}, fox(17)},
 		{variant{"chess", "Chess"}, plain(chessRules)},
+		{variant{"othello", "Othello"}, plain(othelloRules)},
+		{variant{"breakthrough", "Breakthrough"}, plain(breakthroughRules)},
+		{variant{"canadian", "Canadian draughts"}, plain(canadianRules)},
+		{variant{"pool", "Pool checkers"}, plain(poolRules)},
+		{variant{"czech", "Czech draughts"}, plain(czechRules)},
+		{variant{"spanish", "Spanish draughts"}, plain(spanishRules)},
+		{variant{"italian", "Italian draughts"}, plain(italianRules)},
+		{variant{"thai", "Thai draughts"}, plain(thaiRules)},
+		{variant{"armenian", "Armenian draughts"}, plain(armenianRules)},
+		{variant{"atarigo", "Atari Go"}, plain(atariGoRules)},
+		{variant{"gardner", "Gardner's minichess"}, plain(gardnerRules)},
+		{variant{"chess960", "Chess960"}, chess960Rules},
 	}
 }
 

@@ -100,6 +100,9 @@ func (g *Game) renderInto(img *image.RGBA, lay layout, opt ImageOptions) {
 	case shapeHex:
 		g.drawHex(cv, lay, marks)
 	}
+	if g.r.topo.hasOffBoard() {
+		g.drawOffBoard(cv, lay, marks)
+	}
 	g.drawLastMove(cv, lay, marks)
 	s := g.cur()
 	for sq := 0; sq < g.r.topo.n(); sq++ {
@@ -184,6 +187,11 @@ func (g *Game) layout(flip bool) layout {
 	case t.shape == shapeCross:
 		l.cell = cellCross
 		l.sprites = foxSprites()
+	case g.r.look != nil:
+		l.cell, l.sprites = g.r.look()
+	case t.width == 12:
+		l.cell = cell12
+		l.sprites = draughtsSprites12()
 	case t.width == 10:
 		l.cell = cell10
 		l.sprites = draughtsSprites10()
@@ -197,6 +205,9 @@ func (g *Game) layout(flip bool) layout {
 	if t.shape != shapeHex {
 		l.w = 2*sideW + t.width*l.cell
 		l.h = barH + sideW + t.height*l.cell
+		if t.hasOffBoard() {
+			l.h += l.cell // the strip of the points off the board (Othello's pass)
+		}
 	}
 	return l
 }
@@ -214,6 +225,9 @@ func (l *layout) center(sq int) (int, int) {
 		x := float64(l.x0) + float64(hexWidth)/2 + float64(half)*float64(hexWidth)/2
 		y := float64(l.y0) + r + float64(t.height-1-row)*1.5*r
 		return int(x), int(y)
+	}
+	if row < 0 {
+		return l.offBoardCenter()
 	}
 	if l.flip {
 		col, row = t.width-1-col, t.height-1-row
@@ -240,7 +254,7 @@ func (g *Game) drawRect(cv *canvas, l layout, mk marks) {
 	for row := 0; row < t.height; row++ {
 		for col := 0; col < t.width; col++ {
 			c := colLight
-			if (col+row)%2 == 0 {
+			if ((col+row)%2 == 0) != t.lightA1 {
 				c = colDark
 			}
 			sq := t.at(col, row)
@@ -271,7 +285,7 @@ func (g *Game) drawRect(cv *canvas, l layout, mk marks) {
 		if l.flip {
 			col = t.width - 1 - i
 		}
-		cv.text(l.x0+i*l.cell+l.cell/2, l.h-sideW/2, 2, string(rune('a'+col)), colLabel)
+		cv.text(l.x0+i*l.cell+l.cell/2, l.y0+t.height*l.cell+sideW/2, 2, string(rune('a'+col)), colLabel)
 	}
 }
 

@@ -24,6 +24,18 @@ var playoutConfigs = []struct {
 	{"foxgeese13 diagonal longest", "foxgeese13", []Option{WithDiagonals(true), WithLongestCapture(true)}},
 	{"foxgeese15 must capture", "foxgeese15", []Option{WithFoxMustCapture(true)}},
 	{"foxgeese17 backward", "foxgeese17", []Option{WithGeeseBackward(true)}},
+	{"othello", "othello", nil},
+	{"breakthrough", "breakthrough", nil},
+	{"canadian", "canadian", nil},
+	{"pool", "pool", nil},
+	{"czech", "czech", nil},
+	{"spanish", "spanish", nil},
+	{"italian", "italian", nil},
+	{"thai", "thai", nil},
+	{"armenian", "armenian", nil},
+	{"atarigo", "atarigo", nil},
+	{"gardner", "gardner", nil},
+	{"chess960", "chess960", []Option{WithSeed(311)}},
 }
 
 // TestRandomPlayouts plays random games and checks after every move: the
@@ -140,6 +152,20 @@ func checkMove(t *testing.T, g *Game, variant string, before *State, m Move) {
 		return n
 	}
 	a, b := count(before), count(&s)
+	if variant == "atarigo" {
+		// A placement adds one stone; a capture ends the game.
+		if m.String() != "pass" && b[before.Turn] != a[before.Turn]+1 {
+			t.Errorf("%v: stones %v -> %v", m, a, b)
+		}
+		return
+	}
+	if variant == "othello" {
+		// A placement adds one disc and turns the flipped ones over.
+		if m.String() == "pass" && s.Board != before.Board || m.String() != "pass" && b[0]+b[1] != a[0]+a[1]+1 {
+			t.Errorf("%v: discs %v -> %v", m, a, b)
+		}
+		return
+	}
 	if variant != "chase" && (b[0] > a[0] || b[1] > a[1]) {
 		t.Errorf("%v created pieces: %v -> %v", m, a, b)
 	}

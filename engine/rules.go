@@ -103,6 +103,9 @@ type rules struct {
 	// nil: no moves loses (or draws with noMovesDraw).
 	terminal func(r *rules, s *State, nMoves int) (bool, int)
 	glyph    func(pc Piece) byte // diagram character
+	// look gives the cell size and the pieces of the game's pictures
+	// (nil: chosen by board, see Game.layout).
+	look func() (cell int, sprites *spriteSet)
 	// Draw and termination parameters.
 	clockLimit  int    // plies of reversible moves that draw (0 = none)
 	clockRule   Rule   // the rule of that draw

@@ -76,6 +76,13 @@ const (
 	RuleFewGeese
 	// RulePlyLimit: the platform's cap on the length of a game.
 	RulePlyLimit
+	// RuleGoal: Breakthrough, a piece reached the far rank.
+	RuleGoal
+	// RuleMoreDiscs: Othello, neither side can place a disc; the side
+	// with more discs wins (a draw when equal).
+	RuleMoreDiscs
+	// RuleFirstCapture: Atari Go, the first capture wins.
+	RuleFirstCapture
 )
 
 // ruleNames are the stable identifiers of the rules, for logs and stored
@@ -87,7 +94,8 @@ var ruleNames = [...]string{
 	RuleSixteenMoves: "sixteen_moves", RuleFiveMoves: "five_moves",
 	RuleThreeKings: "three_kings", RuleBalance: "balance", RuleLoneKings: "lone_kings",
 	RuleFewDice: "few_dice", RuleFoxTrapped: "fox_trapped", RuleGeeseBlocked: "geese_blocked",
-	RuleFewGeese: "few_geese", RulePlyLimit: "ply_limit",
+	RuleFewGeese: "few_geese", RulePlyLimit: "ply_limit", RuleGoal: "goal",
+	RuleMoreDiscs: "more_discs", RuleFirstCapture: "first_capture",
 }
 
 // String returns the rule's stable identifier ("checkmate",

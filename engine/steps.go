@@ -106,7 +106,7 @@ func (g *Game) Steps(tapped []string) (StepInfo, error) {
 	if len(si.Moves) > 1 {
 		for _, m := range si.Moves {
 			label := m.text
-			if g.r.name == "chess" && m.m.tag != 0 {
+			if (g.r.name == "chess" || g.r.name == "chess960") && m.m.tag != 0 {
 				label = string("?PNBRQK"[m.m.tag%7])
 			}
 			si.Choices = append(si.Choices, Choice{Label: label, Move: m})

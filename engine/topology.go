@@ -71,6 +71,10 @@ type topology struct {
 	width, height int // display grid size in the same units
 	shape         shape
 	numbered      bool // squares are named by numbers (PDN style)
+	// lightA1: the played squares of a board that plays every other square
+	// are those where a1 is light (Italian, Spanish); pictures colour the
+	// played squares dark.
+	lightA1 bool
 }
 
 // n returns the number of squares.

@@ -242,9 +242,12 @@ func (b *Board) settle(now time.Time) ([]Event, error) {
 }
 
 // cannotWin reports whether side could not win the game by any series of legal moves, as far
-// as the engine lets us tell: in chess, a side with nothing but its king.
+// as the engine lets us tell: in chess, Chess960 and Gardner's minichess, a side with nothing
+// but its king.
 func cannotWin(g *engine.Game, side int) bool {
-	if g.Variant() != "chess" {
+	switch g.Variant() {
+	case "chess", "chess960", "gardner":
+	default:
 		return false
 	}
 	st := g.State()

@@ -62,6 +62,9 @@ func latin(s string) string {
 // look-alikes).
 func readings(text string, chess bool) []string {
 	text = strings.TrimSpace(text)
+	if isPass(text) {
+		return []string{"pass"} // Othello's pass, in either language
+	}
 	if chess {
 		for _, p := range russianPieces {
 			if rest, ok := strings.CutPrefix(text, p.ru); ok {
@@ -90,6 +93,15 @@ func parseTyped(g *engine.Game, text string) (engine.Move, error) {
 	return engine.Move{}, last
 }
 
+// isPass reports whether a text is the word for a pass (Othello): "pass", "пас" or "пасс".
+func isPass(text string) bool {
+	switch strings.ToLower(text) {
+	case "pass", "пас", "пасс":
+		return true
+	}
+	return false
+}
+
 // moveToken is one word of a move: an optional piece letter and file hint, up to two squares
 // or numbers, an optional promotion letter.
 var moveToken = regexp.MustCompile(`^[KQRBNkqrbn]?[a-i]?([a-iA-I]?[0-9]{1,2}){0,2}[QRBNqrbn]?$`)
@@ -104,6 +116,9 @@ var castling = regexp.MustCompile(`^(?i)[o0](-?[o0]){1,2}[+#!?]*$`)
 // comment at the top of this file.
 func looksLikeMove(text string) bool {
 	t := strings.TrimSpace(text)
+	if isPass(t) {
+		return true
+	}
 	if len(t) < 2 || len(t) > 80 {
 		return false
 	}

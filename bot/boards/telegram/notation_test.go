@@ -22,6 +22,16 @@ func game(t *testing.T, variant string, moves ...string) *engine.Game {
 	return g
 }
 
+// othello starts an Othello game from a position.
+func othello(t *testing.T, pos string) *engine.Game {
+	t.Helper()
+	g, err := engine.NewGame("othello", engine.WithPosition(pos))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // Ensure what players type is read as the move they mean: the engine's notations, Cyrillic
 // look-alikes, Russian piece letters, lowercase piece letters where no pawn move fits.
 func TestParseTyped(t *testing.T) {
@@ -56,6 +66,15 @@ func TestParseTyped(t *testing.T) {
 		{game(t, "chess", "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"), "О-О", "e1g1"}, // Cyrillic О
 		{game(t, "chess", "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"), "bxc6", "b5c6"},
 		{game(t, "chess", "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"), "Сxf7", "c4f7"}, // Russian: С is the bishop
+		{game(t, "othello"), "d3", "d3"},
+		{game(t, "othello"), "pass", ""}, // Black has placements: no pass
+		{othello(t, "8/8/8/8/8/8/8/bw6 w"), "Pass", "pass"},
+		{othello(t, "8/8/8/8/8/8/8/bw6 w"), "пас", "pass"},
+		{game(t, "pool"), "11-15", "11-15"},
+		{game(t, "canadian"), "43-37", "43-37"},
+		{game(t, "canadian"), "55-49", ""}, // 49 holds White's own man
+		{game(t, "italian"), "d3-c4", "d3-c4"},
+		{game(t, "italian"), "c3-b4", ""}, // not a square of the Italian board
 	} {
 		m, err := parseTyped(tc.g, tc.text)
 		switch {
@@ -75,6 +94,7 @@ func TestLooksLikeMove(t *testing.T) {
 		"e8=Q": true, "e7e8q": true, "c3:e5:g7": true, "32-28": true, "A3>A4:2": true, "с3-d4": true,
 		"Кf3": true, "Кр e1": true, "с3-д4": true, "ехд5": true, "Кф3": true, "х2-х4": true, "Bxc5+": true, "e9-e10": true, "Nbd7": true, "R1a3": true,
 		"hello": false, "ok": false, "hi there": false, "2": false, "gg": false, "why not e4?": false,
+		"pass": true, "Пас": true, "passed": false,
 		"": false, "a": false, "100": false, "thanks!": false, "Привет": false, "нет": false,
 	} {
 		if got := looksLikeMove(text); got != want {

@@ -18,7 +18,8 @@ import (
 // without control or bidi characters (oneLine), so that a name cannot forge a tag or a line.
 
 // pdnGameType is the PDN GameType of each draughts variant.
-var pdnGameType = map[string]int{"international": 20, "russian": 25, "brazilian": 26, "turkish": 30}
+var pdnGameType = map[string]int{"international": 20, "italian": 22, "pool": 23, "spanish": 24, "russian": 25,
+	"brazilian": 26, "canadian": 27, "czech": 29, "turkish": 30, "thai": 31}
 
 // exportGame writes a game's moves; ext is the file's usual extension.
 func exportGame(bd *board.Board, st *GameState, publicURL string) (text, ext string, err error) {
