@@ -80,6 +80,8 @@ type Board struct {
 
 	// Buttons (plain).
 	Back, Undo, OfferDraw, Resign, Accept, Decline, ResignYes, ResignNo, Cancel string
+	// Pass labels the button of the pass point (engine square "pass": Othello, Atari Go).
+	Pass string
 
 	// Waiting: the game and the clock a player waits an opponent for. Invite: the game, the
 	// clock, the link and how long it works.
@@ -211,6 +213,7 @@ var boardEN = Board{
 	Reminder:       "⏰ <b>%s left for your move!</b>",
 	NoPicture:      "🖼 The picture of the board could not be sent; here is the board as text.",
 	Back:           "↩ Back",
+	Pass:           "⏭ Pass",
 	Undo:           "⟲ Take back",
 	OfferDraw:      "½ Offer a draw",
 	Resign:         "🏳 Resign",
@@ -336,6 +339,7 @@ var boardRU = Board{
 	Reminder:       "⏰ <b>На ход осталось %s!</b>",
 	NoPicture:      "🖼 Картинку доски отправить не удалось; вот доска текстом.",
 	Back:           "↩ Назад",
+	Pass:           "⏭ Пас",
 	Undo:           "⟲ Вернуть ход",
 	OfferDraw:      "½ Предложить ничью",
 	Resign:         "🏳 Сдаться",
