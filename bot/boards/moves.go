@@ -10,9 +10,10 @@ import (
 //
 // Every view writes a move as the engine's Game.Record does (standard algebraic notation in
 // chess, "Nf3", "exd5", "O-O", "e8=Q+", the game's own notation elsewhere), numbered by moves,
-// not by plies: a move is one ply of each side, "1. e4 e5 2. Nf3", and a list that begins with
-// the second side's ply writes it "1… e5". The engine's notation (board.Move.Text) stays what is
-// stored and what the API reads back.
+// not by plies: a move is one ply of each side, "1. e4 e5 2. Nf3", counted from the game's first
+// ply, whichever seat made it (Black opens Othello and Atari Go; a set-up position may give the
+// move to either side). The engine's notation (board.Move.Text) stays what is stored and what
+// the API reads back.
 
 // Record returns the moves of the scene's game as people read them (engine.Game.Record).
 func (sc *Scene) Record() []string {
@@ -22,14 +23,9 @@ func (sc *Scene) Record() []string {
 	return sc.record
 }
 
-// firstSide is the seat that played (or plays) the game's first ply.
-func (sc *Scene) firstSide() int {
-	return (int(sc.Game.ToMove()) + sc.Game.Ply()) % 2
-}
-
 // MoveNumber returns the number of the move a ply (1 for the first) belongs to.
 func (sc *Scene) MoveNumber(ply int) int {
-	return (max(ply, 1)-1+sc.firstSide())/2 + 1
+	return (max(ply, 1)-1)/2 + 1
 }
 
 // CurrentMove is the number of the move a board's caption heads: the move being played while
@@ -42,15 +38,15 @@ func (sc *Scene) CurrentMove() int {
 	return sc.MoveNumber(sc.Board.Ply())
 }
 
-// Numbered writes a ply's move as people read it with its number: "3. Nf3" for the first
-// side, "3… Nc6" for the second.
+// Numbered writes a ply's move as people read it with its number: "3. Nf3" for the ply that
+// opens a move, "3… Nc6" for the one that completes it.
 func (sc *Scene) Numbered(ply int) string {
 	rec := sc.Record()
 	if ply < 1 || ply > len(rec) {
 		return ""
 	}
 	sep := ". "
-	if (ply-1+sc.firstSide())%2 == 1 {
+	if (ply-1)%2 == 1 {
 		sep = "… "
 	}
 	return fmt.Sprintf("%d%s%s", sc.MoveNumber(ply), sep, rec[ply-1])

@@ -90,6 +90,8 @@ type Board struct {
 	Back, Undo, OfferDraw, Resign, Accept, Decline, ResignYes, ResignNo, Cancel string
 	// Open opens the game's page inside Telegram, as a Mini App (plain, a button).
 	Open string
+	// Pass labels the button of the pass point (engine square "pass": Othello, Atari Go).
+	Pass string
 
 	// Waiting: the game and the clock a player waits an opponent for. Invite: the game, the
 	// clock, the link and how long it works.
@@ -228,6 +230,7 @@ var boardEN = Board{
 	ReminderClock:  "⏰ <b>%s left on your clock!</b>",
 	NoPicture:      "🖼 The picture of the board could not be sent; here is the board as text.",
 	Back:           "↩ Back",
+	Pass:           "⏭ Pass",
 	Undo:           "⟲ Take back",
 	OfferDraw:      "½ Offer a draw",
 	Resign:         "🏳 Resign",
@@ -360,6 +363,7 @@ var boardRU = Board{
 	ReminderClock:  "⏰ <b>На ваших часах осталось %s!</b>",
 	NoPicture:      "🖼 Картинку доски отправить не удалось; вот доска текстом.",
 	Back:           "↩ Назад",
+	Pass:           "⏭ Пас",
 	Undo:           "⟲ Вернуть ход",
 	OfferDraw:      "½ Предложить ничью",
 	Resign:         "🏳 Сдаться",

@@ -171,7 +171,11 @@ func (v *View) keyboard(c *texts.Catalog, sc *boards.Scene, seat int, ent *entry
 			if i == maxOffered {
 				break
 			}
-			row = append(row, btn(sq, press{op: opTap, path: append(append([]int(nil), ent.path...), i)}))
+			label := sq
+			if sq == "pass" {
+				label = t.Pass // the pass point of Othello and Atari Go
+			}
+			row = append(row, btn(label, press{op: opTap, path: append(append([]int(nil), ent.path...), i)}))
 			if len(row) == squaresPerRow {
 				kb, row = append(kb, row), nil
 			}

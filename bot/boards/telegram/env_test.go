@@ -20,6 +20,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/telegram"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/sessions/board"
@@ -202,6 +203,9 @@ func (e *env) playButtons(t *testing.T, user int64, g *engine.Game, mv engine.Mo
 	path, _ := g.Describe(mv)
 	var m tgemu.Message
 	for _, sq := range path {
+		if sq == "pass" {
+			sq = texts.For("en").Board.Pass // Othello's and Atari Go's pass has a button of its own
+		}
 		m = e.tap(t, user, sq)
 		if !strings.Contains(m.Text, "Chosen") && !strings.Contains(m.Text, "Выбрано") {
 			return // the move was played

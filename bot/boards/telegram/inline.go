@@ -191,6 +191,14 @@ func (v *View) HandleGroupGames(ctx context.Context, tx bot.Tx, u *bot.Update) (
 			match = append(match, variant)
 		}
 	}
+	// A game named exactly (its id or its whole name) is that game, though others contain the
+	// words too ("chess" and "Chess960").
+	for _, variant := range match {
+		if query != "" && (variant == query || strings.ToLower(c.Game(variant)) == query) {
+			match = []string{variant}
+			break
+		}
+	}
 	if len(match) == 1 {
 		return true, v.challengeInGroup(ctx, tx, u, chat, 0, match[0])
 	}

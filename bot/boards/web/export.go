@@ -45,9 +45,6 @@ func exportGame(bd *board.Board, st *GameState, publicURL string) (text, ext str
 				b.WriteString("\n")
 			}
 			fmt.Fprintf(&b, "%d.", m.Number)
-			if m.Seat == 1 {
-				b.WriteString("..")
-			}
 		}
 		fmt.Fprintf(&b, " %s", oneLine(m.Text))
 	}

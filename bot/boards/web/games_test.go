@@ -72,8 +72,8 @@ func TestNewGamesOnTheWeb(t *testing.T) {
 				}
 			}
 			c.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", a.ID), map[string]any{"move": mv.Text, "ply": ply}, http.StatusOK, &st)
-			if st.Moves[ply].Text != mv.Text {
-				t.Fatalf("%s: %s played, %s meant", tc.variant, st.Moves[ply].Text, mv.Text)
+			if st.Moves[ply].Move != mv.Text {
+				t.Fatalf("%s: %s played, %s meant", tc.variant, st.Moves[ply].Move, mv.Text)
 			}
 		}
 		_, _, body := ann.call(t, "GET", fmt.Sprintf("/api/v1/games/%d/export", a.ID), nil)
