@@ -235,27 +235,7 @@ func (gd *goData) eval(_ *rules, s *State) int {
 // to move; "+" at the end marks a finished game (the last move captured).
 func encodeGo(_ *rules, s *State) string {
 	var b strings.Builder
-	for r := goSize - 1; r >= 0; r-- {
-		run := 0
-		for c := 0; c < goSize; c++ {
-			pc := s.Board[r*goSize+c]
-			if pc == 0 {
-				run++
-				continue
-			}
-			if run > 0 {
-				b.WriteByte(byte('0' + run))
-				run = 0
-			}
-			b.WriteByte(glyphOthello(pc))
-		}
-		if run > 0 {
-			b.WriteByte(byte('0' + run))
-		}
-		if r > 0 {
-			b.WriteByte('/')
-		}
-	}
+	writeRanks(&b, s, goSize, glyphOthello)
 	b.WriteString([]string{" w", " b"}[s.Turn])
 	if s.Aux[auxCaptured] != 0 {
 		b.WriteString(" +")

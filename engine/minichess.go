@@ -197,27 +197,7 @@ func evalMini(r *rules, s *State) int {
 // move.
 func encodeMini(_ *rules, s *State) string {
 	var b strings.Builder
-	for row := gardnerSize - 1; row >= 0; row-- {
-		empty := 0
-		for col := 0; col < gardnerSize; col++ {
-			pc := s.Board[row*gardnerSize+col]
-			if pc == 0 {
-				empty++
-				continue
-			}
-			if empty > 0 {
-				b.WriteByte(byte('0' + empty))
-				empty = 0
-			}
-			b.WriteByte(glyphChess(pc))
-		}
-		if empty > 0 {
-			b.WriteByte(byte('0' + empty))
-		}
-		if row > 0 {
-			b.WriteByte('/')
-		}
-	}
+	writeRanks(&b, s, gardnerSize, glyphChess)
 	b.WriteString([]string{" w", " b"}[s.Turn])
 	return b.String()
 }

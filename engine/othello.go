@@ -256,29 +256,36 @@ func glyphOthello(pc Piece) byte {
 // side to move.
 func encodeOthello(_ *rules, s *State) string {
 	var b strings.Builder
-	for r := 7; r >= 0; r-- {
+	writeRanks(&b, s, 8, glyphOthello)
+	b.WriteString([]string{" w", " b"}[s.Turn])
+	return b.String()
+}
+
+// writeRanks writes a square board of size×size (squares numbered rank by rank from a1) as
+// FEN writes ranks: from the top rank down, separated by "/", a piece by its glyph and a run of
+// empty squares by its length.
+func writeRanks(b *strings.Builder, s *State, size int, glyph func(Piece) byte) {
+	for r := size - 1; r >= 0; r-- {
 		run := 0
-		for c := 0; c < 8; c++ {
-			pc := s.Board[r*8+c]
+		for c := 0; c < size; c++ {
+			pc := s.Board[r*size+c]
 			if pc == 0 {
 				run++
 				continue
 			}
 			if run > 0 {
-				b.WriteByte(byte('0' + run))
+				b.WriteString(strconv.Itoa(run))
 				run = 0
 			}
-			b.WriteByte(glyphOthello(pc))
+			b.WriteByte(glyph(pc))
 		}
 		if run > 0 {
-			b.WriteByte(byte('0' + run))
+			b.WriteString(strconv.Itoa(run))
 		}
 		if r > 0 {
 			b.WriteByte('/')
 		}
 	}
-	b.WriteString([]string{" w", " b"}[s.Turn])
-	return b.String()
 }
 
 // decodeOthello reads a position written by encodeOthello.
