@@ -439,17 +439,8 @@ func (v *View) playShared(ctx context.Context, tx bot.Tx, u *bot.Update, sh boar
 		return err
 	}
 	bd := h.Board
-	if bd.Status != board.Active {
-		if bd.Status == board.Waiting {
-			return board.ErrNotStarted
-		}
-		return board.ErrFinished
-	}
-	if expired, err := h.Expire(ctx); expired || err != nil {
+	if goOn, err := inPlay(ctx, h, p.ply); !goOn {
 		return err
-	}
-	if p.ply != bd.Ply() {
-		return board.ErrStale
 	}
 	switch p.op {
 	case opTap, opChoose:
