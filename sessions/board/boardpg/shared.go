@@ -13,13 +13,16 @@ import (
 
 // Shared is the message a board is played in when a whole chat sees it (migration 027): an
 // inline message (InlineMessageID), or the bot's message in a group (Chat, and MessageID once
-// known; 0 before). Invite is the code the message's Join button redeems.
+// known; 0 before). Invite is the code the message's Join button redeems. Picture says that the
+// message is a photo, the board's picture captioned, rather than the board as text (migration
+// 030): chosen when the message is posted, and kept.
 type Shared struct {
 	Board           int64
 	InlineMessageID string
 	Chat            int64
 	MessageID       int
 	Invite          string
+	Picture         bool
 }
 
 // PlaceShared records the message a board is played in. A second record of the same board, inline
@@ -35,8 +38,8 @@ func (s *Store) PlaceShared(ctx context.Context, sh Shared) error {
 		}
 	}
 	tag, err := s.tx.Exec(ctx, `
-		INSERT INTO board_shared (board_id, inline_message_id, chat_id, message_id, invite)
-		VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`, sh.Board, inline, chat, msg, sh.Invite)
+		INSERT INTO board_shared (board_id, inline_message_id, chat_id, message_id, invite, picture)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`, sh.Board, inline, chat, msg, sh.Invite, sh.Picture)
 	if err != nil {
 		return fmt.Errorf("board %d: place its shared message: %w", sh.Board, mapErr(err))
 	}
@@ -46,7 +49,7 @@ func (s *Store) PlaceShared(ctx context.Context, sh Shared) error {
 	return nil
 }
 
-const sharedSQL = `SELECT board_id, coalesce(inline_message_id, ''), coalesce(chat_id, 0), coalesce(message_id, 0), invite
+const sharedSQL = `SELECT board_id, coalesce(inline_message_id, ''), coalesce(chat_id, 0), coalesce(message_id, 0), invite, picture
 	FROM board_shared WHERE `
 
 // SharedOf returns the shared message of a board; false when the board has none (it is played
@@ -62,7 +65,7 @@ func (s *Store) SharedByInline(ctx context.Context, inlineMessageID string) (Sha
 
 func (s *Store) shared(ctx context.Context, sql string, args ...any) (Shared, bool, error) {
 	var sh Shared
-	err := s.tx.QueryRow(ctx, sql, args...).Scan(&sh.Board, &sh.InlineMessageID, &sh.Chat, &sh.MessageID, &sh.Invite)
+	err := s.tx.QueryRow(ctx, sql, args...).Scan(&sh.Board, &sh.InlineMessageID, &sh.Chat, &sh.MessageID, &sh.Invite, &sh.Picture)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Shared{}, false, nil
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // Ensure the shared message of a board is recorded once (by board and by inline message), read
-// back by either, takes its group message's id later, and that the challenges still waiting past
+// back by either with how it shows the board (text or picture), takes its group message's id later, and that the challenges still waiting past
 // a time are found, oldest first, and no others.
 func TestShared(t *testing.T) {
 	t.Parallel()
@@ -23,7 +23,7 @@ func TestShared(t *testing.T) {
 		if err := s.PlaceShared(ctx, Shared{Board: inline.ID, InlineMessageID: "im1", Invite: "code1"}); err != nil {
 			return err
 		}
-		return s.PlaceShared(ctx, Shared{Board: group.ID, Chat: -100, Invite: "code2"})
+		return s.PlaceShared(ctx, Shared{Board: group.ID, Chat: -100, Invite: "code2", Picture: true})
 	})
 	third := f.create(t, f.spec("chess", "none"), at(3*time.Hour))
 	f.must(t, func(s *Store) error {
@@ -50,7 +50,7 @@ func TestShared(t *testing.T) {
 			return err
 		}
 		got, ok, err = s.SharedOf(ctx, group.ID)
-		if err != nil || !ok || got != (Shared{Board: group.ID, Chat: -100, MessageID: 77, Invite: "code2"}) {
+		if err != nil || !ok || got != (Shared{Board: group.ID, Chat: -100, MessageID: 77, Invite: "code2", Picture: true}) {
 			t.Errorf("SharedOf = %+v, %v, %v", got, ok, err)
 		}
 		if by, ok, err := s.SharedByMessage(ctx, -100, 77); err != nil || !ok || by != got {
