@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -251,6 +252,7 @@ func (s *Server) routeAPI(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/games/{id}/export", s.api(public, s.export))
 	mux.HandleFunc("GET /api/v1/games/{id}/events", s.api(public|unlimited, s.events))
 	mux.HandleFunc("GET /api/v1/games/{id}/picture.png", s.api(public, s.picture))
+	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.png", s.api(public, s.startPicture))
 	mux.HandleFunc("/api/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
 		return apiErr(http.StatusNotFound, "not_found", "No such call.")
 	}))
@@ -780,11 +782,15 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 }
 
 // picture is GET /api/v1/games/{id}/picture.png?seat=0|1: the engine's picture. An address
-// whose v names the picture shown now may be cached for good.
+// whose v names the picture shown now may be cached for good. With k, the key of a board played
+// in a shared message, it is that board's picture for anyone (sharedpicture.go).
 func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) error {
 	id, err := boardID(r)
 	if err != nil {
 		return err
+	}
+	if k := r.URL.Query().Get("k"); k != "" {
+		return s.sharedPicture(w, r, id, k)
 	}
 	st, bd, err := s.viewState(r.Context(), c, id)
 	if err != nil {
@@ -800,13 +806,20 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) erro
 	if err != nil {
 		return err
 	}
+	return writePicture(w, r, path, version, "private")
+}
+
+// writePicture answers the picture in path, whose version is version: for good to be cached
+// (by the browser alone when scope is "private") when the address's v names it, else to be
+// asked for again.
+func writePicture(w http.ResponseWriter, r *http.Request, path, version, scope string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return fmt.Errorf("web: picture of game %d: %w", id, err)
+		return fmt.Errorf("web: picture %s: %w", filepath.Base(path), err)
 	}
 	w.Header().Set("Content-Type", "image/png")
 	if r.URL.Query().Get("v") == version {
-		w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
+		w.Header().Set("Cache-Control", scope+", max-age=31536000, immutable")
 	} else {
 		w.Header().Set("Cache-Control", "no-cache")
 	}

@@ -1,0 +1,81 @@
+package boards
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+
+	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions/board"
+)
+
+// # Pictures by address
+//
+// A message a whole chat sees (an inline message, bot/boards/telegram's inline.go) cannot take an
+// upload: Telegram edits its photo only from a URL it fetches or a file_id it has. So with a web
+// game server that Telegram can reach (Config.PublicURL), the picture of such a board goes by
+// the server's address of it: SharedPictureURL. The address names the position it shows (the ply
+// and PictureVersion), so that it changes with every move and Telegram, which keeps what it
+// fetched by URL, never shows an old position for a new one; and it carries a key derived from
+// the board's invitation (SharedPictureKey), which lets whoever knows the address (Telegram; the
+// chat sees only the picture) fetch the picture without a session, while nobody can guess the
+// address of a board they were not shown. The challenges offered in the inline results, which
+// are no board yet, show the start position of their game: StartPictureURL, public.
+
+// SharedPictureKey is the key of the picture address of a board played in a shared message whose
+// invitation is invite: a digest, so that the address never reveals the invitation.
+func SharedPictureKey(invite string) string {
+	sum := sha256.Sum256([]byte("shared picture\x00" + invite))
+	return hex.EncodeToString(sum[:12])
+}
+
+// SharedPictureKeyValid reports whether key is the picture key of a board whose invitation is
+// invite, in constant time.
+func SharedPictureKeyValid(invite, key string) bool {
+	return invite != "" && subtle.ConstantTimeCompare([]byte(SharedPictureKey(invite)), []byte(key)) == 1
+}
+
+// SharedPictureURL returns the address, on the web game server, of the picture of a board played
+// in a shared message (White's or the first side's view, as the message shows it), "" when no
+// web game server is configured (Config.PublicURL).
+func (b *Boards) SharedPictureURL(bd *board.Board, invite string) (string, error) {
+	if b.public == "" {
+		return "", nil
+	}
+	g, err := bd.Game()
+	if err != nil {
+		return "", err
+	}
+	q := url.Values{"seat": {"0"}, "ply": {fmt.Sprint(bd.Ply())}, "v": {PictureVersion(g)}, "k": {SharedPictureKey(invite)}}
+	return fmt.Sprintf("%s/api/v1/games/%d/picture.png?%s", b.public, bd.ID, q.Encode()), nil
+}
+
+// StartPictureURL returns the address, on the web game server, of the picture of a game's start
+// position (StartPicture), "" when no web game server is configured (Config.PublicURL).
+func (b *Boards) StartPictureURL(variant string) (string, error) {
+	if b.public == "" {
+		return "", nil
+	}
+	g, err := engine.NewGame(variant)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%s/api/v1/variants/%s/picture.png?v=%s", b.public, url.PathEscape(variant), PictureVersion(g)), nil
+}
+
+// StartPicture returns the file of the picture of a game's start position, White's or the first
+// side's view, and its version (PictureVersion). Only the games offered (Offered) have one:
+// board.ErrNotFound for any other name.
+func (b *Boards) StartPicture(variant string) (path, version string, err error) {
+	if !Offered(variant) {
+		return "", "", fmt.Errorf("boards: start picture of %q: %w", variant, board.ErrNotFound)
+	}
+	g, err := engine.NewGame(variant)
+	if err != nil {
+		return "", "", err
+	}
+	path, err = b.Picture(g, engine.ImageOptions{Viewer: engine.Player(0)})
+	return path, PictureVersion(g), err
+}
