@@ -111,6 +111,8 @@ type Message struct {
 	// inline_message_id, by which the bot edits it (inline.go).
 	ViaBot   bool   `json:"via_bot,omitempty"`
 	InlineID string `json:"inline_message_id,omitempty"`
+	// PhotoURL is the URL the photo was fetched from, when it was given by one (fetch.go).
+	PhotoURL string `json:"photo_url,omitempty"`
 }
 
 // Button returns the data of the message's button labelled label, "" when it has none.

@@ -23,7 +23,11 @@ import (
 // callback_query with inline_message_id and chat_instance and no message. The editing methods
 // take inline_message_id in place of chat_id and message_id, answer true, refuse uploads (media
 // is a URL or a file_id) and answer "message is not modified" as for chat messages. Article and
-// photo results are emulated; a photo's message keeps its URL as Message.Photo.
+// photo results are emulated: a photo by URL (InlineQueryResultPhoto, whose thumbnail_url is
+// required) or by the file_id of a photo the bot has (InlineQueryResultCachedPhoto). A photo by
+// URL is fetched when its result is posted, and the media of an edit when it is edited, as
+// Telegram fetches them (fetch.go): the message carries the photo's file_id (Message.Photo), and
+// the URL it came from (Message.PhotoURL).
 
 // inlineQuery is an inline query the bot was sent, and its answer once given.
 type inlineQuery struct {
@@ -41,16 +45,20 @@ type InlineResult struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	// Text and ParseMode are what the chosen result posts (a photo's caption).
-	Text      string     `json:"text,omitempty"`
-	ParseMode string     `json:"parse_mode,omitempty"`
-	PhotoURL  string     `json:"photo_url,omitempty"`
-	Keyboard  [][]Button `json:"keyboard,omitempty"`
+	Text      string `json:"text,omitempty"`
+	ParseMode string `json:"parse_mode,omitempty"`
+	PhotoURL  string `json:"photo_url,omitempty"`
+	// PhotoFileID is the photo of a cached photo result: a file_id of the bot's.
+	PhotoFileID string     `json:"photo_file_id,omitempty"`
+	Keyboard    [][]Button `json:"keyboard,omitempty"`
 }
 
 // inlineState is a bot's inline queries by id.
 type inlineState struct {
 	queries map[string]*inlineQuery
 	seq     int
+	// fetched are the photos fetched by URL: the file_id of each URL's (fetch.go).
+	fetched map[string]string
 }
 
 func (b *Bot) inlineLocked() *inlineState {
@@ -122,7 +130,7 @@ func (b *Bot) answerInlineQuery(p params) (any, *apiError) {
 	results := make([]InlineResult, 0, len(raw))
 	seen := map[string]bool{}
 	for _, r := range raw {
-		res, e := parseInlineResult(r)
+		res, e := b.parseInlineResult(r)
 		if e != nil {
 			return nil, e
 		}
@@ -143,7 +151,7 @@ func (b *Bot) answerInlineQuery(p params) (any, *apiError) {
 }
 
 // parseInlineResult reads and checks one InlineQueryResult.
-func parseInlineResult(r map[string]json.RawMessage) (InlineResult, *apiError) {
+func (b *Bot) parseInlineResult(r map[string]json.RawMessage) (InlineResult, *apiError) {
 	str := func(k string) string {
 		var s string
 		json.Unmarshal(r[k], &s) // a missing or mistyped field reads as empty, which the checks refuse
@@ -177,12 +185,21 @@ func parseInlineResult(r map[string]json.RawMessage) (InlineResult, *apiError) {
 		}
 		res.Text, res.ParseMode = content.Text, content.ParseMode
 	case "photo":
-		res.PhotoURL = str("photo_url")
-		if !webURL(res.PhotoURL) {
-			return res, badRequest("PHOTO_INVALID")
-		}
-		if !webURL(str("thumbnail_url")) && !webURL(str("thumb_url")) {
-			return res, badRequest("THUMB_URL_INVALID")
+		if id := str("photo_file_id"); id != "" {
+			// A cached photo: a photo the bot has.
+			_, f, e := b.inputFile(params{}, "", id, "photo")
+			if e != nil {
+				return res, e
+			}
+			res.PhotoFileID = f.id
+		} else {
+			res.PhotoURL = str("photo_url")
+			if !webURL(res.PhotoURL) {
+				return res, badRequest("PHOTO_INVALID")
+			}
+			if !webURL(str("thumbnail_url")) && !webURL(str("thumb_url")) {
+				return res, badRequest("THUMB_URL_INVALID")
+			}
 		}
 		res.Text, res.ParseMode = str("caption"), str("parse_mode")
 		if e := checkText(res.Text, res.ParseMode, maxCaptionLen, false); e != nil {
@@ -204,22 +221,30 @@ func webURL(s string) bool {
 // message is posted into the query's chat as theirs, via the bot, and the bot gets
 // chosen_inline_result with the message's inline_message_id ("" when the result has no keyboard:
 // Telegram gives one only then). It returns the inline_message_id and the message's id in the
-// chat.
+// chat. A photo by URL is fetched first; when the fetch is refused (fetch.go), nothing is posted
+// and the error says why, as the user's client would.
 func (b *Bot) ChooseInlineResult(queryID, resultID string) (string, int, error) {
+	res, err := b.inlineResult(queryID, resultID)
+	if err != nil {
+		return "", 0, err
+	}
+	var photo *file
+	switch {
+	case res.PhotoURL != "":
+		var e *apiError
+		if photo, e = b.photoFromURL(res.PhotoURL); e != nil {
+			return "", 0, fmt.Errorf("tgemu: the photo of inline result %q: %s", resultID, e.description)
+		}
+	case res.PhotoFileID != "":
+		if photo = b.srv.file(res.PhotoFileID); photo == nil {
+			return "", 0, fmt.Errorf("tgemu: the photo of inline result %q is gone", resultID)
+		}
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	q := b.inlineLocked().queries[queryID]
-	if q == nil || !q.answered {
-		return "", 0, fmt.Errorf("tgemu: inline query %q has no answer", queryID)
-	}
-	var res *InlineResult
-	for i := range q.results {
-		if q.results[i].ID == resultID {
-			res = &q.results[i]
-		}
-	}
-	if res == nil {
-		return "", 0, fmt.Errorf("tgemu: inline query %q has no result %q", queryID, resultID)
+	if q == nil {
+		return "", 0, fmt.Errorf("tgemu: inline query %q is gone", queryID)
 	}
 	u, c, apiChat, err := b.chatOfLocked(q.user, q.chat)
 	if err != nil {
@@ -231,13 +256,18 @@ func (b *Bot) ChooseInlineResult(queryID, resultID string) (string, int, error) 
 		inlineID = base64.RawURLEncoding.EncodeToString(sum[:18])
 	}
 	me := b.me
-	m := &Message{Text: res.Text, ParseMode: res.ParseMode, Keyboard: res.Keyboard, Photo: res.PhotoURL, ViaBot: true,
-		InlineID: inlineID}
+	m := &Message{Text: res.Text, ParseMode: res.ParseMode, Keyboard: res.Keyboard, ViaBot: true, InlineID: inlineID}
 	tm := &tgbotapi.Message{ViaBot: &me}
+	text := res.Text
 	if res.ParseMode == tgbotapi.ModeHTML {
-		tm.Text, _ = parseHTML(res.Text)
+		text, _ = parseHTML(res.Text)
+	}
+	if photo != nil {
+		setMedia(m, photo)
+		m.PhotoURL = res.PhotoURL
+		tm.Photo, tm.Caption = b.srv.photoSizes(photo.id), text
 	} else {
-		tm.Text = res.Text
+		tm.Text = text
 	}
 	if err := b.postLocked(u, q.chat, c, apiChat, m, tm); err != nil {
 		return "", 0, err
@@ -245,6 +275,22 @@ func (b *Bot) ChooseInlineResult(queryID, resultID string) (string, int, error) 
 	b.queueSavedLocked(tgbotapi.Update{ChosenInlineResult: &tgbotapi.ChosenInlineResult{
 		ResultID: resultID, From: u, InlineMessageID: inlineID, Query: q.query}})
 	return inlineID, m.ID, nil
+}
+
+// inlineResult returns a result of the bot's answer to an inline query.
+func (b *Bot) inlineResult(queryID, resultID string) (InlineResult, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := b.inlineLocked().queries[queryID]
+	if q == nil || !q.answered {
+		return InlineResult{}, fmt.Errorf("tgemu: inline query %q has no answer", queryID)
+	}
+	for _, res := range q.results {
+		if res.ID == resultID {
+			return res, nil
+		}
+	}
+	return InlineResult{}, fmt.Errorf("tgemu: inline query %q has no result %q", queryID, resultID)
 }
 
 // inlineMessageLocked finds a message posted via the bot by its inline_message_id.
@@ -333,7 +379,9 @@ func (b *Bot) editInline(method string, p params) (any, *apiError) {
 	if e != nil {
 		return nil, e
 	}
-	var text, mode, media string
+	var text, mode string
+	var photo *file // the new photo of editMessageMedia
+	var photoURL string
 	switch method {
 	case "editMessageText":
 		text, mode = p.get("text"), p.get("parse_mode")
@@ -359,13 +407,19 @@ func (b *Bot) editInline(method string, p params) (any, *apiError) {
 		if in.Media == "" {
 			return nil, badRequest("can't parse InputMedia: media not found")
 		}
-		if !webURL(in.Media) && b.srv.photoSizes(in.Media) == nil {
-			return nil, badRequest("wrong file identifier/HTTP URL specified")
-		}
 		if e := checkText(in.Caption, in.ParseMode, maxCaptionLen, false); e != nil {
 			return nil, e
 		}
-		text, mode, media = in.Caption, in.ParseMode, in.Media
+		if webURL(in.Media) {
+			photo, e = b.photoFromURL(in.Media)
+			photoURL = in.Media
+		} else {
+			_, photo, e = b.inputFile(params{}, "", in.Media, "photo")
+		}
+		if e != nil {
+			return nil, e
+		}
+		text, mode = in.Caption, in.ParseMode
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -387,10 +441,9 @@ func (b *Bot) editInline(method string, p params) (any, *apiError) {
 		}
 		next.Text, next.ParseMode = text, mode
 	case "editMessageMedia":
-		if !m.isMedia() {
-			return nil, badRequest("there is no media in the message to edit")
-		}
-		next.Photo, next.Text, next.ParseMode = media, text, mode
+		// A text message takes media too: it becomes a photo captioned.
+		setMedia(&next, photo)
+		next.PhotoURL, next.Text, next.ParseMode = photoURL, text, mode
 	}
 	if next.Text == m.Text && next.ParseMode == m.ParseMode && next.Photo == m.Photo && keyboardsEqual(next.Keyboard, m.Keyboard) {
 		return nil, notModified()

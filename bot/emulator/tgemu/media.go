@@ -243,7 +243,7 @@ func (b *Bot) sendFile(p params, kind string) (any, *apiError) {
 
 // setMedia makes f the photo or document of m.
 func setMedia(m *Message, f *file) {
-	m.Photo, m.Document, m.FileName, m.PhotoWidth, m.PhotoHeight = "", "", "", 0, 0
+	m.Photo, m.Document, m.FileName, m.PhotoWidth, m.PhotoHeight, m.PhotoURL = "", "", "", 0, 0, ""
 	if f.kind == "photo" {
 		m.Photo, m.PhotoWidth, m.PhotoHeight = f.id, f.width, f.height
 	} else {
@@ -261,7 +261,8 @@ type inputMedia struct {
 
 // editMessageMedia replaces the photo or document of a message, with the caption the new media
 // brings (none if it brings none) and the keyboard of reply_markup (none if absent), as Telegram
-// does. Only photos and documents are emulated.
+// does; a text message takes media too (its text gives way to the caption), as the Bot API
+// allows. Only photos and documents are emulated.
 func (b *Bot) editMessageMedia(p params) (any, *apiError) {
 	kb, e := parseKeyboard(p.get("reply_markup"))
 	if e != nil {
@@ -298,9 +299,6 @@ func (b *Bot) editMessageMedia(p params) (any, *apiError) {
 	id, c, m, e := b.editTargetLocked(p)
 	if e != nil {
 		return nil, e
-	}
-	if !m.isMedia() {
-		return nil, badRequest("there is no media in the message to edit")
 	}
 	if f != nil && (f.id == m.Photo || f.id == m.Document) && in.Caption == m.Text && in.ParseMode == m.ParseMode &&
 		keyboardsEqual(kb, m.Keyboard) {

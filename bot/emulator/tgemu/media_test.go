@@ -254,7 +254,6 @@ func TestEditMedia(t *testing.T) {
 		{"Video", "editMessageMedia", url.Values{"chat_id": {"7"}, "message_id": {id}, "media": {`{"type":"video","media":"x"}`}}, `can't parse InputMedia: type "video" is not emulated (photo and document are)`},
 		{"Sticker", "editMessageMedia", url.Values{"chat_id": {"7"}, "message_id": {id}, "media": {`{"type":"sticker","media":"x"}`}}, `can't parse InputMedia: type "sticker" is unsupported`},
 		{"UnknownFile", "editMessageMedia", url.Values{"chat_id": {"7"}, "message_id": {id}, "media": {`{"type":"photo","media":"nope"}`}}, "wrong file identifier/HTTP URL specified"},
-		{"TextMessage", "editMessageMedia", url.Values{"chat_id": {"7"}, "message_id": {textID}, "media": {photoMedia}}, "there is no media in the message to edit"},
 		{"Missing", "editMessageMedia", url.Values{"chat_id": {"7"}, "message_id": {"999"}, "media": {photoMedia}}, "message to edit not found"},
 		{"UsersMessage", "editMessageMedia", url.Values{"chat_id": {"7"}, "message_id": {strconv.Itoa(userMsg)}, "media": {photoMedia}}, "message can't be edited"},
 		{"NoMessageID", "editMessageMedia", url.Values{"media": {photoMedia}}, "message identifier is not specified"},
@@ -264,6 +263,12 @@ func TestEditMedia(t *testing.T) {
 	} {
 		code, resp := call(t, srv, "1:T", c.method, c.form)
 		wantError(t, c.name, code, resp, c.desc)
+	}
+	// A text message takes media: it becomes a photo, the caption in place of its text.
+	textEdited := message(t)(call(t, srv, "1:T", "editMessageMedia", url.Values{"chat_id": {"7"}, "message_id": {textID},
+		"media": {`{"type":"photo","media":"` + largest(first) + `","caption":"now a photo"}`}}))
+	if len(textEdited.Photo) == 0 || textEdited.Caption != "now a photo" || textEdited.Text != "" {
+		t.Errorf("a text message given media: %+v", textEdited)
 	}
 }
 
