@@ -60,6 +60,8 @@ type env struct {
 	// boards overrides the board games' PublicURL and TestEnvironment when its PublicURL is
 	// set (testPublicURL otherwise).
 	boards boards.Config
+	// noPublic runs the bot without a web game server (PUBLIC_URL unset).
+	noPublic bool
 }
 
 // nextSeed gives the boards' seeds: the one a test set for the next board, else a count.
@@ -132,6 +134,9 @@ func (e *env) newBot() *app.Bot {
 	public, testEnv := testPublicURL, false
 	if e.boards.PublicURL != "" {
 		public, testEnv = e.boards.PublicURL, e.boards.TestEnvironment
+	}
+	if e.noPublic {
+		public = ""
 	}
 	return app.New(app.Config{UploadsDir: "../../uploads", Log: e.Log(), Now: e.clock.now,
 		Boards: boards.Config{Dir: e.dir, Lease: 2 * time.Second, Seed: e.nextSeed, PublicURL: public, TestEnvironment: testEnv}})

@@ -35,18 +35,17 @@ import (
 //     a game by correspondence lasts longer).
 //
 // The first other user to press Join redeems the invitation and plays (the sides drawn by the
-// service); the message then is the board, edited in place: the board as text (the engine's
-// diagram, White's or the first side's view, in a fixed-width block) with the players, the
-// clocks, the last move, whose turn it is or the result, and under it one keyboard for both:
-// the squares of the player to move (the same two-press flow as in a private chat, the squares
+// service); the message then is the board, edited in place: the board's picture (White's or the
+// first side's view) captioned, or, for an inline message of a bot without PUBLIC_URL, the board
+// as text (the engine's diagram in a fixed-width block; sharedpicture.go says which and why),
+// with the players, the clocks, the last move, whose turn it is or the result, and under it one
+// keyboard for both: the squares of the player to move (the same two-press flow as in a private chat, the squares
 // tapped carried in the buttons' data, so nobody else's selection is kept anywhere), then take
 // back, offer a draw and resign, or accept and decline an offer. Every press counts as its
 // presser's: a tap of the player not to move is refused as not their turn, a resignation asks
 // its presser to confirm (the confirmation names them, and its "yes" carries their seat), an
 // offer or an acceptance is the presser's. Anyone but the two players gets a short answer
-// naming them, and nothing changes. The board as text needs no upload: an inline message
-// cannot take one (only a URL or a file_id), so no picture is shown there, with or without
-// PUBLIC_URL. Every change, whoever makes it (a typed move, the web, a job), comes through the
+// naming them, and nothing changes. Every change, whoever makes it (a typed move, the web, a job), comes through the
 // service's views (View.Changed and the others start with sharedChanged) and edits the message.
 // The texts are in the challenger's language: the message is one for everybody.
 //
@@ -90,9 +89,11 @@ func (v *View) HandleInlineQuery(ctx context.Context, tx bot.Tx, u *bot.Update) 
 			if !matches(words, name+" "+variant+" "+clock+" "+tc.Name) {
 				continue
 			}
-			results = append(results, bot.InlineArticle{ID: variant + "." + tc.Name, Title: name + " · " + clock,
-				Description: c.Shared.About[variant],
-				HTML:        fmt.Sprintf(c.Shared.Challenge, who, html.EscapeString(gameAndClock(c, variant, tc.Name))), Keyboard: kb})
+			res, err := v.inlineChallenge(c, variant, tc.Name, who, kb)
+			if err != nil {
+				return err
+			}
+			results = append(results, res)
 		}
 	}
 	if len(results) > 50 {
@@ -141,7 +142,7 @@ func displayName(u *bot.Update) string {
 // play in, is logged and changes nothing.
 func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	r := u.ChosenInlineResult
-	variant, control, _ := strings.Cut(r.ResultID, ".")
+	variant, control, picture := chosenResult(r.ResultID)
 	if !boards.Offered(variant) || r.InlineMessageID == "" {
 		v.log.Warn("A chosen inline result names no game or no message", slog.String("result", r.ResultID))
 		return nil
@@ -159,7 +160,7 @@ func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.U
 		return err
 	}
 	// The message already shows the challenge, as the result posted it.
-	return st.PlaceShared(ctx, boardpg.Shared{Board: bd.ID, InlineMessageID: r.InlineMessageID, Invite: code})
+	return st.PlaceShared(ctx, boardpg.Shared{Board: bd.ID, InlineMessageID: r.InlineMessageID, Invite: code, Picture: picture})
 }
 
 // openShared opens a game between players, waiting for whoever joins by the message's button,
@@ -224,22 +225,14 @@ func (v *View) challengeInGroup(ctx context.Context, tx bot.Tx, u *bot.Update, c
 	if err != nil {
 		return err
 	}
-	sh := boardpg.Shared{Board: bd.ID, Chat: chat, MessageID: msgID, Invite: code}
+	sh := boardpg.Shared{Board: bd.ID, Chat: chat, MessageID: msgID, Invite: code, Picture: true}
 	if err := boardpg.New(tx.DB()).PlaceShared(ctx, sh); err != nil {
 		return err
 	}
 	if msgID != 0 {
 		return v.showSharedBoard(ctx, tx, bd, sh, sharedLook{})
 	}
-	text, kb, err := v.sharedContent(ctx, tx, bd, sh, sharedLook{})
-	if err != nil {
-		return err
-	}
-	reqs, err := bot.SendHTML(chat, text, kb)
-	if err != nil {
-		return err
-	}
-	return tx.Send(ctx, bot.WithState(sharedState(bd.ID), bot.WithRef(sharedState(bd.ID), reqs...)...)...)
+	return v.postGroupPicture(ctx, tx, bd, sh)
 }
 
 // sharedPress is the data of a shared board's button, decoded.
@@ -583,8 +576,12 @@ func (v *View) showSharedBoard(ctx context.Context, tx bot.Tx, bd *board.Board, 
 }
 
 // showShared edits a shared board's message to show the board: by its inline_message_id, or in
-// the group by its message_id, or by its ref until a press told the message_id.
+// the group by its message_id, or by its ref until a press told the message_id. A photo message
+// is sharedpicture.go's.
 func (v *View) showShared(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh boardpg.Shared, l sharedLook) error {
+	if sh.Picture {
+		return v.showSharedPicture(ctx, tx, sc, sh, l)
+	}
 	text, kb := v.sharedText(sc, sh, l)
 	var req bot.Request
 	var err error
@@ -609,18 +606,9 @@ func (v *View) showShared(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh b
 	return tx.Send(ctx, req)
 }
 
-// sharedContent is the text and keyboard of a board's shared message, read from the database.
-func (v *View) sharedContent(ctx context.Context, tx bot.Tx, bd *board.Board, sh boardpg.Shared, l sharedLook) (string, bot.Keyboard, error) {
-	sc, err := v.svc.Scene(ctx, tx.DB(), bd)
-	if err != nil {
-		return "", nil, err
-	}
-	text, kb := v.sharedText(sc, sh, l)
-	return text, kb, nil
-}
-
 // sharedText is the text and keyboard of a shared board's message: the challenge while it
-// waits, its end when withdrawn or expired, else the board.
+// waits, its end when withdrawn or expired, else the board (as a diagram in a text message; a
+// photo's caption leaves it to the picture).
 func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (string, bot.Keyboard) {
 	c := v.sharedCatalog(sc)
 	bd := sc.Board
@@ -660,8 +648,10 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 		}
 		lines = append(lines, line)
 	}
-	diagram := strings.TrimRight(sc.Game.Diagram(engine.Player(0)), "\n")
-	lines = append(lines, "<pre>"+html.EscapeString(diagram)+"</pre>")
+	if !sh.Picture {
+		diagram := strings.TrimRight(sc.Game.Diagram(engine.Player(0)), "\n")
+		lines = append(lines, "<pre>"+html.EscapeString(diagram)+"</pre>")
+	}
 	if n := bd.Ply(); n > 0 {
 		last := bd.Moves[n-1]
 		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(last.Text), sc.Name(c, last.Seat)))

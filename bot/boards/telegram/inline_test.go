@@ -112,6 +112,7 @@ func (s *shared) move(t *testing.T, user int64, from, to string) tgemu.Message {
 func TestInlineGame(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
+	e.noPublic = true // the inline message is the board as text
 	const ann, bob, eve, group = 1, 2, 3, -100
 	e.user(t, ann, "Ann", "en")
 	e.user(t, bob, "Bob", "en")
@@ -219,8 +220,9 @@ func TestInlineGame(t *testing.T) {
 }
 
 // Ensure a group game: /games with a game's name posts the bot's challenge in the group, a
-// member joins, the two play a couple of moves in that message, a stranger's press is refused,
-// and a player resigns (confirmed): the message shows the result and no buttons.
+// photo of the start position, a member joins, the two play a couple of moves in that message
+// (its picture changing with them: the squares tapped, the position), a stranger's press is
+// refused, and a player resigns (confirmed): the message shows the result and no buttons.
 func TestGroupGame(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -245,13 +247,20 @@ func TestGroupGame(t *testing.T) {
 		}
 		return false
 	})
+	if challenge.Photo == "" || strings.Contains(challenge.Text, "<pre>") {
+		t.Fatalf("the challenge is no picture: %+v", challenge)
+	}
 	s := &shared{e: e, chat: group, msgID: challenge.ID}
-	s.tap(t, bob, "✅ Join")
+	start := s.tap(t, bob, "✅ Join")
 	id := e.lastBoard(t, bob)
 	bd := e.board(t, id)
 	white, black := bd.Seats[0].User, bd.Seats[1].User
 	posted := len(e.Bot.Messages(group))
-	s.move(t, white, "e2", "e4")
+	tapped := s.tap(t, white, "e2")
+	moved := s.tap(t, white, "e4")
+	if tapped.Photo == start.Photo || moved.Photo == tapped.Photo || moved.Photo == start.Photo || strings.Contains(moved.Text, "<pre>") {
+		t.Errorf("the pictures: at the start %q, e2 tapped %q, after e4 %q; the caption:\n%s", start.Photo, tapped.Photo, moved.Photo, moved.Text)
+	}
 	s.move(t, black, "e7", "e5")
 	if got := s.refused(t, eve, "🏳 Resign"); !strings.HasPrefix(got, "This game is between") {
 		t.Errorf("Eve's press answered %q", got)
@@ -295,6 +304,7 @@ func (e *env) challenge(t *testing.T, user, chat int64, variant string) *shared 
 func TestChallengeExpires(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
+	e.noPublic = true // the inline message is the board as text
 	const ann, bob, group = 21, 22, -300
 	e.user(t, ann, "Ann", "en")
 	e.user(t, bob, "Bob", "en")
@@ -331,6 +341,7 @@ func TestChallengeExpires(t *testing.T) {
 func TestInlineClock(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
+	e.noPublic = true // the inline message is the board as text
 	const ann, bob, group = 31, 32, -400
 	e.user(t, ann, "Ann", "en")
 	e.user(t, bob, "Bob", "en")
@@ -370,7 +381,7 @@ func TestInlineClock(t *testing.T) {
 }
 
 // Ensure /games in a group without a game asks its sender which one; only they choose, and their
-// choice turns the message into the challenge.
+// choice turns the message into the challenge, a photo.
 func TestGroupChooser(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -402,7 +413,7 @@ func TestGroupChooser(t *testing.T) {
 		t.Errorf("Bob's choice answered %q", got)
 	}
 	m := s.tap(t, ann, "Chase")
-	if !strings.Contains(m.Text, "<b>Ann</b> wants to play <b>Chase</b>") || m.Button("✅ Join") == "" {
+	if !strings.Contains(m.Text, "<b>Ann</b> wants to play <b>Chase</b>") || m.Button("✅ Join") == "" || m.Photo == "" {
 		t.Errorf("the challenge:\n%s\n%v", m.Text, m.Keyboard)
 	}
 	if n := e.QueryInt(t, `SELECT count(*) FROM board_shared WHERE chat_id = $1 AND message_id = $2`, group, chooser.ID); n != 1 {
