@@ -183,3 +183,62 @@ func TestInlinePicture(t *testing.T) {
 		}
 	}
 }
+
+// Ensure an inline picture the bot can no longer change stops nothing: when Telegram cannot
+// fetch the new picture's address (the web game server is down), the move's edit is replaced by
+// the caption's and the keyboard's, and the game goes on; a bot restarted without PUBLIC_URL
+// keeps the message a photo and edits its caption.
+func TestInlinePictureFallback(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.allow("Telegram rejected a request")
+	web := e.withWeb(t)
+	const ann, bob, group = 61, 62, -700
+	e.user(t, ann, "Ann", "en")
+	e.user(t, bob, "Bob", "en")
+	p := e.start(t)
+	web.serve(e)
+	if err := e.Bot.AddGroup(group, "Club", ann, bob); err != nil {
+		t.Fatal(err)
+	}
+	qid, err := e.Bot.InlineQuery(ann, group, "chess")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.WaitFor(t, "the answer", func() bool { _, ok := e.Bot.InlineAnswer(qid); return ok })
+	inlineID, _, err := e.Bot.ChooseInlineResult(qid, "chess.none.pic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.WaitFor(t, "the challenge recorded", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM board_shared WHERE inline_message_id = $1`, inlineID) == 1
+	})
+	s := &shared{e: e, chat: group, inlineID: inlineID}
+	joined := s.tap(t, bob, "✅ Join")
+	id := e.lastBoard(t, bob)
+	bd := e.board(t, id)
+	white, black := bd.Seats[0].User, bd.Seats[1].User
+	name := map[int64]string{ann: "Ann", bob: "Bob"}
+
+	web.handler.Store(nil) // the web game server is down: its addresses answer 503
+	m := s.move(t, white, "e2", "e4")
+	e.WaitFor(t, "the caption of the move", func() bool {
+		m = s.message(t)
+		return strings.Contains(m.Text, name[black]+" to move")
+	})
+	if m.Photo != joined.Photo || m.PhotoURL != joined.PhotoURL || m.Button("e7") == "" {
+		t.Errorf("after a picture Telegram could not fetch: %+v", m)
+	}
+
+	p.Stop()
+	e.noPublic = true
+	e.start(t)
+	m = s.move(t, black, "e7", "e5")
+	e.WaitFor(t, "the caption of the next move", func() bool {
+		m = s.message(t)
+		return strings.Contains(m.Text, name[white]+" to move")
+	})
+	if m.Photo != joined.Photo || strings.Contains(m.Text, "<pre>") || e.board(t, id).Ply() != 2 {
+		t.Errorf("after a restart without PUBLIC_URL: %+v", m)
+	}
+}
