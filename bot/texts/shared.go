@@ -8,8 +8,9 @@ type Shared struct {
 	About map[string]string
 	// Challenge: who wants to play which game; anyone else in the chat may join.
 	Challenge string
-	// Choose: who wants to play a board game in the group, and is to choose it.
-	Choose string
+	// Choose: who wants to play a board game in the group, and is to choose it. ChooseClock: who
+	// wants to play which game, and is to choose its clock.
+	Choose, ChooseClock string
 	// Withdrawn: who withdrew the challenge to play which game. Expired: nobody joined who's
 	// challenge to play which game in time.
 	Withdrawn, Expired string
@@ -36,6 +37,7 @@ var sharedEN = Shared{
 	},
 	Challenge:    "🎲 <b>%s</b> wants to play <b>%s</b>. Who joins?",
 	Choose:       "🎲 <b>%s</b> wants to play a board game. Which one?",
+	ChooseClock:  "🎲 <b>%s</b> wants to play <b>%s</b>. With which clock?",
 	Withdrawn:    "%s withdrew the challenge to play %s.",
 	Expired:      "⌛ Nobody joined %s's game of %s in time.",
 	Turn:         "▶️ %s to move.",
@@ -60,6 +62,7 @@ var sharedRU = Shared{
 	},
 	Challenge:    "🎲 <b>%s</b> хочет сыграть: <b>%s</b>. Кто присоединится?",
 	Choose:       "🎲 <b>%s</b> хочет сыграть в настольную игру. В какую?",
+	ChooseClock:  "🎲 <b>%s</b> хочет сыграть: <b>%s</b>. С какими часами?",
 	Withdrawn:    "%s отозвал(а) вызов (%s).",
 	Expired:      "⌛ К игре %s (%s) никто не присоединился вовремя.",
 	Turn:         "▶️ Ходит %s.",

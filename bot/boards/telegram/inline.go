@@ -29,10 +29,11 @@ import (
 //     chosen result (HandleChosenInlineResult; BotFather's inline feedback must be on) opens the
 //     game, waiting, as an invitation, and records it against the inline_message_id.
 //   - Groups: /games in a group (HandleGroupGames) posts the bot's message asking the member
-//     which game (or, with an argument naming one game, the challenge at once); the member's
-//     choice turns it into the challenge. A group's games have no clock. The message is edited by its ref until a press tells
-//     its message_id, then by chat_id and message_id (the transport forgets refs after two days;
-//     a game by correspondence lasts longer).
+//     which game (with an argument naming one game, that game is chosen), then with which clock
+//     of the catalogue (no clock first); the member's choices turn it into the challenge. The
+//     message is edited by its ref until a press tells its message_id, then by chat_id and
+//     message_id (the transport forgets refs after two days; a game by correspondence lasts
+//     longer).
 //
 // The first other user to press Join redeems the invitation and plays (the sides drawn by the
 // service); the message then is the board, edited in place: the board's picture (White's or the
@@ -55,8 +56,8 @@ import (
 //
 // A shared board's button data starts with SharedPrefix: "G:j" and "G:x" (join and withdraw
 // the challenge of an inline message, found by its inline_message_id), "G:j:<board>" and
-// "G:x:<board>" (of a group message), "G:o:<variant>:<user>" (the group member's choice of a
-// game), and "G:<board>:<ply>:<op>…", a board button as data.go writes it (a confirmed
+// "G:x:<board>" (of a group message), "G:o:<variant>:<user>" and "G:c:<variant>:<clock>:<user>"
+// (the group member's choice of a game, and of its clock), and "G:<board>:<ply>:<op>…", a board button as data.go writes it (a confirmed
 // resignation with the seat after its op).
 
 // SharedPrefix is the callback prefix of the buttons of a shared board.
@@ -176,9 +177,9 @@ func (v *View) openShared(ctx context.Context, tx bot.Tx, u *bot.Update, variant
 }
 
 // HandleGroupGames is /games in a group: the member's challenge, posted by the bot, for the
-// group's members. With an argument naming one game (its name or variant, in part), the
-// challenge is posted at once; otherwise the message asks the member which game. It reports
-// false for a chat that is not a group (the command tree's /games serves private chats).
+// group's members. The message asks the member which game, then which clock; with an argument
+// naming one game (its name or variant, in part), it asks the clock at once. It reports false
+// for a chat that is not a group (the command tree's /games serves private chats).
 func (v *View) HandleGroupGames(ctx context.Context, tx bot.Tx, u *bot.Update) (bool, error) {
 	if u.Message == nil || u.Message.Chat == nil || (u.Message.Chat.Type != "group" && u.Message.Chat.Type != "supergroup") {
 		return false, nil
@@ -201,7 +202,7 @@ func (v *View) HandleGroupGames(ctx context.Context, tx bot.Tx, u *bot.Update) (
 		}
 	}
 	if len(match) == 1 {
-		return true, v.challengeInGroup(ctx, tx, u, chat, 0, match[0])
+		return true, v.askClock(ctx, tx, u, chat, 0, match[0])
 	}
 	if len(match) == 0 {
 		match = boards.Games
@@ -218,10 +219,40 @@ func (v *View) HandleGroupGames(ctx context.Context, tx bot.Tx, u *bot.Update) (
 	return true, tx.Send(ctx, reqs...)
 }
 
-// challengeInGroup opens a game for a member of a group and shows its challenge: in the
-// message msgID (the member's choice of the game was pressed under it), or in a new message.
-func (v *View) challengeInGroup(ctx context.Context, tx bot.Tx, u *bot.Update, chat int64, msgID int, variant string) error {
-	bd, code, err := v.openShared(ctx, tx, u, variant, "none")
+// askClock asks a member of a group with which clock of the catalogue (no clock first) to play
+// variant: in the message msgID (the member's choice of the game was pressed under it), or in
+// a new message.
+func (v *View) askClock(ctx context.Context, tx bot.Tx, u *bot.Update, chat int64, msgID int, variant string) error {
+	c := texts.For(u.User.Language)
+	tcs, err := v.svc.Store(tx.DB()).TimeControls(ctx)
+	if err != nil {
+		return err
+	}
+	var kb bot.Keyboard
+	for _, tc := range tcs {
+		kb = append(kb, []bot.Button{{Text: c.Control(tc.Name),
+			Data: fmt.Sprintf("%s:c:%s:%s:%d", SharedPrefix, variant, tc.Name, u.User.ID)}})
+	}
+	text := fmt.Sprintf(c.Shared.ChooseClock, html.EscapeString(displayName(u)), html.EscapeString(c.Game(variant)))
+	if msgID != 0 {
+		req, err := bot.EditHTML(chat, msgID, text, kb)
+		if err != nil {
+			return err
+		}
+		return tx.Send(ctx, req)
+	}
+	reqs, err := bot.SendHTML(chat, text, kb)
+	if err != nil {
+		return err
+	}
+	return tx.Send(ctx, reqs...)
+}
+
+// challengeInGroup opens a game for a member of a group and shows its challenge, a photo
+// (sharedpicture.go), in the message msgID: the bot's question under which the member chose the
+// clock.
+func (v *View) challengeInGroup(ctx context.Context, tx bot.Tx, u *bot.Update, chat int64, msgID int, variant, control string) error {
+	bd, code, err := v.openShared(ctx, tx, u, variant, control)
 	if err != nil {
 		return err
 	}
@@ -229,18 +260,17 @@ func (v *View) challengeInGroup(ctx context.Context, tx bot.Tx, u *bot.Update, c
 	if err := boardpg.New(tx.DB()).PlaceShared(ctx, sh); err != nil {
 		return err
 	}
-	if msgID != 0 {
-		return v.showSharedBoard(ctx, tx, bd, sh, sharedLook{})
-	}
-	return v.postGroupPicture(ctx, tx, bd, sh)
+	return v.showSharedBoard(ctx, tx, bd, sh, sharedLook{})
 }
 
 // sharedPress is the data of a shared board's button, decoded.
 type sharedPress struct {
-	// kind: 'j' join, 'x' withdraw, 'o' a group member's choice of a game, 'g' a board button.
+	// kind: 'j' join, 'x' withdraw, 'o' and 'c' a group member's choice of a game and of its
+	// clock, 'g' a board button.
 	kind    byte
 	board   int64 // 0: the inline message's board
 	variant string
+	control string
 	user    int64
 	p       press
 	seat    int // of a confirmed resignation
@@ -269,6 +299,12 @@ func parseShared(data string) (sharedPress, error) {
 			return sharedPress{}, fmt.Errorf("%w: %q", errForged, data)
 		}
 		return sharedPress{kind: 'o', variant: parts[2], user: user}, nil
+	case parts[1] == "c" && len(parts) == 5:
+		user, err := strconv.ParseInt(parts[4], 10, 64)
+		if err != nil || !boards.Offered(parts[2]) || parts[3] == "" {
+			return sharedPress{}, fmt.Errorf("%w: %q", errForged, data)
+		}
+		return sharedPress{kind: 'c', variant: parts[2], control: parts[3], user: user}, nil
 	}
 	sp := sharedPress{kind: 'g'}
 	if len(parts) == 4 && len(parts[3]) == 2 && parts[3][0] == byte(opResignYes) {
@@ -325,7 +361,7 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 	cq := u.CallbackQuery
 	c := texts.For(u.User.Language)
 	st := boardpg.New(tx.DB())
-	if sp.kind == 'o' {
+	if sp.kind == 'o' || sp.kind == 'c' {
 		if cq.Message == nil || cq.Message.Chat == nil {
 			return "", errForged
 		}
@@ -338,7 +374,10 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 			}
 			return "", errForged // a second press of the choice, before its edit came
 		}
-		return "", v.challengeInGroup(ctx, tx, u, cq.Message.Chat.ID, cq.Message.MessageID, sp.variant)
+		if sp.kind == 'o' {
+			return "", v.askClock(ctx, tx, u, cq.Message.Chat.ID, cq.Message.MessageID, sp.variant)
+		}
+		return "", v.challengeInGroup(ctx, tx, u, cq.Message.Chat.ID, cq.Message.MessageID, sp.variant, sp.control)
 	}
 	// The message pressed, and its board.
 	var sh boardpg.Shared

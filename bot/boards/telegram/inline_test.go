@@ -219,8 +219,9 @@ func TestInlineGame(t *testing.T) {
 	}
 }
 
-// Ensure a group game: /games with a game's name posts the bot's challenge in the group, a
-// photo of the start position, a member joins, the two play a couple of moves in that message
+// Ensure a group game: /games with a game's name asks its sender the clock, and their choice
+// turns the question into the challenge, a photo of the start position naming the clock; a
+// member joins (the board shows both clocks), the two play a couple of moves in that message
 // (its picture changing with them: the squares tapped, the position), a stranger's press is
 // refused, and a player resigns (confirmed): the message shows the result and no buttons.
 func TestGroupGame(t *testing.T) {
@@ -237,21 +238,33 @@ func TestGroupGame(t *testing.T) {
 	if _, err := e.Bot.SendGroupText(group, ann, "/games@boards_test_bot chess"); err != nil {
 		t.Fatal(err)
 	}
-	var challenge tgemu.Message
-	e.WaitFor(t, "the challenge in the group", func() bool {
+	var question tgemu.Message
+	e.WaitFor(t, "the choice of a clock", func() bool {
 		for _, m := range e.BotMessages(group) {
-			if strings.Contains(m.Text, "wants to play") {
-				challenge = m
+			if strings.Contains(m.Text, "With which clock?") {
+				question = m
 				return true
 			}
 		}
 		return false
 	})
-	if challenge.Photo == "" || strings.Contains(challenge.Text, "<pre>") {
-		t.Fatalf("the challenge is no picture: %+v", challenge)
+	if !strings.Contains(question.Text, "<b>Ann</b> wants to play <b>Chess</b>") || len(question.Keyboard) != 4 ||
+		question.Keyboard[0][0].Text != "no clock" {
+		t.Fatalf("the choice of a clock:\n%s\n%v", question.Text, question.Keyboard)
 	}
-	s := &shared{e: e, chat: group, msgID: challenge.ID}
+	s := &shared{e: e, chat: group, msgID: question.ID}
+	if got := s.refused(t, bob, "10 min + 5 s per move"); got != "Only Ann can do that." {
+		t.Errorf("Bob's choice of the clock answered %q", got)
+	}
+	challenge := s.tap(t, ann, "10 min + 5 s per move")
+	if challenge.Photo == "" || strings.Contains(challenge.Text, "<pre>") ||
+		!strings.Contains(challenge.Text, "<b>Chess, 10 min + 5 s per move</b>") || challenge.Button("✅ Join") == "" {
+		t.Fatalf("the challenge: %+v", challenge)
+	}
 	start := s.tap(t, bob, "✅ Join")
+	if !strings.Contains(start.Text, "Ann · 10:00") || !strings.Contains(start.Text, "Bob · 10:00") {
+		t.Errorf("the board does not show both clocks:\n%s", start.Text)
+	}
 	id := e.lastBoard(t, bob)
 	bd := e.board(t, id)
 	white, black := bd.Seats[0].User, bd.Seats[1].User
@@ -380,8 +393,8 @@ func TestInlineClock(t *testing.T) {
 	}
 }
 
-// Ensure /games in a group without a game asks its sender which one; only they choose, and their
-// choice turns the message into the challenge, a photo.
+// Ensure /games in a group without a game asks its sender which one, then which clock; only they
+// choose, and their choices turn the message into the challenge, a photo.
 func TestGroupChooser(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -413,6 +426,10 @@ func TestGroupChooser(t *testing.T) {
 		t.Errorf("Bob's choice answered %q", got)
 	}
 	m := s.tap(t, ann, "Chase")
+	if !strings.Contains(m.Text, "With which clock?") || m.Button("no clock") == "" || m.Photo != "" {
+		t.Fatalf("the choice of a clock:\n%s\n%v", m.Text, m.Keyboard)
+	}
+	m = s.tap(t, ann, "no clock")
 	if !strings.Contains(m.Text, "<b>Ann</b> wants to play <b>Chase</b>") || m.Button("✅ Join") == "" || m.Photo == "" {
 		t.Errorf("the challenge:\n%s\n%v", m.Text, m.Keyboard)
 	}

@@ -9,7 +9,6 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
-	"github.com/questbot/questbot/sessions/board"
 	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
@@ -21,7 +20,7 @@ import (
 //   - A group's message is the bot's own message in a chat, which takes uploads: it is always a
 //     photo, the picture uploaded as in a private chat (White's or the first side's view, the
 //     squares of a move being entered marked), sent once and reused by its file_id. The member's
-//     choice of a game under the bot's question turns that text message into the photo
+//     choice of the clock under the bot's question turns that text message into the photo
 //     (editMessageMedia adds media to a text message).
 //   - An inline message takes no upload: its photo changes only to a URL Telegram fetches or a
 //     file_id it has. So it is a photo when the web game server has an address Telegram can
@@ -39,9 +38,11 @@ import (
 // text stays a text (the boards posted before pictures, and those of a bot without PUBLIC_URL),
 // whatever the configuration says later. An inline photo whose address is gone (PUBLIC_URL
 // removed since) keeps its last picture and has its caption edited. An edit of the picture that
-// Telegram refuses for good (it could not fetch the address) is replaced by the edit of the
-// caption and the keyboard alone, so the game goes on; a group's photo that cannot be sent is
-// replaced by the board as text, which the next edit turns into the photo again.
+// Telegram refuses for good (it could not fetch the address, it takes no upload) is replaced by
+// the edit of the caption and the keyboard alone, so the game goes on; in a group, whose
+// question may still be the text it was when the first picture failed, also by the board as
+// text, edited into that text (of the two edits, the one that fits the message succeeds), which
+// a later picture turns into the photo again.
 
 // pictureResult ends the id of an inline result that posts a photo ("chess.blitz10+5.pic"), so
 // that the chosen result says which kind of message it posted.
@@ -75,70 +76,59 @@ func chosenResult(id string) (variant, control string, picture bool) {
 // message_id, or by its ref until a press told the message_id).
 func (v *View) showSharedPicture(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh boardpg.Shared, l sharedLook) error {
 	caption, kb := v.sharedText(sc, sh, l)
-	var req, fallback bot.Request
-	var err error
-	switch {
-	case sh.InlineMessageID != "":
-		var u string
-		if u, err = v.svc.SharedPictureURL(sc.Board, sh.Invite); err != nil {
+	state := sharedState(sh.Board)
+	if sh.InlineMessageID != "" {
+		u, err := v.svc.SharedPictureURL(sc.Board, sh.Invite)
+		if err != nil {
 			return err
 		}
-		if fallback, err = bot.EditInlineCaption(sh.InlineMessageID, caption, kb); err != nil {
+		fallback, err := bot.EditInlineCaption(sh.InlineMessageID, caption, kb)
+		if err != nil {
 			return err
 		}
 		if u == "" {
 			// No address any more: the picture stays as it is.
-			fallback.State = sharedState(sh.Board)
+			fallback.State = state
 			return tx.Send(ctx, fallback)
 		}
-		req, err = bot.EditInlinePhoto(sh.InlineMessageID, u, caption, kb)
-	default:
-		var path string
-		if path, err = v.picture(sc.Game, 0, l.ent); err != nil {
+		req, err := bot.EditInlinePhoto(sh.InlineMessageID, u, caption, kb)
+		if err != nil {
 			return err
 		}
-		if sh.MessageID != 0 {
-			req, err = bot.EditPhoto(sh.Chat, sh.MessageID, path, caption, kb)
-			if err == nil {
-				fallback, err = bot.EditCaption(sh.Chat, sh.MessageID, caption, kb)
-			}
-		} else {
-			req, err = bot.EditPhotoRef(sh.Chat, sharedState(sh.Board), path, caption, kb)
-			if err == nil {
-				fallback, err = bot.EditCaptionRef(sh.Chat, sharedState(sh.Board), caption, kb)
-			}
-		}
+		req.State, req.OnFailure = state, []bot.Request{fallback}
+		return tx.Send(ctx, req)
 	}
-	if err != nil {
-		return err
-	}
-	req.State, req.OnFailure = sharedState(sh.Board), []bot.Request{fallback}
-	return tx.Send(ctx, req)
-}
-
-// postGroupPicture posts a group's challenge as a new photo message under the board's ref; the
-// board as text in its place if the photo cannot be sent.
-func (v *View) postGroupPicture(ctx context.Context, tx bot.Tx, bd *board.Board, sh boardpg.Shared) error {
-	sc, err := v.svc.Scene(ctx, tx.DB(), bd)
-	if err != nil {
-		return err
-	}
-	caption, kb := v.sharedText(sc, sh, sharedLook{})
-	path, err := v.picture(sc.Game, 0, nil)
-	if err != nil {
-		return err
-	}
-	send, err := bot.SendPhoto(sh.Chat, path, caption, kb)
+	path, err := v.picture(sc.Game, 0, l.ent)
 	if err != nil {
 		return err
 	}
 	asText := sh
 	asText.Picture = false
-	text, _ := v.sharedText(sc, asText, sharedLook{})
-	fallback, err := bot.SendHTML(sh.Chat, text, kb)
+	text, _ := v.sharedText(sc, asText, l)
+	var req, captionEdit, textEdit bot.Request
+	if sh.MessageID != 0 {
+		req, err = bot.EditPhoto(sh.Chat, sh.MessageID, path, caption, kb)
+		if err == nil {
+			captionEdit, err = bot.EditCaption(sh.Chat, sh.MessageID, caption, kb)
+		}
+		if err == nil {
+			textEdit, err = bot.EditHTML(sh.Chat, sh.MessageID, text, kb)
+		}
+	} else {
+		req, err = bot.EditPhotoRef(sh.Chat, state, path, caption, kb)
+		if err == nil {
+			captionEdit, err = bot.EditCaptionRef(sh.Chat, state, caption, kb)
+		}
+		if err == nil {
+			textEdit, err = bot.EditHTMLRef(sh.Chat, state, text, kb)
+		}
+	}
 	if err != nil {
 		return err
 	}
-	send.OnFailure = bot.WithRef(sharedState(bd.ID), fallback...)
-	return tx.Send(ctx, bot.WithState(sharedState(bd.ID), bot.WithRef(sharedState(bd.ID), send)...)...)
+	if kb == nil {
+		textEdit.Params["reply_markup"] = `{"inline_keyboard":[]}`
+	}
+	req.State, req.OnFailure = state, []bot.Request{captionEdit, textEdit}
+	return tx.Send(ctx, req)
 }
