@@ -80,11 +80,13 @@ func (a InlineArticle) result() (map[string]any, error) {
 }
 
 // InlinePhoto is a result that posts a photo by its URL (a JPEG on a server Telegram can reach)
-// with an HTML caption and an optional keyboard.
+// with an HTML caption and an optional keyboard. Width and Height are the photo's size, when
+// known: some of Telegram's clients list a photo only when they know its shape.
 type InlinePhoto struct {
 	ID, PhotoURL, ThumbURL, Title, Description string
 	CaptionHTML                                string
 	Keyboard                                   Keyboard
+	Width, Height                              int
 }
 
 func (p InlinePhoto) result() (map[string]any, error) {
@@ -104,6 +106,9 @@ func (p InlinePhoto) result() (map[string]any, error) {
 	}
 	if p.Description != "" {
 		r["description"] = p.Description
+	}
+	if p.Width > 0 && p.Height > 0 {
+		r["photo_width"], r["photo_height"] = p.Width, p.Height
 	}
 	if p.CaptionHTML != "" {
 		r["caption"], r["parse_mode"] = p.CaptionHTML, tgbotapi.ModeHTML

@@ -37,7 +37,7 @@ func TestInlineRequests(t *testing.T) {
 	kb := Keyboard{{{Text: "Join", Data: "gi:j"}}}
 	r, err := AnswerInline(42, "q1", []InlineResult{
 		InlineArticle{ID: "chess", Title: "Chess", Description: "the classic", HTML: "<b>Ann</b> wants to play", Keyboard: kb},
-		InlinePhoto{ID: "p", PhotoURL: "https://example.org/a.jpg", CaptionHTML: "x"},
+		InlinePhoto{ID: "p", PhotoURL: "https://example.org/a.jpg", CaptionHTML: "x", Width: 400, Height: 300},
 	}, InlineAnswer{CacheTime: 5, Personal: true})
 	if err != nil {
 		t.Fatal(err)
@@ -52,7 +52,8 @@ func TestInlineRequests(t *testing.T) {
 	}
 	content := results[0]["input_message_content"].(map[string]any)
 	if results[0]["type"] != "article" || content["message_text"] != "<b>Ann</b> wants to play" || content["parse_mode"] != "HTML" ||
-		results[0]["reply_markup"] == nil || results[1]["type"] != "photo" || results[1]["thumbnail_url"] != "https://example.org/a.jpg" {
+		results[0]["reply_markup"] == nil || results[1]["type"] != "photo" || results[1]["thumbnail_url"] != "https://example.org/a.jpg" ||
+		results[1]["photo_width"] != 400.0 || results[1]["photo_height"] != 300.0 {
 		t.Errorf("results = %v", results)
 	}
 	for name, res := range map[string][]InlineResult{

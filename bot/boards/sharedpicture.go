@@ -5,7 +5,9 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
+	"image/png"
 	"net/url"
+	"os"
 
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
@@ -53,16 +55,27 @@ func (b *Boards) SharedPictureURL(bd *board.Board, invite string) (string, error
 }
 
 // StartPictureURL returns the address, on the web game server, of the picture of a game's start
-// position (StartPicture), "" when no web game server is configured (Config.PublicURL).
-func (b *Boards) StartPictureURL(variant string) (string, error) {
+// position (StartPicture) and the picture's size in pixels, drawing it first when there is none;
+// "" when no web game server is configured (Config.PublicURL).
+func (b *Boards) StartPictureURL(variant string) (u string, width, height int, err error) {
 	if b.public == "" {
-		return "", nil
+		return "", 0, 0, nil
 	}
-	g, err := engine.NewGame(variant)
+	path, version, err := b.StartPicture(variant)
 	if err != nil {
-		return "", err
+		return "", 0, 0, err
 	}
-	return fmt.Sprintf("%s/api/v1/variants/%s/picture.png?v=%s", b.public, url.PathEscape(variant), PictureVersion(g)), nil
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, 0, fmt.Errorf("boards: start picture of %s: %w", variant, err)
+	}
+	defer f.Close()
+	cfg, err := png.DecodeConfig(f)
+	if err != nil {
+		return "", 0, 0, fmt.Errorf("boards: start picture of %s: %w", variant, err)
+	}
+	u = fmt.Sprintf("%s/api/v1/variants/%s/picture.png?v=%s", b.public, url.PathEscape(variant), version)
+	return u, cfg.Width, cfg.Height, nil
 }
 
 // StartPicture returns the file of the picture of a game's start position, White's or the first

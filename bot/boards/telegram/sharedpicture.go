@@ -55,12 +55,12 @@ func (v *View) inlineChallenge(c *texts.Catalog, variant, control, who string, k
 	id := variant + "." + control
 	title := c.Game(variant) + " · " + c.Control(control)
 	challenge := fmt.Sprintf(c.Shared.Challenge, who, html.EscapeString(gameAndClock(c, variant, control)))
-	u, err := v.svc.StartPictureURL(variant)
+	u, w, h, err := v.svc.StartPictureURL(variant)
 	if err != nil || u == "" {
 		return bot.InlineArticle{ID: id, Title: title, Description: c.Shared.About[variant], HTML: challenge, Keyboard: kb}, err
 	}
 	return bot.InlinePhoto{ID: id + pictureResult, PhotoURL: u, ThumbURL: u, Title: title, Description: c.Shared.About[variant],
-		CaptionHTML: challenge, Keyboard: kb}, nil
+		CaptionHTML: challenge, Keyboard: kb, Width: w, Height: h}, nil
 }
 
 // chosenResult reads the id of a chosen inline result: the game, the clock, and whether the

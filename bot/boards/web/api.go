@@ -251,7 +251,7 @@ func (s *Server) routeAPI(mux *http.ServeMux) {
 	mux.HandleFunc("POST /api/v1/games/{id}/spectators", s.api(0, s.op(s.spectators)))
 	mux.HandleFunc("GET /api/v1/games/{id}/export", s.api(public, s.export))
 	mux.HandleFunc("GET /api/v1/games/{id}/events", s.api(public|unlimited, s.events))
-	mux.HandleFunc("GET /api/v1/games/{id}/picture.png", s.api(public, s.picture))
+	mux.HandleFunc("GET /api/v1/games/{id}/picture.png", s.api(public|unlimited, s.picture))
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.png", s.api(public, s.startPicture))
 	mux.HandleFunc("/api/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
 		return apiErr(http.StatusNotFound, "not_found", "No such call.")
@@ -790,7 +790,10 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) erro
 		return err
 	}
 	if k := r.URL.Query().Get("k"); k != "" {
-		return s.sharedPicture(w, r, id, k)
+		return s.sharedPicture(w, r, c, id, k)
+	}
+	if err := s.limited(c, r); err != nil {
+		return err
 	}
 	st, bd, err := s.viewState(r.Context(), c, id)
 	if err != nil {

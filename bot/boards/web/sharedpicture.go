@@ -20,18 +20,20 @@ import (
 // (Telegram's servers) when v names the position shown now. The challenges of the inline
 // results show the start position of their game, GET /api/v1/variants/{variant}/picture.png,
 // which is public.
+//
+// Telegram fetches from few addresses, one picture per move of every inline game at once, so a
+// fetch with the right key is not counted by the rate limit (it reads one row and a file the
+// bot has drawn already); a fetch with a wrong key is, as every other picture is, so that keys
+// are not guessed at speed.
 
 // sharedPicture answers the picture of a board played in a shared message to whoever gives its
 // key.
-func (s *Server) sharedPicture(w http.ResponseWriter, r *http.Request, id int64, key string) error {
+func (s *Server) sharedPicture(w http.ResponseWriter, r *http.Request, c *caller, id int64, key string) error {
 	var bd *board.Board
 	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
 		sh, ok, err := boardpg.New(db).SharedOf(ctx, id)
-		if err != nil {
+		if err != nil || !ok || !boards.SharedPictureKeyValid(sh.Invite, key) {
 			return err
-		}
-		if !ok || !boards.SharedPictureKeyValid(sh.Invite, key) {
-			return missing()
 		}
 		bd, err = s.cfg.Boards.Store(db).Get(ctx, id)
 		return err
@@ -39,11 +41,28 @@ func (s *Server) sharedPicture(w http.ResponseWriter, r *http.Request, id int64,
 	if err != nil {
 		return err
 	}
+	if bd == nil {
+		if err := s.limited(c, r); err != nil {
+			return err
+		}
+		return missing()
+	}
 	path, version, err := s.cfg.Boards.PictureFile(bd, 0)
 	if err != nil {
 		return err
 	}
 	return writePicture(w, r, path, version, "public")
+}
+
+// limited counts a request of c by the rate limit, as api does for the calls it limits: 429
+// rate_limited when c has none left.
+func (s *Server) limited(c *caller, r *http.Request) error {
+	if ok, wait := s.limit.allow(s.key(c, r)); !ok {
+		e := apiErr(http.StatusTooManyRequests, "rate_limited", "Too many requests; slow down.")
+		e.retry = wait
+		return e
+	}
+	return nil
 }
 
 // startPicture is GET /api/v1/variants/{variant}/picture.png: the start position of a game the

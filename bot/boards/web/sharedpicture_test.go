@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"fmt"
+	"image/png"
 	"net/http"
 	"net/url"
 	"strings"
@@ -17,9 +18,10 @@ var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
 // Ensure the picture of a board played in a shared message is served to anyone, without a
 // session, at the address the bot gives Telegram: with its key, a PNG of the position now, for
-// good to be cached under an address that changes with every move; with a wrong key, or for a
-// board played in its players' chats, as a game that does not exist. The start picture of a game
-// offered is public; a game not offered has none.
+// good to be cached under an address that changes with every move, however often it is fetched;
+// with a wrong key, or for a board played in its players' chats, as a game that does not exist,
+// and rate limited. The start picture of a game offered is public, of its size; a game not
+// offered has none.
 func TestSharedPicture(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, web.Config{})
@@ -82,7 +84,7 @@ func TestSharedPicture(t *testing.T) {
 		}
 	}
 
-	start, err := e.app.Boards.StartPictureURL("chess")
+	start, w, h, err := e.app.Boards.StartPictureURL("chess")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,5 +92,25 @@ func TestSharedPicture(t *testing.T) {
 	if code != http.StatusOK || !bytes.HasPrefix(startPic, pngMagic) || !strings.Contains(hdr.Get("Cache-Control"), "immutable") {
 		t.Errorf("the start picture of chess: %d %v", code, hdr)
 	}
+	if cfg, err := png.DecodeConfig(bytes.NewReader(startPic)); err != nil || cfg.Width != w || cfg.Height != h || w == 0 {
+		t.Errorf("the start picture is %+v (%v), StartPictureURL says %d×%d", cfg, err, w, h)
+	}
 	anon.refused(t, "GET", "/api/v1/variants/nothing/picture.png", nil, http.StatusNotFound, "not_found")
+
+	// Telegram's fetches with the key are not rate limited; guesses of a key are.
+	for i := range web.DefaultBurst + 20 {
+		if code, _, _ := anon.call(t, "GET", second, nil); code != http.StatusOK {
+			t.Fatalf("fetch %d with the key: %d", i, code)
+		}
+	}
+	limited := false
+	for range web.DefaultBurst + 20 {
+		if code, _, _ := anon.call(t, "GET", wrong, nil); code == http.StatusTooManyRequests {
+			limited = true
+			break
+		}
+	}
+	if !limited {
+		t.Error("guesses of a key are not rate limited")
+	}
 }
