@@ -85,20 +85,21 @@ func (v *View) HandleInlineQuery(ctx context.Context, tx bot.Tx, u *bot.Update) 
 	words := strings.Fields(strings.ToLower(q.Query))
 	var results []bot.InlineResult
 	for _, variant := range boards.Games {
+		var pic *startPicture // the game's, once a clock matches
 		for _, tc := range tcs {
 			name, clock := c.Game(variant), c.Control(tc.Name)
-			if !matches(words, name+" "+variant+" "+clock+" "+tc.Name) {
+			if len(results) == 50 || !matches(words, name+" "+variant+" "+clock+" "+tc.Name) {
 				continue
 			}
-			res, err := v.inlineChallenge(c, variant, tc.Name, who, kb)
-			if err != nil {
-				return err
+			if pic == nil {
+				p, err := v.startPicture(variant)
+				if err != nil {
+					return err
+				}
+				pic = &p
 			}
-			results = append(results, res)
+			results = append(results, inlineChallenge(c, variant, tc.Name, who, kb, *pic))
 		}
-	}
-	if len(results) > 50 {
-		results = results[:50]
 	}
 	// The challenge names the user who asks: the answer is theirs alone.
 	req, err := bot.AnswerInline(u.Chat, q.ID, results, bot.InlineAnswer{CacheTime: 60, Personal: true})

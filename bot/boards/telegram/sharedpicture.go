@@ -48,19 +48,31 @@ import (
 // that the chosen result says which kind of message it posted.
 const pictureResult = ".pic"
 
+// startPicture is the picture of a game's start position that its inline results show: its
+// address on the web game server ("" without one) and its size.
+type startPicture struct {
+	url           string
+	width, height int
+}
+
+// startPicture returns the picture of a game's start position for its inline results.
+func (v *View) startPicture(variant string) (startPicture, error) {
+	u, w, h, err := v.svc.StartPictureURL(variant)
+	return startPicture{url: u, width: w, height: h}, err
+}
+
 // inlineChallenge is the inline result of a challenge to variant under the clock control: a
-// photo of the start position when the web game server has an address, else the challenge as
-// text.
-func (v *View) inlineChallenge(c *texts.Catalog, variant, control, who string, kb bot.Keyboard) (bot.InlineResult, error) {
+// photo of the start position, pic, when the web game server has an address, else the challenge
+// as text.
+func inlineChallenge(c *texts.Catalog, variant, control, who string, kb bot.Keyboard, pic startPicture) bot.InlineResult {
 	id := variant + "." + control
 	title := c.Game(variant) + " · " + c.Control(control)
 	challenge := fmt.Sprintf(c.Shared.Challenge, who, html.EscapeString(gameAndClock(c, variant, control)))
-	u, w, h, err := v.svc.StartPictureURL(variant)
-	if err != nil || u == "" {
-		return bot.InlineArticle{ID: id, Title: title, Description: c.Shared.About[variant], HTML: challenge, Keyboard: kb}, err
+	if pic.url == "" {
+		return bot.InlineArticle{ID: id, Title: title, Description: c.Shared.About[variant], HTML: challenge, Keyboard: kb}
 	}
-	return bot.InlinePhoto{ID: id + pictureResult, PhotoURL: u, ThumbURL: u, Title: title, Description: c.Shared.About[variant],
-		CaptionHTML: challenge, Keyboard: kb, Width: w, Height: h}, nil
+	return bot.InlinePhoto{ID: id + pictureResult, PhotoURL: pic.url, ThumbURL: pic.url, Title: title,
+		Description: c.Shared.About[variant], CaptionHTML: challenge, Keyboard: kb, Width: pic.width, Height: pic.height}
 }
 
 // chosenResult reads the id of a chosen inline result: the game, the clock, and whether the
