@@ -37,28 +37,28 @@ import (
 //
 // The first other user to press Join redeems the invitation and plays (the sides drawn by the
 // service); the message then is the board, edited in place: the board's picture (White's or the
-// first side's view) captioned, or, for an inline message of a bot without PUBLIC_URL, the board
-// as text (the engine's diagram in a fixed-width block; sharedpicture.go says which and why),
-// with the players, the clocks, the last move, whose turn it is or the result, and under it one
-// keyboard for both: the squares of the player to move (the same two-press flow as in a private chat, the squares
-// tapped carried in the buttons' data, so nobody else's selection is kept anywhere), then take
-// back, offer a draw and resign, or accept and decline an offer. Every press counts as its
-// presser's: a tap of the player not to move is refused as not their turn, a resignation asks
-// its presser to confirm (the confirmation names them, and its "yes" carries their seat), an
-// offer or an acceptance is the presser's. Anyone but the two players gets a short answer
-// naming them, and nothing changes. Every change, whoever makes it (a typed move, the web, a job), comes through the
-// service's views (View.Changed and the others start with sharedChanged) and edits the message.
-// The texts are in the challenger's language: the message is one for everybody.
+// first side's view) captioned, or, for an inline message of a bot without PUBLIC_URL, the board as
+// text (the engine's diagram in a fixed-width block; sharedpicture.go says which and why), with the
+// players, the clocks, the last move, whose turn it is or the result, and under it one keyboard for
+// both: the squares of the player to move (the same two-press flow as in a private chat, the
+// squares tapped carried in the buttons' data, so nobody else's selection is kept anywhere), then
+// take back, offer a draw and resign, or accept and decline an offer. Every press counts as its
+// presser's: a tap of the player not to move is refused as not their turn, a resignation asks its
+// presser to confirm (the confirmation names them, and its "yes" carries their seat), an offer or
+// an acceptance is the presser's. Anyone but the two players gets a short answer naming them, and
+// nothing changes. Every change, whoever makes it (a typed move, the web, a job), comes through the
+// service's views (View.Changed and the others start with sharedChanged) and edits the message. The
+// texts are in the challenger's language: the message is one for everybody.
 //
 // A challenge nobody joins within the invitation's lifetime (boards.InviteLifetime) says so
 // when Join is pressed after it, and the clean-up closes it (a week) and says so too; the
 // challenger may withdraw it. A finished game shows its result and no buttons.
 //
-// A shared board's button data starts with SharedPrefix: "G:j" and "G:x" (join and withdraw
-// the challenge of an inline message, found by its inline_message_id), "G:j:<board>" and
-// "G:x:<board>" (of a group message), "G:o:<variant>:<user>" and "G:c:<variant>:<clock>:<user>"
-// (the group member's choice of a game, and of its clock), and "G:<board>:<ply>:<op>…", a board button as data.go writes it (a confirmed
-// resignation with the seat after its op).
+// A shared board's button data starts with SharedPrefix: "G:j" and "G:x" (join and withdraw the
+// challenge of an inline message, found by its inline_message_id), "G:j:<board>" and "G:x:<board>"
+// (of a group message), "G:o:<variant>:<user>" and "G:c:<variant>:<clock>:<user>" (the group
+// member's choice of a game, and of its clock), and "G:<board>:<ply>:<op>…", a board button as
+// data.go writes it (a confirmed resignation with the seat after its op).
 
 // SharedPrefix is the callback prefix of the buttons of a shared board.
 const SharedPrefix = "G"
