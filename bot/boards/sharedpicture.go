@@ -5,9 +5,7 @@ import (
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
-	"image/png"
 	"net/url"
-	"os"
 
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
@@ -55,27 +53,19 @@ func (b *Boards) SharedPictureURL(bd *board.Board, invite string) (string, error
 }
 
 // StartPictureURL returns the address, on the web game server, of the picture of a game's start
-// position (StartPicture) and the picture's size in pixels, drawing it first when there is none;
-// "" when no web game server is configured (Config.PublicURL).
+// position (StartPicture) and the picture's size in pixels, without drawing it (the server draws
+// it when it is fetched); "" when no web game server is configured (Config.PublicURL).
 func (b *Boards) StartPictureURL(variant string) (u string, width, height int, err error) {
 	if b.public == "" {
 		return "", 0, 0, nil
 	}
-	path, version, err := b.StartPicture(variant)
+	g, err := engine.NewGame(variant)
 	if err != nil {
 		return "", 0, 0, err
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", 0, 0, fmt.Errorf("boards: start picture of %s: %w", variant, err)
-	}
-	defer f.Close()
-	cfg, err := png.DecodeConfig(f)
-	if err != nil {
-		return "", 0, 0, fmt.Errorf("boards: start picture of %s: %w", variant, err)
-	}
-	u = fmt.Sprintf("%s/api/v1/variants/%s/picture.png?v=%s", b.public, url.PathEscape(variant), version)
-	return u, cfg.Width, cfg.Height, nil
+	im := g.ImageMap(engine.Player(0))
+	u = fmt.Sprintf("%s/api/v1/variants/%s/picture.png?v=%s", b.public, url.PathEscape(variant), PictureVersion(g))
+	return u, im.Width, im.Height, nil
 }
 
 // StartPicture returns the file of the picture of a game's start position, White's or the first
