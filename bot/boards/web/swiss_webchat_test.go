@@ -171,17 +171,22 @@ func TestSwissInWebChat(t *testing.T) {
 			t.Fatalf("user %d says %q: %v", u, text, err)
 		}
 	}
-	// press presses, in a user's column, the newest button labelled label of the newest bot
-	// message that says has and has the button.
-	press := func(u int64, has, label string) {
+	// press presses, in a user's column, the button labelled label of the newest bot message
+	// whose text (a picture's caption) says every part of has and that has the button. (A board
+	// is pressed once its caption shows the move last made, so that the press is not on the
+	// keyboard of a position gone, which the bot would refuse as stale.)
+	press := func(u int64, has []string, label string) {
 		t.Helper()
 		js := fmt.Sprintf(`(() => {
-  const ms = [...document.querySelectorAll(%q)].filter(m => m.textContent.includes(%q) &&
-    [...m.querySelectorAll(".keyboard button")].some(b => b.textContent === %q));
+  const has = %s;
+  const ms = [...document.querySelectorAll(%q)].filter(m => {
+    const text = (m.querySelector(".caption") || m).textContent;
+    return has.every(h => text.includes(h)) && [...m.querySelectorAll(".keyboard button")].some(b => b.textContent === %q);
+  });
   if (!ms.length) return false;
   [...ms[ms.length - 1].querySelectorAll(".keyboard button")].filter(b => b.textContent === %q)[0].click();
   return true;
-})()`, column(u)+" .msg.bot", has, label, label)
+})()`, mustJSON(t, has), column(u)+" .msg.bot", label, label)
 		if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
 			shown, _ := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).innerText`, column(u))))
 			t.Fatalf("user %d presses %q under %q: %v; the column shows\n%s", u, label, has, err, shown)
@@ -199,7 +204,7 @@ func TestSwissInWebChat(t *testing.T) {
 		c := texts.For(p.lang)
 		if i < 2 {
 			say(p.id, "/tournaments")
-			press(p.id, fmt.Sprintf("#%d", id), fmt.Sprintf(c.Tournament().Join, id))
+			press(p.id, []string{fmt.Sprintf("#%d", id)}, fmt.Sprintf(c.Tournament().Join, id))
 		} else {
 			say(p.id, fmt.Sprintf("/start t%d", id))
 		}
@@ -351,6 +356,25 @@ func TestSwissInWebChat(t *testing.T) {
 		t.Errorf("the page's summary: %q (%v)", summary, err)
 	}
 
+	// A game's page names its tournament and round in its header, in the viewer's language,
+	// linked to the tournament's page: Boris's last game, Boris logged in by his /web link.
+	boris := people[1]
+	var lastGame swissGame
+	for _, g := range played {
+		if g.white == boris.id || g.black == boris.id {
+			lastGame = g
+		}
+	}
+	heading := texts.For("ru").Tournament().Heading(id, false, lastGame.round, 3)
+	err = chromedp.Do(page, chromedp.Navigate(e.link(t, boris.id)), pagesUntil(`location.pathname === "/games"`),
+		chromedp.Navigate(fmt.Sprintf("%s/play/%d", e.srv.URL, lastGame.board)),
+		pagesUntil(fmt.Sprintf(`(() => { const a = document.getElementById("tournament");
+			return !a.hidden && a.textContent === %q && a.getAttribute("href") === "/tournaments/%d"; })()`, heading, id)))
+	if err != nil {
+		got, _ := chromedp.Run(page, chromedp.Evaluate[string](`document.querySelector("header").innerText`))
+		t.Errorf("the header of game %d's page: %v; it shows %q, want %q", lastGame.board, err, got, heading)
+	}
+
 	// Colours: nobody has the same colour three times running, nor two more of one than of the
 	// other.
 	for _, p := range players {
@@ -413,7 +437,6 @@ func TestSwissInWebChat(t *testing.T) {
 	if code != http.StatusOK || hdr.Get("Content-Type") != "image/png" || !bytes.Equal(png, chart(robo)) {
 		t.Errorf("the program's chart: %d %v, %d bytes, not the chart of its %d ratings", code, hdr, len(png), len(history[robo]))
 	}
-	boris := people[1]
 	code, _, png = e.loginAs(t, boris.id).call(t, "GET", "/api/v1/me/rating.png", nil)
 	if code != http.StatusOK || !bytes.Equal(png, chart(boris.id)) {
 		t.Errorf("Boris's chart (in Russian): %d, %d bytes, not the chart of his %d ratings", code, len(png), len(history[boris.id]))
@@ -437,7 +460,7 @@ func TestSwissInWebChat(t *testing.T) {
 type swissMoves struct {
 	prog  *client
 	byID  map[int64]swissPlayer
-	press func(u int64, has, label string)
+	press func(u int64, has []string, label string)
 	tick  func(time.Duration)
 }
 
@@ -451,7 +474,8 @@ func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g w
 	}
 	game := fmt.Sprintf("/api/v1/games/%d", g.Game)
 	// act does what a player does: the program by the API, a person by the buttons (labels from
-	// the board's texts, in order).
+	// the board's texts, in order) of their board once its caption says the move last made.
+	lastMove := ""
 	act := func(u int64, api string, body any, labels func(c *texts.Catalog) []string) {
 		t.Helper()
 		if m.byID[u].program {
@@ -459,10 +483,11 @@ func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g w
 			return
 		}
 		for _, l := range labels(texts.For(m.byID[u].lang)) {
-			m.press(u, heading(u), l)
+			m.press(u, []string{heading(u), lastMove}, l)
 		}
 	}
 	act(g.White, "/moves", map[string]any{"move": "e2e4", "ply": 0}, func(*texts.Catalog) []string { return []string{"e2", "e4"} })
+	lastMove = "1. e4"
 	wait.For(t, 30*time.Second, "white's first move", func() bool { return e.board(t, g.Game).Ply() == 1 })
 	m.tick(time.Minute)
 	resign := func(u int64) {
