@@ -80,13 +80,14 @@ const font5x7 = "" +
 	".#.#..#.#.#####.#.#.#####.#.#..#.#." + // #
 	".###.#...#....#...#...#.........#.." // ?
 
-// glyph5x7 returns the 35 pixels of c, or "" for a character the font
-// lacks.
+// glyph5x7 returns the 35 pixels of c (a Latin letter, a digit, a sign of
+// font5x7Chars, or a Cyrillic letter: glyphCyrillic), or "" for a character
+// the font lacks.
 func glyph5x7(c rune) string {
 	for i, f := range font5x7Chars {
 		if f == c {
 			return font5x7[35*i : 35*i+35]
 		}
 	}
-	return ""
+	return glyphCyrillic(c)
 }

@@ -158,6 +158,9 @@ func New(cfg Config) *Bot {
 	for name, fn := range b.BoardChat.Builtins() {
 		builtins[name] = fn
 	}
+	for name, fn := range b.TournamentChat.Builtins() {
+		builtins[name] = fn
+	}
 	// /web and /token: the login links and API tokens of the web game server, given in the chat.
 	for name, fn := range telegram.AccessBuiltins(bc.PublicURL, bc.Now) {
 		builtins[name] = fn
@@ -197,8 +200,8 @@ func New(cfg Config) *Bot {
 		}
 		return b.Tree.HandleCommand(ctx, tx, u)
 	})
-	// The tournaments: /tournaments (the list, with its buttons), /tournament (create, settings).
-	r.OnCommand("tournaments", b.TournamentChat.HandleList)
+	// The tournaments: /tournaments (the list, with its buttons) is the tree's, /tournament
+	// (create, settings) its own.
 	r.OnCommand("tournament", b.TournamentChat.HandleCommand)
 	r.OnCallback(telegram.TournamentPrefix, b.TournamentChat.HandleCallback)
 	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board

@@ -54,6 +54,9 @@ type Scene struct {
 	Sent [2]time.Time
 	// Web is when each seat's player last acted on the game on the web (zero: never).
 	Web [2]time.Time
+	// Tournament is the tournament the board is a game of (nil: none), which the views name
+	// above the game.
+	Tournament *TournamentGame
 	// record caches Record.
 	record []string
 }
@@ -147,14 +150,19 @@ func (b *Boards) Scene(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene,
 	return sc, nil
 }
 
-// Players reads the scene of a board without what is kept of its views (Sent, Web): its game
-// and its players, all a page of the web needs.
+// Players reads the scene of a board without what is kept of its views (Sent, Web): its game,
+// its players and its tournament, all a page of the web needs.
 func (b *Boards) Players(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene, error) {
 	g, err := bd.Game()
 	if err != nil {
 		return nil, err
 	}
 	sc := &Scene{Board: bd, Game: g}
+	if b.tourney != nil {
+		if sc.Tournament, err = b.tourney.gameOf(ctx, db, bd); err != nil {
+			return nil, err
+		}
+	}
 	for i, s := range bd.Seats {
 		if !s.Human() {
 			continue

@@ -3,8 +3,8 @@ package texts
 // Ratings is what the board games say of ratings: the caption of /rating's chart, and /top's
 // leaderboards (also the web's).
 type Ratings struct {
-	// ChartTitle is the title drawn on the chart (plain; the pictures' font has Latin letters
-	// only, so the chart is drawn with the English catalogue's words whatever the language).
+	// ChartTitle is the title drawn on the chart (plain text, in the pictures' font: Latin
+	// and Cyrillic letters, digits and a few signs), which is drawn in the player's language.
 	ChartTitle string
 	// Caption heads the chart's caption; CaptionLine is a game's line: the game, the rating,
 	// its deviation, the rated games and all games played; Provisional marks a provisional
@@ -40,7 +40,7 @@ var ratingsEN = Ratings{
 }
 
 var ratingsRU = Ratings{
-	ChartTitle:       "Ratings (Glicko-2)",
+	ChartTitle:       "Рейтинги (Glicko-2)",
 	Caption:          "<b>Ваши рейтинги</b> (Glicko-2)",
 	CaptionLine:      "%s: <b>%d</b> ± %d, рейтинговых партий %d из %d",
 	Provisional:      " (предварительный)",

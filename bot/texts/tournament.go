@@ -1,5 +1,7 @@
 package texts
 
+import "fmt"
+
 // Tournament is what the board games' tournaments say in Telegram (bot/boards/telegram,
 // tournament.go). Texts are HTML unless their comment says plain; every %s of an HTML text is
 // filled with escaped HTML.
@@ -35,6 +37,9 @@ type Tournament struct {
 	Place string
 	// Cancelled: the tournament was called off, too few players.
 	Cancelled string
+	// Game names, above a tournament's game (its board's caption, its web page), the
+	// tournament and the round (id, round, of rounds); ArenaGame an arena's game (id). Plain.
+	Game, ArenaGame string
 
 	// The refusals (plain).
 	ErrNotFound, ErrStarted, ErrFull, ErrEntered, ErrNotEntered, ErrMayNotCreate, ErrTooMany, ErrInvalid string
@@ -75,6 +80,8 @@ var tournamentEN = Tournament{
 	Waiting:         "Waiting for your next game.",
 	Place:           "Tournament #%d is over: you placed %d of %d with %s.",
 	Cancelled:       "Tournament #%d was called off: too few players joined.",
+	Game:            "🏆 Tournament #%d, round %d of %d",
+	ArenaGame:       "🏆 Arena tournament #%d",
 	ErrNotFound:     "No such tournament.",
 	ErrStarted:      "The tournament has started: players join and leave before the start.",
 	ErrFull:         "The tournament is full.",
@@ -120,6 +127,8 @@ var tournamentRU = Tournament{
 	Waiting:         "Ждём вашу следующую партию.",
 	Place:           "Турнир #%d окончен: ваше место %d из %d, очков %s.",
 	Cancelled:       "Турнир #%d отменён: слишком мало игроков.",
+	Game:            "🏆 Турнир #%d, тур %d из %d",
+	ArenaGame:       "🏆 Турнир-арена #%d",
 	ErrNotFound:     "Такого турнира нет.",
 	ErrStarted:      "Турнир уже начался: войти и выйти можно только до начала.",
 	ErrFull:         "В турнире нет мест.",
@@ -136,4 +145,13 @@ func (c *Catalog) Tournament() *Tournament {
 		return &tournamentRU
 	}
 	return &tournamentEN
+}
+
+// Heading names a tournament above one of its games (plain): Game with the round, or ArenaGame
+// for an arena (arena set), whose games have no rounds.
+func (t *Tournament) Heading(id int64, arena bool, round, rounds int) string {
+	if arena {
+		return fmt.Sprintf(t.ArenaGame, id)
+	}
+	return fmt.Sprintf(t.Game, id, round, rounds)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
+	"github.com/questbot/questbot/sessions/tournament"
 )
 
 // side names a seat's side ("White", "Fox") in c's language.
@@ -22,15 +23,18 @@ func side(c *texts.Catalog, sc *boards.Scene, seat int) string {
 	return en
 }
 
-// caption is the caption of the board for a seat: the game and the move number, the players
-// (the opponent first, as on the picture) with their clocks, the last move, whose turn it is and
-// the time left, or the result; then what the player is doing (l's entry, a confirmation) and
-// l's note.
+// caption is the caption of the board for a seat: the tournament and its round for a game of
+// one, the game and the move number, the players (the opponent first, as on the picture) with
+// their clocks, the last move, whose turn it is and the time left, or the result; then what the
+// player is doing (l's entry, a confirmation) and l's note.
 func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) string {
 	note, ent, confirm := l.note, l.ent, l.confirm
 	bd, t := sc.Board, &c.Board
 	now := v.svc.Now()
 	var lines []string
+	if tg := sc.Tournament; tg != nil {
+		lines = append(lines, html.EscapeString(c.Tournament().Heading(tg.ID, tg.System == tournament.Arena, tg.Round, tg.Rounds)))
+	}
 	lines = append(lines, fmt.Sprintf(t.Title, html.EscapeString(c.Game(bd.Variant)), sc.CurrentMove()))
 	clocks := bd.Clocks(now)
 	timed := boards.GameClock(bd)

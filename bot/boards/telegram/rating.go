@@ -34,15 +34,14 @@ func (v *View) ratingChart(ctx context.Context, tx bot.Tx, u *bot.Update, args m
 	if err != nil {
 		return nil, err
 	}
-	en := texts.For("en")
-	path, _, err := v.svc.RatingChart(ctx, tx.DB(), u.Service, u.User.ID, boards.ChartText{Title: en.Ratings.ChartTitle, Game: en.Game})
+	c := texts.For(u.User.Language)
+	path, _, err := v.svc.RatingChart(ctx, tx.DB(), u.Service, u.User.ID, boards.ChartText{Title: c.Ratings.ChartTitle, Game: c.Game})
 	if err != nil {
 		return nil, err
 	}
 	if path == "" {
 		return v.rating(ctx, tx, u, args)
 	}
-	c := texts.For(u.User.Language)
 	now := v.svc.Now()
 	lines := []string{c.Ratings.Caption}
 	for _, s := range stats {

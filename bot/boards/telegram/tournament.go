@@ -14,13 +14,15 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/scripts"
 	"github.com/questbot/questbot/sessions/board"
 	"github.com/questbot/questbot/sessions/tournament"
 )
 
 // # Tournaments in Telegram
 //
-// /tournaments lists the tournaments open to join and those running, each with its join link
+// /tournaments (a command of the tree, seeded by migration 031: the built-in board.tournaments)
+// lists the tournaments open to join and those running, each with its join link
 // (t.me/<bot>?start=t<id>) and, for those not started, a button to join or to leave
 // ("tn:j:<id>", "tn:l:<id>"). /tournament creates one (admins, and users when the bot allows
 // it; the syntax is texts.Tournament.Usage):
@@ -98,7 +100,22 @@ func tournamentError(t *texts.Tournament, err error) string {
 	return ""
 }
 
-// HandleList is /tournaments: the tournaments open and running, with buttons and links.
+// Builtins are the tournaments' built-ins of the command tree: "board.tournaments", the list
+// (/tournaments, seeded by migration 031), which sends its answer itself (result code "list").
+func (v *Tournaments) Builtins() map[string]Builtin {
+	return map[string]Builtin{"board.tournaments": v.listBuiltin}
+}
+
+// listBuiltin is the built-in of /tournaments.
+func (v *Tournaments) listBuiltin(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
+	if err := v.HandleList(ctx, tx, u); err != nil {
+		return nil, err
+	}
+	return &scripts.Result{Code: "list"}, nil
+}
+
+// HandleList sends the list of /tournaments: the tournaments open and running, with buttons
+// and links.
 func (v *Tournaments) HandleList(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	text, kb, err := v.list(ctx, tx, u)
 	if err != nil {

@@ -29,6 +29,24 @@ func TestTournamentInTelegram(t *testing.T) {
 	after := e.LastID(admin)
 	e.Send(t, admin, "/tournaments")
 	e.WaitMessage(t, admin, after, "no tournament", func(m tgemu.Message) bool { return strings.Contains(m.Text, "No tournament") })
+	// /tournaments is a command of the tree: in the menus, in both languages, and in /help.
+	menu, err := e.app.Tree.Menu(context.Background(), e.Pool, e.service)
+	if err != nil {
+		t.Fatal(err)
+	}
+	menus := map[string]string{}
+	for _, r := range menu {
+		menus[r.Params["language_code"]] = r.Params["commands"]
+	}
+	if !strings.Contains(menus[""], `{"command":"tournaments","description":"Board game tournaments"}`) ||
+		!strings.Contains(menus["ru"], `{"command":"tournaments","description":"Турниры по настольным играм"}`) {
+		t.Errorf("the command menus: %v", menus)
+	}
+	after = e.LastID(admin)
+	e.Send(t, admin, "/help")
+	e.WaitMessage(t, admin, after, "/help", func(m tgemu.Message) bool {
+		return strings.Contains(m.Text, "/tournaments — tournaments to join and their standings")
+	})
 	e.Exec(t, `UPDATE users SET is_admin = true WHERE id = $1`, admin)
 	after = e.LastID(admin)
 	e.Send(t, admin, "/tournament new roundrobin russian 5+3 in 2")
@@ -91,14 +109,20 @@ func TestTournamentInTelegram(t *testing.T) {
 	})
 	standings(bob, "Bob's standings", func(m tgemu.Message) bool { return strings.Contains(m.Text, "Тур 1 из 1") })
 	boardID := e.lastBoard(t, alice)
-	e.waitBoard(t, alice, "the tournament's board", func(m tgemu.Message) bool { return m.Photo != "" })
+	// The board's caption names the tournament and the round, in each player's language.
+	e.waitBoard(t, alice, "the tournament's board", func(m tgemu.Message) bool {
+		return m.Photo != "" && strings.Contains(m.Text, fmt.Sprintf("🏆 Tournament #%d, round 1 of 1", id))
+	})
+	e.waitBoard(t, bob, "the tournament's board in Russian", func(m tgemu.Message) bool {
+		return m.Photo != "" && strings.Contains(m.Text, fmt.Sprintf("🏆 Турнир #%d, тур 1 из 1", id))
+	})
 	bd := e.board(t, boardID)
 	if bd.Seats[0].User+bd.Seats[1].User != alice+bob || bd.Control.Name != "5+3" {
 		t.Fatalf("board %d: seats %+v, control %q", boardID, bd.Seats, bd.Control.Name)
 	}
 
 	// Bob resigns: Alice's standings message changes in place to the final standings.
-	err := e.proc.Transport.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+	err = e.proc.Transport.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
 		h, err := e.app.Boards.Take(ctx, tx, boards.Player{Service: e.service, User: bob, By: boards.ByTelegram}, boardID)
 		if err != nil {
 			return err

@@ -126,9 +126,18 @@ func tenth(x float64) float64 { return math.Round(x*10) / 10 }
 func (s *Server) ratingChart(w http.ResponseWriter, r *http.Request, c *caller) error {
 	var path, version string
 	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
-		en := texts.For("en")
-		var err error
-		path, version, err = s.cfg.Boards.RatingChart(ctx, db, c.service, c.user, boards.ChartText{Title: en.Ratings.ChartTitle, Game: en.Game})
+		p, err := profile(ctx, db, c)
+		if err != nil {
+			return err
+		}
+		// The chart speaks the caller's language; its version says which, so that a cached
+		// copy in another language is not taken for it.
+		lg := lang(p)
+		cat := texts.For(lg)
+		path, version, err = s.cfg.Boards.RatingChart(ctx, db, c.service, c.user, boards.ChartText{Title: cat.Ratings.ChartTitle, Game: cat.Game})
+		if version != "" {
+			version += "-" + lg
+		}
 		return err
 	})
 	if err != nil {

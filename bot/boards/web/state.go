@@ -15,6 +15,7 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
+	"github.com/questbot/questbot/sessions/tournament"
 )
 
 // # A board as the web shows it
@@ -57,6 +58,20 @@ type GameState struct {
 	Spectators bool           `json:"spectators"`
 	Result     *ResultState   `json:"result"`
 	Picture    PictureState   `json:"picture"`
+	// Tournament is the tournament the game is played in; absent for a game of none.
+	Tournament *GameTournament `json:"tournament,omitempty"`
+}
+
+// GameTournament is the tournament of a game: its id, system, the game's round and the rounds
+// it plays (0 for an arena), and Title, the line that names them in the viewer's language
+// ("🏆 Tournament #5, round 2 of 3"), which the game's page shows in its header, linked to the
+// tournament's page.
+type GameTournament struct {
+	ID     int64  `json:"id"`
+	System string `json:"system"`
+	Round  int    `json:"round"`
+	Rounds int    `json:"rounds"`
+	Title  string `json:"title"`
 }
 
 // SeatState is a seat as the web shows it.
@@ -206,6 +221,10 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	st := &GameState{ID: bd.ID, Variant: bd.Variant, Title: c.Game(bd.Variant), Control: bd.Control.Name,
 		ControlTitle: c.Control(bd.Control.Name), Status: bd.Status.String(), Revision: bd.Revision(), Seat: seat,
 		ToMove: bd.ToMove, Ply: bd.Ply(), Moves: []MoveState{}, Unseen: []int{}, Legal: []LegalMove{}}
+	if tg := sc.Tournament; tg != nil {
+		st.Tournament = &GameTournament{ID: tg.ID, System: string(tg.System), Round: tg.Round, Rounds: tg.Rounds,
+			Title: c.Tournament().Heading(tg.ID, tg.System == tournament.Arena, tg.Round, tg.Rounds)}
+	}
 	clocks := bd.Clocks(now)
 	for i, s := range bd.Seats {
 		st.Seats[i] = SeatState{Bot: s.Bot.String(), Level: c.Board.Levels[s.Bot.String()], ClockMS: clocks[i].Milliseconds()}

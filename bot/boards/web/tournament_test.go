@@ -134,10 +134,15 @@ func TestTournamentAPI(t *testing.T) {
 			t.Fatalf("standing %+v, want game %d", s, game)
 		}
 	}
-	// The program plays its game: the person moves first when they have white.
+	// The program plays its game: the person moves first when they have white. The game names
+	// its tournament and round.
 	st := p.state(t, game)
 	if st.Seat < 0 {
 		t.Fatalf("the program has no seat in game %d", game)
+	}
+	if tg := st.Tournament; tg == nil || tg.ID != tt.ID || tg.System != "roundrobin" || tg.Round != 1 || tg.Rounds != 1 ||
+		tg.Title != fmt.Sprintf("🏆 Tournament #%d, round 1 of 1", tt.ID) {
+		t.Errorf("game %d's tournament: %+v", game, st.Tournament)
 	}
 	if st.ToMove != st.Seat {
 		do(func(ctx context.Context, tx bot.Tx) error {

@@ -122,6 +122,13 @@
     s.seats = s.seats || [];
     document.title = s.title;
     $("title").textContent = s.title;
+    // A game of a tournament names it and its round, linked to the tournament's page.
+    const tn = $("tournament");
+    tn.hidden = !s.tournament;
+    if (s.tournament) {
+      tn.textContent = s.tournament.title;
+      tn.href = "/tournaments/" + s.tournament.id;
+    }
     drawPlayers();
     drawClocks();
 
