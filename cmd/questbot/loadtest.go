@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -32,10 +33,11 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	child := fs.Bool("bot", false, "run one bot process of -processes (started by loadtest itself): "+
 		"the emulator at -api, the token in "+loadtestTokenEnv)
 	api := fs.String("api", "", "the emulator's address, with -bot")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process over the run to this file (go tool pprof reads it)")
 	anchor := fs.Bool("anchor", true, "then run pgbench -N on the same throwaway cluster for as long, and print the "+
 		"bot's rate as a share of it (not with DATABASE_URL)")
 	help := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: questbot loadtest [-users N] [-duration D] [-processes N] [-workers N] [-senders N] [-anchor=false]")
+		fmt.Fprintln(w, "usage: questbot loadtest [-users N] [-duration D] [-processes N] [-workers N] [-senders N] [-anchor=false] [-cpuprofile FILE]")
 		fmt.Fprintln(w, "Drives simulated users through the real transport and the Bot API emulator, and prints the")
 		fmt.Fprintln(w, "updates per second, the latency from an update to its reply, and the CPU time per update. The")
 		fmt.Fprintln(w, "database is DATABASE_URL, or a throwaway PostgreSQL cluster with fsync on; on the latter, pgbench -N")
@@ -102,8 +104,24 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return loadtestBotCommand(self, nil, url, apiURL, token, *workers, *senders)
 		}
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "questbot loadtest: cpu profile: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
 	fmt.Fprintf(stdout, "load test: %d users for %v...\n", *users, *duration)
 	rep, err := loadtest.Run(ctx, opts)
+	if *cpuProfile != "" {
+		// The profile covers the load alone, not the anchor after it.
+		pprof.StopCPUProfile()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot loadtest: %v\n", err)
 		return 1
