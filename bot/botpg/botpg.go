@@ -245,6 +245,10 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 		index[c] = i
 	}
 	final := &pgx.Batch{}
+	// The requests of all the handled updates go in as few statements as their order allows,
+	// and the marks of their secrets after them (queueSecrets).
+	outbox := s.outboxWriter(final)
+	var secrets []func()
 	var doneServices []int32
 	var doneIDs []int64
 	var post []func()
@@ -292,11 +296,18 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 			continue
 		}
 		h.Err = nil
-		h.Touched = s.queueOutbox(final, c.chat.Service, ht.reqs, c.chat.Chat)
+		h.Touched = outbox.add(c.chat.Service, ht.reqs, c.chat.Chat)
 		post = append(post, ht.post...)
-		queueSecrets(final, c.chat.Service, ht.reqs, ht.secrets)
+		if hasSecrets(ht.reqs, ht.secrets) {
+			service, reqs, kept := c.chat.Service, ht.reqs, ht.secrets
+			secrets = append(secrets, func() { queueSecrets(final, service, reqs, kept) })
+		}
 		doneServices = append(doneServices, int32(c.chat.Service))
 		doneIDs = append(doneIDs, *c.update)
+	}
+	outbox.flush()
+	for _, q := range secrets {
+		q()
 	}
 	// Handled updates are deleted: the stored offset keeps Telegram from delivering them again.
 	final.Queue(`DELETE FROM inbox WHERE (service_id, update_id) IN

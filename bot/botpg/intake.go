@@ -109,7 +109,11 @@ func (in *intake) add(raw []byte) {
 		chat = chatOf(&u)
 		return nil
 	}()
-	id, idOK := readUpdateID(clean)
+	// A decoded update has its id already; only a 0 leaves open whether the field was there.
+	id, idOK := int64(u.UpdateID), err == nil && u.UpdateID != 0
+	if err == nil && !idOK {
+		id, idOK = readUpdateID(clean)
+	}
 	switch {
 	case err != nil:
 		in.quarantine(raw, "undecodable: "+err.Error())
