@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/questbot/questbot/bot/testkit/loadtest"
 	"github.com/questbot/questbot/migrations/pgcluster"
 )
@@ -86,7 +88,9 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		url, clusterConn = c, c
 		dbCPU = func() time.Duration { return serverCPU(dataDir) }
 	}
-	pool, err := openPools(ctx, url, cfg.DatabaseSessionURL, cfg.DBPoolMax)
+	// The pool's statements are counted: with the transport in this process, they are its own.
+	stmts := &loadtest.Statements{}
+	pool, err := openPools(ctx, url, cfg.DatabaseSessionURL, cfg.DBPoolMax, func(c *pgxpool.Config) { c.ConnConfig.Tracer = stmts })
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot loadtest: %v\n", err)
 		return 1
@@ -94,6 +98,9 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	defer pool.Close()
 	opts := loadtest.Options{Pool: pool, Users: *users, Duration: *duration, Workers: *workers, Senders: *senders, DBCPU: dbCPU,
 		Processes: *processes, Logs: stderr}
+	if *processes == 0 {
+		opts.Statements = stmts
+	}
 	if *processes > 0 {
 		self, err := os.Executable()
 		if err != nil {
