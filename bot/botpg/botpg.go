@@ -24,6 +24,7 @@ package botpg
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,12 +48,15 @@ type Store struct {
 	listen *pgx.ConnConfig
 	// superseded counts the outbox rows dropped for newer states (SupersededTotal).
 	superseded atomic.Int64
+	// id names this store in the notifications of stored updates, so that its own WatchInbox,
+	// whose process was told of those updates already, ignores them.
+	id string
 }
 
 var _ bot.InboxWatcher = (*Store)(nil)
 
 // New returns a store on pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool, id: rand.Text()} }
 
 // SupersededTotal returns how many pending outbox rows this store has dropped because a newer
 // state of their object was queued (counted when the statement ran; a transaction rolled back
