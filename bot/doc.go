@@ -29,6 +29,33 @@
 //     recorded together; a chat waiting or failing holds no other chat back, and a chat whose
 //     answers were slow is sent alone for a while.
 //
+// The cost of an update: the path is built to ask PostgreSQL as little as possible per update,
+// since on a small machine the bot and the database share the same cores. Each stage works on
+// batches, and sends each batch's statements in one pipeline (pgx batches, with BEGIN and
+// COMMIT in the pipeline too), so that a batch costs a round trip or two and one commit
+// whatever its size:
+//
+//   - the receiver stores a poll's updates, the quarantine and the offset in one implicit
+//     transaction (one round trip);
+//   - a worker claims the first update of each of its chats, and records their senders, in one
+//     statement that deletes the updates it takes (the deletion is the lock that keeps other
+//     workers and processes off them; an update whose handler fails is put back, as it was, in
+//     the same transaction); after the handlers, the requests of all its updates go in one
+//     insertion (or as few as the runs of states between them allow, in order), and the commit
+//     follows in the same round trip;
+//   - a sender claims the first row of each of its lanes in one statement, and deletes the rows
+//     sent in one statement, pipelined with the records of the others and the commit.
+//
+// Nothing is decoded twice on the way in (an update's id comes from its one decoding), the
+// statements are prepared once per connection (pgx's statement cache), and those whose plan
+// would depend on how many rows they touch are written so that PostgreSQL keeps one generic
+// plan. The inbox watch of a process passes over the batches its own store stored, which its
+// dispatcher was told of already, so that a batch is not claimed a second time for nothing. An
+// update, under load, costs about 1.2 statements in 0.55 round trips (questbot loadtest prints
+// these figures, with the CPU time of the process and of PostgreSQL per update). The guarantees above hold for every batch: a failing handler is rolled
+// back alone (its savepoint) and its update put back for another attempt, and a batch that
+// cannot commit leaves every update and row of it as it was.
+//
 // Superseded states: a request may say which state of which object it carries (Request.State,
 // such as "board:42", the board message of a game in the chat). Only requests that merely show
 // the present of an object carry one; words the user must read (a reply, a quest screen, a

@@ -24,6 +24,7 @@ package botpg
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,12 +48,15 @@ type Store struct {
 	listen *pgx.ConnConfig
 	// superseded counts the outbox rows dropped for newer states (SupersededTotal).
 	superseded atomic.Int64
+	// id names this store in the notifications of stored updates, so that its own WatchInbox,
+	// whose process was told of those updates already, ignores them.
+	id string
 }
 
 var _ bot.InboxWatcher = (*Store)(nil)
 
 // New returns a store on pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool} }
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool, id: rand.Text()} }
 
 // SupersededTotal returns how many pending outbox rows this store has dropped because a newer
 // state of their object was queued (counted when the statement ran; a transaction rolled back
@@ -148,6 +152,11 @@ func (t *handleTx) AfterCommit(fn func()) { t.post = append(t.post, fn) }
 // A known user's row is only rewritten when something changed or last_seen_at is a minute old,
 // which spares a write per update to someone chatting. A chat whose first update another process
 // holds comes back without an update (busy).
+//
+// The claim deletes the update it takes, which locks it as FOR UPDATE would until the
+// transaction ends, and spares a lock and a deletion of its own: an update whose handler
+// succeeds is gone when the transaction commits, and one whose handler fails is put back as it
+// was (restoreInboxSQL) in the same transaction, so that no other process ever sees it missing.
 const claimSQL = `
 	WITH k AS (
 		SELECT * FROM unnest($1::int[], $2::bigint[]) AS k (service_id, chat_id)),
@@ -156,12 +165,15 @@ const claimSQL = `
 		FROM inbox i JOIN k USING (service_id, chat_id)
 		WHERE i.handled_at IS NULL GROUP BY 1, 2),
 	c AS (
-		SELECT i.service_id, i.update_id, i.payload, i.sender, (i.sender->>'id')::bigint AS uid,
-			COALESCE(i.payload #>> '{message,chat,type}', i.payload #>> '{edited_message,chat,type}',
-				i.payload #>> '{callback_query,message,chat,type}') = 'private' AS private
-		FROM inbox i JOIN h ON i.service_id = h.service_id AND i.update_id = h.id
-		WHERE i.handled_at IS NULL
-		FOR UPDATE OF i SKIP LOCKED),
+		DELETE FROM inbox d WHERE (d.service_id, d.update_id) IN (
+			SELECT i.service_id, i.update_id
+			FROM inbox i JOIN h ON i.service_id = h.service_id AND i.update_id = h.id
+			WHERE i.handled_at IS NULL
+			FOR UPDATE OF i SKIP LOCKED)
+		RETURNING d.service_id, d.update_id, d.chat_id, d.payload, d.sender, d.received_at, d.attempts, d.error,
+			(d.sender->>'id')::bigint AS uid,
+			COALESCE(d.payload #>> '{message,chat,type}', d.payload #>> '{edited_message,chat,type}',
+				d.payload #>> '{callback_query,message,chat,type}') = 'private' AS private),
 	u AS (
 		INSERT INTO users AS old (id, chat_id, username, first_name, last_name, language, is_admin)
 		SELECT DISTINCT ON (uid) uid, uid, sender->>'username', COALESCE(sender->>'first_name', ''),
@@ -187,9 +199,51 @@ const claimSQL = `
 		SELECT id, chat_id, language, is_admin FROM users
 		WHERE id IN (SELECT uid FROM c) AND id NOT IN (SELECT id FROM u)),
 	uk AS (SELECT * FROM u UNION ALL SELECT * FROM kn)
-	SELECT h.service_id, h.chat_id, h.n, c.update_id, c.payload, uk.chat_id, uk.language, uk.is_admin
+	SELECT h.service_id, h.chat_id, h.n, c.update_id, c.payload, c.sender, c.received_at, c.attempts, c.error,
+		uk.chat_id, uk.language, uk.is_admin
 	FROM h LEFT JOIN c ON c.service_id = h.service_id AND c.update_id = h.id
 	LEFT JOIN uk ON uk.id = c.uid`
+
+// restoreInboxSQL puts back the updates a claim took whose handlers failed, as they were (arrays:
+// $1 service ids, $2 update ids, $3 chats, $4 payloads, $5 senders, $6 received_at, $7 attempts,
+// $8 errors), for RecordFailure to count the attempt and the scan to try them again.
+const restoreInboxSQL = `
+	INSERT INTO inbox (service_id, update_id, chat_id, payload, sender, received_at, attempts, error)
+	SELECT * FROM unnest($1::int[], $2::bigint[], $3::bigint[], $4::jsonb[], $5::jsonb[], $6::timestamptz[],
+		$7::int[], $8::text[])`
+
+// claimedUpdate is a row of claimSQL: a chat, and its first update when it was claimed.
+type claimedUpdate struct {
+	chat             bot.ChatKey
+	n                int64
+	update, userChat *int64
+	payload, sender  []byte
+	received         *time.Time
+	attempts         *int32
+	errText          *string
+	lang             *string
+	admin            *bool
+}
+
+// inboxRows are claimed updates as the columns of restoreInboxSQL.
+type inboxRows struct {
+	services, attempts []int32
+	ids, chats         []int64
+	payloads, senders  [][]byte
+	received           []time.Time
+	errs               []*string
+}
+
+func (r *inboxRows) add(c claimedUpdate) {
+	r.services = append(r.services, int32(c.chat.Service))
+	r.ids = append(r.ids, *c.update)
+	r.chats = append(r.chats, c.chat.Chat)
+	r.payloads = append(r.payloads, c.payload)
+	r.senders = append(r.senders, c.sender)
+	r.received = append(r.received, *c.received)
+	r.attempts = append(r.attempts, *c.attempts)
+	r.errs = append(r.errs, c.errText)
+}
 
 // HandleBatch implements bot.Store. The transaction's BEGIN is pipelined with the claim and its
 // COMMIT with the final writes (see pipeTx): a batch costs two round trips to the database and
@@ -212,22 +266,15 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 	for i, c := range chats {
 		services[i], ids[i] = int32(c.Service), c.Chat
 	}
-	type claimed struct {
-		chat             bot.ChatKey
-		n                int64
-		update, userChat *int64
-		payload          []byte
-		lang             *string
-		admin            *bool
-	}
-	var rows []claimed
+	var rows []claimedUpdate
 	claim := &pgx.Batch{}
 	claim.Queue("BEGIN")
 	claim.Queue(claimSQL, services, ids).Query(func(r pgx.Rows) error {
 		for r.Next() {
-			var c claimed
+			var c claimedUpdate
 			var svc int32
-			if err := r.Scan(&svc, &c.chat.Chat, &c.n, &c.update, &c.payload, &c.userChat, &c.lang, &c.admin); err != nil {
+			if err := r.Scan(&svc, &c.chat.Chat, &c.n, &c.update, &c.payload, &c.sender, &c.received, &c.attempts,
+				&c.errText, &c.userChat, &c.lang, &c.admin); err != nil {
 				return err
 			}
 			c.chat.Service = int(svc)
@@ -245,8 +292,12 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 		index[c] = i
 	}
 	final := &pgx.Batch{}
-	var doneServices []int32
-	var doneIDs []int64
+	// The requests of all the handled updates go in as few statements as their order allows,
+	// and the marks of their secrets after them (queueSecrets).
+	outbox := s.outboxWriter(final)
+	var secrets []func()
+	// The updates claimed but not handled, to put back.
+	var failed inboxRows
 	var post []func()
 	for _, c := range rows {
 		h := &out[index[c.chat]]
@@ -258,6 +309,7 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 		u := &bot.Update{Service: c.chat.Service, Chat: c.chat.Chat}
 		if err := json.Unmarshal(c.payload, &u.Update); err != nil {
 			h.Err = fmt.Errorf("handle: decode update %d: %w", *c.update, err)
+			failed.add(c)
 			continue
 		}
 		if from := u.SentFrom(); from != nil {
@@ -289,18 +341,27 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 				return nil, err
 			}
 			h.Err = err
+			failed.add(c)
 			continue
 		}
 		h.Err = nil
-		h.Touched = s.queueOutbox(final, c.chat.Service, ht.reqs, c.chat.Chat)
+		h.Touched = outbox.add(c.chat.Service, ht.reqs, c.chat.Chat)
 		post = append(post, ht.post...)
-		queueSecrets(final, c.chat.Service, ht.reqs, ht.secrets)
-		doneServices = append(doneServices, int32(c.chat.Service))
-		doneIDs = append(doneIDs, *c.update)
+		if hasSecrets(ht.reqs, ht.secrets) {
+			service, reqs, kept := c.chat.Service, ht.reqs, ht.secrets
+			secrets = append(secrets, func() { queueSecrets(final, service, reqs, kept) })
+		}
 	}
-	// Handled updates are deleted: the stored offset keeps Telegram from delivering them again.
-	final.Queue(`DELETE FROM inbox WHERE (service_id, update_id) IN
-		(SELECT * FROM unnest($1::int[], $2::bigint[]))`, doneServices, doneIDs)
+	outbox.flush()
+	for _, q := range secrets {
+		q()
+	}
+	// Handled updates stay deleted by their claim: the stored offset keeps Telegram from
+	// delivering them again. The others are put back.
+	if len(failed.ids) > 0 {
+		final.Queue(restoreInboxSQL, failed.services, failed.ids, failed.chats, failed.payloads, failed.senders,
+			failed.received, failed.attempts, failed.errs)
+	}
 	final.Queue("COMMIT")
 	if err := tx.SendBatch(ctx, final).Close(); err != nil {
 		return nil, fmt.Errorf("handle: commit: %w", err)

@@ -3,11 +3,13 @@ package botpg
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -146,5 +148,89 @@ func TestChatOf(t *testing.T) {
 		if got := chatOf(&u); got != c.want {
 			t.Errorf("chatOf(%s) = %d, want %d", c.raw, got, c.want)
 		}
+	}
+}
+
+// Ensure a batch whose claim takes the first update of each chat removes the handled updates
+// and puts back, as they were, those whose handlers failed: they are claimed again, first in
+// their chat, and their failures are counted; nothing of the failed handler's work stays.
+func TestHandleBatchPutsBackFailures(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, pool, service := newStore(t)
+	other := json.RawMessage(`{"update_id":3,"message":{"message_id":1,"date":1,` +
+		`"from":{"id":8,"is_bot":false,"first_name":"Bob"},"chat":{"id":8,"type":"private"},"text":"bob"}}`)
+	if _, err := s.SaveUpdates(ctx, service, []json.RawMessage{text("1", "first", ""), text("2", "second", ""), other}, 4); err != nil {
+		t.Fatal(err)
+	}
+	var received time.Time
+	if err := pool.QueryRow(ctx, `SELECT received_at FROM inbox WHERE update_id = 1`).Scan(&received); err != nil {
+		t.Fatal(err)
+	}
+	chats := []bot.ChatKey{{Service: service, Chat: 7}, {Service: service, Chat: 8}}
+	fail := errors.New("refused")
+	handler := func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if u.Message.Text == "first" {
+			if _, err := tx.DB().Exec(ctx, `UPDATE users SET language = 'xx' WHERE id = 7`); err != nil {
+				return err
+			}
+			return fail
+		}
+		return tx.Send(ctx, bot.Request{Method: "sendMessage", ChatID: u.Chat, Params: map[string]string{"text": u.Message.Text}})
+	}
+	out, err := s.HandleBatch(ctx, chats, handler)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(out[0].Err, fail) || !out[0].More || out[1].Err != nil || out[1].More {
+		t.Fatalf("results %+v, want chat 7 failed with more to come, chat 8 handled", out)
+	}
+	if _, err := s.RecordFailure(ctx, chats[0], 1, "refused", 5, nil); err != nil {
+		t.Fatal(err)
+	}
+	var ids []int64
+	rows, _ := pool.Query(ctx, `SELECT update_id FROM inbox ORDER BY update_id`)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	if !slices.Equal(ids, []int64{1, 2}) {
+		t.Errorf("inbox %v, want 1 and 2", ids)
+	}
+	var attempts int
+	var again time.Time
+	var lang, errText string
+	err = pool.QueryRow(ctx, `SELECT i.attempts, i.received_at, i.error, u.language FROM inbox i, users u
+		WHERE i.update_id = 1 AND u.id = 7`).Scan(&attempts, &again, &errText, &lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if attempts != 1 || !again.Equal(received) || errText != "refused" || lang == "xx" {
+		t.Errorf("update 1: %d attempts, received %v (was %v), error %q, language %q; want 1, unchanged, refused, not xx",
+			attempts, again, received, errText, lang)
+	}
+	var texts []string
+	rows, _ = pool.Query(ctx, `SELECT params->>'text' FROM outbox ORDER BY id`)
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, s)
+	}
+	if !slices.Equal(texts, []string{"bob"}) {
+		t.Errorf("outbox %q, want only bob's reply", texts)
+	}
+	// The failed update comes first again in its chat, with its payload intact.
+	var seen []string
+	out, err = s.HandleBatch(ctx, chats[:1], func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		seen = append(seen, u.Message.Text)
+		return nil
+	})
+	if err != nil || out[0].Err != nil || !out[0].More || !slices.Equal(seen, []string{"first"}) {
+		t.Errorf("second claim: %+v, %v, handled %q; want first, with more to come", out, err, seen)
 	}
 }

@@ -109,7 +109,11 @@ func (in *intake) add(raw []byte) {
 		chat = chatOf(&u)
 		return nil
 	}()
-	id, idOK := readUpdateID(clean)
+	// A decoded update has its id already; only a 0 leaves open whether the field was there.
+	id, idOK := int64(u.UpdateID), err == nil && u.UpdateID != 0
+	if err == nil && !idOK {
+		id, idOK = readUpdateID(clean)
+	}
 	switch {
 	case err != nil:
 		in.quarantine(raw, "undecodable: "+err.Error())
@@ -186,8 +190,9 @@ const (
 		RETURNING digest`
 	moveOffsetSQL = `UPDATE service SET update_offset = GREATEST(update_offset, $2) WHERE id = $1`
 	// notifyInboxSQL tells the processes watching the inbox (WatchInbox) that updates were
-	// stored; PostgreSQL delivers it when the batch commits, and never if it rolls back.
-	notifyInboxSQL = `SELECT pg_notify('` + inboxChannel + `', '')`
+	// stored by the store named $1; PostgreSQL delivers it when the batch commits, and never if
+	// it rolls back.
+	notifyInboxSQL = `SELECT pg_notify('` + inboxChannel + `', $1)`
 )
 
 // inboxChannel is the notification channel of stored updates.
@@ -210,7 +215,7 @@ func (s *Store) SaveUpdates(ctx context.Context, service int, raw []json.RawMess
 		b.Queue(moveOffsetSQL, service, next)
 	}
 	if len(in.ids) > 0 {
-		b.Queue(notifyInboxSQL)
+		b.Queue(notifyInboxSQL, s.id)
 	}
 	err := s.pool.SendBatch(ctx, b).Close()
 	if isDataError(err) {
@@ -260,7 +265,7 @@ func (s *Store) saveOneByOne(ctx context.Context, tx pgx.Tx, service int, in *in
 		b.Queue(moveOffsetSQL, service, next)
 	}
 	if len(in.ids) > 0 {
-		b.Queue(notifyInboxSQL)
+		b.Queue(notifyInboxSQL, s.id)
 	}
 	return tx.SendBatch(ctx, b).Close()
 }

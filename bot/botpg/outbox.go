@@ -20,8 +20,37 @@ import (
 // (consecutive, same chat and Request.State) are queued with the supersession of the pending
 // rows of that state they make useless (supersedeSQL), in the same statement.
 func (s *Store) queueOutbox(b *pgx.Batch, service int, reqs []bot.Request, replyTo int64) []bot.ChatKey {
+	w := s.outboxWriter(b)
+	touched := w.add(service, reqs, replyTo)
+	w.flush()
+	return touched
+}
+
+// outboxWriter queues the requests of several transactions' worth of work (the updates of a
+// batch) into one pgx.Batch with as few statements as their order allows: consecutive requests
+// without a state, whatever their bot, chat or update, go in one insertion; each run of one state
+// goes in a statement of its own (supersedeSQL), before which the requests added earlier are
+// inserted, so that the outbox's ids keep the order in which the requests were added.
+type outboxWriter struct {
+	s        *Store
+	b        *pgx.Batch
+	services []int32
+	rows     rows
+}
+
+func (s *Store) outboxWriter(b *pgx.Batch) *outboxWriter { return &outboxWriter{s: s, b: b} }
+
+// add queues reqs of bot service, in order, and returns the lanes of the chats they are queued
+// in (see queueOutbox).
+func (w *outboxWriter) add(service int, reqs []bot.Request, replyTo int64) []bot.ChatKey {
 	var touched []bot.ChatKey
 	seen := map[bot.ChatKey]bool{}
+	note := func(chat int64, lane int16) {
+		if k := (bot.ChatKey{Service: service, Chat: chat, Lane: bot.Lane(lane)}); !seen[k] {
+			seen[k] = true
+			touched = append(touched, k)
+		}
+	}
 	for len(reqs) > 0 {
 		// The next run: the requests of one state, or those up to the next state.
 		n := 1
@@ -29,37 +58,51 @@ func (s *Store) queueOutbox(b *pgx.Batch, service int, reqs []bot.Request, reply
 			n++
 		}
 		batch := reqs[:n]
-		if reqs[0].State != "" {
-			var gone int
-			batch, gone = coveredInRun(batch)
-			s.superseded.Add(int64(gone))
-		}
-		run := newRows(batch, replyTo)
-		if st := reqs[0].State; st != "" {
-			mode, methods, ref, msg := supersedes(batch)
-			b.Queue(supersedeSQL, service, reqs[0].ChatID, st, mode, methods,
-				run.methods, run.params, run.files, run.refs, run.targets, run.lanes, run.fallbacks, ref, msg).
-				QueryRow(func(r pgx.Row) error {
-					var gone int64
-					if err := r.Scan(&gone); err != nil {
-						return err
-					}
-					s.superseded.Add(gone)
-					return nil
-				})
-		} else {
-			b.Queue(insertSQL, service, run.chats, run.methods, run.params, run.files, run.refs, run.targets,
-				run.lanes, run.fallbacks)
-		}
-		for i, r := range batch {
-			if k := (bot.ChatKey{Service: service, Chat: r.ChatID, Lane: bot.Lane(run.lanes[i])}); !seen[k] {
-				seen[k] = true
-				touched = append(touched, k)
-			}
-		}
 		reqs = reqs[n:]
+		st := batch[0].State
+		if st == "" {
+			from := len(w.rows.chats)
+			w.rows.append(batch, replyTo)
+			for range batch {
+				w.services = append(w.services, int32(service))
+			}
+			for i, chat := range w.rows.chats[from:] {
+				note(chat, w.rows.lanes[from+i])
+			}
+			continue
+		}
+		w.flush()
+		var gone int
+		batch, gone = coveredInRun(batch)
+		w.s.superseded.Add(int64(gone))
+		var run rows
+		run.append(batch, replyTo)
+		mode, methods, ref, msg := supersedes(batch)
+		w.b.Queue(supersedeSQL, service, batch[0].ChatID, st, mode, methods,
+			run.methods, run.params, run.files, run.refs, run.targets, run.lanes, run.fallbacks, ref, msg).
+			QueryRow(func(r pgx.Row) error {
+				var gone int64
+				if err := r.Scan(&gone); err != nil {
+					return err
+				}
+				w.s.superseded.Add(gone)
+				return nil
+			})
+		for i, chat := range run.chats {
+			note(chat, run.lanes[i])
+		}
 	}
 	return touched
+}
+
+// flush queues the insertion of the requests without a state added since the last flush.
+func (w *outboxWriter) flush() {
+	if len(w.services) == 0 {
+		return
+	}
+	r := w.rows
+	w.b.Queue(insertSQL, w.services, r.chats, r.methods, r.params, r.files, r.refs, r.targets, r.lanes, r.fallbacks)
+	w.services, w.rows = nil, rows{}
 }
 
 // coveredInRun drops the edits of a run of one state that a later edit of the same message in
@@ -107,36 +150,40 @@ type rows struct {
 	lanes                           []int16
 }
 
-func newRows(reqs []bot.Request, replyTo int64) rows {
-	r := rows{chats: make([]int64, len(reqs)), methods: make([]string, len(reqs)), params: make([]string, len(reqs)),
-		files: make([]*string, len(reqs)), refs: make([]*string, len(reqs)), targets: make([]*string, len(reqs)),
-		fallbacks: make([]*string, len(reqs)), lanes: make([]int16, len(reqs))}
-	for i, q := range reqs {
+// append adds reqs to r.
+func (r *rows) append(reqs []bot.Request, replyTo int64) {
+	for _, q := range reqs {
 		raw, _ := json.Marshal(q.Params) // a map of strings always marshals
-		r.chats[i], r.methods[i], r.params[i] = q.ChatID, q.Method, string(raw)
-		r.lanes[i] = int16(bot.QueueLane(q, replyTo))
+		var file, ref, target, fallback *string
 		if q.FilePath != "" {
-			r.files[i] = &q.FilePath
+			file = &q.FilePath
 		}
 		if q.Ref != "" {
-			r.refs[i] = &q.Ref
+			ref = &q.Ref
 		}
 		if q.TargetRef != "" {
-			r.targets[i] = &q.TargetRef
+			target = &q.TargetRef
 		}
 		if len(q.OnFailure) > 0 {
-			r.fallbacks[i] = onFailure(q.OnFailure)
+			fallback = onFailure(q.OnFailure)
 		}
+		r.chats = append(r.chats, q.ChatID)
+		r.methods = append(r.methods, q.Method)
+		r.params = append(r.params, string(raw))
+		r.files = append(r.files, file)
+		r.refs = append(r.refs, ref)
+		r.targets = append(r.targets, target)
+		r.fallbacks = append(r.fallbacks, fallback)
+		r.lanes = append(r.lanes, int16(bot.QueueLane(q, replyTo)))
 	}
-	return r
 }
 
-// insertSQL queues requests without a state.
+// insertSQL queues requests without a state, each of its own bot ($1), in the order given.
 const insertSQL = `
 	INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure)
-	SELECT $1, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.lane, r.fallback::jsonb
-	FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[], $9::text[])
-		WITH ORDINALITY AS r (chat, method, params, file, ref, target, lane, fallback, n)
+	SELECT r.service, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.lane, r.fallback::jsonb
+	FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[],
+		$9::text[]) WITH ORDINALITY AS r (service, chat, method, params, file, ref, target, lane, fallback, n)
 	ORDER BY r.n`
 
 // The supersession modes of supersedeSQL: what pending rows of the state the new ones drop.
@@ -366,10 +413,21 @@ func (s *Store) SendBatch(ctx context.Context, now time.Time, chats []bot.ChatKe
 		return out, nil
 	}
 	outcomes := send(ctx, rows)
+	// The rows done with (sent, or dropped) are deleted in one statement, ahead of the records of
+	// the others, which then never see them.
 	b = &pgx.Batch{}
+	var done []int64
+	for j, row := range rows {
+		if k := outcomes[j].Kind; k == bot.OutcomeSent || k == bot.OutcomeDropped {
+			done = append(done, row.ID)
+		}
+	}
+	if len(done) > 0 {
+		b.Queue(`DELETE FROM outbox WHERE id = ANY($1)`, done)
+	}
 	for j, row := range rows {
 		out[rowIdx[j]].Err, out[rowIdx[j]].Outcome, out[rowIdx[j]].State = nil, outcomes[j], row.Request.State
-		queueOutcome(b, now, row, outcomes[j])
+		queueOutcome(b, now, row, outcomes[j], func(int64) {})
 	}
 	b.Queue("COMMIT")
 	// The records are written even when ctx was cancelled during the sends: Telegram has the
@@ -440,12 +498,13 @@ func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
 	return row, n, dueAt, nil
 }
 
-// queueOutcome adds to b what becomes of row after an attempt whose outcome is o, at now.
-func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome) {
+// queueOutcome adds to b what becomes of row after an attempt whose outcome is o, at now. The
+// deletion of a row done with is del's to queue.
+func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome, del func(id int64)) {
 	chat, req := row.Chat, row.Request
 	switch o.Kind {
 	case bot.OutcomeSent:
-		b.Queue(`DELETE FROM outbox WHERE id = $1`, row.ID)
+		del(row.ID)
 		if req.Ref != "" && len(o.MessageIDs) > 0 {
 			b.Queue(`
 				INSERT INTO sent_ref (service_id, chat_id, ref, message_id)
@@ -465,7 +524,7 @@ func queueOutcome(b *pgx.Batch, now time.Time, row *bot.OutboxRow, o bot.Outcome
 				chat.Service, req.FilePath, f.Size, f.ModTime, f.FileID)
 		}
 	case bot.OutcomeDropped:
-		b.Queue(`DELETE FROM outbox WHERE id = $1`, row.ID)
+		del(row.ID)
 	case bot.OutcomeRetry, bot.OutcomeGiveWay:
 		lane := row.Chat.Lane
 		if o.Kind == bot.OutcomeGiveWay {
@@ -528,7 +587,7 @@ func (s *Store) FinishSend(ctx context.Context, now time.Time, row *bot.OutboxRo
 			}
 			b.Queue(`UPDATE outbox SET not_before = $2, in_flight = false WHERE id = $1`, row.ID, due)
 		} else {
-			queueOutcome(b, now, row, out)
+			queueOutcome(b, now, row, out, func(id int64) { b.Queue(`DELETE FROM outbox WHERE id = $1`, id) })
 		}
 		return tx.SendBatch(ctx, b).Close()
 	})

@@ -4,10 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"maps"
+	"slices"
+	"strconv"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // Ensure PendingRows counts the pending rows of each chat and lane, and only those: a row sent
@@ -72,4 +76,52 @@ func TestInboxBacklog(t *testing.T) {
 	if n, _, err := s.InboxBacklog(ctx); err != nil || n != 1 {
 		t.Fatalf("after one is handled: %d updates, %v", n, err)
 	}
+}
+
+// Ensure WatchInbox wakes its transport for the updates other stores (other processes) stored,
+// and not for those its own store stored, whose transport scheduled them already. Notifications
+// arrive in the order their batches committed: the own store's batches come first, then the
+// other store's, which every wake-up after the first (at the start) must find stored.
+func TestWatchInboxIgnoresOwnBatches(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	own, pool, service := newStore(t)
+	other := New(pool)
+	var mu sync.Mutex
+	var wakes []bool // whether each wake-up found the other store's update stored
+	done := make(chan error, 1)
+	go func() {
+		done <- own.WatchInbox(ctx, func() {
+			var found bool
+			err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT FROM inbox WHERE update_id = 9)`).Scan(&found)
+			mu.Lock()
+			defer mu.Unlock()
+			wakes = append(wakes, err == nil && found)
+		})
+	}()
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(wakes)
+	}
+	wait.For(t, 30*time.Second, "the watch to listen", func() bool { return count() == 1 })
+	for i := 1; i <= 3; i++ {
+		id := strconv.Itoa(i)
+		if _, err := own.SaveUpdates(ctx, service, []json.RawMessage{text(id, "own", "")}, int64(i+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := other.SaveUpdates(ctx, service, []json.RawMessage{text("9", "other", "")}, 10); err != nil {
+		t.Fatal(err)
+	}
+	wait.For(t, 30*time.Second, "the other store's wake-up", func() bool { return count() >= 2 })
+	mu.Lock()
+	got := append([]bool(nil), wakes[1:]...)
+	mu.Unlock()
+	if !slices.Equal(got, []bool{true}) {
+		t.Errorf("wake-ups after the first %v, want one, for the other store's update", got)
+	}
+	cancel()
+	<-done
 }

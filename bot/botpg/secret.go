@@ -26,6 +26,19 @@ func (t *handleTx) KeepSecret(s bot.Secret) { t.secrets = append(t.secrets, s) }
 // KeepSecret implements bot.KeepSecret for a transaction of Run.
 func (t *jobTx) KeepSecret(s bot.Secret) { t.secrets = append(t.secrets, s) }
 
+// hasSecrets reports whether queueSecrets has anything to mark for reqs and declared.
+func hasSecrets(reqs []bot.Request, declared []bot.Secret) bool {
+	if len(declared) > 0 {
+		return true
+	}
+	for _, r := range reqs {
+		if len(r.Secrets) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // markSecretSQL names a secret ($4) on the pending rows of a chat ($1, $2) whose parameters hold
 // one of its values ($3), queued by the same transaction (a fresh secret is nowhere else).
 const markSecretSQL = `

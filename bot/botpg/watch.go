@@ -11,7 +11,9 @@ import (
 
 // WatchInbox implements bot.InboxWatcher: it LISTENs on a connection of its own, made with the
 // settings of the pool given to WithListener (else the store's pool), and calls wake for each
-// batch of updates any process stored. The connection needs session semantics: PostgreSQL
+// batch of updates another process stored (or another store of this process): the transport
+// that stored a batch through this store schedules its chats itself, and a scan of the inbox
+// for each of its own batches would only find them again. The connection needs session semantics: PostgreSQL
 // itself, or PgBouncer in session mode, not in transaction mode. Notifications sent while no
 // connection listens are lost; the transport's scan finds their updates.
 func (s *Store) WatchInbox(ctx context.Context, wake func()) error {
@@ -43,9 +45,12 @@ func (s *Store) WatchInbox(ctx context.Context, wake func()) error {
 	}
 	wake() // updates stored before the listening began
 	for {
-		if _, err := conn.WaitForNotification(ctx); err != nil {
+		n, err := conn.WaitForNotification(ctx)
+		if err != nil {
 			return fmt.Errorf("watch inbox: %w", err)
 		}
-		wake()
+		if n.Payload != s.id {
+			wake()
+		}
 	}
 }

@@ -252,10 +252,13 @@ func openDatabase(ctx context.Context, url string) (*pgxpool.Pool, error) {
 // url, else defaultPoolSize), and brings the schema up to date through sessionURL (empty: url),
 // whose connection must have session semantics: the migrations hold an advisory lock for the
 // session. It returns the pool of url.
-func openPools(ctx context.Context, url, sessionURL string, maxConns int) (*pgxpool.Pool, error) {
+func openPools(ctx context.Context, url, sessionURL string, maxConns int, tune ...func(*pgxpool.Config)) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("database: %w", err)
+	}
+	for _, t := range tune {
+		t(cfg)
 	}
 	switch {
 	case maxConns > 0:

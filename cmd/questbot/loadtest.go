@@ -9,9 +9,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot/testkit/loadtest"
 	"github.com/questbot/questbot/migrations/pgcluster"
@@ -32,10 +35,11 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	child := fs.Bool("bot", false, "run one bot process of -processes (started by loadtest itself): "+
 		"the emulator at -api, the token in "+loadtestTokenEnv)
 	api := fs.String("api", "", "the emulator's address, with -bot")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process over the run to this file (go tool pprof reads it)")
 	anchor := fs.Bool("anchor", true, "then run pgbench -N on the same throwaway cluster for as long, and print the "+
 		"bot's rate as a share of it (not with DATABASE_URL)")
 	help := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: questbot loadtest [-users N] [-duration D] [-processes N] [-workers N] [-senders N] [-anchor=false]")
+		fmt.Fprintln(w, "usage: questbot loadtest [-users N] [-duration D] [-processes N] [-workers N] [-senders N] [-anchor=false] [-cpuprofile FILE]")
 		fmt.Fprintln(w, "Drives simulated users through the real transport and the Bot API emulator, and prints the")
 		fmt.Fprintln(w, "updates per second, the latency from an update to its reply, and the CPU time per update. The")
 		fmt.Fprintln(w, "database is DATABASE_URL, or a throwaway PostgreSQL cluster with fsync on; on the latter, pgbench -N")
@@ -84,7 +88,9 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		url, clusterConn = c, c
 		dbCPU = func() time.Duration { return serverCPU(dataDir) }
 	}
-	pool, err := openPools(ctx, url, cfg.DatabaseSessionURL, cfg.DBPoolMax)
+	// The pool's statements are counted: with the transport in this process, they are its own.
+	stmts := &loadtest.Statements{}
+	pool, err := openPools(ctx, url, cfg.DatabaseSessionURL, cfg.DBPoolMax, func(c *pgxpool.Config) { c.ConnConfig.Tracer = stmts })
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot loadtest: %v\n", err)
 		return 1
@@ -92,6 +98,9 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	defer pool.Close()
 	opts := loadtest.Options{Pool: pool, Users: *users, Duration: *duration, Workers: *workers, Senders: *senders, DBCPU: dbCPU,
 		Processes: *processes, Logs: stderr}
+	if *processes == 0 {
+		opts.Statements = stmts
+	}
 	if *processes > 0 {
 		self, err := os.Executable()
 		if err != nil {
@@ -102,8 +111,24 @@ func runLoadtest(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			return loadtestBotCommand(self, nil, url, apiURL, token, *workers, *senders)
 		}
 	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "questbot loadtest: cpu profile: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
 	fmt.Fprintf(stdout, "load test: %d users for %v...\n", *users, *duration)
 	rep, err := loadtest.Run(ctx, opts)
+	if *cpuProfile != "" {
+		// The profile covers the load alone, not the anchor after it.
+		pprof.StopCPUProfile()
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot loadtest: %v\n", err)
 		return 1

@@ -51,6 +51,9 @@ type Options struct {
 	Processes int
 	Command   func(i int, apiURL, token string) *exec.Cmd
 	Logs      io.Writer
+	// Statements, when set, is the tracer of Pool's connections (with Processes 0, the
+	// transport's): the report then gives the statements and round trips per update.
+	Statements *Statements
 }
 
 // Report is the result of a run.
@@ -72,6 +75,11 @@ type Report struct {
 	// bot processes together, and the database server (0 when unknown). On a machine shared
 	// with other work they tell what the run would do alone: 1 s of CPU per core per second.
 	ProcessCPU, BotCPU, DBCPU time.Duration
+	// What the database was asked per update in the measured window: the bytes of write-ahead
+	// log it wrote (by every process, with whatever else the server did), and, when
+	// Options.Statements is set, the statements and round trips of this process's pool (0 when
+	// unknown).
+	WALBytes, Statements, RoundTrips float64
 }
 
 // String formats the report for people.
@@ -92,6 +100,10 @@ func (r Report) String() string {
 	}
 	if r.DBCPU > 0 {
 		s += fmt.Sprintf(", PostgreSQL %v", r.DBCPU.Round(time.Microsecond))
+	}
+	s += fmt.Sprintf("\nper update: %.0f bytes of WAL", r.WALBytes)
+	if r.Statements > 0 {
+		s += fmt.Sprintf(", %.2f statements in %.2f round trips", r.Statements, r.RoundTrips)
 	}
 	return s
 }
@@ -163,25 +175,27 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	var mu sync.Mutex
 	var lat []time.Duration
 	timeouts := 0
-	// The CPU counters are read when the measured window opens and closes.
+	// The counters are read when the measured window opens and closes.
 	var cpuMu sync.Mutex
-	var cpu0, db0, bot0, cpu1, db1, bot1 time.Duration
-	read := func(cpu, db, bots *time.Duration) func() {
+	var at0, at1 counters
+	read := func(at *counters) func() {
 		return func() {
 			cpuMu.Lock()
 			defer cpuMu.Unlock()
-			*cpu = processCPU()
+			at.cpu = processCPU()
 			if opts.DBCPU != nil {
-				*db = opts.DBCPU()
+				at.db = opts.DBCPU()
 			}
 			if botCPU != nil {
-				*bots = botCPU()
+				at.bots = botCPU()
 			}
+			at.statements, at.trips = opts.Statements.read()
+			at.wal = walPosition(ctx, opts.Pool)
 		}
 	}
-	markStart := time.AfterFunc(time.Until(measureFrom), read(&cpu0, &db0, &bot0))
+	markStart := time.AfterFunc(time.Until(measureFrom), read(&at0))
 	defer markStart.Stop()
-	markEnd := time.AfterFunc(time.Until(stopAt), read(&cpu1, &db1, &bot1))
+	markEnd := time.AfterFunc(time.Until(stopAt), read(&at1))
 	defer markEnd.Stop()
 	var wg sync.WaitGroup
 	sent := map[int64]int{}
@@ -224,14 +238,33 @@ func Run(ctx context.Context, opts Options) (Report, error) {
 	cpuMu.Lock()
 	defer cpuMu.Unlock()
 	per := func(d time.Duration) time.Duration { return max(d, 0) / time.Duration(len(lat)) }
+	perCount := func(n int64) float64 { return float64(max(n, 0)) / float64(len(lat)) }
 	tally := fleet.Tally(sent)
 	return Report{
-		ProcessCPU: per(cpu1 - cpu0), DBCPU: per(db1 - db0), BotCPU: per(bot1 - bot0),
-		Processes: opts.Processes, Duplicates: tally.Duplicates, OrderViolations: tally.OrderViolations,
+		ProcessCPU: per(at1.cpu - at0.cpu), DBCPU: per(at1.db - at0.db), BotCPU: per(at1.bots - at0.bots),
+		WALBytes: perCount(at1.wal - at0.wal), Statements: perCount(at1.statements - at0.statements),
+		RoundTrips: perCount(at1.trips - at0.trips),
+		Processes:  opts.Processes, Duplicates: tally.Duplicates, OrderViolations: tally.OrderViolations,
 		Users: opts.Users, Updates: len(lat), Duration: opts.Duration,
 		PerSec: float64(len(lat)) / opts.Duration.Seconds(),
 		P50:    pct(0.50), P99: pct(0.99), Max: lat[len(lat)-1], Timeouts: timeouts,
 	}, nil
+}
+
+// counters are what the report reads when the measured window opens and closes.
+type counters struct {
+	cpu, db, bots          time.Duration
+	statements, trips, wal int64
+}
+
+// walPosition returns the server's current write-ahead log position, in bytes (0 when it cannot
+// tell).
+func walPosition(ctx context.Context, pool *pgxpool.Pool) int64 {
+	var n int64
+	if pool.QueryRow(ctx, `SELECT (pg_current_wal_lsn() - '0/0')::bigint`).Scan(&n) != nil {
+		return 0
+	}
+	return n
 }
 
 // awaitReply waits for the bot's message text in the chat.
