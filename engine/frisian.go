@@ -81,6 +81,7 @@ func frisianRules() *rules {
 		quiesce: qForced,
 	})
 	r.filters = append(r.filters, filterThreeMoves)
+	r.rested = frisianRested
 	r.encode, r.decode = encodeFrisian, decodeFrisian
 	return r
 }
@@ -108,6 +109,13 @@ func frisianMen(r *rules, s *State) (men [2]int) {
 		}
 	}
 	return men
+}
+
+// frisianRested reports whether the mover's king on sq has made three
+// non-capturing moves in a row while its side has men.
+func frisianRested(r *rules, s *State, sq int) bool {
+	runSq, n := frisianRun(s, s.Turn)
+	return n >= frisianMaxRun && runSq == sq && s.Board[sq] == makePiece(s.Turn, kindKing) && frisianMen(r, s)[s.Turn] > 0
 }
 
 // filterThreeMoves applies the three moves rule to a legal list: it drops

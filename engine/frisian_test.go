@@ -61,8 +61,8 @@ func TestFrisianThreeMoves(t *testing.T) {
 	}
 	checkMoves(t, g, "45-40")
 	var me *MoveError
-	if _, err := g.Play("21-26"); !errors.As(err, &me) || me.Kind != MoveIllegal {
-		t.Errorf("a fourth move of the king: %v, want it refused as illegal", err)
+	if _, err := g.Play("21-26"); !errors.As(err, &me) || me.Kind != MoveIllegal || !me.Rested || me.Square != "21" {
+		t.Errorf("a fourth move of the king: %v, want it refused for the three moves rule", err)
 	}
 	// Another piece's move frees the king.
 	mustPlay(t, g, "45-40", "9-14", "21-26")

@@ -113,8 +113,9 @@ type Board struct {
 	// From (the square, the moves): the legal moves of the piece the player named; Stuck (the
 	// square): that piece cannot move now; NoPiece (the square): there is none there;
 	// NotYourPiece (the square): it is the opponent's; MustCapture: a capture is compulsory;
-	// Moves (the moves): all the legal moves, when few.
-	From, Stuck, NoPiece, NotYourPiece, MustCapture, Moves string
+	// Rested (the square): that king has made three moves in a row (Frisian draughts), another
+	// piece must move; Moves (the moves): all the legal moves, when few.
+	From, Stuck, NoPiece, NotYourPiece, MustCapture, Rested, Moves string
 	// NotYourTurnIn: a move typed while the opponent is to move in the game (which).
 	NotYourTurnIn string
 	// TypedPlayed answers a typed move played: the move (numbered), the game, the opponent;
@@ -260,6 +261,7 @@ var boardEN = Board{
 	NoPiece:        "There is no piece on %s.",
 	NotYourPiece:   "The piece on %s is not yours.",
 	MustCapture:    "A capture is compulsory.",
+	Rested:         "The king on %s has made three moves in a row: move another piece.",
 	Moves:          "Your moves: %s.",
 	NotYourTurnIn:  "It is not your turn in %s.",
 	TypedPlayed:    "✅ You played <b>%s</b> in %s against %s.",
@@ -394,6 +396,7 @@ var boardRU = Board{
 	NoPiece:        "На %s нет фигуры.",
 	NotYourPiece:   "Фигура на %s — не ваша.",
 	MustCapture:    "Бить обязательно.",
+	Rested:         "Дамка на %s сделала три хода подряд: ходите другой шашкой.",
 	Moves:          "Ваши ходы: %s.",
 	NotYourTurnIn:  "В партии «%s» сейчас не ваш ход.",
 	TypedPlayed:    "✅ Ваш ход <b>%s</b> в партии «%s» (соперник: %s).",
