@@ -193,11 +193,12 @@ func encodeFrisian(r *rules, s *State) string {
 func decodeFrisian(r *rules, text string) (State, error) {
 	fields := strings.Split(strings.TrimSuffix(strings.Join(strings.Fields(text), ""), "."), ":")
 	var runField string
+	hasRuns := false
 	if n := len(fields); n > 1 && strings.HasPrefix(strings.ToUpper(fields[n-1]), "K") {
-		runField, fields = fields[n-1][1:], fields[:n-1]
+		runField, fields, hasRuns = fields[n-1][1:], fields[:n-1], true
 	}
 	s, err := decodeDraughts(r, strings.Join(fields, ":"))
-	if err != nil || runField == "" {
+	if err != nil || !hasRuns {
 		return s, err
 	}
 	men := frisianMen(r, &s)

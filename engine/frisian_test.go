@@ -87,15 +87,16 @@ func TestFrisianThreeMoves(t *testing.T) {
 
 func TestFrisianBadRuns(t *testing.T) {
 	for _, pos := range []string{
-		"W:WK21,45:B3:KW4@21", // too long a run
-		"W:WK21,45:B3:KW0@21", // an empty one
-		"W:WK21,45:B3:KW2@22", // no king there
-		"W:WK21,45:B3:KB2@21", // not Black's king
-		"W:WK21:B3:KW2@21",    // White has no men
-		"W:WK21,45:B3:KW2@99", // no such square
-		"W:WK21,45:B3:KW2-21", // no "@"
-		"W:WK21,45:B3:KX2@21", // no such side
-		"W:WK21,K22,45:B3:KW2@21,W1@22",
+		"W:WK21,45:B3:KW4@21",           // too long a run
+		"W:WK21,45:B3:KW0@21",           // an empty one
+		"W:WK21,45:B3:KW2@22",           // no king there
+		"W:WK21,45:B3:KB2@21",           // not Black's king
+		"W:WK21:B3:KW2@21",              // White has no men
+		"W:WK21,45:B3:KW2@99",           // no such square
+		"W:WK21,45:B3:KW2-21",           // no "@"
+		"W:WK21,45:B3:KX2@21",           // no such side
+		"W:WK21,K22,45:B3:KW2@21,W1@22", // two runs of one side
+		"W:WK21,45:B3:K",                // a field of runs without any
 	} {
 		if _, err := NewGame("frisian", WithPosition(pos)); !errors.Is(err, ErrBadPosition) {
 			t.Errorf("%q: %v, want ErrBadPosition", pos, err)
