@@ -9,12 +9,14 @@ import (
 // frisianRules: Frisian draughts (Fries dammen, Frysk damjen).
 //
 // Sources: the rules of the Dambûn Frysk Spul, the Frisian draughts
-// association (the KNDB's section for the Frisian game), as published on
-// friesdammen.nl ("Spelregels", article 11 on the value of a capture) and
-// summarised in "Fries dammen, beknopte handleiding" (M. S. Walinga and
-// L. H. Westra, 2014), in the Frisian "spulrigels" printed in Swingel 3
-// (2000), and in the "Frisian draughts" article of the English Wikipedia.
-// As implemented:
+// association, as given in the Frisian "spulrigels" printed in Swingel 3
+// (2000), by Mindsports ("Frisian", among the draughts variants), by
+// lidraughts.org (its Frisian rules: the value of a capture, the three
+// moves rule as a rule of each king, the draws of small endings) and by
+// the "Frisian draughts" article of the English Wikipedia; the value of a
+// capture as the association's article 11 puts it, n kings weighing more
+// than 2n-1 men and less than 2n, in R. Halbersma's reading (damforum.nl,
+// "Perft for all recognized draughts variants", 2010). As implemented:
 //
 //   - the International board: 10x10, the 50 dark squares numbered 1-50
 //     from the top left (PDN), 20 men each on the first four ranks, White
