@@ -78,9 +78,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./qms/
 	$(GO) test -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./qms/
 
-# The engine's deep perft tables and long random playouts (about a minute).
+# The engine's deep perft tables and long random playouts (about a minute on an idle machine;
+# the time limit is the tests', as a busy machine takes many times longer).
 deep:
-	$(GO) test -count=1 ./engine -args -deep
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./engine -args -deep
 
 # Benchmarks of the pure packages: codec, formulas, player, engine.
 BENCHTIME ?= 1s

@@ -24,8 +24,10 @@ import (
 // with Shredder-FEN castling rights, the files of the rooks ("HAha"); on
 // reading, X-FEN's "KQkq" (the outermost rooks) are accepted too.
 //
-// Moves are in long algebraic notation only: standard algebraic notation
-// is read for chess alone.
+// Moves are shown, and exported, in standard algebraic notation, castling
+// as "O-O" (the king's side) and "O-O-O" (Game.Record, Game.Display); they
+// are read in it too ("Nf3", "exd5", "O-O"), and in long algebraic
+// notation ("g1f3", the king taking its own rook for a castling).
 
 // c960 holds what castling needs of a Chess960 game: the files of the
 // kings and of the castling rooks, per side ([0] the king's side, [1] the
@@ -80,7 +82,7 @@ func chess960Rules(cfg *config) (*rules, error) {
 	r.status = cd.status
 	r.encode = x.encode
 	r.decode = x.decode
-	r.special = parseCastling
+	r.special = parse960
 	r.look = func() (int, *spriteSet) { return cell8, chessSprites() }
 	s, err := x.decode(r, pos)
 	if err != nil {
@@ -329,6 +331,16 @@ func (x *c960) legal(r *rules, s *State, ms []move) []move {
 		}
 	}
 	return ms
+}
+
+// parse960 reads castling, then the rest of standard algebraic notation.
+// A king's move written to its castling rook's square ("Kh1") is the
+// castling, as the king taking its own rook is.
+func parse960(g *Game, legal []Move, text string) (Move, *MoveError, bool) {
+	if m, e, done := parseCastling(g, legal, text); done {
+		return m, e, done
+	}
+	return parseSAN(g, legal, text)
 }
 
 // parseCastling reads "O-O" and "O-O-O" (with letters or zeros) as the

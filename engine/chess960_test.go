@@ -134,3 +134,34 @@ func TestChess960Rules(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestChess960Notation: castling is written O-O and O-O-O, whichever
+// files the king and the rook start on, and read so, as the king taking
+// its own rook, and in standard algebraic notation.
+func TestChess960Notation(t *testing.T) {
+	// The kings on b1 and b8, the rooks in the corners: castling on the
+	// king's side takes the king to g1 and the rook to f1, on the queen's
+	// side the king to c8 and the rook to d8.
+	g := mustGame(t, "chess960", WithPosition("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"))
+	mustPlay(t, g, "O-O", "b8a8", "e4", "Kb8")
+	if got, want := strings.Join(g.Record(), " "), "O-O O-O-O e4 Kb8"; got != want {
+		t.Errorf("record %q, want %q", got, want)
+	}
+	if got, want := g.Position(), "1k1r3r/pppppppp/8/8/4P3/8/PPPP1PPP/R4RK1 w - - 1 3"; got != want {
+		t.Errorf("position %q, want %q", got, want)
+	}
+	// The king taking its rook and O-O are the same move.
+	a := mustGame(t, "chess960", WithPosition("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"))
+	b := mustGame(t, "chess960", WithPosition("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"))
+	mustPlay(t, a, "b1h1")
+	mustPlay(t, b, "0-0")
+	if a.Position() != b.Position() || a.History()[0].String() != b.History()[0].String() {
+		t.Errorf("b1h1 gives %q (%s), 0-0 %q (%s)", a.Position(), a.History()[0], b.Position(), b.History()[0])
+	}
+	// Castling through a piece is refused, and the position stays.
+	g = mustGame(t, "chess960", WithPosition("rk5r/pppppppp/8/8/8/8/PPPPPPPP/RKN4R w HAha - 0 1"))
+	if _, err := g.Play("O-O"); err == nil || g.Ply() != 0 {
+		t.Errorf("O-O through a knight: %v, ply %d", err, g.Ply())
+	}
+	mustPlay(t, g, "Nd3")
+}

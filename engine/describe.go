@@ -43,6 +43,11 @@ type boardSpec struct {
 	width, height int
 	squares       squareSet
 	numbered      bool // squares named 1..n from the top left (PDN) instead of a1..
+	// orthogonal links, on a board of every other square, each square to
+	// the nearest played square along its file and rank (two steps away,
+	// a square of the same colour), so that pieces may capture
+	// orthogonally over the squares of their colour (Frisian draughts).
+	orthogonal bool
 }
 
 // patternKind is how a piece moves under one pattern.
@@ -106,6 +111,10 @@ const (
 	preferKingCaptures                       // a capture by a king over one by a man
 	preferMostKings                          // the most kings taken
 	preferEarlyKing                          // a king taken as early as possible in the chain
+	// preferValue: the highest value taken, a king counting for less than
+	// two men and more than one, so that n kings outweigh 2n-1 men and
+	// 2n men outweigh n kings (Frisian draughts).
+	preferValue
 )
 
 // captureSpec describes the capture rules.
@@ -193,6 +202,16 @@ func gridBoard(spec boardSpec) *topology {
 		}
 	}
 	t.linkGrid(spec.squares == allSquares, true)
+	if spec.orthogonal && spec.squares != allSquares {
+		for sq := range cells {
+			for d := dirN; d <= dirW; d += 2 {
+				c, r := int(t.col[sq])+2*gridVec[d][0], int(t.row[sq])+2*gridVec[d][1]
+				if q := t.at(c, r); q != none {
+					t.links[sq*t.nd+d] = int16(q)
+				}
+			}
+		}
+	}
 	t.setReflection()
 	return t
 }
@@ -429,6 +448,11 @@ func preferenceValue(r *rules, s *State, m *move, p preference) int {
 		return 0
 	case preferMostKings:
 		return int(m.nking)
+	case preferValue:
+		// A man is worth 100 and a king 199: below two men by less than
+		// any count of kings on a board can add up to (n kings are worth
+		// 200n-n, more than the 200n-100 of 2n-1 men while n < 100).
+		return 100*int(m.ncap) + 99*int(m.nking)
 	case preferEarlyKing:
 		for i := 0; i < int(m.ncap); i++ {
 			if r.isKing[s.Board[m.capturedAt(i)].Kind()] {

@@ -167,6 +167,11 @@ type refDraughts struct {
 	promo       promoTiming
 	kingLanding bool
 	prefs       []preference
+	// blocked: the king on this square may not make a non-capturing move
+	// (Frisian's three moves rule, worked out from the game's history by
+	// refThreeMoves).
+	blocked    [2]int
+	hasBlocked bool
 }
 
 var (
@@ -298,6 +303,9 @@ func (rd refDraughts) moves(grid map[[2]int]int, side int) []string {
 		if kind == 2 {
 			dirs = kingSteps
 		}
+		if rd.hasBlocked && p == rd.blocked {
+			dirs = nil
+		}
 		for _, d := range dirs {
 			for q := [2]int{p[0] + d[0], p[1] + d[1]}; on(q) && grid[q] == 0; q = [2]int{q[0] + d[0], q[1] + d[1]} {
 				final := kind
@@ -336,6 +344,15 @@ func (rd refDraughts) moves(grid map[[2]int]int, side int) []string {
 						return -i
 					}
 					return -maxPath
+				case preferValue:
+					v := 0
+					for _, k := range c.kingsTaken {
+						v += 100
+						if k {
+							v += 99
+						}
+					}
+					return v
 				}
 				return 0
 			}
@@ -420,6 +437,66 @@ var referencePairs = []struct {
 	{"armenian", refDraughts{w: 8, h: 8, all: true, manSteps: [][2]int{{-1, 1}, {0, 1}, {1, 1}, {1, 0}, {-1, 0}}, manCaps: refTurkishMen,
 		kingSteps: refQueen, kingCaps: refOrthogonal, flying: true, immediate: true, noReverse: true, promo: promoAtEnd,
 		prefs: []preference{preferMostPieces}}},
+	{"frisian", refDraughts{w: 10, h: 10, manCaps: refFrisian, kingCaps: refFrisian, flying: true, promo: promoAtEnd,
+		prefs: []preference{preferValue, preferKingCaptures}}},
+}
+
+// refFrisian are the capture directions of Frisian draughts on the grid:
+// the diagonals and, along files and ranks, two squares at a time (the
+// next square of the same colour).
+var refFrisian = [][2]int{{1, 1}, {-1, 1}, {1, -1}, {-1, -1}, {0, 2}, {2, 0}, {0, -2}, {-2, 0}}
+
+// refThreeMoves works out Frisian's three moves rule from the positions
+// of the game, apart from the engine's memory of it (State.Aux): while
+// the side to move has men, a king that made each of the side's last
+// three moves, none of them a capture, may not make a fourth. It returns
+// that king's square.
+func refThreeMoves(g *Game) ([2]int, bool) {
+	t := g.r.topo
+	pos := func(sq int) [2]int { return [2]int{int(t.col[sq]), int(t.row[sq])} }
+	me := g.cur().Turn
+	count := func(s *State, p Player, k Kind) int {
+		n := 0
+		for sq := 0; sq < t.n(); sq++ {
+			if s.Board[sq] == makePiece(p, k) {
+				n++
+			}
+		}
+		return n
+	}
+	if count(g.cur(), me, kindMan) == 0 {
+		return [2]int{}, false
+	}
+	last, expect, run := none, none, 0
+	for i := len(g.hist) - 3; i >= 0 && run < 3; i -= 2 {
+		before, after := &g.hist[i], &g.hist[i+1]
+		if before.Turn != me || count(before, me.other(), kindMan)+count(before, me.other(), kindKing) !=
+			count(after, me.other(), kindMan)+count(after, me.other(), kindKing) {
+			break
+		}
+		from, to := none, none
+		for sq := 0; sq < t.n(); sq++ {
+			if before.Board[sq] != after.Board[sq] {
+				if before.Board[sq] == makePiece(me, kindKing) {
+					from = sq
+				} else if after.Board[sq] == makePiece(me, kindKing) {
+					to = sq
+				}
+			}
+		}
+		if from == none || to == none || expect != none && to != expect {
+			break
+		}
+		if last == none {
+			last = to
+		}
+		expect = from
+		run++
+	}
+	if run == 3 {
+		return pos(last), true
+	}
+	return [2]int{}, false
 }
 
 var (
@@ -444,7 +521,11 @@ func TestDraughtsFamilyAgreesWithReference(t *testing.T) {
 				g := mustGame(t, tc.variant, WithPlyLimit(400))
 				for g.Status().Result == Ongoing {
 					grid, side, got := engineEffects(g)
-					want := tc.ref.moves(grid, side)
+					ref := tc.ref
+					if tc.variant == "frisian" {
+						ref.blocked, ref.hasBlocked = refThreeMoves(g)
+					}
+					want := ref.moves(grid, side)
 					if !slices.Equal(got, want) {
 						t.Fatalf("after %v:\n engine    %v\n reference %v\n%s", g.History(), got, want, g.Diagram(First))
 					}

@@ -1,6 +1,6 @@
 // Package engine is the shared rules engine of Questbot's board games:
 // Russian, Turkish, International, Brazilian, Canadian, Pool, Czech,
-// Spanish, Italian, Thai and Armenian draughts (and English draughts as a
+// Spanish, Italian, Thai, Armenian and Frisian draughts (and English draughts as a
 // test configuration), Chase, Fox and Geese (13, 15 or 17 geese), chess,
 // Chess960, Gardner's minichess, Othello, Breakthrough and Atari Go. It is a pure library: no database, network,
 // goroutines or mutable global state; every call is synchronous and
@@ -132,6 +132,10 @@
 //     (6.5, RuleFiveMoves).
 //   - Turkish draughts: one king against one king (RuleLoneKings); 25
 //     moves each with only kings moving, the platform's counter.
+//   - Frisian draughts, by the rules of the Dambûn Frysk Spul: one king
+//     against one king at once, unless the side to move can take the
+//     other king or must give its own away (RuleLoneKings); two kings
+//     against one king, 7 moves each (RuleSevenMoves).
 //   - Chess, by the FIDE Laws of Chess: stalemate, the fifty-move rule
 //     (RuleFiftyMoves) and dead positions recognised by their material:
 //     kings only, a single knight or bishop, bishops all on squares of one

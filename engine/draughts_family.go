@@ -44,10 +44,12 @@ func draughtsPieces(manCaptures []int, flyingKings, spareKings bool) []pieceSpec
 // fly; capturing is mandatory and the capture of the most pieces must be
 // played (kings count as men); captured pieces are removed when the move
 // ends; a man is crowned only when its move ends on the last rank. A side
-// without a legal move loses. Draws: threefold repetition, 25 moves each
-// with only kings moving and no capture, the ply limit (the FMJD
-// small-ending counts of articles 6.4 and 6.5 are not applied: they are
-// written for the 10x10 board).
+// without a legal move loses. Draws, as the FMJD's article 6, which counts
+// pieces and not squares and so reads on any board: threefold repetition;
+// 25 moves each with only kings moving and no capture (6.3); three pieces
+// with a king against a lone king, 16 moves each (6.4); two pieces with a
+// king, or a king, against a lone king, 5 moves each (6.5); and the ply
+// limit.
 func canadianRules() *rules {
 	return compile(description{
 		name: "canadian", title: "Canadian draughts", players: [2]string{"White", "Black"},
@@ -56,7 +58,7 @@ func canadianRules() *rules {
 		startRows: 5, startKind: kindMan, first: First,
 		capture: captureSpec{mandatory: true, prefer: []preference{preferMostPieces}},
 		promo:   promoAtEnd,
-		end:     endSpec{kingMoves: 25, repetition: 3},
+		end:     endSpec{kingMoves: 25, repetition: 3, endings: fmjdEndings},
 		quiesce: qForced,
 	})
 }

@@ -128,6 +128,23 @@ func TestFMJDFiveMoveRule(t *testing.T) {
 	checkDrawAt(t, g, 10, false, RuleFiveMoves)
 }
 
+// TestCanadianDraws: Canadian draughts draw as International draughts do
+// (FMJD article 6), on its 12x12 board.
+func TestCanadianDraws(t *testing.T) {
+	// Three kings against a lone king: 16 moves each (6.4).
+	g := mustGame(t, "canadian", WithPosition("W:WK67,K68,K69:BK4"))
+	checkDrawAt(t, g, 32, false, RuleSixteenMoves)
+	// Two kings and a man: the same.
+	g = mustGame(t, "canadian", WithPosition("W:WK67,K68,60:BK4"))
+	checkDrawAt(t, g, 32, false, RuleSixteenMoves)
+	// Two kings against a lone king: 5 moves each (6.5).
+	g = mustGame(t, "canadian", WithPosition("W:WK67,K69:BK4"))
+	checkDrawAt(t, g, 10, false, RuleFiveMoves)
+	// 25 moves each with only kings moving (6.3).
+	g = mustGame(t, "canadian", WithPosition("W:WK67,K68,K69,K70:BK3,K4"))
+	checkDrawAt(t, g, 50, false, RuleKingMoves)
+}
+
 func TestFMJDKingMovesRule(t *testing.T) {
 	// 25 moves each with only kings moving: 50 plies.
 	g := mustGame(t, "international", WithPosition("W:WK46,K47,K48,K49:BK3,K4"))

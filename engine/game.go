@@ -58,6 +58,7 @@ func variantTable() []variantDef {
 		{variant{"atarigo", "Atari Go"}, plain(atariGoRules)},
 		{variant{"gardner", "Gardner's minichess"}, plain(gardnerRules)},
 		{variant{"chess960", "Chess960"}, chess960Rules},
+		{variant{"frisian", "Frisian draughts"}, plain(frisianRules)},
 	}
 }
 

@@ -10,8 +10,8 @@ import (
 
 func TestVariants(t *testing.T) {
 	vs := variants()
-	if len(vs) != 22 {
-		t.Errorf("%d variants, want 22", len(vs))
+	if len(vs) != 23 {
+		t.Errorf("%d variants, want 23", len(vs))
 	}
 	for _, v := range vs {
 		g := mustGame(t, v.Name)

@@ -36,6 +36,11 @@ var gamePerftTables = []struct {
 	// Gardner's minichess: the engine's values, which the reference
 	// generator of minichess_test.go confirms on random games.
 	{"gardner", "", 5, []uint64{7, 53, 506, 4775, 52512, 572874}},
+	// Frisian draughts: the first two levels of Rein Halbersma's table
+	// (damforum.nl, "Perft for all recognized draughts variants", May
+	// 2010), the deeper ones the engine's, which the reference generator
+	// confirms move by move on random games (TestDraughtsFamilyAgreesWithReference).
+	{"frisian", "", 5, []uint64{9, 81, 658, 3874, 21265, 102431}},
 }
 
 func TestGamePerft(t *testing.T) {
@@ -348,7 +353,7 @@ func TestAtariGoLiberties(t *testing.T) {
 }
 
 // newGames are the games added as descriptions and Othello.
-var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian", "atarigo", "gardner", "chess960"}
+var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian", "atarigo", "gardner", "chess960", "frisian"}
 
 // TestAIBeatsRandom plays the AI at the bot's easy level (2,000 nodes)
 // against random moves, on both sides: the AI must win nearly every game

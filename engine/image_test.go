@@ -30,6 +30,9 @@ var pictureGames = []struct {
 	{"chess", "chess", "", []string{"e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6"}},
 	{"chase", "chase", "", []string{"A3>A4:2", "I1-H1"}},
 	{"foxgeese13", "foxgeese13", "", []string{"c3-c4", "d4-d5"}},
+	// An orthogonal capture, then a diagonal one: 28 takes 18 onto 8,
+	// then 12 onto 17.
+	{"frisian", "frisian", "W:W28,K46:B18,K3,12", []string{"28x17"}},
 }
 
 func TestPictures(t *testing.T) {

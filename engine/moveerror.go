@@ -59,6 +59,10 @@ type MoveError struct {
 	// MustCapture is set when the mover must capture (draughts, Fox and
 	// Geese with compulsory capture) and the text named a quiet move.
 	MustCapture bool
+	// Rested is set when the piece named is a king that may not make a
+	// non-capturing move now: it has made three in a row (Frisian
+	// draughts' three moves rule), and another piece must move.
+	Rested bool
 	// Reason is the reason the game ended (MoveGameOver).
 	Reason string
 }
@@ -90,6 +94,9 @@ func (e *MoveError) Error() string {
 	case MoveIllegal:
 		if e.MustCapture {
 			b.WriteString(": a capture is compulsory")
+		}
+		if e.Rested {
+			b.WriteString(": the king on " + e.Square + " has made three moves in a row")
 		}
 		switch {
 		case e.Square != "" && len(e.Candidates) == 0:

@@ -270,6 +270,7 @@ func (g *Game) refuse(legal []Move, sq int) *MoveError {
 		return &MoveError{Kind: MoveNotYours, Square: name}
 	}
 	e := &MoveError{Kind: MoveIllegal, Square: name, MustCapture: g.mustCapture(legal)}
+	e.Rested = !e.MustCapture && g.r.rested != nil && g.r.rested(g.r, s, sq)
 	for _, m := range legal {
 		if m.m.from() == sq {
 			e.Candidates = append(e.Candidates, m)

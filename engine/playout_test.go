@@ -36,6 +36,7 @@ var playoutConfigs = []struct {
 	{"atarigo", "atarigo", nil},
 	{"gardner", "gardner", nil},
 	{"chess960", "chess960", []Option{WithSeed(311)}},
+	{"frisian", "frisian", nil},
 }
 
 // TestRandomPlayouts plays random games and checks after every move: the

@@ -95,6 +95,10 @@ type rules struct {
 	// inCheck reports whether the side to move is in check (chess; nil
 	// elsewhere), for the check marks of standard algebraic notation.
 	inCheck func(s *State) bool
+	// rested reports whether the mover's piece on sq is a king that may
+	// not make a non-capturing move now (Frisian's three moves rule; nil
+	// elsewhere), for the explanation of a refused move.
+	rested func(r *rules, s *State, sq int) bool
 	// letters lists the letters of the game's notation besides its square
 	// names and "x" (chess piece letters).
 	letters string

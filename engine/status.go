@@ -64,7 +64,8 @@ const (
 	// of forces has not changed (no capture, no crowning) for 30 moves (4
 	// and 5 pieces) or 60 moves (6 and 7 pieces).
 	RuleBalance
-	// RuleLoneKings: Turkish draughts, one king against one king.
+	// RuleLoneKings: Turkish and Frisian draughts, one king against one
+	// king.
 	RuleLoneKings
 	// RuleFewDice: Chase, a side with fewer than five dice loses.
 	RuleFewDice
@@ -83,6 +84,9 @@ const (
 	RuleMoreDiscs
 	// RuleFirstCapture: Atari Go, the first capture wins.
 	RuleFirstCapture
+	// RuleSevenMoves: Frisian draughts, two kings against a lone king
+	// that the stronger side has not taken within 7 moves each.
+	RuleSevenMoves
 )
 
 // ruleNames are the stable identifiers of the rules, for logs and stored
@@ -95,7 +99,7 @@ var ruleNames = [...]string{
 	RuleThreeKings: "three_kings", RuleBalance: "balance", RuleLoneKings: "lone_kings",
 	RuleFewDice: "few_dice", RuleFoxTrapped: "fox_trapped", RuleGeeseBlocked: "geese_blocked",
 	RuleFewGeese: "few_geese", RulePlyLimit: "ply_limit", RuleGoal: "goal",
-	RuleMoreDiscs: "more_discs", RuleFirstCapture: "first_capture",
+	RuleMoreDiscs: "more_discs", RuleFirstCapture: "first_capture", RuleSevenMoves: "seven_moves",
 }
 
 // String returns the rule's stable identifier ("checkmate",

@@ -26,7 +26,7 @@ var ErrPrivate = sessions.Refusal(sessions.KindConflict, "invite only")
 
 // Games are the engine variants the bot offers, in menu order.
 var Games = []string{"russian", "turkish", "international", "brazilian", "chess", "chase", "foxgeese13", "foxgeese15", "foxgeese17",
-	"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian", "atarigo", "gardner", "chess960"}
+	"othello", "breakthrough", "canadian", "pool", "czech", "spanish", "italian", "thai", "armenian", "atarigo", "gardner", "chess960", "frisian"}
 
 // Offered reports whether the bot offers a game.
 func Offered(variant string) bool { return slices.Contains(Games, variant) }

@@ -113,8 +113,9 @@ type Board struct {
 	// From (the square, the moves): the legal moves of the piece the player named; Stuck (the
 	// square): that piece cannot move now; NoPiece (the square): there is none there;
 	// NotYourPiece (the square): it is the opponent's; MustCapture: a capture is compulsory;
-	// Moves (the moves): all the legal moves, when few.
-	From, Stuck, NoPiece, NotYourPiece, MustCapture, Moves string
+	// Rested (the square): that king has made three moves in a row (Frisian draughts), another
+	// piece must move; Moves (the moves): all the legal moves, when few.
+	From, Stuck, NoPiece, NotYourPiece, MustCapture, Rested, Moves string
 	// NotYourTurnIn: a move typed while the opponent is to move in the game (which).
 	NotYourTurnIn string
 	// TypedPlayed answers a typed move played: the move (numbered), the game, the opponent;
@@ -179,7 +180,7 @@ var boardEN = Board{
 		"pool": "Pool checkers", "czech": "Czech draughts", "spanish": "Spanish draughts",
 		"italian": "Italian draughts", "thai": "Thai draughts", "armenian": "Armenian draughts (tama)",
 		"atarigo": "Atari Go", "gardner": "Gardner's minichess (5×5)",
-		"chess960": "Chess960",
+		"chess960": "Chess960", "frisian": "Frisian draughts",
 	},
 	Sides:      map[string]string{"White": "White", "Black": "Black", "Red": "Red", "Geese": "Geese", "Fox": "Fox"},
 	Levels:     map[string]string{"easy": "easy", "normal": "normal", "strong": "strong"},
@@ -195,7 +196,8 @@ var boardEN = Board{
 		"fox_trapped": "the fox is trapped", "geese_blocked": "the geese cannot move",
 		"few_geese": "too few geese left to trap the fox", "ply_limit": "the move limit",
 		"goal": "a piece reached the far rank", "more_discs": "no one can place a disc: the discs are counted",
-		"first_capture": "the first capture", "resignation": "resignation", "timeout": "time ran out", "agreement": "agreement",
+		"first_capture": "the first capture", "seven_moves": "two kings did not take the lone king in 7 moves",
+		"resignation": "resignation", "timeout": "time ran out", "agreement": "agreement",
 		"timeout_draw": "time ran out, but the opponent could not have won",
 	},
 	Bot:            "Bot (%s)",
@@ -259,6 +261,7 @@ var boardEN = Board{
 	NoPiece:        "There is no piece on %s.",
 	NotYourPiece:   "The piece on %s is not yours.",
 	MustCapture:    "A capture is compulsory.",
+	Rested:         "The king on %s has made three moves in a row: move another piece.",
 	Moves:          "Your moves: %s.",
 	NotYourTurnIn:  "It is not your turn in %s.",
 	TypedPlayed:    "✅ You played <b>%s</b> in %s against %s.",
@@ -312,7 +315,7 @@ var boardRU = Board{
 		"pool": "Американские шашки (пул)", "czech": "Чешские шашки", "spanish": "Испанские шашки",
 		"italian": "Итальянские шашки", "thai": "Тайские шашки", "armenian": "Армянские шашки (тама)",
 		"atarigo": "Атари-го", "gardner": "Миништахматы Гарднера (5×5)",
-		"chess960": "Шахматы Фишера (960)",
+		"chess960": "Шахматы Фишера (960)", "frisian": "Фризские шашки",
 	},
 	Sides:      map[string]string{"White": "Белые", "Black": "Чёрные", "Red": "Красные", "Geese": "Гуси", "Fox": "Лиса"},
 	Levels:     map[string]string{"easy": "лёгкий", "normal": "средний", "strong": "сильный"},
@@ -328,7 +331,8 @@ var boardRU = Board{
 		"fox_trapped": "лиса заперта", "geese_blocked": "гусям некуда ходить",
 		"few_geese": "гусей слишком мало, чтобы запереть лису", "ply_limit": "лимит ходов",
 		"goal": "фишка дошла до последнего ряда", "more_discs": "никто не может поставить фишку: фишки подсчитаны",
-		"first_capture": "первое взятие", "resignation": "сдача", "timeout": "истекло время", "agreement": "по согласию",
+		"first_capture": "первое взятие", "seven_moves": "две дамки не взяли одинокую за 7 ходов",
+		"resignation": "сдача", "timeout": "истекло время", "agreement": "по согласию",
 		"timeout_draw": "время истекло, но соперник не мог выиграть",
 	},
 	Bot:            "Бот (%s)",
@@ -392,6 +396,7 @@ var boardRU = Board{
 	NoPiece:        "На %s нет фигуры.",
 	NotYourPiece:   "Фигура на %s — не ваша.",
 	MustCapture:    "Бить обязательно.",
+	Rested:         "Дамка на %s сделала три хода подряд: ходите другой шашкой.",
 	Moves:          "Ваши ходы: %s.",
 	NotYourTurnIn:  "В партии «%s» сейчас не ваш ход.",
 	TypedPlayed:    "✅ Ваш ход <b>%s</b> в партии «%s» (соперник: %s).",

@@ -124,6 +124,10 @@ func TestLooksLikeAttempt(t *testing.T) {
 func TestRefusal(t *testing.T) {
 	t.Parallel()
 	c := texts.For("en")
+	rested, err := engine.NewGame("frisian", engine.WithPosition("W:WK21,45:B3,9,15:KW3@21"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		g    *engine.Game
 		text string
@@ -140,6 +144,9 @@ func TestRefusal(t *testing.T) {
 		{game(t, "russian", "c3-d4", "f6-e5"), "g3-f4", "«g3-f4» is not a legal move here.\nA capture is compulsory.\n" +
 			"The piece on g3 cannot move now.\nYour moves: d4:f6."},
 		{game(t, "chess"), "e2-e5", "«e2-e5» is not a legal move here.\nMoves of the piece on e2: e3, e4."},
+		// Frisian draughts: White's king on 21 has made three moves in a row.
+		{rested, "21-26", "«21-26» is not a legal move here.\nThe king on 21 has made three moves in a row: move another piece.\n" +
+			"The piece on 21 cannot move now.\nYour moves: 45-40."},
 	} {
 		_, err := parseTyped(tc.g, tc.text)
 		if err == nil {

@@ -157,6 +157,9 @@ func refusal(c *texts.Catalog, g *engine.Game, text string, err error) string {
 	if me.MustCapture {
 		lines = append(lines, t.MustCapture)
 	}
+	if me.Rested {
+		lines = append(lines, fmt.Sprintf(t.Rested, square))
+	}
 	switch {
 	case me.Kind == engine.MoveIllegal && me.Square != "" && len(me.Candidates) > 0:
 		lines = append(lines, fmt.Sprintf(t.From, square, list(me.Candidates)))

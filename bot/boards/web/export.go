@@ -11,7 +11,11 @@ import (
 // # Export
 //
 // A game's moves as text: PGN for chess (the seven-tag roster, then the moves in standard
-// algebraic notation with their check and mate marks, engine.Game.Record), PDN for the draughts
+// algebraic notation with their check and mate marks, engine.Game.Record; castling O-O and
+// O-O-O), and for Chess960 the same with the tags of a game that does not start from chess's
+// start: [Variant "Chess960"], [SetUp "1"] and [FEN] with the start position, whose castling
+// rights are written Shredder-FEN's way, by the files of the castling rooks ("HAha", which
+// Chess960 readers take as X-FEN takes "KQkq"), PDN for the draughts
 // (the same roster and GameType, the moves in the engine's notation, which is the usual one of
 // each game), and a list of the moves numbered by moves (one ply of each side) for the other
 // games. The players' names are written on one line,
@@ -19,7 +23,7 @@ import (
 
 // pdnGameType is the PDN GameType of each draughts variant.
 var pdnGameType = map[string]int{"international": 20, "italian": 22, "pool": 23, "spanish": 24, "russian": 25,
-	"brazilian": 26, "canadian": 27, "czech": 29, "turkish": 30, "thai": 31}
+	"brazilian": 26, "canadian": 27, "czech": 29, "turkish": 30, "thai": 31, "frisian": 40}
 
 // exportGame writes a game's moves; ext is the file's usual extension.
 func exportGame(bd *board.Board, st *GameState, publicURL string) (text, ext string, err error) {
@@ -27,8 +31,12 @@ func exportGame(bd *board.Board, st *GameState, publicURL string) (text, ext str
 	if err != nil {
 		return "", "", fmt.Errorf("web: export: %w", err)
 	}
-	if bd.Variant == "chess" {
+	switch bd.Variant {
+	case "chess":
 		return tagged(bd, st, publicURL, "1-0", "0-1", "1/2-1/2", nil, g.Record()), "pgn", nil
+	case "chess960":
+		setup := [][2]string{{"Variant", "Chess960"}, {"SetUp", "1"}, {"FEN", bd.Start}}
+		return tagged(bd, st, publicURL, "1-0", "0-1", "1/2-1/2", setup, g.Record()), "pgn", nil
 	}
 	if gt, ok := pdnGameType[bd.Variant]; ok {
 		var moves []string

@@ -42,7 +42,8 @@ func TestNewGamesOnTheWeb(t *testing.T) {
 		{"armenian", "Armenian draughts (tama)", "1. "},
 		{"atarigo", "Atari Go", "1. "},
 		{"gardner", "Gardner's minichess (5×5)", "1. "},
-		{"chess960", "Chess960", "1. "},
+		{"chess960", "Chess960", `[Variant "Chess960"]`},
+		{"frisian", "Frisian draughts", `[GameType "40"]`},
 	} {
 		if listed[tc.variant] != tc.title {
 			t.Errorf("%s listed as %q", tc.variant, listed[tc.variant])
