@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
 )
@@ -49,8 +50,10 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	ladder := fs.Bool("ladder", false, "play the ladder of fixed-depth searches, even for chess")
 	depths := fs.String("depths", "1,2,3,4", "the depths of the ladder's rungs")
 	seed := fs.Uint64("seed", 1, "the seed of the openings")
+	uncapped := fs.Bool("uncapped", false, "search the levels' node limits to the end, without the bot's time caps")
+	wall := fs.Bool("wall", false, "time the levels' searches by the wall clock (default: by this process's CPU time)")
 	help := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: questbot strength [-game G] [-levels L,…] [-pairs N] [-elo R,…] [-movetime D] [-stockfish PATH] [-ladder] [-depths D,…] [-seed S]")
+		fmt.Fprintln(w, "usage: questbot strength [-game G] [-levels L,…] [-pairs N] [-elo R,…] [-movetime D] [-stockfish PATH] [-ladder] [-depths D,…] [-seed S] [-uncapped] [-wall]")
 		fmt.Fprintln(w, "Plays the bot's levels against Stockfish (chess) or a ladder of fixed-depth searches (any game)")
 		fmt.Fprintln(w, "and prints each level's rating with its standard error.")
 	}
@@ -76,9 +79,22 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return usageError(stderr, "strength", "-pairs must be 1 or more, not %d", *pairs)
 	}
 	m := &match{game: *game, rng: rand.New(rand.NewPCG(*seed, 0)), log: stdout}
+	// The bot's searches are capped in time; on a machine busy with other work (or with the
+	// reference engine) the wall clock would cut them short, so they are timed by the CPU time
+	// they use: a core's work, as the bot's worker has.
+	clock, cpu := cpuClock()
+	m.cpu = clock
+	if *wall || !cpu {
+		clock = nil
+	}
 	var levelPlayers []player
 	for _, l := range lv {
-		levelPlayers = append(levelPlayers, levelPlayer{l})
+		lim := l.Limits()
+		if !*uncapped {
+			lim.Time = boards.DefaultThink[l]
+			lim.Now = clock
+		}
+		levelPlayers = append(levelPlayers, levelPlayer{l, lim})
 	}
 	anchors := map[string]float64{}
 	useStockfish := *game == "chess" && !*ladder
@@ -136,6 +152,15 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	for _, e := range rate(anchors, m.results) {
 		fmt.Fprintln(stdout, " ", e)
 	}
+	fmt.Fprintln(stdout, "time a move:")
+	for _, p := range levelPlayers {
+		if t := m.clock[p.name()]; t != nil {
+			n := time.Duration(t.moves)
+			fmt.Fprintf(stdout, "  %s: %d moves, %v on average (%v at most), CPU %v on average (%v at most)\n", p.name(), t.moves,
+				(t.total / n).Round(time.Millisecond), t.longest.Round(time.Millisecond),
+				(t.cpu / n).Round(time.Millisecond), t.cpuLongest.Round(time.Millisecond))
+		}
+	}
 	return 0
 }
 
@@ -146,13 +171,17 @@ type player interface {
 	move(ctx context.Context, g *engine.Game) (string, error)
 }
 
-// levelPlayer is the bot at one of its levels, searching as it does in play.
-type levelPlayer struct{ level board.BotLevel }
+// levelPlayer is the bot at one of its levels, searching as it does in play: the level's node
+// limit, capped by the time the bot's service gives the level (boards.DefaultThink).
+type levelPlayer struct {
+	level board.BotLevel
+	lim   engine.Limits
+}
 
 func (p levelPlayer) name() string { return p.level.String() }
 
 func (p levelPlayer) move(ctx context.Context, g *engine.Game) (string, error) {
-	m, _, err := g.BestMove(ctx, p.level.Limits())
+	m, _, err := g.BestMove(ctx, p.lim)
 	return m.String(), err
 }
 
@@ -172,6 +201,19 @@ type match struct {
 	rng     *rand.Rand
 	log     io.Writer
 	results []result
+	// clock is the time each entrant took for its moves, by name; cpu reads this process's CPU
+	// time (nil: not measured).
+	clock map[string]*moveTime
+	cpu   func() time.Time
+}
+
+// moveTime sums the time an entrant took to choose its moves: the wall clock's, and the CPU
+// time of this process (zero where it cannot be read, and for the reference engine, which runs
+// in a process of its own).
+type moveTime struct {
+	total, longest  time.Duration
+	cpu, cpuLongest time.Duration
+	moves           int
 }
 
 // play plays pairs of games between a and b, colours swapped over one opening per pair.
@@ -198,6 +240,32 @@ func (m *match) play(ctx context.Context, a, b player, pairs int) error {
 		}
 	}
 	return nil
+}
+
+// cpuNow reads this process's CPU clock (the zero Time where there is none).
+func (m *match) cpuNow() time.Time {
+	if m.cpu == nil {
+		return time.Time{}
+	}
+	return m.cpu()
+}
+
+// timed adds a move that took spent (cpu of it this process's CPU time) to the named entrant's
+// time.
+func (m *match) timed(name string, spent, cpu time.Duration) {
+	if m.clock == nil {
+		m.clock = map[string]*moveTime{}
+	}
+	t := m.clock[name]
+	if t == nil {
+		t = &moveTime{}
+		m.clock[name] = t
+	}
+	t.total += spent
+	t.longest = max(t.longest, spent)
+	t.cpu += cpu
+	t.cpuLongest = max(t.cpuLongest, cpu)
+	t.moves++
 }
 
 // scoreText writes a game's score: "wins", "loses" or "draws".
@@ -256,7 +324,9 @@ func (m *match) game1(ctx context.Context, opening []string, first, second playe
 		if g.ToMove() != engine.First {
 			p = second
 		}
+		start, cpu0 := time.Now(), m.cpuNow()
 		text, err := p.move(ctx, g)
+		m.timed(p.name(), time.Since(start), m.cpuNow().Sub(cpu0))
 		if err != nil {
 			return 0, "", fmt.Errorf("%s at ply %d: %w", p.name(), g.Ply(), err)
 		}
