@@ -167,8 +167,9 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 // player chooses moves in a strength match.
 type player interface {
 	name() string
-	// move returns the move to play in g, as text g.Play reads.
-	move(ctx context.Context, g *engine.Game) (string, error)
+	// move returns the move to play in g, as text g.Play reads, and the player's judgement
+	// of the position for the side to move (centipawns, a mate as ±mateScore), when it has one.
+	move(ctx context.Context, g *engine.Game) (string, judgement, error)
 }
 
 // levelPlayer is the bot at one of its levels, searching as it does in play: the level's node
@@ -180,9 +181,9 @@ type levelPlayer struct {
 
 func (p levelPlayer) name() string { return p.level.String() }
 
-func (p levelPlayer) move(ctx context.Context, g *engine.Game) (string, error) {
-	m, _, err := g.BestMove(ctx, p.lim)
-	return m.String(), err
+func (p levelPlayer) move(ctx context.Context, g *engine.Game) (string, judgement, error) {
+	m, info, err := g.BestMove(ctx, p.lim)
+	return m.String(), engineJudgement(info), err
 }
 
 // depthPlayer is an alpha-beta search to a fixed depth: a rung of the ladder.
@@ -190,9 +191,9 @@ type depthPlayer struct{ depth int }
 
 func (p depthPlayer) name() string { return "depth-" + strconv.Itoa(p.depth) }
 
-func (p depthPlayer) move(ctx context.Context, g *engine.Game) (string, error) {
-	m, _, err := g.BestMove(ctx, engine.Limits{Depth: p.depth, Nodes: 1 << 40, Algorithm: engine.AlphaBeta})
-	return m.String(), err
+func (p depthPlayer) move(ctx context.Context, g *engine.Game) (string, judgement, error) {
+	m, info, err := g.BestMove(ctx, engine.Limits{Depth: p.depth, Nodes: 1 << 40, Algorithm: engine.AlphaBeta})
+	return m.String(), engineJudgement(info), err
 }
 
 // match plays games and keeps their results.
@@ -309,6 +310,7 @@ func (m *match) game1(ctx context.Context, opening []string, first, second playe
 			return 0, "", err
 		}
 	}
+	var adj adjudicator
 	for g.Ply() < maxStrengthPlies {
 		st := g.Status()
 		if st.Result == engine.Win {
@@ -325,10 +327,14 @@ func (m *match) game1(ctx context.Context, opening []string, first, second playe
 			p = second
 		}
 		start, cpu0 := time.Now(), m.cpuNow()
-		text, err := p.move(ctx, g)
+		mover := g.ToMove()
+		text, j, err := p.move(ctx, g)
 		m.timed(p.name(), time.Since(start), m.cpuNow().Sub(cpu0))
 		if err != nil {
 			return 0, "", fmt.Errorf("%s at ply %d: %w", p.name(), g.Ply(), err)
+		}
+		if score, reason, over := adj.add(g.Ply(), mover, j); over {
+			return score, reason, nil
 		}
 		if _, err := g.Play(text); err != nil {
 			return 0, "", fmt.Errorf("%s played %q at ply %d: %w", p.name(), text, g.Ply(), err)
@@ -419,7 +425,7 @@ func (p *uciPlayer) await(prefix string) (string, error) {
 
 // move asks the engine for its move in g's position, given as the moves from the start (the
 // chess variant's move texts are UCI's long algebraic notation).
-func (p *uciPlayer) move(_ context.Context, g *engine.Game) (string, error) {
+func (p *uciPlayer) move(_ context.Context, g *engine.Game) (string, judgement, error) {
 	var moves []string
 	for _, m := range g.History() {
 		moves = append(moves, m.String())
@@ -429,20 +435,59 @@ func (p *uciPlayer) move(_ context.Context, g *engine.Game) (string, error) {
 		pos += " moves " + strings.Join(moves, " ")
 	}
 	if err := p.send(pos); err != nil {
-		return "", err
+		return "", judgement{}, err
 	}
 	if err := p.send("go movetime " + strconv.FormatInt(p.movetime.Milliseconds(), 10)); err != nil {
-		return "", err
+		return "", judgement{}, err
 	}
-	line, err := p.await("bestmove")
-	if err != nil {
-		return "", err
+	var j judgement
+	for {
+		line, err := p.await("")
+		if err != nil {
+			return "", j, err
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "info":
+			if sj, ok := uciScore(f); ok {
+				j = sj
+			}
+			continue
+		case "bestmove":
+		default:
+			continue
+		}
+		if len(f) < 2 || f[1] == "(none)" {
+			return "", j, fmt.Errorf("the UCI engine has no move: %q", line)
+		}
+		return f[1], j, nil
 	}
-	f := strings.Fields(line)
-	if len(f) < 2 || f[1] == "(none)" {
-		return "", fmt.Errorf("the UCI engine has no move: %q", line)
+}
+
+// uciScore reads the score of a UCI "info" line ("score cp 35", "score mate -3").
+func uciScore(f []string) (judgement, bool) {
+	for i := 0; i+2 < len(f); i++ {
+		if f[i] != "score" {
+			continue
+		}
+		n, err := strconv.Atoi(f[i+2])
+		if err != nil {
+			return judgement{}, false
+		}
+		switch f[i+1] {
+		case "cp":
+			return judgement{score: n, ok: true}, true
+		case "mate":
+			if n > 0 {
+				return judgement{score: mateScore, ok: true}, true
+			}
+			return judgement{score: -mateScore, ok: true}, true
+		}
 	}
-	return f[1], nil
+	return judgement{}, false
 }
 
 func (p *uciPlayer) close() {
