@@ -161,10 +161,18 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int, nullOK bool) 
 	if sr.repeated(s.Hash) || (sr.r.clockLimit > 0 && int(s.Clock) >= sr.r.clockLimit) {
 		return 0
 	}
-	moves := sr.r.generate(s, sr.c, sr.bufs[ply])
-	sr.bufs[ply] = moves
-	if over, res := sr.r.terminalResult(s, len(moves)); over {
-		return res * (scoreMate - ply)
+	// The games without a check rule see the end of the game before the
+	// horizon: their quiescence may not look for it. Chess generates the
+	// moves only once neither the transposition table nor the pruning of
+	// the node has answered, as its quiescence finds mates and stalemates
+	// itself.
+	var moves []move
+	if !sr.chess {
+		moves = sr.r.generate(s, sr.c, sr.bufs[ply])
+		sr.bufs[ply] = moves
+		if over, res := sr.r.terminalResult(s, len(moves)); over {
+			return res * (scoreMate - ply)
+		}
 	}
 	inCheck := sr.chess && sr.r.inCheck(s)
 	if inCheck && ply < maxPly/2 {
@@ -194,6 +202,13 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int, nullOK bool) 
 		static = sr.r.eval(sr.r, s)
 		if sc, ok := sr.prune(s, depth, ply, beta, static, nullOK); ok {
 			return sc
+		}
+	}
+	if sr.chess {
+		moves = sr.r.generate(s, sr.c, sr.bufs[ply])
+		sr.bufs[ply] = moves
+		if over, res := sr.r.terminalResult(s, len(moves)); over {
+			return res * (scoreMate - ply)
 		}
 	}
 	sr.orderMoves(s, moves, ply, ttm)
