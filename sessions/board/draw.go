@@ -142,14 +142,20 @@ func (l BotLevel) Limits() engine.Limits {
 // hanging, small enough to answer within the update's transaction.
 const drawNodes = 20_000
 
+// drawLevel is how far from zero the search's score may be for the bot to judge the position
+// level rather than behind or ahead: a quarter of a pawn in chess (an evaluation gives the side
+// to move a little, and White a little at the start), less than a man in draughts.
+const drawLevel = 25
+
 // drawEqualPlies is how long a game must have gone on before the bot takes a draw in a
 // position it judges level (before that, an early offer would only save the player a game).
 const drawEqualPlies = 40
 
 // botAcceptsDraw decides a draw offered to the bot holding seat bot at ply: the bot accepts
 // when a short alpha-beta search (node-bounded, so the answer is deterministic) finds it
-// behind, or level once drawEqualPlies have been played. The search's score is for the side
-// to move, so it is turned round when the offer comes on the bot's opponent's turn.
+// behind (by more than drawLevel), or level once drawEqualPlies have been played. The search's
+// score is for the side to move, so it is turned round when the offer comes on the bot's
+// opponent's turn.
 func botAcceptsDraw(g *engine.Game, bot, ply int) bool {
 	_, info, err := g.BestMove(context.Background(), engine.Limits{Nodes: drawNodes, Algorithm: engine.AlphaBeta})
 	if err != nil {
@@ -159,5 +165,5 @@ func botAcceptsDraw(g *engine.Game, bot, ply int) bool {
 	if int(g.ToMove()) != bot {
 		score = -score
 	}
-	return score < 0 || (score == 0 && ply >= drawEqualPlies)
+	return score < -drawLevel || (score <= drawLevel && ply >= drawEqualPlies)
 }
