@@ -164,6 +164,16 @@ func (c *Catalog) Level(variant string, l board.BotLevel) string {
 	return name
 }
 
+// BotName names the bot at level l as a player of a game (plain): "Bot (strong, ≈2000)", or
+// "Bot (strong)" where the level has no measured rating in that game.
+func (c *Catalog) BotName(variant string, l board.BotLevel) string {
+	name := c.Board.Levels[l.String()]
+	if r, ok := l.Rating(variant); ok {
+		name = fmt.Sprintf("%s, ≈%d", name, r)
+	}
+	return fmt.Sprintf(c.Board.Bot, name)
+}
+
 // Control names a time control of the catalogue; an operator's control without a text is named
 // as it is.
 func (c *Catalog) Control(name string) string {

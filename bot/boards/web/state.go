@@ -296,7 +296,7 @@ func legalMoves(bd *board.Board) []string {
 func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat, variant string) string {
 	switch {
 	case s.Bot != board.NoBot:
-		return fmt.Sprintf(c.Board.Bot, c.Level(variant, s.Bot))
+		return c.BotName(variant, s.Bot)
 	case p == nil:
 		return ""
 	case strings.TrimSpace(p.FirstName) != "":
