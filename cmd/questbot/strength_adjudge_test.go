@@ -37,7 +37,7 @@ func TestAdjudicator(t *testing.T) {
 		over := false
 		for i, p := range tc.plies {
 			mover := engine.Player(i % 2)
-			if got, reason, over = a.add(tc.from+i, mover, judgement{p.score, p.ok}); over {
+			if got, reason, over = a.add(tc.from+i, mover, judgement(p)); over {
 				if i != len(tc.plies)-1 {
 					t.Errorf("%s: adjudicated at ply %d of %d", tc.name, i+1, len(tc.plies))
 				}
