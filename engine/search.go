@@ -4,6 +4,13 @@ package engine
 // deepening, a transposition table on the Zobrist hash, killer and history
 // move ordering, and a quiescence search chosen by the game (forced
 // captures for draughts, captures with stand-pat for chess and Chase).
+//
+// Chess and Chess960 (the games with a check rule) also get the selective
+// search of chess programs, in search_chess.go: check extensions, null-move
+// pruning, reverse futility and futility pruning, late move reductions,
+// aspiration windows at the root, and a quiescence search that answers
+// checks and skips captures that lose material. The other games search
+// every move to the full depth, as they always have.
 
 const (
 	scoreInf  = 1 << 30
@@ -42,6 +49,8 @@ type searcher struct {
 	// line holds the hashes of the game since its last irreversible move
 	// followed by the current search path, for repetition checks.
 	line []uint64
+	// chess turns on the selective search (see search_chess.go).
+	chess bool
 }
 
 // id identifies a move within a position (TT and killer slots).
@@ -53,7 +62,7 @@ func (m *move) id() uint64 {
 // budget runs out or maxDepth (0 = no cap) is done.
 func runAlphaBeta(g *Game, b *budget, maxDepth int, info *SearchInfo) move {
 	r := g.r
-	sr := &searcher{r: r, c: r.newCtx(), b: b, tt: make([]ttEntry, 1<<ttBits)}
+	sr := &searcher{r: r, c: r.newCtx(), b: b, tt: make([]ttEntry, 1<<ttBits), chess: r.inCheck != nil}
 	for i := range sr.bufs {
 		sr.bufs[i] = make([]move, 0, 64)
 	}
@@ -67,12 +76,18 @@ func runAlphaBeta(g *Game, b *budget, maxDepth int, info *SearchInfo) move {
 	}
 	root := append([]move(nil), r.generate(&s, sr.c, nil)...)
 	best := root[0]
+	prev := 0
 	for depth := 1; depth <= maxDepth; depth++ {
-		score, m, ok := sr.root(&s, root, depth)
+		score, m, ok := sr.aspire(&s, root, depth, prev)
 		if !ok {
-			break // interrupted: keep the last complete iteration
+			// Interrupted: keep the last complete iteration, unless this
+			// one had already proved another move better.
+			if m.npath > 0 {
+				best = m
+			}
+			break
 		}
-		best = m
+		best, prev = m, score
 		info.Depth, info.Score = depth, score
 		info.PV = sr.pv(&s, depth)
 		if score > scoreMate/2 || score < -scoreMate/2 || len(root) == 1 {
@@ -82,15 +97,17 @@ func runAlphaBeta(g *Game, b *budget, maxDepth int, info *SearchInfo) move {
 	return best
 }
 
-// root searches every root move at depth and returns the best; ok is false
-// if the budget ran out before the iteration finished.
-func (sr *searcher) root(s *State, moves []move, depth int) (int, move, bool) {
+// root searches every root move at depth within (alpha, beta) and returns
+// the best; ok is false if the budget ran out before the iteration
+// finished, and the move is then the one that had beaten the first move
+// searched, if any (a zero move otherwise). A score at or below alpha or
+// at or above beta is only a bound.
+func (sr *searcher) root(s *State, moves []move, depth, alpha, beta int) (int, move, bool) {
 	sr.orderMoves(s, moves, 0, sr.ttMove(s))
 	for i := range moves {
 		sr.pick(moves, 0, i)
 	}
-	alpha, beta := -scoreInf, scoreInf
-	var best move
+	var best, better move
 	sr.line = append(sr.line, s.Hash)
 	defer func() { sr.line = sr.line[:len(sr.line)-1] }()
 	child := &sr.states[1]
@@ -100,18 +117,24 @@ func (sr *searcher) root(s *State, moves []move, depth int) (int, move, bool) {
 		sr.r.apply(child, m)
 		var score int
 		if i == 0 {
-			score = -sr.negamax(child, depth-1, 1, -beta, -alpha)
+			score = -sr.negamax(child, depth-1, 1, -beta, -alpha, true)
 		} else {
-			score = -sr.negamax(child, depth-1, 1, -alpha-1, -alpha)
+			score = -sr.negamax(child, depth-1, 1, -alpha-1, -alpha, true)
 			if score > alpha && !sr.b.stopped {
-				score = -sr.negamax(child, depth-1, 1, -beta, -alpha)
+				score = -sr.negamax(child, depth-1, 1, -beta, -alpha, true)
 			}
 		}
 		if sr.b.stopped {
-			return 0, best, false
+			return 0, better, false
 		}
 		if score > alpha || i == 0 {
 			alpha, best = score, *m
+			if i > 0 {
+				better = *m
+			}
+		}
+		if alpha >= beta {
+			break
 		}
 	}
 	sr.store(s, depth, alpha, ttExact, best.id())
@@ -129,18 +152,31 @@ func (sr *searcher) repeated(h uint64) bool {
 	return false
 }
 
-// negamax is the main alpha-beta search.
-func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int) int {
+// negamax is the main alpha-beta search. nullOK is false right after a
+// null move (two in a row would prove nothing).
+func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int, nullOK bool) int {
 	if sr.b.tick() {
 		return 0
 	}
 	if sr.repeated(s.Hash) || (sr.r.clockLimit > 0 && int(s.Clock) >= sr.r.clockLimit) {
 		return 0
 	}
-	moves := sr.r.generate(s, sr.c, sr.bufs[ply])
-	sr.bufs[ply] = moves
-	if over, res := sr.r.terminalResult(s, len(moves)); over {
-		return res * (scoreMate - ply)
+	// The games without a check rule see the end of the game before the
+	// horizon: their quiescence may not look for it. Chess generates the
+	// moves only once neither the transposition table nor the pruning of
+	// the node has answered, as its quiescence finds mates and stalemates
+	// itself.
+	var moves []move
+	if !sr.chess {
+		moves = sr.r.generate(s, sr.c, sr.bufs[ply])
+		sr.bufs[ply] = moves
+		if over, res := sr.r.terminalResult(s, len(moves)); over {
+			return res * (scoreMate - ply)
+		}
+	}
+	inCheck := sr.chess && sr.r.inCheck(s)
+	if inCheck && ply < maxPly/2 {
+		depth++ // a check is answered at full depth
 	}
 	if depth <= 0 || ply >= maxPly-1 {
 		return sr.quiesce(s, ply, alpha, beta, 0)
@@ -149,7 +185,7 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int) int {
 	if e := &sr.tt[s.Hash&(1<<ttBits-1)]; e.hash == s.Hash {
 		ttm = e.move
 		if int(e.depth) >= depth {
-			sc := int(e.score)
+			sc := scoreFromTT(int(e.score), ply)
 			switch {
 			case e.flag == ttExact:
 				return sc
@@ -158,6 +194,21 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int) int {
 			case e.flag == ttUpper && sc <= alpha:
 				return sc
 			}
+		}
+	}
+	pv := beta-alpha > 1
+	static := -scoreInf
+	if sr.chess && !inCheck && !pv {
+		static = sr.r.eval(sr.r, s)
+		if sc, ok := sr.prune(s, depth, ply, beta, static, nullOK); ok {
+			return sc
+		}
+	}
+	if sr.chess {
+		moves = sr.r.generate(s, sr.c, sr.bufs[ply])
+		sr.bufs[ply] = moves
+		if over, res := sr.r.terminalResult(s, len(moves)); over {
+			return res * (scoreMate - ply)
 		}
 	}
 	sr.orderMoves(s, moves, ply, ttm)
@@ -171,13 +222,27 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int) int {
 		m := &moves[i]
 		*child = *s
 		sr.r.apply(child, m)
+		newDepth, red := depth-1, 0
+		if sr.chess && i > 0 && !inCheck {
+			var skip bool
+			red, skip = sr.reduce(child, m, depth, ply, i, pv, static, alpha)
+			if skip {
+				if best == -scoreInf {
+					best = static
+				}
+				continue
+			}
+		}
 		var score int
 		if i == 0 {
-			score = -sr.negamax(child, depth-1, ply+1, -beta, -alpha)
+			score = -sr.negamax(child, newDepth, ply+1, -beta, -alpha, true)
 		} else {
-			score = -sr.negamax(child, depth-1, ply+1, -alpha-1, -alpha)
+			score = -sr.negamax(child, newDepth-red, ply+1, -alpha-1, -alpha, true)
+			if red > 0 && score > alpha && !sr.b.stopped {
+				score = -sr.negamax(child, newDepth, ply+1, -alpha-1, -alpha, true)
+			}
 			if score > alpha && score < beta && !sr.b.stopped {
-				score = -sr.negamax(child, depth-1, ply+1, -beta, -alpha)
+				score = -sr.negamax(child, newDepth, ply+1, -beta, -alpha, true)
 			}
 		}
 		if sr.b.stopped {
@@ -207,7 +272,7 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int) int {
 	case best >= beta:
 		flag = ttLower
 	}
-	sr.store(s, depth, best, flag, bestID)
+	sr.storeAt(s, depth, ply, best, flag, bestID)
 	return best
 }
 
@@ -217,6 +282,9 @@ func (sr *searcher) quiesce(s *State, ply, alpha, beta, qd int) int {
 		return 0
 	}
 	r := sr.r
+	if sr.chess {
+		return sr.quiesceChess(s, ply, alpha, beta, qd)
+	}
 	eval := r.eval(r, s)
 	if r.quiescence == qNone || ply >= maxPly || qd >= maxQDepth {
 		return eval
@@ -270,11 +338,40 @@ func (sr *searcher) quiesce(s *State, ply, alpha, beta, qd int) int {
 	return best
 }
 
-// store writes a TT entry (always replacing: simple and good enough for
-// searches of a second or two).
+// store writes the TT entry of the root.
 func (sr *searcher) store(s *State, depth, score int, flag uint8, id uint64) {
+	sr.storeAt(s, depth, 0, score, flag, id)
+}
+
+// storeAt writes a TT entry for a position ply plies below the root
+// (always replacing: simple and good enough for searches of a second or
+// two). Mate scores are stored as distances from this position, so that
+// the entry reads right wherever the position comes up again.
+func (sr *searcher) storeAt(s *State, depth, ply, score int, flag uint8, id uint64) {
 	e := &sr.tt[s.Hash&(1<<ttBits-1)]
-	*e = ttEntry{hash: s.Hash, move: id, score: int32(score), depth: int8(depth), flag: flag}
+	*e = ttEntry{hash: s.Hash, move: id, score: int32(scoreToTT(score, ply)), depth: int8(depth), flag: flag}
+}
+
+// scoreToTT turns a score from the root's point of view of mate distances
+// into one counted from the position ply plies down; scoreFromTT undoes it.
+func scoreToTT(score, ply int) int {
+	switch {
+	case score > scoreMate/2:
+		return score + ply
+	case score < -scoreMate/2:
+		return score - ply
+	}
+	return score
+}
+
+func scoreFromTT(score, ply int) int {
+	switch {
+	case score > scoreMate/2:
+		return score - ply
+	case score < -scoreMate/2:
+		return score + ply
+	}
+	return score
 }
 
 // ttMove returns the TT move id of s, or 0.

@@ -194,7 +194,7 @@ func (b *Boards) Now() time.Time { return b.now() }
 func (sc *Scene) Name(c *texts.Catalog, seat int) string {
 	s := sc.Board.Seats[seat]
 	if s.Bot != board.NoBot {
-		return html.EscapeString(fmt.Sprintf(c.Board.Bot, c.Board.Levels[s.Bot.String()]))
+		return html.EscapeString(c.BotName(sc.Board.Variant, s.Bot))
 	}
 	if p := sc.Players[seat]; p != nil {
 		switch {

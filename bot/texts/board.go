@@ -3,6 +3,8 @@ package texts
 import (
 	"fmt"
 	"time"
+
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Board is what the board games say (bot/boards) beside the texts of their commands, which are
@@ -151,6 +153,26 @@ func (c *Catalog) Game(variant string) string {
 		return n
 	}
 	return variant
+}
+
+// Level names the bot's level l in a game, with the level's measured rating in that game when
+// there is one (board.BotLevel.Rating): "strong (≈2000)", or "strong" alone.
+func (c *Catalog) Level(variant string, l board.BotLevel) string {
+	name := c.Board.Levels[l.String()]
+	if r, ok := l.Rating(variant); ok {
+		return fmt.Sprintf("%s (≈%d)", name, r)
+	}
+	return name
+}
+
+// BotName names the bot at level l as a player of a game (plain): "Bot (strong, ≈2000)", or
+// "Bot (strong)" where the level has no measured rating in that game.
+func (c *Catalog) BotName(variant string, l board.BotLevel) string {
+	name := c.Board.Levels[l.String()]
+	if r, ok := l.Rating(variant); ok {
+		name = fmt.Sprintf("%s, ≈%d", name, r)
+	}
+	return fmt.Sprintf(c.Board.Bot, name)
 }
 
 // Control names a time control of the catalogue; an operator's control without a text is named

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
 )
@@ -49,8 +50,10 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	ladder := fs.Bool("ladder", false, "play the ladder of fixed-depth searches, even for chess")
 	depths := fs.String("depths", "1,2,3,4", "the depths of the ladder's rungs")
 	seed := fs.Uint64("seed", 1, "the seed of the openings")
+	uncapped := fs.Bool("uncapped", false, "search the levels' node limits to the end, without the bot's time caps")
+	wall := fs.Bool("wall", false, "time the levels' searches by the wall clock (default: by this process's CPU time)")
 	help := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: questbot strength [-game G] [-levels L,…] [-pairs N] [-elo R,…] [-movetime D] [-stockfish PATH] [-ladder] [-depths D,…] [-seed S]")
+		fmt.Fprintln(w, "usage: questbot strength [-game G] [-levels L,…] [-pairs N] [-elo R,…] [-movetime D] [-stockfish PATH] [-ladder] [-depths D,…] [-seed S] [-uncapped] [-wall]")
 		fmt.Fprintln(w, "Plays the bot's levels against Stockfish (chess) or a ladder of fixed-depth searches (any game)")
 		fmt.Fprintln(w, "and prints each level's rating with its standard error.")
 	}
@@ -76,9 +79,22 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return usageError(stderr, "strength", "-pairs must be 1 or more, not %d", *pairs)
 	}
 	m := &match{game: *game, rng: rand.New(rand.NewPCG(*seed, 0)), log: stdout}
+	// The bot's searches are capped in time; on a machine busy with other work (or with the
+	// reference engine) the wall clock would cut them short, so they are timed by the CPU time
+	// they use: a core's work, as the bot's worker has.
+	clock, cpu := cpuClock()
+	m.cpu = clock
+	if *wall || !cpu {
+		clock = nil
+	}
 	var levelPlayers []player
 	for _, l := range lv {
-		levelPlayers = append(levelPlayers, levelPlayer{l})
+		lim := l.Limits()
+		if !*uncapped {
+			lim.Time = boards.DefaultThink[l]
+			lim.Now = clock
+		}
+		levelPlayers = append(levelPlayers, levelPlayer{l, lim})
 	}
 	anchors := map[string]float64{}
 	useStockfish := *game == "chess" && !*ladder
@@ -136,24 +152,38 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	for _, e := range rate(anchors, m.results) {
 		fmt.Fprintln(stdout, " ", e)
 	}
+	fmt.Fprintln(stdout, "time a move:")
+	for _, p := range levelPlayers {
+		if t := m.clock[p.name()]; t != nil {
+			n := time.Duration(t.moves)
+			fmt.Fprintf(stdout, "  %s: %d moves, %v on average (%v at most), CPU %v on average (%v at most)\n", p.name(), t.moves,
+				(t.total / n).Round(time.Millisecond), t.longest.Round(time.Millisecond),
+				(t.cpu / n).Round(time.Millisecond), t.cpuLongest.Round(time.Millisecond))
+		}
+	}
 	return 0
 }
 
 // player chooses moves in a strength match.
 type player interface {
 	name() string
-	// move returns the move to play in g, as text g.Play reads.
-	move(ctx context.Context, g *engine.Game) (string, error)
+	// move returns the move to play in g, as text g.Play reads, and the player's judgement
+	// of the position for the side to move (centipawns, a mate as ±mateScore), when it has one.
+	move(ctx context.Context, g *engine.Game) (string, judgement, error)
 }
 
-// levelPlayer is the bot at one of its levels, searching as it does in play.
-type levelPlayer struct{ level board.BotLevel }
+// levelPlayer is the bot at one of its levels, searching as it does in play: the level's node
+// limit, capped by the time the bot's service gives the level (boards.DefaultThink).
+type levelPlayer struct {
+	level board.BotLevel
+	lim   engine.Limits
+}
 
 func (p levelPlayer) name() string { return p.level.String() }
 
-func (p levelPlayer) move(ctx context.Context, g *engine.Game) (string, error) {
-	m, _, err := g.BestMove(ctx, p.level.Limits())
-	return m.String(), err
+func (p levelPlayer) move(ctx context.Context, g *engine.Game) (string, judgement, error) {
+	m, info, err := g.BestMove(ctx, p.lim)
+	return m.String(), engineJudgement(info), err
 }
 
 // depthPlayer is an alpha-beta search to a fixed depth: a rung of the ladder.
@@ -161,9 +191,9 @@ type depthPlayer struct{ depth int }
 
 func (p depthPlayer) name() string { return "depth-" + strconv.Itoa(p.depth) }
 
-func (p depthPlayer) move(ctx context.Context, g *engine.Game) (string, error) {
-	m, _, err := g.BestMove(ctx, engine.Limits{Depth: p.depth, Nodes: 1 << 40, Algorithm: engine.AlphaBeta})
-	return m.String(), err
+func (p depthPlayer) move(ctx context.Context, g *engine.Game) (string, judgement, error) {
+	m, info, err := g.BestMove(ctx, engine.Limits{Depth: p.depth, Nodes: 1 << 40, Algorithm: engine.AlphaBeta})
+	return m.String(), engineJudgement(info), err
 }
 
 // match plays games and keeps their results.
@@ -172,6 +202,19 @@ type match struct {
 	rng     *rand.Rand
 	log     io.Writer
 	results []result
+	// clock is the time each entrant took for its moves, by name; cpu reads this process's CPU
+	// time (nil: not measured).
+	clock map[string]*moveTime
+	cpu   func() time.Time
+}
+
+// moveTime sums the time an entrant took to choose its moves: the wall clock's, and the CPU
+// time of this process (zero where it cannot be read, and for the reference engine, which runs
+// in a process of its own).
+type moveTime struct {
+	total, longest  time.Duration
+	cpu, cpuLongest time.Duration
+	moves           int
 }
 
 // play plays pairs of games between a and b, colours swapped over one opening per pair.
@@ -198,6 +241,32 @@ func (m *match) play(ctx context.Context, a, b player, pairs int) error {
 		}
 	}
 	return nil
+}
+
+// cpuNow reads this process's CPU clock (the zero Time where there is none).
+func (m *match) cpuNow() time.Time {
+	if m.cpu == nil {
+		return time.Time{}
+	}
+	return m.cpu()
+}
+
+// timed adds a move that took spent (cpu of it this process's CPU time) to the named entrant's
+// time.
+func (m *match) timed(name string, spent, cpu time.Duration) {
+	if m.clock == nil {
+		m.clock = map[string]*moveTime{}
+	}
+	t := m.clock[name]
+	if t == nil {
+		t = &moveTime{}
+		m.clock[name] = t
+	}
+	t.total += spent
+	t.longest = max(t.longest, spent)
+	t.cpu += cpu
+	t.cpuLongest = max(t.cpuLongest, cpu)
+	t.moves++
 }
 
 // scoreText writes a game's score: "wins", "loses" or "draws".
@@ -241,6 +310,7 @@ func (m *match) game1(ctx context.Context, opening []string, first, second playe
 			return 0, "", err
 		}
 	}
+	var adj adjudicator
 	for g.Ply() < maxStrengthPlies {
 		st := g.Status()
 		if st.Result == engine.Win {
@@ -256,9 +326,15 @@ func (m *match) game1(ctx context.Context, opening []string, first, second playe
 		if g.ToMove() != engine.First {
 			p = second
 		}
-		text, err := p.move(ctx, g)
+		start, cpu0 := time.Now(), m.cpuNow()
+		mover := g.ToMove()
+		text, j, err := p.move(ctx, g)
+		m.timed(p.name(), time.Since(start), m.cpuNow().Sub(cpu0))
 		if err != nil {
 			return 0, "", fmt.Errorf("%s at ply %d: %w", p.name(), g.Ply(), err)
+		}
+		if score, reason, over := adj.add(g.Ply(), mover, j); over {
+			return score, reason, nil
 		}
 		if _, err := g.Play(text); err != nil {
 			return 0, "", fmt.Errorf("%s played %q at ply %d: %w", p.name(), text, g.Ply(), err)
@@ -349,7 +425,7 @@ func (p *uciPlayer) await(prefix string) (string, error) {
 
 // move asks the engine for its move in g's position, given as the moves from the start (the
 // chess variant's move texts are UCI's long algebraic notation).
-func (p *uciPlayer) move(_ context.Context, g *engine.Game) (string, error) {
+func (p *uciPlayer) move(_ context.Context, g *engine.Game) (string, judgement, error) {
 	var moves []string
 	for _, m := range g.History() {
 		moves = append(moves, m.String())
@@ -359,20 +435,59 @@ func (p *uciPlayer) move(_ context.Context, g *engine.Game) (string, error) {
 		pos += " moves " + strings.Join(moves, " ")
 	}
 	if err := p.send(pos); err != nil {
-		return "", err
+		return "", judgement{}, err
 	}
 	if err := p.send("go movetime " + strconv.FormatInt(p.movetime.Milliseconds(), 10)); err != nil {
-		return "", err
+		return "", judgement{}, err
 	}
-	line, err := p.await("bestmove")
-	if err != nil {
-		return "", err
+	var j judgement
+	for {
+		line, err := p.await("")
+		if err != nil {
+			return "", j, err
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "info":
+			if sj, ok := uciScore(f); ok {
+				j = sj
+			}
+			continue
+		case "bestmove":
+		default:
+			continue
+		}
+		if len(f) < 2 || f[1] == "(none)" {
+			return "", j, fmt.Errorf("the UCI engine has no move: %q", line)
+		}
+		return f[1], j, nil
 	}
-	f := strings.Fields(line)
-	if len(f) < 2 || f[1] == "(none)" {
-		return "", fmt.Errorf("the UCI engine has no move: %q", line)
+}
+
+// uciScore reads the score of a UCI "info" line ("score cp 35", "score mate -3").
+func uciScore(f []string) (judgement, bool) {
+	for i := 0; i+2 < len(f); i++ {
+		if f[i] != "score" {
+			continue
+		}
+		n, err := strconv.Atoi(f[i+2])
+		if err != nil {
+			return judgement{}, false
+		}
+		switch f[i+1] {
+		case "cp":
+			return judgement{score: n, ok: true}, true
+		case "mate":
+			if n > 0 {
+				return judgement{score: mateScore, ok: true}, true
+			}
+			return judgement{score: -mateScore, ok: true}, true
+		}
 	}
-	return f[1], nil
+	return judgement{}, false
 }
 
 func (p *uciPlayer) close() {

@@ -126,7 +126,9 @@ func ParseBotLevel(s string) (BotLevel, error) {
 
 // Limits returns the search limits the AI worker gives engine.Game.BestMove for this level.
 // They bound nodes only, never time, so a level plays alike on a busy machine and a game
-// against the bot can be replayed from its seed. Strong is a few hundred milliseconds a move.
+// against the bot can be replayed from its seed (the worker caps them in time as well). In
+// chess, measured on 2026-11-27 (questbot strength, a core's CPU time): strong about 1 s a move
+// (1.04 s on average, 1.29 s at most), normal 0.1 s, easy a few milliseconds.
 func (l BotLevel) Limits() engine.Limits {
 	switch l {
 	case BotEasy:
@@ -142,14 +144,20 @@ func (l BotLevel) Limits() engine.Limits {
 // hanging, small enough to answer within the update's transaction.
 const drawNodes = 20_000
 
+// drawLevel is how far from zero the search's score may be for the bot to judge the position
+// level rather than behind or ahead: a quarter of a pawn in chess (an evaluation gives the side
+// to move a little, and White a little at the start), less than a man in draughts.
+const drawLevel = 25
+
 // drawEqualPlies is how long a game must have gone on before the bot takes a draw in a
 // position it judges level (before that, an early offer would only save the player a game).
 const drawEqualPlies = 40
 
 // botAcceptsDraw decides a draw offered to the bot holding seat bot at ply: the bot accepts
 // when a short alpha-beta search (node-bounded, so the answer is deterministic) finds it
-// behind, or level once drawEqualPlies have been played. The search's score is for the side
-// to move, so it is turned round when the offer comes on the bot's opponent's turn.
+// behind (by more than drawLevel), or level once drawEqualPlies have been played. The search's
+// score is for the side to move, so it is turned round when the offer comes on the bot's
+// opponent's turn.
 func botAcceptsDraw(g *engine.Game, bot, ply int) bool {
 	_, info, err := g.BestMove(context.Background(), engine.Limits{Nodes: drawNodes, Algorithm: engine.AlphaBeta})
 	if err != nil {
@@ -159,5 +167,5 @@ func botAcceptsDraw(g *engine.Game, bot, ply int) bool {
 	if int(g.ToMove()) != bot {
 		score = -score
 	}
-	return score < 0 || (score == 0 && ply >= drawEqualPlies)
+	return score < -drawLevel || (score <= drawLevel && ply >= drawEqualPlies)
 }

@@ -192,7 +192,7 @@ func (v *View) mine(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]
 		opponent := "…"
 		switch {
 		case bi.Opponent.Bot != board.NoBot:
-			opponent = fmt.Sprintf(t.Bot, t.Levels[bi.Opponent.Bot.String()])
+			opponent = c.BotName(bi.Variant, bi.Opponent.Bot)
 		case bi.Opponent.User != 0:
 			p, err := v.svc.Profile(ctx, tx.DB(), bi.Opponent.User)
 			if err != nil {

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure a typed move the bot plays is answered at the bottom of the chat with the move, the
@@ -33,7 +35,8 @@ func TestTypedMoveAnswered(t *testing.T) {
 		seat  int
 		title string
 		bot   string
-	}{{chess, chessSeat, "Chess", "Bot (normal)"}, {draughts, draughtsSeat, "Russian draughts", "Bot (easy)"}} {
+	}{{chess, chessSeat, "Chess", texts.For("en").BotName("chess", board.BotNormal)},
+		{draughts, draughtsSeat, "Russian draughts", texts.For("en").BotName("russian", board.BotEasy)}} {
 		bd := e.waitMine(t, game.id, game.seat)
 		g := e.replay(t, game.id)
 		// A move of this game that the other cannot read as its own.

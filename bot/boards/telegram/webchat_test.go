@@ -14,6 +14,8 @@ import (
 
 	"github.com/questbot/questbot/bot/emulator/webchat"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // browser starts a headless Chromium for the test.
@@ -124,7 +126,7 @@ func TestWebChatBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	answered := waitPage(t, ctx, "the bot's answer", func(b pageBoard) bool {
-		return strings.Contains(b.Caption, "Your turn.") && strings.Contains(b.Caption, "(Bot (easy))") && b.Width > 0
+		return strings.Contains(b.Caption, "Your turn.") && strings.Contains(b.Caption, "("+texts.For("en").BotName("chess", board.BotEasy)+")") && b.Width > 0
 	})
 	if answered.ID != first.ID || len(answered.Buttons) < 3 {
 		t.Errorf("after the bot's answer: %+v", answered)

@@ -352,7 +352,8 @@ type variant struct {
 	Name     string    `json:"name"`
 	Title    string    `json:"title"`
 	Controls []control `json:"controls"`
-	// Levels are the bot's levels, named as the Telegram view names them (texts.Board.Levels).
+	// Levels are the bot's levels in this game, named as the Telegram view names them, with
+	// their measured ratings (texts.Catalog.Level).
 	Levels []control `json:"levels"`
 }
 
@@ -378,11 +379,11 @@ func (s *Server) variants(w http.ResponseWriter, r *http.Request, c *caller) err
 		for _, tc := range tcs {
 			controls = append(controls, control{Name: tc.Name, Title: t.Control(tc.Name)})
 		}
-		var levels []control
-		for _, l := range []board.BotLevel{board.BotEasy, board.BotNormal, board.BotStrong} {
-			levels = append(levels, control{Name: l.String(), Title: t.Board.Levels[l.String()]})
-		}
 		for _, v := range boards.Games {
+			var levels []control
+			for _, l := range []board.BotLevel{board.BotEasy, board.BotNormal, board.BotStrong} {
+				levels = append(levels, control{Name: l.String(), Title: t.Level(v, l)})
+			}
 			list = append(list, variant{Name: v, Title: t.Game(v), Controls: controls, Levels: levels})
 		}
 		return nil
@@ -409,7 +410,7 @@ type gameInfo struct {
 
 // info makes a list's entry.
 func (s *Server) info(ctx context.Context, db pgxTx, lang string, bi board.Info) (gameInfo, error) {
-	name, err := s.opponentName(ctx, db, lang, bi.Opponent)
+	name, err := s.opponentName(ctx, db, lang, bi.Opponent, bi.Variant)
 	if err != nil {
 		return gameInfo{}, err
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // The browser tests drive the pages in a headless Chromium against pagesAPI, an API server of
@@ -153,15 +154,19 @@ func (a *pagesAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		pagesJSON(w, 200, map[string]any{"user": map[string]any{"id": 1, "name": "Ann", "lang": a.lang}, "csrf": pagesCSRF})
 	case path == "/variants":
-		var levels []map[string]string
-		for _, l := range []string{"easy", "normal", "strong"} {
-			levels = append(levels, map[string]string{"name": l, "title": texts.For(a.lang).Board.Levels[l]})
+		// Each game's levels, named as the server names them (with a measured rating).
+		levels := func(variant string) []map[string]string {
+			var out []map[string]string
+			for _, l := range []board.BotLevel{board.BotEasy, board.BotNormal, board.BotStrong} {
+				out = append(out, map[string]string{"name": l.String(), "title": texts.For(a.lang).Level(variant, l)})
+			}
+			return out
 		}
 		pagesJSON(w, 200, []map[string]any{
 			{"name": "russian", "title": "Russian draughts", "controls": []map[string]string{{"name": "no clock", "title": "No clock"}},
-				"levels": levels},
+				"levels": levels("russian")},
 			{"name": "chess", "title": "Chess", "controls": []map[string]string{
-				{"name": "no clock", "title": "No clock"}, {"name": "blitz", "title": "5 minutes"}}, "levels": levels},
+				{"name": "no clock", "title": "No clock"}, {"name": "blitz", "title": "5 minutes"}}, "levels": levels("chess")},
 		})
 	case path == "/games":
 		// Not in the API's order: the page puts my turn first itself.

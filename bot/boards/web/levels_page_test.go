@@ -3,9 +3,13 @@ package web_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure the game page names the bot once, with its level in the words of Telegram, numbers the
@@ -45,8 +49,23 @@ func TestPageBotLevelAndMoveNumbers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"лёгкий", "средний", "сильный"}; !slices.Equal(levels, want) {
+	ru := texts.For("ru")
+	want := []string{ru.Level("russian", board.BotEasy), ru.Level("russian", board.BotNormal), ru.Level("russian", board.BotStrong)}
+	if !slices.Equal(levels, want) || !strings.HasPrefix(levels[0], "лёгкий") || !strings.HasPrefix(levels[2], "сильный") {
 		t.Errorf("the levels offered %q, want %q", levels, want)
+	}
+	// Another game: its own levels, with their ratings, the level chosen kept.
+	chess, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`(() => {
+		document.getElementById("level").value = "strong";
+		const v = document.getElementById("variant");
+		v.value = "chess"; v.dispatchEvent(new Event("change"));
+		return [...document.querySelectorAll("#level option")].map(o => o.textContent).concat(document.getElementById("level").value); })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []string{ru.Level("chess", board.BotEasy), ru.Level("chess", board.BotNormal), ru.Level("chess", board.BotStrong), "strong"}
+	if !slices.Equal(chess, want) || !strings.Contains(chess[2], "сильный (≈") {
+		t.Errorf("the chess levels offered %q, want %q", chess, want)
 	}
 }
 

@@ -87,7 +87,7 @@ func (s *Server) top(w http.ResponseWriter, r *http.Request, c *caller) error {
 // topJSON is a leaderboard as the API answers it, in the words of catalogue t.
 func topJSON(t *texts.Catalog, rk *boards.Ranking, user int64) *topAnswer {
 	one := func(r boards.Ranked) standing {
-		name := webName(t, r.Profile, board.Seat{User: r.User})
+		name := webName(t, r.Profile, board.Seat{User: r.User}, "")
 		if name == "" {
 			name = fmt.Sprintf("#%d", r.User)
 		}

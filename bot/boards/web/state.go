@@ -227,7 +227,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	}
 	clocks := bd.Clocks(now)
 	for i, s := range bd.Seats {
-		st.Seats[i] = SeatState{Bot: s.Bot.String(), Level: c.Board.Levels[s.Bot.String()], ClockMS: clocks[i].Milliseconds()}
+		st.Seats[i] = SeatState{Bot: s.Bot.String(), Level: c.Level(bd.Variant, s.Bot), ClockMS: clocks[i].Milliseconds()}
 		if !s.Empty() {
 			st.Seats[i].Name = plain(sc.Name(c, i))
 		}
@@ -311,11 +311,11 @@ func legalMoves(bd *board.Board) []string {
 	return out
 }
 
-// webName names a player of a board in plain text, for lists.
-func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat) string {
+// webName names a player of a board of the game variant in plain text, for lists.
+func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat, variant string) string {
 	switch {
 	case s.Bot != board.NoBot:
-		return fmt.Sprintf(c.Board.Bot, c.Board.Levels[s.Bot.String()])
+		return c.BotName(variant, s.Bot)
 	case p == nil:
 		return ""
 	case strings.TrimSpace(p.FirstName) != "":
@@ -326,9 +326,9 @@ func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat) string {
 	return fmt.Sprintf("#%d", p.ID)
 }
 
-// opponentName names the opponent of a user's board in a list, in plain text, in the language
-// of lang ("" while nobody has joined).
-func (s *Server) opponentName(ctx context.Context, db pgx.Tx, lang string, seat board.Seat) (string, error) {
+// opponentName names the opponent of a user's board of the game variant in a list, in plain
+// text, in the language of lang ("" while nobody has joined).
+func (s *Server) opponentName(ctx context.Context, db pgx.Tx, lang string, seat board.Seat, variant string) (string, error) {
 	var p *botpg.Profile
 	if seat.Human() {
 		var err error
@@ -336,5 +336,5 @@ func (s *Server) opponentName(ctx context.Context, db pgx.Tx, lang string, seat 
 			return "", err
 		}
 	}
-	return webName(texts.For(lang), p, seat), nil
+	return webName(texts.For(lang), p, seat, variant), nil
 }

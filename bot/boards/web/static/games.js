@@ -42,9 +42,16 @@
     }
   }
 
+  // fillControls offers the clocks and the bot's levels of the chosen game: the levels are
+  // named by the server as Telegram names them, with their measured rating in that game.
   function fillControls() {
     const v = variants.find((x) => x.name === $("variant").value);
     $("control").replaceChildren(...((v && v.controls) || []).map((c) => el("option", { value: c.name }, c.title || c.name)));
+    const levels = (v && v.levels) || [];
+    if (levels.length) {
+      const chosen = $("level").value || "normal";
+      $("level").replaceChildren(...levels.map((l) => el("option", { value: l.name, selected: l.name === chosen }, l.title || l.name)));
+    }
   }
 
   async function loadVariants() {
@@ -56,11 +63,6 @@
     variants = r.data || [];
     $("variant").replaceChildren(...variants.map((v) => el("option", { value: v.name }, v.title || v.name)));
     fillControls();
-    // The bot's levels, named by the server as Telegram names them.
-    const levels = (variants[0] && variants[0].levels) || [];
-    if (levels.length) {
-      $("level").replaceChildren(...levels.map((l) => el("option", { value: l.name, selected: l.name === "normal" }, l.title || l.name)));
-    }
   }
 
   async function create(ev) {
