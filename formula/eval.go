@@ -198,9 +198,24 @@ func run(prog []instr, stack []float64, params []int, rnd Random) (float64, erro
 				}
 			}
 			stack[sp-1] = b2f(found)
-		default: // a binary operator: pop b, then replace a by a op b
-			sp--
-			a, b := stack[sp-1], stack[sp]
+		default: // a binary operator: replace a by a op b
+			if in.param {
+				// The left operand is params[arg], pushed here.
+				i := int(in.arg)
+				if i < 0 || i >= len(params) {
+					return 0, &UndefinedParamError{Index: i}
+				}
+				stack[sp] = float64(params[i])
+				sp++
+			}
+			var b float64
+			if in.lit {
+				b = in.val // the right operand is the literal val
+			} else {
+				sp--
+				b = stack[sp]
+			}
+			a := stack[sp-1]
 			var v float64
 			switch in.op {
 			case opAdd:
@@ -311,10 +326,16 @@ var binaryOps = map[tokenKind]opcode{
 }
 
 // instr is one instruction; arg is a parameter index or a span count, val a literal.
+//
+// A binary operator takes its operands from the stack, except that it may carry one or both of
+// them, which saves the instructions that would push them: with lit, the right operand is the
+// literal val; with param, the left operand is params[arg]. "[p3] >= 10" is one instruction.
 type instr struct {
-	op  opcode
-	arg int32
-	val float64
+	op    opcode
+	lit   bool
+	param bool
+	arg   int32
+	val   float64
 }
 
 // compiler turns a tree into postfix code, tracking how deep the value stack gets.
@@ -360,8 +381,20 @@ func (c *compiler) node(n *node) {
 			c.in(n)
 		default:
 			c.node(n.left)
-			c.node(n.right)
-			c.emit(binaryOps[n.op], 0, 0, -1)
+			if n.right.kind != nodeNumber {
+				c.node(n.right)
+				c.emit(binaryOps[n.op], 0, 0, -1)
+				break
+			}
+			// A literal right operand rides in the instruction, and so does a parameter
+			// on the left, when its push is the instruction just emitted.
+			in := instr{op: binaryOps[n.op], lit: true, val: n.right.val}
+			if last := len(c.prog) - 1; n.left.kind == nodeParam && c.prog[last].op == opParam {
+				// The push is dropped and the instruction pushes instead: the depth stays.
+				in.param, in.arg = true, c.prog[last].arg
+				c.prog = c.prog[:last]
+			}
+			c.prog = append(c.prog, in)
 		}
 	}
 }

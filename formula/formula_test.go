@@ -452,6 +452,65 @@ func TestDistribution(t *testing.T) {
 }
 
 // TestNoAllocs checks that evaluating a parsed formula allocates nothing, with ranges or not.
+// TestCarriedOperands checks the instructions that carry their operands (a literal on the
+// right, a parameter on the left): the programs they shorten, and their values next to the
+// same operations on operands from the stack.
+func TestCarriedOperands(t *testing.T) {
+	t.Parallel()
+	params := []int{7, -3, 64}
+	tests := []struct {
+		src   string
+		want  int
+		instr int // instructions in the program
+	}{
+		{"[p1] >= 7", 1, 1},
+		{"([p1]) >= 7", 1, 1},
+		{"[p1] >= 7 and [p2] < 0", 1, 3},
+		{"[p1] - 10", -3, 1},
+		{"10 - [p1]", 3, 3},
+		{"[p3] div 64 = 1", 1, 2},
+		{"[p2] mod 2", -1, 1},
+		{"[p1] / 0", 2000000000, 1},
+		{"[p2] div 0", -2000000000, 1},
+		{"[p1] * 3000000000", 2000000000, 1},
+		{"[p1] + [p2] * 2", 1, 3},
+		{"-[p1] + 1", -6, 3},
+		{"[p1] + 1 + ([p2] > 4)", 8, 3},
+		{"[1..1] + 1", 2, 5},
+		{"[p1] in 7", 1, 5},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		got, err := e.Eval(params, &fixed{})
+		if err != nil || got != tt.want {
+			t.Errorf("%q: got %d, %v; want %d", tt.src, got, err, tt.want)
+		}
+		if len(e.prog) != tt.instr {
+			t.Errorf("%q: %d instructions, want %d", tt.src, len(e.prog), tt.instr)
+		}
+		if e.maxStack < 1 || e.maxStack > 3 {
+			t.Errorf("%q: stack of %d values", tt.src, e.maxStack)
+		}
+	}
+	// A missing parameter fails where its push would have.
+	e, err := Parse("[1..2] + [p9] >= 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := &fixed{}
+	_, err = e.Eval(params, rnd)
+	var u *UndefinedParamError
+	if !errors.As(err, &u) || u.Index != 8 || !slices.Equal(rnd.calls, []int{2}) {
+		t.Errorf("got %v after draws %v, want parameter 9 undefined after one draw", err, rnd.calls)
+	}
+	if _, err := Calculate("[p4] = 0", params, nil); !errors.As(err, &u) || u.Index != 3 {
+		t.Errorf("[p4] = 0: got %v, want parameter 4 undefined", err)
+	}
+}
+
 func TestNoAllocs(t *testing.T) {
 	params := []int{44, 4631, 7584, 3152, 8270, 72}
 	rnd := alea.New("allocs")
