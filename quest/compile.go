@@ -115,6 +115,16 @@ type param struct {
 	money   int
 }
 
+// rangeOf returns the index of the first display range holding v, or -1.
+func (p *param) rangeOf(v int) int {
+	for k := range p.ranges {
+		if v >= p.ranges[k].from && v <= p.ranges[k].to {
+			return k
+		}
+	}
+	return -1
+}
+
 // bounds are the bounds of a parameter's value.
 type bounds struct{ min, max int }
 
@@ -355,8 +365,15 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		start:  -1,
 	}
 	n := len(src.Params)
-	q.taskText = compileText(src.TaskText, -1, n)
-	q.successText = compileText(src.SuccessText, -1, n)
+	ranges := make([][]string, n)
+	for i := range src.Params {
+		for _, r := range src.Params[i].Ranges {
+			ranges[i] = append(ranges[i], r.Text)
+		}
+	}
+	tc := newTextCompiler(n, ranges)
+	q.taskText = tc.text(src.TaskText, -1)
+	q.successText = tc.text(src.SuccessText, -1)
 
 	for i := range src.Params {
 		sp := &src.Params[i]
@@ -365,12 +382,12 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		q.bounds[i] = bounds{min: p.min, max: p.max}
 		p.typ, p.critType = sp.Type, sp.CritType
 		p.active, p.showWhenZero = sp.Active, sp.ShowWhenZero
-		p.critText = compileText(sp.CritText, -1, n)
+		p.critText = tc.text(sp.CritText, -1)
 		p.media = mediaOf(sp.Media)
 		p.ranges = make([]displayRange, len(sp.Ranges))
+		texts := tc.displayTexts(i, i)
 		for k, r := range sp.Ranges {
-			p.ranges[k] = displayRange{from: int(r.From), to: int(r.To),
-				text: compileText(r.Text, i, n)}
+			p.ranges[k] = displayRange{from: int(r.From), to: int(r.To), text: texts[k]}
 		}
 		switch {
 		case !sp.Active:
@@ -396,13 +413,13 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		l.success, l.fail = sl.IsSuccess, sl.IsFail
 		l.deadly, l.empty = sl.IsDeadly, sl.IsEmpty
 		l.maxVisits = int(sl.MaxVisits)
-		l.changes = compileChanges(sl.Changes, n, where{kind: inLocationChange, id: id})
+		l.changes = compileChanges(sl.Changes, tc, where{kind: inLocationChange, id: id})
 		l.texts = make([]string, len(sl.Texts))
 		l.ttexts = make([]*text, len(sl.Texts))
 		l.media = make([]media, len(sl.Texts))
 		for k := range sl.Texts {
 			l.texts[k] = sl.Texts[k].Text
-			l.ttexts[k] = compileText(sl.Texts[k].Text, -1, n)
+			l.ttexts[k] = tc.text(sl.Texts[k].Text, -1)
 			l.media[k] = mediaOf(sl.Texts[k].Media)
 			if sl.Texts[k].Text != "" {
 				l.nonEmpty = append(l.nonEmpty, int32(k))
@@ -433,12 +450,12 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		j.limit = int(sj.CountLimit)
 		j.order = sj.ShowingOrder
 		j.conds = compileConds(src, sj)
-		j.changes = compileChanges(sj.Changes, n, where{kind: inJumpChange, id: id})
+		j.changes = compileChanges(sj.Changes, tc, where{kind: inJumpChange, id: id})
 		if sj.FormulaToPass != "" {
 			j.pass = newExpr(sj.FormulaToPass, where{kind: inJumpCondition, id: id})
 		}
 		j.text, j.desc = sj.Text, sj.Description
-		j.ttext, j.tdesc = compileText(sj.Text, -1, n), compileText(sj.Description, -1, n)
+		j.ttext, j.tdesc = tc.text(sj.Text, -1), tc.text(sj.Description, -1)
 		j.media = mediaOf(sj.Media)
 		if protoNames[sj.Text] {
 			j.textKey = -1
@@ -490,7 +507,8 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 
 // compileChanges keeps the changes that differ from the default, in parameter order, and parses
 // their formulas.
-func compileChanges(src []qmm.ParamChange, nParams int, w where) changeSet {
+func compileChanges(src []qmm.ParamChange, tc *textCompiler, w where) changeSet {
+	nParams := tc.nParams
 	var out []change
 	for k := range src {
 		c := &src[k]
@@ -502,7 +520,7 @@ func compileChanges(src []qmm.ParamChange, nParams int, w where) changeSet {
 			param:    p,
 			show:     c.Showing,
 			amount:   int(c.Change),
-			critText: compileText(c.CritText, -1, nParams),
+			critText: tc.text(c.CritText, -1),
 			media:    mediaOf(c.Media),
 		}
 		switch {
