@@ -22,6 +22,10 @@ type Expr struct {
 	root     *node
 	prog     []instr
 	maxStack int // most values the program keeps on its stack at once
+	// The parameters the formula reads are indices minParam to maxParam (none when minParam
+	// > maxParam). When params holds them all, no part of the formula that draws nothing can
+	// fail, and `and` and `or` skip such a right side when the left one decides.
+	minParam, maxParam int32
 }
 
 // Calculate parses src and evaluates it: the reference's calculate(). Callers that evaluate
@@ -56,6 +60,11 @@ func (e *Expr) Eval(params []int, rnd Random) (int, error) {
 	if e == nil || len(e.prog) == 0 {
 		return 0, ErrEmptyExpr
 	}
+	short := e.minParam >= 0 && int(e.maxParam) < len(params)
+	if in := &e.prog[0]; len(e.prog) == 1 && in.param && in.lit && short {
+		// A single operation on a parameter and a literal, such as "[p3] >= 10".
+		return jsRound(binary(in.op, float64(params[in.arg]), in.val))
+	}
 	// The stack lives in a fixed array sized to the formula, so evaluation does not allocate;
 	// most formulas need a handful of slots, and clearing a large array costs time on every call.
 	var v float64
@@ -63,12 +72,12 @@ func (e *Expr) Eval(params []int, rnd Random) (int, error) {
 	switch {
 	case e.maxStack <= 8:
 		var buf [8]float64
-		v, err = run(e.prog, buf[:], params, rnd)
+		v, err = run(e.prog, buf[:], params, rnd, short)
 	case e.maxStack <= 64:
 		var buf [64]float64
-		v, err = run(e.prog, buf[:], params, rnd)
+		v, err = run(e.prog, buf[:], params, rnd, short)
 	default:
-		v, err = run(e.prog, make([]float64, e.maxStack), params, rnd)
+		v, err = run(e.prog, make([]float64, e.maxStack), params, rnd, short)
 	}
 	if err != nil {
 		return 0, err
@@ -140,10 +149,12 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// run executes a compiled program on stack, which must hold at least maxStack values.
-func run(prog []instr, stack []float64, params []int, rnd Random) (float64, error) {
+// run executes a compiled program on stack, which must hold at least maxStack values. With
+// short, opSkipFalse and opSkipTrue skip what they may skip.
+func run(prog []instr, stack []float64, params []int, rnd Random, short bool) (float64, error) {
 	sp := 0 // stack[:sp] is in use
-	for _, in := range prog {
+	for pc := 0; pc < len(prog); pc++ {
+		in := &prog[pc]
 		switch in.op {
 		case opNumber:
 			stack[sp] = in.val
@@ -198,6 +209,16 @@ func run(prog []instr, stack []float64, params []int, rnd Random) (float64, erro
 				}
 			}
 			stack[sp-1] = b2f(found)
+		case opSkipFalse:
+			if short && !truthy(stack[sp-1]) {
+				stack[sp-1] = 0
+				pc += int(in.arg)
+			}
+		case opSkipTrue:
+			if short && truthy(stack[sp-1]) {
+				stack[sp-1] = 1
+				pc += int(in.arg)
+			}
 		default: // a binary operator: replace a by a op b
 			if in.param {
 				// The left operand is params[arg], pushed here.
@@ -215,51 +236,54 @@ func run(prog []instr, stack []float64, params []int, rnd Random) (float64, erro
 				sp--
 				b = stack[sp]
 			}
-			a := stack[sp-1]
-			var v float64
-			switch in.op {
-			case opAdd:
-				v = clamp(a + b)
-			case opSub:
-				v = clamp(a - b)
-			case opMul:
-				v = clamp(a * b)
-			case opSlash:
-				v = byZero(a)
-				if b != 0 {
-					v = clamp(a / b)
-				}
-			case opDiv:
-				v = byZero(a)
-				if b != 0 {
-					v = clamp(math.Trunc(a / b))
-				}
-			case opMod:
-				v = byZero(a)
-				if b != 0 {
-					v = clamp(jsMod(a, b))
-				}
-			case opGreaterEq:
-				v = b2f(a >= b)
-			case opGreater:
-				v = b2f(a > b)
-			case opLessEq:
-				v = b2f(a <= b)
-			case opLess:
-				v = b2f(a < b)
-			case opEquals:
-				v = b2f(a == b)
-			case opNotEquals:
-				v = b2f(a != b)
-			case opAnd:
-				v = b2f(truthy(a) && truthy(b))
-			case opOr:
-				v = b2f(truthy(a) || truthy(b))
-			}
-			stack[sp-1] = v
+			stack[sp-1] = binary(in.op, stack[sp-1], b)
 		}
 	}
 	return stack[0], nil
+}
+
+// binary returns a op b for a plain binary operator.
+func binary(op opcode, a, b float64) float64 {
+	switch op {
+	case opAdd:
+		return clamp(a + b)
+	case opSub:
+		return clamp(a - b)
+	case opMul:
+		return clamp(a * b)
+	case opSlash:
+		if b == 0 {
+			return byZero(a)
+		}
+		return clamp(a / b)
+	case opDiv:
+		if b == 0 {
+			return byZero(a)
+		}
+		return clamp(math.Trunc(a / b))
+	case opMod:
+		if b == 0 {
+			return byZero(a)
+		}
+		return clamp(jsMod(a, b))
+	case opGreaterEq:
+		return b2f(a >= b)
+	case opGreater:
+		return b2f(a > b)
+	case opLessEq:
+		return b2f(a <= b)
+	case opLess:
+		return b2f(a < b)
+	case opEquals:
+		return b2f(a == b)
+	case opNotEquals:
+		return b2f(a != b)
+	case opAnd:
+		return b2f(truthy(a) && truthy(b))
+	case opOr:
+		return b2f(truthy(a) || truthy(b))
+	}
+	return 0
 }
 
 // pick draws one value from the spans [from0, to0, from1, to1, …] (each already truncated and
@@ -293,16 +317,18 @@ func pick(bounds []float64, rnd Random) (float64, error) {
 type opcode uint8
 
 const (
-	opNumber  opcode = iota // push val
-	opParam                 // push params[arg]
-	opNeg                   // negate the top
-	opClamp                 // clamp the top to ±maxValue
-	opPoint                 // truncate the top x and push it again: the span x..x
-	opSpan                  // truncate the top two (from, to) and order them
-	opHull                  // replace arg spans by one: min(froms, max)..max(tos, 0)
-	opPick                  // replace arg spans by a random value from them (one draw)
-	opInSpans               // pop arg spans, then replace the top x by 1 if x is in one, else 0
-	opAdd                   // the rest pop b, then replace the top a by a op b
+	opNumber    opcode = iota // push val
+	opParam                   // push params[arg]
+	opNeg                     // negate the top
+	opClamp                   // clamp the top to ±maxValue
+	opPoint                   // truncate the top x and push it again: the span x..x
+	opSpan                    // truncate the top two (from, to) and order them
+	opHull                    // replace arg spans by one: min(froms, max)..max(tos, 0)
+	opPick                    // replace arg spans by a random value from them (one draw)
+	opInSpans                 // pop arg spans, then replace the top x by 1 if x is in one, else 0
+	opSkipFalse               // if the top is false, make it 0 and skip arg instructions
+	opSkipTrue                // if the top is true, make it 1 and skip arg instructions
+	opAdd                     // the rest pop b, then replace the top a by a op b
 	opSub
 	opMul
 	opSlash
@@ -338,16 +364,20 @@ type instr struct {
 	val   float64
 }
 
-// compiler turns a tree into postfix code, tracking how deep the value stack gets.
+// compiler turns a tree into postfix code, tracking how deep the value stack gets, which
+// parameters the code reads and how many draws it makes.
 type compiler struct {
-	prog       []instr
-	depth, max int
+	prog               []instr
+	depth, max         int
+	minParam, maxParam int32
+	picks              int
 }
 
 func compile(root *node) *Expr {
-	c := &compiler{}
+	c := &compiler{minParam: math.MaxInt32, maxParam: -1}
 	c.node(root)
-	return &Expr{root: root, prog: c.prog, maxStack: c.max}
+	return &Expr{root: root, prog: c.prog, maxStack: c.max, minParam: c.minParam,
+		maxParam: c.maxParam}
 }
 
 // emit appends an instruction that changes the stack depth by delta.
@@ -355,7 +385,17 @@ func (c *compiler) emit(op opcode, arg int, val float64, delta int) {
 	c.prog = append(c.prog, instr{op: op, arg: int32(arg), val: val})
 	c.depth += delta
 	c.max = max(c.max, c.depth)
+	switch op {
+	case opParam:
+		c.minParam, c.maxParam = min(c.minParam, int32(arg)), max(c.maxParam, int32(arg))
+	case opPick:
+		c.picks++
+	}
 }
+
+// shortMin is the least number of instructions of a right side of `and` or `or` that is worth
+// a skip.
+const shortMin = 2
 
 // node compiles code that leaves the value of n on the stack. Operands are always evaluated
 // left before right, and both sides of `and`/`or` are evaluated (draws happen either way).
@@ -379,24 +419,49 @@ func (c *compiler) node(n *node) {
 			c.emit(opPick, 1, 0, -1)
 		case tkIn:
 			c.in(n)
-		default:
+		case tkAnd, tkOr:
+			// When the left side decides and the right one draws nothing, the right one
+			// need not run: its value cannot change the result, and it cannot fail when
+			// every parameter is there (which Eval checks).
 			c.node(n.left)
-			if n.right.kind != nodeNumber {
-				c.node(n.right)
-				c.emit(binaryOps[n.op], 0, 0, -1)
+			at := len(c.prog)
+			skip := opSkipFalse
+			if n.op == tkOr {
+				skip = opSkipTrue
+			}
+			c.emit(skip, 0, 0, 0)
+			picks := c.picks
+			c.binary(n)
+			if c.picks != picks || len(c.prog)-at-1 < shortMin {
+				// Skips are relative, so dropping this one leaves those after it valid.
+				c.prog = append(c.prog[:at], c.prog[at+1:]...)
 				break
 			}
-			// A literal right operand rides in the instruction, and so does a parameter
-			// on the left, when its push is the instruction just emitted.
-			in := instr{op: binaryOps[n.op], lit: true, val: n.right.val}
-			if last := len(c.prog) - 1; n.left.kind == nodeParam && c.prog[last].op == opParam {
-				// The push is dropped and the instruction pushes instead: the depth stays.
-				in.param, in.arg = true, c.prog[last].arg
-				c.prog = c.prog[:last]
-			}
-			c.prog = append(c.prog, in)
+			c.prog[at].arg = int32(len(c.prog) - at - 1)
+		default:
+			c.node(n.left)
+			c.binary(n)
 		}
 	}
+}
+
+// binary compiles the right operand of a plain binary operator n, the left one being compiled
+// already, and the operator.
+func (c *compiler) binary(n *node) {
+	if n.right.kind != nodeNumber {
+		c.node(n.right)
+		c.emit(binaryOps[n.op], 0, 0, -1)
+		return
+	}
+	// A literal right operand rides in the instruction, and so does a parameter on the left,
+	// when its push is the instruction just emitted.
+	in := instr{op: binaryOps[n.op], lit: true, val: n.right.val}
+	if last := len(c.prog) - 1; n.left.kind == nodeParam && c.prog[last].op == opParam {
+		// The push is dropped and the instruction pushes instead: the depth stays.
+		in.param, in.arg = true, c.prog[last].arg
+		c.prog = c.prog[:last]
+	}
+	c.prog = append(c.prog, in)
 }
 
 // spans compiles an operand of `to` (or the items of a range list) into spans on the stack and

@@ -465,7 +465,7 @@ func TestCarriedOperands(t *testing.T) {
 	}{
 		{"[p1] >= 7", 1, 1},
 		{"([p1]) >= 7", 1, 1},
-		{"[p1] >= 7 and [p2] < 0", 1, 3},
+		{"[p1] >= 7 and [p2] < 0", 1, 4},
 		{"[p1] - 10", -3, 1},
 		{"10 - [p1]", 3, 3},
 		{"[p3] div 64 = 1", 1, 2},
@@ -508,6 +508,62 @@ func TestCarriedOperands(t *testing.T) {
 	}
 	if _, err := Calculate("[p4] = 0", params, nil); !errors.As(err, &u) || u.Index != 3 {
 		t.Errorf("[p4] = 0: got %v, want parameter 4 undefined", err)
+	}
+}
+
+// TestSkips checks that `and` and `or` skip a right side that draws nothing only when the left
+// one decides and every parameter is there, giving the values, draws and errors of the full
+// evaluation.
+func TestSkips(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src    string
+		params []int
+		want   int
+		err    bool
+		calls  []int
+		skips  int // skip instructions in the program
+	}{
+		{"[p1] = 0 and [p2] > 1 + [p3]", []int{1, 5, 2}, 0, false, nil, 1},
+		{"[p1] = 0 and [p2] > 1 + [p3]", []int{0, 5, 2}, 1, false, nil, 1},
+		{"[p1] = 0 or [p2] > 1 + [p3]", []int{0, 0, 2}, 1, false, nil, 1},
+		{"[p1] = 0 or [p2] > 1 + [p3]", []int{1, 0, 2}, 0, false, nil, 1},
+		{"[p1] and [p2] > 1 + [p3]", []int{7, 5, 2}, 1, false, nil, 1},
+		{"[p1] = 0 and [p2] > 1 + [p3] and [p3] <> 6", []int{1, 5, 2}, 0, false, nil, 2},
+		// A missing parameter fails even where the left side decides, as in the reference.
+		{"[p1] = 0 and [p2] > 1 + [p3]", []int{1, 5}, 0, true, nil, 1},
+		{"[p1] = 0 and [p0] > 1 + [p3]", []int{1, 5, 2}, 0, true, nil, 1},
+		// A right side that draws is always evaluated, so is one too short to skip.
+		{"[p1] = 0 and [p2] > [1..3]", []int{1, 5, 2}, 0, false, []int{3}, 0},
+		{"[p1] = 0 and 1", []int{1, 5, 2}, 0, false, nil, 0},
+		{"[1..2] = 0 or [p2] > 1 + [p3]", []int{1, 5, 2}, 1, false, []int{2}, 1},
+		{"(0/0) and [p2] > 1 + [p3]", []int{1, 5, 2}, 1, false, nil, 1},
+		{"(" + inf + " - " + inf + ") and [p2] > 1 + [p3]", []int{1, 5, 2}, 0, false, nil, 1},
+		{"(" + inf + " - " + inf + ") or [p2] > 1 + [p3]", []int{1, 5, 2}, 1, false, nil, 1},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		rnd := &fixed{vals: []int{1}}
+		got, err := e.Eval(tt.params, rnd)
+		if (err != nil) != tt.err || got != tt.want {
+			t.Errorf("%q %v: got %d, %v; want %d (error %v)", tt.src, tt.params, got, err, tt.want,
+				tt.err)
+		}
+		if !slices.Equal(rnd.calls, tt.calls) {
+			t.Errorf("%q: draws %v, want %v", tt.src, rnd.calls, tt.calls)
+		}
+		skips := 0
+		for _, in := range e.prog {
+			if in.op == opSkipFalse || in.op == opSkipTrue {
+				skips++
+			}
+		}
+		if skips != tt.skips {
+			t.Errorf("%q: %d skips, want %d", tt.src, skips, tt.skips)
+		}
 	}
 }
 
