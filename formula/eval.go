@@ -2,6 +2,7 @@ package formula
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -376,9 +377,23 @@ type compiler struct {
 func compile(root *node) *Expr {
 	c := &compiler{minParam: math.MaxInt32, maxParam: -1}
 	c.node(root)
-	return &Expr{root: root, prog: c.prog, maxStack: c.max, minParam: c.minParam,
-		maxParam: c.maxParam}
+	e := Expr{root: root, maxStack: c.max, minParam: c.minParam, maxParam: c.maxParam}
+	if len(c.prog) > shortProg {
+		e.prog = slices.Clip(c.prog)
+		return &e
+	}
+	// Most formulas are a few instructions long: they share the Expr's allocation, so that
+	// evaluation reads one place in memory.
+	with := &struct {
+		Expr
+		prog [shortProg]instr
+	}{Expr: e}
+	with.Expr.prog = with.prog[:copy(with.prog[:], c.prog)]
+	return &with.Expr
 }
+
+// shortProg is the longest program kept in the allocation of its Expr.
+const shortProg = 4
 
 // emit appends an instruction that changes the stack depth by delta.
 func (c *compiler) emit(op opcode, arg int, val float64, delta int) {
