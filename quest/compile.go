@@ -29,6 +29,8 @@ type Quest struct {
 	taskText    *text
 	successText *text
 
+	textKeys int // the number of distinct jump texts (see jump.textKey)
+
 	// texts caches the formulas of texts that are substituted stage by stage (those with
 	// [dN] tags, see text), which are only known once the text is substituted. Keys are
 	// formula sources, values *expr.
@@ -213,8 +215,13 @@ type location struct {
 	byFormula bool
 	textSel   *expr // nil when the text-select formula is empty
 
-	// out lists the jumps leaving this location (by id), in file order.
-	out []int32
+	// out lists the jumps leaving this location (by id), in file order, and outOrder their
+	// showing orders.
+	out      []int32
+	outOrder []int32
+	// allOut tells that every jump of out is always a candidate: none leads to a location
+	// with a visit limit, or can be hidden by the old-TGE rule (see jump.dest).
+	allOut bool
 	// counted tells that the visits of this location id are recorded in State.Visits: some
 	// location with this id has a visit limit or cycles through several texts.
 	counted bool
@@ -232,11 +239,13 @@ type jump struct {
 	order      int32
 	conds      []cond
 	changes    changeSet
-	pass       *expr // formulaToPass, nil when empty
-	text       string
-	desc       string
-	ttext      *text // text, compiled
-	tdesc      *text // desc, compiled
+	// pass is formulaToPass; its src is "" when it is empty. It is kept in the jump, which the
+	// player reads anyway, rather than behind a pointer: every candidate jump reads it.
+	pass  expr
+	text  string
+	desc  string
+	ttext *text // text, compiled
+	tdesc *text // desc, compiled
 	// counted tells that the uses of this jump id are recorded in State.Jumped: some jump
 	// with this id has a count limit.
 	counted bool
@@ -252,9 +261,9 @@ type jump struct {
 // expr is a formula of the quest, parsed at compile time. A formula that failed to parse keeps
 // its error, which is reported when the formula is evaluated.
 type expr struct {
-	src   string
 	e     *formula.Expr
 	err   error
+	src   string
 	where where
 }
 
@@ -452,7 +461,7 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		j.conds = compileConds(src, sj)
 		j.changes = compileChanges(sj.Changes, tc, where{kind: inJumpChange, id: id})
 		if sj.FormulaToPass != "" {
-			j.pass = newExpr(sj.FormulaToPass, where{kind: inJumpCondition, id: id})
+			j.pass = *newExpr(sj.FormulaToPass, where{kind: inJumpCondition, id: id})
 		}
 		j.text, j.desc = sj.Text, sj.Description
 		j.ttext, j.tdesc = tc.text(sj.Text, -1), tc.text(sj.Description, -1)
@@ -469,6 +478,7 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		}
 		outByID[int(sj.From)] = append(outByID[int(sj.From)], int32(i))
 	}
+	q.textKeys = len(textKeys)
 
 	q.jumpByID.freeze()
 	countedLocs := make(map[int]bool)
@@ -502,7 +512,24 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 			j.dest = dest
 		}
 	}
+	q.candidates()
 	return q, nil
+}
+
+// candidates fills what the locations keep about their outgoing jumps as candidates.
+func (q *Quest) candidates() {
+	for i := range q.locs {
+		l := &q.locs[i]
+		l.allOut = true
+		l.outOrder = make([]int32, len(l.out))
+		for n, k := range l.out {
+			j := &q.jumps[k]
+			l.outOrder[n] = j.order
+			if (j.to >= 0 && q.locs[j.to].maxVisits != 0) || (q.oldTGE && j.dest != nil) {
+				l.allOut = false
+			}
+		}
+	}
 }
 
 // compileChanges keeps the changes that differ from the default, in parameter order, and parses
