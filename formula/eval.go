@@ -27,6 +27,9 @@ type Expr struct {
 	// > maxParam). When params holds them all, no part of the formula that draws nothing can
 	// fail, and `and` and `or` skip such a right side when the left one decides.
 	minParam, maxParam int32
+	// pure tells that the program makes no draw and has no infinite literal, the only source
+	// of a NaN result.
+	pure bool
 }
 
 // Calculate parses src and evaluates it: the reference's calculate(). Callers that evaluate
@@ -47,6 +50,13 @@ func (e *Expr) String() string {
 	var b strings.Builder
 	e.root.write(&b)
 	return b.String()
+}
+
+// Pure reports whether evaluating the formula with nParams parameter values draws nothing and
+// cannot fail. Such a formula may be evaluated before or after other draws, or not at all,
+// without changing what anything else draws or returns.
+func (e *Expr) Pure(nParams int) bool {
+	return e != nil && len(e.prog) > 0 && e.pure && e.minParam >= 0 && int(e.maxParam) < nParams
 }
 
 // Eval evaluates the formula with params[i] as the value of [p(i+1)], drawing from rnd, and
@@ -372,12 +382,14 @@ type compiler struct {
 	depth, max         int
 	minParam, maxParam int32
 	picks              int
+	inf                bool // some literal is infinite
 }
 
 func compile(root *node) *Expr {
 	c := &compiler{minParam: math.MaxInt32, maxParam: -1}
 	c.node(root)
-	e := Expr{root: root, maxStack: c.max, minParam: c.minParam, maxParam: c.maxParam}
+	e := Expr{root: root, maxStack: c.max, minParam: c.minParam, maxParam: c.maxParam,
+		pure: c.picks == 0 && !c.inf}
 	if len(c.prog) > shortProg {
 		e.prog = slices.Clip(c.prog)
 		return &e
@@ -401,6 +413,8 @@ func (c *compiler) emit(op opcode, arg int, val float64, delta int) {
 	c.depth += delta
 	c.max = max(c.max, c.depth)
 	switch op {
+	case opNumber:
+		c.inf = c.inf || math.IsInf(val, 0)
 	case opParam:
 		c.minParam, c.maxParam = min(c.minParam, int32(arg)), max(c.maxParam, int32(arg))
 	case opPick:
@@ -471,6 +485,7 @@ func (c *compiler) binary(n *node) {
 	// A literal right operand rides in the instruction, and so does a parameter on the left,
 	// when its push is the instruction just emitted.
 	in := instr{op: binaryOps[n.op], lit: true, val: n.right.val}
+	c.inf = c.inf || math.IsInf(n.right.val, 0)
 	if last := len(c.prog) - 1; n.left.kind == nodeParam && c.prog[last].op == opParam {
 		// The push is dropped and the instruction pushes instead: the depth stays.
 		in.param, in.arg = true, c.prog[last].arg

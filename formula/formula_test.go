@@ -567,6 +567,42 @@ func TestSkips(t *testing.T) {
 	}
 }
 
+// TestPure checks which formulas report that they neither draw nor fail.
+func TestPure(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src     string
+		nParams int
+		want    bool
+	}{
+		{"[p1] + 2 * [p3] div 4 mod 3 > 1 and 5 / 0 <= [p2] or 0 / 0", 3, true},
+		{"[p1] in [1..3; 7] and [p2] in 2 to 4", 2, true},
+		{"-" + strings.Repeat("9", 300) + " * 0", 0, true},
+		{"[p3] + 1", 2, false},
+		{"[p0] + 1", 2, false},
+		{"[1..3] + [p1]", 1, false},
+		{"[p1] and [5]", 1, false},
+		{"2 to 3", 0, false},
+		{"[1..2] in [p1]", 1, true}, // the sides swap: the list is tested, not drawn
+		{"[1..2] in 2 to 3", 0, false},
+		{inf + " * 0", 0, false},
+		{"[p1] - " + inf, 1, false},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%.40q: %v", tt.src, err)
+		}
+		if got := e.Pure(tt.nParams); got != tt.want {
+			t.Errorf("%.40q with %d parameters: pure %v, want %v", tt.src, tt.nParams, got, tt.want)
+		}
+	}
+	var none *Expr
+	if none.Pure(1) {
+		t.Error("a nil Expr is pure")
+	}
+}
+
 func TestNoAllocs(t *testing.T) {
 	params := []int{44, 4631, 7584, 3152, 8270, 72}
 	rnd := alea.New("allocs")
