@@ -1,6 +1,7 @@
 package quest
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,7 @@ import (
 // create or hide a tag of a later stage: every inserted value is wrapped in <clr>…<clrEnd>, and
 // "[pN]" and the player tags contain neither "<" inside nor "{" or "}". A display string is
 // inserted before the formulas are found, so it could break that rule: rendering checks each
-// one (see render). Left to the staged substitution are texts whose [d tags the scanner treats
+// one (see renderTo). Left to the staged substitution are texts whose [d tags the scanner treats
 // in other ways than "[dN]" with a known N ([dN:formula], unknown parameters, a [d followed by
 // digits and another character), texts where a {formula} would enclose a display string, and
 // players whose tag values contain "<" or "[p" (a value could then form a tag).
@@ -27,9 +28,12 @@ type text struct {
 	plain   bool   // no tags at all: render returns src
 	tags    bool   // has player tags
 	display bool   // has [dN] display strings
-	size    int    // the rendered size, short of long tag values (see render)
-	staged  bool   // render runs the staged substitution
-	parts   []part
+	// late tells that the display strings must all be inserted before the first formula is
+	// evaluated (as the staged substitution does): some formula may draw or fail.
+	late   bool
+	size   int  // the rendered size, short of long tag values (see render)
+	staged bool // render runs the staged substitution
+	parts  []part
 }
 
 // Kinds of text parts.
@@ -123,6 +127,9 @@ func (c *textCompiler) text(src string, diamond int) *text {
 		t.plain, t.parts = true, nil
 	}
 	for _, p := range t.parts {
+		if p.kind == partFormula && (p.f.e == nil || !p.f.e.Pure(c.nParams)) {
+			t.late = t.display
+		}
 		switch p.kind {
 		case partLiteral:
 			t.size += len(p.lit)
@@ -231,7 +238,109 @@ func (t *text) lit(s string) {
 
 // render substitutes a compiled text.
 func (t *substituter) render(x *text) (string, error) {
-	return t.renderAt(x, 0)
+	if x.plain {
+		return x.src, nil
+	}
+	if cap(t.buf) < x.size {
+		t.buf = make([]byte, 0, max(x.size, 2*cap(t.buf)))
+	}
+	buf, err := t.renderTo(t.buf[:0], x, 0)
+	t.buf = buf[:0]
+	if err != nil {
+		return "", err
+	}
+	return string(buf), nil
+}
+
+// renderTo appends the substituted text x, inserted depth display strings deep, to buf.
+func (t *substituter) renderTo(buf []byte, x *text, depth int) ([]byte, error) {
+	if depth > maxTextDepth {
+		return buf, ErrTextTooDeep
+	}
+	if x.plain {
+		return append(buf, x.src...), nil
+	}
+	staged := x.staged || ((x.tags || x.display) && t.nested())
+	var a *alea.Alea
+	if x.display && !staged {
+		// A display string that turns out to need the staged substitution makes the whole
+		// text start again, with the generator as it was.
+		var ok bool
+		a, ok = t.rnd.(*alea.Alea)
+		staged = !ok
+	}
+	switch {
+	case staged:
+		return t.appendStaged(buf, x, depth)
+	case x.late:
+		return t.renderLate(buf, x, depth, a)
+	}
+	// Display strings and formulas in text order: the formulas draw nothing and cannot fail,
+	// so this is the order of the staged substitution's draws and errors.
+	start := len(buf)
+	var saved alea.Alea
+	if a != nil {
+		saved = *a
+	}
+	var err error
+	for i := range x.parts {
+		p := &x.parts[i]
+		switch p.kind {
+		case partLiteral:
+			buf = append(buf, p.lit...)
+		case partDisplay:
+			r := t.q.params[p.n].rangeOf(t.params[p.n])
+			if r < 0 {
+				buf = append(buf, p.lit...)
+				continue
+			}
+			buf = append(buf, clr...)
+			at := len(buf)
+			if buf, err = t.renderTo(buf, p.display[r], depth+1); err != nil {
+				return buf, err
+			}
+			if !inertDisplay(buf[at:]) {
+				*a = saved
+				return t.appendStaged(buf[:start], x, depth)
+			}
+			buf = append(buf, clrEnd...)
+		default:
+			if buf, err = t.appendValue(buf, p); err != nil {
+				return buf, err
+			}
+		}
+	}
+	return buf, nil
+}
+
+// appendValue appends the value of a formula, player tag or parameter part, wrapped.
+func (t *substituter) appendValue(buf []byte, p *part) ([]byte, error) {
+	buf = append(buf, clr...)
+	switch p.kind {
+	case partFormula:
+		v, err := p.f.eval(t.params, t.rnd)
+		if err != nil {
+			return buf, err
+		}
+		buf = strconv.AppendInt(buf, int64(v), 10)
+	case partTag:
+		buf = append(buf, t.tagValues()[p.n]...)
+	case partParam:
+		buf = strconv.AppendInt(buf, int64(t.params[p.n]), 10)
+	}
+	return append(buf, clrEnd...), nil
+}
+
+// inertDisplay reports whether an inserted display string leaves the later stages of the
+// substitution alone: it holds no [d tag and no brace.
+func inertDisplay(b []byte) bool {
+	return !bytes.Contains(b, []byte("[d")) && !bytes.ContainsAny(b, "{}")
+}
+
+// appendStaged appends the text x substituted stage by stage.
+func (t *substituter) appendStaged(buf []byte, x *text, depth int) ([]byte, error) {
+	str, err := t.subst(x.src, x.diamond, depth)
+	return append(buf, str...), err
 }
 
 // displayBlock is a display string rendered for a text; wrap tells that a range held the value
@@ -241,83 +350,52 @@ type displayBlock struct {
 	wrap bool
 }
 
-// renderAt substitutes a compiled text inserted depth display strings deep.
-func (t *substituter) renderAt(x *text, depth int) (string, error) {
-	if depth > maxTextDepth {
-		return "", ErrTextTooDeep
-	}
-	if x.plain {
-		return x.src, nil
-	}
-	if x.staged || ((x.tags || x.display) && t.nested()) {
-		return t.subst(x.src, x.diamond, depth)
-	}
-	// Display strings are inserted first, drawing in their order, before any formula of the
-	// text is evaluated.
-	var buf [16]displayBlock
-	blocks := buf[:0]
-	if x.display {
-		a, ok := t.rnd.(*alea.Alea)
-		if !ok {
-			return t.subst(x.src, x.diamond, depth)
+// renderLate is renderTo for a text whose display strings must all be inserted before its
+// formulas are evaluated; a is the generator.
+func (t *substituter) renderLate(buf []byte, x *text, depth int, a *alea.Alea) ([]byte, error) {
+	saved := *a
+	var blocks []displayBlock
+	for i := range x.parts {
+		p := &x.parts[i]
+		if p.kind != partDisplay {
+			continue
 		}
-		start := *a
-		for i := range x.parts {
-			p := &x.parts[i]
-			if p.kind != partDisplay {
-				continue
-			}
-			r := t.q.params[p.n].rangeOf(t.params[p.n])
-			if r < 0 {
-				blocks = append(blocks, displayBlock{s: p.lit})
-				continue
-			}
-			inner, err := t.renderAt(p.display[r], depth+1)
-			if err != nil {
-				return "", err
-			}
-			if strings.Contains(inner, "[d") || strings.ContainsAny(inner, "{}") {
-				// The inserted text would take part in the later stages: the staged
-				// substitution handles it, drawing again from the start.
-				*a = start
-				return t.subst(x.src, x.diamond, depth)
-			}
-			blocks = append(blocks, displayBlock{s: inner, wrap: true})
+		r := t.q.params[p.n].rangeOf(t.params[p.n])
+		if r < 0 {
+			blocks = append(blocks, displayBlock{s: p.lit})
+			continue
 		}
+		inner, err := t.renderTo(nil, p.display[r], depth+1)
+		if err != nil {
+			return buf, err
+		}
+		if !inertDisplay(inner) {
+			*a = saved
+			return t.appendStaged(buf, x, depth)
+		}
+		blocks = append(blocks, displayBlock{s: string(inner), wrap: true})
 	}
-	var b strings.Builder
-	b.Grow(x.size)
-	var num [24]byte
 	for i := range x.parts {
 		p := &x.parts[i]
 		switch p.kind {
 		case partLiteral:
-			b.WriteString(p.lit)
-			continue
+			buf = append(buf, p.lit...)
 		case partDisplay:
 			d := blocks[0]
 			blocks = blocks[1:]
 			if !d.wrap {
-				b.WriteString(d.s)
+				buf = append(buf, d.s...)
 				continue
 			}
-			b.WriteString(clr)
-			b.WriteString(d.s)
-		case partFormula:
-			v, err := p.f.eval(t.params, t.rnd)
-			if err != nil {
-				return "", err
+			buf = append(buf, clr...)
+			buf = append(buf, d.s...)
+			buf = append(buf, clrEnd...)
+		default:
+			var err error
+			if buf, err = t.appendValue(buf, p); err != nil {
+				return buf, err
 			}
-			b.WriteString(clr)
-			b.Write(strconv.AppendInt(num[:0], int64(v), 10))
-		case partTag:
-			b.WriteString(clr)
-			b.WriteString(t.tagValues()[p.n])
-		case partParam:
-			b.WriteString(clr)
-			b.Write(strconv.AppendInt(num[:0], int64(t.params[p.n]), 10))
 		}
-		b.WriteString(clrEnd)
 	}
-	return b.String(), nil
+	return buf, nil
 }
