@@ -45,8 +45,6 @@ type substituter struct {
 	tagsDone   bool
 	tagsNested bool // some value contains "<" or "[p" (see text)
 	nestedDone bool // tagsNested is known (it is also when tagsDone)
-
-	buf []byte // scratch space of render
 }
 
 // srDate writes the date days after now in the player's way: "5 February 3024" (the year

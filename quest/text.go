@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/questbot/questbot/formula/alea"
 )
@@ -31,7 +32,6 @@ type text struct {
 	// late tells that the display strings must all be inserted before the first formula is
 	// evaluated (as the staged substitution does): some formula may draw or fail.
 	late   bool
-	size   int  // the rendered size, short of long tag values (see render)
 	staged bool // render runs the staged substitution
 	parts  []part
 }
@@ -130,15 +130,6 @@ func (c *textCompiler) text(src string, diamond int) *text {
 		if p.kind == partFormula && (p.f.e == nil || !p.f.e.Pure(c.nParams)) {
 			t.late = t.display
 		}
-		switch p.kind {
-		case partLiteral:
-			t.size += len(p.lit)
-		case partDisplay:
-			t.size += len(clr) + len(clrEnd) + 40
-		default:
-			// <clr>, <clrEnd> and a number (or a tag value of that size).
-			t.size += len(clr) + len(clrEnd) + 20
-		}
 	}
 	return t
 }
@@ -236,20 +227,29 @@ func (t *text) lit(s string) {
 	}
 }
 
+// renderBufs holds the scratch buffers of render, so that a rendered text costs one
+// allocation, its string.
+var renderBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxRenderBuf is the largest buffer kept for reuse.
+const maxRenderBuf = 64 << 10
+
 // render substitutes a compiled text.
 func (t *substituter) render(x *text) (string, error) {
 	if x.plain {
 		return x.src, nil
 	}
-	if cap(t.buf) < x.size {
-		t.buf = make([]byte, 0, max(x.size, 2*cap(t.buf)))
+	bp := renderBufs.Get().(*[]byte)
+	buf, err := t.renderTo((*bp)[:0], x, 0)
+	str := string(buf)
+	if cap(buf) <= maxRenderBuf {
+		*bp = buf[:0]
+		renderBufs.Put(bp)
 	}
-	buf, err := t.renderTo(t.buf[:0], x, 0)
-	t.buf = buf[:0]
 	if err != nil {
 		return "", err
 	}
-	return string(buf), nil
+	return str, nil
 }
 
 // renderTo appends the substituted text x, inserted depth display strings deep, to buf.
