@@ -72,9 +72,17 @@ func (e *Expr) Eval(params []int, rnd Random) (int, error) {
 		return 0, ErrEmptyExpr
 	}
 	short := e.minParam >= 0 && int(e.maxParam) < len(params)
-	if in := &e.prog[0]; len(e.prog) == 1 && in.param && in.lit && short {
-		// A single operation on a parameter and a literal, such as "[p3] >= 10".
-		return jsRound(binary(in.op, float64(params[in.arg]), in.val))
+	if in := &e.prog[0]; len(e.prog) == 1 && short {
+		// A formula of one instruction: a literal, a parameter, or an operation on a
+		// parameter and a literal, such as "[p3] >= 10".
+		switch {
+		case in.op == opNumber:
+			return jsRound(in.val)
+		case in.op == opParam:
+			return jsRound(float64(params[in.arg]))
+		case in.param && in.lit:
+			return jsRound(binary(in.op, float64(params[in.arg]), in.val))
+		}
 	}
 	// The stack lives in a fixed array sized to the formula, so evaluation does not allocate;
 	// most formulas need a handful of slots, and clearing a large array costs time on every call.
