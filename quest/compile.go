@@ -222,6 +222,10 @@ type location struct {
 	// allOut tells that every jump of out is always a candidate: none leads to a location
 	// with a visit limit, or can be hidden by the old-TGE rule (see jump.dest).
 	allOut bool
+	// oneOrder tells that the jumps of out all have the same showing order; oneKey is their
+	// text key when they all have the same one, else -1.
+	oneOrder bool
+	oneKey   int32
 	// counted tells that the visits of this location id are recorded in State.Visits: some
 	// location with this id has a visit limit or cycles through several texts.
 	counted bool
@@ -520,11 +524,20 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 func (q *Quest) candidates() {
 	for i := range q.locs {
 		l := &q.locs[i]
-		l.allOut = true
+		l.allOut, l.oneOrder, l.oneKey = true, true, -1
+		if len(l.out) > 0 {
+			l.oneKey = q.jumps[l.out[0]].textKey
+		}
 		l.outOrder = make([]int32, len(l.out))
 		for n, k := range l.out {
 			j := &q.jumps[k]
 			l.outOrder[n] = j.order
+			if j.order != l.outOrder[0] {
+				l.oneOrder = false
+			}
+			if j.textKey != l.oneKey {
+				l.oneKey = -1
+			}
 			if (j.to >= 0 && q.locs[j.to].maxVisits != 0) || (q.oldTGE && j.dest != nil) {
 				l.allOut = false
 			}

@@ -229,6 +229,25 @@ func TestSortByOrderMatchesNaive(t *testing.T) {
 	}
 }
 
+// Ensure the sort of items with one key makes the same draws and the same order as the
+// reference's.
+func TestShuffleTiesMatchesNaive(t *testing.T) {
+	for size := 0; size < 60; size++ {
+		items, ord := make([]int32, size), make([]int32, size)
+		for i := range items {
+			items[i], ord[i] = int32(i), 5
+		}
+		items2 := append([]int32(nil), items...)
+		seed := fmt.Sprint(size)
+		r1, r2 := alea.New(seed), alea.New(seed)
+		naiveSort(items, ord, r1)
+		shuffleTies(items2, r2)
+		if fmt.Sprint(items) != fmt.Sprint(items2) || r1.State() != r2.State() {
+			t.Fatalf("size %d: got %v, want %v", size, items2, items)
+		}
+	}
+}
+
 // Ensure dates are written as the reference writes them, in the clock's time zone.
 func TestSRDate(t *testing.T) {
 	now := time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC)

@@ -523,7 +523,7 @@ func (e *engine) enterLocation() (int, bool, error) {
 	}
 
 	// 8. One jump per text, 9. the offered list.
-	e.groupJumps()
+	e.groupJumps(l)
 	e.clearJumps()
 	withText := false
 	for _, pos := range e.kept {
@@ -652,6 +652,10 @@ func (e *engine) limitReached(j *jump) bool {
 
 // sortJumps orders the candidate jumps of location l by showing order (see sortByOrder).
 func (e *engine) sortJumps(l *location) {
+	if l.oneOrder {
+		shuffleTies(e.cand, e.rnd)
+		return
+	}
 	ord := e.ord[:0]
 	if l.allOut {
 		ord = append(ord, l.outOrder...)
@@ -711,6 +715,18 @@ func sortByOrder(items, ord, ties []int32, rnd formula.Random) []int32 {
 		}
 	}
 	return ties
+}
+
+// shuffleTies is sortByOrder for items that all have the same key. The tied positions are then
+// always i and every position after it, so the draw at position i picks position i+r.
+func shuffleTies(items []int32, rnd formula.Random) {
+	for i := 0; i < len(items)-1; i++ {
+		r := rnd.Random(len(items) - i)
+		if r < 0 || r >= len(items)-i {
+			r = 0 // only a broken random source gets here
+		}
+		items[i], items[i+r] = items[i+r], items[i]
+	}
 }
 
 // jumpActive reports whether jump j can be taken now (the reference's isJumpActive).
@@ -774,12 +790,18 @@ type textGroup struct {
 // by one jump keeps it if it is active (after a draw when its priority is below 1) or always
 // shown; a text used by several jumps keeps one active jump drawn by priority, or else the first
 // always-shown one. It leaves the positions of the kept jumps in e.kept.
-func (e *engine) groupJumps() {
+func (e *engine) groupJumps(l *location) {
 	q, cand, active := e.q, e.cand, e.active
 	e.kept = e.kept[:0]
 	keys := e.keys[:0]
-	for _, k := range cand {
-		keys = append(keys, q.jumps[k].textKey)
+	if key := l.oneKey; key >= 0 {
+		for range cand {
+			keys = append(keys, key)
+		}
+	} else {
+		for _, k := range cand {
+			keys = append(keys, q.jumps[k].textKey)
+		}
 	}
 	e.keys = keys
 	if len(e.groups) < q.textKeys {
