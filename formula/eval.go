@@ -30,6 +30,82 @@ type Expr struct {
 	// pure tells that the program makes no draw and has no infinite literal, the only source
 	// of a NaN result.
 	pure bool
+	// cond is the formula in the form evaluated without the stack, nil when it has no such
+	// form (see cond).
+	cond *cond
+}
+
+// cond is a formula, or a part of one, made of terms joined by `and` and `or`, where a term is
+// a literal or a parameter followed by operations with literals ("[p3] div 10 >= 2"). Such a
+// formula draws nothing and, when every parameter it reads is there, cannot fail, so `and`
+// and `or` may skip their right side once the left one decides; the terms are evaluated
+// without a stack. Most conditions of quests have this form.
+type cond struct {
+	op          opcode // opAnd or opOr; for a term, op is opNumber
+	left, right *cond
+	term        []instr // a term: a push (opNumber, opParam or an operation carrying both operands), then operations carrying a literal
+}
+
+// condOf returns the cond form of n, or nil.
+func condOf(n *node, prog []instr) *cond {
+	if n.kind == nodeBinary && (n.op == tkAnd || n.op == tkOr) {
+		l, r := condOf(n.left, nil), condOf(n.right, nil)
+		if l == nil || r == nil {
+			return nil
+		}
+		op := opAnd
+		if n.op == tkOr {
+			op = opOr
+		}
+		return &cond{op: op, left: l, right: r}
+	}
+	if prog == nil {
+		c := &compiler{}
+		c.node(n)
+		prog = slices.Clip(c.prog)
+	}
+	if len(prog) == 0 {
+		return nil
+	}
+	if in := prog[0]; in.op != opNumber && in.op != opParam && !(in.param && in.lit) {
+		return nil
+	}
+	for _, in := range prog[1:] {
+		if in.op < opAdd || !in.lit || in.param {
+			return nil
+		}
+	}
+	return &cond{op: opNumber, term: prog}
+}
+
+// eval evaluates c with every parameter it reads in params.
+func (c *cond) eval(params []int) float64 {
+	switch c.op {
+	case opAnd:
+		if !truthy(c.left.eval(params)) {
+			return 0
+		}
+		return b2f(truthy(c.right.eval(params)))
+	case opOr:
+		if truthy(c.left.eval(params)) {
+			return 1
+		}
+		return b2f(truthy(c.right.eval(params)))
+	}
+	in := &c.term[0]
+	var v float64
+	switch {
+	case in.op == opNumber:
+		v = in.val
+	case in.op == opParam:
+		v = float64(params[in.arg])
+	default:
+		v = binary(in.op, float64(params[in.arg]), in.val)
+	}
+	for i := 1; i < len(c.term); i++ {
+		v = binary(c.term[i].op, v, c.term[i].val)
+	}
+	return v
 }
 
 // Calculate parses src and evaluates it: the reference's calculate(). Callers that evaluate
@@ -72,17 +148,8 @@ func (e *Expr) Eval(params []int, rnd Random) (int, error) {
 		return 0, ErrEmptyExpr
 	}
 	short := e.minParam >= 0 && int(e.maxParam) < len(params)
-	if in := &e.prog[0]; len(e.prog) == 1 && short {
-		// A formula of one instruction: a literal, a parameter, or an operation on a
-		// parameter and a literal, such as "[p3] >= 10".
-		switch {
-		case in.op == opNumber:
-			return jsRound(in.val)
-		case in.op == opParam:
-			return jsRound(float64(params[in.arg]))
-		case in.param && in.lit:
-			return jsRound(binary(in.op, float64(params[in.arg]), in.val))
-		}
+	if e.cond != nil && short {
+		return jsRound(e.cond.eval(params))
 	}
 	// The stack lives in a fixed array sized to the formula, so evaluation does not allocate;
 	// most formulas need a handful of slots, and clearing a large array costs time on every call.
@@ -400,6 +467,7 @@ func compile(root *node) *Expr {
 		pure: c.picks == 0 && !c.inf}
 	if len(c.prog) > shortProg {
 		e.prog = slices.Clip(c.prog)
+		e.cond = condOf(root, e.prog)
 		return &e
 	}
 	// Most formulas are a few instructions long: they share the Expr's allocation, so that
@@ -407,8 +475,13 @@ func compile(root *node) *Expr {
 	with := &struct {
 		Expr
 		prog [shortProg]instr
+		cond cond
 	}{Expr: e}
 	with.Expr.prog = with.prog[:copy(with.prog[:], c.prog)]
+	if cd := condOf(root, with.Expr.prog); cd != nil {
+		with.cond = *cd
+		with.Expr.cond = &with.cond
+	}
 	return &with.Expr
 }
 

@@ -603,6 +603,48 @@ func TestPure(t *testing.T) {
 	}
 }
 
+// TestCondForm checks which formulas get the form evaluated without the stack, and that it
+// gives the stack machine's values.
+func TestCondForm(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src  string
+		cond bool
+	}{
+		{"0", true},
+		{"[p2]", true},
+		{"[p2] = 5", true},
+		{"([p3] div 10) > 0 and ([p3] div 10) <= 3 and ([p1] = 0 or ([p1] = 4 and [p2] < 10))", true},
+		{"[p1] * 2 - 7 >= 1 or 0", true},
+		{"[p1] + [p2]", false},
+		{"[p1] = 0 and [p2] > 1 + [p3]", false},
+		{"[p1] = 0 and [1..3]", false},
+		{"-[p1] > 0", false},
+		{"[p1] in 7", false},
+	}
+	rnd := alea.New("cond")
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		if (e.cond != nil) != tt.cond {
+			t.Errorf("%q: cond form %v, want %v", tt.src, e.cond != nil, tt.cond)
+		}
+		if e.cond == nil {
+			continue
+		}
+		for n := 0; n < 200; n++ {
+			params := []int{rnd.Random(12) - 3, rnd.Random(30) - 5, rnd.Random(60)}
+			stack := make([]float64, e.maxStack)
+			want, err := run(e.prog, stack, params, nil, false)
+			if got := e.cond.eval(params); err != nil || got != want {
+				t.Fatalf("%q %v: cond form %v, stack %v (%v)", tt.src, params, got, want, err)
+			}
+		}
+	}
+}
+
 func TestNoAllocs(t *testing.T) {
 	params := []int{44, 4631, 7584, 3152, 8270, 72}
 	rnd := alea.New("allocs")
