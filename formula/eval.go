@@ -516,6 +516,10 @@ func (c *compiler) node(n *node) {
 	case nodeParam:
 		c.emit(opParam, n.param, 0, 1)
 	case nodeNeg:
+		if v, ok := constant(n); ok {
+			c.emit(opNumber, 0, v, 1)
+			break
+		}
 		c.node(n.left)
 		c.emit(opNeg, 0, 0, 0)
 	case nodeRange:
@@ -558,21 +562,35 @@ func (c *compiler) node(n *node) {
 // binary compiles the right operand of a plain binary operator n, the left one being compiled
 // already, and the operator.
 func (c *compiler) binary(n *node) {
-	if n.right.kind != nodeNumber {
+	v, ok := constant(n.right)
+	if !ok {
 		c.node(n.right)
 		c.emit(binaryOps[n.op], 0, 0, -1)
 		return
 	}
 	// A literal right operand rides in the instruction, and so does a parameter on the left,
 	// when its push is the instruction just emitted.
-	in := instr{op: binaryOps[n.op], lit: true, val: n.right.val}
-	c.inf = c.inf || math.IsInf(n.right.val, 0)
+	in := instr{op: binaryOps[n.op], lit: true, val: v}
+	c.inf = c.inf || math.IsInf(v, 0)
 	if last := len(c.prog) - 1; n.left.kind == nodeParam && c.prog[last].op == opParam {
 		// The push is dropped and the instruction pushes instead: the depth stays.
 		in.param, in.arg = true, c.prog[last].arg
 		c.prog = c.prog[:last]
 	}
 	c.prog = append(c.prog, in)
+}
+
+// constant returns the value of a literal, or of a literal under unary minus signs ("-1"):
+// negation is exact and never clamped, so its value is known when the formula is compiled.
+func constant(n *node) (float64, bool) {
+	switch n.kind {
+	case nodeNumber:
+		return n.val, true
+	case nodeNeg:
+		v, ok := constant(n.left)
+		return -v, ok
+	}
+	return 0, false
 }
 
 // spans compiles an operand of `to` (or the items of a range list) into spans on the stack and
