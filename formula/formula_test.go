@@ -649,6 +649,28 @@ func TestCondForm(t *testing.T) {
 	}
 }
 
+// TestBinaryInRun checks that the stack machine's binary operations agree with binary, which
+// the cond form uses.
+func TestBinaryInRun(t *testing.T) {
+	t.Parallel()
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 2.5, -7.25, 3, 1e300, -1e300, 2e9, -2e9,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	same := func(x, y float64) bool {
+		return x == y && math.Signbit(x) == math.Signbit(y) || x != x && y != y
+	}
+	for op := opAdd; op <= opOr; op++ {
+		for _, a := range vals {
+			for _, b := range vals {
+				prog := []instr{{op: opNumber, val: a}, {op: opNumber, val: b}, {op: op}}
+				got, err := run(prog, make([]float64, 2), nil, nil, false)
+				if want := binary(op, a, b); err != nil || !same(got, want) {
+					t.Errorf("op %d, %v and %v: run %v (%v), binary %v", op, a, b, got, err, want)
+				}
+			}
+		}
+	}
+}
+
 func TestNoAllocs(t *testing.T) {
 	params := []int{44, 4631, 7584, 3152, 8270, 72}
 	rnd := alea.New("allocs")
