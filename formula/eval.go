@@ -2,6 +2,7 @@ package formula
 
 import (
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +23,89 @@ type Expr struct {
 	root     *node
 	prog     []instr
 	maxStack int // most values the program keeps on its stack at once
+	// The parameters the formula reads are indices minParam to maxParam (none when minParam
+	// > maxParam). When params holds them all, no part of the formula that draws nothing can
+	// fail, and `and` and `or` skip such a right side when the left one decides.
+	minParam, maxParam int32
+	// pure tells that the program makes no draw and has no infinite literal, the only source
+	// of a NaN result.
+	pure bool
+	// cond is the formula in the form evaluated without the stack, nil when it has no such
+	// form (see cond).
+	cond *cond
+}
+
+// cond is a formula, or a part of one, made of terms joined by `and` and `or`, where a term is
+// a literal or a parameter followed by operations with literals ("[p3] div 10 >= 2"). Such a
+// formula draws nothing and, when every parameter it reads is there, cannot fail, so `and`
+// and `or` may skip their right side once the left one decides; the terms are evaluated
+// without a stack. Most conditions of quests have this form.
+type cond struct {
+	op          opcode // opAnd or opOr; for a term, op is opNumber
+	left, right *cond
+	term        []instr // a term: a push (opNumber, opParam or an operation carrying both operands), then operations carrying a literal
+}
+
+// condOf returns the cond form of n, or nil.
+func condOf(n *node, prog []instr) *cond {
+	if n.kind == nodeBinary && (n.op == tkAnd || n.op == tkOr) {
+		l, r := condOf(n.left, nil), condOf(n.right, nil)
+		if l == nil || r == nil {
+			return nil
+		}
+		op := opAnd
+		if n.op == tkOr {
+			op = opOr
+		}
+		return &cond{op: op, left: l, right: r}
+	}
+	if prog == nil {
+		c := &compiler{}
+		c.node(n)
+		prog = slices.Clip(c.prog)
+	}
+	if len(prog) == 0 {
+		return nil
+	}
+	if in := prog[0]; in.op != opNumber && in.op != opParam && !(in.param && in.lit) {
+		return nil
+	}
+	for _, in := range prog[1:] {
+		if in.op < opAdd || !in.lit || in.param {
+			return nil
+		}
+	}
+	return &cond{op: opNumber, term: prog}
+}
+
+// eval evaluates c with every parameter it reads in params.
+func (c *cond) eval(params []int) float64 {
+	switch c.op {
+	case opAnd:
+		if !truthy(c.left.eval(params)) {
+			return 0
+		}
+		return b2f(truthy(c.right.eval(params)))
+	case opOr:
+		if truthy(c.left.eval(params)) {
+			return 1
+		}
+		return b2f(truthy(c.right.eval(params)))
+	}
+	in := &c.term[0]
+	var v float64
+	switch {
+	case in.op == opNumber:
+		v = in.val
+	case in.op == opParam:
+		v = float64(params[in.arg])
+	default:
+		v = binary(in.op, float64(params[in.arg]), in.val)
+	}
+	for i := 1; i < len(c.term); i++ {
+		v = binary(c.term[i].op, v, c.term[i].val)
+	}
+	return v
 }
 
 // Calculate parses src and evaluates it: the reference's calculate(). Callers that evaluate
@@ -44,6 +128,13 @@ func (e *Expr) String() string {
 	return b.String()
 }
 
+// Pure reports whether evaluating the formula with nParams parameter values draws nothing and
+// cannot fail. Such a formula may be evaluated before or after other draws, or not at all,
+// without changing what anything else draws or returns.
+func (e *Expr) Pure(nParams int) bool {
+	return e != nil && len(e.prog) > 0 && e.pure && e.minParam >= 0 && int(e.maxParam) < nParams
+}
+
 // Eval evaluates the formula with params[i] as the value of [p(i+1)], drawing from rnd, and
 // rounds the result like JavaScript's Math.round (half toward +∞: 2.5 → 3, −2.5 → −2).
 //
@@ -56,6 +147,10 @@ func (e *Expr) Eval(params []int, rnd Random) (int, error) {
 	if e == nil || len(e.prog) == 0 {
 		return 0, ErrEmptyExpr
 	}
+	short := e.minParam >= 0 && int(e.maxParam) < len(params)
+	if e.cond != nil && short {
+		return jsRound(e.cond.eval(params))
+	}
 	// The stack lives in a fixed array sized to the formula, so evaluation does not allocate;
 	// most formulas need a handful of slots, and clearing a large array costs time on every call.
 	var v float64
@@ -63,12 +158,12 @@ func (e *Expr) Eval(params []int, rnd Random) (int, error) {
 	switch {
 	case e.maxStack <= 8:
 		var buf [8]float64
-		v, err = run(e.prog, buf[:], params, rnd)
+		v, err = run(e.prog, buf[:], params, rnd, short)
 	case e.maxStack <= 64:
 		var buf [64]float64
-		v, err = run(e.prog, buf[:], params, rnd)
+		v, err = run(e.prog, buf[:], params, rnd, short)
 	default:
-		v, err = run(e.prog, make([]float64, e.maxStack), params, rnd)
+		v, err = run(e.prog, make([]float64, e.maxStack), params, rnd, short)
 	}
 	if err != nil {
 		return 0, err
@@ -140,10 +235,12 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// run executes a compiled program on stack, which must hold at least maxStack values.
-func run(prog []instr, stack []float64, params []int, rnd Random) (float64, error) {
+// run executes a compiled program on stack, which must hold at least maxStack values. With
+// short, opSkipFalse and opSkipTrue skip what they may skip.
+func run(prog []instr, stack []float64, params []int, rnd Random, short bool) (float64, error) {
 	sp := 0 // stack[:sp] is in use
-	for _, in := range prog {
+	for pc := 0; pc < len(prog); pc++ {
+		in := &prog[pc]
 		switch in.op {
 		case opNumber:
 			stack[sp] = in.val
@@ -198,9 +295,36 @@ func run(prog []instr, stack []float64, params []int, rnd Random) (float64, erro
 				}
 			}
 			stack[sp-1] = b2f(found)
-		default: // a binary operator: pop b, then replace a by a op b
-			sp--
-			a, b := stack[sp-1], stack[sp]
+		case opSkipFalse:
+			if short && !truthy(stack[sp-1]) {
+				stack[sp-1] = 0
+				pc += int(in.arg)
+			}
+		case opSkipTrue:
+			if short && truthy(stack[sp-1]) {
+				stack[sp-1] = 1
+				pc += int(in.arg)
+			}
+		default: // a binary operator: replace a by a op b
+			if in.param {
+				// The left operand is params[arg], pushed here.
+				i := int(in.arg)
+				if i < 0 || i >= len(params) {
+					return 0, &UndefinedParamError{Index: i}
+				}
+				stack[sp] = float64(params[i])
+				sp++
+			}
+			var b float64
+			if in.lit {
+				b = in.val // the right operand is the literal val
+			} else {
+				sp--
+				b = stack[sp]
+			}
+			// The switch of binary, written out here: a call per operation costs the
+			// loop a tenth of its time. TestBinaryInRun checks that the two agree.
+			a := stack[sp-1]
 			var v float64
 			switch in.op {
 			case opAdd:
@@ -247,6 +371,50 @@ func run(prog []instr, stack []float64, params []int, rnd Random) (float64, erro
 	return stack[0], nil
 }
 
+// binary returns a op b for a plain binary operator.
+func binary(op opcode, a, b float64) float64 {
+	switch op {
+	case opAdd:
+		return clamp(a + b)
+	case opSub:
+		return clamp(a - b)
+	case opMul:
+		return clamp(a * b)
+	case opSlash:
+		if b == 0 {
+			return byZero(a)
+		}
+		return clamp(a / b)
+	case opDiv:
+		if b == 0 {
+			return byZero(a)
+		}
+		return clamp(math.Trunc(a / b))
+	case opMod:
+		if b == 0 {
+			return byZero(a)
+		}
+		return clamp(jsMod(a, b))
+	case opGreaterEq:
+		return b2f(a >= b)
+	case opGreater:
+		return b2f(a > b)
+	case opLessEq:
+		return b2f(a <= b)
+	case opLess:
+		return b2f(a < b)
+	case opEquals:
+		return b2f(a == b)
+	case opNotEquals:
+		return b2f(a != b)
+	case opAnd:
+		return b2f(truthy(a) && truthy(b))
+	case opOr:
+		return b2f(truthy(a) || truthy(b))
+	}
+	return 0
+}
+
 // pick draws one value from the spans [from0, to0, from1, to1, …] (each already truncated and
 // ordered): r = random(total size), then the value at offset r when the spans are laid end to
 // end. Sums are computed in the reference's order, so even inexact (huge) sizes match.
@@ -278,16 +446,18 @@ func pick(bounds []float64, rnd Random) (float64, error) {
 type opcode uint8
 
 const (
-	opNumber  opcode = iota // push val
-	opParam                 // push params[arg]
-	opNeg                   // negate the top
-	opClamp                 // clamp the top to ±maxValue
-	opPoint                 // truncate the top x and push it again: the span x..x
-	opSpan                  // truncate the top two (from, to) and order them
-	opHull                  // replace arg spans by one: min(froms, max)..max(tos, 0)
-	opPick                  // replace arg spans by a random value from them (one draw)
-	opInSpans               // pop arg spans, then replace the top x by 1 if x is in one, else 0
-	opAdd                   // the rest pop b, then replace the top a by a op b
+	opNumber    opcode = iota // push val
+	opParam                   // push params[arg]
+	opNeg                     // negate the top
+	opClamp                   // clamp the top to ±maxValue
+	opPoint                   // truncate the top x and push it again: the span x..x
+	opSpan                    // truncate the top two (from, to) and order them
+	opHull                    // replace arg spans by one: min(froms, max)..max(tos, 0)
+	opPick                    // replace arg spans by a random value from them (one draw)
+	opInSpans                 // pop arg spans, then replace the top x by 1 if x is in one, else 0
+	opSkipFalse               // if the top is false, make it 0 and skip arg instructions
+	opSkipTrue                // if the top is true, make it 1 and skip arg instructions
+	opAdd                     // the rest pop b, then replace the top a by a op b
 	opSub
 	opMul
 	opSlash
@@ -311,30 +481,74 @@ var binaryOps = map[tokenKind]opcode{
 }
 
 // instr is one instruction; arg is a parameter index or a span count, val a literal.
+//
+// A binary operator takes its operands from the stack, except that it may carry one or both of
+// them, which saves the instructions that would push them: with lit, the right operand is the
+// literal val; with param, the left operand is params[arg]. "[p3] >= 10" is one instruction.
 type instr struct {
-	op  opcode
-	arg int32
-	val float64
+	op    opcode
+	lit   bool
+	param bool
+	arg   int32
+	val   float64
 }
 
-// compiler turns a tree into postfix code, tracking how deep the value stack gets.
+// compiler turns a tree into postfix code, tracking how deep the value stack gets, which
+// parameters the code reads and how many draws it makes.
 type compiler struct {
-	prog       []instr
-	depth, max int
+	prog               []instr
+	depth, max         int
+	minParam, maxParam int32
+	picks              int
+	inf                bool // some literal is infinite
 }
 
 func compile(root *node) *Expr {
-	c := &compiler{}
+	c := &compiler{minParam: math.MaxInt32, maxParam: -1}
 	c.node(root)
-	return &Expr{root: root, prog: c.prog, maxStack: c.max}
+	e := Expr{root: root, maxStack: c.max, minParam: c.minParam, maxParam: c.maxParam,
+		pure: c.picks == 0 && !c.inf}
+	if len(c.prog) > shortProg {
+		e.prog = slices.Clip(c.prog)
+		e.cond = condOf(root, e.prog)
+		return &e
+	}
+	// Most formulas are a few instructions long: they share the Expr's allocation, so that
+	// evaluation reads one place in memory.
+	with := &struct {
+		Expr
+		prog [shortProg]instr
+		cond cond
+	}{Expr: e}
+	with.Expr.prog = with.prog[:copy(with.prog[:], c.prog)]
+	if cd := condOf(root, with.Expr.prog); cd != nil {
+		with.cond = *cd
+		with.Expr.cond = &with.cond
+	}
+	return &with.Expr
 }
+
+// shortProg is the longest program kept in the allocation of its Expr.
+const shortProg = 4
 
 // emit appends an instruction that changes the stack depth by delta.
 func (c *compiler) emit(op opcode, arg int, val float64, delta int) {
 	c.prog = append(c.prog, instr{op: op, arg: int32(arg), val: val})
 	c.depth += delta
 	c.max = max(c.max, c.depth)
+	switch op {
+	case opNumber:
+		c.inf = c.inf || math.IsInf(val, 0)
+	case opParam:
+		c.minParam, c.maxParam = min(c.minParam, int32(arg)), max(c.maxParam, int32(arg))
+	case opPick:
+		c.picks++
+	}
 }
+
+// shortMin is the least number of instructions of a right side of `and` or `or` that is worth
+// a skip.
+const shortMin = 2
 
 // node compiles code that leaves the value of n on the stack. Operands are always evaluated
 // left before right, and both sides of `and`/`or` are evaluated (draws happen either way).
@@ -345,6 +559,10 @@ func (c *compiler) node(n *node) {
 	case nodeParam:
 		c.emit(opParam, n.param, 0, 1)
 	case nodeNeg:
+		if v, ok := constant(n); ok {
+			c.emit(opNumber, 0, v, 1)
+			break
+		}
 		c.node(n.left)
 		c.emit(opNeg, 0, 0, 0)
 	case nodeRange:
@@ -358,12 +576,64 @@ func (c *compiler) node(n *node) {
 			c.emit(opPick, 1, 0, -1)
 		case tkIn:
 			c.in(n)
+		case tkAnd, tkOr:
+			// When the left side decides and the right one draws nothing, the right one
+			// need not run: its value cannot change the result, and it cannot fail when
+			// every parameter is there (which Eval checks).
+			c.node(n.left)
+			at := len(c.prog)
+			skip := opSkipFalse
+			if n.op == tkOr {
+				skip = opSkipTrue
+			}
+			c.emit(skip, 0, 0, 0)
+			picks := c.picks
+			c.binary(n)
+			if c.picks != picks || len(c.prog)-at-1 < shortMin {
+				// Skips are relative, so dropping this one leaves those after it valid.
+				c.prog = append(c.prog[:at], c.prog[at+1:]...)
+				break
+			}
+			c.prog[at].arg = int32(len(c.prog) - at - 1)
 		default:
 			c.node(n.left)
-			c.node(n.right)
-			c.emit(binaryOps[n.op], 0, 0, -1)
+			c.binary(n)
 		}
 	}
+}
+
+// binary compiles the right operand of a plain binary operator n, the left one being compiled
+// already, and the operator.
+func (c *compiler) binary(n *node) {
+	v, ok := constant(n.right)
+	if !ok {
+		c.node(n.right)
+		c.emit(binaryOps[n.op], 0, 0, -1)
+		return
+	}
+	// A literal right operand rides in the instruction, and so does a parameter on the left,
+	// when its push is the instruction just emitted.
+	in := instr{op: binaryOps[n.op], lit: true, val: v}
+	c.inf = c.inf || math.IsInf(v, 0)
+	if last := len(c.prog) - 1; n.left.kind == nodeParam && c.prog[last].op == opParam {
+		// The push is dropped and the instruction pushes instead: the depth stays.
+		in.param, in.arg = true, c.prog[last].arg
+		c.prog = c.prog[:last]
+	}
+	c.prog = append(c.prog, in)
+}
+
+// constant returns the value of a literal, or of a literal under unary minus signs ("-1"):
+// negation is exact and never clamped, so its value is known when the formula is compiled.
+func constant(n *node) (float64, bool) {
+	switch n.kind {
+	case nodeNumber:
+		return n.val, true
+	case nodeNeg:
+		v, ok := constant(n.left)
+		return -v, ok
+	}
+	return 0, false
 }
 
 // spans compiles an operand of `to` (or the items of a range list) into spans on the stack and

@@ -452,6 +452,225 @@ func TestDistribution(t *testing.T) {
 }
 
 // TestNoAllocs checks that evaluating a parsed formula allocates nothing, with ranges or not.
+// TestCarriedOperands checks the instructions that carry their operands (a literal on the
+// right, a parameter on the left): the programs they shorten, and their values next to the
+// same operations on operands from the stack.
+func TestCarriedOperands(t *testing.T) {
+	t.Parallel()
+	params := []int{7, -3, 64}
+	tests := []struct {
+		src   string
+		want  int
+		instr int // instructions in the program
+	}{
+		{"[p1] >= 7", 1, 1},
+		{"([p1]) >= 7", 1, 1},
+		{"[p1] >= 7 and [p2] < 0", 1, 4},
+		{"[p1] - 10", -3, 1},
+		{"10 - [p1]", 3, 3},
+		{"[p3] div 64 = 1", 1, 2},
+		{"[p2] mod 2", -1, 1},
+		{"[p1] / 0", 2000000000, 1},
+		{"[p2] div 0", -2000000000, 1},
+		{"[p1] * 3000000000", 2000000000, 1},
+		{"[p1] + [p2] * 2", 1, 3},
+		{"-[p1] + 1", -6, 3},
+		{"[p2] >= -3", 1, 1},
+		{"[p1] * - - 2", 14, 1},
+		{"-5 - [p1]", -12, 3},
+		{"[p1] + 1 + ([p2] > 4)", 8, 3},
+		{"[1..1] + 1", 2, 5},
+		{"[p1] in 7", 1, 5},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		got, err := e.Eval(params, &fixed{})
+		if err != nil || got != tt.want {
+			t.Errorf("%q: got %d, %v; want %d", tt.src, got, err, tt.want)
+		}
+		if len(e.prog) != tt.instr {
+			t.Errorf("%q: %d instructions, want %d", tt.src, len(e.prog), tt.instr)
+		}
+		if e.maxStack < 1 || e.maxStack > 3 {
+			t.Errorf("%q: stack of %d values", tt.src, e.maxStack)
+		}
+	}
+	// A missing parameter fails where its push would have.
+	e, err := Parse("[1..2] + [p9] >= 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := &fixed{}
+	_, err = e.Eval(params, rnd)
+	var u *UndefinedParamError
+	if !errors.As(err, &u) || u.Index != 8 || !slices.Equal(rnd.calls, []int{2}) {
+		t.Errorf("got %v after draws %v, want parameter 9 undefined after one draw", err, rnd.calls)
+	}
+	if _, err := Calculate("[p4] = 0", params, nil); !errors.As(err, &u) || u.Index != 3 {
+		t.Errorf("[p4] = 0: got %v, want parameter 4 undefined", err)
+	}
+}
+
+// TestSkips checks that `and` and `or` skip a right side that draws nothing only when the left
+// one decides and every parameter is there, giving the values, draws and errors of the full
+// evaluation.
+func TestSkips(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src    string
+		params []int
+		want   int
+		err    bool
+		calls  []int
+		skips  int // skip instructions in the program
+	}{
+		{"[p1] = 0 and [p2] > 1 + [p3]", []int{1, 5, 2}, 0, false, nil, 1},
+		{"[p1] = 0 and [p2] > 1 + [p3]", []int{0, 5, 2}, 1, false, nil, 1},
+		{"[p1] = 0 or [p2] > 1 + [p3]", []int{0, 0, 2}, 1, false, nil, 1},
+		{"[p1] = 0 or [p2] > 1 + [p3]", []int{1, 0, 2}, 0, false, nil, 1},
+		{"[p1] and [p2] > 1 + [p3]", []int{7, 5, 2}, 1, false, nil, 1},
+		{"[p1] = 0 and [p2] > 1 + [p3] and [p3] <> 6", []int{1, 5, 2}, 0, false, nil, 2},
+		// A missing parameter fails even where the left side decides, as in the reference.
+		{"[p1] = 0 and [p2] > 1 + [p3]", []int{1, 5}, 0, true, nil, 1},
+		{"[p1] = 0 and [p0] > 1 + [p3]", []int{1, 5, 2}, 0, true, nil, 1},
+		// A right side that draws is always evaluated, so is one too short to skip.
+		{"[p1] = 0 and [p2] > [1..3]", []int{1, 5, 2}, 0, false, []int{3}, 0},
+		{"[p1] = 0 and 1", []int{1, 5, 2}, 0, false, nil, 0},
+		{"[1..2] = 0 or [p2] > 1 + [p3]", []int{1, 5, 2}, 1, false, []int{2}, 1},
+		{"(0/0) and [p2] > 1 + [p3]", []int{1, 5, 2}, 1, false, nil, 1},
+		{"(" + inf + " - " + inf + ") and [p2] > 1 + [p3]", []int{1, 5, 2}, 0, false, nil, 1},
+		{"(" + inf + " - " + inf + ") or [p2] > 1 + [p3]", []int{1, 5, 2}, 1, false, nil, 1},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		rnd := &fixed{vals: []int{1}}
+		got, err := e.Eval(tt.params, rnd)
+		if (err != nil) != tt.err || got != tt.want {
+			t.Errorf("%q %v: got %d, %v; want %d (error %v)", tt.src, tt.params, got, err, tt.want,
+				tt.err)
+		}
+		if !slices.Equal(rnd.calls, tt.calls) {
+			t.Errorf("%q: draws %v, want %v", tt.src, rnd.calls, tt.calls)
+		}
+		skips := 0
+		for _, in := range e.prog {
+			if in.op == opSkipFalse || in.op == opSkipTrue {
+				skips++
+			}
+		}
+		if skips != tt.skips {
+			t.Errorf("%q: %d skips, want %d", tt.src, skips, tt.skips)
+		}
+	}
+}
+
+// TestPure checks which formulas report that they neither draw nor fail.
+func TestPure(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src     string
+		nParams int
+		want    bool
+	}{
+		{"[p1] + 2 * [p3] div 4 mod 3 > 1 and 5 / 0 <= [p2] or 0 / 0", 3, true},
+		{"[p1] in [1..3; 7] and [p2] in 2 to 4", 2, true},
+		{"-" + strings.Repeat("9", 300) + " * 0", 0, true},
+		{"[p3] + 1", 2, false},
+		{"[p0] + 1", 2, false},
+		{"[1..3] + [p1]", 1, false},
+		{"[p1] and [5]", 1, false},
+		{"2 to 3", 0, false},
+		{"[1..2] in [p1]", 1, true}, // the sides swap: the list is tested, not drawn
+		{"[1..2] in 2 to 3", 0, false},
+		{inf + " * 0", 0, false},
+		{"[p1] - " + inf, 1, false},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%.40q: %v", tt.src, err)
+		}
+		if got := e.Pure(tt.nParams); got != tt.want {
+			t.Errorf("%.40q with %d parameters: pure %v, want %v", tt.src, tt.nParams, got, tt.want)
+		}
+	}
+	var none *Expr
+	if none.Pure(1) {
+		t.Error("a nil Expr is pure")
+	}
+}
+
+// TestCondForm checks which formulas get the form evaluated without the stack, and that it
+// gives the stack machine's values.
+func TestCondForm(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src  string
+		cond bool
+	}{
+		{"0", true},
+		{"[p2]", true},
+		{"[p2] = 5", true},
+		{"([p3] div 10) > 0 and ([p3] div 10) <= 3 and ([p1] = 0 or ([p1] = 4 and [p2] < 10))", true},
+		{"[p1] * 2 - 7 >= 1 or 0", true},
+		{"[p2] <= -1 and [p2] > - -2 or [p1] = -0", true},
+		{"[p1] + [p2]", false},
+		{"[p1] = 0 and [p2] > 1 + [p3]", false},
+		{"[p1] = 0 and [1..3]", false},
+		{"-[p1] > 0", false},
+		{"[p1] in 7", false},
+	}
+	rnd := alea.New("cond")
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		if (e.cond != nil) != tt.cond {
+			t.Errorf("%q: cond form %v, want %v", tt.src, e.cond != nil, tt.cond)
+		}
+		if e.cond == nil {
+			continue
+		}
+		for n := 0; n < 200; n++ {
+			params := []int{rnd.Random(12) - 3, rnd.Random(30) - 5, rnd.Random(60)}
+			stack := make([]float64, e.maxStack)
+			want, err := run(e.prog, stack, params, nil, false)
+			if got := e.cond.eval(params); err != nil || got != want {
+				t.Fatalf("%q %v: cond form %v, stack %v (%v)", tt.src, params, got, want, err)
+			}
+		}
+	}
+}
+
+// TestBinaryInRun checks that the stack machine's binary operations agree with binary, which
+// the cond form uses.
+func TestBinaryInRun(t *testing.T) {
+	t.Parallel()
+	vals := []float64{0, math.Copysign(0, -1), 1, -1, 2.5, -7.25, 3, 1e300, -1e300, 2e9, -2e9,
+		math.Inf(1), math.Inf(-1), math.NaN()}
+	same := func(x, y float64) bool {
+		return x == y && math.Signbit(x) == math.Signbit(y) || x != x && y != y
+	}
+	for op := opAdd; op <= opOr; op++ {
+		for _, a := range vals {
+			for _, b := range vals {
+				prog := []instr{{op: opNumber, val: a}, {op: opNumber, val: b}, {op: op}}
+				got, err := run(prog, make([]float64, 2), nil, nil, false)
+				if want := binary(op, a, b); err != nil || !same(got, want) {
+					t.Errorf("op %d, %v and %v: run %v (%v), binary %v", op, a, b, got, err, want)
+				}
+			}
+		}
+	}
+}
+
 func TestNoAllocs(t *testing.T) {
 	params := []int{44, 4631, 7584, 3152, 8270, 72}
 	rnd := alea.New("allocs")

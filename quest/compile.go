@@ -29,6 +29,8 @@ type Quest struct {
 	taskText    *text
 	successText *text
 
+	textKeys int // the number of distinct jump texts (see jump.textKey)
+
 	// texts caches the formulas of texts that are substituted stage by stage (those with
 	// [dN] tags, see text), which are only known once the text is substituted. Keys are
 	// formula sources, values *expr.
@@ -113,6 +115,16 @@ type param struct {
 	// min(max, 2000).
 	isMoney bool
 	money   int
+}
+
+// rangeOf returns the index of the first display range holding v, or -1.
+func (p *param) rangeOf(v int) int {
+	for k := range p.ranges {
+		if v >= p.ranges[k].from && v <= p.ranges[k].to {
+			return k
+		}
+	}
+	return -1
 }
 
 // bounds are the bounds of a parameter's value.
@@ -203,8 +215,17 @@ type location struct {
 	byFormula bool
 	textSel   *expr // nil when the text-select formula is empty
 
-	// out lists the jumps leaving this location (by id), in file order.
-	out []int32
+	// out lists the jumps leaving this location (by id), in file order, and outOrder their
+	// showing orders.
+	out      []int32
+	outOrder []int32
+	// allOut tells that every jump of out is always a candidate: none leads to a location
+	// with a visit limit, or can be hidden by the old-TGE rule (see jump.dest).
+	allOut bool
+	// oneOrder tells that the jumps of out all have the same showing order; oneKey is their
+	// text key when they all have the same one, else -1.
+	oneOrder bool
+	oneKey   int32
 	// counted tells that the visits of this location id are recorded in State.Visits: some
 	// location with this id has a visit limit or cycles through several texts.
 	counted bool
@@ -222,11 +243,13 @@ type jump struct {
 	order      int32
 	conds      []cond
 	changes    changeSet
-	pass       *expr // formulaToPass, nil when empty
-	text       string
-	desc       string
-	ttext      *text // text, compiled
-	tdesc      *text // desc, compiled
+	// pass is formulaToPass; its src is "" when it is empty. It is kept in the jump, which the
+	// player reads anyway, rather than behind a pointer: every candidate jump reads it.
+	pass  expr
+	text  string
+	desc  string
+	ttext *text // text, compiled
+	tdesc *text // desc, compiled
 	// counted tells that the uses of this jump id are recorded in State.Jumped: some jump
 	// with this id has a count limit.
 	counted bool
@@ -242,9 +265,9 @@ type jump struct {
 // expr is a formula of the quest, parsed at compile time. A formula that failed to parse keeps
 // its error, which is reported when the formula is evaluated.
 type expr struct {
-	src   string
 	e     *formula.Expr
 	err   error
+	src   string
 	where where
 }
 
@@ -355,8 +378,15 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		start:  -1,
 	}
 	n := len(src.Params)
-	q.taskText = compileText(src.TaskText, -1, n)
-	q.successText = compileText(src.SuccessText, -1, n)
+	ranges := make([][]string, n)
+	for i := range src.Params {
+		for _, r := range src.Params[i].Ranges {
+			ranges[i] = append(ranges[i], r.Text)
+		}
+	}
+	tc := newTextCompiler(n, ranges)
+	q.taskText = tc.text(src.TaskText, -1)
+	q.successText = tc.text(src.SuccessText, -1)
 
 	for i := range src.Params {
 		sp := &src.Params[i]
@@ -365,12 +395,12 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		q.bounds[i] = bounds{min: p.min, max: p.max}
 		p.typ, p.critType = sp.Type, sp.CritType
 		p.active, p.showWhenZero = sp.Active, sp.ShowWhenZero
-		p.critText = compileText(sp.CritText, -1, n)
+		p.critText = tc.text(sp.CritText, -1)
 		p.media = mediaOf(sp.Media)
 		p.ranges = make([]displayRange, len(sp.Ranges))
+		texts := tc.displayTexts(i, i)
 		for k, r := range sp.Ranges {
-			p.ranges[k] = displayRange{from: int(r.From), to: int(r.To),
-				text: compileText(r.Text, i, n)}
+			p.ranges[k] = displayRange{from: int(r.From), to: int(r.To), text: texts[k]}
 		}
 		switch {
 		case !sp.Active:
@@ -396,13 +426,13 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		l.success, l.fail = sl.IsSuccess, sl.IsFail
 		l.deadly, l.empty = sl.IsDeadly, sl.IsEmpty
 		l.maxVisits = int(sl.MaxVisits)
-		l.changes = compileChanges(sl.Changes, n, where{kind: inLocationChange, id: id})
+		l.changes = compileChanges(sl.Changes, tc, where{kind: inLocationChange, id: id})
 		l.texts = make([]string, len(sl.Texts))
 		l.ttexts = make([]*text, len(sl.Texts))
 		l.media = make([]media, len(sl.Texts))
 		for k := range sl.Texts {
 			l.texts[k] = sl.Texts[k].Text
-			l.ttexts[k] = compileText(sl.Texts[k].Text, -1, n)
+			l.ttexts[k] = tc.text(sl.Texts[k].Text, -1)
 			l.media[k] = mediaOf(sl.Texts[k].Media)
 			if sl.Texts[k].Text != "" {
 				l.nonEmpty = append(l.nonEmpty, int32(k))
@@ -433,12 +463,12 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		j.limit = int(sj.CountLimit)
 		j.order = sj.ShowingOrder
 		j.conds = compileConds(src, sj)
-		j.changes = compileChanges(sj.Changes, n, where{kind: inJumpChange, id: id})
+		j.changes = compileChanges(sj.Changes, tc, where{kind: inJumpChange, id: id})
 		if sj.FormulaToPass != "" {
-			j.pass = newExpr(sj.FormulaToPass, where{kind: inJumpCondition, id: id})
+			j.pass = *newExpr(sj.FormulaToPass, where{kind: inJumpCondition, id: id})
 		}
 		j.text, j.desc = sj.Text, sj.Description
-		j.ttext, j.tdesc = compileText(sj.Text, -1, n), compileText(sj.Description, -1, n)
+		j.ttext, j.tdesc = tc.text(sj.Text, -1), tc.text(sj.Description, -1)
 		j.media = mediaOf(sj.Media)
 		if protoNames[sj.Text] {
 			j.textKey = -1
@@ -452,6 +482,7 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 		}
 		outByID[int(sj.From)] = append(outByID[int(sj.From)], int32(i))
 	}
+	q.textKeys = len(textKeys)
 
 	q.jumpByID.freeze()
 	countedLocs := make(map[int]bool)
@@ -485,12 +516,39 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 			j.dest = dest
 		}
 	}
+	q.candidates()
 	return q, nil
+}
+
+// candidates fills what the locations keep about their outgoing jumps as candidates.
+func (q *Quest) candidates() {
+	for i := range q.locs {
+		l := &q.locs[i]
+		l.allOut, l.oneOrder, l.oneKey = true, true, -1
+		if len(l.out) > 0 {
+			l.oneKey = q.jumps[l.out[0]].textKey
+		}
+		l.outOrder = make([]int32, len(l.out))
+		for n, k := range l.out {
+			j := &q.jumps[k]
+			l.outOrder[n] = j.order
+			if j.order != l.outOrder[0] {
+				l.oneOrder = false
+			}
+			if j.textKey != l.oneKey {
+				l.oneKey = -1
+			}
+			if (j.to >= 0 && q.locs[j.to].maxVisits != 0) || (q.oldTGE && j.dest != nil) {
+				l.allOut = false
+			}
+		}
+	}
 }
 
 // compileChanges keeps the changes that differ from the default, in parameter order, and parses
 // their formulas.
-func compileChanges(src []qmm.ParamChange, nParams int, w where) changeSet {
+func compileChanges(src []qmm.ParamChange, tc *textCompiler, w where) changeSet {
+	nParams := tc.nParams
 	var out []change
 	for k := range src {
 		c := &src[k]
@@ -502,7 +560,7 @@ func compileChanges(src []qmm.ParamChange, nParams int, w where) changeSet {
 			param:    p,
 			show:     c.Showing,
 			amount:   int(c.Change),
-			critText: compileText(c.CritText, -1, nParams),
+			critText: tc.text(c.CritText, -1),
 			media:    mediaOf(c.Media),
 		}
 		switch {

@@ -37,21 +37,41 @@ func (r *seqRandom) Random(n int) int {
 	return v
 }
 
+// displayRangeSpec is a display range of a test quest.
+type displayRangeSpec struct {
+	from, to int
+	text     string
+}
+
+// rangesQuest is a quest with parameters that have the given display ranges, and nothing else.
+// It returns the compiler of the quest's texts too.
+func rangesQuest(params [][]displayRangeSpec) (*Quest, *textCompiler) {
+	q := &Quest{params: make([]param, len(params))}
+	texts := make([][]string, len(params))
+	for i, rs := range params {
+		for _, r := range rs {
+			texts[i] = append(texts[i], r.text)
+		}
+	}
+	tc := newTextCompiler(len(params), texts)
+	for i, rs := range params {
+		compiled := tc.displayTexts(i, i)
+		for k, r := range rs {
+			q.params[i].ranges = append(q.params[i].ranges,
+				displayRange{from: r.from, to: r.to, text: compiled[k]})
+		}
+	}
+	return q, tc
+}
+
 // substQuest is the quest of the reference's substitution tests (09-substitution.ts): three
-// parameters with display ranges.
-func substQuest() *Quest {
-	q := &Quest{params: make([]param, 3)}
-	ranges := [][]displayRange{
-		{{from: 0, to: 20, text: compileText("Param1valueString", 0, 3)}},
-		{{from: 0, to: 5, text: compileText("Fial", 1, 3)},
-			{from: 5, to: 21, text: compileText("Фиал", 1, 3)},
-			{from: 21, to: 26, text: compileText("Bottle", 1, 3)}},
-		{{from: 30, to: 30, text: compileText("Lol [d1]", 2, 3)}},
-	}
-	for i := range q.params {
-		q.params[i].ranges = ranges[i]
-	}
-	return q
+// parameters with display ranges. It returns the compiler of the quest's texts too.
+func substQuest() (*Quest, *textCompiler) {
+	return rangesQuest([][]displayRangeSpec{
+		{{0, 20, "Param1valueString"}},
+		{{0, 5, "Fial"}, {5, 21, "Фиал"}, {21, 26, "Bottle"}},
+		{{30, 30, "Lol [d1]"}},
+	})
 }
 
 // Ensure substitution gives the reference's results for every case of its test suite, both
@@ -86,7 +106,7 @@ func TestSubstituteReference(t *testing.T) {
 		{"Incorrect [d:4+[[] [d1]", "Incorrect [d:4+[[] <clr>Param1valueString<clrEnd>"},
 		{"Unknown param [d666]", "Unknown param <clr>UNKNOWN_PARAM<clrEnd>"},
 	}
-	q := substQuest()
+	q, tc := substQuest()
 	tags := [10]string{"MyName", "Player", "FromPlanet", "FromStar", "ToPlanet", "<ToStar>",
 		"Money", "Date", "Day", "CurDate"}
 	for _, c := range cases {
@@ -103,7 +123,7 @@ func TestSubstituteReference(t *testing.T) {
 		s := newSubst()
 		s.tags[5], s.tagsNested = "ToStar", false
 		want := strings.ReplaceAll(c.want, "<clr><ToStar><clrEnd>", "<clr>ToStar<clrEnd>")
-		got, err = s.render(compileText(c.in, 1, 3))
+		got, err = s.render(tc.text(c.in, 1))
 		if err != nil || got != want {
 			t.Errorf("render(%q) = %q, %v; want %q", c.in, got, err, want)
 		}
@@ -116,7 +136,7 @@ func TestCompiledTextMatchesStaged(t *testing.T) {
 	frags := []string{"{", "}", "{[p1]+1}", "{[1..3]}", "[p1]", "[p2]", "[p3]", "[p4]", "[p01]",
 		"[p", "]", "<", ">", "<>", "<Ranger>", "<Day>", "<Date>", "<CurDate>", "<Money>",
 		"<Ranger", "x", "Ж", " ", "\n", "[d1]", "[d2:{[p1]}]", "[d", "1", "0"}
-	q := substQuest()
+	q, tc := substQuest()
 	p := DefaultPlayer(Russian, time.Date(2024, 1, 1, 12, 0, 0, 0, time.UTC))
 	gen := alea.New("texts")
 	for n := 0; n < 20000; n++ {
@@ -129,7 +149,7 @@ func TestCompiledTextMatchesStaged(t *testing.T) {
 		staged := &substituter{q: q, params: []int{3, 20, 30}, rnd: alea.New(src), player: p, days: 2}
 		compiled := &substituter{q: q, params: []int{3, 20, 30}, rnd: alea.New(src), player: p, days: 2}
 		want, werr := staged.subst(src, diamond, 0)
-		got, gerr := compiled.render(compileText(src, diamond, 3))
+		got, gerr := compiled.render(tc.text(src, diamond))
 		if got != want || (werr == nil) != (gerr == nil) {
 			t.Fatalf("text %q diamond %d: compiled %q (%v), staged %q (%v)", src, diamond, got, gerr,
 				want, werr)
@@ -205,6 +225,25 @@ func TestSortByOrderMatchesNaive(t *testing.T) {
 		sortByOrder(items2, ord2, nil, r2)
 		if fmt.Sprint(items) != fmt.Sprint(items2) || r1.State() != r2.State() {
 			t.Fatalf("case %d: got %v, want %v", n, items2, items)
+		}
+	}
+}
+
+// Ensure the sort of items with one key makes the same draws and the same order as the
+// reference's.
+func TestShuffleTiesMatchesNaive(t *testing.T) {
+	for size := 0; size < 60; size++ {
+		items, ord := make([]int32, size), make([]int32, size)
+		for i := range items {
+			items[i], ord[i] = int32(i), 5
+		}
+		items2 := append([]int32(nil), items...)
+		seed := fmt.Sprint(size)
+		r1, r2 := alea.New(seed), alea.New(seed)
+		naiveSort(items, ord, r1)
+		shuffleTies(items2, r2)
+		if fmt.Sprint(items) != fmt.Sprint(items2) || r1.State() != r2.State() {
+			t.Fatalf("size %d: got %v, want %v", size, items2, items)
 		}
 	}
 }
@@ -442,12 +481,13 @@ func TestDisplayTagsMatchesNaive(t *testing.T) {
 	frags := []string{"[d1]", "[d2]", "[d3]", "[d4]", "[d", "[d1:", "[d2:{[p1]+4}]", "[d2:25]",
 		"[d1:[1..3]]", "[d2: { 6 - 3 } ]", "[d0]", "[d99x", "[d2x", "]", "[", "{", "}", "x", "Жж",
 		"😀", " ", "[d1:{", "[d3:30]", "[d2:1+1]", "[d1:{[p1] + [p2] - [p2] + 0 + 0 + 0 + 0}]"}
-	q := substQuest()
-	// Longer and shorter display strings than the tags, some with malformed tags of their own.
-	q.params[0].ranges = []displayRange{{from: 0, to: 20, text: compileText("Ж", 0, 3)},
-		{from: 21, to: 40, text: compileText("a long display string 😀 with [d and more", 0, 3)}}
-	q.params[2].ranges = append(q.params[2].ranges,
-		displayRange{from: 0, to: 29, text: compileText("[d x", 2, 3)})
+	// Longer and shorter display strings than the tags, some with malformed tags of their own
+	// or braces.
+	q, tc := rangesQuest([][]displayRangeSpec{
+		{{0, 20, "Ж"}, {21, 40, "a long display string 😀 with [d and more"}},
+		{{0, 5, "Fial"}, {5, 21, "Фиал {"}, {21, 26, "Bottle"}},
+		{{0, 29, "[d x"}, {30, 30, "Lol [d1]"}},
+	})
 	gen := alea.New("dtags")
 	for n := 0; n < 20000; n++ {
 		var b strings.Builder
@@ -465,17 +505,31 @@ func TestDisplayTagsMatchesNaive(t *testing.T) {
 			t.Fatalf("text %q params %v: got %q (%v), want %q (%v)", src, params, got, gerr,
 				want, werr)
 		}
+		// The whole substitution, staged and compiled, with the same draws.
+		diamond := gen.Random(4) - 1
+		staged := &substituter{q: q, params: params, rnd: alea.New(src), player: p}
+		compiled := &substituter{q: q, params: params, rnd: alea.New(src), player: p}
+		want, werr = staged.subst(src, diamond, 0)
+		got, gerr = compiled.render(tc.text(src, diamond))
+		if got != want || (werr == nil) != (gerr == nil) ||
+			staged.rnd.(*alea.Alea).State() != compiled.rnd.(*alea.Alea).State() {
+			t.Fatalf("text %q params %v diamond %d: compiled %q (%v), staged %q (%v)", src,
+				params, diamond, got, gerr, want, werr)
+		}
 	}
 }
 
 // Ensure a display string that refers to itself ends with ErrTextTooDeep instead of recursing
 // without end.
 func TestDisplayTagsTooDeep(t *testing.T) {
-	q := &Quest{params: []param{{ranges: []displayRange{{from: 0, to: 10, text: compileText("again [d1]", 0, 1)}}}}}
+	q, tc := rangesQuest([][]displayRangeSpec{{{0, 10, "again [d1]"}}})
 	p := DefaultPlayer(English, time.Time{})
 	s := &substituter{q: q, params: []int{5}, rnd: alea.New("x"), player: p}
-	if _, err := s.render(compileText("start [d1]", -1, 1)); !errors.Is(err, ErrTextTooDeep) {
+	if _, err := s.render(tc.text("start [d1]", -1)); !errors.Is(err, ErrTextTooDeep) {
 		t.Fatalf("err %v, want ErrTextTooDeep", err)
+	}
+	if _, err := s.subst("start [d1]", -1, 0); !errors.Is(err, ErrTextTooDeep) {
+		t.Fatalf("staged: err %v, want ErrTextTooDeep", err)
 	}
 }
 

@@ -46,6 +46,11 @@ type engine struct {
 	kept   []int32 // positions in cand kept after grouping by text
 	ord    []int32 // showing orders, parallel to cand while sorting
 	ties   []int32 // positions of tied jumps while sorting
+	keys   []int32 // text keys, parallel to cand while grouping
+	// groups describes the text groups of the candidates by text key; an entry whose stamp
+	// is not groupStamp is left from an earlier grouping.
+	groups     []textGroup
+	groupStamp uint32
 
 	// topPriority and passed are the step's options (see Options).
 	topPriority bool
@@ -498,24 +503,14 @@ func (e *engine) enterLocation() (int, bool, error) {
 	}
 
 	// 5. Candidate jumps, in file order.
-	e.cand = e.cand[:0]
-	for _, k := range l.out {
-		j := &q.jumps[k]
-		if j.to >= 0 {
-			if max := q.locs[j.to].maxVisits; max != 0 {
-				if n := s.Visits.get(j.toID); n > 0 && n >= max {
-					continue
-				}
-			}
-		}
-		if q.oldTGE && j.dest != nil && e.exhausted(j.dest) {
-			continue
-		}
-		e.cand = append(e.cand, k)
+	if l.allOut {
+		e.cand = append(e.cand[:0], l.out...)
+	} else {
+		e.candidates(l)
 	}
 
 	// 6. Sort by showing order, ties broken at random.
-	e.sortJumps()
+	e.sortJumps(l)
 
 	// 7. Which jumps can be taken.
 	e.active = e.active[:0]
@@ -528,7 +523,7 @@ func (e *engine) enterLocation() (int, bool, error) {
 	}
 
 	// 8. One jump per text, 9. the offered list.
-	e.groupJumps()
+	e.groupJumps(l)
 	e.clearJumps()
 	withText := false
 	for _, pos := range e.kept {
@@ -602,6 +597,27 @@ func (e *engine) enterLocation() (int, bool, error) {
 	return 0, false, nil
 }
 
+// candidates leaves in e.cand the jumps leaving l that are not hidden by their target's visit
+// limit or, under the old TGE rules, by the exhausted jumps of their target.
+func (e *engine) candidates(l *location) {
+	q, s := e.q, e.s
+	e.cand = e.cand[:0]
+	for _, k := range l.out {
+		j := &q.jumps[k]
+		if j.to >= 0 {
+			if max := q.locs[j.to].maxVisits; max != 0 {
+				if n := s.Visits.get(j.toID); n > 0 && n >= max {
+					continue
+				}
+			}
+		}
+		if q.oldTGE && j.dest != nil && e.exhausted(j.dest) {
+			continue
+		}
+		e.cand = append(e.cand, k)
+	}
+}
+
 // noText reports whether location l has nothing to show: an empty location entered without a
 // jump description, or a location whose selected text (index ti) is empty.
 func (q *Quest) noText(l *location, s *State, ti int) bool {
@@ -634,11 +650,19 @@ func (e *engine) limitReached(j *jump) bool {
 	return n > 0 && n >= j.limit
 }
 
-// sortJumps orders the candidate jumps by showing order (see sortByOrder).
-func (e *engine) sortJumps() {
+// sortJumps orders the candidate jumps of location l by showing order (see sortByOrder).
+func (e *engine) sortJumps(l *location) {
+	if l.oneOrder {
+		shuffleTies(e.cand, e.rnd)
+		return
+	}
 	ord := e.ord[:0]
-	for _, k := range e.cand {
-		ord = append(ord, e.q.jumps[k].order)
+	if l.allOut {
+		ord = append(ord, l.outOrder...)
+	} else {
+		for _, k := range e.cand {
+			ord = append(ord, e.q.jumps[k].order)
+		}
 	}
 	e.ord = ord
 	e.ties = sortByOrder(e.cand, ord, e.ties[:0], e.rnd)
@@ -693,6 +717,18 @@ func sortByOrder(items, ord, ties []int32, rnd formula.Random) []int32 {
 	return ties
 }
 
+// shuffleTies is sortByOrder for items that all have the same key. The tied positions are then
+// always i and every position after it, so the draw at position i picks position i+r.
+func shuffleTies(items []int32, rnd formula.Random) {
+	for i := 0; i < len(items)-1; i++ {
+		r := rnd.Random(len(items) - i)
+		if r < 0 || r >= len(items)-i {
+			r = 0 // only a broken random source gets here
+		}
+		items[i], items[i+r] = items[i+r], items[i]
+	}
+}
+
 // jumpActive reports whether jump j can be taken now (the reference's isJumpActive).
 func (e *engine) jumpActive(j *jump) (bool, error) {
 	vals := e.s.Params
@@ -727,7 +763,7 @@ func (e *engine) jumpActive(j *jump) (bool, error) {
 			}
 		}
 	}
-	if j.pass != nil {
+	if j.pass.src != "" {
 		v, err := j.pass.eval(vals, e.rnd)
 		if err != nil {
 			return false, err
@@ -742,41 +778,61 @@ func (e *engine) jumpActive(j *jump) (bool, error) {
 	return true, nil
 }
 
+// textGroup is what groupJumps counts of a text group: the position of its first member, its
+// size and the number of its active members.
+type textGroup struct {
+	stamp               uint32
+	first, size, active int32
+}
+
 // groupJumps keeps one jump per text (the reference groups by the raw text, "" included),
 // visiting the sorted candidates in order and handling each text when first seen. A text used
 // by one jump keeps it if it is active (after a draw when its priority is below 1) or always
 // shown; a text used by several jumps keeps one active jump drawn by priority, or else the first
 // always-shown one. It leaves the positions of the kept jumps in e.kept.
-func (e *engine) groupJumps() {
+func (e *engine) groupJumps(l *location) {
 	q, cand, active := e.q, e.cand, e.active
 	e.kept = e.kept[:0]
-	for i, k := range cand {
-		key := q.jumps[k].textKey
+	keys := e.keys[:0]
+	if key := l.oneKey; key >= 0 {
+		for range cand {
+			keys = append(keys, key)
+		}
+	} else {
+		for _, k := range cand {
+			keys = append(keys, q.jumps[k].textKey)
+		}
+	}
+	e.keys = keys
+	if len(e.groups) < q.textKeys {
+		e.groups = make([]textGroup, q.textKeys)
+	}
+	if e.groupStamp++; e.groupStamp == 0 {
+		clear(e.groups)
+		e.groupStamp = 1
+	}
+	// Count the groups first. Handling a group changes only the active flag of a group of
+	// one, so the counts of the others hold when their turn comes.
+	for i, key := range keys {
 		if key < 0 {
 			continue
 		}
-		seen := false
-		for _, kk := range cand[:i] {
-			if q.jumps[kk].textKey == key {
-				seen = true
-				break
-			}
+		g := &e.groups[key]
+		if g.stamp != e.groupStamp {
+			*g = textGroup{stamp: e.groupStamp, first: int32(i)}
 		}
-		if seen {
-			continue
+		g.size++
+		if active[i] {
+			g.active++
 		}
-		// Members of the group are at positions >= i with the same key.
-		size, nActive := 0, 0
-		for p := i; p < len(cand); p++ {
-			if q.jumps[cand[p]].textKey == key {
-				size++
-				if active[p] {
-					nActive++
-				}
-			}
+	}
+	for i, key := range keys {
+		if key < 0 || e.groups[key].first != int32(i) {
+			continue // a text the reference never handles, or one seen already
 		}
-		j := &q.jumps[k]
-		if size == 1 {
+		g := e.groups[key]
+		j := &q.jumps[cand[i]]
+		if g.size == 1 {
 			if j.priority < 1 && active[i] {
 				active[i] = float64(e.rnd.Random(1000)) < j.priority*1000
 			}
@@ -785,9 +841,10 @@ func (e *engine) groupJumps() {
 			}
 			continue
 		}
-		if nActive == 0 {
+		// Members of the group are at positions >= i with the same key.
+		if g.active == 0 {
 			for p := i; p < len(cand); p++ {
-				if q.jumps[cand[p]].textKey == key && q.jumps[cand[p]].alwaysShow {
+				if keys[p] == key && q.jumps[cand[p]].alwaysShow {
 					e.kept = append(e.kept, int32(p))
 					break
 				}
@@ -796,7 +853,7 @@ func (e *engine) groupJumps() {
 		}
 		maxPrio := 0.0
 		for p := i; p < len(cand); p++ {
-			if active[p] && q.jumps[cand[p]].textKey == key {
+			if active[p] && keys[p] == key {
 				if pr := q.jumps[cand[p]].priority; pr > maxPrio {
 					maxPrio = pr
 				}
@@ -806,7 +863,7 @@ func (e *engine) groupJumps() {
 		// priority = the maximum).
 		sum, last := 0.0, -1
 		for p := i; p < len(cand); p++ {
-			if active[p] && q.jumps[cand[p]].textKey == key {
+			if active[p] && keys[p] == key {
 				if pr := q.jumps[cand[p]].priority; e.likely(pr, maxPrio) {
 					sum = pr + sum
 					last = p
@@ -815,7 +872,7 @@ func (e *engine) groupJumps() {
 		}
 		r := float64(e.rnd.Random(1_000_000)) / 1_000_000 * sum
 		for p := i; p < len(cand); p++ {
-			if active[p] && q.jumps[cand[p]].textKey == key {
+			if active[p] && keys[p] == key {
 				pr := q.jumps[cand[p]].priority
 				if !e.likely(pr, maxPrio) {
 					continue

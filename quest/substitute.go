@@ -44,6 +44,7 @@ type substituter struct {
 	tags       [10]string // values of playerTags, filled on first use
 	tagsDone   bool
 	tagsNested bool // some value contains "<" or "[p" (see text)
+	nestedDone bool // tagsNested is known (it is also when tagsDone)
 }
 
 // srDate writes the date days after now in the player's way: "5 February 3024" (the year
@@ -77,6 +78,22 @@ func (t *substituter) tagValues() *[10]string {
 		}
 	}
 	return &t.tags
+}
+
+// nested reports whether some player tag value contains "<" or "[p". It needs only the
+// player's own values: dates and the day count are digits, spaces and month names.
+func (t *substituter) nested() bool {
+	if !t.tagsDone && !t.nestedDone {
+		p := &t.player
+		for _, v := range [...]string{p.Ranger, p.Player, p.FromPlanet, p.FromStar, p.ToPlanet,
+			p.ToStar, p.Money} {
+			if strings.IndexByte(v, '<') >= 0 || strings.Contains(v, "[p") {
+				t.tagsNested = true
+			}
+		}
+		t.nestedDone = true
+	}
+	return t.tagsNested
 }
 
 // subst substitutes str. diamond is the parameter whose value "<>" stands for, or -1.
@@ -173,19 +190,13 @@ func (t *substituter) displayTags(str string, diamond, depth int) (string, error
 		}
 		end := min(scan, len(cur))
 
-		var r *displayRange
-		for k := range t.q.params[idx].ranges {
-			if rr := &t.q.params[idx].ranges[k]; value >= rr.from && value <= rr.to {
-				r = rr
-				break
-			}
-		}
-		if r == nil {
+		k := t.q.params[idx].rangeOf(value)
+		if k < 0 {
 			out.WriteString(cur[:end])
 			cur = cur[end:]
 			continue
 		}
-		inner, err := t.subst(r.text.src, diamond, depth+1)
+		inner, err := t.subst(t.q.params[idx].ranges[k].text.src, diamond, depth+1)
 		if err != nil {
 			return "", err
 		}

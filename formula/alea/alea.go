@@ -96,7 +96,11 @@ func (a *Alea) Float() float64 {
 //
 // If the result cannot be an int (only possible with a corrupt imported state), Random returns 0.
 func (a *Alea) Random(n int) int {
-	v := math.Floor(a.Float() * float64(n))
+	x := a.Float() * float64(n)
+	if x >= 0 && x < 1<<63 {
+		return int(x) // the conversion truncates, which is floor for x ≥ 0
+	}
+	v := math.Floor(x)
 	if !(v >= -(1<<63) && v < 1<<63) {
 		return 0
 	}
@@ -108,7 +112,7 @@ func (a *Alea) Random(n int) int {
 func toInt32(x float64) float64 {
 	// Every state made by stepping lands here: no wrapping needed, and math.Mod is costly.
 	if x > -(1<<31) && x < 1<<31 {
-		return math.Trunc(x) + 0
+		return float64(int32(x)) // truncated toward zero, and never -0
 	}
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return 0
