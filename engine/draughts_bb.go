@@ -1,0 +1,206 @@
+package engine
+
+import "math/bits"
+
+// draughtsBB is the fast move generator of the draughts games built by
+// draughts (Russian, International, Brazilian, Turkish, English). It
+// reads the position as bitboards, tells with a few shifts whether the
+// side to move has a capture, and then writes the quiet moves directly,
+// or leaves the capture chains to the capture generator. Its moves, and
+// their order, are those of the move rules: pieces in square order, each
+// piece's directions in the order of its rules, a slide square by square
+// outwards.
+type draughtsBB struct {
+	t      *topology
+	words  int    // 8-square words of the board
+	all    uint64 // the board's squares
+	flying bool   // kings fly
+	// Absolute directions per player: men's steps and captures, kings'
+	// moves (the order of the move rules).
+	manStep, manJump, kingDirs [2][]int
+	// shift[d] moves a set of squares one step in absolute direction d.
+	shift [8]bbShift
+	// ray[d][sq] holds the squares beyond sq in direction d; up[d] says
+	// whether they run up the square order.
+	ray [8][64]uint64
+	up  [8]bool
+	// promo[p] is the promotion zone of player p, empty if men of the
+	// game never promote.
+	promo [2]uint64
+}
+
+// newDraughtsBB builds the fast generator of r, a draughts game with the
+// given data, or returns nil when the board does not fit in 64 bits or its
+// directions are not uniform shifts.
+func newDraughtsBB(r *rules, dc draughtsConfig, manStep, manJump, kingDirs []int) *draughtsBB {
+	t := r.topo
+	n := t.n()
+	if n > 64 {
+		return nil
+	}
+	g := &draughtsBB{t: t, words: (n + 7) / 8, flying: dc.flying}
+	if n == 64 {
+		g.all = ^uint64(0)
+	} else {
+		g.all = 1<<n - 1
+	}
+	g.manStep, g.manJump, g.kingDirs = absDirs(t, manStep), absDirs(t, manJump), absDirs(t, kingDirs)
+	for d := 0; d < 8; d++ {
+		sh, ok := newShift(t, d)
+		if !ok {
+			return nil
+		}
+		g.shift[d] = sh
+		for sq := 0; sq < n; sq++ {
+			for q := t.step(sq, d); q != none; q = t.step(q, d) {
+				g.ray[d][sq] |= 1 << q
+				g.up[d] = q > sq
+			}
+		}
+	}
+	for p := range g.promo {
+		if r.promoKind[kindMan] != 0 {
+			g.promo[p] = r.promoZone[p][0]
+		}
+	}
+	return g
+}
+
+// generate is the rules' fast hook.
+func (g *draughtsBB) generate(r *rules, s *State, c *ctx, out []move) []move {
+	men, kings, second := boardBits(&s.Board, g.words)
+	occ := (men | kings) & g.all
+	me := s.Turn
+	mine := occ &^ second
+	if me == Second {
+		mine = occ & second
+	}
+	enemy, empty := occ^mine, g.all&^occ
+	if from := g.capturers(me, mine&men, mine&kings, enemy, empty); from != 0 {
+		return g.captures(r, s, c, out, from)
+	}
+	return g.quiet(r, s, out[:0], mine, empty)
+}
+
+// capturers returns the pieces of the side to move that can capture: that
+// can make the first jump of a chain, over an enemy piece onto a free
+// square.
+func (g *draughtsBB) capturers(me Player, men, kings, enemy, empty uint64) uint64 {
+	var from uint64
+	for _, d := range g.manJump[me] {
+		// Back from the free landing squares over the enemy pieces.
+		back := &g.shift[g.t.opposite[d]]
+		from |= back.apply(back.apply(empty)&enemy) & men
+	}
+	if kings == 0 {
+		return from
+	}
+	if !g.flying {
+		for _, d := range g.kingDirs[me] {
+			back := &g.shift[g.t.opposite[d]]
+			from |= back.apply(back.apply(empty)&enemy) & kings
+		}
+		return from
+	}
+	occ := ^empty & g.all
+	for k := kings; k != 0; k &= k - 1 {
+		sq := bits.TrailingZeros64(k)
+		for _, d := range g.kingDirs[me] {
+			q := firstOnRay(g.ray[d][sq]&occ, g.up[d])
+			if q != none && enemy>>q&1 != 0 {
+				if l := g.t.step(q, d); l != none && empty>>l&1 != 0 {
+					from |= 1 << sq
+					break
+				}
+			}
+		}
+	}
+	return from
+}
+
+// captures generates the capture chains of the pieces in from, in square
+// order, with the game's capture rules, filters and merging, as the move
+// rules do: the other pieces of the side to move have no capture, so the
+// moves and their order are those of generateRef.
+func (g *draughtsBB) captures(r *rules, s *State, c *ctx, out []move, from uint64) []move {
+	c.s, c.out, c.me = s, out[:0], s.Turn
+	c.dmap = r.topo.sym[s.Turn]
+	c.links, c.nd = r.topo.links, r.topo.nd
+	for ; from != 0; from &= from - 1 {
+		sq := bits.TrailingZeros64(from)
+		pc := s.Board[sq]
+		rs := r.byKind[pc.Kind()]
+		for i := range rs {
+			if rs[i].mode == modeCapture {
+				c.begin(sq, pc)
+				rs[i].fn(c)
+			}
+		}
+	}
+	ms := c.out
+	for _, f := range r.filters {
+		ms = f(r, s, ms)
+	}
+	if r.dedupe {
+		ms = dedupeMoves(ms, !r.dedupeAll)
+	}
+	return ms
+}
+
+// quiet appends the quiet moves of the side to move, whose pieces are
+// mine, to out: men's steps, kings' steps or slides.
+func (g *draughtsBB) quiet(r *rules, s *State, out []move, mine, empty uint64) []move {
+	me := s.Turn
+	links := g.t.links
+	for own := mine; own != 0; own &= own - 1 {
+		from := bits.TrailingZeros64(own)
+		pc := s.Board[from]
+		if pc.Kind() == kindMan {
+			for _, d := range g.manStep[me] {
+				if to := int(links[from*8+d]); to != none && empty>>to&1 != 0 {
+					out = g.step(r, out, from, to, pc, me)
+				}
+			}
+			continue
+		}
+		for _, d := range g.kingDirs[me] {
+			for to := int(links[from*8+d]); to != none && empty>>to&1 != 0; to = int(links[to*8+d]) {
+				out = g.step(r, out, from, to, pc, me)
+				if !g.flying {
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// step appends the quiet move of pc from from to the free square to, as
+// ctx.emitStep writes it.
+func (g *draughtsBB) step(r *rules, out []move, from, to int, pc Piece, me Player) []move {
+	n := len(out)
+	if n < cap(out) {
+		out = out[:n+1]
+	} else {
+		out = append(out, move{})
+	}
+	m := &out[n]
+	final := pc
+	flags := uint8(0)
+	if pc.Kind() == kindMan {
+		flags = flagIrrevers
+		if g.promo[me]>>to&1 != 0 {
+			final = makePiece(me, kindKing)
+			flags |= flagPromotion
+		}
+	}
+	z := r.z.sq
+	m.key = z[from*pieceCodes+int(pc)] ^ z[to*pieceCodes+int(final)]
+	m.sq[0], m.pc[0] = uint8(from), 0
+	m.sq[1], m.pc[1] = uint8(to), final
+	m.path[0], m.path[1] = uint8(from), uint8(to)
+	m.nchg, m.npath, m.ncap, m.nking = 2, 2, 0, 0
+	m.tag, m.auxMask, m.aux = 0, 0, [numAux]uint8{}
+	m.flags = flags
+	return out
+}
