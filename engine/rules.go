@@ -79,8 +79,8 @@ type rules struct {
 	// instead of routes and dedupe (bitboards for chess and draughts). It
 	// must return the same moves in the same order as the reference,
 	// generateRef, which the differential tests compare it with.
-	fast func(r *rules, s *State, c *ctx, out []move) []move
-	encode func(r *rules, s *State) string  // position string
+	fast   func(r *rules, s *State, c *ctx, out []move) []move
+	encode func(r *rules, s *State) string // position string
 	decode func(r *rules, s string) (State, error)
 	status func(g *Game, nLegal int) Status // game end; nil: default rules
 	// endings are the game's own draw rules (small endings), checked by
