@@ -7,7 +7,21 @@ import (
 )
 
 // fastGenVariants are the games with a fast generator (rules.fast).
-var fastGenVariants = []string{"russian", "international", "brazilian", "turkish", "english"}
+var fastGenVariants = []string{"russian", "international", "brazilian", "turkish", "english", "chess"}
+
+// fastGenStarts are further start positions of the playouts: the chess
+// perft positions rich in castling, en passant, pins and promotions.
+var fastGenStarts = map[string][]string{
+	"chess": {
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -",
+		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -",
+		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+	},
+	"russian":       {"W:WKc1,e3,g3:Bb6,d6,f6,h6,Kh8"},
+	"international": {"W:WK46,31,33,35:B17,18,19,22,24,K5"},
+	"turkish":       {"W:WKa1,b3,c3,d3:Ba6,b6,Kh8,g6"},
+}
 
 // Ensure every game listed has a fast generator and that it agrees with
 // the reference generator, move for move and in the same order, in every
@@ -23,8 +37,11 @@ func TestFastGenMatchesReference(t *testing.T) {
 	for vi, v := range fastGenVariants {
 		t.Run(v, func(t *testing.T) {
 			t.Parallel()
-			g := mustGame(t, v)
-			r := g.r
+			starts := []State{mustGame(t, v).State()}
+			for _, pos := range fastGenStarts[v] {
+				starts = append(starts, mustGame(t, v, WithPosition(pos)).State())
+			}
+			r := mustGame(t, v).r
 			if r.fast == nil {
 				t.Fatalf("%s has no fast generator", v)
 			}
@@ -33,7 +50,7 @@ func TestFastGenMatchesReference(t *testing.T) {
 			var fast, ref []move
 			positions, captures := 0, 0
 			for i := 0; i < games; i++ {
-				s := g.State()
+				s := starts[i%len(starts)]
 				for ply := 0; ply < 400; ply++ {
 					fast = r.generate(&s, cf, fast)
 					ref = r.generateRef(&s, cr, ref)
