@@ -255,7 +255,7 @@ func (x *chessGen) generate(r *rules, s *State, c *ctx, out []move) []move {
 			}
 			for _, t := range cd.knight[from] {
 				if lg.target>>t&1 != 0 {
-					cd.emit(c, from, int(t), pc, none, none, none, none)
+					x.put(c, from, int(t), pc)
 				}
 			}
 		case kindBishop:
@@ -288,63 +288,101 @@ func (x *chessGen) slide(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Pie
 				t = 63 - bits.LeadingZeros64(att)
 			}
 			att &^= 1 << t
-			x.cd.emit(c, from, t, pc, none, none, none, none)
+			x.put(c, from, t, pc)
 		}
 	}
 }
 
 // pawn emits a pawn's legal moves in the order of pawnRule: the step,
-// the double step, the captures to the left and right, each promotion as
-// queen, rook, bishop and knight.
+// the double step, the captures to the left and right (as the mover sees
+// them), each promotion as queen, rook, bishop and knight.
 func (x *chessGen) pawn(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Piece) {
-	cd, t := x.cd, x.cd.t
-	b := &c.s.Board
 	me := c.me
-	fwd, lastRank, startRank := dirN, 7, 1
+	// Steps and capture offsets in the mover's frame: forward, then the
+	// left and right captures (north-west and north-east for White, south-
+	// west and south-east for Black).
+	fwd, left, right, startRank, lastRank := 8, 7, 9, 1, 7
 	if me == Second {
-		fwd, lastRank, startRank = dirS, 0, 6
+		fwd, left, right, startRank, lastRank = -8, -9, -7, 6, 0
 	}
-	add := func(to, capSq, ep int) {
-		if int(t.row[to]) == lastRank {
-			for _, k := range [4]Kind{kindQueen, kindRook, kindBishop, kindKnight} {
-				cd.emit(c, from, to, makePiece(me, k), capSq, none, none, none)
-			}
-			return
-		}
-		cd.emit(c, from, to, pc, capSq, none, none, ep)
+	rank, file := from>>3, from&7
+	if rank == lastRank {
+		return // no square ahead (positions are refused with such pawns)
 	}
-	if t1 := t.step(from, fwd); t1 != none && b[t1] == 0 {
+	promo := rank+fwd/8 == lastRank
+	if t1 := from + fwd; cb.occ>>t1&1 == 0 {
 		if x.ok(lg, from, t1) {
-			add(t1, none, none)
-		}
-		if int(t.row[from]) == startRank {
-			if t2 := t.step(t1, fwd); b[t2] == 0 && x.ok(lg, from, t2) {
-				ep := none
-				if cd.epPossible(c, t2) {
-					ep = t1
-				}
-				add(t2, none, ep)
+			if promo {
+				x.promote(c, from, t1, none)
+			} else {
+				x.put(c, from, t1, pc)
 			}
 		}
+		if t2 := t1 + fwd; rank == startRank && cb.occ>>t2&1 == 0 && x.ok(lg, from, t2) {
+			ep := none
+			if x.cd.epPossible(c, t2) {
+				ep = t1
+			}
+			x.cd.emit(c, from, t2, pc, none, none, none, ep)
+		}
 	}
+	enemy := cb.side[me.other()]
 	epSq := int(c.s.Aux[auxEP]) - 1
-	sym := t.sym[me]
-	for _, d := range [2]int{dirNW, dirNE} {
-		to := t.step(from, int(sym[d]))
-		if to == none {
+	for i, delta := range [2]int{left, right} {
+		if i == 0 && file == 0 || i == 1 && file == 7 {
 			continue
 		}
-		if b[to] != 0 && b[to].Owner() != me {
+		to := from + delta
+		if enemy>>to&1 != 0 {
 			if x.ok(lg, from, to) {
-				add(to, none, none)
+				if promo {
+					x.promote(c, from, to, none)
+				} else {
+					x.put(c, from, to, pc)
+				}
 			}
 		} else if to == epSq {
-			capSq := t.step(to, int(sym[dirS]))
+			capSq := to - fwd
 			if x.epLegal(cb, lg, me, from, to, capSq) {
-				add(to, capSq, none)
+				x.cd.emit(c, from, to, pc, capSq, none, none, none)
 			}
 		}
 	}
+}
+
+// promote emits the four promotions of a pawn moving from from to to.
+func (x *chessGen) promote(c *ctx, from, to, capSq int) {
+	for _, k := range [4]Kind{kindQueen, kindRook, kindBishop, kindKnight} {
+		x.cd.emit(c, from, to, makePiece(c.me, k), capSq, none, none, none)
+	}
+}
+
+// put appends the plain move of pc from from to to (a step, a slide or a
+// capture on the landing square; no promotion, en passant or castling),
+// with the same fields as chessData.emit writes.
+func (x *chessGen) put(c *ctx, from, to int, pc Piece) {
+	s := c.s
+	victim := s.Board[to]
+	z := c.r.z.sq
+	m := c.push()
+	m.key = z[from*pieceCodes+int(pc)] ^ z[to*pieceCodes+int(victim)] ^ z[to*pieceCodes+int(pc)]
+	m.sq[0], m.pc[0] = uint8(from), 0
+	m.sq[1], m.pc[1] = uint8(to), pc
+	m.path[0], m.path[1] = uint8(from), uint8(to)
+	m.nchg, m.npath, m.ncap, m.nking, m.tag = 2, 2, 0, 0, 0
+	m.flags = 0
+	if pc.Kind() == kindPawn {
+		m.flags = flagIrrevers
+	}
+	if victim != 0 {
+		m.flags, m.ncap = flagCapture|flagIrrevers, 1
+		if c.r.isKing[victim.Kind()] {
+			m.nking = 1
+		}
+	}
+	m.auxMask = 1<<auxEP | 1<<auxCastle
+	m.aux[auxEP] = 0
+	m.aux[auxCastle] = s.Aux[auxCastle] & x.cd.castleMask[from] & x.cd.castleMask[to]
 }
 
 // epLegal tests an en passant capture by the occupancy after it: the
@@ -366,7 +404,7 @@ func (x *chessGen) king(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Piec
 	occ := cb.occ &^ (1 << from)
 	for d := 0; d < 8; d++ {
 		if to := cd.t.step(from, d); to != none && own>>to&1 == 0 && !ct.attacked(cb, to, occ, enemy, me) {
-			cd.emit(c, from, to, pc, none, none, none, none)
+			x.put(c, from, to, pc)
 		}
 	}
 	rights := c.s.Aux[auxCastle]

@@ -35,7 +35,7 @@ type draughtsBB struct {
 func newDraughtsBB(r *rules, dc draughtsConfig, manStep, manJump, kingDirs []int) *draughtsBB {
 	t := r.topo
 	n := t.n()
-	if n > 64 {
+	if n > 64 || len(manStep) > 3 {
 		return nil
 	}
 	g := &draughtsBB{t: t, words: (n + 7) / 8, flying: dc.flying}
@@ -79,7 +79,7 @@ func (g *draughtsBB) generate(r *rules, s *State, c *ctx, out []move) []move {
 	if from := g.capturers(me, mine&men, mine&kings, enemy, empty); from != 0 {
 		return g.captures(r, s, c, out, from)
 	}
-	return g.quiet(r, s, out[:0], mine, empty)
+	return g.quiet(r, s, out[:0], mine, mine&men, empty)
 }
 
 // capturers returns the pieces of the side to move that can capture: that
@@ -148,21 +148,32 @@ func (g *draughtsBB) captures(r *rules, s *State, c *ctx, out []move, from uint6
 }
 
 // quiet appends the quiet moves of the side to move, whose pieces are
-// mine, to out: men's steps, kings' steps or slides.
-func (g *draughtsBB) quiet(r *rules, s *State, out []move, mine, empty uint64) []move {
+// mine (men among them), to out: men's steps, kings' steps or slides. The
+// men that can step in each direction are found by shifting the free
+// squares back, so only pieces with a move are visited.
+func (g *draughtsBB) quiet(r *rules, s *State, out []move, mine, men, empty uint64) []move {
 	me := s.Turn
 	links := g.t.links
-	for own := mine; own != 0; own &= own - 1 {
-		from := bits.TrailingZeros64(own)
-		pc := s.Board[from]
-		if pc.Kind() == kindMan {
-			for _, d := range g.manStep[me] {
-				if to := int(links[from*8+d]); to != none && empty>>to&1 != 0 {
-					out = g.step(r, out, from, to, pc, me)
+	dirs := g.manStep[me]
+	var can [3]uint64
+	var movers uint64
+	for i, d := range dirs {
+		can[i] = g.shift[g.t.opposite[d]].apply(empty) & men
+		movers |= can[i]
+	}
+	kings := mine &^ men
+	man := makePiece(me, kindMan)
+	for rest := movers | kings; rest != 0; rest &= rest - 1 {
+		from := bits.TrailingZeros64(rest)
+		if kings>>from&1 == 0 {
+			for i, d := range dirs {
+				if can[i]>>from&1 != 0 {
+					out = g.step(r, out, from, int(links[from*8+d]), man, me)
 				}
 			}
 			continue
 		}
+		pc := s.Board[from]
 		for _, d := range g.kingDirs[me] {
 			for to := int(links[from*8+d]); to != none && empty>>to&1 != 0; to = int(links[to*8+d]) {
 				out = g.step(r, out, from, to, pc, me)
