@@ -15,6 +15,8 @@ type draughtsBB struct {
 	words  int    // 8-square words of the board
 	all    uint64 // the board's squares
 	flying bool   // kings fly
+	// noReverse forbids a king to jump back along the line it came by.
+	noReverse bool
 	// Absolute directions per player: men's steps and captures, kings'
 	// moves (the order of the move rules).
 	manStep, manJump, kingDirs [2][]int
@@ -38,7 +40,7 @@ func newDraughtsBB(r *rules, dc draughtsConfig, manStep, manJump, kingDirs []int
 	if n > 64 || len(manStep) > 3 {
 		return nil
 	}
-	g := &draughtsBB{t: t, words: (n + 7) / 8, flying: dc.flying}
+	g := &draughtsBB{t: t, words: (n + 7) / 8, flying: dc.flying, noReverse: dc.noReverse}
 	if n == 64 {
 		g.all = ^uint64(0)
 	} else {
@@ -77,7 +79,7 @@ func (g *draughtsBB) generate(r *rules, s *State, c *ctx, out []move) []move {
 	}
 	enemy, empty := occ^mine, g.all&^occ
 	if from := g.capturers(me, mine&men, mine&kings, enemy, empty); from != 0 {
-		return g.captures(r, s, c, out, from)
+		return g.captures(r, s, out, from, empty, enemy, kings)
 	}
 	return g.quiet(r, s, out[:0], mine, mine&men, empty)
 }
@@ -116,35 +118,6 @@ func (g *draughtsBB) capturers(me Player, men, kings, enemy, empty uint64) uint6
 		}
 	}
 	return from
-}
-
-// captures generates the capture chains of the pieces in from, in square
-// order, with the game's capture rules, filters and merging, as the move
-// rules do: the other pieces of the side to move have no capture, so the
-// moves and their order are those of generateRef.
-func (g *draughtsBB) captures(r *rules, s *State, c *ctx, out []move, from uint64) []move {
-	c.s, c.out, c.me = s, out[:0], s.Turn
-	c.dmap = r.topo.sym[s.Turn]
-	c.links, c.nd = r.topo.links, r.topo.nd
-	for ; from != 0; from &= from - 1 {
-		sq := bits.TrailingZeros64(from)
-		pc := s.Board[sq]
-		rs := r.byKind[pc.Kind()]
-		for i := range rs {
-			if rs[i].mode == modeCapture {
-				c.begin(sq, pc)
-				rs[i].fn(c)
-			}
-		}
-	}
-	ms := c.out
-	for _, f := range r.filters {
-		ms = f(r, s, ms)
-	}
-	if r.dedupe {
-		ms = dedupeMoves(ms, !r.dedupeAll)
-	}
-	return ms
 }
 
 // quiet appends the quiet moves of the side to move, whose pieces are
