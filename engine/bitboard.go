@@ -40,16 +40,16 @@ func gatherBytes(w uint64) uint64 {
 // with the same constant form one group.
 type bbShift struct {
 	n     int
-	mask  [3]uint64 // squares of group i (those with a neighbour)
-	left  [3]uint8  // the group's constant when positive, else 0
-	right [3]uint8  // minus the constant when negative, else 0
+	mask  [2]uint64 // squares of group i (those with a neighbour)
+	left  [2]uint8  // the group's constant when positive, else 0
+	right [2]uint8  // minus the constant when negative, else 0
 }
 
 // newShift derives the shift of absolute direction d from t's links. It
-// reports false if the board needs more than three groups.
+// reports false if the board needs more than two groups.
 func newShift(t *topology, d int) (bbShift, bool) {
 	var sh bbShift
-	var deltas [3]int
+	var deltas [2]int
 	for sq := 0; sq < t.n(); sq++ {
 		to := t.step(sq, d)
 		if to == none {
@@ -80,11 +80,10 @@ func newShift(t *topology, d int) (bbShift, bool) {
 // apply returns the neighbours in the shift's direction of the squares of
 // b that have one.
 func (sh *bbShift) apply(b uint64) uint64 {
-	var r uint64
-	for i := 0; i < sh.n; i++ {
-		r |= (b & sh.mask[i]) << (sh.left[i] & 63) >> (sh.right[i] & 63)
-	}
-	return r
+	// An unused group has an empty mask: both terms are computed, without
+	// a branch.
+	return (b&sh.mask[0])<<(sh.left[0]&63)>>(sh.right[0]&63) |
+		(b&sh.mask[1])<<(sh.left[1]&63)>>(sh.right[1]&63)
 }
 
 // firstOnRay returns the first square of set along a ray that runs up the

@@ -1,6 +1,9 @@
 package engine
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // draughtsBB is the fast move generator of the draughts games built by
 // draughts (Russian, International, Brazilian, Turkish, English). It
@@ -123,7 +126,9 @@ func (g *draughtsBB) capturers(me Player, men, kings, enemy, empty uint64) uint6
 // quiet appends the quiet moves of the side to move, whose pieces are
 // mine (men among them), to out: men's steps, kings' steps or slides. The
 // men that can step in each direction are found by shifting the free
-// squares back, so only pieces with a move are visited.
+// squares back, so only pieces with a move are visited; a man's steps are
+// written without branches, each into the next free slot, which advances
+// only if the step exists.
 func (g *draughtsBB) quiet(r *rules, s *State, out []move, mine, men, empty uint64) []move {
 	me := s.Turn
 	links := g.t.links
@@ -136,27 +141,49 @@ func (g *draughtsBB) quiet(r *rules, s *State, out []move, mine, men, empty uint
 	}
 	kings := mine &^ men
 	man := makePiece(me, kindMan)
+	promo := g.promo[me]
+	z := r.z.sq
+	n := len(out)
 	for rest := movers | kings; rest != 0; rest &= rest - 1 {
 		from := bits.TrailingZeros64(rest)
-		if kings>>from&1 == 0 {
-			for i, d := range dirs {
-				if can[i]>>from&1 != 0 {
-					out = g.step(r, out, from, int(links[from*8+d]), man, me)
+		if kings>>from&1 != 0 {
+			out = out[:n]
+			pc := s.Board[from]
+			for _, d := range g.kingDirs[me] {
+				for to := int(links[from*8+d]); to != none && empty>>to&1 != 0; to = int(links[to*8+d]) {
+					out = g.step(r, out, from, to, pc, me)
+					if !g.flying {
+						break
+					}
 				}
 			}
+			n = len(out)
 			continue
 		}
-		pc := s.Board[from]
-		for _, d := range g.kingDirs[me] {
-			for to := int(links[from*8+d]); to != none && empty>>to&1 != 0; to = int(links[to*8+d]) {
-				out = g.step(r, out, from, to, pc, me)
-				if !g.flying {
-					break
-				}
-			}
+		if cap(out)-n < len(dirs) {
+			out = slices.Grow(out[:n], 64)
+		}
+		out = out[:cap(out)]
+		keyFrom := z[from*pieceCodes+int(man)]
+		for i, d := range dirs {
+			// A missing neighbour (-1) becomes the origin: the slot is
+			// written but not kept.
+			to := int(links[from*8+d])
+			to += to >> 63 & (from + 1)
+			crown := Piece(promo >> to & 1)
+			final := man + crown // the king of the same side
+			m := &out[n]
+			m.key = keyFrom ^ z[to*pieceCodes+int(final)]
+			m.sq[0], m.pc[0] = uint8(from), 0
+			m.sq[1], m.pc[1] = uint8(to), final
+			m.path[0], m.path[1] = uint8(from), uint8(to)
+			m.nchg, m.npath, m.ncap, m.nking = 2, 2, 0, 0
+			m.tag, m.auxMask, m.aux = 0, 0, [numAux]uint8{}
+			m.flags = flagIrrevers | uint8(crown)*flagPromotion
+			n += int(can[i] >> from & 1)
 		}
 	}
-	return out
+	return out[:n]
 }
 
 // step appends the quiet move of pc from from to the free square to, as
