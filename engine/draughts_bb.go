@@ -23,8 +23,11 @@ type draughtsBB struct {
 	// Absolute directions per player: men's steps and captures, kings'
 	// moves (the order of the move rules).
 	manStep, manJump, kingDirs [2][]int
-	// shift[d] moves a set of squares one step in absolute direction d.
-	shift [8]bbShift
+	// shift[d] moves a set of squares one step in absolute direction d;
+	// jumpBack, kingBack and stepBack hold, per player, the shifts opposite
+	// to the men's captures, the kings' moves and the men's steps.
+	shift                        [8]bbShift
+	jumpBack, kingBack, stepBack [2][]bbShift
 	// ray[d][sq] holds the squares beyond sq in direction d; up[d] says
 	// whether they run up the square order.
 	ray [8][64]uint64
@@ -64,6 +67,15 @@ func newDraughtsBB(r *rules, dc draughtsConfig, manStep, manJump, kingDirs []int
 		}
 	}
 	for p := range g.promo {
+		for _, d := range g.manJump[p] {
+			g.jumpBack[p] = append(g.jumpBack[p], g.shift[t.opposite[d]])
+		}
+		for _, d := range g.kingDirs[p] {
+			g.kingBack[p] = append(g.kingBack[p], g.shift[t.opposite[d]])
+		}
+		for _, d := range g.manStep[p] {
+			g.stepBack[p] = append(g.stepBack[p], g.shift[t.opposite[d]])
+		}
 		if r.promoKind[kindMan] != 0 {
 			g.promo[p] = r.promoZone[p][0]
 		}
@@ -92,18 +104,20 @@ func (g *draughtsBB) generate(r *rules, s *State, c *ctx, out []move) []move {
 // square.
 func (g *draughtsBB) capturers(me Player, men, kings, enemy, empty uint64) uint64 {
 	var from uint64
-	for _, d := range g.manJump[me] {
+	jb := g.jumpBack[me]
+	for i := range jb {
 		// Back from the free landing squares over the enemy pieces.
-		back := &g.shift[g.t.opposite[d]]
-		from |= back.apply(back.apply(empty)&enemy) & men
+		if over := jb[i].apply(empty) & enemy; over != 0 {
+			from |= jb[i].apply(over) & men
+		}
 	}
 	if kings == 0 {
 		return from
 	}
 	if !g.flying {
-		for _, d := range g.kingDirs[me] {
-			back := &g.shift[g.t.opposite[d]]
-			from |= back.apply(back.apply(empty)&enemy) & kings
+		kb := g.kingBack[me]
+		for i := range kb {
+			from |= kb[i].apply(kb[i].apply(empty)&enemy) & kings
 		}
 		return from
 	}
@@ -135,8 +149,8 @@ func (g *draughtsBB) quiet(r *rules, s *State, out []move, mine, men, empty uint
 	dirs := g.manStep[me]
 	var can [3]uint64
 	var movers uint64
-	for i, d := range dirs {
-		can[i] = g.shift[g.t.opposite[d]].apply(empty) & men
+	for i, sh := range g.stepBack[me] {
+		can[i] = sh.apply(empty) & men
 		movers |= can[i]
 	}
 	kings := mine &^ men
