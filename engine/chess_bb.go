@@ -241,6 +241,8 @@ func (x *chessGen) generate(r *rules, s *State, c *ctx, out []move) []move {
 		lg.target = checks | ct.between[lg.k][bits.TrailingZeros64(checks)]
 	}
 	lg.pinned = ct.pinned(&cb, lg.k, own, enemy)
+	var pm pawnMoves
+	x.findPawnMoves(&pm, &cb, me, int(s.Aux[auxEP])-1)
 	c.s, c.out, c.me = s, out[:0], me
 	cd := x.cd
 	for rest := own; rest != 0; rest &= rest - 1 {
@@ -248,14 +250,16 @@ func (x *chessGen) generate(r *rules, s *State, c *ctx, out []move) []move {
 		pc := b[from]
 		switch pc.Kind() {
 		case kindPawn:
-			x.pawn(c, &cb, &lg, from, pc)
+			if pm.any>>from&1 != 0 {
+				x.pawn(c, &cb, &lg, &pm, from, pc)
+			}
 		case kindKnight:
 			if lg.pinned>>from&1 != 0 {
 				continue
 			}
 			for _, t := range cd.knight[from] {
 				if lg.target>>t&1 != 0 {
-					x.put(c, from, int(t), pc)
+					x.put(c, from, int(t), pc, none)
 				}
 			}
 		case kindBishop:
@@ -271,13 +275,21 @@ func (x *chessGen) generate(r *rules, s *State, c *ctx, out []move) []move {
 	return c.out
 }
 
-// slide emits a slider's legal moves along dirs, outwards.
+// slide emits a slider's legal moves along dirs, outwards. The moves
+// are written as put writes them, with what they share (the origin's
+// key, the castling rights kept) computed once.
 func (x *chessGen) slide(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Piece, dirs []int) {
 	ct := x.ct
 	allowed := lg.target
 	if lg.pinned>>from&1 != 0 {
 		allowed &= ct.line[lg.k][from]
 	}
+	b := &c.s.Board
+	z := c.r.z.sq[:64*pieceCodes]
+	isKing := &c.r.isKing
+	keyFrom := z[from*pieceCodes+int(pc)]
+	rights := c.s.Aux[auxCastle] & x.cd.castleMask[from]
+	out := c.out
 	for _, d := range dirs {
 		att := ct.rayAttack(d, from, cb.occ) & allowed
 		for att != 0 {
@@ -288,60 +300,122 @@ func (x *chessGen) slide(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Pie
 				t = 63 - bits.LeadingZeros64(att)
 			}
 			att &^= 1 << t
-			x.put(c, from, t, pc)
+			t &= 63
+			n := len(out)
+			if n < cap(out) {
+				out = out[:n+1]
+			} else {
+				out = append(out, move{})
+			}
+			m := &out[n]
+			victim := b[t]
+			m.key = keyFrom ^ z[t*pieceCodes+int(victim&31)] ^ z[t*pieceCodes+int(pc&31)]
+			m.sq[0], m.pc[0] = uint8(from), 0
+			m.sq[1], m.pc[1] = uint8(t), pc
+			m.path[0], m.path[1] = uint8(from), uint8(t)
+			m.nchg, m.npath, m.ncap, m.nking, m.tag = 2, 2, 0, 0, 0
+			m.flags = 0
+			if victim != 0 {
+				m.flags, m.ncap = flagCapture|flagIrrevers, 1
+				if isKing[victim.Kind()] {
+					m.nking = 1
+				}
+			}
+			m.auxMask = 1<<auxEP | 1<<auxCastle
+			m.aux[auxEP] = 0
+			m.aux[auxCastle] = rights & x.cd.castleMask[t]
 		}
+	}
+	c.out = out
+}
+
+// pawnMoves holds the pawns of the side to move that have a step, a
+// double step, a capture to the left or to the right (as the mover sees
+// them), found for all pawns at once; legality is checked per move.
+type pawnMoves struct {
+	step, double, left, right, any uint64
+}
+
+// Files A and H.
+const (
+	fileA uint64 = 0x0101010101010101
+	fileH uint64 = 0x8080808080808080
+)
+
+// findPawnMoves fills pm for the pawns of me; epSq is the en passant
+// square or none.
+func (x *chessGen) findPawnMoves(pm *pawnMoves, cb *chessBits, me Player, epSq int) {
+	pawns := cb.kind[kindPawn] & cb.side[me]
+	empty := ^cb.occ
+	enemy := cb.side[me.other()]
+	if me == First {
+		pm.step = empty >> 8 & pawns
+		pm.double = empty >> 16 & pm.step & 0xff00
+		pm.left = enemy >> 7 & pawns &^ fileA
+		pm.right = enemy >> 9 & pawns &^ fileH
+	} else {
+		pm.step = empty << 8 & pawns
+		pm.double = empty << 16 & pm.step & 0x00ff000000000000
+		pm.left = enemy << 9 & pawns &^ fileA
+		pm.right = enemy << 7 & pawns &^ fileH
+	}
+	pm.any = pm.step | pm.left | pm.right
+	if epSq != none {
+		pm.any |= x.ct.pawnFrom[me.other()][epSq] & pawns
 	}
 }
 
 // pawn emits a pawn's legal moves in the order of pawnRule: the step,
 // the double step, the captures to the left and right (as the mover sees
 // them), each promotion as queen, rook, bishop and knight.
-func (x *chessGen) pawn(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Piece) {
+func (x *chessGen) pawn(c *ctx, cb *chessBits, lg *chessLegal, pm *pawnMoves, from int, pc Piece) {
 	me := c.me
 	// Steps and capture offsets in the mover's frame: forward, then the
 	// left and right captures (north-west and north-east for White, south-
 	// west and south-east for Black).
-	fwd, left, right, startRank, lastRank := 8, 7, 9, 1, 7
+	fwd, left, right, lastRank := 8, 7, 9, 7
 	if me == Second {
-		fwd, left, right, startRank, lastRank = -8, -9, -7, 6, 0
+		fwd, left, right, lastRank = -8, -9, -7, 0
 	}
-	rank, file := from>>3, from&7
-	if rank == lastRank {
-		return // no square ahead (positions are refused with such pawns)
-	}
-	promo := rank+fwd/8 == lastRank
-	if t1 := from + fwd; cb.occ>>t1&1 == 0 {
-		if x.ok(lg, from, t1) {
+	bit := uint64(1) << from
+	promo := from>>3+fwd/8 == lastRank
+	if pm.step&bit != 0 {
+		if t1 := from + fwd; x.ok(lg, from, t1) {
 			if promo {
 				x.promote(c, from, t1, none)
 			} else {
-				x.put(c, from, t1, pc)
+				x.put(c, from, t1, pc, none)
 			}
 		}
-		if t2 := t1 + fwd; rank == startRank && cb.occ>>t2&1 == 0 && x.ok(lg, from, t2) {
+		if t2 := from + 2*fwd; pm.double&bit != 0 && x.ok(lg, from, t2) {
+			// The en passant square is recorded only if an enemy pawn
+			// stands beside the landing square (see epPossible).
 			ep := none
-			if x.cd.epPossible(c, t2) {
-				ep = t1
+			beside := (1<<(t2+1))&^fileA | (1<<(t2-1))&^fileH
+			if beside&cb.kind[kindPawn]&cb.side[me.other()] != 0 {
+				ep = from + fwd
 			}
-			x.cd.emit(c, from, t2, pc, none, none, none, ep)
+			x.put(c, from, t2, pc, ep)
 		}
 	}
-	enemy := cb.side[me.other()]
 	epSq := int(c.s.Aux[auxEP]) - 1
 	for i, delta := range [2]int{left, right} {
-		if i == 0 && file == 0 || i == 1 && file == 7 {
-			continue
+		var can uint64
+		if i == 0 {
+			can = pm.left
+		} else {
+			can = pm.right
 		}
 		to := from + delta
-		if enemy>>to&1 != 0 {
+		if can&bit != 0 {
 			if x.ok(lg, from, to) {
 				if promo {
 					x.promote(c, from, to, none)
 				} else {
-					x.put(c, from, to, pc)
+					x.put(c, from, to, pc, none)
 				}
 			}
-		} else if to == epSq {
+		} else if epSq >= 0 && to == epSq && x.ct.pawnFrom[me][from]>>epSq&1 != 0 {
 			capSq := to - fwd
 			if x.epLegal(cb, lg, me, from, to, capSq) {
 				x.cd.emit(c, from, to, pc, capSq, none, none, none)
@@ -358,9 +432,10 @@ func (x *chessGen) promote(c *ctx, from, to, capSq int) {
 }
 
 // put appends the plain move of pc from from to to (a step, a slide or a
-// capture on the landing square; no promotion, en passant or castling),
-// with the same fields as chessData.emit writes.
-func (x *chessGen) put(c *ctx, from, to int, pc Piece) {
+// capture on the landing square; no promotion, en passant capture or
+// castling), with the same fields as chessData.emit writes; ep is the en
+// passant square the move creates, or none.
+func (x *chessGen) put(c *ctx, from, to int, pc Piece, ep int) {
 	s := c.s
 	victim := s.Board[to]
 	z := c.r.z.sq
@@ -381,7 +456,7 @@ func (x *chessGen) put(c *ctx, from, to int, pc Piece) {
 		}
 	}
 	m.auxMask = 1<<auxEP | 1<<auxCastle
-	m.aux[auxEP] = 0
+	m.aux[auxEP] = uint8(ep + 1)
 	m.aux[auxCastle] = s.Aux[auxCastle] & x.cd.castleMask[from] & x.cd.castleMask[to]
 }
 
@@ -404,7 +479,7 @@ func (x *chessGen) king(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Piec
 	occ := cb.occ &^ (1 << from)
 	for d := 0; d < 8; d++ {
 		if to := cd.t.step(from, d); to != none && own>>to&1 == 0 && !ct.attacked(cb, to, occ, enemy, me) {
-			x.put(c, from, to, pc)
+			x.put(c, from, to, pc, none)
 		}
 	}
 	rights := c.s.Aux[auxCastle]
