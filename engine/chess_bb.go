@@ -217,7 +217,7 @@ type chessLegal struct {
 // ok reports whether moving the piece on from (not the king, not en
 // passant) to to is legal.
 func (x *chessGen) ok(lg *chessLegal, from, to int) bool {
-	return lg.target>>to&1 != 0 && (lg.pinned>>from&1 == 0 || x.ct.line[lg.k][from]>>to&1 != 0)
+	return lg.target>>(to&63)&1 != 0 && (lg.pinned>>(from&63)&1 == 0 || x.ct.line[lg.k&63][from&63]>>(to&63)&1 != 0)
 }
 
 // generate is the rules' fast hook.
@@ -285,9 +285,10 @@ func (x *chessGen) slide(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Pie
 		allowed &= ct.line[lg.k][from]
 	}
 	b := &c.s.Board
-	z := c.r.z.sq[:64*pieceCodes]
+	z := (*[64 * pieceCodes]uint64)(c.r.z.sq)
 	isKing := &c.r.isKing
-	keyFrom := z[from*pieceCodes+int(pc)]
+	from &= 63
+	keyFrom := z[from*pieceCodes+int(pc&31)]
 	rights := c.s.Aux[auxCastle] & x.cd.castleMask[from]
 	out := c.out
 	for _, d := range dirs {
@@ -331,9 +332,16 @@ func (x *chessGen) slide(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Pie
 
 // pawnMoves holds the pawns of the side to move that have a step, a
 // double step, a capture to the left or to the right (as the mover sees
-// them), found for all pawns at once; legality is checked per move.
+// them), found for all pawns at once, and what their moves share;
+// legality is checked per move.
 type pawnMoves struct {
 	step, double, left, right, any uint64
+	captures                       uint64 // left | right
+	promo                          uint64 // pawns whose move promotes
+	enemyPawns                     uint64
+	// Offsets of the step and of the left and right captures, and the
+	// en passant square or none.
+	fwd, leftOff, rightOff, epSq int
 }
 
 // Files A and H.
@@ -353,13 +361,20 @@ func (x *chessGen) findPawnMoves(pm *pawnMoves, cb *chessBits, me Player, epSq i
 		pm.double = empty >> 16 & pm.step & 0xff00
 		pm.left = enemy >> 7 & pawns &^ fileA
 		pm.right = enemy >> 9 & pawns &^ fileH
+		pm.promo = 0x00ff000000000000
+		pm.fwd, pm.leftOff, pm.rightOff = 8, 7, 9
 	} else {
 		pm.step = empty << 8 & pawns
 		pm.double = empty << 16 & pm.step & 0x00ff000000000000
 		pm.left = enemy << 9 & pawns &^ fileA
 		pm.right = enemy << 7 & pawns &^ fileH
+		pm.promo = 0xff00
+		pm.fwd, pm.leftOff, pm.rightOff = -8, -9, -7
 	}
-	pm.any = pm.step | pm.left | pm.right
+	pm.captures = pm.left | pm.right
+	pm.any = pm.step | pm.captures
+	pm.enemyPawns = cb.kind[kindPawn] & enemy
+	pm.epSq = epSq
 	if epSq != none {
 		pm.any |= x.ct.pawnFrom[me.other()][epSq] & pawns
 	}
@@ -367,43 +382,37 @@ func (x *chessGen) findPawnMoves(pm *pawnMoves, cb *chessBits, me Player, epSq i
 
 // pawn emits a pawn's legal moves in the order of pawnRule: the step,
 // the double step, the captures to the left and right (as the mover sees
-// them), each promotion as queen, rook, bishop and knight.
+// them: north-west and north-east for White, south-west and south-east
+// for Black), each promotion as queen, rook, bishop and knight.
 func (x *chessGen) pawn(c *ctx, cb *chessBits, lg *chessLegal, pm *pawnMoves, from int, pc Piece) {
-	me := c.me
-	// Steps and capture offsets in the mover's frame: forward, then the
-	// left and right captures (north-west and north-east for White, south-
-	// west and south-east for Black).
-	fwd, left, right, lastRank := 8, 7, 9, 7
-	if me == Second {
-		fwd, left, right, lastRank = -8, -9, -7, 0
-	}
+	from &= 63
 	bit := uint64(1) << from
-	promo := from>>3+fwd/8 == lastRank
+	promo := pm.promo&bit != 0
 	if pm.step&bit != 0 {
-		if t1 := from + fwd; x.ok(lg, from, t1) {
+		if t1 := from + pm.fwd; x.ok(lg, from, t1) {
 			if promo {
 				x.promote(c, from, t1, none)
 			} else {
 				x.put(c, from, t1, pc, none)
 			}
 		}
-		if t2 := from + 2*fwd; pm.double&bit != 0 && x.ok(lg, from, t2) {
+		if t2 := from + 2*pm.fwd; pm.double&bit != 0 && x.ok(lg, from, t2) {
 			// The en passant square is recorded only if an enemy pawn
 			// stands beside the landing square (see epPossible).
 			ep := none
-			beside := (1<<(t2+1))&^fileA | (1<<(t2-1))&^fileH
-			if beside&cb.kind[kindPawn]&cb.side[me.other()] != 0 {
-				ep = from + fwd
+			beside := (1<<((t2+1)&63))&^fileA | (1<<((t2-1)&63))&^fileH
+			if beside&pm.enemyPawns != 0 {
+				ep = from + pm.fwd
 			}
 			x.put(c, from, t2, pc, ep)
 		}
 	}
-	epSq := int(c.s.Aux[auxEP]) - 1
-	for i, delta := range [2]int{left, right} {
-		var can uint64
-		if i == 0 {
-			can = pm.left
-		} else {
+	if pm.captures&bit == 0 && pm.epSq == none {
+		return
+	}
+	for i, delta := range [2]int{pm.leftOff, pm.rightOff} {
+		can := pm.left
+		if i == 1 {
 			can = pm.right
 		}
 		to := from + delta
@@ -415,9 +424,9 @@ func (x *chessGen) pawn(c *ctx, cb *chessBits, lg *chessLegal, pm *pawnMoves, fr
 					x.put(c, from, to, pc, none)
 				}
 			}
-		} else if epSq >= 0 && to == epSq && x.ct.pawnFrom[me][from]>>epSq&1 != 0 {
-			capSq := to - fwd
-			if x.epLegal(cb, lg, me, from, to, capSq) {
+		} else if pm.epSq != none && to == pm.epSq && x.ct.pawnFrom[c.me][from]>>(to&63)&1 != 0 {
+			capSq := to - pm.fwd
+			if x.epLegal(cb, lg, c.me, from, to, capSq) {
 				x.cd.emit(c, from, to, pc, capSq, none, none, none)
 			}
 		}
@@ -436,11 +445,12 @@ func (x *chessGen) promote(c *ctx, from, to, capSq int) {
 // castling), with the same fields as chessData.emit writes; ep is the en
 // passant square the move creates, or none.
 func (x *chessGen) put(c *ctx, from, to int, pc Piece, ep int) {
+	from, to = from&63, to&63 // squares of the board: no bounds checks below
 	s := c.s
 	victim := s.Board[to]
-	z := c.r.z.sq
+	z := (*[64 * pieceCodes]uint64)(c.r.z.sq)
 	m := c.push()
-	m.key = z[from*pieceCodes+int(pc)] ^ z[to*pieceCodes+int(victim)] ^ z[to*pieceCodes+int(pc)]
+	m.key = z[from*pieceCodes+int(pc&31)] ^ z[to*pieceCodes+int(victim&31)] ^ z[to*pieceCodes+int(pc&31)]
 	m.sq[0], m.pc[0] = uint8(from), 0
 	m.sq[1], m.pc[1] = uint8(to), pc
 	m.path[0], m.path[1] = uint8(from), uint8(to)
