@@ -35,6 +35,12 @@ type draughtsBB struct {
 	// promo[p] is the promotion zone of player p, empty if men of the
 	// game never promote.
 	promo [2]uint64
+	// The steps of a man of player p on sq in its i-th direction: the
+	// square reached (sq itself when there is none), the piece it becomes
+	// there and the move's Zobrist key.
+	stepTo    [2][3][64]uint8
+	stepFinal [2][3][64]Piece
+	stepKey   [2][3][64]uint64
 }
 
 // newDraughtsBB builds the fast generator of r, a draughts game with the
@@ -78,6 +84,21 @@ func newDraughtsBB(r *rules, dc draughtsConfig, manStep, manJump, kingDirs []int
 		}
 		if r.promoKind[kindMan] != 0 {
 			g.promo[p] = r.promoZone[p][0]
+		}
+		man := makePiece(Player(p), kindMan)
+		for i, d := range g.manStep[p] {
+			for sq := 0; sq < n; sq++ {
+				to, final := t.step(sq, d), man
+				if to == none {
+					to = sq
+				}
+				if g.promo[p]>>to&1 != 0 {
+					final = makePiece(Player(p), kindKing)
+				}
+				g.stepTo[p][i][sq] = uint8(to)
+				g.stepFinal[p][i][sq] = final
+				g.stepKey[p][i][sq] = r.z.sq[sq*pieceCodes+int(man)] ^ r.z.sq[to*pieceCodes+int(final)]
+			}
 		}
 	}
 	return g
@@ -141,25 +162,25 @@ func (g *draughtsBB) capturers(me Player, men, kings, enemy, empty uint64) uint6
 // mine (men among them), to out: men's steps, kings' steps or slides. The
 // men that can step in each direction are found by shifting the free
 // squares back, so only pieces with a move are visited; a man's steps are
-// written without branches, each into the next free slot, which advances
-// only if the step exists.
+// written without branches from the tables of steps, each into the next
+// free slot, which advances only if the step exists.
 func (g *draughtsBB) quiet(r *rules, s *State, out []move, mine, men, empty uint64) []move {
-	me := s.Turn
+	me := s.Turn & 1
 	links := g.t.links
-	dirs := g.manStep[me]
+	back := g.stepBack[me]
+	nd := len(back)
 	var can [3]uint64
 	var movers uint64
-	for i, sh := range g.stepBack[me] {
-		can[i] = sh.apply(empty) & men
+	for i := range back {
+		can[i] = back[i].apply(empty) & men
 		movers |= can[i]
 	}
 	kings := mine &^ men
 	man := makePiece(me, kindMan)
-	promo := g.promo[me]
-	z := r.z.sq
+	stepTo, stepFinal, stepKey := &g.stepTo[me], &g.stepFinal[me], &g.stepKey[me]
 	n := len(out)
 	for rest := movers | kings; rest != 0; rest &= rest - 1 {
-		from := bits.TrailingZeros64(rest)
+		from := bits.TrailingZeros64(rest) & 63
 		if kings>>from&1 != 0 {
 			out = out[:n]
 			pc := s.Board[from]
@@ -174,26 +195,23 @@ func (g *draughtsBB) quiet(r *rules, s *State, out []move, mine, men, empty uint
 			n = len(out)
 			continue
 		}
-		if cap(out)-n < len(dirs) {
+		if cap(out)-n < nd {
 			out = slices.Grow(out[:n], 64)
 		}
 		out = out[:cap(out)]
-		keyFrom := z[from*pieceCodes+int(man)]
-		for i, d := range dirs {
-			// A missing neighbour (-1) becomes the origin: the slot is
-			// written but not kept.
-			to := int(links[from*8+d])
-			to += to >> 63 & (from + 1)
-			crown := Piece(promo >> to & 1)
-			final := man + crown // the king of the same side
+		for i := 0; i < nd; i++ {
+			to, final := stepTo[i][from], stepFinal[i][from]
 			m := &out[n]
-			m.key = keyFrom ^ z[to*pieceCodes+int(final)]
+			m.key = stepKey[i][from]
 			m.sq[0], m.pc[0] = uint8(from), 0
-			m.sq[1], m.pc[1] = uint8(to), final
-			m.path[0], m.path[1] = uint8(from), uint8(to)
+			m.sq[1], m.pc[1] = to, final
+			m.path[0], m.path[1] = uint8(from), to
 			m.nchg, m.npath, m.ncap, m.nking = 2, 2, 0, 0
 			m.tag, m.auxMask, m.aux = 0, 0, [numAux]uint8{}
-			m.flags = flagIrrevers | uint8(crown)*flagPromotion
+			m.flags = flagIrrevers
+			if final != man {
+				m.flags = flagIrrevers | flagPromotion
+			}
 			n += int(can[i] >> from & 1)
 		}
 	}
