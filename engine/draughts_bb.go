@@ -41,6 +41,10 @@ type draughtsBB struct {
 	stepTo    [2][3][64]uint8
 	stepFinal [2][3][64]Piece
 	stepKey   [2][3][64]uint64
+	// jumpOver[d][sq] and jumpLand[d][sq] are the square jumped and the
+	// landing square of a short jump from sq in absolute direction d; both
+	// are sq itself when the jump leaves the board.
+	jumpOver, jumpLand [8][64]uint8
 }
 
 // newDraughtsBB builds the fast generator of r, a draughts game with the
@@ -66,6 +70,12 @@ func newDraughtsBB(r *rules, dc draughtsConfig, manStep, manJump, kingDirs []int
 		}
 		g.shift[d] = sh
 		for sq := 0; sq < n; sq++ {
+			g.jumpOver[d][sq], g.jumpLand[d][sq] = uint8(sq), uint8(sq)
+			if over := t.step(sq, d); over != none {
+				if land := t.step(over, d); land != none {
+					g.jumpOver[d][sq], g.jumpLand[d][sq] = uint8(over), uint8(land)
+				}
+			}
 			for q := t.step(sq, d); q != none; q = t.step(q, d) {
 				g.ray[d][sq] |= 1 << q
 				g.up[d] = q > sq

@@ -86,17 +86,18 @@ func (w *capWalk) rule() {
 // jump is jumpRule: over an adjacent enemy piece onto the free square
 // right behind it.
 func (w *capWalk) jump(dirs []int) {
-	links := w.links
+	g := w.g
+	at := w.at & 63
+	// The enemy pieces still to take and the free squares, as they stand
+	// when this jump starts (take restores them before returning).
+	enemy := w.enemy &^ w.caps
+	empty := w.empty | w.fromBit | w.caps&w.immediate
 	for _, d := range dirs {
-		over := int(links[w.at*8+d])
-		if over == none || !w.isEnemy(over) {
-			continue
+		d &= 7
+		over, land := g.jumpOver[d][at], g.jumpLand[d][at]
+		if enemy>>(over&63)&1 != 0 && empty>>(land&63)&1 != 0 {
+			w.take(int(over), int(land), d)
 		}
-		to := int(links[over*8+d])
-		if to == none || !w.isEmpty(to) {
-			continue
-		}
-		w.take(over, to, d)
 	}
 }
 
