@@ -80,7 +80,7 @@ fuzz:
 
 # The engine's deep perft tables and long random playouts (about a minute).
 deep:
-	$(GO) test -count=1 ./engine -args -deep
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./engine -args -deep
 
 # Benchmarks of the pure packages: codec, formulas, player, engine.
 BENCHTIME ?= 1s
