@@ -52,8 +52,20 @@ func (g *draughtsBB) captures(r *rules, s *State, out []move, from, empty, enemy
 		w.rule()
 	}
 	ms := w.out
-	for _, f := range r.filters {
-		ms = f(r, s, ms)
+	if len(ms) < 2 {
+		return ms // nothing to filter out or merge
+	}
+	// The filters of the draughts rules (the majority rule, the Russian
+	// king's landing rule) only ever drop a capture for one that takes
+	// more pieces: a list whose captures all take as many is kept whole.
+	lo, hi := ms[0].ncap, ms[0].ncap
+	for i := 1; i < len(ms); i++ {
+		lo, hi = min(lo, ms[i].ncap), max(hi, ms[i].ncap)
+	}
+	if lo != hi {
+		for _, f := range r.filters {
+			ms = f(r, s, ms)
+		}
 	}
 	if r.dedupe {
 		ms = dedupeMoves(ms, !r.dedupeAll)
