@@ -14,7 +14,8 @@ import "math/bits"
 // with one multiplication each.
 func boardBits(b *[maxSquares]Piece, words int) (bit0, bit1, bit4 uint64) {
 	for i := 0; i < words; i++ {
-		q := b[i*8 : i*8+8 : i*8+8]
+		j := (i & 15) * 8 // i < 16: the slice needs no bounds check
+		q := b[j : j+8 : j+8]
 		w := uint64(q[0]) | uint64(q[1])<<8 | uint64(q[2])<<16 | uint64(q[3])<<24 |
 			uint64(q[4])<<32 | uint64(q[5])<<40 | uint64(q[6])<<48 | uint64(q[7])<<56
 		sh := uint(i * 8)

@@ -111,7 +111,8 @@ type chessBits struct {
 func (cb *chessBits) load(b *[maxSquares]Piece) {
 	var k0, k1, k2, second uint64
 	for i := 0; i < 8; i++ {
-		q := b[i*8 : i*8+8 : i*8+8]
+		j := (i & 15) * 8 // i < 16: the slice needs no bounds check
+		q := b[j : j+8 : j+8]
 		w := uint64(q[0]) | uint64(q[1])<<8 | uint64(q[2])<<16 | uint64(q[3])<<24 |
 			uint64(q[4])<<32 | uint64(q[5])<<40 | uint64(q[6])<<48 | uint64(q[7])<<56
 		sh := uint(i * 8)
