@@ -91,9 +91,10 @@ func newChessTables() *chessTables {
 // rayAttack returns the squares a slider on sq reaches in direction d:
 // the ray up to and including its first occupied square.
 func (ct *chessTables) rayAttack(d, sq int, occ uint64) uint64 {
-	r := ct.ray[d][sq]
+	d &= 7
+	r := ct.ray[d][sq&63]
 	if blk := r & occ; blk != 0 {
-		r ^= ct.ray[d][firstOnRay(blk, rayUp[d])]
+		r ^= ct.ray[d][firstOnRay(blk, rayUp[d])&63]
 	}
 	return r
 }
@@ -293,6 +294,7 @@ func (x *chessGen) slide(c *ctx, cb *chessBits, lg *chessLegal, from int, pc Pie
 	rights := c.s.Aux[auxCastle] & x.cd.castleMask[from]
 	out := c.out
 	for _, d := range dirs {
+		d &= 7
 		att := ct.rayAttack(d, from, cb.occ) & allowed
 		for att != 0 {
 			var t int
