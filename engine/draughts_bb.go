@@ -7,9 +7,9 @@ import (
 
 // draughtsBB is the fast move generator of the draughts games built by
 // draughts (Russian, International, Brazilian, Turkish, English). It
-// reads the position as bitboards, tells with a few shifts whether the
-// side to move has a capture, and then writes the quiet moves directly,
-// or leaves the capture chains to the capture generator. Its moves, and
+// reads the position as bitboards, finds with a few shifts the pieces
+// that can capture, and then builds their capture chains (capWalk) or,
+// if there are none, writes the quiet moves directly. Its moves, and
 // their order, are those of the move rules: pieces in square order, each
 // piece's directions in the order of its rules, a slide square by square
 // outwards.
