@@ -17,6 +17,11 @@ var fastGenStarts = map[string][]string{
 		"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - -",
 		"r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
 		"rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+		"8/8/8/K1pP3r/8/8/8/7k w - c6 0 2",      // en passant would uncover the king
+		"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",  // castling both ways, both sides
+		"1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1",      // promotion by a step or a capture
+		"4k3/8/8/8/8/5n2/8/r3K2R w K - 0 1",     // double check
+		"4k3/8/8/8/1b6/8/3R4/r1B1K2R w K - 0 1", // pins on a diagonal and a rank
 	},
 	"russian":       {"W:WKc1,e3,g3:Bb6,d6,f6,h6,Kh8"},
 	"international": {"W:WK46,31,33,35:B17,18,19,22,24,K5"},
