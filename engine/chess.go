@@ -124,6 +124,7 @@ func chessRules() *rules {
 	r.byKind[kindQueen] = []moveRule{{modeQuiet, cd.sliderRule(append(orth, diag...))}}
 	r.byKind[kindChessKing] = []moveRule{{modeQuiet, cd.kingRule}}
 	r.filters = []filter{cd.legal}
+	r.fast = (&chessGen{cd: cd, ct: chessTablesOnce()}).generate
 	r.encode = encodeFEN
 	r.decode = decodeFEN
 	r.write = writeChess

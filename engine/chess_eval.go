@@ -54,9 +54,9 @@ type chessEvalTables struct {
 	fileMask     [8]uint64
 }
 
-var evalTables = newChessTables()
+var evalTables = newChessEvalTables()
 
-func newChessTables() *chessEvalTables {
+func newChessEvalTables() *chessEvalTables {
 	t := &chessEvalTables{}
 	for f := 0; f < 8; f++ {
 		for r := 0; r < 8; r++ {

@@ -95,6 +95,11 @@
 // generators of their own; a side without a placement passes with the
 // move "pass", a point off the board drawn as a button under it.
 //
+// Chess and the draughts built by draughts() also have a bitboard
+// generator (rules.fast) that gives the same moves in the same order as
+// the move rules, several times faster; the move rules remain the
+// reference (generateRef), and the tests compare the two on random games.
+//
 // A move's effect is stored as square assignments plus game variables, and
 // positions carry an incremental Zobrist hash, so applying a move is a few
 // stores and one XOR, without allocation. Positions are plain values:

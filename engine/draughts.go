@@ -132,6 +132,9 @@ func draughts(dc draughtsConfig) *rules {
 	r.eval = evalDraughts
 	r.glyph = glyphDraughts
 	r.finish()
+	if g := newDraughtsBB(r, dc, manMoves, manJumps, kingDirs); g != nil {
+		r.fast = g.generate
+	}
 	r.start = encodeDraughts(r, &start)
 	return r
 }

@@ -75,7 +75,12 @@ type rules struct {
 	start  string                           // start position string
 	pregen func(r *rules, s *State) bool    // false: the game is over, no moves
 	gen    func(r *rules, s *State, c *ctx) // replaces rule-driven generation
-	encode func(r *rules, s *State) string  // position string
+	// fast, when set, is a specialised generator that generate uses
+	// instead of routes and dedupe (bitboards for chess and draughts). It
+	// must return the same moves in the same order as the reference,
+	// generateRef, which the differential tests compare it with.
+	fast   func(r *rules, s *State, c *ctx, out []move) []move
+	encode func(r *rules, s *State) string // position string
 	decode func(r *rules, s string) (State, error)
 	status func(g *Game, nLegal int) Status // game end; nil: default rules
 	// endings are the game's own draw rules (small endings), checked by
@@ -155,6 +160,19 @@ func (r *rules) newCtx() *ctx {
 // generate fills out with the legal moves of s (unsorted, without
 // notation) and returns it. It allocates only if out is too small.
 func (r *rules) generate(s *State, c *ctx, out []move) []move {
+	if r.fast != nil {
+		ms := r.fast(r, s, c, out)
+		c.out = ms
+		return ms
+	}
+	return r.generateRef(s, c, out)
+}
+
+// generateRef is generate by the move rules: routes, then the moves of
+// the same effect merged. It is the reference formulation of every game,
+// and the fallback of the fast generators for the positions they leave
+// to it.
+func (r *rules) generateRef(s *State, c *ctx, out []move) []move {
 	ms := r.routes(s, c, out)
 	if r.dedupe {
 		ms = dedupeMoves(ms, !r.dedupeAll)
