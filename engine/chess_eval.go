@@ -47,8 +47,6 @@ var kingAttackWeight = [7]int{kindKnight: 2, kindBishop: 2, kindRook: 3, kindQue
 // chessEvalTables holds the precomputed tables of the evaluation.
 type chessEvalTables struct {
 	pstMG, pstEG [7][64]int
-	knight       [64]uint64 // squares a knight attacks
-	king         [64]uint64 // squares a king attacks
 	kingZone     [64]uint64 // the king's square and its neighbours
 	adjacent     [8]uint64  // the files next to a file
 	fileMask     [8]uint64
@@ -73,18 +71,10 @@ func newChessEvalTables() *chessEvalTables {
 	}
 	for sq := 0; sq < 64; sq++ {
 		f, r := sq%8, sq/8
-		for _, d := range [8][2]int{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}} {
-			if nf, nr := f+d[0], r+d[1]; nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
-				t.knight[sq] |= 1 << (nr*8 + nf)
-			}
-		}
 		for df := -1; df <= 1; df++ {
 			for dr := -1; dr <= 1; dr++ {
 				if nf, nr := f+df, r+dr; nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
 					t.kingZone[sq] |= 1 << (nr*8 + nf)
-					if df != 0 || dr != 0 {
-						t.king[sq] |= 1 << (nr*8 + nf)
-					}
 				}
 			}
 		}
@@ -235,7 +225,7 @@ func chessScore(b *[maxSquares]Piece, turn Player) int {
 		var att uint64
 		switch k {
 		case kindKnight:
-			att = evalTables.knight[sq]
+			att = chessTablesOnce().knight[sq]
 		case kindBishop:
 			att = evalSlide(sq, occ, true, false)
 		case kindRook:

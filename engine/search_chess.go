@@ -237,7 +237,8 @@ func chessAttacked(b *[maxSquares]Piece, m *move, sq int, by Player) bool {
 	for i := 0; i < int(m.nchg); i++ {
 		after[m.sq[i]] = m.pc[i]
 	}
-	if holds(&after, evalTables.knight[sq], makePiece(by, kindKnight)) || holds(&after, evalTables.king[sq], makePiece(by, kindChessKing)) {
+	ct := chessTablesOnce()
+	if holds(&after, ct.knight[sq], makePiece(by, kindKnight)) || holds(&after, ct.king[sq], makePiece(by, kindChessKing)) {
 		return true
 	}
 	f, r := sq%8, sq/8
