@@ -459,6 +459,23 @@ func pagesUntil(expr string) chromedp.Action[chromedp.Void] {
 	}
 }
 
+// pagesTapUntil taps (tap) and waits a few seconds for expr to hold, and taps again while it
+// does not: a tap while the page is still drawing the state it fetched (its legal moves, the
+// picture's size) selects nothing, which a busy machine makes likely.
+func pagesTapUntil(ctx context.Context, t *testing.T, what string, tap func(), expr string) {
+	t.Helper()
+	for try := 0; ; try++ {
+		tap()
+		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(5*time.Second)))
+		if err == nil {
+			return
+		}
+		if try == 5 {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+}
+
 // pagesContextLost reports whether err is the loss of the page's JavaScript context to a
 // navigation.
 func pagesContextLost(err error) bool {
@@ -616,10 +633,8 @@ func TestPlayPageMoves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pagesTap(ctx, t, a, "c3", false)
-	if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#marks .mark.target").length > 0`)); err != nil {
-		t.Fatalf("no targets: %v", err)
-	}
+	pagesTapUntil(ctx, t, "no targets", func() { pagesTap(ctx, t, a, "c3", false) },
+		`document.querySelectorAll("#marks .mark.target").length > 0`)
 	if got := pagesMarked(ctx, t, "target"); !slices.Equal(got, steps.Next) {
 		t.Errorf("targets of c3: %v, want %v", got, steps.Next)
 	}
@@ -796,10 +811,8 @@ func TestPlayPagePhone(t *testing.T) {
 	if b := pagesRectOf(ctx, t, "#resign"); b.Height < 40 {
 		t.Errorf("the resign button is %v px high", b.Height)
 	}
-	pagesTap(ctx, t, a, "g3", true)
-	if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#marks .mark.target").length > 0`)); err != nil {
-		t.Fatalf("no targets after a tap: %v", err)
-	}
+	pagesTapUntil(ctx, t, "no targets after a tap", func() { pagesTap(ctx, t, a, "g3", true) },
+		`document.querySelectorAll("#marks .mark.target").length > 0`)
 	pagesTap(ctx, t, a, "h4", true)
 	pagesWantMove(t, a, 0, "g3-h4", 0)
 }
@@ -1138,10 +1151,9 @@ func TestPlayPageServer(t *testing.T) {
 		if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
 			t.Fatalf("Ann's turn: %v", err)
 		}
-		pagesTapSpot(ctx, t, spot(path[0]), im, false)
-		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelector('#marks .mark.target[data-square=%q]') !== null`, path[1]))); err != nil {
-			t.Fatalf("the target %s of %s: %v", path[1], path[0], err)
-		}
+		pagesTapUntil(ctx, t, fmt.Sprintf("the target %s of %s", path[1], path[0]),
+			func() { pagesTapSpot(ctx, t, spot(path[0]), im, false) },
+			fmt.Sprintf(`document.querySelector('#marks .mark.target[data-square=%q]') !== null`, path[1]))
 		pagesTapSpot(ctx, t, spot(path[1]), im, false)
 		if _, err := g.Play(mv.String()); err != nil {
 			t.Fatal(err)

@@ -107,10 +107,9 @@ func TestTelegramAndBrowser(t *testing.T) {
 		if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
 			t.Fatalf("Bob's turn on the page: %v", err)
 		}
-		pagesTapSpot(ctx, t, spot(path[0]), im, false)
-		if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelector('#marks .mark.target[data-square=%q]') !== null`, path[1]))); err != nil {
-			t.Fatalf("the target %s of %s: %v", path[1], path[0], err)
-		}
+		pagesTapUntil(ctx, t, fmt.Sprintf("the target %s of %s", path[1], path[0]),
+			func() { pagesTapSpot(ctx, t, spot(path[0]), im, false) },
+			fmt.Sprintf(`document.querySelector('#marks .mark.target[data-square=%q]') !== null`, path[1]))
 		pagesTapSpot(ctx, t, spot(path[1]), im, false)
 		if _, err := g.Play(mv.String()); err != nil {
 			t.Fatal(err)

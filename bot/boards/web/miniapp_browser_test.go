@@ -152,19 +152,9 @@ func TestMiniAppInWebChat(t *testing.T) {
 		}
 	}
 	im := g.ImageMap(engine.Player(annSeat))
-	// A tap before the page has its legal moves selects nothing: tap again until the target
-	// shows.
 	target := frameJS(fmt.Sprintf(`doc.querySelector('#marks .mark.target[data-square=%q]') !== null`, path[1]))
-	for try := 0; ; try++ {
-		tapFrame(ctx, t, pagesSpot(t, im, path[0]), im)
-		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](target, chromedp.WithPollingTimeout(5*time.Second)))
-		if err == nil {
-			break
-		}
-		if try == 5 {
-			t.Fatalf("the target %s of %s: %v", path[1], path[0], err)
-		}
-	}
+	pagesTapUntil(ctx, t, fmt.Sprintf("the target %s of %s", path[1], path[0]),
+		func() { tapFrame(ctx, t, pagesSpot(t, im, path[0]), im) }, target)
 	tapFrame(ctx, t, pagesSpot(t, im, path[1]), im)
 	if _, err := g.Play(mv.String()); err != nil {
 		t.Fatal(err)
