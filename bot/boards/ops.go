@@ -31,6 +31,18 @@ var Games = []string{"russian", "turkish", "international", "brazilian", "chess"
 // Offered reports whether the bot offers a game.
 func Offered(variant string) bool { return slices.Contains(Games, variant) }
 
+// allLevels are the bot's levels, weakest first.
+var allLevels = []board.BotLevel{board.BotEasy, board.BotNormal, board.BotStrong}
+
+// Levels returns the bot's levels a game offers, weakest first: every level in each game
+// offered today; none for a game not offered. The views list these, and Open takes no other.
+func Levels(variant string) []board.BotLevel {
+	if !Offered(variant) {
+		return nil
+	}
+	return slices.Clone(allLevels)
+}
+
 // Opening is the game a player asks Open for.
 type Opening struct {
 	Variant string
@@ -50,8 +62,8 @@ type Opening struct {
 // again set. With an invitation, a new game waits for the invited. Returns board.ErrInvalid
 // for a game, level or clock not offered.
 func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *board.Board, again bool, err error) {
-	if !Offered(o.Variant) || o.Level > board.BotStrong {
-		return nil, false, fmt.Errorf("%w: game %q", board.ErrInvalid, o.Variant)
+	if !Offered(o.Variant) || o.Level != board.NoBot && !slices.Contains(Levels(o.Variant), o.Level) {
+		return nil, false, fmt.Errorf("%w: game %q, level %q", board.ErrInvalid, o.Variant, o.Level)
 	}
 	st := b.store(tx.DB())
 	spec := board.Spec{Service: p.Service, Creator: p.User, Variant: o.Variant, Seed: b.seed(),

@@ -3,6 +3,8 @@ package texts
 import (
 	"fmt"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/questbot/questbot/sessions/board"
 )
@@ -161,6 +163,20 @@ func (c *Catalog) Level(variant string, l board.BotLevel) string {
 	name := c.Board.Levels[l.String()]
 	if r, ok := l.Rating(variant); ok {
 		return fmt.Sprintf("%s (≈%d)", name, r)
+	}
+	return name
+}
+
+// LevelChoice labels the button that chooses the bot's level l in a game (plain): the level's
+// word with a capital, and its measured rating in that game when there is one: "Strong ≈2450",
+// or "Strong" alone.
+func (c *Catalog) LevelChoice(variant string, l board.BotLevel) string {
+	name := c.Board.Levels[l.String()]
+	if first, size := utf8.DecodeRuneInString(name); first != utf8.RuneError {
+		name = string(unicode.ToUpper(first)) + name[size:]
+	}
+	if r, ok := l.Rating(variant); ok {
+		return fmt.Sprintf("%s ≈%d", name, r)
 	}
 	return name
 }

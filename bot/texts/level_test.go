@@ -38,3 +38,26 @@ func TestLevelWithRating(t *testing.T) {
 		}
 	}
 }
+
+// Ensure the buttons that choose a level read as the /games menu always read ("Easy",
+// "Лёгкий"), with the measured rating after the word where there is one ("Strong ≈2450").
+func TestLevelChoice(t *testing.T) {
+	words := map[string][]string{"en": {"Easy", "Normal", "Strong"}, "ru": {"Лёгкий", "Средний", "Сильный"}}
+	for _, lang := range languages {
+		c := For(lang)
+		for _, variant := range []string{"chess", "russian", "no such game"} {
+			for i, l := range []board.BotLevel{board.BotEasy, board.BotNormal, board.BotStrong} {
+				want := words[lang][i]
+				if r, ok := l.Rating(variant); ok {
+					want = fmt.Sprintf("%s ≈%d", want, r)
+				}
+				if got := c.LevelChoice(variant, l); got != want {
+					t.Errorf("%s %s %s: %q, want %q", lang, variant, l, got, want)
+				}
+			}
+		}
+		if got := c.LevelChoice("chess", board.BotStrong); !strings.Contains(got, " ≈") {
+			t.Errorf("%s: the strong chess level's button is %q, without its rating", lang, got)
+		}
+	}
+}

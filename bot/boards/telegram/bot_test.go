@@ -7,6 +7,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
 )
@@ -111,7 +112,7 @@ func TestChessAgainstBot(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.user(t, 1, "Ann", "en")
-	id, seat := e.playBot(t, 1, "Chess", "Normal")
+	id, seat := e.playBot(t, 1, "Chess", texts.For("en").LevelChoice("chess", board.BotNormal))
 	first, _ := e.boardMessage(1)
 	bd := e.againstBot(t, 1, id, seat, 2000, false, 20, func(i int, g *engine.Game, mv engine.Move) {
 		switch i % 3 {

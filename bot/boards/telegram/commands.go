@@ -21,6 +21,9 @@ import (
 //
 //   - board.games: the games, as a list for a list menu, in the field "games"; code ok.
 //   - board.controls: the time controls of the catalogue, likewise in "controls"; code ok.
+//   - board.levels (game): the bot's levels the game offers, weakest first, labelled with their
+//     measured ratings in that game where there are some ("Strong ≈2450"), likewise in
+//     "levels" (migration 032_board_levels.sql); code ok (an empty list for a game not offered).
 //   - board.bot (game, level): a game against the bot at once; code ok, or invalid.
 //   - board.find (game, control): joins the oldest game of the same game and clock waiting for an
 //     opponent, or opens one and waits; code ok, or invalid.
@@ -36,6 +39,7 @@ func (v *View) Builtins() map[string]Builtin {
 	return map[string]Builtin{
 		"board.games":    v.games,
 		"board.controls": v.controls,
+		"board.levels":   v.levels,
 		"board.bot":      v.playBot,
 		"board.find":     v.find,
 		"board.invite":   v.inviteFriend,
@@ -85,6 +89,15 @@ func (v *View) controls(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[str
 		list[i] = item{Value: tc.Name, Label: c.Control(tc.Name)}
 	}
 	return result("ok", map[string]any{"controls": list})
+}
+
+func (v *View) levels(_ context.Context, _ bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	c := texts.For(u.User.Language)
+	list := []item{}
+	for _, l := range boards.Levels(args["game"]) {
+		list = append(list, item{Value: l.String(), Label: c.LevelChoice(args["game"], l)})
+	}
+	return result("ok", map[string]any{"levels": list})
 }
 
 // player is the user of an update as the board service knows them.

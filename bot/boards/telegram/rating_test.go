@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure /rating answers a player without rated games in text, and after a rated game with the
@@ -82,7 +84,7 @@ func TestRatingChart(t *testing.T) {
 	}
 
 	// A game against the bot: counted, not rated.
-	e.menu(t, 1, "/games", "Chess", "🤖 Play the bot", "Easy")
+	e.menu(t, 1, "/games", "Chess", "🤖 Play the bot", texts.For("en").LevelChoice("chess", board.BotEasy))
 	e.WaitFor(t, "the game against the bot", func() bool { return e.lastBoard(t, 1) != id })
 	bot := e.lastBoard(t, 1)
 	e.Press(t, 1, e.waitBoard(t, 1, "the bot's board", func(m tgemu.Message) bool { return m.Button("🏳 Resign") != "" }), "🏳 Resign")

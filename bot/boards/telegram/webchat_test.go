@@ -104,7 +104,7 @@ func TestWebChatBoard(t *testing.T) {
 		chromedp.Click(".chat:nth-of-type(1) button.send"),
 		click("Chess"),
 		click("🤖 Play the bot"),
-		click("Easy"),
+		click(texts.For("en").LevelChoice("chess", board.BotEasy)),
 	)
 	if err != nil {
 		t.Fatal(err)

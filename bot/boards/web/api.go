@@ -381,7 +381,7 @@ func (s *Server) variants(w http.ResponseWriter, r *http.Request, c *caller) err
 		}
 		for _, v := range boards.Games {
 			var levels []control
-			for _, l := range []board.BotLevel{board.BotEasy, board.BotNormal, board.BotStrong} {
+			for _, l := range boards.Levels(v) {
 				levels = append(levels, control{Name: l.String(), Title: t.Level(v, l)})
 			}
 			list = append(list, variant{Name: v, Title: t.Game(v), Controls: controls, Levels: levels})
