@@ -22,7 +22,9 @@ import (
 // the board's invitation (SharedPictureKey), which lets whoever knows the address (Telegram; the
 // chat sees only the picture) fetch the picture without a session, while nobody can guess the
 // address of a board they were not shown. The challenges offered in the inline results, which
-// are no board yet, show the start position of their game: StartPictureURL, public.
+// are no board yet, show the start position of their game: StartPictureURL, public. Both
+// addresses name the JPEG of the picture, which Telegram's documentation asks of the photos of
+// inline results (the server draws PNG and re-encodes it for these addresses).
 
 // SharedPictureKey is the key of the picture address of a board played in a shared message whose
 // invitation is invite: a digest, so that the address never reveals the invitation.
@@ -49,7 +51,7 @@ func (b *Boards) SharedPictureURL(bd *board.Board, invite string) (string, error
 		return "", err
 	}
 	q := url.Values{"seat": {"0"}, "ply": {fmt.Sprint(bd.Ply())}, "v": {PictureVersion(g)}, "k": {SharedPictureKey(invite)}}
-	return fmt.Sprintf("%s/api/v1/games/%d/picture.png?%s", b.public, bd.ID, q.Encode()), nil
+	return fmt.Sprintf("%s/api/v1/games/%d/picture.jpg?%s", b.public, bd.ID, q.Encode()), nil
 }
 
 // StartPictureURL returns the address, on the web game server, of the picture of a game's start
@@ -64,7 +66,7 @@ func (b *Boards) StartPictureURL(variant string) (u string, width, height int, e
 		return "", 0, 0, err
 	}
 	im := g.ImageMap(engine.Player(0))
-	u = fmt.Sprintf("%s/api/v1/variants/%s/picture.png?v=%s", b.public, url.PathEscape(variant), PictureVersion(g))
+	u = fmt.Sprintf("%s/api/v1/variants/%s/picture.jpg?v=%s", b.public, url.PathEscape(variant), PictureVersion(g))
 	return u, im.Width, im.Height, nil
 }
 

@@ -15,8 +15,8 @@ import (
 	"github.com/questbot/questbot/sessions/board"
 )
 
-// pngMagic starts every PNG file.
-var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+// jpegMagic starts every JPEG file: the pictures of inline messages are JPEG, as Telegram asks.
+var jpegMagic = []byte("\xff\xd8\xff")
 
 // withWeb gives the bot a web game server on a real HTTP listener (its PublicURL), serving once
 // the bot has started (serveWeb).
@@ -48,7 +48,7 @@ func (w *webServer) serve(e *env) {
 	w.handler.Store(&h)
 }
 
-// fetch gets a picture's address as Telegram does, without a session, and returns the PNG.
+// fetch gets a picture's address as Telegram does, without a session, and returns the JPEG.
 func fetch(t *testing.T, u string) []byte {
 	t.Helper()
 	resp, err := http.Get(u)
@@ -60,7 +60,7 @@ func fetch(t *testing.T, u string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.StatusCode != http.StatusOK || !bytes.HasPrefix(data, pngMagic) {
+	if resp.StatusCode != http.StatusOK || !bytes.HasPrefix(data, jpegMagic) || resp.Header.Get("Content-Type") != "image/jpeg" {
 		t.Fatalf("GET %s: %s %.40q", u, resp.Status, data)
 	}
 	return data
@@ -70,7 +70,7 @@ func fetch(t *testing.T, u string) []byte {
 // photos of the start position (by the server's address) captioned with the challenge; the
 // chosen one is a photo message; once joined, every move edits that message's photo to the
 // address of the position now (which changes with every move, and serves, to anyone without a
-// session, the PNG Telegram fetched), with the caption and keyboard, and posts nothing; a
+// session, the JPEG Telegram fetched), with the caption and keyboard, and posts nothing; a
 // stranger's press changes nothing; the end shows the result and no buttons.
 func TestInlinePicture(t *testing.T) {
 	t.Parallel()
@@ -96,7 +96,7 @@ func TestInlinePicture(t *testing.T) {
 		results, ok = e.Bot.InlineAnswer(qid)
 		return ok
 	})
-	startURL := web.srv.URL + "/api/v1/variants/chess/picture.png?v="
+	startURL := web.srv.URL + "/api/v1/variants/chess/picture.jpg?v="
 	if len(results) == 0 || results[0].Type != "photo" || results[0].ID != "chess.none.pic" ||
 		!strings.HasPrefix(results[0].PhotoURL, startURL) || !strings.Contains(results[0].Text, "<b>Ann</b> wants to play <b>Chess</b>") ||
 		results[0].Title != "Chess · no clock" {
@@ -117,13 +117,13 @@ func TestInlinePicture(t *testing.T) {
 	}
 	posted := len(e.Bot.Messages(group))
 
-	// shown checks the message's photo: the address of the position at ply, a PNG served to
+	// shown checks the message's photo: the address of the position at ply, a JPEG served to
 	// anyone, the very picture Telegram fetched, another than the one before.
 	last := start
 	var lastURL string
 	shown := func(m tgemu.Message, id int64, ply int) {
 		t.Helper()
-		prefix := fmt.Sprintf("%s/api/v1/games/%d/picture.png?", web.srv.URL, id)
+		prefix := fmt.Sprintf("%s/api/v1/games/%d/picture.jpg?", web.srv.URL, id)
 		if !strings.HasPrefix(m.PhotoURL, prefix) || !strings.Contains(m.PhotoURL, fmt.Sprintf("ply=%d&", ply)) ||
 			m.PhotoURL == lastURL || strings.Contains(m.Text, "<pre>") {
 			t.Fatalf("the message at ply %d: %+v", ply, m)

@@ -1,16 +1,20 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image/jpeg"
+	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -252,7 +256,9 @@ func (s *Server) routeAPI(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/games/{id}/export", s.api(public, s.export))
 	mux.HandleFunc("GET /api/v1/games/{id}/events", s.api(public|unlimited, s.events))
 	mux.HandleFunc("GET /api/v1/games/{id}/picture.png", s.api(public|unlimited, s.picture))
+	mux.HandleFunc("GET /api/v1/games/{id}/picture.jpg", s.api(public|unlimited, s.picture))
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.png", s.api(public, s.startPicture))
+	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.jpg", s.api(public, s.startPicture))
 	mux.HandleFunc("/api/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
 		return apiErr(http.StatusNotFound, "not_found", "No such call.")
 	}))
@@ -815,13 +821,21 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) erro
 
 // writePicture answers the picture in path, whose version is version: for good to be cached
 // (by the browser alone when scope is "private") when the address's v names it, else to be
-// asked for again.
+// asked for again. An address ending in ".jpg" gets the picture as a JPEG: Telegram asks for
+// JPEG photos in inline results (the addresses boards.SharedPictureURL and StartPictureURL give).
 func writePicture(w http.ResponseWriter, r *http.Request, path, version, scope string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("web: picture %s: %w", filepath.Base(path), err)
 	}
-	w.Header().Set("Content-Type", "image/png")
+	contentType := "image/png"
+	if strings.HasSuffix(r.URL.Path, ".jpg") {
+		if data, err = pngToJPEG(data); err != nil {
+			return fmt.Errorf("web: picture %s: %w", filepath.Base(path), err)
+		}
+		contentType = "image/jpeg"
+	}
+	w.Header().Set("Content-Type", contentType)
 	if r.URL.Query().Get("v") == version {
 		w.Header().Set("Cache-Control", scope+", max-age=31536000, immutable")
 	} else {
@@ -829,4 +843,18 @@ func writePicture(w http.ResponseWriter, r *http.Request, path, version, scope s
 	}
 	w.Write(data)
 	return nil
+}
+
+// pngToJPEG re-encodes a picture drawn as PNG as a JPEG of high quality: the boards' flat
+// colours and thin lines keep their look.
+func pngToJPEG(data []byte) ([]byte, error) {
+	img, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 92}); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

@@ -13,13 +13,14 @@ import (
 //
 // Telegram shows the picture of a board played in a shared message (an inline message, whose
 // photo Telegram takes only from a URL) by fetching it from this server, without a session:
-// GET /api/v1/games/{id}/picture.png?seat=0&ply=…&v=…&k=<key> (boards.SharedPictureURL), where
+// GET /api/v1/games/{id}/picture.jpg?seat=0&ply=…&v=…&k=<key> (boards.SharedPictureURL), where
 // the key, derived from the board's invitation, is what lets the fetch through. A wrong key, or
 // a board played in its players' chats, is answered as a game that does not exist. The picture
 // is White's or the first side's view, as the message shows it; it may be cached by anyone
 // (Telegram's servers) when v names the position shown now. The challenges of the inline
-// results show the start position of their game, GET /api/v1/variants/{variant}/picture.png,
-// which is public.
+// results show the start position of their game, GET /api/v1/variants/{variant}/picture.jpg,
+// which is public. Both are JPEG, as Telegram asks of inline results' photos; the same
+// addresses ending in .png give the PNG.
 //
 // Telegram fetches from few addresses, one picture per move of every inline game at once, so a
 // fetch with the right key is not counted by the rate limit (it reads one row and a file the

@@ -3,7 +3,7 @@ package web_test
 import (
 	"bytes"
 	"fmt"
-	"image/png"
+	"image/jpeg"
 	"net/http"
 	"net/url"
 	"strings"
@@ -16,8 +16,12 @@ import (
 // pngMagic starts every PNG file.
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
+// jpegMagic starts every JPEG file.
+var jpegMagic = []byte("\xff\xd8\xff")
+
 // Ensure the picture of a board played in a shared message is served to anyone, without a
-// session, at the address the bot gives Telegram: with its key, a PNG of the position now, for
+// session, at the address the bot gives Telegram: with its key, a JPEG of the position now (a PNG
+// at the same address ending in .png), for
 // good to be cached under an address that changes with every move, however often it is fetched;
 // with a wrong key, or for a board played in its players' chats, as a game that does not exist,
 // and rate limited. The start picture of a game offered is public, of its size; a game not
@@ -47,9 +51,14 @@ func TestSharedPicture(t *testing.T) {
 	}
 	first := address()
 	code, hdr, pic := anon.call(t, "GET", first, nil)
-	if code != http.StatusOK || !bytes.HasPrefix(pic, pngMagic) || hdr.Get("Content-Type") != "image/png" ||
+	if code != http.StatusOK || !bytes.HasPrefix(pic, jpegMagic) || hdr.Get("Content-Type") != "image/jpeg" ||
 		!strings.Contains(hdr.Get("Cache-Control"), "immutable") {
 		t.Fatalf("the shared picture: %d %v %.20q", code, hdr, pic)
+	}
+	asPNG := strings.Replace(first, "/picture.jpg?", "/picture.png?", 1)
+	if code, hdr, p := anon.call(t, "GET", asPNG, nil); code != http.StatusOK || !bytes.HasPrefix(p, pngMagic) ||
+		hdr.Get("Content-Type") != "image/png" {
+		t.Fatalf("the shared picture as PNG: %d %v %.20q", code, hdr, p)
 	}
 
 	white := ann
@@ -64,7 +73,7 @@ func TestSharedPicture(t *testing.T) {
 		t.Fatalf("the address %q did not change with the position", second)
 	}
 	code, _, moved := anon.call(t, "GET", second, nil)
-	if code != http.StatusOK || !bytes.HasPrefix(moved, pngMagic) || bytes.Equal(moved, pic) {
+	if code != http.StatusOK || !bytes.HasPrefix(moved, jpegMagic) || bytes.Equal(moved, pic) {
 		t.Fatalf("the picture after the moves: %d, changed %v", code, !bytes.Equal(moved, pic))
 	}
 	// An old address is answered with the picture of now, not to be kept.
@@ -89,10 +98,10 @@ func TestSharedPicture(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, hdr, startPic := anon.call(t, "GET", strings.TrimPrefix(start, e.srv.URL), nil)
-	if code != http.StatusOK || !bytes.HasPrefix(startPic, pngMagic) || !strings.Contains(hdr.Get("Cache-Control"), "immutable") {
+	if code != http.StatusOK || !bytes.HasPrefix(startPic, jpegMagic) || !strings.Contains(hdr.Get("Cache-Control"), "immutable") {
 		t.Errorf("the start picture of chess: %d %v", code, hdr)
 	}
-	if cfg, err := png.DecodeConfig(bytes.NewReader(startPic)); err != nil || cfg.Width != w || cfg.Height != h || w == 0 {
+	if cfg, err := jpeg.DecodeConfig(bytes.NewReader(startPic)); err != nil || cfg.Width != w || cfg.Height != h || w == 0 {
 		t.Errorf("the start picture is %+v (%v), StartPictureURL says %d×%d", cfg, err, w, h)
 	}
 	anon.refused(t, "GET", "/api/v1/variants/nothing/picture.png", nil, http.StatusNotFound, "not_found")
