@@ -8,7 +8,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/migrations"
-	"github.com/questbot/questbot/migrations/pgtest"
 )
 
 // Ensure migration 032 turns the three fixed level folders of /games into the list of
@@ -18,24 +17,7 @@ import (
 // with the failure text as the operator left it; no call with a fixed level stays.
 func TestBoardLevelsRewired(t *testing.T) {
 	ctx := context.Background()
-	c := pgtest.Cluster(t)
-	admin, err := pgx.Connect(ctx, c.ConnString("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	// The cluster outlives a run (go test -count=N runs the test again on it).
-	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS board_levels"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := admin.Exec(ctx, "CREATE DATABASE board_levels"); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, c.ConnString("board_levels"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := emptyDatabase(t, "board_levels")
 	if err := migrations.MigrateTo(ctx, conn, 31); err != nil {
 		t.Fatal(err)
 	}

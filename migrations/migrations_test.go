@@ -37,24 +37,7 @@ func schema(t *testing.T, conn *pgx.Conn) []string {
 // changes nothing.
 func TestApplyTwice(t *testing.T) {
 	ctx := context.Background()
-	c := pgtest.Cluster(t)
-	admin, err := pgx.Connect(ctx, c.ConnString("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	// The cluster outlives a run (go test -count=N runs the test again on it).
-	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS apply_twice"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := admin.Exec(ctx, "CREATE DATABASE apply_twice"); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, c.ConnString("apply_twice"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := emptyDatabase(t, "apply_twice")
 
 	if err := migrations.Apply(ctx, conn); err != nil {
 		t.Fatalf("first apply: %v", err)
@@ -124,4 +107,30 @@ func TestUsersSchema(t *testing.T) {
 	if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
 		t.Fatalf("duplicate user: got %v, want a unique violation", err)
 	}
+}
+
+// emptyDatabase returns a connection to a new, empty database of the test cluster named name,
+// closed at the end of the test. The cluster outlives a run (go test -count=N runs the test
+// again on it), so a database left by an earlier run is dropped first.
+func emptyDatabase(t *testing.T, name string) *pgx.Conn {
+	t.Helper()
+	ctx := context.Background()
+	c := pgtest.Cluster(t)
+	admin, err := pgx.Connect(ctx, c.ConnString("postgres"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS "+name); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, c.ConnString(name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
 }

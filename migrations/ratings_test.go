@@ -8,7 +8,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/migrations"
-	"github.com/questbot/questbot/migrations/pgtest"
 )
 
 // Ensure migration 028 carries the Elo ratings over as Glicko-2 ratings: a player with rated
@@ -16,24 +15,7 @@ import (
 // without keeps 1500 ± 350; the results stay as they were.
 func TestRatingsCarryOver(t *testing.T) {
 	ctx := context.Background()
-	c := pgtest.Cluster(t)
-	admin, err := pgx.Connect(ctx, c.ConnString("postgres"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	// The cluster outlives a run (go test -count=N runs the test again on it).
-	if _, err := admin.Exec(ctx, "DROP DATABASE IF EXISTS ratings_carry_over"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := admin.Exec(ctx, "CREATE DATABASE ratings_carry_over"); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := pgx.Connect(ctx, c.ConnString("ratings_carry_over"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
+	conn := emptyDatabase(t, "ratings_carry_over")
 	if err := migrations.MigrateTo(ctx, conn, 27); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +27,7 @@ func TestRatingsCarryOver(t *testing.T) {
 	if _, err := conn.Exec(ctx, `INSERT INTO users (id, chat_id, first_name) VALUES (1, 1, 'A'), (2, 2, 'B'), (3, 3, 'C')`); err != nil {
 		t.Fatal(err)
 	}
-	_, err = conn.Exec(ctx, `
+	_, err := conn.Exec(ctx, `
 		INSERT INTO board_stats (service_id, user_id, variant, played, won, lost, drawn, rated, rating, updated_at) VALUES
 			($1, 1, 'chess', 12, 8, 3, 1, 10, 1687, $2),
 			($1, 2, 'chess', 10, 3, 7, 0, 10, 1433, $2),
