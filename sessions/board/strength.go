@@ -1,24 +1,22 @@
 package board
 
 // The measured strength of the bot's levels, which the views show beside the level's name
-// ("strong (≈2450)"). Only measured figures are listed: a game or level missing here shows its
+// ("strong (≈1900)"). Only measured figures are listed: a game or level missing here shows its
 // name alone.
 //
 // Chess: the rating on Stockfish's UCI_Elo scale (Stockfish 15.1, Debian's package, limited
 // with UCI_LimitStrength to fixed ratings, 100 ms a move, as the anchors), each level searching
 // as the bot does in play (its node limit, capped by the service's time a move in CPU time).
-// Measured on 2026-11-27, on two cores shared with other work, with
+// Measured on 2026-11-27 in a quiet window (nothing else running on the two cores), with
 //
-//	questbot strength -levels easy -elo 1350 -pairs 10 -seed 31
-//	questbot strength -levels easy -elo 1550,1750 -pairs 5 -seed 32
-//	questbot strength -levels normal -elo 1350,1550,1750,1950 -pairs 5 -seed 21
-//	questbot strength -levels normal -elo 2150,2350 -pairs 5 -seed 22
-//	questbot strength -levels strong -elo E -pairs 5 -seed S
+//	questbot strength -levels easy -elo 1350,1550 -pairs 5 -seed 52
+//	questbot strength -levels normal -elo 1600,1800,2000 -pairs 5 -seed 51
+//	questbot strength -levels strong -elo 2000,2400 -pairs 5 -seed 41
+//	questbot strength -levels strong -elo 2200,2600 -pairs 5 -seed 42
 //
-// the last for E = 1700 … 2700 by 200 (S = 11 … 16), each stopped when time ran out, after 1
-// to 5 games; every game of a level rated together. Strong's figure rests on 16 games only and
-// may be high: Stockfish's higher ratings search deeper, and on the busy machine its 100 ms
-// did not always give it that depth.
+// the two runs of strong rated together (the most likely rating given all 40 games). Measure in
+// a quiet window: Stockfish's 100 ms a move is wall time, and on a busy machine it searches
+// less, which made earlier runs on a loaded machine read some 200 to 500 points too high.
 //
 // Other games: no figure yet. The ladder of fixed-depth searches (`questbot strength -ladder`,
 // anchored at 1000 for depth 1) gives figures that compare a game's levels with each other
@@ -33,9 +31,9 @@ type levelRating struct {
 // levelRatings are the measured figures by game and level.
 var levelRatings = map[string]map[BotLevel]levelRating{
 	"chess": {
-		BotEasy:   {Rating: 1526, Err: 61, Games: 40},
-		BotNormal: {Rating: 2044, Err: 62, Games: 60},
-		BotStrong: {Rating: 2445, Err: 110, Games: 16},
+		BotEasy:   {Rating: 1393, Err: 82, Games: 20},
+		BotNormal: {Rating: 1842, Err: 70, Games: 30},
+		BotStrong: {Rating: 1907, Err: 83, Games: 40},
 	},
 }
 
