@@ -164,48 +164,9 @@ func (v *View) keyboard(c *texts.Catalog, sc *boards.Scene, seat int, ent *entry
 	}
 	var kb bot.Keyboard
 	if bd.ToMove == seat {
-		if ent == nil {
-			var err error
-			if ent, err = resolveEntry(sc.Game, nil); err != nil {
-				ent = &entry{}
-			}
-		}
-		var row []bot.Button
-		for i, sq := range ent.steps.Next {
-			if i == maxOffered {
-				break
-			}
-			label := sq
-			if sq == "pass" {
-				label = t.Pass // the pass point of Othello and Atari Go
-			}
-			row = append(row, btn(label, press{op: opTap, path: append(append([]int(nil), ent.path...), i)}))
-			if len(row) == squaresPerRow {
-				kb, row = append(kb, row), nil
-			}
-		}
-		if len(row) > 0 {
-			kb = append(kb, row)
-		}
-		if len(ent.path) > 0 {
-			// Choices label the moves that end on the squares tapped, in the order of Moves; a
-			// single move that ends there while longer ones go on is offered by its notation.
-			row = nil
-			for i, ch := range ent.steps.Choices {
-				if i == maxOffered {
-					break
-				}
-				row = append(row, btn(choiceLabel(c, sc, ch), press{op: opChoose, path: ent.path, choice: i}))
-			}
-			sortPromotions(c, row)
-			if len(ent.steps.Choices) == 0 && len(ent.steps.Moves) == 1 {
-				row = append(row, btn("✓ "+sc.Game.Display(ent.steps.Moves[0]), press{op: opChoose, path: ent.path}))
-			}
-			if len(row) > 0 {
-				kb = append(kb, row)
-			}
-			back := press{op: opTap, path: ent.path[:len(ent.path)-1]}
-			return append(kb, []bot.Button{btn(t.Back, back)})
+		var selecting bool
+		if kb, selecting = moveButtons(c, sc, ent, btn); selecting {
+			return kb
 		}
 	}
 	if o := bd.Offer; o != nil && o.Seat != seat {
@@ -261,4 +222,56 @@ func sortPromotions(c *texts.Catalog, row []bot.Button) {
 		return len(promotionOrder)
 	}
 	slices.SortStableFunc(row, func(x, y bot.Button) int { return rank(x) - rank(y) })
+}
+
+// moveButtons returns the rows of move buttons of a board whose player to move has tapped the
+// squares of ent (nil: none yet): the squares to tap next (the pass point of Othello and Atari
+// Go by its word), and once a square is tapped, the moves to choose and "back"; selecting tells
+// that a square is tapped, when nothing else goes under them. btn makes a button of the board's
+// view (a private board's data or a shared one's).
+func moveButtons(c *texts.Catalog, sc *boards.Scene, ent *entry, btn func(string, press) bot.Button) (kb bot.Keyboard, selecting bool) {
+	t := &c.Board
+	if ent == nil {
+		var err error
+		if ent, err = resolveEntry(sc.Game, nil); err != nil {
+			ent = &entry{}
+		}
+	}
+	var row []bot.Button
+	for i, sq := range ent.steps.Next {
+		if i == maxOffered {
+			break
+		}
+		label := sq
+		if sq == "pass" {
+			label = t.Pass
+		}
+		row = append(row, btn(label, press{op: opTap, path: append(append([]int(nil), ent.path...), i)}))
+		if len(row) == squaresPerRow {
+			kb, row = append(kb, row), nil
+		}
+	}
+	if len(row) > 0 {
+		kb = append(kb, row)
+	}
+	if len(ent.path) == 0 {
+		return kb, false
+	}
+	// Choices label the moves that end on the squares tapped, in the order of Moves; a single
+	// move that ends there while longer ones go on is offered by its notation.
+	row = nil
+	for i, ch := range ent.steps.Choices {
+		if i == maxOffered {
+			break
+		}
+		row = append(row, btn(choiceLabel(c, sc, ch), press{op: opChoose, path: ent.path, choice: i}))
+	}
+	sortPromotions(c, row)
+	if len(ent.steps.Choices) == 0 && len(ent.steps.Moves) == 1 {
+		row = append(row, btn("✓ "+sc.Game.Display(ent.steps.Moves[0]), press{op: opChoose, path: ent.path}))
+	}
+	if len(row) > 0 {
+		kb = append(kb, row)
+	}
+	return append(kb, []bot.Button{btn(t.Back, press{op: opTap, path: ent.path[:len(ent.path)-1]})}), true
 }

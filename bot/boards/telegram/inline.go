@@ -744,47 +744,14 @@ func (v *View) sharedKeyboard(c *texts.Catalog, sc *boards.Scene, l sharedLook) 
 		yes.Data += strconv.Itoa(l.confirm - 1)
 		return bot.Keyboard{{yes, btn(t.ResignNo, press{op: opTap})}}
 	}
-	ent := l.ent
-	if ent == nil {
-		var err error
-		if ent, err = resolveEntry(sc.Game, nil); err != nil {
-			ent = &entry{}
-		}
-	}
-	var kb bot.Keyboard
-	var row []bot.Button
-	for i, sq := range ent.steps.Next {
-		if i == maxOffered {
-			break
-		}
-		row = append(row, btn(sq, press{op: opTap, path: append(append([]int(nil), ent.path...), i)}))
-		if len(row) == squaresPerRow {
-			kb, row = append(kb, row), nil
-		}
-	}
-	if len(row) > 0 {
-		kb = append(kb, row)
-	}
-	if len(ent.path) > 0 {
-		row = nil
-		for i, ch := range ent.steps.Choices {
-			if i == maxOffered {
-				break
-			}
-			row = append(row, btn(ch.Label, press{op: opChoose, path: ent.path, choice: i}))
-		}
-		if len(ent.steps.Choices) == 0 && len(ent.steps.Moves) == 1 {
-			row = append(row, btn("✓ "+ent.steps.Moves[0].String(), press{op: opChoose, path: ent.path}))
-		}
-		if len(row) > 0 {
-			kb = append(kb, row)
-		}
-		return append(kb, []bot.Button{btn(t.Back, press{op: opTap, path: ent.path[:len(ent.path)-1]})})
+	kb, selecting := moveButtons(c, sc, l.ent, btn)
+	if selecting {
+		return kb
 	}
 	if bd.Offer != nil {
 		return append(kb, []bot.Button{btn(t.Accept, press{op: opAccept}), btn(t.Decline, press{op: opDecline})})
 	}
-	row = nil
+	var row []bot.Button
 	if boards.CanUndo(bd, 1-bd.ToMove) {
 		row = append(row, btn(t.Undo, press{op: opUndo}))
 	}
