@@ -35,9 +35,14 @@
 // COMMIT in the pipeline too), so that a batch costs a round trip or two and one commit
 // whatever its size:
 //
-//   - the receiver stores a poll's updates, the quarantine and the offset in one implicit
-//     transaction (one round trip);
-//   - a worker claims the first update of each of its chats, and records their senders, in one
+//   - the receiver handles a poll's updates itself, in the transaction that stores the
+//     quarantine and moves the offset (IntakeHandler): one statement finds the updates not seen
+//     before and whether their chats have updates waiting, and records their senders; the
+//     updates of idle chats are handled at once, so a quick update is never written to the
+//     inbox at all; those that must wait behind their chat's stored updates, those whose
+//     handler failed (the attempt counted), and all of them once the handlers have spent
+//     Config.IntakeBudget go to the inbox for the workers, in the same commit;
+//   - a worker claims the first stored update of each of its chats, and records their senders, in one
 //     statement that deletes the updates it takes (the deletion is the lock that keeps other
 //     workers and processes off them; an update whose handler fails is put back, as it was, in
 //     the same transaction); after the handlers, the requests of all its updates go in one

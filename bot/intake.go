@@ -121,9 +121,33 @@ func (t *Transport) getUpdates(ctx context.Context, b *botEntry) (raw []json.Raw
 	return b.api.getUpdates(ctx, b.offset, t.cfg.PollTimeout)
 }
 
+// defaultIntakeBudget is Config.IntakeBudget unless set: long enough for a poll's worth of
+// quick updates (a message answered, a button pressed), short enough that the next poll never
+// waits long for slow ones.
+const defaultIntakeBudget = 5 * time.Millisecond
+
 // store saves a batch of updates with the offset that acknowledges them, trying until it is
-// stored (nothing is acknowledged before) or ctx ends; it reports false in that case.
+// stored (nothing is acknowledged before) or ctx ends; it reports false in that case. When the
+// store can, and this process handles updates, the updates of idle chats are handled in the
+// same transaction (IntakeHandler), the others stored for the workers.
 func (t *Transport) store(ctx context.Context, log *slog.Logger, b *botEntry, raw []json.RawMessage, next int64) bool {
+	if h, ok := t.cfg.Store.(IntakeHandler); ok && t.handlesAtIntake() {
+		start := time.Now()
+		saved, handled, err := h.HandleAtIntake(ctx, b.service, raw, next, t.cfg.IntakeBudget, t.disp.handle)
+		if err == nil {
+			t.received(log, len(raw), saved)
+			took := time.Since(start)
+			for _, r := range handled {
+				t.disp.record(ctx, r, took, true)
+			}
+			return true
+		}
+		if ctx.Err() != nil {
+			return false
+		}
+		// Nothing was done: the workers handle the batch.
+		log.Warn("Handling updates at intake failed; they are stored for the workers", slog.Any("error", err))
+	}
 	for {
 		saved, err := t.cfg.Store.SaveUpdates(ctx, b.service, raw, next)
 		if err == nil {
@@ -139,6 +163,13 @@ func (t *Transport) store(ctx context.Context, log *slog.Logger, b *botEntry, ra
 			return false
 		}
 	}
+}
+
+// handlesAtIntake reports whether the long poll handles updates itself (see store): in a
+// process that works, with a budget, and without the test hook that abandons handling (its
+// tests stop the workers' path).
+func (t *Transport) handlesAtIntake() bool {
+	return t.cfg.Role.Works() && t.cfg.IntakeBudget > 0 && t.cfg.Hooks.BeforeHandle == nil
 }
 
 // nextOffset is the offset that acknowledges raw after cur: one past the greatest update_id of

@@ -186,6 +186,16 @@ type Handled struct {
 	Err error
 }
 
+// IntakeHandler is implemented by a Store that can handle a long poll's updates in the
+// transaction that stores them and moves the offset: the updates of chats with nothing waiting
+// are handled at once with fn, in order, each as HandleBatch would; the others, those left when
+// budget is spent, and those whose handler failed (with the attempt counted) are stored as
+// SaveUpdates stores them, and listed in Saved.Chats. Handled lists the updates handled, with
+// their results (Err set for a failure, already counted). An error means nothing was done.
+type IntakeHandler interface {
+	HandleAtIntake(ctx context.Context, service int, raw []json.RawMessage, next int64, budget time.Duration, fn Handler) (Saved, []Handled, error)
+}
+
 // ErrAbandon, returned by a handler, abandons its whole batch as if the process had stopped (test
 // hooks use it).
 var ErrAbandon = errors.New("bot: batch abandoned")

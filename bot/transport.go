@@ -44,6 +44,11 @@ type Config struct {
 	Workers int
 	// Batch is the most chats a worker takes at once; 16 unless set.
 	Batch int
+	// IntakeBudget is how long the long poll may spend handling a batch's updates itself, in
+	// the transaction that stores them, when the Store can (IntakeHandler); what is left then
+	// goes to the workers through the inbox. 5 ms unless set; negative: never, every update
+	// goes through the inbox.
+	IntakeBudget time.Duration
 	// Senders is how many batches of chats are sent to at once; 8 unless set. A sender takes
 	// up to Batch chats and sends the first row of each together.
 	Senders int
@@ -139,6 +144,9 @@ func New(cfg Config) *Transport {
 	}
 	if cfg.Senders <= 0 {
 		cfg.Senders = 8
+	}
+	if cfg.IntakeBudget == 0 {
+		cfg.IntakeBudget = defaultIntakeBudget
 	}
 	if cfg.Rescan <= 0 {
 		cfg.Rescan = time.Second
@@ -448,25 +456,35 @@ func (d *dispatcher) handleBatch(ctx context.Context, chats []ChatKey) {
 		}
 		return
 	}
-	took := time.Since(start).Seconds()
+	took := time.Since(start)
 	for _, r := range results {
-		more := false
-		switch {
-		case r.Err == nil:
-			d.t.m.HandleSeconds.Observe(took)
-			d.t.m.UpdatesHandled.WithLabelValues("ok").Inc()
-			for _, k := range r.Touched {
-				d.t.send.notify(k)
-			}
-			more = r.More
-		case errors.Is(r.Err, ErrNoWork), errors.Is(r.Err, ErrBusy):
-		case r.Update == nil:
-			d.t.log.Error("Handling failed", slog.Int64("chat_id", r.Chat.Chat), slog.Any("error", r.Err))
-		default:
-			d.fail(ctx, r.Chat, r.Update, r.Err)
-		}
-		d.q.finish(r.Chat, more)
+		d.q.finish(r.Chat, d.record(ctx, r, took, false))
 	}
+}
+
+// record counts the result of handling a chat's update, wakes the senders of the chats that got
+// requests and records a failure (unless the store did already: counted), and reports whether
+// the chat has more updates.
+func (d *dispatcher) record(ctx context.Context, r Handled, took time.Duration, counted bool) (more bool) {
+	switch {
+	case r.Err == nil:
+		d.t.m.HandleSeconds.Observe(took.Seconds())
+		d.t.m.UpdatesHandled.WithLabelValues("ok").Inc()
+		for _, k := range r.Touched {
+			d.t.send.notify(k)
+		}
+		return r.More
+	case errors.Is(r.Err, ErrNoWork), errors.Is(r.Err, ErrBusy):
+	case r.Update == nil:
+		d.t.log.Error("Handling failed", slog.Int64("chat_id", r.Chat.Chat), slog.Any("error", r.Err))
+	case counted:
+		d.t.log.Warn("Handling failed; it will be tried again", slog.Int64("chat_id", r.Chat.Chat),
+			slog.Int("update_id", r.Update.UpdateID), slog.Any("error", r.Err))
+		d.t.m.UpdatesHandled.WithLabelValues("error").Inc()
+	default:
+		d.fail(ctx, r.Chat, r.Update, r.Err)
+	}
+	return false
 }
 
 // handle runs the handler with panics turned into errors, and answers a button press the

@@ -174,6 +174,17 @@ const claimSQL = `
 			(d.sender->>'id')::bigint AS uid,
 			COALESCE(d.payload #>> '{message,chat,type}', d.payload #>> '{edited_message,chat,type}',
 				d.payload #>> '{callback_query,message,chat,type}') = 'private' AS private),
+` + recordSendersSQL + `
+	SELECT h.service_id, h.chat_id, h.n, c.update_id, c.payload, c.sender, c.received_at, c.attempts, c.error,
+		uk.chat_id, uk.language, uk.is_admin
+	FROM h LEFT JOIN c ON c.service_id = h.service_id AND c.update_id = h.id
+	LEFT JOIN uk ON uk.id = c.uid`
+
+// recordSendersSQL records the senders of a set of updates, the CTE c (columns service_id, uid,
+// sender and private, whether the update comes from the sender's private chat with the bot), as
+// claimSQL describes, and reads them as uk (id, chat_id, language, is_admin): the CTEs that
+// follow c in claimSQL and freshSQL.
+const recordSendersSQL = `
 	u AS (
 		INSERT INTO users AS old (id, chat_id, username, first_name, last_name, language, is_admin)
 		SELECT DISTINCT ON (uid) uid, uid, sender->>'username', COALESCE(sender->>'first_name', ''),
@@ -198,11 +209,7 @@ const claimSQL = `
 	kn AS (
 		SELECT id, chat_id, language, is_admin FROM users
 		WHERE id IN (SELECT uid FROM c) AND id NOT IN (SELECT id FROM u)),
-	uk AS (SELECT * FROM u UNION ALL SELECT * FROM kn)
-	SELECT h.service_id, h.chat_id, h.n, c.update_id, c.payload, c.sender, c.received_at, c.attempts, c.error,
-		uk.chat_id, uk.language, uk.is_admin
-	FROM h LEFT JOIN c ON c.service_id = h.service_id AND c.update_id = h.id
-	LEFT JOIN uk ON uk.id = c.uid`
+	uk AS (SELECT * FROM u UNION ALL SELECT * FROM kn)`
 
 // restoreInboxSQL puts back the updates a claim took whose handlers failed, as they were (arrays:
 // $1 service ids, $2 update ids, $3 chats, $4 payloads, $5 senders, $6 received_at, $7 attempts,
@@ -291,14 +298,9 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 		out[i] = bot.Handled{Chat: c, Err: bot.ErrNoWork}
 		index[c] = i
 	}
-	final := &pgx.Batch{}
-	// The requests of all the handled updates go in as few statements as their order allows,
-	// and the marks of their secrets after them (queueSecrets).
-	outbox := s.outboxWriter(final)
-	var secrets []func()
+	bh := s.newBatchHandling(ctx, tx)
 	// The updates claimed but not handled, to put back.
 	var failed inboxRows
-	var post []func()
 	for _, c := range rows {
 		h := &out[index[c.chat]]
 		if c.update == nil {
@@ -326,36 +328,20 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 				Language: *c.lang, IsAdmin: *c.admin}
 		}
 		h.Update = u
-		ht := &handleTx{ctx: ctx, tx: tx}
-		err := recordMembership(ctx, ht, u)
-		if err == nil {
-			err = fn(ctx, ht, u)
-		}
-		if err != nil {
-			if ht.sp != nil {
-				if rerr := ht.sp.Rollback(ctx); rerr != nil {
-					return nil, fmt.Errorf("handle: roll back update %d: %w", *c.update, rerr)
-				}
-			}
-			if errors.Is(err, bot.ErrAbandon) {
-				return nil, err
-			}
+		touched, err := bh.run(u, fn)
+		var fatal *batchError
+		switch {
+		case errors.As(err, &fatal):
+			return nil, fatal.err
+		case err != nil:
 			h.Err = err
 			failed.add(c)
 			continue
 		}
 		h.Err = nil
-		h.Touched = outbox.add(c.chat.Service, ht.reqs, c.chat.Chat)
-		post = append(post, ht.post...)
-		if hasSecrets(ht.reqs, ht.secrets) {
-			service, reqs, kept := c.chat.Service, ht.reqs, ht.secrets
-			secrets = append(secrets, func() { queueSecrets(final, service, reqs, kept) })
-		}
+		h.Touched = touched
 	}
-	outbox.flush()
-	for _, q := range secrets {
-		q()
-	}
+	final := bh.finish()
 	// Handled updates stay deleted by their claim: the stored offset keeps Telegram from
 	// delivering them again. The others are put back.
 	if len(failed.ids) > 0 {
@@ -367,10 +353,77 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 		return nil, fmt.Errorf("handle: commit: %w", err)
 	}
 	tx.closed = true
-	for _, fn := range post {
+	bh.committed()
+	return out, nil
+}
+
+// batchHandling gathers what the handlers of the updates of one transaction leave for its end:
+// their requests (written in as few statements as their order allows, see outboxWriter), the
+// marks of their secrets after them (queueSecrets), and the functions to call once it commits.
+type batchHandling struct {
+	ctx     context.Context
+	tx      *pipeTx
+	final   *pgx.Batch
+	outbox  *outboxWriter
+	secrets []func()
+	post    []func()
+}
+
+func (s *Store) newBatchHandling(ctx context.Context, tx *pipeTx) *batchHandling {
+	final := &pgx.Batch{}
+	return &batchHandling{ctx: ctx, tx: tx, final: final, outbox: s.outboxWriter(final)}
+}
+
+// batchError is an error that ends the whole transaction, not only one update's handling.
+type batchError struct{ err error }
+
+func (e *batchError) Error() string { return e.err.Error() }
+
+// run handles u with fn, behind a savepoint of its own once fn touches the database, and returns
+// the lanes of the chats its requests are queued in. A failing handler's statements are rolled
+// back and its error returned, the other updates of the transaction untouched; an error the
+// transaction cannot go on after (the rollback failing, or bot.ErrAbandon) comes as a
+// *batchError.
+func (b *batchHandling) run(u *bot.Update, fn bot.Handler) ([]bot.ChatKey, error) {
+	ht := &handleTx{ctx: b.ctx, tx: b.tx}
+	err := recordMembership(b.ctx, ht, u)
+	if err == nil {
+		err = fn(b.ctx, ht, u)
+	}
+	if err != nil {
+		if ht.sp != nil {
+			if rerr := ht.sp.Rollback(b.ctx); rerr != nil {
+				return nil, &batchError{fmt.Errorf("handle: roll back update %d: %w", u.UpdateID, rerr)}
+			}
+		}
+		if errors.Is(err, bot.ErrAbandon) {
+			return nil, &batchError{err}
+		}
+		return nil, err
+	}
+	b.post = append(b.post, ht.post...)
+	if hasSecrets(ht.reqs, ht.secrets) {
+		service, reqs, kept := u.Service, ht.reqs, ht.secrets
+		b.secrets = append(b.secrets, func() { queueSecrets(b.final, service, reqs, kept) })
+	}
+	return b.outbox.add(u.Service, ht.reqs, u.Chat), nil
+}
+
+// finish queues the handled updates' writes and returns the batch the transaction's last
+// statements and its COMMIT are to be added to.
+func (b *batchHandling) finish() *pgx.Batch {
+	b.outbox.flush()
+	for _, q := range b.secrets {
+		q()
+	}
+	return b.final
+}
+
+// committed calls the handlers' AfterCommit functions, in order.
+func (b *batchHandling) committed() {
+	for _, fn := range b.post {
 		fn()
 	}
-	return out, nil
 }
 
 // recordMembership records a user blocking the bot in their private chat, or unblocking it, in

@@ -55,7 +55,11 @@ type intake struct {
 	chats    []int64
 	payloads []string
 	senders  []*string
-	quar     []quarantined
+	// updates are the rows' updates as decoded, and private whether each comes from its
+	// sender's private chat with the bot (for handling them at intake, fresh.go).
+	updates []tgbotapi.Update
+	private []bool
+	quar    []quarantined
 }
 
 // quarantined is an update to store apart: as received, under its digest.
@@ -136,6 +140,23 @@ func (in *intake) add(raw []byte) {
 	in.chats = append(in.chats, chat)
 	in.payloads = append(in.payloads, string(clean))
 	in.senders = append(in.senders, sender)
+	in.updates = append(in.updates, u)
+	in.private = append(in.private, privateChat(&u))
+}
+
+// privateChat reports whether u comes from a private chat: a message, an edit, or a press under
+// a message there (the updates that tell the bot its user can be written to again).
+func privateChat(u *tgbotapi.Update) bool {
+	var c *tgbotapi.Chat
+	switch {
+	case u.Message != nil:
+		c = u.Message.Chat
+	case u.EditedMessage != nil:
+		c = u.EditedMessage.Chat
+	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil:
+		c = u.CallbackQuery.Message.Chat
+	}
+	return c != nil && c.Type == "private"
 }
 
 // keys returns the chats of the inbox's rows, each once, in order.
@@ -203,10 +224,20 @@ const inboxChannel = "questbot_inbox"
 // a value the cleaning did not foresee, the batch is stored again update by update, and those
 // it refuses are quarantined.
 func (s *Store) SaveUpdates(ctx context.Context, service int, raw []json.RawMessage, next int64) (bot.Saved, error) {
+	return s.saveIntake(ctx, service, newIntake(raw), next)
+}
+
+// newIntake sorts a batch of raw updates.
+func newIntake(raw []json.RawMessage) *intake {
 	in := &intake{}
 	for _, r := range raw {
 		in.add(r)
 	}
+	return in
+}
+
+// saveIntake stores a sorted batch, as SaveUpdates describes.
+func (s *Store) saveIntake(ctx context.Context, service int, in *intake, next int64) (bot.Saved, error) {
 	var fresh [][]byte
 	b := &pgx.Batch{}
 	b.Queue(insertInboxSQL, service, in.ids, in.chats, in.payloads, in.senders, next > 0)
@@ -257,6 +288,8 @@ func (s *Store) saveOneByOne(ctx context.Context, tx pgx.Tx, service int, in *in
 		kept.chats = append(kept.chats, in.chats[i])
 		kept.payloads = append(kept.payloads, in.payloads[i])
 		kept.senders = append(kept.senders, in.senders[i])
+		kept.updates = append(kept.updates, in.updates[i])
+		kept.private = append(kept.private, in.private[i])
 	}
 	*in = *kept
 	b := &pgx.Batch{}
