@@ -124,7 +124,8 @@ func chessRules() *rules {
 	r.byKind[kindQueen] = []moveRule{{modeQuiet, cd.sliderRule(append(orth, diag...))}}
 	r.byKind[kindChessKing] = []moveRule{{modeQuiet, cd.kingRule}}
 	r.filters = []filter{cd.legal}
-	r.fast = (&chessGen{cd: cd, ct: chessTablesOnce()}).generate
+	gen := &chessGen{cd: cd, ct: chessTablesOnce()}
+	r.fast, r.count = gen.generate, gen.count
 	r.encode = encodeFEN
 	r.decode = decodeFEN
 	r.write = writeChess

@@ -15,11 +15,16 @@ func newPerfter(r *rules) *perfter {
 	return &perfter{r: r, c: r.newCtx()}
 }
 
-// count returns perft(depth) of s. At depth 1 it counts the generated
-// moves without playing them (bulk counting).
+// count returns perft(depth) of s. At depth 1 it counts the legal moves
+// without playing them (bulk counting): with the rules' count hook where
+// there is one, without building the moves, else as the length of the
+// generated list.
 func (p *perfter) count(s *State, depth int) uint64 {
 	if depth <= 0 {
 		return 1
+	}
+	if depth == 1 && p.r.count != nil {
+		return uint64(p.r.count(p.r, s, p.c))
 	}
 	for len(p.bufs) <= depth {
 		p.bufs = append(p.bufs, make([]move, 0, 64))

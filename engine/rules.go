@@ -79,7 +79,11 @@ type rules struct {
 	// instead of routes and dedupe (bitboards for chess and draughts). It
 	// must return the same moves in the same order as the reference,
 	// generateRef, which the differential tests compare it with.
-	fast   func(r *rules, s *State, c *ctx, out []move) []move
+	fast func(r *rules, s *State, c *ctx, out []move) []move
+	// count, when set, returns len(generate(s)) without building the
+	// moves (perft's bulk counting; chess). It must agree with generate
+	// in every position, which its differential test checks.
+	count  func(r *rules, s *State, c *ctx) int
 	encode func(r *rules, s *State) string // position string
 	decode func(r *rules, s string) (State, error)
 	status func(g *Game, nLegal int) Status // game end; nil: default rules
