@@ -42,8 +42,8 @@
 //     inbox at all; those that must wait behind their chat's stored updates, those whose
 //     handler failed (the attempt counted), and all of them once the handlers have spent
 //     Config.IntakeBudget go to the inbox for the workers, in the same commit;
-//   - a worker claims the first stored update of each of its chats, and records their senders, in one
-//     statement that deletes the updates it takes (the deletion is the lock that keeps other
+//   - a worker claims the first stored update of each of its chats, and records their senders,
+//     in one statement that deletes the updates it takes (the deletion is the lock that keeps other
 //     workers and processes off them; an update whose handler fails is put back, as it was, in
 //     the same transaction); after the handlers, the requests of all its updates go in one
 //     insertion (or as few as the runs of states between them allow, in order), and the commit
