@@ -137,8 +137,9 @@ func (s *Store) HandleAtIntake(ctx context.Context, service int, raw []json.RawM
 	for i, id := range in.ids {
 		f, ok := fresh[id]
 		if !ok {
-			continue // stored or handled before
+			continue // stored or handled before, or a second copy in the batch
 		}
+		delete(fresh, id)
 		chat := in.chats[i]
 		if f.busy || heldChats[chat] || time.Since(start) > budget {
 			hold(i, 0, nil)
