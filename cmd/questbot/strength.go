@@ -310,7 +310,7 @@ func (m *match) game1(ctx context.Context, opening []string, first, second playe
 			return 0, "", err
 		}
 	}
-	var adj adjudicator
+	adj := newAdjudicator(m.game)
 	for g.Ply() < maxStrengthPlies {
 		st := g.Status()
 		if st.Result == engine.Win {
