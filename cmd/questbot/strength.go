@@ -67,11 +67,13 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	seed := fs.Uint64("seed", 1, "the seed of the openings")
 	uncapped := fs.Bool("uncapped", false, "search the levels' node limits to the end, without the bot's time caps")
 	wall := fs.Bool("wall", false, "time the levels' searches by the wall clock (default: by this process's CPU time)")
+	refitLogs := fs.String("refit", "", "rate the games of earlier runs' output (files, comma-separated) together, instead of playing")
 	help := func(w io.Writer) {
 		fmt.Fprintln(w, "usage: questbot strength [-game G] [-levels L[:D1-D2],…] [-pairs N] [-elo R,…] [-movetime D] [-stockfish PATH]")
 		fmt.Fprintln(w, "       [-ladder] [-depths D,…] [-rung-pairs N] [-opening N] [-balance S] [-seed S] [-uncapped] [-wall]")
+		fmt.Fprintln(w, "       questbot strength -refit FILE,…")
 		fmt.Fprintln(w, "Plays the bot's levels against Stockfish (chess) or a ladder of fixed-depth searches (any game)")
-		fmt.Fprintln(w, "and prints each level's rating with its standard error.")
+		fmt.Fprintln(w, "and prints each level's rating with its standard error; -refit rates the games of earlier runs together.")
 	}
 	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
 	if !ok {
@@ -79,6 +81,9 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	if len(operands) > 0 {
 		return usageError(stderr, "strength", "unexpected argument %q", operands[0])
+	}
+	if *refitLogs != "" {
+		return refit(*refitLogs, stdout, stderr)
 	}
 	if _, err := engine.NewGame(*game); err != nil {
 		return usageError(stderr, "strength", "%v", err)
@@ -168,7 +173,12 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 				return usageError(stderr, "strength", "level %s plays no rung of -depths %s", levelPlayers[i].name(), *depths)
 			}
 		}
+		// The scale is depth 1's, rated 1000. A run that starts higher holds its lowest rung at
+		// 1000 instead, and says so: its games add to a run from depth 1 by -refit.
 		anchors[rungs[0].name()] = 1000
+		if rungs[0].depth != 1 {
+			fmt.Fprintf(stdout, "the lowest rung, %s, is held at 1000 in this run: rate its games with a run from depth-1 (-refit) for the ladder's scale\n", rungs[0].name())
+		}
 		for i := 1; i < len(rungs); i++ {
 			if err := m.play(ctx, rungs[i], rungs[i-1], *rungPairs); err != nil {
 				fmt.Fprintf(stderr, "questbot strength: %v\n", err)
@@ -263,7 +273,7 @@ func parseLevelSpecs(text string) ([]levelSpec, error) {
 // maxLadderDepth bounds a rung's depth: deeper searches take minutes a move in most games.
 const maxLadderDepth = 30
 
-// parseDepths reads -depths: rising depths from 1, whose rung is the anchor of the scale.
+// parseDepths reads -depths: two or more rising depths.
 func parseDepths(text string) ([]depthPlayer, error) {
 	var out []depthPlayer
 	for _, s := range strings.Split(text, ",") {
@@ -275,9 +285,6 @@ func parseDepths(text string) ([]depthPlayer, error) {
 			return nil, fmt.Errorf("depths must rise: %d after %d", d, out[len(out)-1].depth)
 		}
 		out = append(out, depthPlayer{d})
-	}
-	if out[0].depth != 1 {
-		return nil, fmt.Errorf("the ladder starts at depth 1, the anchor of its scale, not %d", out[0].depth)
 	}
 	if len(out) < 2 {
 		return nil, errors.New("the ladder needs two rungs or more")

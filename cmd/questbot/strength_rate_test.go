@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -115,5 +116,32 @@ func TestRateSeparated(t *testing.T) {
 	}
 	if last := ests[len(ests)-1]; last.Bound != unconnected {
 		t.Errorf("the unconnected are not listed last: %+v", ests)
+	}
+}
+
+// Ensure the games of a log are read back (the lines the command writes, nothing else), with
+// depth-1 and the Stockfish players as anchors, and a line that scores a third entrant refused.
+func TestReadResults(t *testing.T) {
+	log := `opening a3-b4 f6-g5
+depth-2 v depth-1, depth-2 moving first: depth-2 wins (no legal moves)
+depth-2 v depth-1, depth-1 moving first: depth-2 draws (threefold repetition)
+strong v stockfish-1350, strong moving first: strong loses (checkmate)
+
+russian: ratings from 3 games
+  depth-1 1000 (anchor) (+0 =1 -1)
+`
+	games, err := readResults(strings.NewReader(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []result{{"depth-2", "depth-1", 1}, {"depth-2", "depth-1", 0.5}, {"strong", "stockfish-1350", 0}}
+	if fmt.Sprint(games) != fmt.Sprint(want) {
+		t.Errorf("games %v, want %v", games, want)
+	}
+	if a := logAnchors(games); len(a) != 2 || a["depth-1"] != 1000 || a["stockfish-1350"] != 1350 {
+		t.Errorf("anchors %v", a)
+	}
+	if _, err := readResults(strings.NewReader("a v b, a moving first: c wins (x)\n")); err == nil || !strings.Contains(err.Error(), "line 1") {
+		t.Errorf("a third entrant scoring: %v", err)
 	}
 }

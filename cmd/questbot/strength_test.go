@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -73,8 +74,8 @@ func TestStrengthLadder(t *testing.T) {
 	}
 }
 
-// Ensure a level given a window of depths plays only those rungs, and that a run without levels
-// plays the rungs alone.
+// Ensure a level given a window of depths plays only those rungs, that a run without levels
+// plays the rungs alone, and that -refit rates a run's log as the run did.
 func TestStrengthLadderWindows(t *testing.T) {
 	var out, errs bytes.Buffer
 	code := runStrength(context.Background(), []string{"-game", "english", "-levels", "easy:2", "-pairs", "1", "-depths", "1,2,3"}, &out, &errs)
@@ -90,13 +91,26 @@ func TestStrengthLadderWindows(t *testing.T) {
 	if fmt.Sprint(got) != want {
 		t.Errorf("games %v, want %s", got, want)
 	}
+	log := filepath.Join(t.TempDir(), "run.txt")
+	if err := os.WriteFile(log, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if code := runStrength(context.Background(), []string{"-refit", log}, &again, &errs); code != 0 {
+		t.Fatalf("refit: exit %d: %s", code, errs.String())
+	}
+	ratings := func(s string) string { return s[strings.Index(s, "ratings from"):strings.Index(s, "time a move")] }
+	if r := ratings(out.String()); !strings.HasSuffix(again.String(), r[strings.Index(r, "\n"):]) {
+		t.Errorf("refit gives\n%s\nthe run gave\n%s", again.String(), r)
+	}
+
 	out.Reset()
-	code = runStrength(context.Background(), []string{"-game", "english", "-levels", "", "-pairs", "1", "-depths", "1,2"}, &out, &errs)
+	code = runStrength(context.Background(), []string{"-game", "english", "-levels", "", "-pairs", "1", "-depths", "2,3"}, &out, &errs)
 	if code != 0 {
 		t.Fatalf("rungs only: exit %d: %s", code, errs.String())
 	}
-	if n := strings.Count(out.String(), " moving first: "); n != 2 {
-		t.Errorf("rungs only: %d games, want 2:\n%s", n, out.String())
+	if n := strings.Count(out.String(), " moving first: "); n != 2 || !strings.Contains(out.String(), "depth-2, is held at 1000") {
+		t.Errorf("rungs only from depth 2: %d games, want 2, and a word on the anchor:\n%s", n, out.String())
 	}
 }
 
