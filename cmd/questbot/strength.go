@@ -479,6 +479,11 @@ func (m *match) game1(ctx context.Context, opening []string, first, second playe
 		mover := g.ToMove()
 		text, j, err := p.move(ctx, g)
 		m.timed(p.name(), time.Since(start), m.cpuNow().Sub(cpu0))
+		if err == nil {
+			// A search stopped by the context still returns a move, the best it had: the game
+			// would go on with moves no level plays, so it is abandoned, not scored.
+			err = ctx.Err()
+		}
 		if err != nil {
 			return 0, "", fmt.Errorf("%s at ply %d: %w", p.name(), g.Ply(), err)
 		}

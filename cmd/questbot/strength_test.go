@@ -201,6 +201,21 @@ func TestStrengthUCI(t *testing.T) {
 	}
 }
 
+// Ensure a run interrupted (its context cancelled) stops with an error and scores no game it
+// did not finish: the searches, cut short, would have played on with moves no level plays.
+func TestStrengthInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errs bytes.Buffer
+	code := runStrength(ctx, []string{"-game", "russian", "-levels", "easy", "-pairs", "1", "-depths", "1,2"}, &out, &errs)
+	if code != 1 || !strings.Contains(errs.String(), context.Canceled.Error()) {
+		t.Errorf("exit %d, stderr %q, want 1 and the cancellation", code, errs.String())
+	}
+	if strings.Contains(out.String(), " moving first: ") {
+		t.Errorf("a game scored after the interruption:\n%s", out.String())
+	}
+}
+
 // Ensure bad command lines are refused before anything is played.
 func TestStrengthUsage(t *testing.T) {
 	for _, args := range [][]string{{"-game", "nogame"}, {"-levels", "godlike"}, {"-pairs", "0"}, {"extra"},
