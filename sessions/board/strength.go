@@ -2,7 +2,8 @@ package board
 
 // The measured strength of the bot's levels, which the views show beside the level's name
 // ("strong (≈1900)"). Only measured figures are listed: a game or level missing here shows its
-// name alone.
+// name alone. Each game has its own scale, so a figure compares with the other levels of its
+// game only, never with another game's: the views show it beside its game's levels alone.
 //
 // Chess: the rating on Stockfish's UCI_Elo scale (Stockfish 15.1, Debian's package, limited
 // with UCI_LimitStrength to fixed ratings, 100 ms a move, as the anchors), each level searching
@@ -18,9 +19,32 @@ package board
 // a quiet window: Stockfish's 100 ms a move is wall time, and on a busy machine it searches
 // less, which made earlier runs on a loaded machine read some 200 to 500 points too high.
 //
-// Other games: no figure yet. The ladder of fixed-depth searches (`questbot strength -ladder`,
-// anchored at 1000 for depth 1) gives figures that compare a game's levels with each other
-// only; a partial run for Russian draughts left the strong level unmeasured.
+// Other games: the rating on the game's own ladder of fixed-depth alpha-beta searches
+// (`questbot strength -ladder`), where the search of depth 1 is rated 1000, the rungs play the
+// rung below them and the levels the rungs about them, and all are rated together (the most
+// likely ratings given all the games). This scale is not Stockfish's, nor another game's: in
+// Russian draughts a search a ply deeper gains between 40 and 210 points. Each level searches as
+// the bot does in play (its node limit, capped by the service's time a move in CPU time, so a
+// busy machine does not weaken it), and every game starts from a different level opening of
+// four random plies, played twice with colours swapped. Err is the standard error against
+// depth 1: most of it is the ladder's own, the uncertainty of the chain of rungs between depth
+// 1 and the level, which adds up rung by rung; where a level stands among the rungs about it
+// is closer (the second error the command prints). Measured on 2026-11-27, on a machine busy
+// with other work (the searches are bounded in nodes and CPU time, so that changes nothing but
+// the wall time), with
+//
+// Russian draughts, the three runs rated together by the last command:
+//
+//	questbot strength -game russian -ladder -depths 1,2,3,4,5,6,7,8,10 -levels easy:1-4,normal:3-8,strong:6-10 -pairs 8 -rung-pairs 8 -seed 101 > russian-101.txt
+//	questbot strength -game russian -ladder -depths 8,10,12,14 -levels normal:8-12,strong:10-14 -pairs 6 -rung-pairs 6 -seed 102 > russian-102.txt
+//	questbot strength -game russian -ladder -depths 8,10,12 -levels normal:8-12,strong:10-12 -pairs 6 -rung-pairs 4 -seed 103 > russian-103.txt
+//	questbot strength -refit russian-101.txt,russian-102.txt,russian-103.txt
+//
+// (the second stopped after its first 24 games, the rungs of depths 8 to 12: the rung of depth
+// 14 took minutes a move in endings of kings; its games were rated with the others). The levels'
+// places among the rungs about them: easy ±49, normal ±40, strong ±47. Easy plays as the
+// search of depth 2 does (≈1157), normal between depths 10 (≈2080) and 12 (≈2187), strong
+// above depth 12.
 
 // levelRating is one measured figure: the estimate and its standard error, and how many games
 // gave it.
@@ -34,6 +58,11 @@ var levelRatings = map[string]map[BotLevel]levelRating{
 		BotEasy:   {Rating: 1393, Err: 82, Games: 20},
 		BotNormal: {Rating: 1842, Err: 70, Games: 30},
 		BotStrong: {Rating: 1907, Err: 83, Games: 40},
+	},
+	"russian": {
+		BotEasy:   {Rating: 1169, Err: 76, Games: 64},
+		BotNormal: {Rating: 2116, Err: 161, Games: 132},
+		BotStrong: {Rating: 2258, Err: 169, Games: 88},
 	},
 }
 
