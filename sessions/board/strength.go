@@ -19,8 +19,8 @@ package board
 // a quiet window: Stockfish's 100 ms a move is wall time, and on a busy machine it searches
 // less, which made earlier runs on a loaded machine read some 200 to 500 points too high.
 //
-// Other games: the rating on the game's own ladder of fixed-depth alpha-beta searches
-// (`questbot strength -ladder`), where the search of depth 1 is rated 1000, the rungs play the
+// Other games (Russian and International draughts so far): the rating on the game's own ladder
+// of fixed-depth alpha-beta searches (`questbot strength -ladder`), where the search of depth 1 is rated 1000, the rungs play the
 // rung below them and the levels the rungs about them, and all are rated together (the most
 // likely ratings given all the games). This scale is not Stockfish's, nor another game's: in
 // Russian draughts a search a ply deeper gains between 40 and 210 points. Each level searches as
@@ -40,11 +40,25 @@ package board
 //	questbot strength -game russian -ladder -depths 8,10,12 -levels normal:8-12,strong:10-12 -pairs 6 -rung-pairs 4 -seed 103 > russian-103.txt
 //	questbot strength -refit russian-101.txt,russian-102.txt,russian-103.txt
 //
-// (the second stopped after its first 24 games, the rungs of depths 8 to 12: the rung of depth
-// 14 took minutes a move in endings of kings; its games were rated with the others). The levels'
+// (the second was stopped after its first 24 games, between the rungs of depths 8 to 12: its
+// rung of depth 14 took minutes a game; the 24 games were rated with the others). The levels'
 // places among the rungs about them: easy ±49, normal ±40, strong ±47. Easy plays as the
 // search of depth 2 does (≈1157), normal between depths 10 (≈2080) and 12 (≈2187), strong
 // above depth 12.
+//
+// International draughts, the two runs rated together by the last command:
+//
+//	questbot strength -game international -ladder -depths 1,2,3,4,5,6,7,8,10 -levels easy:1-4,normal:4-10,strong:6-10 -pairs 5 -rung-pairs 5 -seed 201 > international-201.txt
+//	questbot strength -game international -ladder -depths 10,11 -levels strong:10-11 -pairs 3 -rung-pairs 3 -seed 203 > international-203.txt
+//	questbot strength -refit international-201.txt,international-203.txt
+//
+// (a rung of depth 12, tried with -seed 202, took more than three minutes a game and was
+// given up before it finished one). The levels' places among the rungs about them: easy ±65,
+// normal ±62, strong ±66. Easy plays between the searches of depths 2 (≈1039) and 3 (≈1239),
+// normal between depths 7 (≈2277) and 8 (≈2407), strong between depths 10 (≈2661) and 11
+// (≈2801). The ladder's errors here are larger than Russian draughts', from fewer games
+// between its rungs: the figures order the levels, each among the rungs about it to some 65
+// points, but each is known to some 250 against depth 1.
 
 // levelRating is one measured figure: the estimate and its standard error, and how many games
 // gave it.
@@ -63,6 +77,11 @@ var levelRatings = map[string]map[BotLevel]levelRating{
 		BotEasy:   {Rating: 1169, Err: 76, Games: 64},
 		BotNormal: {Rating: 2116, Err: 161, Games: 132},
 		BotStrong: {Rating: 2258, Err: 169, Games: 88},
+	},
+	"international": {
+		BotEasy:   {Rating: 1185, Err: 96, Games: 40},
+		BotNormal: {Rating: 2325, Err: 247, Games: 60},
+		BotStrong: {Rating: 2760, Err: 267, Games: 52},
 	},
 }
 
