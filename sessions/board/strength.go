@@ -19,7 +19,7 @@ package board
 // a quiet window: Stockfish's 100 ms a move is wall time, and on a busy machine it searches
 // less, which made earlier runs on a loaded machine read some 200 to 500 points too high.
 //
-// Other games (Russian and International draughts so far): the rating on the game's own ladder
+// Other games (Russian, International and English draughts so far): the rating on the game's own ladder
 // of fixed-depth alpha-beta searches (`questbot strength -ladder`), where the search of depth 1 is rated 1000, the rungs play the
 // rung below them and the levels the rungs about them, and all are rated together (the most
 // likely ratings given all the games). This scale is not Stockfish's, nor another game's: in
@@ -59,6 +59,16 @@ package board
 // (≈2801). The ladder's errors here are larger than Russian draughts', from fewer games
 // between its rungs: the figures order the levels, each among the rungs about it to some 65
 // points, but each is known to some 250 against depth 1.
+//
+// English draughts, one run:
+//
+//	questbot strength -game english -ladder -depths 1,2,3,4,5,6,7,8,10,12 -levels easy:1-4,normal:4-10,strong:6-12 -pairs 4 -rung-pairs 4 -seed 301
+//
+// The levels' places among the rungs about them: easy ±66, normal ±62, strong ±76. With short
+// kings and many draws, the shallow searches hardly differ here (depth 1 scored 5½ of 8
+// against depth 2; easy, which searches two plies, ≈895, is below depth 1), normal plays
+// between depths 8 (≈1531) and 10 (≈1593), strong above depth 12 (≈1725; +3 =4 −1 against
+// it). Fewer games than the others, so each figure is known to some 200 against depth 1.
 
 // levelRating is one measured figure: the estimate and its standard error, and how many games
 // gave it.
@@ -82,6 +92,11 @@ var levelRatings = map[string]map[BotLevel]levelRating{
 		BotEasy:   {Rating: 1185, Err: 96, Games: 40},
 		BotNormal: {Rating: 2325, Err: 247, Games: 60},
 		BotStrong: {Rating: 2760, Err: 267, Games: 52},
+	},
+	"english": {
+		BotEasy:   {Rating: 895, Err: 100, Games: 32},
+		BotNormal: {Rating: 1552, Err: 201, Games: 48},
+		BotStrong: {Rating: 1810, Err: 226, Games: 40},
 	},
 }
 

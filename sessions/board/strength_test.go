@@ -39,7 +39,7 @@ func TestLevelRatings(t *testing.T) {
 	}
 	// The games measured so far, each with all three levels: chess on Stockfish's scale, the
 	// draughts on their ladders'.
-	for _, variant := range []string{"chess", "russian", "international"} {
+	for _, variant := range []string{"chess", "russian", "international", "english"} {
 		for _, l := range []BotLevel{BotEasy, BotNormal, BotStrong} {
 			if _, ok := l.Rating(variant); !ok {
 				t.Errorf("no measured figure for the %s level of %s", l, variant)
