@@ -171,6 +171,7 @@ func rate(anchors map[string]float64, games []result) []estimate {
 	}
 	cov, ok := invert(fisher)
 	for i, e := range free {
+		e.Bound = bounded
 		e.Err, e.ErrGiven = math.Inf(1), math.Inf(1)
 		if fisher[i][i] > 0 {
 			e.ErrGiven = 1 / math.Sqrt(fisher[i][i]) / eloScale
