@@ -23,10 +23,22 @@ import (
 // (adjudication: neither side could win it).
 const maxStrengthPlies = 400
 
-// openingPlies is how many random legal plies open each pair of games, so that two
-// deterministic searches do not replay one game: the pair plays the same opening with colours
-// swapped.
-const openingPlies = 2
+// The openings: each pair of games starts from a short random opening, so that two
+// deterministic searches do not replay one game, with colours swapped over it. In chess two
+// random plies give some 400 openings; the other games have fewer moves at the start (49 in
+// Russian draughts, and in Othello only 3 up to symmetry), so they draw more plies. Every
+// opening of a run is a different position, and one that a search of balanceDepth plies
+// judges more than the balance away from level is drawn again: a random ply that gives away a
+// man would make both games of its pair a win for the same side, which says nothing of the
+// players.
+const (
+	chessOpeningPlies = 2
+	otherOpeningPlies = 4
+	defaultBalance    = 80
+	balanceDepth      = 4
+	// openingTries bounds the draws of one opening before the run gives up.
+	openingTries = 1000
+)
 
 // runStrength is the `strength` command: it measures the bot's levels by playing them against
 // reference opponents and prints each level's rating with its standard error.
@@ -42,20 +54,26 @@ const openingPlies = 2
 func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("strength", flag.ContinueOnError)
 	game := fs.String("game", "chess", "the game (an engine variant name)")
-	levels := fs.String("levels", "easy,normal,strong", "the bot's levels to measure")
+	levels := fs.String("levels", "easy,normal,strong", "the bot's levels to measure (none: the ladder's rungs only); on the ladder, level:D1-D2 plays only the rungs of depths D1 to D2")
 	pairs := fs.Int("pairs", 10, "pairs of games (colours swapped) each level plays against each opponent")
+	rungPairs := fs.Int("rung-pairs", 0, "pairs of games each rung of the ladder plays against the one below it (default: -pairs)")
 	stockfish := fs.String("stockfish", "", "the Stockfish program (default: stockfish on the PATH or /usr/games/stockfish); chess only")
 	elos := fs.String("elo", "1350,1600,1800,2000", "Stockfish's UCI_Elo ratings to play against")
 	movetime := fs.Duration("movetime", 100*time.Millisecond, "Stockfish's time a move")
 	ladder := fs.Bool("ladder", false, "play the ladder of fixed-depth searches, even for chess")
-	depths := fs.String("depths", "1,2,3,4", "the depths of the ladder's rungs")
+	depths := fs.String("depths", "1,2,3,4", "the depths of the ladder's rungs, rising from 1 (the anchor, rated 1000)")
+	opening := fs.Int("opening", 0, "random plies opening each pair (default: 2 in chess, 4 in the other games)")
+	balance := fs.Int("balance", defaultBalance, "how far from level (in the game's evaluation) an opening may be")
 	seed := fs.Uint64("seed", 1, "the seed of the openings")
 	uncapped := fs.Bool("uncapped", false, "search the levels' node limits to the end, without the bot's time caps")
 	wall := fs.Bool("wall", false, "time the levels' searches by the wall clock (default: by this process's CPU time)")
+	refitLogs := fs.String("refit", "", "rate the games of earlier runs' output (files, comma-separated) together, instead of playing")
 	help := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: questbot strength [-game G] [-levels L,…] [-pairs N] [-elo R,…] [-movetime D] [-stockfish PATH] [-ladder] [-depths D,…] [-seed S] [-uncapped] [-wall]")
+		fmt.Fprintln(w, "usage: questbot strength [-game G] [-levels L[:D1-D2],…] [-pairs N] [-elo R,…] [-movetime D] [-stockfish PATH]")
+		fmt.Fprintln(w, "       [-ladder] [-depths D,…] [-rung-pairs N] [-opening N] [-balance S] [-seed S] [-uncapped] [-wall]")
+		fmt.Fprintln(w, "       questbot strength -refit FILE,…")
 		fmt.Fprintln(w, "Plays the bot's levels against Stockfish (chess) or a ladder of fixed-depth searches (any game)")
-		fmt.Fprintln(w, "and prints each level's rating with its standard error.")
+		fmt.Fprintln(w, "and prints each level's rating with its standard error; -refit rates the games of earlier runs together.")
 	}
 	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
 	if !ok {
@@ -64,21 +82,39 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if len(operands) > 0 {
 		return usageError(stderr, "strength", "unexpected argument %q", operands[0])
 	}
+	if *refitLogs != "" {
+		return refit(*refitLogs, stdout, stderr)
+	}
 	if _, err := engine.NewGame(*game); err != nil {
 		return usageError(stderr, "strength", "%v", err)
 	}
-	var lv []board.BotLevel
-	for _, s := range strings.Split(*levels, ",") {
-		l, err := board.ParseBotLevel(strings.TrimSpace(s))
-		if err != nil || l == board.NoBot {
-			return usageError(stderr, "strength", "unknown level %q", s)
-		}
-		lv = append(lv, l)
+	lv, err := parseLevelSpecs(*levels)
+	if err != nil {
+		return usageError(stderr, "strength", "%v", err)
 	}
 	if *pairs < 1 {
 		return usageError(stderr, "strength", "-pairs must be 1 or more, not %d", *pairs)
 	}
-	m := &match{game: *game, rng: rand.New(rand.NewPCG(*seed, 0)), log: stdout}
+	if *rungPairs < 0 {
+		return usageError(stderr, "strength", "-rung-pairs must be 1 or more, not %d", *rungPairs)
+	}
+	if *rungPairs == 0 {
+		*rungPairs = *pairs
+	}
+	if *opening < 0 || *opening > 40 {
+		return usageError(stderr, "strength", "-opening must be between 0 and 40 plies, not %d", *opening)
+	}
+	if *opening == 0 {
+		*opening = otherOpeningPlies
+		if *game == "chess" || *game == "chess960" {
+			*opening = chessOpeningPlies
+		}
+	}
+	if *balance < 1 {
+		return usageError(stderr, "strength", "-balance must be 1 or more, not %d", *balance)
+	}
+	m := &match{game: *game, rng: rand.New(rand.NewPCG(*seed, 0)), log: stdout,
+		openingPlies: *opening, balance: *balance, seen: map[string]bool{}}
 	// The bot's searches are capped in time; on a machine busy with other work (or with the
 	// reference engine) the wall clock would cut them short, so they are timed by the CPU time
 	// they use: a core's work, as the bot's worker has.
@@ -88,7 +124,8 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		clock = nil
 	}
 	var levelPlayers []player
-	for _, l := range lv {
+	for _, spec := range lv {
+		l := spec.level
 		lim := l.Limits()
 		if !*uncapped {
 			lim.Time = boards.DefaultThink[l]
@@ -98,6 +135,9 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	anchors := map[string]float64{}
 	useStockfish := *game == "chess" && !*ladder
+	if useStockfish && len(lv) == 0 {
+		return usageError(stderr, "strength", "no level to measure")
+	}
 	if useStockfish {
 		bin, err := findStockfish(*stockfish)
 		if err != nil {
@@ -124,23 +164,32 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			}
 		}
 	} else {
-		var rungs []player
-		for _, s := range strings.Split(*depths, ",") {
-			d, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || d < 1 {
-				return usageError(stderr, "strength", "bad depth %q", s)
-			}
-			rungs = append(rungs, depthPlayer{d})
+		rungs, err := parseDepths(*depths)
+		if err != nil {
+			return usageError(stderr, "strength", "%v", err)
 		}
+		for i, spec := range lv {
+			if !spec.playsAny(rungs) {
+				return usageError(stderr, "strength", "level %s plays no rung of -depths %s", levelPlayers[i].name(), *depths)
+			}
+		}
+		// The scale is depth 1's, rated 1000. A run that starts higher holds its lowest rung at
+		// 1000 instead, and says so: its games add to a run from depth 1 by -refit.
 		anchors[rungs[0].name()] = 1000
+		if rungs[0].depth != 1 {
+			fmt.Fprintf(stdout, "the lowest rung, %s, is held at 1000 in this run: rate its games with a run from depth-1 (-refit) for the ladder's scale\n", rungs[0].name())
+		}
 		for i := 1; i < len(rungs); i++ {
-			if err := m.play(ctx, rungs[i], rungs[i-1], *pairs); err != nil {
+			if err := m.play(ctx, rungs[i], rungs[i-1], *rungPairs); err != nil {
 				fmt.Fprintf(stderr, "questbot strength: %v\n", err)
 				return 1
 			}
 		}
-		for _, p := range levelPlayers {
+		for i, p := range levelPlayers {
 			for _, r := range rungs {
+				if !lv[i].plays(r.depth) {
+					continue
+				}
 				if err := m.play(ctx, p, r, *pairs); err != nil {
 					fmt.Fprintf(stderr, "questbot strength: %v\n", err)
 					return 1
@@ -162,6 +211,85 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 	}
 	return 0
+}
+
+// levelSpec is a level to measure and, on the ladder, the depths of the rungs it plays (all
+// when hi is 0).
+type levelSpec struct {
+	level  board.BotLevel
+	lo, hi int
+}
+
+// plays tells whether the level plays the rung of depth d.
+func (s levelSpec) plays(d int) bool { return s.hi == 0 || (d >= s.lo && d <= s.hi) }
+
+// playsAny tells whether the level plays one of the rungs.
+func (s levelSpec) playsAny(rungs []depthPlayer) bool {
+	for _, r := range rungs {
+		if s.plays(r.depth) {
+			return true
+		}
+	}
+	return false
+}
+
+// parseLevelSpecs reads -levels: level names, each with an optional ":D1-D2" (or ":D") window
+// of rung depths; a level may be named once. None (an empty list) plays the ladder's rungs
+// only.
+func parseLevelSpecs(text string) ([]levelSpec, error) {
+	var out []levelSpec
+	if text == "" {
+		return nil, nil
+	}
+	seen := map[board.BotLevel]bool{}
+	for _, item := range strings.Split(text, ",") {
+		name, window, hasWindow := strings.Cut(strings.TrimSpace(item), ":")
+		l, err := board.ParseBotLevel(name)
+		if err != nil || l == board.NoBot {
+			return nil, fmt.Errorf("unknown level %q", name)
+		}
+		if seen[l] {
+			return nil, fmt.Errorf("level %s named twice", name)
+		}
+		seen[l] = true
+		spec := levelSpec{level: l}
+		if hasWindow {
+			lo, hi, isRange := strings.Cut(window, "-")
+			if !isRange {
+				hi = lo
+			}
+			var err1, err2 error
+			spec.lo, err1 = strconv.Atoi(lo)
+			spec.hi, err2 = strconv.Atoi(hi)
+			if err1 != nil || err2 != nil || spec.lo < 1 || spec.hi < spec.lo {
+				return nil, fmt.Errorf("bad rung window %q of level %s (want D1-D2, 1 ≤ D1 ≤ D2)", window, name)
+			}
+		}
+		out = append(out, spec)
+	}
+	return out, nil
+}
+
+// maxLadderDepth bounds a rung's depth: deeper searches take minutes a move in most games.
+const maxLadderDepth = 30
+
+// parseDepths reads -depths: two or more rising depths.
+func parseDepths(text string) ([]depthPlayer, error) {
+	var out []depthPlayer
+	for _, s := range strings.Split(text, ",") {
+		d, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || d < 1 || d > maxLadderDepth {
+			return nil, fmt.Errorf("bad depth %q (want 1 to %d)", s, maxLadderDepth)
+		}
+		if len(out) > 0 && d <= out[len(out)-1].depth {
+			return nil, fmt.Errorf("depths must rise: %d after %d", d, out[len(out)-1].depth)
+		}
+		out = append(out, depthPlayer{d})
+	}
+	if len(out) < 2 {
+		return nil, errors.New("the ladder needs two rungs or more")
+	}
+	return out, nil
 }
 
 // player chooses moves in a strength match.
@@ -206,6 +334,10 @@ type match struct {
 	// time (nil: not measured).
 	clock map[string]*moveTime
 	cpu   func() time.Time
+	// openingPlies and balance shape the openings (see chessOpeningPlies); seen holds the
+	// positions they reached so far, so that no two pairs of the run start alike.
+	openingPlies, balance int
+	seen                  map[string]bool
 }
 
 // moveTime sums the time an entrant took to choose its moves: the wall clock's, and the CPU
@@ -220,10 +352,11 @@ type moveTime struct {
 // play plays pairs of games between a and b, colours swapped over one opening per pair.
 func (m *match) play(ctx context.Context, a, b player, pairs int) error {
 	for i := 0; i < pairs; i++ {
-		opening, err := m.opening()
+		opening, err := m.opening(ctx)
 		if err != nil {
 			return err
 		}
+		fmt.Fprintf(m.log, "opening %s\n", strings.Join(opening, " "))
 		for swap := range 2 {
 			first, second := a, b
 			if swap == 1 {
@@ -280,22 +413,38 @@ func scoreText(s float64) string {
 	return "draws"
 }
 
-// opening draws openingPlies random legal moves from the start.
-func (m *match) opening() ([]string, error) {
-	g, err := engine.NewGame(m.game)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for len(out) < openingPlies && g.Status().Result == engine.Ongoing {
-		legal := g.LegalMoves()
-		mv := legal[m.rng.IntN(len(legal))]
-		if err := g.Apply(mv); err != nil {
+// opening draws a new opening: openingPlies random legal moves from the start that reach a
+// position no earlier pair started from, judged within the balance of level by a search of
+// balanceDepth plies.
+func (m *match) opening(ctx context.Context) ([]string, error) {
+	for range openingTries {
+		g, err := engine.NewGame(m.game)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, mv.String())
+		var out []string
+		for len(out) < m.openingPlies && g.Status().Result == engine.Ongoing {
+			legal := g.LegalMoves()
+			mv := legal[m.rng.IntN(len(legal))]
+			if err := g.Apply(mv); err != nil {
+				return nil, err
+			}
+			out = append(out, mv.String())
+		}
+		if g.Status().Result != engine.Ongoing || m.seen[g.Position()] {
+			continue
+		}
+		_, info, err := g.BestMove(ctx, engine.Limits{Depth: balanceDepth, Nodes: 1 << 40, Algorithm: engine.AlphaBeta})
+		if err != nil {
+			return nil, err
+		}
+		if info.Depth > 0 && (info.Score > m.balance || info.Score < -m.balance) {
+			continue
+		}
+		m.seen[g.Position()] = true
+		return out, nil
 	}
-	return out, nil
+	return nil, fmt.Errorf("no new opening of %d plies within %d of level in %d tries: fewer pairs, a longer -opening or a wider -balance", m.openingPlies, m.balance, openingTries)
 }
 
 // game1 plays one game from the opening, first moving first, and returns first's score and
@@ -310,7 +459,7 @@ func (m *match) game1(ctx context.Context, opening []string, first, second playe
 			return 0, "", err
 		}
 	}
-	var adj adjudicator
+	adj := newAdjudicator(m.game)
 	for g.Ply() < maxStrengthPlies {
 		st := g.Status()
 		if st.Result == engine.Win {
@@ -330,6 +479,11 @@ func (m *match) game1(ctx context.Context, opening []string, first, second playe
 		mover := g.ToMove()
 		text, j, err := p.move(ctx, g)
 		m.timed(p.name(), time.Since(start), m.cpuNow().Sub(cpu0))
+		if err == nil {
+			// A search stopped by the context still returns a move, the best it had: the game
+			// would go on with moves no level plays, so it is abandoned, not scored.
+			err = ctx.Err()
+		}
 		if err != nil {
 			return 0, "", fmt.Errorf("%s at ply %d: %w", p.name(), g.Ply(), err)
 		}

@@ -7,31 +7,35 @@ import (
 	"github.com/questbot/questbot/engine"
 )
 
-// Ensure a game is adjudicated only when both players agree for long enough: won for the side
-// both judge far ahead, drawn late in a level game, and never on one player's word or without
-// judgements.
+// Ensure a game is adjudicated only when both players agree for long enough: in chess, won for
+// the side both judge far ahead, drawn late in a level game; in the other games, won only when
+// both found the win, never drawn; and never on one player's word or without judgements.
 func TestAdjudicator(t *testing.T) {
 	type ply struct {
 		score int // for the side to move
 		ok    bool
 	}
 	cases := []struct {
-		name  string
-		from  int
-		plies []ply
-		want  float64
-		over  bool
+		name    string
+		variant string
+		from    int
+		plies   []ply
+		want    float64
+		over    bool
 	}{
-		{"White far ahead", 20, []ply{{1200, true}, {-1500, true}, {1100, true}, {-1300, true}, {1000, true}, {-mateScore, true}}, 1, true},
-		{"Black far ahead", 20, []ply{{-1200, true}, {1500, true}, {-1100, true}, {1300, true}, {-1000, true}, {mateScore, true}}, 0, true},
-		{"too short", 20, []ply{{1200, true}, {-1500, true}, {1100, true}, {-1300, true}, {1000, true}}, 0, false},
-		{"one player disagrees", 20, []ply{{1200, true}, {-1500, true}, {1100, true}, {300, true}, {1000, true}, {-1300, true}}, 0, false},
-		{"a player without judgement", 20, []ply{{1200, true}, {0, false}, {1100, true}, {-1300, true}, {1000, true}, {-1300, true}}, 0, false},
-		{"level, late", adjudgeDrawFrom, []ply{{5, true}, {-3, true}, {0, true}, {10, true}, {-15, true}, {2, true}, {0, true}, {1, true}, {-1, true}, {4, true}, {3, true}, {0, true}}, 0.5, true},
-		{"level, early", 10, []ply{{5, true}, {-3, true}, {0, true}, {10, true}, {-15, true}, {2, true}, {0, true}, {1, true}, {-1, true}, {4, true}, {3, true}, {0, true}}, 0, false},
+		{"White far ahead", "chess", 20, []ply{{1200, true}, {-1500, true}, {1100, true}, {-1300, true}, {1000, true}, {-mateScore, true}}, 1, true},
+		{"Black far ahead", "chess", 20, []ply{{-1200, true}, {1500, true}, {-1100, true}, {1300, true}, {-1000, true}, {mateScore, true}}, 0, true},
+		{"too short", "chess", 20, []ply{{1200, true}, {-1500, true}, {1100, true}, {-1300, true}, {1000, true}}, 0, false},
+		{"one player disagrees", "chess", 20, []ply{{1200, true}, {-1500, true}, {1100, true}, {300, true}, {1000, true}, {-1300, true}}, 0, false},
+		{"a player without judgement", "chess", 20, []ply{{1200, true}, {0, false}, {1100, true}, {-1300, true}, {1000, true}, {-1300, true}}, 0, false},
+		{"level, late", "chess", adjudgeDrawFrom, []ply{{5, true}, {-3, true}, {0, true}, {10, true}, {-15, true}, {2, true}, {0, true}, {1, true}, {-1, true}, {4, true}, {3, true}, {0, true}}, 0.5, true},
+		{"draughts: far ahead is no win", "russian", 20, []ply{{1200, true}, {-1500, true}, {1100, true}, {-1300, true}, {1000, true}, {-1300, true}, {1200, true}}, 0, false},
+		{"draughts: a win found by both", "russian", 20, []ply{{mateScore, true}, {-mateScore - 5, true}, {mateScore + 9, true}, {-mateScore, true}, {mateScore, true}, {-mateScore, true}}, 1, true},
+		{"draughts: level late is no draw", "russian", adjudgeDrawFrom, []ply{{5, true}, {-3, true}, {0, true}, {10, true}, {-15, true}, {2, true}, {0, true}, {1, true}, {-1, true}, {4, true}, {3, true}, {0, true}, {0, true}}, 0, false},
+		{"level, early", "chess", 10, []ply{{5, true}, {-3, true}, {0, true}, {10, true}, {-15, true}, {2, true}, {0, true}, {1, true}, {-1, true}, {4, true}, {3, true}, {0, true}}, 0, false},
 	}
 	for _, tc := range cases {
-		var a adjudicator
+		a := newAdjudicator(tc.variant)
 		var got float64
 		var reason string
 		over := false

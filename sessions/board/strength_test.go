@@ -8,7 +8,8 @@ import (
 
 // Ensure the table of measured strengths names real games and levels, holds figures a match can
 // give (a positive error, games played), orders the levels of a game from easy to strong, and
-// that Rating shows them rounded to 50 and nothing for what was not measured.
+// that Rating shows them rounded to 50 and nothing for what was not measured, and that the games
+// measured have a figure for each level.
 func TestLevelRatings(t *testing.T) {
 	for variant, levels := range levelRatings {
 		if _, err := engine.NewGame(variant); err != nil {
@@ -36,8 +37,14 @@ func TestLevelRatings(t *testing.T) {
 			t.Errorf("%s: a rating for no bot", variant)
 		}
 	}
-	if _, ok := levelRatings["chess"][BotStrong]; !ok {
-		t.Errorf("no measured figure for the strong chess level")
+	// The games measured so far, each with all three levels: chess on Stockfish's scale, the
+	// draughts on their ladders'.
+	for _, variant := range []string{"chess", "russian", "international", "english"} {
+		for _, l := range []BotLevel{BotEasy, BotNormal, BotStrong} {
+			if _, ok := l.Rating(variant); !ok {
+				t.Errorf("no measured figure for the %s level of %s", l, variant)
+			}
+		}
 	}
 	if _, ok := BotStrong.Rating("no such game"); ok {
 		t.Errorf("a rating for an unknown game")

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions/board"
 )
 
@@ -103,7 +104,7 @@ func TestRestartPendingBotMove(t *testing.T) {
 	e.jobs.ai = false
 	p := e.start(t)
 	e.user(t, 1, "Ann", "en")
-	id, seat := e.playBot(t, 1, "Russian draughts", "Strong")
+	id, seat := e.playBot(t, 1, "Russian draughts", texts.For("en").LevelChoice("russian", board.BotStrong))
 	if seat == 1 {
 		// The bot plays first: its move comes after the restart too.
 		p.Stop()

@@ -19,8 +19,10 @@ func TestLevelsBuiltin(t *testing.T) {
 		lang, game string
 		want       string
 	}{
-		{"en", "russian", "easy=Easy normal=Normal strong=Strong"},
-		{"ru", "russian", "easy=Лёгкий normal=Средний strong=Сильный"},
+		{"en", "chase", "easy=Easy normal=Normal strong=Strong"},
+		{"ru", "chase", "easy=Лёгкий normal=Средний strong=Сильный"},
+		{"en", "russian", "easy=Easy ≈ normal=Normal ≈ strong=Strong ≈"},
+		{"ru", "international", "easy=Лёгкий ≈ normal=Средний ≈ strong=Сильный ≈"},
 		{"en", "chess", "easy=Easy ≈ normal=Normal ≈ strong=Strong ≈"},
 		{"ru", "chess", "easy=Лёгкий ≈ normal=Средний ≈ strong=Сильный ≈"},
 		{"en", "no such game", ""},

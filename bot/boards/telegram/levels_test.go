@@ -11,9 +11,9 @@ import (
 )
 
 // Ensure /games offers the bot's levels of the chosen game with their measured ratings: chess's
-// three levels each with a figure after the word ("Strong ≈1900"), a game without figures with
-// the words alone, in the user's language; and that the level pressed is the bot's level of the
-// game that starts.
+// three levels each with a figure after the word ("Strong ≈1900"), and Russian draughts' (on
+// its own ladder's scale), a game without figures with the words alone, in the user's
+// language; and that the level pressed is the bot's level of the game that starts.
 func TestGamesLevelMenu(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -28,8 +28,9 @@ func TestGamesLevelMenu(t *testing.T) {
 	}{
 		{"en", "chess", []string{"Easy", "Normal", "Strong"}, true, board.BotStrong},
 		{"ru", "chess", []string{"Лёгкий", "Средний", "Сильный"}, true, board.BotEasy},
-		{"en", "russian", []string{"Easy", "Normal", "Strong"}, false, board.BotNormal},
-		{"ru", "russian", []string{"Лёгкий", "Средний", "Сильный"}, false, board.BotStrong},
+		{"en", "russian", []string{"Easy", "Normal", "Strong"}, true, board.BotNormal},
+		{"ru", "russian", []string{"Лёгкий", "Средний", "Сильный"}, true, board.BotStrong},
+		{"en", "chase", []string{"Easy", "Normal", "Strong"}, false, board.BotEasy},
 	} {
 		user := int64(70 + i)
 		e.user(t, user, "Player", tc.lang)

@@ -20,7 +20,7 @@ func TestTypedMoveAnswered(t *testing.T) {
 	e.start(t)
 	e.user(t, 1, "Ann", "en")
 	chess, chessSeat := e.playBot(t, 1, "Chess", texts.For("en").LevelChoice("chess", board.BotNormal))
-	e.menu(t, 1, "/games", "Russian draughts", "🤖 Play the bot", "Easy")
+	e.menu(t, 1, "/games", "Russian draughts", "🤖 Play the bot", texts.For("en").LevelChoice("russian", board.BotEasy))
 	e.waitCaption(t, 1, "Russian draughts")
 	draughts := e.lastBoard(t, 1)
 	draughtsSeat, err := e.board(t, draughts).SeatOf(1)

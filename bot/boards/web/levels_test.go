@@ -14,7 +14,8 @@ import (
 // Ensure the bot's level is named on the web in the words of the Telegram view, in the viewer's
 // language, by the server: in a game's seat (once: the name says it, Level names it for a page
 // that wants it apart) and in the levels the lobby offers for each game, with the level's
-// measured rating in that game where there is one (chess).
+// measured rating in that game where there is one (chess; Russian draughts, on its ladder's
+// scale).
 func TestBotLevelWords(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, web.Config{})
@@ -40,7 +41,7 @@ func TestBotLevelWords(t *testing.T) {
 			Levels []struct{ Name, Title string } `json:"levels"`
 		}
 		c.must(t, "GET", "/api/v1/variants", nil, http.StatusOK, &variants)
-		chess := false
+		rated := map[string]bool{}
 		for _, v := range variants {
 			var got []string
 			for _, l := range v.Levels {
@@ -51,15 +52,15 @@ func TestBotLevelWords(t *testing.T) {
 			if strings.Join(got, " ") != want {
 				t.Errorf("%s %s: levels %v, want %s", tc.lang, v.Name, got, want)
 			}
-			if v.Name == "chess" {
-				chess = true
+			if v.Name == "chess" || v.Name == "russian" {
+				rated[v.Name] = true
 				if !strings.Contains(strings.Join(got, " "), "strong="+words.Levels["strong"]+" (≈") {
-					t.Errorf("%s: the chess levels %v, without the strong level's rating", tc.lang, got)
+					t.Errorf("%s: the %s levels %v, without the strong level's rating", tc.lang, v.Name, got)
 				}
 			}
 		}
-		if !chess {
-			t.Errorf("%s: no chess among the games offered", tc.lang)
+		if !rated["chess"] || !rated["russian"] {
+			t.Errorf("%s: chess or Russian draughts missing among the games offered: %v", tc.lang, rated)
 		}
 	}
 	if ru := texts.For("ru").Board.Levels; ru["easy"] != "лёгкий" || ru["normal"] != "средний" || ru["strong"] != "сильный" {
