@@ -10,7 +10,8 @@ package engine
 // pruning, reverse futility and futility pruning, late move reductions,
 // aspiration windows at the root, and a quiescence search that answers
 // checks and skips captures that lose material. The other games search
-// every move to the full depth, as they always have.
+// every move to the full depth, as they always have. Limits.Refine adds the
+// refinements of search_refine.go to the chess search.
 
 const (
 	scoreInf  = 1 << 30
