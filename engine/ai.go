@@ -51,6 +51,15 @@ type Limits struct {
 	Seed uint64
 	// Algorithm forces a search method (Auto = the game's default).
 	Algorithm Algorithm
+	// Refine turns on the refinements of the chess search (search_refine.go:
+	// a larger two-slot transposition table, captures ordered by whether
+	// they lose material, countermoves, history with maluses, late move
+	// pruning, reductions by history and for nodes without a table move).
+	// They apply to the games with a check rule played on an 8x8 board
+	// (chess and Chess960) and are ignored elsewhere. Off, the search is the
+	// one the bot's easy and normal levels were measured with, move for
+	// move.
+	Refine bool
 	// Now is the clock for the time limit (nil = time.Now); tests inject
 	// a fake one.
 	Now func() time.Time
@@ -102,7 +111,7 @@ func (g *Game) BestMove(ctx context.Context, lim Limits) (Move, SearchInfo, erro
 	case MCTS:
 		best = runMCTS(g, b, lim.Seed, &info)
 	default:
-		best = runAlphaBeta(g, b, lim.Depth, &info)
+		best = runAlphaBeta(g, b, lim.Depth, lim.Refine, &info)
 	}
 	info.Nodes = b.nodes
 	for _, m := range legal {

@@ -10,7 +10,8 @@ package engine
 // pruning, reverse futility and futility pruning, late move reductions,
 // aspiration windows at the root, and a quiescence search that answers
 // checks and skips captures that lose material. The other games search
-// every move to the full depth, as they always have.
+// every move to the full depth, as they always have. Limits.Refine adds the
+// refinements of search_refine.go to the chess search.
 
 const (
 	scoreInf  = 1 << 30
@@ -51,6 +52,11 @@ type searcher struct {
 	line []uint64
 	// chess turns on the selective search (see search_chess.go).
 	chess bool
+	// refine turns on the refinements of the chess search and ttMask is
+	// the index mask of tt (see search_refine.go).
+	refine bool
+	ttMask uint64
+	refined
 }
 
 // id identifies a move within a position (TT and killer slots).
@@ -60,9 +66,16 @@ func (m *move) id() uint64 {
 
 // runAlphaBeta searches g's position with iterative deepening until the
 // budget runs out or maxDepth (0 = no cap) is done.
-func runAlphaBeta(g *Game, b *budget, maxDepth int, info *SearchInfo) move {
+func runAlphaBeta(g *Game, b *budget, maxDepth int, refine bool, info *SearchInfo) move {
 	r := g.r
-	sr := &searcher{r: r, c: r.newCtx(), b: b, tt: make([]ttEntry, 1<<ttBits), chess: r.inCheck != nil}
+	sr := &searcher{r: r, c: r.newCtx(), b: b, chess: r.inCheck != nil}
+	sr.refine = refine && sr.chess && r.topo.n() == 64
+	bits := ttBits
+	if sr.refine {
+		bits = refineTTBits
+		sr.prev[0] = noPrev
+	}
+	sr.tt, sr.ttMask = make([]ttEntry, 1<<bits), 1<<bits-1
 	for i := range sr.bufs {
 		sr.bufs[i] = make([]move, 0, 64)
 	}
@@ -115,6 +128,7 @@ func (sr *searcher) root(s *State, moves []move, depth, alpha, beta int) (int, m
 		m := &moves[i]
 		*child = *s
 		sr.r.apply(child, m)
+		sr.played(1, m)
 		var score int
 		if i == 0 {
 			score = -sr.negamax(child, depth-1, 1, -beta, -alpha, true)
@@ -182,7 +196,7 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int, nullOK bool) 
 		return sr.quiesce(s, ply, alpha, beta, 0)
 	}
 	var ttm uint64
-	if e := &sr.tt[s.Hash&(1<<ttBits-1)]; e.hash == s.Hash {
+	if e := sr.probe(s.Hash); e != nil {
 		ttm = e.move
 		if int(e.depth) >= depth {
 			sc := scoreFromTT(int(e.score), ply)
@@ -195,6 +209,9 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int, nullOK bool) 
 				return sc
 			}
 		}
+	}
+	if sr.refine && ttm == 0 && depth >= iirMin {
+		depth-- // no move from the table: a cheaper search finds one first
 	}
 	pv := beta-alpha > 1
 	static := -scoreInf
@@ -222,6 +239,7 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int, nullOK bool) 
 		m := &moves[i]
 		*child = *s
 		sr.r.apply(child, m)
+		sr.played(ply+1, m)
 		newDepth, red := depth-1, 0
 		if sr.chess && i > 0 && !inCheck {
 			var skip bool
@@ -255,7 +273,10 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int, nullOK bool) 
 			alpha = score
 		}
 		if alpha >= beta {
-			if m.ncap == 0 {
+			switch {
+			case sr.refine:
+				sr.cutoff(moves, i, ply, depth)
+			case m.ncap == 0:
 				k := &sr.killers[ply]
 				if k[0] != m.id() {
 					k[1], k[0] = k[0], m.id()
@@ -348,8 +369,12 @@ func (sr *searcher) store(s *State, depth, score int, flag uint8, id uint64) {
 // two). Mate scores are stored as distances from this position, so that
 // the entry reads right wherever the position comes up again.
 func (sr *searcher) storeAt(s *State, depth, ply, score int, flag uint8, id uint64) {
-	e := &sr.tt[s.Hash&(1<<ttBits-1)]
-	*e = ttEntry{hash: s.Hash, move: id, score: int32(scoreToTT(score, ply)), depth: int8(depth), flag: flag}
+	e := ttEntry{hash: s.Hash, move: id, score: int32(scoreToTT(score, ply)), depth: int8(depth), flag: flag}
+	if sr.refine {
+		sr.storeRefined(e)
+		return
+	}
+	sr.tt[s.Hash&sr.ttMask] = e
 }
 
 // scoreToTT turns a score from the root's point of view of mate distances
@@ -376,15 +401,30 @@ func scoreFromTT(score, ply int) int {
 
 // ttMove returns the TT move id of s, or 0.
 func (sr *searcher) ttMove(s *State) uint64 {
-	if e := &sr.tt[s.Hash&(1<<ttBits-1)]; e.hash == s.Hash {
+	if e := sr.probe(s.Hash); e != nil {
 		return e.move
 	}
 	return 0
 }
 
+// probe returns the TT entry of the position with hash h, or nil.
+func (sr *searcher) probe(h uint64) *ttEntry {
+	if sr.refine {
+		return sr.probeRefined(h)
+	}
+	if e := &sr.tt[h&sr.ttMask]; e.hash == h {
+		return e
+	}
+	return nil
+}
+
 // orderMoves scores the moves of ply for ordering: TT move, then captures
 // by the value taken, then killers, then history.
 func (sr *searcher) orderMoves(s *State, moves []move, ply int, ttm uint64) {
+	if sr.refine {
+		sr.orderRefined(s, moves, ply, ttm)
+		return
+	}
 	sc := sr.order[ply][:0]
 	for i := range moves {
 		m := &moves[i]

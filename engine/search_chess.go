@@ -105,6 +105,7 @@ func (sr *searcher) prune(s *State, depth, ply, beta, static int, nullOK bool) (
 		child.Clock++
 	}
 	red := 3 + depth/6 + min((static-beta)/200, 2)
+	sr.prev[ply+1] = noPrev
 	sr.line = append(sr.line, s.Hash)
 	score := -sr.negamax(child, depth-1-red, ply+1, -beta, -beta+1, false)
 	sr.line = sr.line[:len(sr.line)-1]
@@ -145,6 +146,9 @@ func (sr *searcher) reduce(child *State, m *move, depth, ply, i int, pv bool, st
 		static+futilityBase+futilityPer*depth <= alpha {
 		return 0, true
 	}
+	if sr.refine && sr.lateMovePruned(m, depth, i, pv, alpha) {
+		return 0, true
+	}
 	if depth < 3 || i < 3 {
 		return 0, false
 	}
@@ -155,6 +159,9 @@ func (sr *searcher) reduce(child *State, m *move, depth, ply, i int, pv bool, st
 	}
 	if id == sr.killers[ply][0] || id == sr.killers[ply][1] {
 		red--
+	}
+	if sr.refine {
+		red -= sr.historyReduction(m)
 	}
 	return max(0, min(red, depth-2)), false
 }
@@ -209,6 +216,9 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 		}
 		*child = *s
 		r.apply(child, m)
+		if sr.refine {
+			sr.played(ply+1, m)
+		}
 		score := -sr.quiesce(child, ply+1, -beta, -alpha, qd+1)
 		if sr.b.stopped {
 			return 0

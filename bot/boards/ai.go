@@ -175,7 +175,7 @@ func (b *Boards) search(ctx context.Context, do Doer, bd *board.Board) {
 		log.Error("The bot cannot think: the board does not replay", slog.Any("error", err))
 		return
 	}
-	lim := b.limits(level)
+	lim := b.limits(level, bd.Variant)
 	start := time.Now()
 	mv, info, err := g.BestMove(ctx, lim)
 	spent := time.Since(start)
@@ -216,10 +216,11 @@ func (b *Boards) search(ctx context.Context, do Doer, bd *board.Board) {
 	}
 }
 
-// limits are the search limits of a level: its node limit (board.BotLevel.Limits), which
-// keeps a level's play alike from machine to machine, capped in time (Config.Think).
-func (b *Boards) limits(level board.BotLevel) engine.Limits {
-	lim := level.Limits()
+// limits are the search limits of a level in a game variant: its node limit
+// (board.BotLevel.Limits), which keeps a level's play alike from machine to machine, capped in
+// time (Config.Think).
+func (b *Boards) limits(level board.BotLevel, variant string) engine.Limits {
+	lim := level.Limits(variant)
 	lim.Time = b.think[level]
 	return lim
 }

@@ -33,7 +33,7 @@ func BenchmarkBotMove(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				lim := boards.limits(level)
+				lim := boards.limits(level, variant)
 				var worst time.Duration
 				for range b.N {
 					start := time.Now()

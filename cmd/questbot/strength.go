@@ -48,6 +48,8 @@ const (
 //   - Any game against a ladder of fixed-depth alpha-beta searches: the rungs play each other
 //     and the levels, and the rating scale is anchored at 1000 for depth 1 (so the figures of
 //     different games are not comparable, only the order and gaps within a game).
+//   - With -versus, any game against alpha-beta searches of fixed node limits (strength_versus.go),
+//     the first of them the anchor at 0: a level's rating is then its gain over that search.
 //
 // Games come in pairs with colours swapped over the same short random opening. Ratings are the
 // most likely under the Elo model given all the games (see rate).
@@ -68,9 +70,11 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	uncapped := fs.Bool("uncapped", false, "search the levels' node limits to the end, without the bot's time caps")
 	wall := fs.Bool("wall", false, "time the levels' searches by the wall clock (default: by this process's CPU time)")
 	refitLogs := fs.String("refit", "", "rate the games of earlier runs' output (files, comma-separated) together, instead of playing")
+	versus := fs.String("versus", "", "play node-limited searches instead (N or N+refine, separated by commas; the first is the anchor at 0)")
 	help := func(w io.Writer) {
 		fmt.Fprintln(w, "usage: questbot strength [-game G] [-levels L[:D1-D2],…] [-pairs N] [-elo R,…] [-movetime D] [-stockfish PATH]")
-		fmt.Fprintln(w, "       [-ladder] [-depths D,…] [-rung-pairs N] [-opening N] [-balance S] [-seed S] [-uncapped] [-wall]")
+		fmt.Fprintln(w, "       [-ladder] [-depths D,…] [-rung-pairs N] [-opening N] [-balance S] [-versus N[+refine],…]")
+		fmt.Fprintln(w, "       [-seed S] [-uncapped] [-wall]")
 		fmt.Fprintln(w, "       questbot strength -refit FILE,…")
 		fmt.Fprintln(w, "Plays the bot's levels against Stockfish (chess) or a ladder of fixed-depth searches (any game)")
 		fmt.Fprintln(w, "and prints each level's rating with its standard error; -refit rates the games of earlier runs together.")
@@ -94,6 +98,13 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	if *pairs < 1 {
 		return usageError(stderr, "strength", "-pairs must be 1 or more, not %d", *pairs)
+	}
+	var rivals []player
+	if *versus != "" {
+		var err error
+		if rivals, err = parseVersus(*versus); err != nil {
+			return usageError(stderr, "strength", "%v", err)
+		}
 	}
 	if *rungPairs < 0 {
 		return usageError(stderr, "strength", "-rung-pairs must be 1 or more, not %d", *rungPairs)
@@ -126,7 +137,7 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	var levelPlayers []player
 	for _, spec := range lv {
 		l := spec.level
-		lim := l.Limits()
+		lim := l.Limits(*game)
 		if !*uncapped {
 			lim.Time = boards.DefaultThink[l]
 			lim.Now = clock
@@ -135,10 +146,15 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	anchors := map[string]float64{}
 	useStockfish := *game == "chess" && !*ladder
-	if useStockfish && len(lv) == 0 {
+	if (useStockfish || len(rivals) > 0) && len(lv) == 0 {
 		return usageError(stderr, "strength", "no level to measure")
 	}
-	if useStockfish {
+	if len(rivals) > 0 {
+		if err := playVersus(ctx, m, levelPlayers, rivals, anchors, *pairs); err != nil {
+			fmt.Fprintf(stderr, "questbot strength: %v\n", err)
+			return 1
+		}
+	} else if useStockfish {
 		bin, err := findStockfish(*stockfish)
 		if err != nil {
 			fmt.Fprintf(stderr, "questbot strength: %v (install Debian's stockfish, or use -ladder)\n", err)

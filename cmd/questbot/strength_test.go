@@ -216,6 +216,23 @@ func TestStrengthInterrupted(t *testing.T) {
 	}
 }
 
+// Ensure -versus plays each level against node-limited searches, the first of them the anchor
+// at 0, and names the refined search apart.
+func TestStrengthVersus(t *testing.T) {
+	var out, errs bytes.Buffer
+	code := runStrength(context.Background(), []string{"-game", "chess", "-levels", "easy", "-pairs", "1",
+		"-versus", "300,500+refine"}, &out, &errs)
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs.String(), out.String())
+	}
+	for _, want := range []string{"chess: ratings from 4 games", "nodes-300 0 (anchor)", "  nodes-500+refine ",
+		"easy v nodes-300, nodes-300 moving first", "easy v nodes-500+refine, easy moving first"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in:\n%s", want, out.String())
+		}
+	}
+}
+
 // Ensure bad command lines are refused before anything is played.
 func TestStrengthUsage(t *testing.T) {
 	for _, args := range [][]string{{"-game", "nogame"}, {"-levels", "godlike"}, {"-pairs", "0"}, {"extra"},
@@ -223,7 +240,8 @@ func TestStrengthUsage(t *testing.T) {
 		{"-rung-pairs", "-1"}, {"-opening", "-1"}, {"-opening", "41"}, {"-balance", "0"},
 		{"-game", "russian", "-depths", "1"}, {"-game", "russian", "-depths", "2,1"}, {"-game", "russian", "-depths", "1,1"},
 		{"-game", "russian", "-depths", "0,1"}, {"-game", "russian", "-depths", "1,99"}, {"-game", "russian", "-depths", ""},
-		{"-game", "russian", "-depths", "1,2", "-levels", "easy:3-4"}} {
+		{"-game", "russian", "-depths", "1,2", "-levels", "easy:3-4"},
+		{"-versus", "many"}, {"-versus", "0"}, {"-versus", "400000,"}, {"-versus", "400000+deep"}} {
 		var out, errs bytes.Buffer
 		if code := runStrength(context.Background(), args, &out, &errs); code != 2 || errs.Len() == 0 {
 			t.Errorf("%v: exit %d, stderr %q", args, code, errs.String())

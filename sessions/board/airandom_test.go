@@ -80,7 +80,7 @@ func playRandom(t *testing.T, variant string, level BotLevel, ai int, seed uint6
 	for g.Status().Result == engine.Ongoing {
 		var text string
 		if int(g.ToMove()) == ai {
-			mv, _, err := g.BestMove(context.Background(), level.Limits())
+			mv, _, err := g.BestMove(context.Background(), level.Limits(variant))
 			if err != nil {
 				t.Fatalf("%s, %s: %v", variant, level, err)
 			}

@@ -241,8 +241,31 @@ func TestStatusNames(t *testing.T) {
 			t.Errorf("bad name: %v, want ErrInvalid", err)
 		}
 	}
-	if BotEasy.Limits().Nodes >= BotNormal.Limits().Nodes || BotNormal.Limits().Nodes >= BotStrong.Limits().Nodes {
-		t.Error("bot levels do not grow in strength")
+	for _, variant := range []string{"chess", "chess960", "russian"} {
+		if BotEasy.Limits(variant).Nodes >= BotNormal.Limits(variant).Nodes || BotNormal.Limits(variant).Nodes >= BotStrong.Limits(variant).Nodes {
+			t.Errorf("%s: bot levels do not grow in strength", variant)
+		}
+	}
+}
+
+// Ensure only the strong level of chess has its own limits: the refined search and a larger
+// budget; every other game and level keeps the limits its figures were measured with.
+func TestBotLevelLimitsByGame(t *testing.T) {
+	for _, variant := range []string{"chess", "chess960", "gardner", "russian", "othello"} {
+		for _, level := range []BotLevel{BotEasy, BotNormal, BotStrong} {
+			got := level.Limits(variant)
+			want := map[BotLevel]engine.Limits{
+				BotEasy:   {Nodes: 2_000, Depth: 2},
+				BotNormal: {Nodes: 40_000},
+				BotStrong: {Nodes: 400_000},
+			}[level]
+			if variant == "chess" && level == BotStrong {
+				want = engine.Limits{Nodes: strongChessNodes, Refine: true}
+			}
+			if got.Nodes != want.Nodes || got.Depth != want.Depth || got.Refine != want.Refine || got.Time != 0 {
+				t.Errorf("%s, %s: limits %+v, want %+v", variant, level, got, want)
+			}
+		}
 	}
 }
 

@@ -124,21 +124,38 @@ func ParseBotLevel(s string) (BotLevel, error) {
 	return NoBot, fmt.Errorf("%w: bot level %q", ErrInvalid, s)
 }
 
-// Limits returns the search limits the AI worker gives engine.Game.BestMove for this level.
-// They bound nodes only, never time, so a level plays alike on a busy machine and a game
-// against the bot can be replayed from its seed (the worker caps them in time as well). In
-// chess, measured on 2026-11-27 (questbot strength, a core's CPU time): strong about 1 s a move
-// (1.04 s on average, 1.29 s at most), normal 0.1 s, easy a few milliseconds.
-func (l BotLevel) Limits() engine.Limits {
+// Limits returns the search limits the AI worker gives engine.Game.BestMove for this level in
+// the game variant. They bound nodes only, never time, so a level plays alike on a busy machine
+// and a game against the bot can be replayed from its seed (the worker caps them in time as
+// well).
+//
+// Every game shares the easy and normal levels' limits, and every game but chess the strong
+// level's. Strong chess searches more (strongChessNodes) with the refinements of the chess
+// search (engine.Limits.Refine), so that it holds its own against strong club players; in the
+// other games, Chess960 included, the strong level keeps the limits its figures were measured
+// with. A chess move takes, in a core's CPU time: normal 48 ms on average, easy 5 ms (questbot
+// strength, quiet machine, 2026-11-27). Strong, measured on 2026-11-27 on a machine busy with
+// other work: the refined search visits about 550,000 nodes a second of CPU (the plain one
+// 740,000 there, 1,000,000 on a quiet machine), so its 900,000 nodes take about 1.6 s a move
+// on average there (2.4 s at most, which the bot's 2 s cap cuts short) and, by the same ratio,
+// about 1.2 s on a quiet machine, within the cap (boards.DefaultThink).
+func (l BotLevel) Limits(variant string) engine.Limits {
 	switch l {
 	case BotEasy:
 		return engine.Limits{Nodes: 2_000, Depth: 2}
 	case BotStrong:
+		if variant == "chess" {
+			return engine.Limits{Nodes: strongChessNodes, Refine: true}
+		}
 		return engine.Limits{Nodes: 400_000}
 	default:
 		return engine.Limits{Nodes: 40_000}
 	}
 }
+
+// strongChessNodes is the node limit of the strong level in chess: about 1.2 s of a core's CPU
+// time a move on average on a quiet machine (see Limits).
+const strongChessNodes = 900_000
 
 // drawNodes is the node budget of the bot's judgement of a draw offer: enough to see a piece
 // hanging, small enough to answer within the update's transaction.

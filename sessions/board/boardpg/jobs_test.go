@@ -150,7 +150,7 @@ func TestClaimBotTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mv, _, err := g.BestMove(ctx, board.BotEasy.Limits())
+	mv, _, err := g.BestMove(ctx, board.BotEasy.Limits(g.Variant()))
 	if err != nil {
 		t.Fatal(err)
 	}
