@@ -133,7 +133,7 @@ func draughts(dc draughtsConfig) *rules {
 	r.glyph = glyphDraughts
 	r.finish()
 	if g := newDraughtsBB(r, dc, manMoves, manJumps, kingDirs); g != nil {
-		r.fast = g.generate
+		r.fast, r.count = g.generate, g.count
 	}
 	r.start = encodeDraughts(r, &start)
 	return r

@@ -257,3 +257,51 @@ func (g *draughtsBB) step(r *rules, out []move, from, to int, pc Piece, me Playe
 	m.flags = flags
 	return out
 }
+
+// count is the rules' count hook (perft's bulk counting): the number of
+// moves generate returns, found without building them when the side to
+// move has no capture, from the same shifts as quiet: a man's step per
+// direction whose square ahead is free, a king's step or, for a flying
+// king, every free square before the first piece on each of its lines. A
+// position with a capture returns -1: its chains are counted by
+// generating them.
+func (g *draughtsBB) count(r *rules, s *State, c *ctx) int {
+	men, kings, second := boardBits(&s.Board, g.words)
+	occ := (men | kings) & g.all
+	me := s.Turn
+	mine := occ &^ second
+	if me == Second {
+		mine = occ & second
+	}
+	enemy, empty := occ^mine, g.all&^occ
+	if g.capturers(me, mine&men, mine&kings, enemy, empty) != 0 {
+		return -1
+	}
+	myMen, myKings := mine&men, mine&^men
+	n := 0
+	for _, b := range g.stepBack[me&1] {
+		n += bits.OnesCount64(b.apply(empty) & myMen)
+	}
+	if myKings == 0 {
+		return n
+	}
+	dirs := g.kingDirs[me&1]
+	if !g.flying {
+		for _, d := range dirs {
+			n += bits.OnesCount64(g.shift[d].apply(myKings) & empty)
+		}
+		return n
+	}
+	for k := myKings; k != 0; k &= k - 1 {
+		sq := bits.TrailingZeros64(k)
+		for _, d := range dirs {
+			ray := g.ray[d][sq]
+			q := firstOnRay(ray&occ, g.up[d])
+			if q != none {
+				ray &^= g.ray[d][q] | 1<<q
+			}
+			n += bits.OnesCount64(ray)
+		}
+	}
+	return n
+}

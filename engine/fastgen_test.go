@@ -51,9 +51,11 @@ func TestFastGenMatchesReference(t *testing.T) {
 				t.Fatalf("%s has no fast generator", v)
 			}
 			rng := rand.New(rand.NewPCG(uint64(vi), 33))
-			cf, cr := r.newCtx(), r.newCtx()
+			cf, cr, cc := r.newCtx(), r.newCtx(), r.newCtx()
 			var fast, ref []move
-			positions, captures := 0, 0
+			// counted: positions the count hook counted; kingsCounted: those
+			// with a king's move among them.
+			positions, captures, counted, kingsCounted := 0, 0, 0, 0
 			for i := 0; i < games; i++ {
 				s := starts[i%len(starts)]
 				for ply := 0; ply < 400; ply++ {
@@ -63,6 +65,22 @@ func TestFastGenMatchesReference(t *testing.T) {
 						t.Fatalf("game %d ply %d, %s: %v", i, ply, r.encode(r, &s), err)
 					}
 					positions++
+					if r.count != nil {
+						if n := r.count(r, &s, cc); n >= 0 {
+							counted++
+							if n != len(fast) {
+								t.Fatalf("game %d ply %d, %s: count %d, generate %d", i, ply, r.encode(r, &s), n, len(fast))
+							}
+							for j := range fast {
+								if fast[j].pc[1].Kind() == kindKing && fast[j].flags&flagPromotion == 0 {
+									kingsCounted++
+									break
+								}
+							}
+						} else if len(fast) == 0 || fast[0].ncap == 0 {
+							t.Fatalf("game %d ply %d, %s: count left a position without captures to generate", i, ply, r.encode(r, &s))
+						}
+					}
 					if len(fast) == 0 {
 						break
 					}
@@ -76,7 +94,10 @@ func TestFastGenMatchesReference(t *testing.T) {
 			if captures == 0 || captures == positions {
 				t.Errorf("%d positions, %d with captures", positions, captures)
 			}
-			t.Logf("%d positions, %d with captures", positions, captures)
+			if r.count != nil && (counted == 0 || kingsCounted == 0) {
+				t.Errorf("%d positions counted without generating them, %d with a king's move", counted, kingsCounted)
+			}
+			t.Logf("%d positions, %d with captures, %d counted (%d with a king's move)", positions, captures, counted, kingsCounted)
 		})
 	}
 }

@@ -17,14 +17,16 @@ func newPerfter(r *rules) *perfter {
 
 // count returns perft(depth) of s. At depth 1 it counts the legal moves
 // without playing them (bulk counting): with the rules' count hook where
-// there is one, without building the moves, else as the length of the
-// generated list.
+// there is one and it counts the position, without building the moves,
+// else as the length of the generated list.
 func (p *perfter) count(s *State, depth int) uint64 {
 	if depth <= 0 {
 		return 1
 	}
 	if depth == 1 && p.r.count != nil {
-		return uint64(p.r.count(p.r, s, p.c))
+		if n := p.r.count(p.r, s, p.c); n >= 0 {
+			return uint64(n)
+		}
 	}
 	for len(p.bufs) <= depth {
 		p.bufs = append(p.bufs, make([]move, 0, 64))

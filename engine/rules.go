@@ -81,8 +81,9 @@ type rules struct {
 	// generateRef, which the differential tests compare it with.
 	fast func(r *rules, s *State, c *ctx, out []move) []move
 	// count, when set, returns len(generate(s)) without building the
-	// moves (perft's bulk counting; chess). It must agree with generate
-	// in every position, which its differential test checks.
+	// moves (perft's bulk counting; chess and the draughts of draughtsBB),
+	// or -1 for a position it leaves to generate. It must agree with
+	// generate in every position, which the differential tests check.
 	count  func(r *rules, s *State, c *ctx) int
 	encode func(r *rules, s *State) string // position string
 	decode func(r *rules, s string) (State, error)
