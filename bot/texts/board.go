@@ -168,7 +168,7 @@ func (c *Catalog) Level(variant string, l board.BotLevel) string {
 }
 
 // LevelChoice labels the button that chooses the bot's level l in a game (plain): the level's
-// word with a capital, and its measured rating in that game when there is one: "Strong ≈1900",
+// word with a capital, and its measured rating in that game when there is one: "Strong ≈2000",
 // or "Strong" alone.
 func (c *Catalog) LevelChoice(variant string, l board.BotLevel) string {
 	name := c.Board.Levels[l.String()]

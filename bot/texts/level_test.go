@@ -40,7 +40,7 @@ func TestLevelWithRating(t *testing.T) {
 }
 
 // Ensure the buttons that choose a level read as the /games menu always read ("Easy",
-// "Лёгкий"), with the measured rating after the word where there is one ("Strong ≈1900").
+// "Лёгкий"), with the measured rating after the word where there is one ("Strong ≈2000").
 func TestLevelChoice(t *testing.T) {
 	words := map[string][]string{"en": {"Easy", "Normal", "Strong"}, "ru": {"Лёгкий", "Средний", "Сильный"}}
 	for _, lang := range languages {

@@ -1,7 +1,7 @@
 package board
 
 // The measured strength of the bot's levels, which the views show beside the level's name
-// ("strong (≈1900)"). Only measured figures are listed: a game or level missing here shows its
+// ("strong (≈2000)"). Only measured figures are listed: a game or level missing here shows its
 // name alone. Each game has its own scale, so a figure compares with the other levels of its
 // game only, never with another game's: the views show it beside its game's levels alone.
 //
@@ -12,21 +12,29 @@ package board
 //
 //	questbot strength -levels easy -elo 1350,1550 -pairs 5 -seed 52
 //	questbot strength -levels normal -elo 1600,1800,2000 -pairs 5 -seed 51
-//	questbot strength -levels strong -elo 2000,2400 -pairs 5 -seed 41
-//	questbot strength -levels strong -elo 2200,2600 -pairs 5 -seed 42
 //
-// the two runs of strong rated together (the most likely rating given all 40 games). Measure in
+// and strong, as it searches since (900,000 nodes with the refined chess search, about 1.1 s of
+// CPU a move), measured again in a quiet window the same day by two runs side by side, rated
+// together by the last command (the most likely rating given all 40 games):
+//
+//	questbot strength -levels strong -elo 2000,2400 -pairs 5 -seed 61 > strong-61.txt
+//	questbot strength -levels strong -elo 2200,2600 -pairs 5 -seed 62 > strong-62.txt
+//	questbot strength -refit strong-61.txt,strong-62.txt
+//
+// (the strong level before, 400,000 nodes of the plain search, measured ≈1907 ± 83 the same
+// way). Measure in
 // a quiet window: Stockfish's 100 ms a move is wall time, and on a busy machine it searches
 // less, which made earlier runs on a loaded machine read some 200 to 500 points too high.
 //
-// Other games (Russian, International and English draughts so far): the rating on the game's own ladder
-// of fixed-depth alpha-beta searches (`questbot strength -ladder`), where the search of depth 1 is rated 1000, the rungs play the
-// rung below them and the levels the rungs about them, and all are rated together (the most
-// likely ratings given all the games). This scale is not Stockfish's, nor another game's: in
-// Russian draughts a search a ply deeper gains between 40 and 210 points. Each level searches as
-// the bot does in play (its node limit, capped by the service's time a move in CPU time, so a
-// busy machine does not weaken it), and every game starts from a different level opening of
-// four random plies, played twice with colours swapped. Err is the standard error against
+// Other games (Russian, International and English draughts so far): the rating on the game's
+// own ladder of fixed-depth alpha-beta searches (`questbot strength -ladder`), where the search
+// of depth 1 is rated 1000, the rungs play the rung below them and the levels the rungs about
+// them, and all are rated together (the most likely ratings given all the games). This scale is
+// not Stockfish's, nor another game's: in Russian draughts a search a ply deeper gains between
+// 40 and 210 points. Each level searches as the bot does in play (its node limit, capped by the
+// service's time a move in CPU time, so a busy machine does not weaken it), and every game
+// starts from a different level opening of four random plies, played twice with colours
+// swapped. Err is the standard error against
 // depth 1: most of it is the ladder's own, the uncertainty of the chain of rungs between depth
 // 1 and the level, which adds up rung by rung; where a level stands among the rungs about it
 // is closer (the second error the command prints). Measured on 2026-11-27, on a machine busy
@@ -81,7 +89,7 @@ var levelRatings = map[string]map[BotLevel]levelRating{
 	"chess": {
 		BotEasy:   {Rating: 1393, Err: 82, Games: 20},
 		BotNormal: {Rating: 1842, Err: 70, Games: 30},
-		BotStrong: {Rating: 1907, Err: 83, Games: 40},
+		BotStrong: {Rating: 1980, Err: 76, Games: 40},
 	},
 	"russian": {
 		BotEasy:   {Rating: 1169, Err: 76, Games: 64},

@@ -22,7 +22,7 @@ import (
 //   - board.games: the games, as a list for a list menu, in the field "games"; code ok.
 //   - board.controls: the time controls of the catalogue, likewise in "controls"; code ok.
 //   - board.levels (game): the bot's levels the game offers, weakest first, labelled with their
-//     measured ratings in that game where there are some ("Strong ≈1900"), likewise in
+//     measured ratings in that game where there are some ("Strong ≈2000"), likewise in
 //     "levels" (migration 032_board_levels.sql); code ok (an empty list for a game not offered).
 //   - board.bot (game, level): a game against the bot at once; code ok, or invalid.
 //   - board.find (game, control): joins the oldest game of the same game and clock waiting for an

@@ -11,7 +11,7 @@ import (
 )
 
 // Ensure /games offers the bot's levels of the chosen game with their measured ratings: chess's
-// three levels each with a figure after the word ("Strong ≈1900"), and Russian draughts' (on
+// three levels each with a figure after the word ("Strong ≈2000"), and Russian draughts' (on
 // its own ladder's scale), a game without figures with the words alone, in the user's
 // language; and that the level pressed is the bot's level of the game that starts.
 func TestGamesLevelMenu(t *testing.T) {
