@@ -114,16 +114,22 @@ func newDraughtsBB(r *rules, dc draughtsConfig, manStep, manJump, kingDirs []int
 	return g
 }
 
-// generate is the rules' fast hook.
-func (g *draughtsBB) generate(r *rules, s *State, c *ctx, out []move) []move {
+// sides reads s as bitboards: the men and the kings on the board, the
+// pieces of the side to move, the enemy's and the free squares.
+func (g *draughtsBB) sides(s *State) (men, kings, mine, enemy, empty uint64) {
 	men, kings, second := boardBits(&s.Board, g.words)
 	occ := (men | kings) & g.all
-	me := s.Turn
-	mine := occ &^ second
-	if me == Second {
+	mine = occ &^ second
+	if s.Turn == Second {
 		mine = occ & second
 	}
-	enemy, empty := occ^mine, g.all&^occ
+	return men, kings, mine, occ ^ mine, g.all &^ occ
+}
+
+// generate is the rules' fast hook.
+func (g *draughtsBB) generate(r *rules, s *State, c *ctx, out []move) []move {
+	men, kings, mine, enemy, empty := g.sides(s)
+	me := s.Turn
 	if from := g.capturers(me, mine&men, mine&kings, enemy, empty); from != 0 {
 		return g.captures(r, s, out, from, empty, enemy, kings)
 	}
@@ -266,14 +272,9 @@ func (g *draughtsBB) step(r *rules, out []move, from, to int, pc Piece, me Playe
 // position with a capture returns -1: its chains are counted by
 // generating them.
 func (g *draughtsBB) count(r *rules, s *State, c *ctx) int {
-	men, kings, second := boardBits(&s.Board, g.words)
-	occ := (men | kings) & g.all
+	men, kings, mine, enemy, empty := g.sides(s)
 	me := s.Turn
-	mine := occ &^ second
-	if me == Second {
-		mine = occ & second
-	}
-	enemy, empty := occ^mine, g.all&^occ
+	occ := mine | enemy
 	if g.capturers(me, mine&men, mine&kings, enemy, empty) != 0 {
 		return -1
 	}

@@ -20,18 +20,7 @@ import (
 // FromChat reads the message of every callback query, which the press of a button under an
 // inline message lacks, and knows nothing of chat member updates.)
 func chatOf(u *tgbotapi.Update) int64 {
-	var c *tgbotapi.Chat
 	switch {
-	case u.Message != nil:
-		c = u.Message.Chat
-	case u.EditedMessage != nil:
-		c = u.EditedMessage.Chat
-	case u.ChannelPost != nil:
-		c = u.ChannelPost.Chat
-	case u.EditedChannelPost != nil:
-		c = u.EditedChannelPost.Chat
-	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil:
-		c = u.CallbackQuery.Message.Chat
 	case u.MyChatMember != nil:
 		return u.MyChatMember.Chat.ID
 	case u.ChatMember != nil:
@@ -39,13 +28,31 @@ func chatOf(u *tgbotapi.Update) int64 {
 	case u.ChatJoinRequest != nil:
 		return u.ChatJoinRequest.Chat.ID
 	}
-	if c != nil {
+	if c := messageChat(u); c != nil {
 		return c.ID
 	}
 	if f := u.SentFrom(); f != nil {
 		return f.ID
 	}
 	return 0
+}
+
+// messageChat is the chat of the message an update carries or is about (a message, an edit, a
+// channel's post or its edit, a press under a message), nil for the others.
+func messageChat(u *tgbotapi.Update) *tgbotapi.Chat {
+	switch {
+	case u.Message != nil:
+		return u.Message.Chat
+	case u.EditedMessage != nil:
+		return u.EditedMessage.Chat
+	case u.ChannelPost != nil:
+		return u.ChannelPost.Chat
+	case u.EditedChannelPost != nil:
+		return u.EditedChannelPost.Chat
+	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil:
+		return u.CallbackQuery.Message.Chat
+	}
+	return nil
 }
 
 // intake is a batch of updates sorted for storing: the inbox's rows and the quarantine's.
@@ -147,15 +154,7 @@ func (in *intake) add(raw []byte) {
 // privateChat reports whether u comes from a private chat: a message, an edit, or a press under
 // a message there (the updates that tell the bot its user can be written to again).
 func privateChat(u *tgbotapi.Update) bool {
-	var c *tgbotapi.Chat
-	switch {
-	case u.Message != nil:
-		c = u.Message.Chat
-	case u.EditedMessage != nil:
-		c = u.EditedMessage.Chat
-	case u.CallbackQuery != nil && u.CallbackQuery.Message != nil:
-		c = u.CallbackQuery.Message.Chat
-	}
+	c := messageChat(u)
 	return c != nil && c.Type == "private"
 }
 
