@@ -56,6 +56,9 @@ func (x *chessGen) count(r *rules, s *State, c *ctx) int {
 		n += bits.OnesCount64(ct.knight[bits.TrailingZeros64(p)&63] & target)
 	}
 	queens := cb.kind[kindQueen] & own
+	// The diagonal and the straight sliders are counted by two loops that
+	// differ only in their directions: written once, with the directions as
+	// values, the count runs about a fifth slower (Kiwipete's perft).
 	for p := (cb.kind[kindBishop]&own | queens); p != 0; p &= p - 1 {
 		from := bits.TrailingZeros64(p) & 63
 		allowed := target
