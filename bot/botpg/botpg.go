@@ -221,15 +221,42 @@ const restoreInboxSQL = `
 
 // claimedUpdate is a row of claimSQL: a chat, and its first update when it was claimed.
 type claimedUpdate struct {
-	chat             bot.ChatKey
-	n                int64
-	update, userChat *int64
-	payload, sender  []byte
-	received         *time.Time
-	attempts         *int32
-	errText          *string
-	lang             *string
-	admin            *bool
+	chat            bot.ChatKey
+	n               int64
+	update          *int64
+	payload, sender []byte
+	received        *time.Time
+	attempts        *int32
+	errText         *string
+	// user is the update's sender as recorded (none for an update without one).
+	user senderRow
+}
+
+// senderRow is an update's sender as a claim (or freshSQL) records and reads it: nil when the
+// update has no sender, or when the row was inserted by a concurrent transaction that committed
+// after the statement's snapshot was taken.
+type senderRow struct {
+	chat  *int64
+	lang  *string
+	admin *bool
+}
+
+// user returns the sender of u as bot.User, reading the row again when the statement that
+// recorded it could not see it (a new statement does); nil for an update without a sender.
+func (r senderRow) user(ctx context.Context, tx pgx.Tx, u *bot.Update) (*bot.User, error) {
+	from := u.SentFrom()
+	if from == nil {
+		return nil, nil
+	}
+	if r.chat == nil {
+		err := tx.QueryRow(ctx, `SELECT chat_id, language, is_admin FROM users WHERE id = $1`, from.ID).
+			Scan(&r.chat, &r.lang, &r.admin)
+		if err != nil {
+			return nil, fmt.Errorf("read user %d: %w", from.ID, err)
+		}
+	}
+	return &bot.User{ID: from.ID, ChatID: *r.chat, Username: from.UserName, FirstName: from.FirstName,
+		Language: *r.lang, IsAdmin: *r.admin}, nil
 }
 
 // inboxRows are claimed updates as the columns of restoreInboxSQL.
@@ -281,7 +308,7 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 			var c claimedUpdate
 			var svc int32
 			if err := r.Scan(&svc, &c.chat.Chat, &c.n, &c.update, &c.payload, &c.sender, &c.received, &c.attempts,
-				&c.errText, &c.userChat, &c.lang, &c.admin); err != nil {
+				&c.errText, &c.user.chat, &c.user.lang, &c.user.admin); err != nil {
 				return err
 			}
 			c.chat.Service = int(svc)
@@ -314,19 +341,11 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 			failed.add(c)
 			continue
 		}
-		if from := u.SentFrom(); from != nil {
-			if c.userChat == nil {
-				// The user was inserted by a concurrent transaction that committed after the
-				// claim's snapshot was taken: a new statement sees the row.
-				err := tx.QueryRow(ctx, `SELECT chat_id, language, is_admin FROM users WHERE id = $1`, from.ID).
-					Scan(&c.userChat, &c.lang, &c.admin)
-				if err != nil {
-					return nil, fmt.Errorf("handle: read user %d: %w", from.ID, err)
-				}
-			}
-			u.User = &bot.User{ID: from.ID, ChatID: *c.userChat, Username: from.UserName, FirstName: from.FirstName,
-				Language: *c.lang, IsAdmin: *c.admin}
+		user, err := c.user.user(ctx, tx, u)
+		if err != nil {
+			return nil, fmt.Errorf("handle: %w", err)
 		}
+		u.User = user
 		h.Update = u
 		touched, err := bh.run(u, fn)
 		var fatal *batchError

@@ -48,10 +48,8 @@ const freshSQL = `
 
 // freshRow is a row of freshSQL.
 type freshRow struct {
-	busy     bool
-	userChat *int64
-	lang     *string
-	admin    *bool
+	busy bool
+	user senderRow
 }
 
 // HandleAtIntake implements bot.IntakeHandler: one transaction stores a long poll's updates and
@@ -99,7 +97,7 @@ func (s *Store) HandleAtIntake(ctx context.Context, service int, raw []json.RawM
 			for r.Next() {
 				var id int64
 				var f freshRow
-				if err := r.Scan(&id, &f.busy, &f.userChat, &f.lang, &f.admin); err != nil {
+				if err := r.Scan(&id, &f.busy, &f.user.chat, &f.user.lang, &f.user.admin); err != nil {
 					return err
 				}
 				fresh[id] = f
@@ -146,19 +144,11 @@ func (s *Store) HandleAtIntake(ctx context.Context, service int, raw []json.RawM
 			continue
 		}
 		u := &bot.Update{Update: in.updates[i], Service: service, Chat: chat}
-		if from := u.SentFrom(); from != nil {
-			if f.userChat == nil {
-				// Inserted by a concurrent transaction that committed after the statement's
-				// snapshot was taken: a new statement sees the row.
-				err := tx.QueryRow(ctx, `SELECT chat_id, language, is_admin FROM users WHERE id = $1`, from.ID).
-					Scan(&f.userChat, &f.lang, &f.admin)
-				if err != nil {
-					return bot.Saved{}, nil, fmt.Errorf("intake: read user %d: %w", from.ID, err)
-				}
-			}
-			u.User = &bot.User{ID: from.ID, ChatID: *f.userChat, Username: from.UserName, FirstName: from.FirstName,
-				Language: *f.lang, IsAdmin: *f.admin}
+		user, err := f.user.user(ctx, tx, u)
+		if err != nil {
+			return bot.Saved{}, nil, fmt.Errorf("intake: %w", err)
 		}
+		u.User = user
 		key := bot.ChatKey{Service: service, Chat: chat}
 		touched, err := bh.run(u, fn)
 		var fatal *batchError
