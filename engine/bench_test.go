@@ -89,6 +89,38 @@ func BenchmarkSearch(b *testing.B) {
 			})
 		}
 	}
+	// The refined chess search (the strong level) in middlegame positions,
+	// where most of its nodes are in the quiescence search.
+	b.Run("chess/refined", func(b *testing.B) {
+		games := make([]*Game, len(benchMiddlegames))
+		for i, pos := range benchMiddlegames {
+			games[i] = mustGame(b, "chess", WithPosition(pos))
+		}
+		var nodes int64
+		cpu := cpuSeconds()
+		for i := 0; i < b.N; i++ {
+			for _, g := range games {
+				_, info, err := g.BestMove(context.Background(), Limits{Nodes: 200_000, Refine: true, Seed: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += info.Nodes
+			}
+		}
+		b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e3, "knodes/s")
+		if cpu = cpuSeconds() - cpu; cpu > 0 {
+			b.ReportMetric(float64(nodes)/cpu/1e3, "knodes/cpu-s")
+		}
+	})
+}
+
+// benchMiddlegames are the positions of the refined chess search's
+// benchmark: a Queen's Gambit, a closed Ruy Lopez and a symmetrical
+// English, each with its pieces developed and captures available.
+var benchMiddlegames = []string{
+	"r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R w KQ - 0 8",
+	"r2qr1k1/1b1nbppp/p2p1n2/1pp1p3/4P3/1BPP1N1P/PP1N1PP1/R1BQR1K1 w - - 0 12",
+	"2rq1rk1/pb1nbppp/1p2pn2/2pp4/2PP4/1PN1PN2/PB1QBPPP/2R2RK1 b - - 3 11",
 }
 
 // BenchmarkGameApply measures the public Apply (with its legality and
