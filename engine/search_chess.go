@@ -174,12 +174,15 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 	if ply >= maxPly || qd >= maxQDepth {
 		return r.eval(r, s)
 	}
-	moves := r.generate(s, sr.c, sr.bufs[ply])
-	sr.bufs[ply] = moves
-	if over, res := r.terminalResult(s, len(moves)); over {
+	moves, inCheck, hasMove := sr.tactical(s, ply)
+	// The chess games' end test only asks whether a legal move exists.
+	nMoves := len(moves)
+	if hasMove && nMoves == 0 {
+		nMoves = 1
+	}
+	if over, res := r.terminalResult(s, nMoves); over {
 		return res * (scoreMate - ply)
 	}
-	inCheck := r.inCheck(s)
 	best, eval := -scoreInf, 0
 	if !inCheck {
 		eval = r.eval(r, s)
@@ -188,16 +191,6 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 		}
 		best = eval
 		alpha = max(alpha, eval)
-		// Keep only the captures and the queen promotions.
-		k := 0
-		for i := range moves {
-			m := &moves[i]
-			if m.ncap > 0 || (m.flags&flagPromotion != 0 && m.tag == uint8(kindQueen)) {
-				moves[k] = *m
-				k++
-			}
-		}
-		moves = moves[:k]
 	}
 	sr.orderMoves(s, moves, ply, 0)
 	child := &sr.states[ply+1]
@@ -237,6 +230,31 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 		return eval
 	}
 	return best
+}
+
+// tactical returns the moves quiescence searches at ply: every legal move
+// when the side to move is in check, else its captures and queen
+// promotions; hasMove tells whether the position has a legal move at all.
+// The rules' tactical hook generates the second list by itself; without
+// it the full list is filtered.
+func (sr *searcher) tactical(s *State, ply int) (moves []move, inCheck, hasMove bool) {
+	r := sr.r
+	if r.tactical != nil {
+		moves, inCheck, hasMove = r.tactical(r, s, sr.c, sr.bufs[ply])
+		if inCheck {
+			moves = r.generate(s, sr.c, moves)
+			hasMove = len(moves) > 0
+		}
+		sr.bufs[ply] = moves
+		return moves, inCheck, hasMove
+	}
+	moves = r.generate(s, sr.c, sr.bufs[ply])
+	sr.bufs[ply] = moves
+	hasMove = len(moves) > 0
+	if inCheck = r.inCheck(s); !inCheck {
+		moves = keepTactical(moves)
+	}
+	return moves, inCheck, hasMove
 }
 
 // chessAttacked reports whether side by attacks sq once move m has been
