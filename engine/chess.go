@@ -130,10 +130,7 @@ func chessRules() *rules {
 	r.decode = decodeFEN
 	r.write = writeChess
 	r.special = parseSAN
-	r.inCheck = func(s *State) bool {
-		k := kingSquare(&s.Board, s.Turn)
-		return k != none && cd.attacked(&s.Board, k, s.Turn.other())
-	}
+	r.inCheck = gen.inCheck
 	r.letters = "KQRBNPOkqrbnpo"
 	r.status = cd.status
 	r.terminal = func(_ *rules, s *State, n int) (bool, int) {

@@ -203,6 +203,21 @@ func (ct *chessTables) pinned(cb *chessBits, k int, own, by uint64) uint64 {
 	return pins
 }
 
+// inCheck reports whether the side to move's king is attacked: the
+// rules' inCheck hook, which the search asks in nearly every node. Like
+// the scan of the board it replaces, it looks at the side's first king in
+// square order and reports no check for a side without one.
+func (x *chessGen) inCheck(s *State) bool {
+	var cb chessBits
+	cb.load(&s.Board)
+	me := s.Turn
+	kings := cb.kind[kindChessKing] & cb.side[me]
+	if kings == 0 {
+		return false
+	}
+	return x.ct.attacked(&cb, bits.TrailingZeros64(kings)&63, cb.occ, cb.side[me.other()], me)
+}
+
 // chessGen is the fast generator of one chess game's rules.
 type chessGen struct {
 	cd *chessData

@@ -53,8 +53,8 @@ func wantTactical(all []move) []move {
 // Chess960 games (and from the perft positions and those above), exactly
 // the captures and queen promotions of the full legal list, in the same
 // order (the search breaks ties in its move ordering by list order), that
-// it sees a check as the full generator does and that it knows when the
-// side to move has no legal move at all.
+// it and the rules' inCheck see a check as a scan of the board does, and
+// that it knows when the side to move has no legal move at all.
 func TestChessTacticalMatchesGenerate(t *testing.T) {
 	games := 120
 	if *deep {
@@ -97,14 +97,19 @@ func TestChessTacticalMatchesGenerate(t *testing.T) {
 				positions, inCheck, noMoves, quiet, ep, promo, capturePromo int
 			}
 			var all, tac []move
+			mailbox := newChessData(rectBoard(8, 8, false, false))
 			check := func(t *testing.T, r *rules, s *State) {
 				t.Helper()
 				stats.positions++
 				all = r.generate(s, r.newCtx(), all)
 				tac0, inCheck, hasMove := r.tactical(r, s, r.newCtx(), tac)
 				tac = tac0
-				if inCheck != r.inCheck(s) {
-					t.Fatalf("%s: in check %v, want %v", r.encode(r, s), inCheck, !inCheck)
+				// The check as the board's scan finds it: the king's square,
+				// then the pieces that reach it.
+				k := kingSquare(&s.Board, s.Turn)
+				want := k != none && mailbox.attacked(&s.Board, k, s.Turn.other())
+				if inCheck != want || r.inCheck(s) != want {
+					t.Fatalf("%s: in check %v (the rules' test %v), want %v", r.encode(r, s), inCheck, r.inCheck(s), want)
 				}
 				if len(all) == 0 {
 					stats.noMoves++
@@ -172,8 +177,8 @@ func TestChessTacticalKingless(t *testing.T) {
 	s.Board[sqE1] = 0
 	all := r.generate(&s, r.newCtx(), nil)
 	tac, inCheck, hasMove := r.tactical(r, &s, r.newCtx(), nil)
-	if inCheck || !hasMove {
-		t.Fatalf("in check %v, a legal move %v", inCheck, hasMove)
+	if inCheck || !hasMove || r.inCheck(&s) {
+		t.Fatalf("in check %v (the rules' test %v), a legal move %v", inCheck, r.inCheck(&s), hasMove)
 	}
 	if err := sameMoves(tac, wantTactical(all)); err != nil {
 		t.Fatal(err)
