@@ -125,7 +125,8 @@ func chessRules() *rules {
 	r.byKind[kindChessKing] = []moveRule{{modeQuiet, cd.kingRule}}
 	r.filters = []filter{cd.legal}
 	gen := &chessGen{cd: cd, ct: chessTablesOnce()}
-	r.fast, r.count, r.tactical = gen.generate, gen.count, gen.tactical
+	r.fast, r.count = gen.generate, gen.count
+	r.tactical, r.anyMove = gen.tactical, gen.anyMove
 	r.encode = encodeFEN
 	r.decode = decodeFEN
 	r.write = writeChess

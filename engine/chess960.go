@@ -55,10 +55,12 @@ func chess960Rules(cfg *config) (*rules, error) {
 	t := r.topo
 	x.cd = newChessData(t)
 	cd := x.cd
-	// Castling aside, Chess960 moves as chess: its tactical moves (captures
-	// and promotions) come from chess's generator, with this game's
-	// castling squares for the rights a capture takes away.
-	r.tactical = (&chessGen{cd: cd, ct: chessTablesOnce()}).tactical
+	// Castling aside, Chess960 moves as chess: the quiescence search's
+	// moves (captures and promotions) come from chess's generator, with
+	// this game's castling squares for the rights a capture takes away,
+	// and the full list where castling matters.
+	gen := &chessGen{cd: cd, ct: chessTablesOnce()}
+	r.tactical, r.anyMove = gen.tactical, gen.anyMove
 	// Castling rights are lost when a piece leaves or reaches the king's
 	// or a castling rook's start square.
 	for sq := range cd.castleMask {

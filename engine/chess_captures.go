@@ -12,41 +12,64 @@ import "math/bits"
 // stand in generate's list. The quiescence search therefore sees the list
 // it saw when it filtered the full one, move for move;
 // TestChessTacticalMatchesGenerate compares the two.
+//
+// Whether the side to move has a legal move at all decides checkmate and
+// stalemate. chessGen.anyMove answers it without generating: a position
+// of play nearly always has a pawn's step or a piece's move to an empty
+// square, which a few bitboard tests find.
 
-// tactical is the rules' tactical hook. For a side to move not in check
-// it returns the legal captures and queen promotions of s in generate's
-// order (a capturing promotion to any piece is a capture, a quiet one
-// counts only as a queen) and whether s has any legal move at all, which
-// decides checkmate and stalemate. For a side in check it returns
-// check = true and no moves: the search answers a check with every
-// evasion, which generate gives.
-func (x *chessGen) tactical(r *rules, s *State, c *ctx, out []move) (ms []move, check, hasMove bool) {
-	b := &s.Board
-	var cb chessBits
-	cb.load(b)
+// chessPosition holds what tactical and anyMove need of a position with
+// one king of the side to move and that side not in check.
+type chessPosition struct {
+	cb chessBits
+	lg chessLegal
+}
+
+// readQuiet reads s into p. ok is false when s is left to the full
+// generator: the side to move has no king, or more than one, or is in
+// check.
+func (x *chessGen) readQuiet(p *chessPosition, s *State) (ok bool) {
+	cb := &p.cb
+	cb.load(&s.Board)
 	me := s.Turn
 	own, enemy := cb.side[me], cb.side[me.other()]
 	kings := cb.kind[kindChessKing] & own
 	if kings == 0 || kings&(kings-1) != 0 {
-		// Not a position of play (loading refuses it): the whole list,
-		// filtered as quiescence used to filter it.
-		ms = r.generate(s, c, out)
-		check = r.inCheck(s)
-		hasMove = len(ms) > 0
-		if !check {
-			ms = keepTactical(ms)
-		}
-		return ms, check, hasMove
+		return false // not a position of play: loading refuses it
 	}
 	ct := x.ct
-	lg := chessLegal{k: bits.TrailingZeros64(kings) & 63}
-	if ct.checkers(&cb, lg.k, enemy, me) != 0 {
-		return out[:0], true, true
+	p.lg.k = bits.TrailingZeros64(kings) & 63
+	if ct.checkers(cb, p.lg.k, enemy, me) != 0 {
+		return false
 	}
-	lg.target = ^own
-	lg.pinned = ct.pinned(&cb, lg.k, own, enemy)
+	p.lg.target = ^own
+	p.lg.pinned = ct.pinned(cb, p.lg.k, own, enemy)
+	return true
+}
+
+// tactical is the rules' tactical hook: the moves the quiescence search
+// plays in s, and whether s has any legal move at all. For a side to move
+// not in check they are its legal captures and queen promotions in
+// generate's order (a capturing promotion to any piece is a capture, a
+// quiet one counts only as a queen); for a side in check, every legal
+// move, as generate gives them.
+func (x *chessGen) tactical(r *rules, s *State, c *ctx, out []move) (ms []move, hasMove bool) {
+	var p chessPosition
+	if !x.readQuiet(&p, s) {
+		ms = r.generate(s, c, out)
+		hasMove = len(ms) > 0
+		if !r.inCheck(s) {
+			ms = keepTactical(ms) // a position without its one king
+		}
+		return ms, hasMove
+	}
+	cb, lg := &p.cb, &p.lg
+	b := &s.Board
+	me := s.Turn
+	own, enemy := cb.side[me], cb.side[me.other()]
+	ct := x.ct
 	var pm pawnMoves
-	x.findPawnMoves(&pm, &cb, me, int(s.Aux[auxEP])-1)
+	x.findPawnMoves(&pm, cb, me, int(s.Aux[auxEP])-1)
 	// The pawns with a tactical move: a capture, en passant or a step to
 	// the last rank.
 	pawns := pm.captures | pm.step&pm.promo
@@ -67,7 +90,7 @@ func (x *chessGen) tactical(r *rules, s *State, c *ctx, out []move) (ms []move, 
 		}
 		switch pc.Kind() {
 		case kindPawn:
-			x.pawnTactical(c, &cb, &lg, &pm, from)
+			x.pawnTactical(c, cb, lg, &pm, from)
 		case kindKnight:
 			if lg.pinned>>from&1 != 0 || ct.knight[from]&enemy == 0 {
 				continue
@@ -99,22 +122,34 @@ func (x *chessGen) tactical(r *rules, s *State, c *ctx, out []move) (ms []move, 
 			}
 			kocc := occ &^ (1 << from)
 			for d := 0; d < 8; d++ {
-				if to := cd.t.step(from, d); to != none && enemy>>to&1 != 0 && !ct.attacked(&cb, to, kocc, enemy, me) {
+				if to := cd.t.step(from, d); to != none && enemy>>to&1 != 0 && !ct.attacked(cb, to, kocc, enemy, me) {
 					x.put(c, from, to, pc, none)
 				}
 			}
 		}
 	}
 	ms = c.out
-	hasMove = len(ms) > 0 || x.hasQuietMove(&cb, &lg, me)
-	if !hasMove {
-		// No capture and no step or slide: castling alone may be left (in
-		// Chess960 a king that stays on its square can castle when it has
-		// no other move), and the full list decides.
-		hasMove = len(r.generate(s, c, ms)) > 0
-		ms = ms[:0]
+	if len(ms) > 0 {
+		return ms, true
 	}
-	return ms, false, hasMove
+	return ms, x.hasMove(r, s, c, ms, &p)
+}
+
+// anyMove is the rules' anyMove hook: whether s has a legal move.
+func (x *chessGen) anyMove(r *rules, s *State, c *ctx, scratch []move) bool {
+	var p chessPosition
+	if !x.readQuiet(&p, s) {
+		return len(r.generate(s, c, scratch)) > 0
+	}
+	return x.hasMove(r, s, c, scratch, &p)
+}
+
+// hasMove reports whether s, read into p, has a legal move: a quiet one
+// found by hasQuietMove, else any in the full list (a capture, or a
+// castling, the one move hasQuietMove leaves out: in Chess960 a king that
+// stays on its square can castle when it has no other move).
+func (x *chessGen) hasMove(r *rules, s *State, c *ctx, scratch []move, p *chessPosition) bool {
+	return x.hasQuietMove(&p.cb, &p.lg, s.Turn) || len(r.generate(s, c, scratch)) > 0
 }
 
 // slideTactical emits a slider's captures: caps holds the enemy pieces
@@ -169,11 +204,11 @@ func (x *chessGen) pawnTactical(c *ctx, cb *chessBits, lg *chessLegal, pm *pawnM
 	}
 }
 
-// hasQuietMove reports whether the side to move, not in check and with
-// no legal capture, has a legal step or slide (castling aside): a pawn's
-// step, a move of a knight or a slider within its pin, or a king's step
-// to a square the enemy does not attack. The cheapest tests come first;
-// a position of play almost always has such a move.
+// hasQuietMove reports whether the side to move, not in check, has a
+// legal move to an empty square other than castling: a pawn's step, a
+// move of a knight or a slider within its pin, or a king's step to a
+// square the enemy does not attack. The cheapest tests come first; a
+// position of play almost always has such a move.
 func (x *chessGen) hasQuietMove(cb *chessBits, lg *chessLegal, me Player) bool {
 	ct := x.ct
 	own := cb.side[me]

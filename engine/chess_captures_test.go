@@ -51,10 +51,12 @@ func wantTactical(all []move) []move {
 
 // Ensure the tactical hook gives, in every position of random chess and
 // Chess960 games (and from the perft positions and those above), exactly
-// the captures and queen promotions of the full legal list, in the same
-// order (the search breaks ties in its move ordering by list order), that
-// it and the rules' inCheck see a check as a scan of the board does, and
-// that it knows when the side to move has no legal move at all.
+// the captures and queen promotions of the full legal list when the side
+// to move is not in check, and the whole list when it is, in the same
+// order (the search breaks ties in its move ordering by list order); that
+// it and the anyMove hook know when the side to move has no legal move at
+// all; and that the rules' inCheck sees a check as a scan of the board
+// does.
 func TestChessTacticalMatchesGenerate(t *testing.T) {
 	games := 120
 	if *deep {
@@ -102,30 +104,35 @@ func TestChessTacticalMatchesGenerate(t *testing.T) {
 				t.Helper()
 				stats.positions++
 				all = r.generate(s, r.newCtx(), all)
-				tac0, inCheck, hasMove := r.tactical(r, s, r.newCtx(), tac)
-				tac = tac0
-				// The check as the board's scan finds it: the king's square,
-				// then the pieces that reach it.
-				k := kingSquare(&s.Board, s.Turn)
-				want := k != none && mailbox.attacked(&s.Board, k, s.Turn.other())
-				if inCheck != want || r.inCheck(s) != want {
-					t.Fatalf("%s: in check %v (the rules' test %v), want %v", r.encode(r, s), inCheck, r.inCheck(s), want)
+				var hasMove bool
+				tac, hasMove = r.tactical(r, s, r.newCtx(), tac)
+				if hasMove != (len(all) > 0) {
+					t.Fatalf("%s: a legal move %v, %d generated", r.encode(r, s), hasMove, len(all))
+				}
+				if found := r.anyMove(r, s, r.newCtx(), nil); found != (len(all) > 0) {
+					t.Fatalf("%s: anyMove %v, %d generated", r.encode(r, s), found, len(all))
 				}
 				if len(all) == 0 {
 					stats.noMoves++
 				}
+				// The check as the board's scan finds it: the king's square,
+				// then the pieces that reach it.
+				k := kingSquare(&s.Board, s.Turn)
+				inCheck := k != none && mailbox.attacked(&s.Board, k, s.Turn.other())
+				if r.inCheck(s) != inCheck {
+					t.Fatalf("%s: in check %v, want %v", r.encode(r, s), !inCheck, inCheck)
+				}
+				want := all
 				if inCheck {
 					stats.inCheck++
-					if len(tac) != 0 {
-						t.Fatalf("%s: in check, %d moves", r.encode(r, s), len(tac))
-					}
+				} else {
+					want = wantTactical(all)
+				}
+				if err := sameMoves(tac, want); err != nil {
+					t.Fatalf("%s: in check %v: %v", r.encode(r, s), inCheck, err)
+				}
+				if inCheck {
 					return
-				}
-				if hasMove != (len(all) > 0) {
-					t.Fatalf("%s: a legal move %v, %d generated", r.encode(r, s), hasMove, len(all))
-				}
-				if err := sameMoves(tac, wantTactical(all)); err != nil {
-					t.Fatalf("%s: %v", r.encode(r, s), err)
 				}
 				if len(tac) == 0 && len(all) > 0 {
 					stats.quiet++
@@ -176,9 +183,9 @@ func TestChessTacticalKingless(t *testing.T) {
 	r, s := g.r, g.State()
 	s.Board[sqE1] = 0
 	all := r.generate(&s, r.newCtx(), nil)
-	tac, inCheck, hasMove := r.tactical(r, &s, r.newCtx(), nil)
-	if inCheck || !hasMove || r.inCheck(&s) {
-		t.Fatalf("in check %v (the rules' test %v), a legal move %v", inCheck, r.inCheck(&s), hasMove)
+	tac, hasMove := r.tactical(r, &s, r.newCtx(), nil)
+	if !hasMove || !r.anyMove(r, &s, r.newCtx(), nil) || r.inCheck(&s) {
+		t.Fatalf("a legal move %v, anyMove %v, in check %v", hasMove, r.anyMove(r, &s, r.newCtx(), nil), r.inCheck(&s))
 	}
 	if err := sameMoves(tac, wantTactical(all)); err != nil {
 		t.Fatal(err)
@@ -190,7 +197,7 @@ func TestChessTacticalKingless(t *testing.T) {
 
 // Ensure a Chess960 position whose only legal move is a castling (the
 // king stays on g1, the rook passes it) has a legal move for the tactical
-// hook, and none without the castling right.
+// and anyMove hooks, and none without the castling right.
 func TestChessTacticalCastlingOnly(t *testing.T) {
 	for _, tc := range []struct {
 		fen  string
@@ -205,9 +212,10 @@ func TestChessTacticalCastlingOnly(t *testing.T) {
 		if len(all) != tc.want || (tc.want == 1 && all[0].flags&flagCastle == 0) {
 			t.Fatalf("%s: %d legal moves, want %d", tc.fen, len(all), tc.want)
 		}
-		tac, inCheck, hasMove := r.tactical(r, &s, r.newCtx(), nil)
-		if inCheck || len(tac) != 0 || hasMove != (tc.want > 0) {
-			t.Errorf("%s: %d tactical moves, in check %v, a legal move %v", tc.fen, len(tac), inCheck, hasMove)
+		tac, hasMove := r.tactical(r, &s, r.newCtx(), nil)
+		found := r.anyMove(r, &s, r.newCtx(), nil)
+		if len(tac) != 0 || hasMove != (tc.want > 0) || found != hasMove {
+			t.Errorf("%s: %d tactical moves, a legal move %v, anyMove %v", tc.fen, len(tac), hasMove, found)
 		}
 	}
 }

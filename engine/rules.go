@@ -89,14 +89,16 @@ type rules struct {
 	decode func(r *rules, s string) (State, error)
 	status func(g *Game, nLegal int) Status // game end; nil: default rules
 
-	// tactical, when set (chess and Chess960), generates the moves the
-	// chess quiescence search plays in a position whose side to move is
-	// not in check: the legal captures and the promotions to a queen, in
-	// their order in generate's list; hasMove tells whether the position
-	// has any legal move. check reports instead that the side to move is
-	// in check: no moves are then generated (hasMove is true). The
-	// differential tests compare it with generate's list filtered.
-	tactical func(r *rules, s *State, c *ctx, out []move) (ms []move, check, hasMove bool)
+	// tactical and anyMove, when set (chess and Chess960), serve the chess
+	// quiescence search. tactical generates the moves it plays: in a
+	// position whose side to move is not in check, the legal captures and
+	// the promotions to a queen, in their order in generate's list; in
+	// check, every legal move. hasMove tells whether the position has any
+	// legal move. anyMove tells only that, with scratch as the buffer of
+	// any moves it generates. The differential tests compare both with
+	// generate.
+	tactical func(r *rules, s *State, c *ctx, out []move) (ms []move, hasMove bool)
+	anyMove  func(r *rules, s *State, c *ctx, scratch []move) bool
 
 	// endings are the game's own draw rules (small endings), checked by
 	// drawStatus after repetition.

@@ -174,7 +174,24 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 	if ply >= maxPly || qd >= maxQDepth {
 		return r.eval(r, s)
 	}
-	moves, inCheck, hasMove := sr.tactical(s, ply)
+	// The end of the game comes first: a position without a legal move
+	// scores as checkmate or stalemate, whatever its evaluation. A side
+	// not in check is evaluated before its moves are generated, and when
+	// it stands pat only the existence of a move is asked.
+	inCheck := r.inCheck(s)
+	best, eval := -scoreInf, 0
+	if !inCheck {
+		eval = r.eval(r, s)
+		if eval >= beta {
+			if !sr.anyMove(s, ply) {
+				if over, res := r.terminalResult(s, 0); over {
+					return res * (scoreMate - ply)
+				}
+			}
+			return eval
+		}
+	}
+	moves, hasMove := sr.tactical(s, ply, inCheck)
 	// The chess games' end test only asks whether a legal move exists.
 	nMoves := len(moves)
 	if hasMove && nMoves == 0 {
@@ -183,12 +200,7 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 	if over, res := r.terminalResult(s, nMoves); over {
 		return res * (scoreMate - ply)
 	}
-	best, eval := -scoreInf, 0
 	if !inCheck {
-		eval = r.eval(r, s)
-		if eval >= beta {
-			return eval
-		}
 		best = eval
 		alpha = max(alpha, eval)
 	}
@@ -237,24 +249,30 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 // promotions; hasMove tells whether the position has a legal move at all.
 // The rules' tactical hook generates the second list by itself; without
 // it the full list is filtered.
-func (sr *searcher) tactical(s *State, ply int) (moves []move, inCheck, hasMove bool) {
+func (sr *searcher) tactical(s *State, ply int, inCheck bool) (moves []move, hasMove bool) {
 	r := sr.r
 	if r.tactical != nil {
-		moves, inCheck, hasMove = r.tactical(r, s, sr.c, sr.bufs[ply])
-		if inCheck {
-			moves = r.generate(s, sr.c, moves)
-			hasMove = len(moves) > 0
+		moves, hasMove = r.tactical(r, s, sr.c, sr.bufs[ply])
+	} else {
+		moves = r.generate(s, sr.c, sr.bufs[ply])
+		hasMove = len(moves) > 0
+		if !inCheck {
+			moves = keepTactical(moves)
 		}
-		sr.bufs[ply] = moves
-		return moves, inCheck, hasMove
 	}
-	moves = r.generate(s, sr.c, sr.bufs[ply])
 	sr.bufs[ply] = moves
-	hasMove = len(moves) > 0
-	if inCheck = r.inCheck(s); !inCheck {
-		moves = keepTactical(moves)
+	return moves, hasMove
+}
+
+// anyMove reports whether s, searched at ply, has a legal move.
+func (sr *searcher) anyMove(s *State, ply int) bool {
+	r := sr.r
+	if r.anyMove != nil {
+		return r.anyMove(r, s, sr.c, sr.bufs[ply])
 	}
-	return moves, inCheck, hasMove
+	moves := r.generate(s, sr.c, sr.bufs[ply])
+	sr.bufs[ply] = moves
+	return len(moves) > 0
 }
 
 // chessAttacked reports whether side by attacks sq once move m has been
