@@ -126,7 +126,7 @@ func chessRules() *rules {
 	r.filters = []filter{cd.legal}
 	gen := &chessGen{cd: cd, ct: chessTablesOnce()}
 	r.fast, r.count = gen.generate, gen.count
-	r.tactical, r.anyMove = gen.tactical, gen.anyMove
+	r.standing, r.tactical = gen.standing, gen.tactical
 	r.encode = encodeFEN
 	r.decode = decodeFEN
 	r.write = writeChess

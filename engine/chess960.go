@@ -60,7 +60,7 @@ func chess960Rules(cfg *config) (*rules, error) {
 	// this game's castling squares for the rights a capture takes away,
 	// and the full list where castling matters.
 	gen := &chessGen{cd: cd, ct: chessTablesOnce()}
-	r.tactical, r.anyMove = gen.tactical, gen.anyMove
+	r.standing, r.tactical = gen.standing, gen.tactical
 	// Castling rights are lost when a piece leaves or reaches the king's
 	// or a castling rook's start square.
 	for sq := range cd.castleMask {

@@ -14,54 +14,73 @@ import "math/bits"
 // TestChessTacticalMatchesGenerate compares the two.
 //
 // Whether the side to move has a legal move at all decides checkmate and
-// stalemate. chessGen.anyMove answers it without generating: a position
+// stalemate. chessGen.standing answers it without generating: a position
 // of play nearly always has a pawn's step or a piece's move to an empty
 // square, which a few bitboard tests find.
 
-// chessPosition holds what tactical and anyMove need of a position with
-// one king of the side to move and that side not in check.
+// chessPosition holds what standing and tactical read of a position.
 type chessPosition struct {
 	cb chessBits
 	lg chessLegal
 }
 
-// readQuiet reads s into p. ok is false when s is left to the full
-// generator: the side to move has no king, or more than one, or is in
-// check.
-func (x *chessGen) readQuiet(p *chessPosition, s *State) (ok bool) {
+// read reads s into p. play is false when s is left to the full
+// generator (the side to move has no king, or more than one); otherwise
+// check tells whether the side to move is in check, and when it is not
+// the legality of its moves is read too.
+func (x *chessGen) read(p *chessPosition, s *State) (play, check bool) {
 	cb := &p.cb
 	cb.load(&s.Board)
 	me := s.Turn
 	own, enemy := cb.side[me], cb.side[me.other()]
 	kings := cb.kind[kindChessKing] & own
 	if kings == 0 || kings&(kings-1) != 0 {
-		return false // not a position of play: loading refuses it
+		return false, false // not a position of play: loading refuses it
 	}
 	ct := x.ct
 	p.lg.k = bits.TrailingZeros64(kings) & 63
 	if ct.checkers(cb, p.lg.k, enemy, me) != 0 {
-		return false
+		return true, true
 	}
 	p.lg.target = ^own
 	p.lg.pinned = ct.pinned(cb, p.lg.k, own, enemy)
-	return true
+	return true, false
+}
+
+// standing is the rules' standing hook: whether the side to move is in
+// check and, when it is not, whether it has a legal move. A quiet move
+// found by hasQuietMove answers; else the full list does (a capture, or a
+// castling, the one move hasQuietMove leaves out: in Chess960 a king that
+// stays on its square can castle when it has no other move).
+func (x *chessGen) standing(r *rules, s *State, c *ctx, scratch []move) (inCheck, hasMove bool) {
+	var p chessPosition
+	play, check := x.read(&p, s)
+	switch {
+	case !play:
+		if r.inCheck(s) {
+			return true, false
+		}
+	case check:
+		return true, false
+	case x.hasQuietMove(&p.cb, &p.lg, s.Turn):
+		return false, true
+	}
+	return false, len(r.generate(s, c, scratch)) > 0
 }
 
 // tactical is the rules' tactical hook: the moves the quiescence search
-// plays in s, and whether s has any legal move at all. For a side to move
-// not in check they are its legal captures and queen promotions in
-// generate's order (a capturing promotion to any piece is a capture, a
-// quiet one counts only as a queen); for a side in check, every legal
-// move, as generate gives them.
-func (x *chessGen) tactical(r *rules, s *State, c *ctx, out []move) (ms []move, hasMove bool) {
+// plays in s. For a side to move not in check they are its legal
+// captures and queen promotions in generate's order (a capturing
+// promotion to any piece is a capture, a quiet one counts only as a
+// queen); for a side in check, every legal move, as generate gives them.
+func (x *chessGen) tactical(r *rules, s *State, c *ctx, out []move) []move {
 	var p chessPosition
-	if !x.readQuiet(&p, s) {
-		ms = r.generate(s, c, out)
-		hasMove = len(ms) > 0
-		if !r.inCheck(s) {
+	if play, check := x.read(&p, s); !play || check {
+		ms := r.generate(s, c, out)
+		if !play && !r.inCheck(s) {
 			ms = keepTactical(ms) // a position without its one king
 		}
-		return ms, hasMove
+		return ms
 	}
 	cb, lg := &p.cb, &p.lg
 	b := &s.Board
@@ -128,28 +147,7 @@ func (x *chessGen) tactical(r *rules, s *State, c *ctx, out []move) (ms []move, 
 			}
 		}
 	}
-	ms = c.out
-	if len(ms) > 0 {
-		return ms, true
-	}
-	return ms, x.hasMove(r, s, c, ms, &p)
-}
-
-// anyMove is the rules' anyMove hook: whether s has a legal move.
-func (x *chessGen) anyMove(r *rules, s *State, c *ctx, scratch []move) bool {
-	var p chessPosition
-	if !x.readQuiet(&p, s) {
-		return len(r.generate(s, c, scratch)) > 0
-	}
-	return x.hasMove(r, s, c, scratch, &p)
-}
-
-// hasMove reports whether s, read into p, has a legal move: a quiet one
-// found by hasQuietMove, else any in the full list (a capture, or a
-// castling, the one move hasQuietMove leaves out: in Chess960 a king that
-// stays on its square can castle when it has no other move).
-func (x *chessGen) hasMove(r *rules, s *State, c *ctx, scratch []move, p *chessPosition) bool {
-	return x.hasQuietMove(&p.cb, &p.lg, s.Turn) || len(r.generate(s, c, scratch)) > 0
+	return c.out
 }
 
 // slideTactical emits a slider's captures: caps holds the enemy pieces

@@ -54,9 +54,9 @@ func wantTactical(all []move) []move {
 // the captures and queen promotions of the full legal list when the side
 // to move is not in check, and the whole list when it is, in the same
 // order (the search breaks ties in its move ordering by list order); that
-// it and the anyMove hook know when the side to move has no legal move at
-// all; and that the rules' inCheck sees a check as a scan of the board
-// does.
+// the standing hook and the rules' inCheck see a check as a scan of the
+// board does; and that standing knows when a side not in check has no
+// legal move at all.
 func TestChessTacticalMatchesGenerate(t *testing.T) {
 	games := 120
 	if *deep {
@@ -96,7 +96,7 @@ func TestChessTacticalMatchesGenerate(t *testing.T) {
 				starts = append(starts, g)
 			}
 			var stats struct {
-				positions, inCheck, noMoves, quiet, ep, promo, capturePromo int
+				positions, inCheck, noMoves, stalemates, quiet, ep, promo, capturePromo int
 			}
 			var all, tac []move
 			mailbox := newChessData(rectBoard(8, 8, false, false))
@@ -104,14 +104,7 @@ func TestChessTacticalMatchesGenerate(t *testing.T) {
 				t.Helper()
 				stats.positions++
 				all = r.generate(s, r.newCtx(), all)
-				var hasMove bool
-				tac, hasMove = r.tactical(r, s, r.newCtx(), tac)
-				if hasMove != (len(all) > 0) {
-					t.Fatalf("%s: a legal move %v, %d generated", r.encode(r, s), hasMove, len(all))
-				}
-				if found := r.anyMove(r, s, r.newCtx(), nil); found != (len(all) > 0) {
-					t.Fatalf("%s: anyMove %v, %d generated", r.encode(r, s), found, len(all))
-				}
+				tac = r.tactical(r, s, r.newCtx(), tac)
 				if len(all) == 0 {
 					stats.noMoves++
 				}
@@ -121,6 +114,11 @@ func TestChessTacticalMatchesGenerate(t *testing.T) {
 				inCheck := k != none && mailbox.attacked(&s.Board, k, s.Turn.other())
 				if r.inCheck(s) != inCheck {
 					t.Fatalf("%s: in check %v, want %v", r.encode(r, s), !inCheck, inCheck)
+				}
+				stInCheck, hasMove := r.standing(r, s, r.newCtx(), nil)
+				if stInCheck != inCheck || (!inCheck && hasMove != (len(all) > 0)) {
+					t.Fatalf("%s: standing: in check %v, a legal move %v; want %v, %d moves",
+						r.encode(r, s), stInCheck, hasMove, inCheck, len(all))
 				}
 				want := all
 				if inCheck {
@@ -134,7 +132,10 @@ func TestChessTacticalMatchesGenerate(t *testing.T) {
 				if inCheck {
 					return
 				}
-				if len(tac) == 0 && len(all) > 0 {
+				switch {
+				case len(all) == 0:
+					stats.stalemates++
+				case len(tac) == 0:
 					stats.quiet++
 				}
 				for i := range tac {
@@ -167,7 +168,7 @@ func TestChessTacticalMatchesGenerate(t *testing.T) {
 				}
 			}
 			// The games must reach every kind of position told apart.
-			if stats.inCheck == 0 || stats.noMoves == 0 || stats.quiet == 0 || stats.ep == 0 ||
+			if stats.inCheck == 0 || stats.noMoves == 0 || stats.stalemates == 0 || stats.quiet == 0 || stats.ep == 0 ||
 				stats.promo == 0 || stats.capturePromo == 0 {
 				t.Errorf("%+v", stats)
 			}
@@ -183,9 +184,9 @@ func TestChessTacticalKingless(t *testing.T) {
 	r, s := g.r, g.State()
 	s.Board[sqE1] = 0
 	all := r.generate(&s, r.newCtx(), nil)
-	tac, hasMove := r.tactical(r, &s, r.newCtx(), nil)
-	if !hasMove || !r.anyMove(r, &s, r.newCtx(), nil) || r.inCheck(&s) {
-		t.Fatalf("a legal move %v, anyMove %v, in check %v", hasMove, r.anyMove(r, &s, r.newCtx(), nil), r.inCheck(&s))
+	tac := r.tactical(r, &s, r.newCtx(), nil)
+	if inCheck, hasMove := r.standing(r, &s, r.newCtx(), nil); inCheck || !hasMove || r.inCheck(&s) {
+		t.Fatalf("standing: in check %v, a legal move %v; inCheck %v", inCheck, hasMove, r.inCheck(&s))
 	}
 	if err := sameMoves(tac, wantTactical(all)); err != nil {
 		t.Fatal(err)
@@ -196,8 +197,8 @@ func TestChessTacticalKingless(t *testing.T) {
 }
 
 // Ensure a Chess960 position whose only legal move is a castling (the
-// king stays on g1, the rook passes it) has a legal move for the tactical
-// and anyMove hooks, and none without the castling right.
+// king stays on g1, the rook passes it) has a legal move for the
+// standing hook, and none without the castling right.
 func TestChessTacticalCastlingOnly(t *testing.T) {
 	for _, tc := range []struct {
 		fen  string
@@ -212,10 +213,10 @@ func TestChessTacticalCastlingOnly(t *testing.T) {
 		if len(all) != tc.want || (tc.want == 1 && all[0].flags&flagCastle == 0) {
 			t.Fatalf("%s: %d legal moves, want %d", tc.fen, len(all), tc.want)
 		}
-		tac, hasMove := r.tactical(r, &s, r.newCtx(), nil)
-		found := r.anyMove(r, &s, r.newCtx(), nil)
-		if len(tac) != 0 || hasMove != (tc.want > 0) || found != hasMove {
-			t.Errorf("%s: %d tactical moves, a legal move %v, anyMove %v", tc.fen, len(tac), hasMove, found)
+		tac := r.tactical(r, &s, r.newCtx(), nil)
+		inCheck, hasMove := r.standing(r, &s, r.newCtx(), nil)
+		if len(tac) != 0 || inCheck || hasMove != (tc.want > 0) {
+			t.Errorf("%s: %d tactical moves, in check %v, a legal move %v", tc.fen, len(tac), inCheck, hasMove)
 		}
 	}
 }

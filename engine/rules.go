@@ -89,16 +89,16 @@ type rules struct {
 	decode func(r *rules, s string) (State, error)
 	status func(g *Game, nLegal int) Status // game end; nil: default rules
 
-	// tactical and anyMove, when set (chess and Chess960), serve the chess
-	// quiescence search. tactical generates the moves it plays: in a
-	// position whose side to move is not in check, the legal captures and
-	// the promotions to a queen, in their order in generate's list; in
-	// check, every legal move. hasMove tells whether the position has any
-	// legal move. anyMove tells only that, with scratch as the buffer of
-	// any moves it generates. The differential tests compare both with
-	// generate.
-	tactical func(r *rules, s *State, c *ctx, out []move) (ms []move, hasMove bool)
-	anyMove  func(r *rules, s *State, c *ctx, scratch []move) bool
+	// standing and tactical, when set (chess and Chess960), serve the
+	// chess quiescence search. standing reports whether the side to move
+	// is in check and, when it is not, whether it has a legal move, with
+	// scratch as the buffer of any moves it generates to know. tactical
+	// generates the moves the search plays: in a position whose side to
+	// move is not in check, the legal captures and the promotions to a
+	// queen, in their order in generate's list; in check, every legal
+	// move. The differential tests compare both with generate.
+	standing func(r *rules, s *State, c *ctx, scratch []move) (inCheck, hasMove bool)
+	tactical func(r *rules, s *State, c *ctx, out []move) []move
 
 	// endings are the game's own draw rules (small endings), checked by
 	// drawStatus after repetition.

@@ -175,34 +175,29 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 		return r.eval(r, s)
 	}
 	// The end of the game comes first: a position without a legal move
-	// scores as checkmate or stalemate, whatever its evaluation. A side
-	// not in check is evaluated before its moves are generated, and when
-	// it stands pat only the existence of a move is asked.
-	inCheck := r.inCheck(s)
+	// scores as checkmate or stalemate (the chess games' end test only
+	// asks whether a legal move exists). A side not in check then stands
+	// pat, and its moves are generated only if that does not cut.
+	inCheck, hasMove := sr.standing(s, ply)
+	var moves []move
+	if inCheck {
+		moves = sr.tactical(s, ply, true)
+		hasMove = len(moves) > 0
+	}
+	if !hasMove {
+		if over, res := r.terminalResult(s, 0); over {
+			return res * (scoreMate - ply)
+		}
+	}
 	best, eval := -scoreInf, 0
 	if !inCheck {
 		eval = r.eval(r, s)
 		if eval >= beta {
-			if !sr.anyMove(s, ply) {
-				if over, res := r.terminalResult(s, 0); over {
-					return res * (scoreMate - ply)
-				}
-			}
 			return eval
 		}
-	}
-	moves, hasMove := sr.tactical(s, ply, inCheck)
-	// The chess games' end test only asks whether a legal move exists.
-	nMoves := len(moves)
-	if hasMove && nMoves == 0 {
-		nMoves = 1
-	}
-	if over, res := r.terminalResult(s, nMoves); over {
-		return res * (scoreMate - ply)
-	}
-	if !inCheck {
 		best = eval
 		alpha = max(alpha, eval)
+		moves = sr.tactical(s, ply, false)
 	}
 	sr.orderMoves(s, moves, ply, 0)
 	child := &sr.states[ply+1]
@@ -244,35 +239,36 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 	return best
 }
 
-// tactical returns the moves quiescence searches at ply: every legal move
-// when the side to move is in check, else its captures and queen
-// promotions; hasMove tells whether the position has a legal move at all.
-// The rules' tactical hook generates the second list by itself; without
-// it the full list is filtered.
-func (sr *searcher) tactical(s *State, ply int, inCheck bool) (moves []move, hasMove bool) {
+// standing reports whether the side to move in s, searched at ply, is in
+// check and, when it is not, whether it has a legal move: by the rules'
+// standing hook, or else from the full list.
+func (sr *searcher) standing(s *State, ply int) (inCheck, hasMove bool) {
 	r := sr.r
-	if r.tactical != nil {
-		moves, hasMove = r.tactical(r, s, sr.c, sr.bufs[ply])
-	} else {
-		moves = r.generate(s, sr.c, sr.bufs[ply])
-		hasMove = len(moves) > 0
-		if !inCheck {
-			moves = keepTactical(moves)
-		}
+	if r.standing != nil {
+		return r.standing(r, s, sr.c, sr.bufs[ply])
 	}
-	sr.bufs[ply] = moves
-	return moves, hasMove
-}
-
-// anyMove reports whether s, searched at ply, has a legal move.
-func (sr *searcher) anyMove(s *State, ply int) bool {
-	r := sr.r
-	if r.anyMove != nil {
-		return r.anyMove(r, s, sr.c, sr.bufs[ply])
+	if r.inCheck(s) {
+		return true, false
 	}
 	moves := r.generate(s, sr.c, sr.bufs[ply])
 	sr.bufs[ply] = moves
-	return len(moves) > 0
+	return false, len(moves) > 0
+}
+
+// tactical returns the moves quiescence searches at ply: every legal move
+// when the side to move is in check, else its captures and queen
+// promotions. The rules' tactical hook generates the second list by
+// itself; without it the full list is filtered.
+func (sr *searcher) tactical(s *State, ply int, inCheck bool) []move {
+	r := sr.r
+	var moves []move
+	if r.tactical != nil {
+		moves = r.tactical(r, s, sr.c, sr.bufs[ply])
+	} else if moves = r.generate(s, sr.c, sr.bufs[ply]); !inCheck {
+		moves = keepTactical(moves)
+	}
+	sr.bufs[ply] = moves
+	return moves
 }
 
 // chessAttacked reports whether side by attacks sq once move m has been
