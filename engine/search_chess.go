@@ -262,7 +262,7 @@ func (sr *searcher) standing(s *State, ply int) (inCheck, hasMove bool) {
 func (sr *searcher) tactical(s *State, ply int, inCheck bool) []move {
 	r := sr.r
 	var moves []move
-	if r.tactical != nil {
+	if r.tactical != nil && !inCheck {
 		moves = r.tactical(r, s, sr.c, sr.bufs[ply])
 	} else if moves = r.generate(s, sr.c, sr.bufs[ply]); !inCheck {
 		moves = keepTactical(moves)
