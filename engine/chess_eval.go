@@ -7,8 +7,11 @@ import "math/bits"
 // Its terms are material, piece-square tables, mobility, pawn structure
 // (doubled, isolated and passed pawns), the bishop pair, rooks on open
 // files, king safety (the pawn shield and the pieces bearing on the squares
-// round the king), a tempo bonus, and in pawnless endings a drive of the
-// lone king to the edge so that the search finds the mate.
+// round the king), threats (pieces attacked by lesser ones, or attacked
+// and not defended), a tempo bonus, and in pawnless endings a drive of the
+// lone king to the edge so that the search finds the mate. The position
+// is read as bitboards (chessBits), so each term is a few masks and
+// population counts.
 //
 // Squares are numbered a1 = 0 to h8 = 63, rank by rank; White's tables are
 // read for Black with the rank mirrored (sq ^ 56).
@@ -37,6 +40,13 @@ var (
 	mobilityMG   = [7]int{kindKnight: 4, kindBishop: 5, kindRook: 3, kindQueen: 1}
 	mobilityEG   = [7]int{kindKnight: 4, kindBishop: 5, kindRook: 4, kindQueen: 2}
 	mobilityBase = [7]int{kindKnight: 4, kindBishop: 6, kindRook: 6, kindQueen: 12}
+)
+
+// The threats (see threats): a piece attacked by a pawn, a rook or queen
+// by a minor piece, a queen by a rook, a piece and a pawn left hanging.
+var (
+	threatMG = [5]int{55, 40, 40, 30, 6}
+	threatEG = [5]int{40, 35, 30, 20, 12}
 )
 
 // kingAttackWeight is the weight of a piece that bears on the squares
@@ -137,9 +147,6 @@ func newChessEvalTables() *chessEvalTables {
 	return t
 }
 
-// evalBit is the bit of a square in a 64-square mask.
-func evalBit(sq int) uint64 { return 1 << uint(sq) }
-
 // evalChess returns the evaluation from the side to move's point of view.
 func evalChess(_ *rules, s *State) int {
 	return chessScore(&s.Board, s.Turn)
@@ -158,101 +165,19 @@ type evalSide struct {
 	attackers  int // pieces bearing on the enemy king's zone
 	attackSum  int // their weights
 	pawnAttack uint64
+	// The squares the side's pieces attack: all of them (pawns and the
+	// king included), the knights' and bishops', and the rooks'.
+	attacks, minorAttack, rookAttack uint64
 }
 
-// chessScore evaluates board b for the side turn.
+// chessScore evaluates board b for the side turn. It reads the board into
+// bitboards and walks each kind's pieces; every term is a sum, so the order
+// in which the pieces are visited does not matter.
 func chessScore(b *[maxSquares]Piece, turn Player) int {
+	var cb chessBits
+	cb.load(b)
 	var sd [2]evalSide
-	sd[0].king, sd[1].king = -1, -1
-	// First pass: material, tables, the sets of pawns and pieces.
-	for sq := 0; sq < 64; sq++ {
-		pc := b[sq]
-		if pc == 0 {
-			continue
-		}
-		k, p := pc.Kind(), pc.Owner()
-		if k > kindChessKing {
-			continue
-		}
-		s := &sd[p]
-		t := sq
-		if p == Second {
-			t = sq ^ 56
-		}
-		s.mg += materialMG[k] + evalTables.pstMG[k][t]
-		s.eg += materialEG[k] + evalTables.pstEG[k][t]
-		s.phase += phaseWeight[k]
-		s.pieces |= evalBit(sq)
-		switch k {
-		case kindPawn:
-			s.pawns |= evalBit(sq)
-			s.pawnCount++
-			f, r := sq%8, sq/8
-			if p == First {
-				if f > 0 && r < 7 {
-					s.pawnAttack |= evalBit(sq + 7)
-				}
-				if f < 7 && r < 7 {
-					s.pawnAttack |= evalBit(sq + 9)
-				}
-			} else {
-				if f > 0 && r > 0 {
-					s.pawnAttack |= evalBit(sq - 9)
-				}
-				if f < 7 && r > 0 {
-					s.pawnAttack |= evalBit(sq - 7)
-				}
-			}
-		case kindChessKing:
-			s.king = sq
-		case kindBishop:
-			s.bishops++
-			s.nonPawn += materialEG[k]
-		default:
-			s.nonPawn += materialEG[k]
-		}
-	}
-	occ := sd[0].pieces | sd[1].pieces
-	// Second pass: mobility, attacks on the king, rooks on files.
-	for sq := 0; sq < 64; sq++ {
-		pc := b[sq]
-		k := pc.Kind()
-		if k < kindKnight || k > kindQueen {
-			continue
-		}
-		p := pc.Owner()
-		s, o := &sd[p], &sd[p^1]
-		var att uint64
-		switch k {
-		case kindKnight:
-			att = chessTablesOnce().knight[sq]
-		case kindBishop:
-			att = evalSlide(sq, occ, true, false)
-		case kindRook:
-			att = evalSlide(sq, occ, false, true)
-		default:
-			att = evalSlide(sq, occ, true, true)
-		}
-		// Squares the piece may go to that no enemy pawn guards.
-		n := bits.OnesCount64(att &^ s.pieces &^ o.pawnAttack)
-		s.mg += mobilityMG[k] * (n - mobilityBase[k])
-		s.eg += mobilityEG[k] * (n - mobilityBase[k])
-		if o.king >= 0 && att&evalTables.kingZone[o.king] != 0 {
-			s.attackers++
-			s.attackSum += kingAttackWeight[k] * bits.OnesCount64(att&evalTables.kingZone[o.king])
-		}
-		if k == kindRook {
-			f := evalTables.fileMask[sq%8]
-			switch {
-			case f&(s.pawns|o.pawns) == 0:
-				s.mg += 24
-				s.eg += 10
-			case f&s.pawns == 0:
-				s.mg += 11
-				s.eg += 6
-			}
-		}
-	}
+	readSides(&cb, &sd)
 	for p := range sd {
 		s, o := &sd[p], &sd[p^1]
 		if s.bishops >= 2 {
@@ -260,6 +185,7 @@ func chessScore(b *[maxSquares]Piece, turn Player) int {
 			s.eg += 48
 		}
 		pawnStructure(s, o, Player(p))
+		threats(s, o, &cb)
 		kingSafety(s, o, Player(p))
 	}
 	phase := min(sd[0].phase+sd[1].phase, phaseFull)
@@ -274,39 +200,179 @@ func chessScore(b *[maxSquares]Piece, turn Player) int {
 	return score + 12 // the side to move has the tempo
 }
 
-// pawnStructure scores s's pawns: doubled and isolated pawns cost, passed
-// pawns gain by how far they have come (more when no piece stands in
-// their way).
-func pawnStructure(s, o *evalSide, p Player) {
-	for pw := s.pawns; pw != 0; pw &= pw - 1 {
-		sq := bits.TrailingZeros64(pw)
-		f, r := sq%8, sq/8
-		rel := r
+// readSides fills each side's figures from the board cb: material and
+// tables, the sets of pawns and pieces, the squares attacked, and the
+// terms scored piece by piece (mobility, attacks on the king, rooks on
+// files).
+func readSides(cb *chessBits, sd *[2]evalSide) {
+	ct := chessTablesOnce()
+	for p := First; p <= Second; p++ {
+		s := &sd[p]
+		own := cb.side[p]
+		s.pieces = own
+		s.pawns = cb.kind[kindPawn] & own
+		s.pawnCount = bits.OnesCount64(s.pawns)
+		s.king = -1
+		if k := cb.kind[kindChessKing] & own; k != 0 {
+			s.king = bits.TrailingZeros64(k)
+		}
+		if p == First {
+			s.pawnAttack = (s.pawns&^fileA)<<7 | (s.pawns&^fileH)<<9
+		} else {
+			s.pawnAttack = (s.pawns&^fileA)>>9 | (s.pawns&^fileH)>>7
+		}
+		mirror := 0
 		if p == Second {
-			rel = 7 - r
+			mirror = 56
 		}
-		file := evalTables.fileMask[f]
-		if bits.OnesCount64(s.pawns&file) > 1 {
-			s.mg -= 6 // counted for each pawn of the file
-			s.eg -= 12
-		}
-		if s.pawns&evalTables.adjacent[f] == 0 {
-			s.mg -= 11
-			s.eg -= 14
-		}
-		ahead := frontRanks(sq, p)
-		if o.pawns&(file|evalTables.adjacent[f])&ahead == 0 {
-			s.mg += passedMG[rel]
-			s.eg += passedEG[rel]
-			if (s.pieces|o.pieces)&file&ahead == 0 {
-				s.eg += passedEG[rel] / 3
+		for k := kindPawn; k <= kindChessKing; k++ {
+			set := cb.kind[k] & own
+			n := bits.OnesCount64(set)
+			s.phase += phaseWeight[k] * n
+			s.mg += materialMG[k] * n
+			s.eg += materialEG[k] * n
+			if k != kindPawn && k != kindChessKing {
+				s.nonPawn += materialEG[k] * n
 			}
-			// The enemy king far from the pawn's path cannot stop it.
-			if o.king >= 0 {
-				s.eg += 4 * (kingDistance(o.king, queeningSquare(sq, p)) - 1) * rel / 3
+			for ; set != 0; set &= set - 1 {
+				t := bits.TrailingZeros64(set) ^ mirror
+				s.mg += evalTables.pstMG[k][t]
+				s.eg += evalTables.pstEG[k][t]
+			}
+		}
+		s.bishops = bits.OnesCount64(cb.kind[kindBishop] & own)
+	}
+	occ := cb.occ
+	for p := range sd {
+		s := &sd[p]
+		s.attacks = s.pawnAttack
+		if s.king >= 0 {
+			s.attacks |= ct.king[s.king]
+		}
+	}
+	// Mobility, attacks on the king, rooks on files.
+	for p := First; p <= Second; p++ {
+		s, o := &sd[p], &sd[p^1]
+		for k := kindKnight; k <= kindQueen; k++ {
+			for set := cb.kind[k] & s.pieces; set != 0; set &= set - 1 {
+				sq := bits.TrailingZeros64(set)
+				var att uint64
+				switch k {
+				case kindKnight:
+					att = ct.knight[sq]
+				case kindBishop:
+					att = ct.bishopAttacks(sq, occ)
+				case kindRook:
+					att = ct.rookAttacks(sq, occ)
+				default:
+					att = ct.rookAttacks(sq, occ) | ct.bishopAttacks(sq, occ)
+				}
+				s.attacks |= att
+				switch k {
+				case kindKnight, kindBishop:
+					s.minorAttack |= att
+				case kindRook:
+					s.rookAttack |= att
+				}
+				// Squares the piece may go to that no enemy pawn guards.
+				n := bits.OnesCount64(att &^ s.pieces &^ o.pawnAttack)
+				s.mg += mobilityMG[k] * (n - mobilityBase[k])
+				s.eg += mobilityEG[k] * (n - mobilityBase[k])
+				if o.king >= 0 && att&evalTables.kingZone[o.king] != 0 {
+					s.attackers++
+					s.attackSum += kingAttackWeight[k] * bits.OnesCount64(att&evalTables.kingZone[o.king])
+				}
+				if k == kindRook {
+					f := evalTables.fileMask[sq%8]
+					switch {
+					case f&(s.pawns|o.pawns) == 0:
+						s.mg += 24
+						s.eg += 10
+					case f&s.pawns == 0:
+						s.mg += 11
+						s.eg += 6
+					}
+				}
 			}
 		}
 	}
+}
+
+// pawnStructure scores s's pawns: doubled and isolated pawns cost, passed
+// pawns gain by how far they have come (more when no piece stands in
+// their way). The pawn sets are read as whole files and spans: a pawn is
+// doubled when another of its side stands on its file, isolated when no
+// pawn of its side stands on a neighbouring file, and passed when no enemy
+// pawn stands ahead of it on its own or a neighbouring file.
+func pawnStructure(s, o *evalSide, p Player) {
+	doubled := s.pawns & (fillUp(s.pawns<<8) | fillDown(s.pawns>>8))
+	files := fileSet(s.pawns)
+	isolated := s.pawns & spreadFiles(files&^(files<<1|files>>1))
+	nd, ni := bits.OnesCount64(doubled), bits.OnesCount64(isolated)
+	s.mg -= 6*nd + 11*ni
+	s.eg -= 12*nd + 14*ni
+	var span uint64 // the squares an enemy pawn guards or blocks on its way
+	if p == First {
+		span = fillDown(o.pawns >> 8)
+	} else {
+		span = fillUp(o.pawns << 8)
+	}
+	span |= (span&^fileH)<<1 | (span&^fileA)>>1
+	for pw := s.pawns &^ span; pw != 0; pw &= pw - 1 {
+		sq := bits.TrailingZeros64(pw)
+		rel := sq / 8
+		if p == Second {
+			rel = 7 - rel
+		}
+		s.mg += passedMG[rel]
+		s.eg += passedEG[rel]
+		if (s.pieces|o.pieces)&evalTables.fileMask[sq%8]&frontRanks(sq, p) == 0 {
+			s.eg += passedEG[rel] / 3
+		}
+		// The enemy king far from the pawn's path cannot stop it.
+		if o.king >= 0 {
+			s.eg += 4 * (kingDistance(o.king, queeningSquare(sq, p)) - 1) * rel / 3
+		}
+	}
+}
+
+// fillUp adds to a set of squares every square above them on their files;
+// fillDown every square below.
+func fillUp(x uint64) uint64 {
+	x |= x << 8
+	x |= x << 16
+	return x | x<<32
+}
+
+func fillDown(x uint64) uint64 {
+	x |= x >> 8
+	x |= x >> 16
+	return x | x>>32
+}
+
+// fileSet is the set of files (bit f for file f) holding a square of x;
+// spreadFiles turns a set of files back into their squares.
+func fileSet(x uint64) uint64 { return fillDown(x) & 0xff }
+
+func spreadFiles(files uint64) uint64 { return (files & 0xff) * fileA }
+
+// threats scores the pieces of s that o attacks (after the attacks of
+// both sides are known): a piece attacked by a pawn, a rook or queen
+// attacked by a knight or bishop, a queen attacked by a rook, and a piece
+// or pawn attacked and not defended at all. The search sees the captures
+// of the side to move; these terms let a quiet position at the horizon
+// tell a safe piece from one that is about to be lost.
+func threats(s, o *evalSide, cb *chessBits) {
+	pieces := s.pieces &^ s.pawns &^ cb.kind[kindChessKing]
+	byPawn := pieces & o.pawnAttack
+	byMinor := pieces & (cb.kind[kindRook] | cb.kind[kindQueen]) & o.minorAttack &^ byPawn
+	byRook := pieces & cb.kind[kindQueen] & o.rookAttack &^ byPawn &^ byMinor
+	loose := o.attacks &^ s.attacks
+	hanging := bits.OnesCount64(pieces & loose &^ byPawn &^ byMinor &^ byRook)
+	hangingPawns := bits.OnesCount64(s.pawns & loose)
+	nPawn, nMinor, nRook := bits.OnesCount64(byPawn), bits.OnesCount64(byMinor), bits.OnesCount64(byRook)
+	s.mg -= threatMG[0]*nPawn + threatMG[1]*nMinor + threatMG[2]*nRook + threatMG[3]*hanging + threatMG[4]*hangingPawns
+	s.eg -= threatEG[0]*nPawn + threatEG[1]*nMinor + threatEG[2]*nRook + threatEG[3]*hanging + threatEG[4]*hangingPawns
 }
 
 // frontRanks is the set of squares on the ranks in front of sq, as seen by p.
@@ -420,33 +486,33 @@ func scaleEndgame(sd *[2]evalSide, eg int) int {
 	return eg
 }
 
-// evalSlide returns the squares a bishop (diag), rook (orth) or queen on sq
-// attacks on a board with the pieces occ (the first blocker included).
-func evalSlide(sq int, occ uint64, diag, orth bool) uint64 {
-	var att uint64
-	f0, r0 := sq%8, sq/8
-	ray := func(df, dr int) {
-		f, r := f0+df, r0+dr
-		for f >= 0 && f < 8 && r >= 0 && r < 8 {
-			b := evalBit(r*8 + f)
-			att |= b
-			if occ&b != 0 {
-				return
-			}
-			f, r = f+df, r+dr
-		}
+// rookAttacks and bishopAttacks return the squares a rook or a bishop on
+// sq attacks with the squares of occ occupied: each ray up to and
+// including its first occupied square. The rays that run up the square
+// order (north, east; north-east, north-west) find their blocker with the
+// lowest set bit, the others with the highest.
+func (ct *chessTables) rookAttacks(sq int, occ uint64) uint64 {
+	sq &= 63
+	return ct.upRay(dirN, sq, occ) | ct.upRay(dirE, sq, occ) | ct.downRay(dirS, sq, occ) | ct.downRay(dirW, sq, occ)
+}
+
+func (ct *chessTables) bishopAttacks(sq int, occ uint64) uint64 {
+	sq &= 63
+	return ct.upRay(dirNE, sq, occ) | ct.upRay(dirNW, sq, occ) | ct.downRay(dirSE, sq, occ) | ct.downRay(dirSW, sq, occ)
+}
+
+func (ct *chessTables) upRay(d, sq int, occ uint64) uint64 {
+	r := ct.ray[d&7][sq&63]
+	if blk := r & occ; blk != 0 {
+		r ^= ct.ray[d&7][bits.TrailingZeros64(blk)&63]
 	}
-	if orth {
-		ray(1, 0)
-		ray(-1, 0)
-		ray(0, 1)
-		ray(0, -1)
+	return r
+}
+
+func (ct *chessTables) downRay(d, sq int, occ uint64) uint64 {
+	r := ct.ray[d&7][sq&63]
+	if blk := r & occ; blk != 0 {
+		r ^= ct.ray[d&7][(63-bits.LeadingZeros64(blk))&63]
 	}
-	if diag {
-		ray(1, 1)
-		ray(1, -1)
-		ray(-1, 1)
-		ray(-1, -1)
-	}
-	return att
+	return r
 }
