@@ -56,6 +56,8 @@ type searcher struct {
 	// the index mask of tt (see search_refine.go).
 	refine bool
 	ttMask uint64
+	// evals caches the chess evaluation (see search_evalcache.go).
+	evals []evalEntry
 	refined
 }
 
@@ -70,12 +72,15 @@ func runAlphaBeta(g *Game, b *budget, maxDepth int, refine bool, info *SearchInf
 	r := g.r
 	sr := &searcher{r: r, c: r.newCtx(), b: b, chess: r.inCheck != nil}
 	sr.refine = refine && sr.chess && r.topo.n() == 64
-	bits := ttBits
+	bits, evalBits := ttBits, evalCacheBits
 	if sr.refine {
-		bits = refineTTBits
+		bits, evalBits = refineTTBits, refineEvalCacheBits
 		sr.prev[0] = noPrev
 	}
 	sr.tt, sr.ttMask = make([]ttEntry, 1<<bits), 1<<bits-1
+	if sr.chess {
+		sr.evals = make([]evalEntry, 1<<evalBits)
+	}
 	for i := range sr.bufs {
 		sr.bufs[i] = make([]move, 0, 64)
 	}
@@ -215,8 +220,13 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int, nullOK bool) 
 	}
 	pv := beta-alpha > 1
 	static := -scoreInf
+	if sr.chess && !inCheck && (!pv || sr.refine) {
+		static = sr.evaluate(s) // the refined search also compares it along the principal variation
+	}
+	if sr.refine {
+		sr.statics[ply] = static
+	}
 	if sr.chess && !inCheck && !pv {
-		static = sr.r.eval(sr.r, s)
 		if sc, ok := sr.prune(s, depth, ply, beta, static, nullOK); ok {
 			return sc
 		}
@@ -237,6 +247,9 @@ func (sr *searcher) negamax(s *State, depth, ply, alpha, beta int, nullOK bool) 
 	for i := range moves {
 		sr.pick(moves, ply, i)
 		m := &moves[i]
+		if sr.refine && i > 0 && !pv && !inCheck && best > -scoreMate/2 && sr.seePruned(s, m, depth) {
+			continue
+		}
 		*child = *s
 		sr.r.apply(child, m)
 		sr.played(ply+1, m)

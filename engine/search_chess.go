@@ -85,8 +85,14 @@ func (sr *searcher) prune(s *State, depth, ply, beta, static int, nullOK bool) (
 	if beta > scoreMate/2 || beta < -scoreMate/2 {
 		return 0, false
 	}
-	if depth <= reverseFutilityMax && static-reverseFutilityPer*depth >= beta {
-		return static - reverseFutilityPer*depth, true
+	if depth <= reverseFutilityMax {
+		margin := reverseFutilityPer * depth
+		if sr.refine && sr.improving(ply) {
+			margin -= reverseFutilityPer
+		}
+		if static-margin >= beta {
+			return static - margin, true
+		}
 	}
 	if !nullOK || depth < nullMoveMin || static < beta || !hasPieces(s) {
 		return 0, false
@@ -162,6 +168,9 @@ func (sr *searcher) reduce(child *State, m *move, depth, ply, i int, pv bool, st
 	}
 	if sr.refine {
 		red -= sr.historyReduction(m)
+		if !sr.improving(ply) {
+			red++
+		}
 	}
 	return max(0, min(red, depth-2)), false
 }
@@ -172,7 +181,7 @@ func (sr *searcher) reduce(child *State, m *move, depth, ply, i int, pv bool, st
 func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 	r := sr.r
 	if ply >= maxPly || qd >= maxQDepth {
-		return r.eval(r, s)
+		return sr.evaluate(s)
 	}
 	// The end of the game comes first: a position without a legal move
 	// scores as checkmate or stalemate (the chess games' end test only
@@ -191,7 +200,7 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 	}
 	best, eval := -scoreInf, 0
 	if !inCheck {
-		eval = r.eval(r, s)
+		eval = sr.evaluate(s)
 		if eval >= beta {
 			return eval
 		}
@@ -209,9 +218,8 @@ func (sr *searcher) quiesceChess(s *State, ply, alpha, beta, qd int) int {
 			if eval+victim+deltaMargin <= alpha {
 				continue
 			}
-			to := int(m.path[1])
-			if r.kinds[s.Board[m.path[0]].Kind()].value > victim && chessAttacked(&s.Board, m, to, s.Turn.other()) {
-				continue // a defended piece taken by a more valuable one
+			if r.kinds[s.Board[m.path[0]].Kind()].value > victim && sr.badCapture(s, m) {
+				continue
 			}
 		}
 		*child = *s
@@ -269,6 +277,17 @@ func (sr *searcher) tactical(s *State, ply int, inCheck bool) []move {
 	}
 	sr.bufs[ply] = moves
 	return moves
+}
+
+// badCapture reports whether the capture m, of a piece worth less than the
+// one that takes, is left out of the quiescence search as losing: in the
+// refined search when it loses the exchange on its square, otherwise when
+// the piece taken is defended at all.
+func (sr *searcher) badCapture(s *State, m *move) bool {
+	if sr.refine {
+		return sr.losesExchange(s, m)
+	}
+	return chessAttacked(&s.Board, m, int(m.path[m.npath-1]), s.Turn.other())
 }
 
 // chessAttacked reports whether side by attacks sq once move m has been

@@ -14,25 +14,38 @@ package engine
 //   - Move order: the table's move; captures that do not lose material
 //     (and queen promotions) by the value taken; the two killers; the
 //     countermove (the quiet move that last refuted the opponent's move);
-//     the other quiet moves by history; last, the captures of a defended
-//     piece by a more valuable one, which usually lose material.
+//     the other quiet moves by history; last, the captures that lose
+//     material in the exchange on their square (static exchange
+//     evaluation, chess_see.go).
+//   - Exchange pruning: near the horizon, in a node off the principal
+//     variation, a move other than the first that loses material in the
+//     exchange on its square (a capture more than seeCapturePer a ply of
+//     depth, a quiet move more than seeQuietPer times the depth squared)
+//     is not searched.
 //   - History with gravity: the quiet move that causes a cut-off gains, the
 //     quiet moves searched before it lose, and every score stays within
 //     ±historyMax, so that the history follows the search rather than the
 //     moves that happened to be good early on.
 //   - Late move pruning: near the horizon, in a node off the principal
 //     variation, quiet moves that come late in that order are not searched.
+//   - Improving: a node whose static evaluation is better than that of the
+//     same side's node two plies up is cut by reverse futility with a
+//     margin one ply smaller; in a node that is not improving, late quiet
+//     moves are reduced one ply more.
 //   - Reductions: late quiet moves are reduced one ply less when their
 //     history is good and one more when it is bad; a node at depth iirMin
 //     or more without a move from the table is searched one ply shallower
 //     (its search fills the table for the next iteration).
 
 const (
-	refineTTBits = ttBits + 2 // 1M entries (24 MB)
-	historyMax   = 16384      // the bound of a history score
-	iirMin       = 4          // the least depth of the reduction for a node without a table move
-	lmpMax       = 4          // late move pruning up to this depth
-	noPrev       = -1         // prev of a node reached by a null move, or the root
+	refineTTBits  = ttBits + 2 // 1M entries (24 MB)
+	historyMax    = 16384      // the bound of a history score
+	iirMin        = 4          // the least depth of the reduction for a node without a table move
+	lmpMax        = 4          // late move pruning up to this depth
+	seePruneMax   = 6          // pruning of moves that lose material up to this depth
+	seeCapturePer = 100        // a capture is pruned when it loses more than this a ply of depth
+	seeQuietPer   = 30         // a quiet move when it loses more than this times the depth squared
+	noPrev        = -1         // prev of a node reached by a null move, or the root
 )
 
 // lmpCount[d] is the number of moves searched at depth d before late move
@@ -47,6 +60,25 @@ type refined struct {
 	// counter[from][to] is the id of the quiet move that last refuted the
 	// move from-to.
 	counter [64][64]uint64
+	// bits is the board of the position with hash bitsOf as bitboards,
+	// read once for the exchange evaluations of its moves.
+	bits   chessBits
+	bitsOf uint64
+	// statics[ply] is the static evaluation of the node at ply (-scoreInf
+	// in check).
+	statics [maxPly + 2]int
+}
+
+// improving reports whether the static evaluation of the node at ply is
+// better than that of the side's node before it, two plies up (a node in
+// check has no static evaluation: it is not improving, and the node after
+// it compares with nothing and is).
+func (sr *searcher) improving(ply int) bool {
+	if ply < 2 {
+		return true
+	}
+	now, before := sr.statics[ply], sr.statics[ply-2]
+	return now != -scoreInf && (before == -scoreInf || now > before)
 }
 
 // played records m as the move that leads to the node at ply.
@@ -119,7 +151,7 @@ func (sr *searcher) orderRefined(s *State, moves []move, ply int, ttm uint64) {
 			victim := sr.victims(s, m)
 			attacker := sr.r.kinds[s.Board[m.path[0]].Kind()].value
 			v = int32(victim*16 - attacker/16)
-			if m.flags&flagPromotion == 0 && attacker > victim && chessAttacked(&s.Board, m, int(m.path[m.npath-1]), s.Turn.other()) {
+			if m.flags&flagPromotion == 0 && attacker > victim && sr.losesExchange(s, m) {
 				v += orderBad
 			} else {
 				v += orderCapture
@@ -197,4 +229,37 @@ func (sr *searcher) historyReduction(m *move) int {
 		return -1
 	}
 	return 0
+}
+
+// losesExchange reports whether the capture m, of a piece worth less than
+// the one that takes, loses material in the exchange that follows.
+func (sr *searcher) losesExchange(s *State, m *move) bool {
+	return seeBits(sr.boardBits(s), &s.Board, m, s.Turn) < 0
+}
+
+// seePruned reports whether the refined search skips move m, not the first
+// of a node off the principal variation at depth near the horizon, because
+// it loses material: a capture that loses more than seeCapturePer a ply of
+// depth, a quiet move that loses more than seeQuietPer times the depth
+// squared (the piece moved is taken for less than it is worth).
+func (sr *searcher) seePruned(s *State, m *move, depth int) bool {
+	if depth > seePruneMax {
+		return false
+	}
+	if m.ncap > 0 || m.flags&flagPromotion != 0 {
+		return seeBits(sr.boardBits(s), &s.Board, m, s.Turn) < -seeCapturePer*depth
+	}
+	return seeBits(sr.boardBits(s), &s.Board, m, s.Turn) < -seeQuietPer*depth*depth
+}
+
+// boardBits returns the board of s as bitboards, reading it only when s is
+// not the position read last (the exchange evaluations of one node's moves
+// share one reading; a search returning to a node after its children reads
+// it again).
+func (sr *searcher) boardBits(s *State) *chessBits {
+	if sr.bitsOf != s.Hash || s.Hash == 0 {
+		sr.bits.load(&s.Board)
+		sr.bitsOf = s.Hash
+	}
+	return &sr.bits
 }
