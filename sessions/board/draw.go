@@ -155,16 +155,17 @@ func (l BotLevel) Limits(variant string) engine.Limits {
 
 // strongChessNodes is the node limit of the strong level in chess: about 1.2 s of a core's CPU
 // time a move on average on a quiet machine (see Limits).
-const strongChessNodes = 900_000
+const strongChessNodes = 1_000_000
 
 // drawNodes is the node budget of the bot's judgement of a draw offer: enough to see a piece
 // hanging, small enough to answer within the update's transaction.
 const drawNodes = 20_000
 
 // drawLevel is how far from zero the search's score may be for the bot to judge the position
-// level rather than behind or ahead: a quarter of a pawn in chess (an evaluation gives the side
-// to move a little, and White a little at the start), less than a man in draughts.
-const drawLevel = 25
+// level rather than behind or ahead: half a pawn in chess (the evaluation gives the side to move
+// a little, and White's initiative at the start is worth about a third of a pawn to a short
+// search), half a man in draughts.
+const drawLevel = 50
 
 // drawEqualPlies is how long a game must have gone on before the bot takes a draw in a
 // position it judges level (before that, an early offer would only save the player a game).
