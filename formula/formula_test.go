@@ -606,8 +606,8 @@ func TestPure(t *testing.T) {
 	}
 }
 
-// TestCondForm checks which formulas get the form evaluated without the stack, and that it
-// gives the stack machine's values.
+// TestCondForm checks which formulas get the form evaluated without the stack, that it gives the
+// stack machine's values, and that Test decides as Eval does.
 func TestCondForm(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -620,6 +620,12 @@ func TestCondForm(t *testing.T) {
 		{"([p3] div 10) > 0 and ([p3] div 10) <= 3 and ([p1] = 0 or ([p1] = 4 and [p2] < 10))", true},
 		{"[p1] * 2 - 7 >= 1 or 0", true},
 		{"[p2] <= -1 and [p2] > - -2 or [p1] = -0", true},
+		{"[p1] / 4", true},
+		{"[p1] = 0 and [p2] > 1 or [p3] > 25 and [p1] < 3 or [p2] - 4", true},
+		{"([p1] / 4 and [p2] or [p3] / 7) and ([p1] + 1 or [p2] = 3 and [p3] <= 30)", true},
+		{"[p1] > 0 and [p2] > 0 and [p3] > 9 and [p1] - 2 and [p2] mod 3 = 1", true},
+		{"[p2] / 10 + 0,5", true},
+		{"[p2] * " + infLiteral, true},
 		{"[p1] + [p2]", false},
 		{"[p1] = 0 and [p2] > 1 + [p3]", false},
 		{"[p1] = 0 and [1..3]", false},
@@ -642,15 +648,19 @@ func TestCondForm(t *testing.T) {
 			params := []int{rnd.Random(12) - 3, rnd.Random(30) - 5, rnd.Random(60)}
 			stack := make([]float64, e.maxStack)
 			want, err := run(e.prog, stack, params, nil, false)
-			if got := e.cond.eval(params); err != nil || got != want {
+			if got := e.cond.eval(params); err != nil || got != want && (got == got || want == want) {
 				t.Fatalf("%q %v: cond form %v, stack %v (%v)", tt.src, params, got, want, err)
+			}
+			v, err := e.Eval(params, nil)
+			if ok, terr := e.Test(params, nil); ok != (v != 0) || (terr == nil) != (err == nil) {
+				t.Fatalf("%q %v: Test %v, %v; Eval %v, %v", tt.src, params, ok, terr, v, err)
 			}
 		}
 	}
 }
 
-// TestBinaryInRun checks that the stack machine's binary operations agree with binary, which
-// the cond form uses.
+// TestBinaryInRun checks that the binary operations of the stack machine and of the cond form
+// agree with binary.
 func TestBinaryInRun(t *testing.T) {
 	t.Parallel()
 	vals := []float64{0, math.Copysign(0, -1), 1, -1, 2.5, -7.25, 3, 1e300, -1e300, 2e9, -2e9,
@@ -665,6 +675,10 @@ func TestBinaryInRun(t *testing.T) {
 				got, err := run(prog, make([]float64, 2), nil, nil, false)
 				if want := binary(op, a, b); err != nil || !same(got, want) {
 					t.Errorf("op %d, %v and %v: run %v (%v), binary %v", op, a, b, got, err, want)
+				}
+				code := cond{{op: opNumber, val: a}, {op: op, lit: true, val: b}}
+				if got, want := code.eval(nil), binary(op, a, b); !same(got, want) {
+					t.Errorf("op %d, %v and %v: cond %v, binary %v", op, a, b, got, want)
 				}
 			}
 		}

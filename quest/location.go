@@ -766,11 +766,11 @@ func (e *engine) jumpActive(x *exit) (bool, error) {
 	}
 	switch {
 	case x.pass != nil:
-		v, err := x.pass.Eval(vals, e.rnd)
+		ok, err := x.pass.Test(vals, e.rnd)
 		if err != nil {
 			return false, e.q.jumps[x.jump].pass.fail(err)
 		}
-		if v == 0 {
+		if !ok {
 			return false, nil
 		}
 	case x.broken:
