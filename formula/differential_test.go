@@ -128,5 +128,8 @@ func (c *diffCase) check(t *testing.T) {
 			t.Errorf("%q: Test %v, %v, draws %v; Eval %d, %v, draws %v", c.Expr, ok, terr,
 				rec2.log, got, err, rec.log)
 		}
+		if cd, ok := e.Cond(len(c.Params)); ok && (err != nil || cd.Holds(c.Params) != (got != 0)) {
+			t.Errorf("%q: Holds %v; Eval %d, %v", c.Expr, cd.Holds(c.Params), got, err)
+		}
 	}
 }

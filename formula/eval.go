@@ -293,6 +293,31 @@ func (e *Expr) Test(params []int, rnd Random) (bool, error) {
 	return v != 0, err
 }
 
+// Cond is a condition ready to be decided many times over: a formula that has the cond form
+// (terms, each a literal or a parameter followed by operations with literals, joined by `and`
+// and `or`), draws nothing and cannot fail for a given number of parameters. The zero Cond is
+// not a condition; see [Expr.Cond].
+type Cond struct {
+	code cond
+}
+
+// Cond returns the formula as a Cond for params of length nParams, and whether it is one: a
+// formula that draws or may fail, or that has no cond form, is not.
+func (e *Expr) Cond(nParams int) (Cond, bool) {
+	if !e.Pure(nParams) || e.cond == nil {
+		return Cond{}, false
+	}
+	return Cond{code: e.cond}, true
+}
+
+// Holds reports whether the condition's value is non-zero for params, which must hold the
+// nParams values c was made for: it is Eval(params, rnd) != 0, neither drawing nor failing.
+func (c Cond) Holds(params []int) bool {
+	// Math.round gives 0 exactly for x in [-0.5, 0.5); a pure formula never gives NaN.
+	x := c.code.eval(params)
+	return x >= 0.5 || x < -0.5
+}
+
 // run runs the formula's stack program; short is as for the function run.
 func (e *Expr) run(params []int, rnd Random, short bool) (float64, error) {
 	// The stack lives in a fixed array sized to the formula, so evaluation does not allocate;

@@ -644,6 +644,9 @@ func TestCondForm(t *testing.T) {
 		if e.cond == nil {
 			continue
 		}
+		if _, ok := e.Cond(3); ok != e.Pure(3) {
+			t.Errorf("%q: Cond %v, want %v", tt.src, ok, e.Pure(3))
+		}
 		for n := 0; n < 200; n++ {
 			params := []int{rnd.Random(12) - 3, rnd.Random(30) - 5, rnd.Random(60)}
 			stack := make([]float64, e.maxStack)
@@ -654,6 +657,9 @@ func TestCondForm(t *testing.T) {
 			v, err := e.Eval(params, nil)
 			if ok, terr := e.Test(params, nil); ok != (v != 0) || (terr == nil) != (err == nil) {
 				t.Fatalf("%q %v: Test %v, %v; Eval %v, %v", tt.src, params, ok, terr, v, err)
+			}
+			if c, ok := e.Cond(len(params)); ok && (err != nil || c.Holds(params) != (v != 0)) {
+				t.Fatalf("%q %v: Holds %v; Eval %v, %v", tt.src, params, c.Holds(params), v, err)
 			}
 		}
 	}

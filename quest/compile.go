@@ -224,6 +224,9 @@ type location struct {
 	out      []int32
 	outOrder []int32
 	exits    []exit
+	// plain tells that every exit is plain (see exit.plain): which jumps can be taken is
+	// decided by their formulas alone, which neither draw nor fail.
+	plain bool
 	// allOut tells that every jump of out is always a candidate: none leads to a location
 	// with a visit limit, or can be hidden by the old-TGE rule (see jump.dest).
 	allOut bool
@@ -274,6 +277,9 @@ type exit struct {
 	// pass is the parsed formulaToPass; nil when the formula is empty or did not parse.
 	pass  *formula.Expr
 	conds []cond // the jump's conditions
+	// test is pass as a formula.Cond when isTest (see location.plain).
+	test   formula.Cond
+	isTest bool
 	// priority and alwaysShow are the jump's.
 	priority float64
 	jump     int32 // index of the jump in Quest.jumps
@@ -293,11 +299,18 @@ func (q *Quest) newExit(k int32) exit {
 	if j.pass.src != "" {
 		if j.pass.err == nil && j.pass.e != nil {
 			x.pass = j.pass.e
+			x.test, x.isTest = x.pass.Cond(len(q.params))
 		} else {
 			x.broken = true
 		}
 	}
 	return x
+}
+
+// plain reports whether the jump of exit x can be taken exactly when its formulaToPass, if
+// any, holds, and the formula is a formula.Cond: the jump has no conditions and no count limit.
+func (x *exit) plain() bool {
+	return len(x.conds) == 0 && !x.limited && !x.broken && (x.pass == nil || x.isTest)
 }
 
 // expr is a formula of the quest, parsed at compile time. A formula that failed to parse keeps
@@ -567,7 +580,7 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 func (q *Quest) candidates() {
 	for i := range q.locs {
 		l := &q.locs[i]
-		l.allOut, l.oneOrder, l.oneKey = true, true, -1
+		l.allOut, l.oneOrder, l.oneKey, l.plain = true, true, -1, true
 		if len(l.out) > 0 {
 			l.oneKey = q.jumps[l.out[0]].textKey
 		}
@@ -580,6 +593,7 @@ func (q *Quest) candidates() {
 			j := &q.jumps[k]
 			l.outOrder[n] = j.order
 			l.exits[n] = q.newExit(k)
+			l.plain = l.plain && l.exits[n].plain()
 			if j.order != l.outOrder[0] {
 				l.oneOrder = false
 			}

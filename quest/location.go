@@ -3,6 +3,7 @@ package quest
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/questbot/questbot/formula"
@@ -44,6 +45,7 @@ type engine struct {
 	cand   []int32 // candidate jumps of the current location (positions in its out), sorted
 	active []bool  // their active flags, parallel to cand
 	kept   []int32 // positions in cand kept after grouping by text
+	act    []int32 // positions in cand of the active members of a text group
 	ord    []int32 // showing orders, parallel to cand while sorting
 	ties   []int32 // positions of tied jumps while sorting
 	keys   []int32 // text keys, parallel to cand while grouping
@@ -513,13 +515,22 @@ func (e *engine) enterLocation() (int, bool, error) {
 	e.sortJumps(l)
 
 	// 7. Which jumps can be taken.
-	e.active = e.active[:0]
-	for _, pos := range e.cand {
-		a, err := e.jumpActive(&l.exits[pos])
-		if err != nil {
-			return 0, false, err
+	active := slices.Grow(e.active[:0], len(e.cand))[:len(e.cand)]
+	e.active = active
+	if l.plain {
+		vals := s.Params
+		for i, pos := range e.cand {
+			x := &l.exits[pos]
+			active[i] = x.pass == nil || x.test.Holds(vals)
 		}
-		e.active = append(e.active, a)
+	} else {
+		for i, pos := range e.cand {
+			a, err := e.jumpActive(&l.exits[pos])
+			if err != nil {
+				return 0, false, err
+			}
+			active[i] = a
+		}
 	}
 
 	// 8. One jump per text, 9. the offered list.
@@ -871,38 +882,40 @@ func (e *engine) keepOne(l *location, i int, g textGroup, keys []int32, key int3
 		}
 		return
 	}
-	maxPrio := 0.0
+	// The active members, in order.
+	act := e.act[:0]
 	for p := i; p < len(cand); p++ {
 		if active[p] && (keys == nil || keys[p] == key) {
-			if pr := l.exits[cand[p]].priority; pr > maxPrio {
-				maxPrio = pr
-			}
+			act = append(act, int32(p))
+		}
+	}
+	e.act = act
+	maxPrio := 0.0
+	for _, p := range act {
+		if pr := l.exits[cand[p]].priority; pr > maxPrio {
+			maxPrio = pr
 		}
 	}
 	// The jumps not too unlikely: active, priority·100 ≥ the maximum (under TopPriority,
 	// priority = the maximum).
-	sum, last := 0.0, -1
-	for p := i; p < len(cand); p++ {
-		if active[p] && (keys == nil || keys[p] == key) {
-			if pr := l.exits[cand[p]].priority; e.likely(pr, maxPrio) {
-				sum = pr + sum
-				last = p
-			}
+	sum, last := 0.0, int32(-1)
+	for _, p := range act {
+		if pr := l.exits[cand[p]].priority; e.likely(pr, maxPrio) {
+			sum = pr + sum
+			last = p
 		}
 	}
 	r := float64(e.rnd.Random(1_000_000)) / 1_000_000 * sum
-	for p := i; p < len(cand); p++ {
-		if active[p] && (keys == nil || keys[p] == key) {
-			pr := l.exits[cand[p]].priority
-			if !e.likely(pr, maxPrio) {
-				continue
-			}
-			if pr >= r || p == last {
-				e.kept = append(e.kept, int32(p))
-				break
-			}
-			r -= pr
+	for _, p := range act {
+		pr := l.exits[cand[p]].priority
+		if !e.likely(pr, maxPrio) {
+			continue
 		}
+		if pr >= r || p == last {
+			e.kept = append(e.kept, p)
+			break
+		}
+		r -= pr
 	}
 }
 
