@@ -1,6 +1,7 @@
 package formula
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -44,16 +45,18 @@ type Expr struct {
 // The code keeps one value, the accumulator, instead of a stack, and lies in one slice, so
 // that evaluating it reads one place in memory. A term is a load (opNumber, opParam, or an
 // operation carrying both its operands) followed by operations carrying a literal right
-// operand, each replacing the accumulator a by a op val. "l and r" is the code of l, opSkipFalse
-// over the rest, the code of r and, unless r always gives 0 or 1 (a comparison does), opBool;
-// "l or r" the same with opSkipTrue. opSkipFalse and opSkipTrue set the accumulator to 0 or 1
-// when they skip, and opBool turns it into 0 or 1, which is what `and` and `or` give.
+// operand, each replacing the accumulator a by a op val. A chain "a and b and c" is the code of
+// its operands (see appendCond for their order), each but the first preceded by opSkipFalse to
+// the end of the chain, then, unless the last operand always gives 0 or 1 (a comparison does),
+// opBool; a chain of `or` the same with opSkipTrue. opSkipFalse and opSkipTrue set the
+// accumulator to 0 or 1 when they skip, and opBool turns it into 0 or 1, which is what `and`
+// and `or` give.
 type cond []instr
 
 // condOf returns the cond code of n, or nil when n does not have the form. prog is the stack
 // code of n; a term's stack code is its cond code.
 func condOf(n *node, prog []instr) cond {
-	if n.kind != nodeBinary || (n.op != tkAnd && n.op != tkOr) {
+	if !isAndOr(n) {
 		if !isTerm(prog) {
 			return nil
 		}
@@ -105,33 +108,60 @@ func boolean(code cond) bool {
 }
 
 // appendCond appends the cond code of n to code and reports whether n has the form.
+//
+// The operands of a chain of one operator ("a and b and c") are evaluated shortest first: they
+// have no effect, so their order changes nothing but how soon the chain is decided, and a short
+// operand decides it as often as a long one, only sooner.
 func appendCond(code cond, n *node) (cond, bool) {
-	if n.kind == nodeBinary && (n.op == tkAnd || n.op == tkOr) {
-		code, ok := appendCond(code, n.left)
+	if !isAndOr(n) {
+		c := &compiler{}
+		c.node(n)
+		if !isTerm(c.prog) {
+			return nil, false
+		}
+		return append(code, c.prog...), true
+	}
+	var parts []cond
+	for _, o := range chain(n, n.op, nil) {
+		part, ok := appendCond(nil, o)
 		if !ok {
 			return nil, false
 		}
-		at := len(code)
-		skip := opSkipFalse
-		if n.op == tkOr {
-			skip = opSkipTrue
+		parts = append(parts, part)
+	}
+	slices.SortStableFunc(parts, func(a, b cond) int { return cmp.Compare(len(a), len(b)) })
+	skip := opSkipFalse
+	if n.op == tkOr {
+		skip = opSkipTrue
+	}
+	var skips []int
+	for i, part := range parts {
+		if i > 0 {
+			skips = append(skips, len(code))
+			code = append(code, instr{op: skip})
 		}
-		code = append(code, instr{op: skip})
-		if code, ok = appendCond(code, n.right); !ok {
-			return nil, false
-		}
-		if !boolean(code[at+1:]) {
-			code = append(code, instr{op: opBool})
-		}
+		code = append(code, part...)
+	}
+	if !boolean(parts[len(parts)-1]) {
+		code = append(code, instr{op: opBool})
+	}
+	for _, at := range skips {
 		code[at].arg = int32(len(code) - at - 1)
-		return code, true
 	}
-	c := &compiler{}
-	c.node(n)
-	if !isTerm(c.prog) {
-		return nil, false
+	return code, true
+}
+
+// isAndOr reports whether n is an `and` or an `or`.
+func isAndOr(n *node) bool {
+	return n.kind == nodeBinary && (n.op == tkAnd || n.op == tkOr)
+}
+
+// chain appends to list the operands of the chain of operator op rooted at n, left to right.
+func chain(n *node, op tokenKind, list []*node) []*node {
+	if n.kind != nodeBinary || n.op != op {
+		return append(list, n)
 	}
-	return append(code, c.prog...), true
+	return chain(n.right, op, chain(n.left, op, list))
 }
 
 // isTerm reports whether prog is the code of a term: a load, then operations with literals.
