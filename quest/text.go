@@ -1,7 +1,6 @@
 package quest
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"sync"
@@ -334,7 +333,18 @@ func (t *substituter) appendValue(buf []byte, p *part) ([]byte, error) {
 // inertDisplay reports whether an inserted display string leaves the later stages of the
 // substitution alone: it holds no [d tag and no brace.
 func inertDisplay(b []byte) bool {
-	return !bytes.Contains(b, []byte("[d")) && !bytes.ContainsAny(b, "{}")
+	// One pass over the string, which is short: searching it once per pattern costs more.
+	for i, c := range b {
+		switch c {
+		case '{', '}':
+			return false
+		case '[':
+			if i+1 < len(b) && b[i+1] == 'd' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // appendStaged appends the text x substituted stage by stage.
