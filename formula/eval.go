@@ -348,6 +348,19 @@ func (c Cond) Holds(params []int) bool {
 	return x >= 0.5 || x < -0.5
 }
 
+// Equality reports whether the condition is "[pN] = x" for a literal x, and returns N-1 and x:
+// the condition then holds exactly when float64(params[N-1]) == x.
+func (c Cond) Equality() (param int, x float64, ok bool) {
+	if len(c.code) != 1 {
+		return 0, 0, false
+	}
+	in := c.code[0]
+	if in.op != opEquals || !in.param || !in.lit {
+		return 0, 0, false
+	}
+	return int(in.arg), in.val, true
+}
+
 // run runs the formula's stack program; short is as for the function run.
 func (e *Expr) run(params []int, rnd Random, short bool) (float64, error) {
 	// The stack lives in a fixed array sized to the formula, so evaluation does not allocate;

@@ -617,6 +617,8 @@ func TestCondForm(t *testing.T) {
 		{"0", true},
 		{"[p2]", true},
 		{"[p2] = 5", true},
+		{"[p3]=12", true},
+		{"[p1] = -1", true},
 		{"([p3] div 10) > 0 and ([p3] div 10) <= 3 and ([p1] = 0 or ([p1] = 4 and [p2] < 10))", true},
 		{"[p1] * 2 - 7 >= 1 or 0", true},
 		{"[p2] <= -1 and [p2] > - -2 or [p1] = -0", true},
@@ -658,8 +660,12 @@ func TestCondForm(t *testing.T) {
 			if ok, terr := e.Test(params, nil); ok != (v != 0) || (terr == nil) != (err == nil) {
 				t.Fatalf("%q %v: Test %v, %v; Eval %v, %v", tt.src, params, ok, terr, v, err)
 			}
-			if c, ok := e.Cond(len(params)); ok && (err != nil || c.Holds(params) != (v != 0)) {
+			c, ok := e.Cond(len(params))
+			if ok && (err != nil || c.Holds(params) != (v != 0)) {
 				t.Fatalf("%q %v: Holds %v; Eval %v, %v", tt.src, params, c.Holds(params), v, err)
+			}
+			if p, x, eq := c.Equality(); eq && (float64(params[p]) == x) != (v != 0) {
+				t.Fatalf("%q %v: Equality [p%d] = %v; Eval %v", tt.src, params, p+1, x, v)
 			}
 		}
 	}
@@ -752,5 +758,38 @@ func TestJSMod(t *testing.T) {
 				t.Errorf("jsMod(%v, %v) = %v, want %v", a, b, got, want)
 			}
 		}
+	}
+}
+
+// TestEquality checks which conditions are recognised as a parameter equal to a literal.
+func TestEquality(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src   string
+		param int
+		x     float64
+		ok    bool
+	}{
+		{"[p23]=7", 22, 7, true},
+		{"[p1] = -2", 0, -2, true},
+		{"[p1] = 2,5", 0, 2.5, true},
+		{"[p1] <> 2", 0, 0, false},
+		{"[p1] = 2 and [p2] = 3", 0, 0, false},
+		{"[p1] + 1 = 2", 0, 0, false},
+		{"2 = [p1]", 0, 0, false},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		c, _ := e.Cond(30) // the zero Cond when the formula is none
+		p, x, ok := c.Equality()
+		if ok != tt.ok || ok && (p != tt.param || x != tt.x) {
+			t.Errorf("%q: Equality %d, %v, %v; want %d, %v, %v", tt.src, p, x, ok, tt.param, tt.x, tt.ok)
+		}
+	}
+	if _, _, ok := (Cond{}).Equality(); ok {
+		t.Error("the zero Cond is an equality")
 	}
 }

@@ -227,6 +227,10 @@ type location struct {
 	// plain tells that every exit is plain (see exit.plain): which jumps can be taken is
 	// decided by their formulas alone, which neither draw nor fail.
 	plain bool
+	// switchOn is the parameter of a plain location whose exits all have a formula
+	// "[pN] = x" with one N, -1 for other locations; cases are then the values x, by exit.
+	switchOn int
+	cases    []float64
 	// allOut tells that every jump of out is always a candidate: none leads to a location
 	// with a visit limit, or can be hidden by the old-TGE rule (see jump.dest).
 	allOut bool
@@ -580,7 +584,7 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 func (q *Quest) candidates() {
 	for i := range q.locs {
 		l := &q.locs[i]
-		l.allOut, l.oneOrder, l.oneKey, l.plain = true, true, -1, true
+		l.allOut, l.oneOrder, l.oneKey, l.plain, l.switchOn = true, true, -1, true, -1
 		if len(l.out) > 0 {
 			l.oneKey = q.jumps[l.out[0]].textKey
 		}
@@ -604,7 +608,31 @@ func (q *Quest) candidates() {
 				l.allOut = false
 			}
 		}
+		if l.plain {
+			l.switchOn, l.cases = switchOf(l.exits)
+		}
 	}
+}
+
+// switchOf returns the parameter N-1 and the values x when every exit's formula is
+// "[pN] = x" for one N, else -1 and nil.
+func switchOf(exits []exit) (int, []float64) {
+	if len(exits) == 0 {
+		return -1, nil
+	}
+	on := -1
+	cases := make([]float64, len(exits))
+	for k := range exits {
+		if !exits[k].isTest {
+			return -1, nil
+		}
+		p, x, ok := exits[k].test.Equality()
+		if !ok || (on >= 0 && p != on) {
+			return -1, nil
+		}
+		on, cases[k] = p, x
+	}
+	return on, cases
 }
 
 // compileChanges keeps the changes that differ from the default, in parameter order, and parses

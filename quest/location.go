@@ -517,13 +517,19 @@ func (e *engine) enterLocation() (int, bool, error) {
 	// 7. Which jumps can be taken.
 	active := slices.Grow(e.active[:0], len(e.cand))[:len(e.cand)]
 	e.active = active
-	if l.plain {
+	switch {
+	case l.switchOn >= 0:
+		v := float64(s.Params[l.switchOn])
+		for i, pos := range e.cand {
+			active[i] = l.cases[pos] == v
+		}
+	case l.plain:
 		vals := s.Params
 		for i, pos := range e.cand {
 			x := &l.exits[pos]
 			active[i] = x.pass == nil || x.test.Holds(vals)
 		}
-	} else {
+	default:
 		for i, pos := range e.cand {
 			a, err := e.jumpActive(&l.exits[pos])
 			if err != nil {
