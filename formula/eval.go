@@ -185,27 +185,25 @@ func (c cond) eval(params []int) float64 {
 	var v float64
 	for pc := 0; pc < len(c); pc++ {
 		in := &c[pc]
-		switch in.op {
-		case opNumber:
-			v = in.val
-			continue
-		case opParam:
-			v = float64(params[in.arg])
-			continue
-		case opSkipFalse:
-			if !truthy(v) {
-				v = 0
-				pc += int(in.arg)
+		if in.op < opAdd {
+			switch in.op {
+			case opNumber:
+				v = in.val
+			case opParam:
+				v = float64(params[in.arg])
+			case opSkipFalse:
+				if !truthy(v) {
+					v = 0
+					pc += int(in.arg)
+				}
+			case opSkipTrue:
+				if truthy(v) {
+					v = 1
+					pc += int(in.arg)
+				}
+			case opBool:
+				v = b2f(truthy(v))
 			}
-			continue
-		case opSkipTrue:
-			if truthy(v) {
-				v = 1
-				pc += int(in.arg)
-			}
-			continue
-		case opBool:
-			v = b2f(truthy(v))
 			continue
 		}
 		// An operation with a literal, on the accumulator or on the parameter it carries.
