@@ -282,16 +282,15 @@ type exit struct {
 	pass  *formula.Expr
 	conds []cond // the jump's conditions
 	// test is pass as a formula.Cond when isTest (see location.plain).
-	test   formula.Cond
-	isTest bool
-	// priority and alwaysShow are the jump's.
-	priority float64
-	jump     int32 // index of the jump in Quest.jumps
-	textKey  int32 // the jump's textKey
+	test     formula.Cond
+	isTest   bool
+	priority float64 // the jump's priority
+	jump     int32   // index of the jump in Quest.jumps
+	textKey  int32   // the jump's textKey
 	// limited tells that the jump has a count limit; broken that its formulaToPass did not
 	// parse, so that evaluating it fails.
 	limited, broken bool
-	alwaysShow      bool
+	alwaysShow      bool // the jump's alwaysShow
 	hasText         bool // the jump's text is not empty
 }
 
