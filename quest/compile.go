@@ -663,6 +663,13 @@ func compileChanges(src []qmm.ParamChange, tc *textCompiler, w where) changeSet 
 				w.param = p
 				cc.formula = newExpr(c.Formula, w)
 			}
+			// A formula that reads no parameter, draws nothing and cannot fail ("400") always
+			// gives the same value: the change sets that value.
+			if x := cc.formula; x != nil && x.err == nil && x.e.Pure(0) {
+				if v, err := x.e.Eval(nil, nil); err == nil {
+					cc.kind, cc.amount, cc.formula = changeValue, v, nil
+				}
+			}
 		default:
 			cc.kind = changeAdd
 		}
