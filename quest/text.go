@@ -32,7 +32,10 @@ type text struct {
 	// evaluated (as the staged substitution does): some formula may draw or fail.
 	late   bool
 	staged bool // render runs the staged substitution
-	parts  []part
+	// inert tells that every rendering of the text is inert as a display string (see
+	// inertDisplay), so that inserting it needs no check.
+	inert bool
+	parts []part
 }
 
 // Kinds of text parts.
@@ -130,7 +133,32 @@ func (c *textCompiler) text(src string, diamond int) *text {
 			t.late = t.display
 		}
 	}
+	t.inert = inertText(t)
 	return t
+}
+
+// inertText reports whether every rendering of t is inert as a display string: t is its source
+// (plain) or is substituted part by part into literals that hold no [d tag and no brace and do
+// not end with "[", and numbers (formulas and [pN]), which are written after clr.
+func inertText(t *text) bool {
+	switch {
+	case t.plain:
+		return inertDisplay([]byte(t.src))
+	case t.staged || t.late || t.tags || t.display:
+		return false
+	}
+	for _, p := range t.parts {
+		switch p.kind {
+		case partLiteral:
+			if !inertDisplay([]byte(p.lit)) || strings.HasSuffix(p.lit, "[") {
+				return false
+			}
+		case partFormula, partParam:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // displayTags replaces the [dN] tags of s by displayMark and returns their parts, in order. It
@@ -298,7 +326,7 @@ func (t *substituter) renderTo(buf []byte, x *text, depth int) ([]byte, error) {
 			if buf, err = t.renderTo(buf, p.display[r], depth+1); err != nil {
 				return buf, err
 			}
-			if !inertDisplay(buf[at:]) {
+			if !p.display[r].inert && !inertDisplay(buf[at:]) {
 				*a = saved
 				return t.appendStaged(buf[:start], x, depth)
 			}
@@ -379,7 +407,7 @@ func (t *substituter) renderLate(buf []byte, x *text, depth int, a *alea.Alea) (
 		if err != nil {
 			return buf, err
 		}
-		if !inertDisplay(inner) {
+		if !p.display[r].inert && !inertDisplay(inner) {
 			*a = saved
 			return t.appendStaged(buf, x, depth)
 		}
