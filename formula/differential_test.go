@@ -119,4 +119,17 @@ func (c *diffCase) check(t *testing.T) {
 	if !slices.Equal(rec.log, wantDraws) {
 		t.Errorf("%q: draws %v, want %v", c.Expr, rec.log, wantDraws)
 	}
+	// Test decides as Eval does, with the same draws and the same error.
+	if e, perr := Parse(c.Expr); perr == nil {
+		rec2 := &recorder{a: alea.New(c.Seed)}
+		ok, terr := e.Test(c.Params, rec2)
+		if (terr == nil) != (err == nil) || err != nil && terr.Error() != err.Error() ||
+			err == nil && ok != (got != 0) || !slices.Equal(rec2.log, rec.log) {
+			t.Errorf("%q: Test %v, %v, draws %v; Eval %d, %v, draws %v", c.Expr, ok, terr,
+				rec2.log, got, err, rec.log)
+		}
+		if cd, ok := e.Cond(len(c.Params)); ok && (err != nil || cd.Holds(c.Params) != (got != 0)) {
+			t.Errorf("%q: Holds %v; Eval %d, %v", c.Expr, cd.Holds(c.Params), got, err)
+		}
+	}
 }

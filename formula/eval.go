@@ -1,6 +1,7 @@
 package formula
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"strings"
@@ -30,80 +31,227 @@ type Expr struct {
 	// pure tells that the program makes no draw and has no infinite literal, the only source
 	// of a NaN result.
 	pure bool
-	// cond is the formula in the form evaluated without the stack, nil when it has no such
-	// form (see cond).
-	cond *cond
+	// cond is the formula's code in the form evaluated without the stack, nil when it has no
+	// such form (see cond).
+	cond cond
 }
 
-// cond is a formula, or a part of one, made of terms joined by `and` and `or`, where a term is
-// a literal or a parameter followed by operations with literals ("[p3] div 10 >= 2"). Such a
+// cond is the code of a formula made of terms joined by `and` and `or`, where a term is a
+// literal or a parameter followed by operations with literals ("[p3] div 10 >= 2"). Such a
 // formula draws nothing and, when every parameter it reads is there, cannot fail, so `and`
-// and `or` may skip their right side once the left one decides; the terms are evaluated
-// without a stack. Most conditions of quests have this form.
-type cond struct {
-	op          opcode // opAnd or opOr; for a term, op is opNumber
-	left, right *cond
-	term        []instr // a term: a push (opNumber, opParam or an operation carrying both operands), then operations carrying a literal
-}
+// and `or` may skip their right side once the left one decides. Most conditions of quests have
+// this form.
+//
+// The code keeps one value, the accumulator, instead of a stack, and lies in one slice, so
+// that evaluating it reads one place in memory. A term is a load (opNumber, opParam, or an
+// operation carrying both its operands) followed by operations carrying a literal right
+// operand, each replacing the accumulator a by a op val. A chain "a and b and c" is the code of
+// its operands (see appendCond for their order), each but the first preceded by opSkipFalse to
+// the end of the chain, then, unless the last operand always gives 0 or 1 (a comparison does),
+// opBool; a chain of `or` the same with opSkipTrue. opSkipFalse and opSkipTrue set the
+// accumulator to 0 or 1 when they skip, and opBool turns it into 0 or 1, which is what `and`
+// and `or` give.
+type cond []instr
 
-// condOf returns the cond form of n, or nil.
-func condOf(n *node, prog []instr) *cond {
-	if n.kind == nodeBinary && (n.op == tkAnd || n.op == tkOr) {
-		l, r := condOf(n.left, nil), condOf(n.right, nil)
-		if l == nil || r == nil {
+// condOf returns the cond code of n, or nil when n does not have the form. prog is the stack
+// code of n; a term's stack code is its cond code.
+func condOf(n *node, prog []instr) cond {
+	if !isAndOr(n) {
+		if !isTerm(prog) {
 			return nil
 		}
-		op := opAnd
-		if n.op == tkOr {
-			op = opOr
-		}
-		return &cond{op: op, left: l, right: r}
+		return cond(prog)
 	}
-	if prog == nil {
+	code, ok := appendCond(nil, n)
+	if !ok {
+		return nil
+	}
+	code.thread()
+	return slices.Clip(code)
+}
+
+// thread makes every skip go straight to where the code it lands on would send it on: once
+// opSkipFalse has skipped, the value is 0, so a later opSkipFalse skips too while opSkipTrue
+// and opBool do nothing (and the other way round after opSkipTrue). Chains of `and` (or of
+// `or`) then leave at once when one side decides.
+func (c cond) thread() {
+	for i := range c {
+		skip := c[i].op
+		if skip != opSkipFalse && skip != opSkipTrue {
+			continue
+		}
+		to := i + 1 + int(c[i].arg)
+		for to < len(c) {
+			switch c[to].op {
+			case skip:
+				to += 1 + int(c[to].arg)
+				continue
+			case opSkipFalse, opSkipTrue, opBool:
+				to++
+				continue
+			}
+			break
+		}
+		c[i].arg = int32(to - i - 1)
+	}
+}
+
+// boolean reports whether the cond code of a term, `and` or `or` leaves 0 or 1 whatever the
+// parameters: it ends with a comparison, `and`, `or` or opBool (the skips of an `and` or `or`
+// leave 0 or 1 too).
+func boolean(code cond) bool {
+	if len(code) == 0 {
+		return false
+	}
+	op := code[len(code)-1].op
+	return op >= opGreaterEq || op == opBool
+}
+
+// appendCond appends the cond code of n to code and reports whether n has the form.
+//
+// The operands of a chain of one operator ("a and b and c") are evaluated shortest first: they
+// have no effect, so their order changes nothing but how soon the chain is decided, and a short
+// operand decides it as often as a long one, only sooner.
+func appendCond(code cond, n *node) (cond, bool) {
+	if !isAndOr(n) {
 		c := &compiler{}
 		c.node(n)
-		prog = slices.Clip(c.prog)
+		if !isTerm(c.prog) {
+			return nil, false
+		}
+		return append(code, c.prog...), true
 	}
+	var parts []cond
+	for _, o := range chain(n, n.op, nil) {
+		part, ok := appendCond(nil, o)
+		if !ok {
+			return nil, false
+		}
+		parts = append(parts, part)
+	}
+	slices.SortStableFunc(parts, func(a, b cond) int { return cmp.Compare(len(a), len(b)) })
+	skip := opSkipFalse
+	if n.op == tkOr {
+		skip = opSkipTrue
+	}
+	var skips []int
+	for i, part := range parts {
+		if i > 0 {
+			skips = append(skips, len(code))
+			code = append(code, instr{op: skip})
+		}
+		code = append(code, part...)
+	}
+	if !boolean(parts[len(parts)-1]) {
+		code = append(code, instr{op: opBool})
+	}
+	for _, at := range skips {
+		code[at].arg = int32(len(code) - at - 1)
+	}
+	return code, true
+}
+
+// isAndOr reports whether n is an `and` or an `or`.
+func isAndOr(n *node) bool {
+	return n.kind == nodeBinary && (n.op == tkAnd || n.op == tkOr)
+}
+
+// chain appends to list the operands of the chain of operator op rooted at n, left to right.
+func chain(n *node, op tokenKind, list []*node) []*node {
+	if n.kind != nodeBinary || n.op != op {
+		return append(list, n)
+	}
+	return chain(n.right, op, chain(n.left, op, list))
+}
+
+// isTerm reports whether prog is the code of a term: a load, then operations with literals.
+func isTerm(prog []instr) bool {
 	if len(prog) == 0 {
-		return nil
+		return false
 	}
 	if in := prog[0]; in.op != opNumber && in.op != opParam && !(in.param && in.lit) {
-		return nil
+		return false
 	}
 	for _, in := range prog[1:] {
 		if in.op < opAdd || !in.lit || in.param {
-			return nil
+			return false
 		}
 	}
-	return &cond{op: opNumber, term: prog}
+	return true
 }
 
 // eval evaluates c with every parameter it reads in params.
-func (c *cond) eval(params []int) float64 {
-	switch c.op {
-	case opAnd:
-		if !truthy(c.left.eval(params)) {
-			return 0
-		}
-		return b2f(truthy(c.right.eval(params)))
-	case opOr:
-		if truthy(c.left.eval(params)) {
-			return 1
-		}
-		return b2f(truthy(c.right.eval(params)))
-	}
-	in := &c.term[0]
+func (c cond) eval(params []int) float64 {
 	var v float64
-	switch {
-	case in.op == opNumber:
-		v = in.val
-	case in.op == opParam:
-		v = float64(params[in.arg])
-	default:
-		v = binary(in.op, float64(params[in.arg]), in.val)
-	}
-	for i := 1; i < len(c.term); i++ {
-		v = binary(c.term[i].op, v, c.term[i].val)
+	for pc := 0; pc < len(c); pc++ {
+		in := &c[pc]
+		if in.op < opAdd {
+			switch in.op {
+			case opNumber:
+				v = in.val
+			case opParam:
+				v = float64(params[in.arg])
+			case opSkipFalse:
+				if !truthy(v) {
+					v = 0
+					pc += int(in.arg)
+				}
+			case opSkipTrue:
+				if truthy(v) {
+					v = 1
+					pc += int(in.arg)
+				}
+			case opBool:
+				v = b2f(truthy(v))
+			}
+			continue
+		}
+		// An operation with a literal, on the accumulator or on the parameter it carries.
+		// The switch of binary, written out as in run; TestBinaryInRun checks that the
+		// three agree.
+		a, b := v, in.val
+		if in.param {
+			a = float64(params[in.arg])
+		}
+		switch in.op {
+		case opAdd:
+			v = clamp(a + b)
+		case opSub:
+			v = clamp(a - b)
+		case opMul:
+			v = clamp(a * b)
+		case opSlash:
+			v = byZero(a)
+			if b != 0 {
+				v = clamp(a / b)
+			}
+		case opDiv:
+			v = byZero(a)
+			if b != 0 {
+				v = clamp(math.Trunc(a / b))
+			}
+		case opMod:
+			v = byZero(a)
+			if b != 0 {
+				v = clamp(jsMod(a, b))
+			}
+		case opGreaterEq:
+			v = b2f(a >= b)
+		case opGreater:
+			v = b2f(a > b)
+		case opLessEq:
+			v = b2f(a <= b)
+		case opLess:
+			v = b2f(a < b)
+		case opEquals:
+			v = b2f(a == b)
+		case opNotEquals:
+			v = b2f(a != b)
+		case opAnd:
+			v = b2f(truthy(a) && truthy(b))
+		case opOr:
+			v = b2f(truthy(a) || truthy(b))
+		}
 	}
 	return v
 }
@@ -151,24 +299,79 @@ func (e *Expr) Eval(params []int, rnd Random) (int, error) {
 	if e.cond != nil && short {
 		return jsRound(e.cond.eval(params))
 	}
-	// The stack lives in a fixed array sized to the formula, so evaluation does not allocate;
-	// most formulas need a handful of slots, and clearing a large array costs time on every call.
-	var v float64
-	var err error
-	switch {
-	case e.maxStack <= 8:
-		var buf [8]float64
-		v, err = run(e.prog, buf[:], params, rnd, short)
-	case e.maxStack <= 64:
-		var buf [64]float64
-		v, err = run(e.prog, buf[:], params, rnd, short)
-	default:
-		v, err = run(e.prog, make([]float64, e.maxStack), params, rnd, short)
-	}
+	v, err := e.run(params, rnd, short)
 	if err != nil {
 		return 0, err
 	}
 	return jsRound(v)
+}
+
+// Test reports whether the formula's value is non-zero: it is Eval(params, rnd) != 0, with
+// the same draws and errors, but a condition (the cond form) is decided without rounding its
+// value to an int.
+func (e *Expr) Test(params []int, rnd Random) (bool, error) {
+	if e != nil && e.cond != nil && e.minParam >= 0 && int(e.maxParam) < len(params) {
+		// Math.round gives 0 exactly for x in [-0.5, 0.5). A NaN is an error, which Eval
+		// reports.
+		if x := e.cond.eval(params); x == x {
+			return x >= 0.5 || x < -0.5, nil
+		}
+	}
+	v, err := e.Eval(params, rnd)
+	return v != 0, err
+}
+
+// Cond is a condition ready to be decided many times over: a formula that has the cond form
+// (terms, each a literal or a parameter followed by operations with literals, joined by `and`
+// and `or`), draws nothing and cannot fail for a given number of parameters. The zero Cond is
+// not a condition; see [Expr.Cond].
+type Cond struct {
+	code cond
+}
+
+// Cond returns the formula as a Cond for params of length nParams, and whether it is one: a
+// formula that draws or may fail, or that has no cond form, is not.
+func (e *Expr) Cond(nParams int) (Cond, bool) {
+	if !e.Pure(nParams) || e.cond == nil {
+		return Cond{}, false
+	}
+	return Cond{code: e.cond}, true
+}
+
+// Holds reports whether the condition's value is non-zero for params, which must hold the
+// nParams values c was made for: it is Eval(params, rnd) != 0, neither drawing nor failing.
+func (c Cond) Holds(params []int) bool {
+	// Math.round gives 0 exactly for x in [-0.5, 0.5); a pure formula never gives NaN.
+	x := c.code.eval(params)
+	return x >= 0.5 || x < -0.5
+}
+
+// Equality reports whether the condition is "[pN] = x" for a literal x, and returns N-1 and x:
+// the condition then holds exactly when float64(params[N-1]) == x.
+func (c Cond) Equality() (param int, x float64, ok bool) {
+	if len(c.code) != 1 {
+		return 0, 0, false
+	}
+	in := c.code[0]
+	if in.op != opEquals || !in.param || !in.lit {
+		return 0, 0, false
+	}
+	return int(in.arg), in.val, true
+}
+
+// run runs the formula's stack program; short is as for the function run.
+func (e *Expr) run(params []int, rnd Random, short bool) (float64, error) {
+	// The stack lives in a fixed array sized to the formula, so evaluation does not allocate;
+	// most formulas need a handful of slots, and clearing a large array costs time on every call.
+	switch {
+	case e.maxStack <= 8:
+		var buf [8]float64
+		return run(e.prog, buf[:], params, rnd, short)
+	case e.maxStack <= 64:
+		var buf [64]float64
+		return run(e.prog, buf[:], params, rnd, short)
+	}
+	return run(e.prog, make([]float64, e.maxStack), params, rnd, short)
 }
 
 // jsRound is JavaScript's Math.round converted to int. x − floor(x) is exact in floating
@@ -457,6 +660,7 @@ const (
 	opInSpans                 // pop arg spans, then replace the top x by 1 if x is in one, else 0
 	opSkipFalse               // if the top is false, make it 0 and skip arg instructions
 	opSkipTrue                // if the top is true, make it 1 and skip arg instructions
+	opBool                    // make the top 1 if it is true, else 0 (only in cond code)
 	opAdd                     // the rest pop b, then replace the top a by a op b
 	opSub
 	opMul
@@ -514,17 +718,13 @@ func compile(root *node) *Expr {
 		return &e
 	}
 	// Most formulas are a few instructions long: they share the Expr's allocation, so that
-	// evaluation reads one place in memory.
+	// evaluation reads one place in memory. A term's cond code is its program, shared too.
 	with := &struct {
 		Expr
 		prog [shortProg]instr
-		cond cond
 	}{Expr: e}
 	with.Expr.prog = with.prog[:copy(with.prog[:], c.prog)]
-	if cd := condOf(root, with.Expr.prog); cd != nil {
-		with.cond = *cd
-		with.Expr.cond = &with.cond
-	}
+	with.Expr.cond = condOf(root, with.Expr.prog)
 	return &with.Expr
 }
 

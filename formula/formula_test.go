@@ -606,8 +606,8 @@ func TestPure(t *testing.T) {
 	}
 }
 
-// TestCondForm checks which formulas get the form evaluated without the stack, and that it
-// gives the stack machine's values.
+// TestCondForm checks which formulas get the form evaluated without the stack, that it gives the
+// stack machine's values, and that Test decides as Eval does.
 func TestCondForm(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -617,9 +617,17 @@ func TestCondForm(t *testing.T) {
 		{"0", true},
 		{"[p2]", true},
 		{"[p2] = 5", true},
+		{"[p3]=12", true},
+		{"[p1] = -1", true},
 		{"([p3] div 10) > 0 and ([p3] div 10) <= 3 and ([p1] = 0 or ([p1] = 4 and [p2] < 10))", true},
 		{"[p1] * 2 - 7 >= 1 or 0", true},
 		{"[p2] <= -1 and [p2] > - -2 or [p1] = -0", true},
+		{"[p1] / 4", true},
+		{"[p1] = 0 and [p2] > 1 or [p3] > 25 and [p1] < 3 or [p2] - 4", true},
+		{"([p1] / 4 and [p2] or [p3] / 7) and ([p1] + 1 or [p2] = 3 and [p3] <= 30)", true},
+		{"[p1] > 0 and [p2] > 0 and [p3] > 9 and [p1] - 2 and [p2] mod 3 = 1", true},
+		{"[p2] / 10 + 0,5", true},
+		{"[p2] * " + infLiteral, true},
 		{"[p1] + [p2]", false},
 		{"[p1] = 0 and [p2] > 1 + [p3]", false},
 		{"[p1] = 0 and [1..3]", false},
@@ -638,19 +646,33 @@ func TestCondForm(t *testing.T) {
 		if e.cond == nil {
 			continue
 		}
+		if _, ok := e.Cond(3); ok != e.Pure(3) {
+			t.Errorf("%q: Cond %v, want %v", tt.src, ok, e.Pure(3))
+		}
 		for n := 0; n < 200; n++ {
 			params := []int{rnd.Random(12) - 3, rnd.Random(30) - 5, rnd.Random(60)}
 			stack := make([]float64, e.maxStack)
 			want, err := run(e.prog, stack, params, nil, false)
-			if got := e.cond.eval(params); err != nil || got != want {
+			if got := e.cond.eval(params); err != nil || got != want && (got == got || want == want) {
 				t.Fatalf("%q %v: cond form %v, stack %v (%v)", tt.src, params, got, want, err)
+			}
+			v, err := e.Eval(params, nil)
+			if ok, terr := e.Test(params, nil); ok != (v != 0) || (terr == nil) != (err == nil) {
+				t.Fatalf("%q %v: Test %v, %v; Eval %v, %v", tt.src, params, ok, terr, v, err)
+			}
+			c, ok := e.Cond(len(params))
+			if ok && (err != nil || c.Holds(params) != (v != 0)) {
+				t.Fatalf("%q %v: Holds %v; Eval %v, %v", tt.src, params, c.Holds(params), v, err)
+			}
+			if p, x, eq := c.Equality(); eq && (float64(params[p]) == x) != (v != 0) {
+				t.Fatalf("%q %v: Equality [p%d] = %v; Eval %v", tt.src, params, p+1, x, v)
 			}
 		}
 	}
 }
 
-// TestBinaryInRun checks that the stack machine's binary operations agree with binary, which
-// the cond form uses.
+// TestBinaryInRun checks that the binary operations of the stack machine and of the cond form
+// agree with binary.
 func TestBinaryInRun(t *testing.T) {
 	t.Parallel()
 	vals := []float64{0, math.Copysign(0, -1), 1, -1, 2.5, -7.25, 3, 1e300, -1e300, 2e9, -2e9,
@@ -665,6 +687,10 @@ func TestBinaryInRun(t *testing.T) {
 				got, err := run(prog, make([]float64, 2), nil, nil, false)
 				if want := binary(op, a, b); err != nil || !same(got, want) {
 					t.Errorf("op %d, %v and %v: run %v (%v), binary %v", op, a, b, got, err, want)
+				}
+				code := cond{{op: opNumber, val: a}, {op: op, lit: true, val: b}}
+				if got, want := code.eval(nil), binary(op, a, b); !same(got, want) {
+					t.Errorf("op %d, %v and %v: cond %v, binary %v", op, a, b, got, want)
 				}
 			}
 		}
@@ -732,5 +758,38 @@ func TestJSMod(t *testing.T) {
 				t.Errorf("jsMod(%v, %v) = %v, want %v", a, b, got, want)
 			}
 		}
+	}
+}
+
+// TestEquality checks which conditions are recognised as a parameter equal to a literal.
+func TestEquality(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		src   string
+		param int
+		x     float64
+		ok    bool
+	}{
+		{"[p23]=7", 22, 7, true},
+		{"[p1] = -2", 0, -2, true},
+		{"[p1] = 2,5", 0, 2.5, true},
+		{"[p1] <> 2", 0, 0, false},
+		{"[p1] = 2 and [p2] = 3", 0, 0, false},
+		{"[p1] + 1 = 2", 0, 0, false},
+		{"2 = [p1]", 0, 0, false},
+	}
+	for _, tt := range tests {
+		e, err := Parse(tt.src)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.src, err)
+		}
+		c, _ := e.Cond(30) // the zero Cond when the formula is none
+		p, x, ok := c.Equality()
+		if ok != tt.ok || ok && (p != tt.param || x != tt.x) {
+			t.Errorf("%q: Equality %d, %v, %v; want %d, %v, %v", tt.src, p, x, ok, tt.param, tt.x, tt.ok)
+		}
+	}
+	if _, _, ok := (Cond{}).Equality(); ok {
+		t.Error("the zero Cond is an equality")
 	}
 }

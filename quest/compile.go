@@ -30,6 +30,9 @@ type Quest struct {
 	successText *text
 
 	textKeys int // the number of distinct jump texts (see jump.textKey)
+	// positions are 0, 1, 2, …, as many as the most jumps leaving one location: the
+	// candidates of a location whose jumps all are candidates (see location.allOut).
+	positions []int32
 
 	// texts caches the formulas of texts that are substituted stage by stage (those with
 	// [dN] tags, see text), which are only known once the text is substituted. Keys are
@@ -216,9 +219,18 @@ type location struct {
 	textSel   *expr // nil when the text-select formula is empty
 
 	// out lists the jumps leaving this location (by id), in file order, and outOrder their
-	// showing orders.
+	// showing orders. exits holds, in the same order, what choosing the jumps to offer reads
+	// of them; the player designates a jump leaving the location by its position in out.
 	out      []int32
 	outOrder []int32
+	exits    []exit
+	// plain tells that every exit is plain (see exit.plain): which jumps can be taken is
+	// decided by their formulas alone, which neither draw nor fail.
+	plain bool
+	// switchOn is the parameter of a plain location whose exits all have a formula
+	// "[pN] = x" with one N, -1 for other locations; cases are then the values x, by exit.
+	switchOn int
+	cases    []float64
 	// allOut tells that every jump of out is always a candidate: none leads to a location
 	// with a visit limit, or can be hidden by the old-TGE rule (see jump.dest).
 	allOut bool
@@ -260,6 +272,48 @@ type jump struct {
 	// grouping never handles (see groupJumps).
 	textKey int32
 	media   media
+}
+
+// exit is what choosing the jumps to offer reads of a jump leaving a location. A location keeps
+// the exits of its jumps side by side, so that judging its candidates walks one compact array
+// instead of the jumps themselves, which are large and spread over memory.
+type exit struct {
+	// pass is the parsed formulaToPass; nil when the formula is empty or did not parse.
+	pass  *formula.Expr
+	conds []cond // the jump's conditions
+	// test is pass as a formula.Cond when isTest (see location.plain).
+	test     formula.Cond
+	isTest   bool
+	priority float64 // the jump's priority
+	jump     int32   // index of the jump in Quest.jumps
+	textKey  int32   // the jump's textKey
+	// limited tells that the jump has a count limit; broken that its formulaToPass did not
+	// parse, so that evaluating it fails.
+	limited, broken bool
+	alwaysShow      bool // the jump's alwaysShow
+	hasText         bool // the jump's text is not empty
+}
+
+// newExit returns the exit of jump k.
+func (q *Quest) newExit(k int32) exit {
+	j := &q.jumps[k]
+	x := exit{conds: j.conds, priority: j.priority, jump: k, textKey: j.textKey,
+		limited: j.limit != 0, alwaysShow: j.alwaysShow, hasText: j.text != ""}
+	if j.pass.src != "" {
+		if j.pass.err == nil && j.pass.e != nil {
+			x.pass = j.pass.e
+			x.test, x.isTest = x.pass.Cond(len(q.params))
+		} else {
+			x.broken = true
+		}
+	}
+	return x
+}
+
+// plain reports whether the jump of exit x can be taken exactly when its formulaToPass, if
+// any, holds, and the formula is a formula.Cond: the jump has no conditions and no count limit.
+func (x *exit) plain() bool {
+	return len(x.conds) == 0 && !x.limited && !x.broken && (x.pass == nil || x.isTest)
 }
 
 // expr is a formula of the quest, parsed at compile time. A formula that failed to parse keeps
@@ -312,16 +366,21 @@ func newExpr(src string, w where) *expr {
 // eval evaluates the formula with the reference's calculate() semantics.
 func (x *expr) eval(params []int, rnd formula.Random) (int, error) {
 	if x.err != nil {
-		return 0, &FormulaError{Where: x.where.String(), Formula: x.src, Err: x.err}
+		return 0, x.fail(x.err)
 	}
 	if x.e == nil {
-		return 0, &FormulaError{Where: x.where.String(), Formula: x.src, Err: errFormulaPanic}
+		return 0, x.fail(errFormulaPanic)
 	}
 	v, err := x.e.Eval(params, rnd)
 	if err != nil {
-		return 0, &FormulaError{Where: x.where.String(), Formula: x.src, Err: err}
+		return 0, x.fail(err)
 	}
 	return v, nil
+}
+
+// fail returns the error of the formula's evaluation failing with err.
+func (x *expr) fail(err error) error {
+	return &FormulaError{Where: x.where.String(), Formula: x.src, Err: err}
 }
 
 // errFormulaPanic reports a panic inside the formula evaluator (or a formula that is missing),
@@ -524,14 +583,20 @@ func Compile(src *qmm.Quest) (*Quest, error) {
 func (q *Quest) candidates() {
 	for i := range q.locs {
 		l := &q.locs[i]
-		l.allOut, l.oneOrder, l.oneKey = true, true, -1
+		l.allOut, l.oneOrder, l.oneKey, l.plain, l.switchOn = true, true, -1, true, -1
 		if len(l.out) > 0 {
 			l.oneKey = q.jumps[l.out[0]].textKey
 		}
+		for len(q.positions) < len(l.out) {
+			q.positions = append(q.positions, int32(len(q.positions)))
+		}
 		l.outOrder = make([]int32, len(l.out))
+		l.exits = make([]exit, len(l.out))
 		for n, k := range l.out {
 			j := &q.jumps[k]
 			l.outOrder[n] = j.order
+			l.exits[n] = q.newExit(k)
+			l.plain = l.plain && l.exits[n].plain()
 			if j.order != l.outOrder[0] {
 				l.oneOrder = false
 			}
@@ -542,7 +607,31 @@ func (q *Quest) candidates() {
 				l.allOut = false
 			}
 		}
+		if l.plain {
+			l.switchOn, l.cases = switchOf(l.exits)
+		}
 	}
+}
+
+// switchOf returns the parameter N-1 and the values x when every exit's formula is
+// "[pN] = x" for one N, else -1 and nil.
+func switchOf(exits []exit) (int, []float64) {
+	if len(exits) == 0 {
+		return -1, nil
+	}
+	on := -1
+	cases := make([]float64, len(exits))
+	for k := range exits {
+		if !exits[k].isTest {
+			return -1, nil
+		}
+		p, x, ok := exits[k].test.Equality()
+		if !ok || (on >= 0 && p != on) {
+			return -1, nil
+		}
+		on, cases[k] = p, x
+	}
+	return on, cases
 }
 
 // compileChanges keeps the changes that differ from the default, in parameter order, and parses
@@ -573,6 +662,13 @@ func compileChanges(src []qmm.ParamChange, tc *textCompiler, w where) changeSet 
 			if c.Formula != "" {
 				w.param = p
 				cc.formula = newExpr(c.Formula, w)
+			}
+			// A formula that reads no parameter, draws nothing and cannot fail ("400") always
+			// gives the same value: the change sets that value.
+			if x := cc.formula; x != nil && x.err == nil && x.e.Pure(0) {
+				if v, err := x.e.Eval(nil, nil); err == nil {
+					cc.kind, cc.amount, cc.formula = changeValue, v, nil
+				}
 			}
 		default:
 			cc.kind = changeAdd

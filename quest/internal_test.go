@@ -157,6 +157,36 @@ func TestCompiledTextMatchesStaged(t *testing.T) {
 	}
 }
 
+// Ensure a text compiled as inert renders as an inert display string whatever the parameters.
+func TestInertText(t *testing.T) {
+	frags := []string{"[", "d", "[d", "[d1]", "{[p1]*7}", "{[p1] div 3}", "[p1]", "[p2]", "<>",
+		"<Ranger>", "{", "}", "]", "x", " ", "1", "-"}
+	q, tc := substQuest()
+	p := DefaultPlayer(English, time.Time{})
+	gen := alea.New("inert")
+	inert := 0
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		for k := gen.Random(6); k >= 0; k-- {
+			b.WriteString(frags[gen.Random(len(frags))])
+		}
+		x := tc.text(b.String(), gen.Random(4)-1)
+		if !x.inert {
+			continue
+		}
+		inert++
+		params := []int{gen.Random(200) - 100, gen.Random(30), gen.Random(60)}
+		c := &substituter{q: q, params: params, rnd: alea.New("x"), player: p}
+		got, err := c.render(x)
+		if err == nil && !inertDisplay([]byte(got)) {
+			t.Fatalf("text %q params %v: inert, but renders as %q", x.src, params, got)
+		}
+	}
+	if inert == 0 {
+		t.Fatal("no inert text")
+	}
+}
+
 // Ensure the sort gives the reference's order for its test suite (08-qmplayer-funcs.ts).
 func TestSortByOrderReference(t *testing.T) {
 	ids := func(items []int32) []int32 { return items }

@@ -3,6 +3,7 @@ package quest
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/questbot/questbot/formula"
@@ -41,9 +42,10 @@ type engine struct {
 
 	old    []int   // parameter values before the current set of changes
 	crits  []int32 // parameters that became critical in the current set of changes
-	cand   []int32 // candidate jumps of the current location, sorted
+	cand   []int32 // candidate jumps of the current location (positions in its out), sorted
 	active []bool  // their active flags, parallel to cand
 	kept   []int32 // positions in cand kept after grouping by text
+	act    []int32 // positions in cand of the active members of a text group
 	ord    []int32 // showing orders, parallel to cand while sorting
 	ties   []int32 // positions of tied jumps while sorting
 	keys   []int32 // text keys, parallel to cand while grouping
@@ -504,7 +506,7 @@ func (e *engine) enterLocation() (int, bool, error) {
 
 	// 5. Candidate jumps, in file order.
 	if l.allOut {
-		e.cand = append(e.cand[:0], l.out...)
+		e.cand = append(e.cand[:0], q.positions[:len(l.out)]...)
 	} else {
 		e.candidates(l)
 	}
@@ -513,13 +515,28 @@ func (e *engine) enterLocation() (int, bool, error) {
 	e.sortJumps(l)
 
 	// 7. Which jumps can be taken.
-	e.active = e.active[:0]
-	for _, k := range e.cand {
-		a, err := e.jumpActive(&q.jumps[k])
-		if err != nil {
-			return 0, false, err
+	active := slices.Grow(e.active[:0], len(e.cand))[:len(e.cand)]
+	e.active = active
+	switch {
+	case l.switchOn >= 0:
+		v := float64(s.Params[l.switchOn])
+		for i, pos := range e.cand {
+			active[i] = l.cases[pos] == v
 		}
-		e.active = append(e.active, a)
+	case l.plain:
+		vals := s.Params
+		for i, pos := range e.cand {
+			x := &l.exits[pos]
+			active[i] = x.pass == nil || x.test.Holds(vals)
+		}
+	default:
+		for i, pos := range e.cand {
+			a, err := e.jumpActive(&l.exits[pos])
+			if err != nil {
+				return 0, false, err
+			}
+			active[i] = a
+		}
 	}
 
 	// 8. One jump per text, 9. the offered list.
@@ -527,19 +544,19 @@ func (e *engine) enterLocation() (int, bool, error) {
 	e.clearJumps()
 	withText := false
 	for _, pos := range e.kept {
-		if q.jumps[e.cand[pos]].text != "" {
+		if l.exits[e.cand[pos]].hasText {
 			withText = true
 			break
 		}
 	}
 	for _, pos := range e.kept {
-		j := &q.jumps[e.cand[pos]]
+		x := &l.exits[e.cand[pos]]
 		if withText {
-			if j.text != "" {
-				s.Jumps = append(s.Jumps, JumpOption{ID: j.id, Active: e.active[pos]})
+			if x.hasText {
+				s.Jumps = append(s.Jumps, JumpOption{ID: q.jumps[x.jump].id, Active: e.active[pos]})
 			}
-		} else if e.active[pos] && j.text == "" {
-			s.Jumps = append(s.Jumps, JumpOption{ID: j.id, Active: true})
+		} else if e.active[pos] && !x.hasText {
+			s.Jumps = append(s.Jumps, JumpOption{ID: q.jumps[x.jump].id, Active: true})
 			break
 		}
 	}
@@ -597,12 +614,12 @@ func (e *engine) enterLocation() (int, bool, error) {
 	return 0, false, nil
 }
 
-// candidates leaves in e.cand the jumps leaving l that are not hidden by their target's visit
-// limit or, under the old TGE rules, by the exhausted jumps of their target.
+// candidates leaves in e.cand the positions of the jumps leaving l that are not hidden by their
+// target's visit limit or, under the old TGE rules, by the exhausted jumps of their target.
 func (e *engine) candidates(l *location) {
 	q, s := e.q, e.s
 	e.cand = e.cand[:0]
-	for _, k := range l.out {
+	for pos, k := range l.out {
 		j := &q.jumps[k]
 		if j.to >= 0 {
 			if max := q.locs[j.to].maxVisits; max != 0 {
@@ -614,7 +631,7 @@ func (e *engine) candidates(l *location) {
 		if q.oldTGE && j.dest != nil && e.exhausted(j.dest) {
 			continue
 		}
-		e.cand = append(e.cand, k)
+		e.cand = append(e.cand, int32(pos))
 	}
 }
 
@@ -660,8 +677,8 @@ func (e *engine) sortJumps(l *location) {
 	if l.allOut {
 		ord = append(ord, l.outOrder...)
 	} else {
-		for _, k := range e.cand {
-			ord = append(ord, e.q.jumps[k].order)
+		for _, pos := range e.cand {
+			ord = append(ord, l.outOrder[pos])
 		}
 	}
 	e.ord = ord
@@ -719,7 +736,7 @@ func sortByOrder(items, ord, ties []int32, rnd formula.Random) []int32 {
 
 // shuffleTies is sortByOrder for items that all have the same key. The tied positions are then
 // always i and every position after it, so the draw at position i picks position i+r.
-func shuffleTies(items []int32, rnd formula.Random) {
+func shuffleTies(items []int32, rnd *alea.Alea) {
 	for i := 0; i < len(items)-1; i++ {
 		r := rnd.Random(len(items) - i)
 		if r < 0 || r >= len(items)-i {
@@ -729,11 +746,12 @@ func shuffleTies(items []int32, rnd formula.Random) {
 	}
 }
 
-// jumpActive reports whether jump j can be taken now (the reference's isJumpActive).
-func (e *engine) jumpActive(j *jump) (bool, error) {
+// jumpActive reports whether the jump of exit x can be taken now (the reference's
+// isJumpActive).
+func (e *engine) jumpActive(x *exit) (bool, error) {
 	vals := e.s.Params
-	for ci := range j.conds {
-		c := &j.conds[ci]
+	for ci := range x.conds {
+		c := &x.conds[ci]
 		v := vals[c.param]
 		if v > c.to || v < c.from {
 			return false, nil
@@ -763,16 +781,20 @@ func (e *engine) jumpActive(j *jump) (bool, error) {
 			}
 		}
 	}
-	if j.pass.src != "" {
-		v, err := j.pass.eval(vals, e.rnd)
+	switch {
+	case x.pass != nil:
+		ok, err := x.pass.Test(vals, e.rnd)
 		if err != nil {
-			return false, err
+			return false, e.q.jumps[x.jump].pass.fail(err)
 		}
-		if v == 0 {
+		if !ok {
 			return false, nil
 		}
+	case x.broken:
+		_, err := e.q.jumps[x.jump].pass.eval(vals, e.rnd)
+		return false, err
 	}
-	if e.limitReached(j) {
+	if x.limited && e.limitReached(&e.q.jumps[x.jump]) {
 		return false, nil
 	}
 	return true, nil
@@ -791,21 +813,29 @@ type textGroup struct {
 // shown; a text used by several jumps keeps one active jump drawn by priority, or else the first
 // always-shown one. It leaves the positions of the kept jumps in e.kept.
 func (e *engine) groupJumps(l *location) {
-	q, cand, active := e.q, e.cand, e.active
+	cand, active := e.cand, e.active
 	e.kept = e.kept[:0]
-	keys := e.keys[:0]
 	if key := l.oneKey; key >= 0 {
-		for range cand {
-			keys = append(keys, key)
+		// Every jump leaving l has the same text: the candidates form one group.
+		if len(cand) == 0 {
+			return
 		}
-	} else {
-		for _, k := range cand {
-			keys = append(keys, q.jumps[k].textKey)
+		n := int32(0)
+		for _, a := range active {
+			if a {
+				n++
+			}
 		}
+		e.keepOne(l, 0, textGroup{size: int32(len(cand)), active: n}, nil, key)
+		return
+	}
+	keys := e.keys[:0]
+	for _, pos := range cand {
+		keys = append(keys, l.exits[pos].textKey)
 	}
 	e.keys = keys
-	if len(e.groups) < q.textKeys {
-		e.groups = make([]textGroup, q.textKeys)
+	if len(e.groups) < e.q.textKeys {
+		e.groups = make([]textGroup, e.q.textKeys)
 	}
 	if e.groupStamp++; e.groupStamp == 0 {
 		clear(e.groups)
@@ -830,60 +860,68 @@ func (e *engine) groupJumps(l *location) {
 		if key < 0 || e.groups[key].first != int32(i) {
 			continue // a text the reference never handles, or one seen already
 		}
-		g := e.groups[key]
-		j := &q.jumps[cand[i]]
-		if g.size == 1 {
-			if j.priority < 1 && active[i] {
-				active[i] = float64(e.rnd.Random(1000)) < j.priority*1000
+		e.keepOne(l, i, e.groups[key], keys, key)
+	}
+}
+
+// keepOne handles the text group g of the candidates of l whose first member is at position i
+// (see groupJumps), adding the position of the jump it keeps, if any, to e.kept. The members
+// are the positions p ≥ i with keys[p] == key, or every position when keys is nil.
+func (e *engine) keepOne(l *location, i int, g textGroup, keys []int32, key int32) {
+	cand, active := e.cand, e.active
+	if g.size == 1 {
+		x := &l.exits[cand[i]]
+		if x.priority < 1 && active[i] {
+			active[i] = float64(e.rnd.Random(1000)) < x.priority*1000
+		}
+		if active[i] || x.alwaysShow {
+			e.kept = append(e.kept, int32(i))
+		}
+		return
+	}
+	if g.active == 0 {
+		for p := i; p < len(cand); p++ {
+			if (keys == nil || keys[p] == key) && l.exits[cand[p]].alwaysShow {
+				e.kept = append(e.kept, int32(p))
+				break
 			}
-			if active[i] || j.alwaysShow {
-				e.kept = append(e.kept, int32(i))
-			}
+		}
+		return
+	}
+	// The active members, in order.
+	act := e.act[:0]
+	for p := i; p < len(cand); p++ {
+		if active[p] && (keys == nil || keys[p] == key) {
+			act = append(act, int32(p))
+		}
+	}
+	e.act = act
+	maxPrio := 0.0
+	for _, p := range act {
+		if pr := l.exits[cand[p]].priority; pr > maxPrio {
+			maxPrio = pr
+		}
+	}
+	// The jumps not too unlikely: active, priority·100 ≥ the maximum (under TopPriority,
+	// priority = the maximum).
+	sum, last := 0.0, int32(-1)
+	for _, p := range act {
+		if pr := l.exits[cand[p]].priority; e.likely(pr, maxPrio) {
+			sum = pr + sum
+			last = p
+		}
+	}
+	r := float64(e.rnd.Random(1_000_000)) / 1_000_000 * sum
+	for _, p := range act {
+		pr := l.exits[cand[p]].priority
+		if !e.likely(pr, maxPrio) {
 			continue
 		}
-		// Members of the group are at positions >= i with the same key.
-		if g.active == 0 {
-			for p := i; p < len(cand); p++ {
-				if keys[p] == key && q.jumps[cand[p]].alwaysShow {
-					e.kept = append(e.kept, int32(p))
-					break
-				}
-			}
-			continue
+		if pr >= r || p == last {
+			e.kept = append(e.kept, p)
+			break
 		}
-		maxPrio := 0.0
-		for p := i; p < len(cand); p++ {
-			if active[p] && keys[p] == key {
-				if pr := q.jumps[cand[p]].priority; pr > maxPrio {
-					maxPrio = pr
-				}
-			}
-		}
-		// The jumps not too unlikely: active, priority·100 ≥ the maximum (under TopPriority,
-		// priority = the maximum).
-		sum, last := 0.0, -1
-		for p := i; p < len(cand); p++ {
-			if active[p] && keys[p] == key {
-				if pr := q.jumps[cand[p]].priority; e.likely(pr, maxPrio) {
-					sum = pr + sum
-					last = p
-				}
-			}
-		}
-		r := float64(e.rnd.Random(1_000_000)) / 1_000_000 * sum
-		for p := i; p < len(cand); p++ {
-			if active[p] && keys[p] == key {
-				pr := q.jumps[cand[p]].priority
-				if !e.likely(pr, maxPrio) {
-					continue
-				}
-				if pr >= r || p == last {
-					e.kept = append(e.kept, int32(p))
-					break
-				}
-				r -= pr
-			}
-		}
+		r -= pr
 	}
 }
 

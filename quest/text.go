@@ -1,7 +1,6 @@
 package quest
 
 import (
-	"bytes"
 	"strconv"
 	"strings"
 	"sync"
@@ -33,7 +32,10 @@ type text struct {
 	// evaluated (as the staged substitution does): some formula may draw or fail.
 	late   bool
 	staged bool // render runs the staged substitution
-	parts  []part
+	// inert tells that every rendering of the text is inert as a display string (see
+	// inertDisplay), so that inserting it needs no check.
+	inert bool
+	parts []part
 }
 
 // Kinds of text parts.
@@ -131,7 +133,32 @@ func (c *textCompiler) text(src string, diamond int) *text {
 			t.late = t.display
 		}
 	}
+	t.inert = inertText(t)
 	return t
+}
+
+// inertText reports whether every rendering of t is inert as a display string: t is its source
+// (plain) or is substituted part by part into literals that hold no [d tag and no brace and do
+// not end with "[", and numbers (formulas and [pN]), which are written after clr.
+func inertText(t *text) bool {
+	switch {
+	case t.plain:
+		return inertDisplay([]byte(t.src))
+	case t.staged || t.late || t.tags || t.display:
+		return false
+	}
+	for _, p := range t.parts {
+		switch p.kind {
+		case partLiteral:
+			if !inertDisplay([]byte(p.lit)) || strings.HasSuffix(p.lit, "[") {
+				return false
+			}
+		case partFormula, partParam:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // displayTags replaces the [dN] tags of s by displayMark and returns their parts, in order. It
@@ -299,7 +326,7 @@ func (t *substituter) renderTo(buf []byte, x *text, depth int) ([]byte, error) {
 			if buf, err = t.renderTo(buf, p.display[r], depth+1); err != nil {
 				return buf, err
 			}
-			if !inertDisplay(buf[at:]) {
+			if !p.display[r].inert && !inertDisplay(buf[at:]) {
 				*a = saved
 				return t.appendStaged(buf[:start], x, depth)
 			}
@@ -334,7 +361,18 @@ func (t *substituter) appendValue(buf []byte, p *part) ([]byte, error) {
 // inertDisplay reports whether an inserted display string leaves the later stages of the
 // substitution alone: it holds no [d tag and no brace.
 func inertDisplay(b []byte) bool {
-	return !bytes.Contains(b, []byte("[d")) && !bytes.ContainsAny(b, "{}")
+	// One pass over the string, which is short: searching it once per pattern costs more.
+	for i, c := range b {
+		switch c {
+		case '{', '}':
+			return false
+		case '[':
+			if i+1 < len(b) && b[i+1] == 'd' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // appendStaged appends the text x substituted stage by stage.
@@ -369,7 +407,7 @@ func (t *substituter) renderLate(buf []byte, x *text, depth int, a *alea.Alea) (
 		if err != nil {
 			return buf, err
 		}
-		if !inertDisplay(inner) {
+		if !p.display[r].inert && !inertDisplay(inner) {
 			*a = saved
 			return t.appendStaged(buf, x, depth)
 		}

@@ -85,7 +85,13 @@ func (a *Alea) Float() float64 {
 	t := float64(2091639*a.s0) + float64(a.c*twoPowMinus32)
 	a.s0 = a.s1
 	a.s1 = a.s2
-	a.c = toInt32(t)
+	// Every state made by stepping has t in [0, 2091640): ToInt32 is then a truncation,
+	// done here so that Float stays small enough to be inlined.
+	if t >= 0 && t < 1<<31 {
+		a.c = float64(int32(t))
+	} else {
+		a.c = toInt32(t)
+	}
 	a.s2 = t - a.c
 	return a.s2
 }
@@ -100,6 +106,12 @@ func (a *Alea) Random(n int) int {
 	if x >= 0 && x < 1<<63 {
 		return int(x) // the conversion truncates, which is floor for x ≥ 0
 	}
+	return floorInt(x)
+}
+
+// floorInt is floor(x) as an int, 0 when that is not an int: Random's rare case, kept out of it
+// so that Random is inlined.
+func floorInt(x float64) int {
 	v := math.Floor(x)
 	if !(v >= -(1<<63) && v < 1<<63) {
 		return 0
