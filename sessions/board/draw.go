@@ -133,12 +133,10 @@ func ParseBotLevel(s string) (BotLevel, error) {
 // level's. Strong chess searches more (strongChessNodes) with the refinements of the chess
 // search (engine.Limits.Refine), so that it holds its own against strong club players; in the
 // other games, Chess960 included, the strong level keeps the limits its figures were measured
-// with. A chess move takes, in a core's CPU time: normal 48 ms on average, easy 5 ms (questbot
-// strength, quiet machine, 2026-11-27). Strong, measured on 2026-11-27 on a machine busy with
-// other work: the refined search visits about 550,000 nodes a second of CPU (the plain one
-// 740,000 there, 1,000,000 on a quiet machine), so its 900,000 nodes take about 1.6 s a move
-// on average there (2.4 s at most, which the bot's 2 s cap cuts short) and, by the same ratio,
-// about 1.2 s on a quiet machine, within the cap (boards.DefaultThink).
+// with. A chess move takes, in a core's CPU time, on a quiet machine (questbot strength,
+// 2026-11-27): easy 5 ms and normal 30 ms on average; strong, its 1,000,000 nodes, 1.19 to
+// 1.24 s on average and 2.0 s at most, where the bot's 2 s cap (boards.DefaultThink) cuts the
+// longest searches short.
 func (l BotLevel) Limits(variant string) engine.Limits {
 	switch l {
 	case BotEasy:

@@ -8,22 +8,22 @@ package board
 // Chess: the rating on Stockfish's UCI_Elo scale (Stockfish 15.1, Debian's package, limited
 // with UCI_LimitStrength to fixed ratings, 100 ms a move, as the anchors), each level searching
 // as the bot does in play (its node limit, capped by the service's time a move in CPU time).
-// Measured on 2026-11-27 in a quiet window (nothing else running on the two cores), with
+// Measured on 2026-11-27 between 10:11 and 10:52 UTC in a quiet window (nothing else running on
+// the two cores but two of these runs side by side), each level as it searches since the
+// evaluation's threats and the refined search's exchange evaluation (strong: 1,000,000 nodes
+// with the refined chess search, 1.19 to 1.24 s of CPU a move on average; normal 30 ms; easy
+// 5 ms), the two runs of strong rated together by the last command (the most likely rating
+// given all 48 games):
 //
 //	questbot strength -levels easy -elo 1350,1550 -pairs 5 -seed 52
 //	questbot strength -levels normal -elo 1600,1800,2000 -pairs 5 -seed 51
+//	questbot strength -levels strong -elo 1900,2100,2300 -pairs 4 -seed 71 > strong-71.txt
+//	questbot strength -levels strong -elo 2000,2200,2400 -pairs 4 -seed 72 > strong-72.txt
+//	questbot strength -refit strong-71.txt,strong-72.txt
 //
-// and strong, as it searches since (900,000 nodes with the refined chess search, about 1.1 s of
-// CPU a move), measured again in a quiet window the same day by two runs side by side, rated
-// together by the last command (the most likely rating given all 40 games):
-//
-//	questbot strength -levels strong -elo 2000,2400 -pairs 5 -seed 61 > strong-61.txt
-//	questbot strength -levels strong -elo 2200,2600 -pairs 5 -seed 62 > strong-62.txt
-//	questbot strength -refit strong-61.txt,strong-62.txt
-//
-// (the strong level before, 400,000 nodes of the plain search, measured ≈1907 ± 83 the same
-// way). Measure in
-// a quiet window: Stockfish's 100 ms a move is wall time, and on a busy machine it searches
+// Before that change, measured the same way: easy ≈1393 ± 82, normal ≈1842 ± 70, strong
+// (900,000 nodes) ≈1980 ± 76, and strong as 400,000 nodes of the plain search ≈1907 ± 83;
+// normal's change is within its error. Measure in a quiet window: Stockfish's 100 ms a move is wall time, and on a busy machine it searches
 // less, which made earlier runs on a loaded machine read some 200 to 500 points too high.
 //
 // Other games (Russian, International and English draughts so far): the rating on the game's
@@ -87,9 +87,9 @@ type levelRating struct {
 // levelRatings are the measured figures by game and level.
 var levelRatings = map[string]map[BotLevel]levelRating{
 	"chess": {
-		BotEasy:   {Rating: 1393, Err: 82, Games: 20},
-		BotNormal: {Rating: 1842, Err: 70, Games: 30},
-		BotStrong: {Rating: 1980, Err: 76, Games: 40},
+		BotEasy:   {Rating: 1566, Err: 84, Games: 20},
+		BotNormal: {Rating: 1800, Err: 70, Games: 30},
+		BotStrong: {Rating: 2123, Err: 56, Games: 48},
 	},
 	"russian": {
 		BotEasy:   {Rating: 1169, Err: 76, Games: 64},
