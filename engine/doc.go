@@ -163,8 +163,9 @@
 // BestMove runs alpha-beta (iterative deepening, transposition table,
 // killer and history ordering, quiescence over captures; for chess also a
 // selective search, see search_chess.go, its refinements on request
-// (Limits.Refine, search_refine.go), and a tapered evaluation,
-// chess_eval.go) or Monte-Carlo
+// (Limits.Refine, search_refine.go, with the static exchange evaluation of
+// chess_see.go), a tapered evaluation, chess_eval.go, and a cache of its
+// scores, search_evalcache.go) or Monte-Carlo
 // tree search, whichever played better in self-play for the game; so far
 // alpha-beta won the matches in every game, Chase and Fox and Geese
 // included, so it is the default and MCTS is available on request.
