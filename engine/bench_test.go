@@ -72,20 +72,7 @@ func BenchmarkSearch(b *testing.B) {
 	for _, v := range []string{"russian", "international", "turkish", "chess", "chase", "foxgeese13"} {
 		for _, alg := range []Algorithm{AlphaBeta, MCTS} {
 			b.Run(v+"/"+alg.String(), func(b *testing.B) {
-				g := mustGame(b, v)
-				var nodes int64
-				cpu := cpuSeconds()
-				for i := 0; i < b.N; i++ {
-					_, info, err := g.BestMove(context.Background(), Limits{Nodes: 200_000, Algorithm: alg, Seed: 1})
-					if err != nil {
-						b.Fatal(err)
-					}
-					nodes += info.Nodes
-				}
-				b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e3, "knodes/s")
-				if cpu = cpuSeconds() - cpu; cpu > 0 {
-					b.ReportMetric(float64(nodes)/cpu/1e3, "knodes/cpu-s")
-				}
+				benchSearch(b, []*Game{mustGame(b, v)}, Limits{Nodes: 200_000, Algorithm: alg, Seed: 1})
 			})
 		}
 	}
@@ -96,22 +83,28 @@ func BenchmarkSearch(b *testing.B) {
 		for i, pos := range benchMiddlegames {
 			games[i] = mustGame(b, "chess", WithPosition(pos))
 		}
-		var nodes int64
-		cpu := cpuSeconds()
-		for i := 0; i < b.N; i++ {
-			for _, g := range games {
-				_, info, err := g.BestMove(context.Background(), Limits{Nodes: 200_000, Refine: true, Seed: 1})
-				if err != nil {
-					b.Fatal(err)
-				}
-				nodes += info.Nodes
-			}
-		}
-		b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e3, "knodes/s")
-		if cpu = cpuSeconds() - cpu; cpu > 0 {
-			b.ReportMetric(float64(nodes)/cpu/1e3, "knodes/cpu-s")
-		}
+		benchSearch(b, games, Limits{Nodes: 200_000, Refine: true, Seed: 1})
 	})
+}
+
+// benchSearch searches each of games with lim b.N times and reports the
+// nodes visited a second, of the wall clock and of the process's CPU time.
+func benchSearch(b *testing.B, games []*Game, lim Limits) {
+	var nodes int64
+	cpu := cpuSeconds()
+	for i := 0; i < b.N; i++ {
+		for _, g := range games {
+			_, info, err := g.BestMove(context.Background(), lim)
+			if err != nil {
+				b.Fatal(err)
+			}
+			nodes += info.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds()/1e3, "knodes/s")
+	if cpu = cpuSeconds() - cpu; cpu > 0 {
+		b.ReportMetric(float64(nodes)/cpu/1e3, "knodes/cpu-s")
+	}
 }
 
 // benchMiddlegames are the positions of the refined chess search's

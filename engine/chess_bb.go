@@ -99,6 +99,37 @@ func (ct *chessTables) rayAttack(d, sq int, occ uint64) uint64 {
 	return r
 }
 
+// rookAttacks and bishopAttacks return the squares a rook or a bishop on
+// sq attacks with the squares of occ occupied: each ray up to and
+// including its first occupied square. The rays that run up the square
+// order (north, east; north-east, north-west) find their blocker with the
+// lowest set bit, the others with the highest.
+func (ct *chessTables) rookAttacks(sq int, occ uint64) uint64 {
+	sq &= 63
+	return ct.upRay(dirN, sq, occ) | ct.upRay(dirE, sq, occ) | ct.downRay(dirS, sq, occ) | ct.downRay(dirW, sq, occ)
+}
+
+func (ct *chessTables) bishopAttacks(sq int, occ uint64) uint64 {
+	sq &= 63
+	return ct.upRay(dirNE, sq, occ) | ct.upRay(dirNW, sq, occ) | ct.downRay(dirSE, sq, occ) | ct.downRay(dirSW, sq, occ)
+}
+
+func (ct *chessTables) upRay(d, sq int, occ uint64) uint64 {
+	r := ct.ray[d&7][sq&63]
+	if blk := r & occ; blk != 0 {
+		r ^= ct.ray[d&7][bits.TrailingZeros64(blk)&63]
+	}
+	return r
+}
+
+func (ct *chessTables) downRay(d, sq int, occ uint64) uint64 {
+	r := ct.ray[d&7][sq&63]
+	if blk := r & occ; blk != 0 {
+		r ^= ct.ray[d&7][(63-bits.LeadingZeros64(blk))&63]
+	}
+	return r
+}
+
 // chessBits is a position as bitboards: occupancy, the pieces of each
 // side and of each kind.
 type chessBits struct {
@@ -428,6 +459,14 @@ func (x *chessGen) pawn(c *ctx, cb *chessBits, lg *chessLegal, pm *pawnMoves, fr
 	if pm.captures&bit == 0 && pm.epSq == none {
 		return
 	}
+	x.pawnCaptures(c, cb, lg, pm, from, pc, promo)
+}
+
+// pawnCaptures emits the legal captures of the pawn pc on from, to the
+// left and then the right (as the mover sees them), each promotion (promo)
+// as queen, rook, bishop and knight, and en passant.
+func (x *chessGen) pawnCaptures(c *ctx, cb *chessBits, lg *chessLegal, pm *pawnMoves, from int, pc Piece, promo bool) {
+	bit := uint64(1) << (from & 63)
 	for i, delta := range [2]int{pm.leftOff, pm.rightOff} {
 		can := pm.left
 		if i == 1 {
@@ -442,7 +481,7 @@ func (x *chessGen) pawn(c *ctx, cb *chessBits, lg *chessLegal, pm *pawnMoves, fr
 					x.put(c, from, to, pc, none)
 				}
 			}
-		} else if pm.epSq != none && to == pm.epSq && x.ct.pawnFrom[c.me][from]>>(to&63)&1 != 0 {
+		} else if pm.epSq != none && to == pm.epSq && x.ct.pawnFrom[c.me][from&63]>>(to&63)&1 != 0 {
 			capSq := to - pm.fwd
 			if x.epLegal(cb, lg, c.me, from, to, capSq) {
 				x.cd.emit(c, from, to, pc, capSq, none, none, none)

@@ -178,28 +178,7 @@ func (x *chessGen) pawnTactical(c *ctx, cb *chessBits, lg *chessLegal, pm *pawnM
 			x.cd.emit(c, from, to, makePiece(c.me, kindQueen), none, none, none, none)
 		}
 	}
-	pc := c.s.Board[from]
-	for i, delta := range [2]int{pm.leftOff, pm.rightOff} {
-		can := pm.left
-		if i == 1 {
-			can = pm.right
-		}
-		to := from + delta
-		if can&bit != 0 {
-			if x.ok(lg, from, to) {
-				if promo {
-					x.promote(c, from, to, none)
-				} else {
-					x.put(c, from, to, pc, none)
-				}
-			}
-		} else if pm.epSq != none && to == pm.epSq && x.ct.pawnFrom[c.me][from]>>(to&63)&1 != 0 {
-			capSq := to - pm.fwd
-			if x.epLegal(cb, lg, c.me, from, to, capSq) {
-				x.cd.emit(c, from, to, pc, capSq, none, none, none)
-			}
-		}
-	}
+	x.pawnCaptures(c, cb, lg, pm, from, c.s.Board[from], promo)
 }
 
 // hasQuietMove reports whether the side to move, not in check, has a
@@ -240,26 +219,20 @@ func (x *chessGen) hasQuietMove(cb *chessBits, lg *chessLegal, me Player) bool {
 	}
 	occ := cb.occ
 	queens := cb.kind[kindQueen] & own
-	for p := cb.kind[kindBishop]&own | queens; p != 0; p &= p - 1 {
+	diagonal, straight := cb.kind[kindBishop]|queens, cb.kind[kindRook]|queens
+	for p := (diagonal | straight) & own; p != 0; p &= p - 1 {
 		from := bits.TrailingZeros64(p) & 63
 		allowed := empty
 		if lg.pinned>>from&1 != 0 {
 			allowed &= ct.line[lg.k][from]
 		}
-		att := ct.rayAttack(dirNE, from, occ) | ct.rayAttack(dirSE, from, occ) |
-			ct.rayAttack(dirSW, from, occ) | ct.rayAttack(dirNW, from, occ)
-		if att&allowed != 0 {
-			return true
+		var att uint64
+		if diagonal>>from&1 != 0 {
+			att = ct.bishopAttacks(from, occ)
 		}
-	}
-	for p := cb.kind[kindRook]&own | queens; p != 0; p &= p - 1 {
-		from := bits.TrailingZeros64(p) & 63
-		allowed := empty
-		if lg.pinned>>from&1 != 0 {
-			allowed &= ct.line[lg.k][from]
+		if straight>>from&1 != 0 {
+			att |= ct.rookAttacks(from, occ)
 		}
-		att := ct.rayAttack(dirN, from, occ) | ct.rayAttack(dirE, from, occ) |
-			ct.rayAttack(dirS, from, occ) | ct.rayAttack(dirW, from, occ)
 		if att&allowed != 0 {
 			return true
 		}

@@ -485,34 +485,3 @@ func scaleEndgame(sd *[2]evalSide, eg int) int {
 	}
 	return eg
 }
-
-// rookAttacks and bishopAttacks return the squares a rook or a bishop on
-// sq attacks with the squares of occ occupied: each ray up to and
-// including its first occupied square. The rays that run up the square
-// order (north, east; north-east, north-west) find their blocker with the
-// lowest set bit, the others with the highest.
-func (ct *chessTables) rookAttacks(sq int, occ uint64) uint64 {
-	sq &= 63
-	return ct.upRay(dirN, sq, occ) | ct.upRay(dirE, sq, occ) | ct.downRay(dirS, sq, occ) | ct.downRay(dirW, sq, occ)
-}
-
-func (ct *chessTables) bishopAttacks(sq int, occ uint64) uint64 {
-	sq &= 63
-	return ct.upRay(dirNE, sq, occ) | ct.upRay(dirNW, sq, occ) | ct.downRay(dirSE, sq, occ) | ct.downRay(dirSW, sq, occ)
-}
-
-func (ct *chessTables) upRay(d, sq int, occ uint64) uint64 {
-	r := ct.ray[d&7][sq&63]
-	if blk := r & occ; blk != 0 {
-		r ^= ct.ray[d&7][bits.TrailingZeros64(blk)&63]
-	}
-	return r
-}
-
-func (ct *chessTables) downRay(d, sq int, occ uint64) uint64 {
-	r := ct.ray[d&7][sq&63]
-	if blk := r & occ; blk != 0 {
-		r ^= ct.ray[d&7][(63-bits.LeadingZeros64(blk))&63]
-	}
-	return r
-}
