@@ -120,18 +120,11 @@ func (x *chessGen) tactical(r *rules, s *State, c *ctx, out []move) []move {
 				}
 			}
 		case kindBishop:
-			att := ct.rayAttack(dirNE, from, occ) | ct.rayAttack(dirSE, from, occ) |
-				ct.rayAttack(dirSW, from, occ) | ct.rayAttack(dirNW, from, occ)
-			x.slideTactical(c, from, pc, att&allowed, bishopDirs)
+			x.slideTactical(c, from, pc, ct.bishopAttacks(from, occ)&allowed, bishopDirs)
 		case kindRook:
-			att := ct.rayAttack(dirN, from, occ) | ct.rayAttack(dirE, from, occ) |
-				ct.rayAttack(dirS, from, occ) | ct.rayAttack(dirW, from, occ)
-			x.slideTactical(c, from, pc, att&allowed, rookDirs)
+			x.slideTactical(c, from, pc, ct.rookAttacks(from, occ)&allowed, rookDirs)
 		case kindQueen:
-			att := ct.rayAttack(dirN, from, occ) | ct.rayAttack(dirE, from, occ) |
-				ct.rayAttack(dirS, from, occ) | ct.rayAttack(dirW, from, occ) |
-				ct.rayAttack(dirNE, from, occ) | ct.rayAttack(dirSE, from, occ) |
-				ct.rayAttack(dirSW, from, occ) | ct.rayAttack(dirNW, from, occ)
+			att := ct.rookAttacks(from, occ) | ct.bishopAttacks(from, occ)
 			x.slideTactical(c, from, pc, att&allowed, queenDirs)
 		case kindChessKing:
 			// The king's captures, in kingRule's order of directions, to

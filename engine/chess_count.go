@@ -56,28 +56,16 @@ func (x *chessGen) count(r *rules, s *State, c *ctx) int {
 		n += bits.OnesCount64(ct.knight[bits.TrailingZeros64(p)&63] & target)
 	}
 	queens := cb.kind[kindQueen] & own
-	// The diagonal and the straight sliders are counted by two loops that
-	// differ only in their directions: written once, with the directions as
-	// values, the count runs about a fifth slower (Kiwipete's perft).
+	// The diagonal and the straight sliders are counted by two loops: one
+	// loop that tests each piece's kind runs the count about a fifth slower
+	// (Kiwipete's perft).
 	for p := (cb.kind[kindBishop]&own | queens); p != 0; p &= p - 1 {
 		from := bits.TrailingZeros64(p) & 63
-		allowed := target
-		if pinned>>from&1 != 0 {
-			allowed &= line[from]
-		}
-		att := ct.rayAttack(dirNE, from, cb.occ) | ct.rayAttack(dirSE, from, cb.occ) |
-			ct.rayAttack(dirSW, from, cb.occ) | ct.rayAttack(dirNW, from, cb.occ)
-		n += bits.OnesCount64(att & allowed)
+		n += bits.OnesCount64(ct.bishopAttacks(from, cb.occ) & pinnedTo(target, pinned, line, from))
 	}
 	for p := (cb.kind[kindRook]&own | queens); p != 0; p &= p - 1 {
 		from := bits.TrailingZeros64(p) & 63
-		allowed := target
-		if pinned>>from&1 != 0 {
-			allowed &= line[from]
-		}
-		att := ct.rayAttack(dirN, from, cb.occ) | ct.rayAttack(dirE, from, cb.occ) |
-			ct.rayAttack(dirS, from, cb.occ) | ct.rayAttack(dirW, from, cb.occ)
-		n += bits.OnesCount64(att & allowed)
+		n += bits.OnesCount64(ct.rookAttacks(from, cb.occ) & pinnedTo(target, pinned, line, from))
 	}
 	return n + countPawns(&cb, me, pawns&^pinned, target) + x.countPinnedPawns(&cb, me, k, pawns&pinned, target)
 }
@@ -152,4 +140,14 @@ func (x *chessGen) countKing(cb *chessBits, k int, me Player, rights uint8, inCh
 		n++
 	}
 	return n
+}
+
+// pinnedTo returns the squares of target a piece on from may move to: all
+// of them, or for a pinned piece those on its line through the king
+// (line, the king's lines).
+func pinnedTo(target, pinned uint64, line *[64]uint64, from int) uint64 {
+	if pinned>>(from&63)&1 != 0 {
+		return target & line[from&63]
+	}
+	return target
 }
