@@ -67,4 +67,16 @@ func TestChessEvalThreats(t *testing.T) {
 			t.Errorf("%s (%s): threats score %d in the middlegame, want %d", c.name, c.fen, s.mg, c.wantMG)
 		}
 	}
+	// And the evaluation counts them: the knight attacked by the pawn
+	// costs White the term's weight, between its endgame and middlegame
+	// values by the phase.
+	g := mustGame(t, "chess", WithPosition("4k3/p7/8/4p3/3N4/8/P7/4K3 w - - 0 1"))
+	with := chessScore(&g.cur().Board, First)
+	saveMG, saveEG := threatMG, threatEG
+	threatMG, threatEG = [5]int{}, [5]int{}
+	without := chessScore(&g.cur().Board, First)
+	threatMG, threatEG = saveMG, saveEG
+	if d := without - with; d < threatEG[0]-1 || d > threatMG[0]+1 {
+		t.Errorf("the threatened knight costs %d, want %d to %d", d, threatEG[0], threatMG[0])
+	}
 }
