@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -145,5 +146,31 @@ func TestServeStopsWithOpenPage(t *testing.T) {
 	}
 	if strings.Contains(r.logs.String(), "HTTP shutdown") {
 		t.Errorf("the open page held the shutdown to its time limit:\n%s", r.logs)
+	}
+}
+
+// A connection that has sent no request yet (a client's spare connection, a browser's
+// preconnection) does not hold the shutdown either: net/http counts such a connection as active
+// for its first five seconds.
+func TestServeStopsWithSilentConnection(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.DatabaseURL = pgtest.ConnString(t)
+	r := startServer(t, cfg)
+	waitHealthy(t, r, 30*time.Second)
+	conn, err := net.Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	// The server has taken the connection once a request on another one is answered after it.
+	waitHealthy(t, r, 30*time.Second)
+	r.stop()
+	if err := <-r.done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	r.done <- nil
+	if strings.Contains(r.logs.String(), "HTTP shutdown") {
+		t.Errorf("the silent connection held the shutdown to its time limit:\n%s", r.logs)
 	}
 }

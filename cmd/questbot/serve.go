@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -168,9 +169,13 @@ func (s *Server) Run(ctx context.Context) error {
 	// The web chat's event streams never end by themselves: shutting down cancels them, so an
 	// open page does not hold the process for the whole shutdown timeout.
 	streams, endStreams := context.WithCancel(context.Background())
+	var silent silentConns
 	srv := &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return streams }}
-	srv.RegisterOnShutdown(endStreams)
+		BaseContext: func(net.Listener) context.Context { return streams }, ConnState: silent.track}
+	srv.RegisterOnShutdown(func() {
+		endStreams()
+		silent.close()
+	})
 	httpDone := make(chan error, 1)
 	go func() { httpDone <- srv.Serve(ln) }()
 	s.publicURL = s.Config.PublicURL
@@ -479,4 +484,38 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	io.WriteString(w, "ok\n")
+}
+
+// silentConns keeps the server's connections that have sent no request yet: a client's spare
+// connection, a browser's preconnection. net/http's Shutdown counts such a connection as active
+// for its first five seconds, so one of them would hold the shutdown for all its time limit;
+// shutting down closes them instead. A request that was just arriving on one is lost, as it
+// would be on a connection the stopped listener never accepted.
+type silentConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+// track is the server's ConnState hook.
+func (sc *silentConns) track(c net.Conn, state http.ConnState) {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	if state != http.StateNew {
+		delete(sc.conns, c)
+		return
+	}
+	if sc.conns == nil {
+		sc.conns = make(map[net.Conn]struct{})
+	}
+	sc.conns[c] = struct{}{}
+}
+
+// close closes the connections that have sent no request.
+func (sc *silentConns) close() {
+	sc.mu.Lock()
+	defer sc.mu.Unlock()
+	for c := range sc.conns {
+		c.Close()
+	}
+	clear(sc.conns)
 }
