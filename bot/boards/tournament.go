@@ -40,8 +40,8 @@ import (
 // robin or a Swiss, the last result of a round pairs the next round (or ends the tournament);
 // in an arena the two players are free again and are paired at once with other free players,
 // nearest in points, until the arena's duration ends: no game is paired after it, the games
-// running then finish and count, and the last of them ends the tournament. A bye scores a win
-// (tournament.ByeScore). The job is the fallback of all of it: it finds the rounds complete,
+// running then finish and count, and the last of them ends the tournament. A bye scores what the
+// system gives it (tournament.System.ByeScore: a win in a Swiss, nothing in a round robin). The job is the fallback of all of it: it finds the rounds complete,
 // the arenas with players free and those over, and settles them the same way, so a crash between
 // a result and its pairing loses nothing. The tournament's row is locked (FOR UPDATE, the job's
 // claim SKIP LOCKED) for every step, and a player is paired once a round (a unique key), so two
@@ -744,7 +744,7 @@ func (t *Tournaments) arenaPairs(es []tournament.Entrant, ps []tournament.Pairin
 			finished = append(finished, p.Game)
 		}
 	}
-	games, _ := tournament.PairArena(waiting, finished, round)
+	games, _ := tournament.PairArena(waiting, finished, round, len(es)-len(free))
 	return games
 }
 

@@ -43,8 +43,8 @@ func TestArenaPairing(t *testing.T) {
 	past := []Game{
 		{1, 1, 2, WhiteWins}, {1, 4, 3, BlackWins},
 	}
-	games, left := PairArena(players, past, 2)
-	if left != 5 {
+	games, left := PairArena(players, past, 2, 0)
+	if !slices.Equal(left, []int64{5}) {
 		t.Fatalf("left %d, want the last to come (5)", left)
 	}
 	// Points: 1 and 3 have 2, 2 and 4 have 0. 1 meets 3; 2 meets 4; those who had black
@@ -62,9 +62,77 @@ func TestArenaPairing(t *testing.T) {
 			t.Errorf("%v: the player who had white should have black", g)
 		}
 	}
-	// Only the last opponent is free: they meet again rather than wait.
-	games, left = PairArena(field(2), past[:1], 2)
-	if len(games) != 1 || left != 0 {
-		t.Fatalf("two free players: %v, %d", games, left)
+	// Only the last opponent is free and nobody else plays: they meet again rather than wait.
+	games, left = PairArena(field(2), past[:1], 2, 0)
+	if len(games) != 1 || len(left) != 0 {
+		t.Fatalf("two free players: %v, %v", games, left)
+	}
+	// Only the last opponent is free while others play: both wait for them.
+	games, left = PairArena(field(2), past[:1], 2, 3)
+	if len(games) != 0 || !slices.Equal(left, []int64{1, 2}) {
+		t.Fatalf("two free players, three busy: %v, %v", games, left)
+	}
+	// Three free, two of whom just met, the third came last: the third plays one of them
+	// rather than leave the two to a rematch.
+	games, left = PairArena(field(3), past[:1], 2, 2)
+	if len(games) != 1 || len(left) != 1 || (games[0].White != 3 && games[0].Black != 3) {
+		t.Fatalf("three free players: %v, %v", games, left)
+	}
+}
+
+// An arena played as its players finish, games of random lengths: nobody meets the same
+// opponent twice running while the field has others, and nobody waits while a pairing
+// without a rematch is possible.
+func TestArenaNoRematchesRunning(t *testing.T) {
+	for _, n := range []int{3, 4, 5, 6, 7, 8} {
+		players := field(n)
+		rnd := uint64(n)
+		next := func(k int) int {
+			rnd = rnd*6364136223846793005 + 1442695040888963407
+			return int(rnd>>33) % k
+		}
+		type running struct {
+			g    Game
+			ends int
+		}
+		var past []Game
+		var live []running
+		free := slices.Clone(players)
+		lastOpp := map[int64]int64{}
+		for tick, round := 0, 1; tick < 400; tick++ {
+			games, left := PairArena(free, past, round, n-len(free))
+			round++
+			if len(games) == 0 && len(live) == 0 && len(free) >= 2 {
+				t.Fatalf("n=%d tick %d: %d free, nobody playing, nobody paired", n, tick, len(free))
+			}
+			for _, g := range games {
+				for _, pair := range [][2]int64{{g.White, g.Black}, {g.Black, g.White}} {
+					if lastOpp[pair[0]] == pair[1] {
+						t.Fatalf("n=%d tick %d: %d meets %d twice running (free %v, past %v)", n, tick, pair[0], pair[1], free, past[max(0, len(past)-4):])
+					}
+				}
+				live = append(live, running{g, tick + 1 + next(5)})
+			}
+			free = free[:0]
+			for _, id := range left {
+				free = append(free, Player{ID: id, Rating: players[id-1].Rating})
+			}
+			kept := live[:0]
+			for _, r := range live {
+				if r.ends != tick {
+					kept = append(kept, r)
+					continue
+				}
+				r.g.Result = Result(1 + next(3))
+				past = append(past, r.g)
+				lastOpp[r.g.White], lastOpp[r.g.Black] = r.g.Black, r.g.White
+				free = append(free, Player{ID: r.g.White, Rating: players[r.g.White-1].Rating},
+					Player{ID: r.g.Black, Rating: players[r.g.Black-1].Rating})
+			}
+			live = kept
+		}
+		if len(past) < 40 {
+			t.Fatalf("n=%d: only %d games in 400 ticks", n, len(past))
+		}
 	}
 }

@@ -35,7 +35,7 @@ type Player struct {
 }
 
 // Game is one pairing of a round: white and black, or a bye when Black is 0 (White is then the
-// player who sits out and scores ByeScore).
+// player who sits out and scores the system's ByeScore).
 type Game struct {
 	Round  int
 	White  int64
@@ -43,17 +43,14 @@ type Game struct {
 	Result Result
 }
 
-// ByeScore is what a bye is worth: a full point, as FIDE's Swiss rules and most round robins
-// score it.
-const ByeScore Score = 2
-
 // Bye reports whether the game is a bye.
 func (g Game) Bye() bool { return g.Black == 0 }
 
-// Scores returns what white and black scored (a bye: ByeScore and 0; pending: 0 and 0).
-func (g Game) Scores() (white, black Score) {
+// Scores returns what white and black scored, a bye being worth bye to white (see
+// System.ByeScore); a pending game scores 0 and 0.
+func (g Game) Scores(bye Score) (white, black Score) {
 	if g.Bye() {
-		return ByeScore, 0
+		return bye, 0
 	}
 	switch g.Result {
 	case WhiteWins:
@@ -82,8 +79,9 @@ type history struct {
 	byes      int
 }
 
-// histories reads the past games: each player's score, opponents, colours and byes.
-func histories(players []Player, games []Game) map[int64]*history {
+// histories reads the past games, a bye being worth bye: each player's score, opponents,
+// colours and byes.
+func histories(players []Player, games []Game, bye Score) map[int64]*history {
 	h := make(map[int64]*history, len(players))
 	of := func(id int64) *history {
 		if h[id] == nil {
@@ -95,7 +93,7 @@ func histories(players []Player, games []Game) map[int64]*history {
 		of(p.ID)
 	}
 	for _, g := range games {
-		w, b := g.Scores()
+		w, b := g.Scores(bye)
 		hw := of(g.White)
 		hw.score += w
 		if g.Bye() {

@@ -98,3 +98,33 @@ func TestRoundRobinRefuses(t *testing.T) {
 		}
 	}
 }
+
+// A round robin's sit-out scores nothing, a Swiss bye a full point: with three players who draw
+// every game, each has 1 point in the round robin (two draws) and 1½ in the Swiss.
+func TestByeScores(t *testing.T) {
+	players := field(3)
+	rounds, err := RoundRobin(players)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var games []Game
+	for _, round := range rounds {
+		for _, g := range round {
+			if !g.Bye() {
+				g.Result = Draw
+			}
+			games = append(games, g)
+		}
+	}
+	for _, tc := range []struct {
+		system System
+		want   Score
+		byes   int
+	}{{RoundRobinSystem, 2, 1}, {Swiss, 4, 1}} {
+		for _, s := range Standings(tc.system, players, games) {
+			if s.Score != tc.want || s.Byes != tc.byes || s.Draws != 2 {
+				t.Errorf("%s: %+v, want score %v with %d bye and 2 draws", tc.system, s, tc.want, tc.byes)
+			}
+		}
+	}
+}

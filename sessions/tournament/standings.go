@@ -30,7 +30,7 @@ func (s Standing) SB() float64 { return float64(s.SonnebornBerger) / 4 }
 // points: see ArenaStandings). Players still equal are ordered by rating and id and share the
 // rank.
 func Standings(system System, players []Player, games []Game) []Standing {
-	h := histories(players, games)
+	h := histories(players, games, system.ByeScore())
 	rows := make([]Standing, 0, len(players))
 	index := make(map[int64]int, len(players))
 	for _, p := range players {
@@ -38,7 +38,7 @@ func Standings(system System, players []Player, games []Game) []Standing {
 		rows = append(rows, Standing{Player: p.ID, Score: h[p.ID].score, Rating: p.Rating})
 	}
 	for _, g := range games {
-		w, b := g.Scores()
+		w, b := g.Scores(system.ByeScore())
 		if g.Bye() {
 			if i, ok := index[g.White]; ok {
 				rows[i].Byes++
@@ -100,3 +100,15 @@ const (
 	Swiss            System = "swiss"
 	Arena            System = "arena"
 )
+
+// ByeScore is what sitting out a round is worth in the system. In a Swiss the bye is a full
+// point, as FIDE's Swiss rules score it: the field is paired by score, and the player left out
+// was ready to play. In a round robin a sit-out scores nothing: it is a round without a game,
+// which every player of an odd field has once, so it is no result (the crosstables of round
+// robins leave it blank). An arena has no byes.
+func (s System) ByeScore() Score {
+	if s == Swiss {
+		return 2
+	}
+	return 0
+}

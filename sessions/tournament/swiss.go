@@ -37,7 +37,7 @@ func PairSwiss(players []Player, past []Game, round int) ([]Game, error) {
 	if err := distinct(players); err != nil {
 		return nil, err
 	}
-	h := histories(players, past)
+	h := histories(players, past, Swiss.ByeScore())
 	ranked := rank(players, h)
 	// A second bye and a rematch are both last resorts: a fresh bye is tried at each level of
 	// strictness before any player sits out twice.

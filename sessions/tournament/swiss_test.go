@@ -40,7 +40,7 @@ func TestSwissScoreGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := histories(field(8), r1)
+	h := histories(field(8), r1, Swiss.ByeScore())
 	for _, g := range r2 {
 		if h[g.White].score != h[g.Black].score {
 			t.Errorf("%v pairs scores %v and %v", g, h[g.White].score, h[g.Black].score)
@@ -70,7 +70,7 @@ func TestSwissRandomTournaments(t *testing.T) {
 					t.Fatalf("n=%d round %d: %v", n, r, err)
 				}
 				seen := map[int64]bool{}
-				h := histories(players, past)
+				h := histories(players, past, Swiss.ByeScore())
 				for _, g := range games {
 					for _, id := range []int64{g.White, g.Black} {
 						if id != 0 && seen[id] {
@@ -104,7 +104,7 @@ func TestSwissRandomTournaments(t *testing.T) {
 			if 2*rounds > n {
 				limit = 3
 			}
-			for id, hh := range histories(players, past) {
+			for id, hh := range histories(players, past, Swiss.ByeScore()) {
 				if d := whites(hh); d > limit || d < -limit {
 					t.Errorf("n=%d: player %d colours %v", n, id, hh.colours)
 				}
