@@ -47,8 +47,8 @@ import (
 // (PlayURL) when there is a web game server.
 //
 // Clock reminders: the Reminders job warns a correspondence player two hours before the
-// deadline (package board's rule), and a player with a clock of minutes when a fifth of their
-// main time, or a minute if more, is left (clockLead), once a ply, and only when they have not
+// deadline (package board's rule), and a player with a clock of minutes when their time falls
+// under board.ClockLead during a turn (board.NeedsClockReminder), once a ply, and only when they have not
 // touched the board at this ply: a player entering a move is not interrupted by a board sent
 // anew under their fingers. Reminders are not held back by quiet hours (the clock runs through
 // them); "never" silences them (the board changes in place); a user who blocked the bot gets
@@ -240,10 +240,6 @@ func judge(sc *Scene, seat int, n News) string {
 	return "sent"
 }
 
-// clockLead is how long before a clock of minutes runs out its player is reminded: a fifth of
-// the main time, at least a minute.
-func clockLead(tc board.TimeControl) time.Duration { return max(tc.Main/5, time.Minute) }
-
 // clocked reports whether a time control runs a clock of minutes.
 func clocked(tc board.TimeControl) bool {
 	return tc.Mode == board.ClockFischer || tc.Mode == board.ClockByoyomi || tc.Mode == board.ClockSandglass
@@ -274,9 +270,7 @@ func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
 	return b.settle(ctx, do, "clock-reminders", found, func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
 		now := b.now()
 		seat := bd.ToMove
-		left := bd.Deadline.Sub(now)
-		if bd.Status != board.Active || !clocked(bd.Control) || bd.Deadline.IsZero() || left <= 0 ||
-			left > clockLead(bd.Control) || !bd.Seats[seat].Human() {
+		if bd.Status != board.Active || !clocked(bd.Control) || !bd.NeedsClockReminder(now) || !bd.Seats[seat].Human() {
 			return nil
 		}
 		marked, err := st.MarkClockReminder(ctx, bd.ID, bd.Ply())

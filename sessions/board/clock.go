@@ -46,6 +46,29 @@ const maxClock = 30 * 24 * time.Hour
 // (once per ply).
 const ReminderLead = 2 * time.Hour
 
+// ClockLead is how long before a clock of minutes runs out its player is reminded: a fifth of
+// the main time, or a minute if that is more, but never more than a quarter of the main time,
+// so that a game of a minute or two is not reminded from its start (a 1-minute game reminds
+// at 15 s, a 3-minute one at 45 s, from 5 minutes on a minute, from 5 on a fifth). A reminder
+// is for a player whose time runs low during a turn: it rings only when the turn began with
+// more than the lead left (see NeedsClockReminder). boardpg's ClockLeadBoards writes the same
+// rule in SQL.
+func ClockLead(tc TimeControl) time.Duration {
+	return max(tc.Main/5, min(time.Minute, tc.Main/4))
+}
+
+// NeedsClockReminder reports whether the player to move of b, a game with a clock of minutes,
+// is due a reminder at now: less than ClockLead is left, some time is left, and the turn began
+// with more than the lead (a player whose time was already low when the turn began was warned by
+// the clock they saw, and is not rung every ply).
+func (b *Board) NeedsClockReminder(now time.Time) bool {
+	if b.Deadline.IsZero() {
+		return false
+	}
+	lead, left := ClockLead(b.Control), b.Deadline.Sub(now)
+	return left > 0 && left <= lead && b.Deadline.Sub(b.TurnStarted) > lead
+}
+
 // TimeControl is the time a player has to think, as the server enforces it. Clocks run in real
 // time from the start of a player's turn (the start of the game, or the opponent's move),
 // whether or not the player is looking; the deadline is a timestamp, and a move after it is a

@@ -97,3 +97,35 @@ func TestClockArithmetic(t *testing.T) {
 		}
 	}
 }
+
+// A clock of minutes reminds its player when the time falls under the lead during a turn: a
+// 1-minute game at 15 s (not from its start, as a lead of a minute would), a 10-minute one at 2
+// minutes; a turn that began under the lead rings nothing.
+func TestNeedsClockReminder(t *testing.T) {
+	const s = time.Second
+	start := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	tests := []struct {
+		main, atStart, left time.Duration
+		want                bool
+	}{
+		{60 * s, 60 * s, 59 * s, false},
+		{60 * s, 60 * s, 52 * s, false},
+		{60 * s, 60 * s, 15 * s, true},
+		{60 * s, 60 * s, 16 * s, false},
+		{60 * s, 14 * s, 5 * s, false},
+		{60 * s, 60 * s, 0, false},
+		{3 * 60 * s, 3 * 60 * s, 45 * s, true},
+		{3 * 60 * s, 3 * 60 * s, 50 * s, false},
+		{5 * 60 * s, 4 * 60 * s, 60 * s, true},
+		{10 * 60 * s, 10 * 60 * s, 121 * s, false},
+		{10 * 60 * s, 10 * 60 * s, 120 * s, true},
+		{10 * 60 * s, 100 * s, 50 * s, false},
+	}
+	for _, tt := range tests {
+		b := &Board{Control: TimeControl{Mode: ClockFischer, Main: tt.main}, TurnStarted: start, Deadline: start.Add(tt.atStart)}
+		now := b.Deadline.Add(-tt.left)
+		if got := b.NeedsClockReminder(now); got != tt.want {
+			t.Errorf("main %v, %v at the turn's start, %v left: %v, want %v", tt.main, tt.atStart, tt.left, got, tt.want)
+		}
+	}
+}

@@ -384,3 +384,50 @@ func TestResults(t *testing.T) {
 		t.Errorf("stats after a second save %+v", got[0])
 	}
 }
+
+// Ensure the store's choice of boards to remind is board.NeedsClockReminder's, over clocks of one
+// to ten minutes, turns begun with all or little of the time, and every moment of the turn.
+func TestClockLeadBoardsAgreeWithTheRule(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	var boards []*board.Board
+	for _, mins := range []time.Duration{1, 2, 3, 5, 10} {
+		for _, used := range []time.Duration{0, 20 * time.Second, 70 * time.Second} {
+			spec := f.spec("russian", "none")
+			spec.Control = board.TimeControl{Name: "test", Mode: board.ClockFischer, Main: mins * time.Minute}
+			b := f.create(t, spec, t0)
+			b = f.act(t, b.ID, func(b *board.Board) error { _, err := b.Join(bob, t0); return err })
+			// The turn began at t0 with `used` already gone from the clock.
+			if _, err := f.pool.Exec(ctx, `UPDATE board_session SET turn_started_at = $2, deadline = $3 WHERE id = $1`,
+				b.ID, t0, t0.Add(mins*time.Minute-used)); err != nil {
+				t.Fatal(err)
+			}
+			boards = append(boards, f.get(t, b.ID))
+		}
+	}
+	reminders := 0
+	for at := time.Duration(0); at <= 10*time.Minute; at += 5 * time.Second {
+		now := t0.Add(at)
+		var got []board.Ref
+		f.must(t, func(s *Store) error {
+			var err error
+			got, err = s.ClockLeadBoards(ctx, now, 1000)
+			return err
+		})
+		due := map[int64]bool{}
+		for _, r := range got {
+			due[r.ID] = true
+		}
+		reminders += len(got)
+		for _, b := range boards {
+			if want := b.NeedsClockReminder(now); due[b.ID] != want {
+				t.Fatalf("at %v, board of %v with %v at the start: store says %v, the rule %v",
+					at, b.Control.Main, b.Deadline.Sub(b.TurnStarted), due[b.ID], want)
+			}
+		}
+	}
+	if reminders == 0 {
+		t.Fatal("no board was ever due a reminder")
+	}
+}

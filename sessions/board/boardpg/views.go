@@ -177,7 +177,10 @@ func (s *Store) ClockLeadBoards(ctx context.Context, now time.Time, limit int) (
 	return s.refs(ctx, "clock reminders", `
 		SELECT s.id, s.service_id FROM board_session s
 		WHERE s.status = 'active' AND s.clock_mode IN ('fischer', 'byoyomi', 'sandglass') AND s.deadline > $1
-			AND s.deadline <= $1 + greatest(s.main_us / 5, 60000000) * interval '1 microsecond'
+			-- board.ClockLead and board.NeedsClockReminder, in SQL: under the lead, and the turn
+			-- began above it.
+			AND s.deadline <= $1 + greatest(s.main_us / 5, least(60000000, s.main_us / 4)) * interval '1 microsecond'
+			AND s.deadline - s.turn_started_at > greatest(s.main_us / 5, least(60000000, s.main_us / 4)) * interval '1 microsecond'
 			AND NOT EXISTS (SELECT 1 FROM board_clock_reminder r WHERE r.board_id = s.id AND r.ply = s.ply)
 		ORDER BY s.deadline LIMIT $2`, now, limit)
 }
