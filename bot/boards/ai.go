@@ -30,6 +30,12 @@ import (
 // in time (Config.Think; 2 s for the strongest level). A process that dies mid-search leaves a
 // lease that runs out; the next run, here or in another process, claims the turn again, so a bot
 // move pending at a restart is made after it.
+//
+// Fairness: the claim serves the players in turn (a player's first waiting turn before anybody's
+// second, a player with a search under way after those with none; boardpg's claimBotTurnsSQL),
+// and a player has at most Config.BotGames games against the bot going (Open refuses one more
+// with board.ErrTooManyBotGames), so one player's many games delay another player's reply by one
+// search at most.
 
 // # Waking the AI
 //

@@ -58,6 +58,9 @@ type Config struct {
 	Users Users
 	// Workers bounds the AI searches run at once; runtime.NumCPU() when 0.
 	Workers int
+	// BotGames is the most games against the bot one player may have going at once
+	// (BOARD_BOT_GAMES); DefaultBotGames when 0.
+	BotGames int
 	// Think caps the time of one AI search by level (the levels' node limits come first, see
 	// board.BotLevel.Limits); DefaultThink when nil.
 	Think map[board.BotLevel]time.Duration
@@ -88,6 +91,12 @@ var DefaultThink = map[board.BotLevel]time.Duration{
 	board.BotStrong: 2 * time.Second,
 }
 
+// DefaultBotGames is the most games against the bot a player has going at once by default: enough
+// to try every level of a game side by side, and few enough that one player's turns cannot fill
+// the AI's queue (the AI serves the players in turn, see Think, so each waits at most for one
+// search of every other player's).
+const DefaultBotGames = 5
+
 // DefaultLease is how long the AI holds a claimed bot's turn: the longest search and the time
 // to play its move, with room to spare.
 const DefaultLease = 15 * time.Second
@@ -106,6 +115,8 @@ type Boards struct {
 	lease  time.Duration
 	invite time.Duration
 	slots  chan struct{} // one per AI search that may run at once
+	// botGames is Config.BotGames.
+	botGames int
 	// aiTurn tells a running Think that a bot's turn came (wakeAI); aiWake runs Think when none
 	// runs (SetAIWake).
 	aiTurn  chan struct{}
@@ -154,6 +165,10 @@ func New(cfg Config) *Boards {
 		workers = runtime.NumCPU()
 	}
 	b.slots = make(chan struct{}, workers)
+	b.botGames = cfg.BotGames
+	if b.botGames <= 0 {
+		b.botGames = DefaultBotGames
+	}
 	b.aiTurn = make(chan struct{}, 1)
 	keep := cfg.KeepPictures
 	if keep <= 0 {

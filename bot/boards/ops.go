@@ -60,7 +60,8 @@ type Opening struct {
 // player joins the oldest game of the same game and clock that waits for an opponent, or opens
 // one and waits; a public game they already wait in for the same is given again, unchanged, with
 // again set. With an invitation, a new game waits for the invited. Returns board.ErrInvalid
-// for a game, level or clock not offered.
+// for a game, level or clock not offered, and board.ErrTooManyBotGames for a game against the
+// bot when the player has Config.BotGames of them going.
 func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *board.Board, again bool, err error) {
 	if !Offered(o.Variant) || o.Level != board.NoBot && !slices.Contains(Levels(o.Variant), o.Level) {
 		return nil, false, fmt.Errorf("%w: game %q, level %q", board.ErrInvalid, o.Variant, o.Level)
@@ -72,6 +73,8 @@ func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *
 		if spec.Control, err = b.control(ctx, st, o.Control); err != nil {
 			return nil, false, err
 		}
+	} else if err := b.mayPlayBot(ctx, st, p); err != nil {
+		return nil, false, err
 	}
 	if o.Level == board.NoBot && o.Invite == nil {
 		if bd, err := b.waitingFor(ctx, st, spec); bd != nil || err != nil {
@@ -107,6 +110,25 @@ func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *
 		return nil, false, err
 	}
 	return bd, false, b.changed(ctx, tx, bd, Change{Events: ev, Actor: seat, By: p.By, Invite: link})
+}
+
+// mayPlayBot refuses a new game against the bot to a player who has Config.BotGames of them
+// going (board.ErrTooManyBotGames).
+func (b *Boards) mayPlayBot(ctx context.Context, st Store, p Player) error {
+	mine, err := st.UserBoards(ctx, p.Service, p.User, 0)
+	if err != nil {
+		return err
+	}
+	n := 0
+	for _, bi := range mine {
+		if bi.Status == board.Active && bi.Opponent.Bot != board.NoBot {
+			n++
+		}
+	}
+	if n >= b.botGames {
+		return fmt.Errorf("%w: %d going, at most %d", board.ErrTooManyBotGames, n, b.botGames)
+	}
+	return nil
 }
 
 // waitingFor returns the public board a player already waits in for the same game and clock,

@@ -133,6 +133,9 @@ type Board struct {
 	// The answers to what cannot be done (plain; see Catalog.Error).
 	MovedOn, NotYourTurn, Over, NotYours, NotStarted, Full, OwnGame, InviteUsed, InviteExpired,
 	NoGame, CannotUndo, NoOffer, AlreadyOffered, BadMove, Unplayable string
+	// TooManyBotGames answers a new game against the bot while the player has as many going as
+	// the bot allows.
+	TooManyBotGames string
 }
 
 // Duration writes a time left for a board's caption: days and hours from a day, hours and minutes
@@ -320,8 +323,10 @@ var boardEN = Board{
 	CannotUndo:     "You cannot take back a move now: the last move is not yours, or your opponent has seen it.",
 	NoOffer:        "There is no draw offer to answer.",
 	AlreadyOffered: "You have offered a draw this move already.",
-	BadMove:        "This move is not legal.",
-	Unplayable:     "This game cannot be played with these settings.",
+	TooManyBotGames: "You already play as many games against the bot as one player may at once. " +
+		"Finish or resign one of them (/mygames) to start another.",
+	BadMove:    "This move is not legal.",
+	Unplayable: "This game cannot be played with these settings.",
 
 	NotifyMoved: "🔔 %s played <b>%s</b> in %s.",
 	NotifyOffer: "🔔 %s offers a draw in %s.",
@@ -455,8 +460,10 @@ var boardRU = Board{
 	CannotUndo:     "Сейчас ход не вернуть: последний ход не ваш или соперник его уже видел.",
 	NoOffer:        "Предложения ничьей, на которое можно ответить, нет.",
 	AlreadyOffered: "Вы уже предлагали ничью на этом ходу.",
-	BadMove:        "Такой ход невозможен.",
-	Unplayable:     "В эту игру с такими настройками играть нельзя.",
+	TooManyBotGames: "У вас уже столько партий с ботом, сколько можно играть одновременно. " +
+		"Доиграйте или сдайте одну из них (/mygames), чтобы начать новую.",
+	BadMove:    "Такой ход невозможен.",
+	Unplayable: "В эту игру с такими настройками играть нельзя.",
 
 	NotifyMoved: "🔔 %s: ход <b>%s</b> в партии «%s».",
 	NotifyOffer: "🔔 %s предлагает ничью в партии «%s».",

@@ -103,6 +103,8 @@ func (c *Catalog) boardError(err error) string {
 		return b.NoOffer
 	case errors.Is(err, board.ErrOffered):
 		return b.AlreadyOffered
+	case errors.Is(err, board.ErrTooManyBotGames):
+		return b.TooManyBotGames
 	// A move the engine refused; a typed move gets a fuller answer from bot/boards.
 	case errors.Is(err, board.ErrIllegalMove), errors.Is(err, engine.ErrIllegalMove),
 		errors.Is(err, engine.ErrAmbiguousMove):

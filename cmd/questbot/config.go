@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgcluster"
@@ -77,6 +78,9 @@ type Config struct {
 	// WebStreams is the most live update streams of the web game server one user (or API
 	// token, or address not logged in) holds open at once (web.Config.Streams).
 	WebStreams int
+	// BotGames is the most games against the bot one player may have going at once
+	// (boards.Config.BotGames).
+	BotGames int
 	// TrustedProxies are the reverse proxies in front of the web game server whose
 	// X-Forwarded-For or Forwarded header names the client (web.Config.TrustedProxies). Empty:
 	// the TCP peer is the client.
@@ -106,6 +110,7 @@ var envDefaults = []struct{ name, def, help string }{
 	{"WEBHOOK_URL", "", "public https address Telegram posts updates to (webhook mode); empty: long polling"},
 	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
 	{"WEB_STREAMS_PER_USER", strconv.Itoa(web.DefaultStreams), "live update streams of the web game server one user or API token may hold open at once"},
+	{"BOARD_BOT_GAMES", strconv.Itoa(boards.DefaultBotGames), "games against the bot one player may have going at once"},
 	{"TRUSTED_PROXIES", "", "reverse proxies (CIDRs or addresses, separated by commas) whose X-Forwarded-For or Forwarded names the client; empty: none"},
 }
 
@@ -203,6 +208,11 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("WEB_STREAMS_PER_USER must be a whole number of streams, 1 or more, not %q", v["WEB_STREAMS_PER_USER"])
 	}
 	cfg.WebStreams = streams
+	botGames, err := strconv.Atoi(v["BOARD_BOT_GAMES"])
+	if err != nil || botGames < 1 || botGames > 1000 {
+		return Config{}, fmt.Errorf("BOARD_BOT_GAMES must be a whole number of games from 1 to 1000, not %q", v["BOARD_BOT_GAMES"])
+	}
+	cfg.BotGames = botGames
 	if s := v["TRUSTED_PROXIES"]; s != "" {
 		proxies, err := web.ParseProxies(s)
 		if err != nil {

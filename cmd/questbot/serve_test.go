@@ -199,6 +199,10 @@ func TestConfigFromEnv(t *testing.T) {
 	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.FailedRetention != 30*24*time.Hour {
 		t.Fatalf("FAILED_RETENTION=720h: %v, %v", cfg.FailedRetention, err)
 	}
+	env["BOARD_BOT_GAMES"] = "12"
+	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.BotGames != 12 {
+		t.Fatalf("BOARD_BOT_GAMES=12: %v, %v", cfg.BotGames, err)
+	}
 	env["WEB_STREAMS_PER_USER"] = "1000"
 	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.WebStreams != 1000 {
 		t.Fatalf("WEB_STREAMS_PER_USER=1000: %v, %v", cfg.WebStreams, err)
@@ -213,6 +217,7 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	for _, bad := range []map[string]string{{"LOG_LEVEL": "loud"}, {"LOG_FORMAT": "xml"},
 		{"FAILED_RETENTION": "a week"}, {"FAILED_RETENTION": "1m"}, {"WEB_STREAMS_PER_USER": "0"},
+		{"BOARD_BOT_GAMES": "0"}, {"BOARD_BOT_GAMES": "ten"},
 		{"WEB_STREAMS_PER_USER": "many"}, {"WEBHOOK_URL": "bot.example.org"}, {"WEBHOOK_URL": "http://bot.example.org"},
 		{"WEBHOOK_URL": "ftp://bot.example.org"}, {"WEBHOOK_URL": "https://bot.example.org/?a=1"},
 		{"WEBHOOK_URL": "https://user@bot.example.org"}} {

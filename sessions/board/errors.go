@@ -41,6 +41,9 @@ var (
 	ErrInviteUsed = sessions.Refusal(sessions.KindConflict, "invite already used")
 	// ErrInviteExpired: the invite code's time is up, or its game is gone.
 	ErrInviteExpired = sessions.Refusal(sessions.KindConflict, "invite expired")
+	// ErrTooManyBotGames: the player already plays as many games against the bot at once as a
+	// bot allows (the board service's Config.BotGames).
+	ErrTooManyBotGames = sessions.Refusal(sessions.KindConflict, "too many games against the bot")
 	// ErrInvalid: a bad argument (an unknown bot level, a time control that does not fit its
 	// mode, malformed engine options, a user id that is not one).
 	ErrInvalid = sessions.Refusal(sessions.KindInvalid, "invalid")

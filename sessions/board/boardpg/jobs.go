@@ -33,19 +33,38 @@ func (s *Store) ClaimExpired(ctx context.Context, now time.Time, limit int) ([]*
 
 // claimBotTurnsSQL leases the bot's turns no worker holds: the lease names the board's revision,
 // so a turn that came back after an undo (same ply, another position) is a new one.
+//
+// The players are served in turn: each waiting turn is ranked by how many turns of its player
+// come before it, those being searched (a lease that holds) and those waiting longer, and the
+// lowest rank is claimed first, the longest waiting among equals. A player's first turn waiting
+// thus goes before anybody's second, and a player with turns being searched goes after those
+// with none, so a player with many games against the bot delays another's reply by one search
+// at most.
 const claimBotTurnsSQL = `
+	WITH turns AS (
+		SELECT s.id, s.turn_started_at, h.user_id,
+			coalesce(s.bot_claim_rev = s.revision AND s.bot_claim_until >= $1, false) AS searched
+		FROM board_session s
+		LEFT JOIN board_seat h ON h.board_id = s.id AND h.seat <> s.bot_seat
+		WHERE s.status = 'active' AND s.bot_seat = s.to_move
+	), ranked AS (
+		SELECT id, turn_started_at, searched,
+			count(*) FILTER (WHERE searched) OVER (PARTITION BY user_id) +
+				row_number() OVER (PARTITION BY user_id, searched ORDER BY turn_started_at, id) AS nth
+		FROM turns
+	)
 	UPDATE board_session SET bot_claim_rev = revision, bot_claim_until = $2
 	WHERE id IN (
-		SELECT id FROM board_session
-		WHERE status = 'active' AND bot_seat = to_move
-			AND (bot_claim_rev IS DISTINCT FROM revision OR bot_claim_until < $1)
-		ORDER BY turn_started_at
+		SELECT s.id FROM board_session s JOIN ranked r ON r.id = s.id
+		WHERE NOT r.searched
+		ORDER BY r.nth, r.turn_started_at, s.id
 		LIMIT $3
-		FOR UPDATE SKIP LOCKED)
+		FOR UPDATE OF s SKIP LOCKED)
 	RETURNING id`
 
 // ClaimBotTurns returns at most limit active boards where the bot is to move and no worker
-// holds a lease on this turn (the longest waiting first), and leases each turn to the caller
+// holds a lease on this turn (the players served in turn, then the longest waiting first: see
+// claimBotTurnsSQL), and leases each turn to the caller
 // until now+lease. The worker commits the claim, computes the move from Game with the bot
 // level's Limits, then in a new transaction locks the board and plays the move only if the
 // board's Revision is still the claimed one; otherwise the result is stale and dropped. A

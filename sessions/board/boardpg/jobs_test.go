@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -429,5 +430,47 @@ func TestClockLeadBoardsAgreeWithTheRule(t *testing.T) {
 	}
 	if reminders == 0 {
 		t.Fatal("no board was ever due a reminder")
+	}
+}
+
+// Ensure the bot's turns are claimed in turn by player: a player's first waiting turn before
+// anybody's second, and a player with a turn being searched after those with none, whatever
+// the order in which the turns began.
+func TestClaimBotTurnsServesPlayersInTurn(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	botFirst := func(user int64, at time.Time) *board.Board {
+		spec := f.spec("russian", "none")
+		spec.Creator, spec.Bot, spec.Side = user, board.BotEasy, board.SideSecond
+		return f.create(t, spec, at)
+	}
+	var alices []int64
+	for i := range 4 {
+		alices = append(alices, botFirst(alice, at(time.Duration(i)*time.Second)).ID)
+	}
+	bobs := botFirst(bob, at(10*time.Second)).ID
+	carols := botFirst(carol, at(20*time.Second)).ID
+	claim := func(now time.Time, n int) []int64 {
+		var got []*board.Board
+		f.must(t, func(s *Store) error {
+			var err error
+			got, err = s.ClaimBotTurns(ctx, now, time.Minute, n)
+			return err
+		})
+		return slices.Sorted(slices.Values(ids(got)))
+	}
+	now := at(time.Minute)
+	// Alice's oldest turn, then Bob's, though Alice's others waited longer.
+	if got := claim(now, 2); !slices.Equal(got, []int64{alices[0], bobs}) {
+		t.Fatalf("first claim %v, want %v", got, []int64{alices[0], bobs})
+	}
+	// Alice has a turn being searched, Carol none: Carol's goes first.
+	if got := claim(now, 1); !slices.Equal(got, []int64{carols}) {
+		t.Fatalf("second claim %v, want Carol's %d", got, carols)
+	}
+	// Only Alice has turns left: in the order they began.
+	if got := claim(now, 5); !slices.Equal(got, alices[1:]) {
+		t.Fatalf("third claim %v, want %v", got, alices[1:])
 	}
 }
