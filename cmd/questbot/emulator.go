@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"path/filepath"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -38,6 +39,10 @@ func (s *Server) openEmulator() error {
 	s.emuBot = emu.AddBot(emulatorToken(), "questbot")
 	s.chat = webchat.New(s.emu, s.emuBot)
 	s.chat.KnownUsers = s.knownWebchatUsers
+	if u, err := url.Parse(s.Config.PublicURL); err == nil && u.Hostname() != "" {
+		// The chat answers at the public address too (a local trial through a tunnel or a name).
+		s.chat.Hosts = []string{u.Hostname()}
+	}
 	if emu.Restored() {
 		s.Log.Info("Emulator state restored", slog.Int("users", len(s.emuBot.Users())))
 	}

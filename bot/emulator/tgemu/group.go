@@ -1,8 +1,10 @@
 package tgemu
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
+	"slices"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 )
@@ -13,7 +15,7 @@ import (
 // them needs: a group has a (negative) id, a title and members among the simulated users; the
 // members write texts, commands and replies into it, and the bot answers there. Adding the bot to
 // a group, or removing it, reaches the bot as a my_chat_member update, as on Telegram. The web
-// chat shows private chats only.
+// chat shows the groups beside the private chats (Groups lists them).
 
 // group is what a group chat has beyond its messages.
 type group struct {
@@ -175,4 +177,33 @@ func (b *Bot) PendingUpdates() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.updates)
+}
+
+// GroupInfo is a group chat as a viewer lists it: its id, title and members (in id order).
+type GroupInfo struct {
+	ID      int64   `json:"id"`
+	Title   string  `json:"title"`
+	Members []int64 `json:"members"`
+	// Left: the bot was removed from the group.
+	Left bool `json:"left,omitempty"`
+}
+
+// Groups returns the bot's group chats, in id order (the newest, most negative, first).
+func (b *Bot) Groups() []GroupInfo {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []GroupInfo
+	for id, c := range b.chats {
+		if c.group == nil {
+			continue
+		}
+		g := GroupInfo{ID: id, Title: c.group.title, Left: c.group.left}
+		for m := range c.group.members {
+			g.Members = append(g.Members, m)
+		}
+		slices.Sort(g.Members)
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(a, b GroupInfo) int { return cmp.Compare(a.ID, b.ID) })
+	return out
 }

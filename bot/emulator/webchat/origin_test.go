@@ -28,6 +28,8 @@ func TestCrossOriginRefused(t *testing.T) {
 	const admin = webchat.FirstUserID
 	b.AddUser(tgbotapi.User{ID: admin, FirstName: "Admin", LanguageCode: "en"})
 	h := webchat.New(emu, b)
+	// The chat is served under the name example.com (PUBLIC_URL's host, say).
+	h.Hosts = []string{"example.com"}
 
 	send := `{"user": 100000001, "text": "/token 100000001 stolen"}`
 	var upload bytes.Buffer

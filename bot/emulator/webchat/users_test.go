@@ -26,7 +26,7 @@ func post(t *testing.T, h http.Handler, in user) (int, user) {
 	t.Helper()
 	body, _ := json.Marshal(in)
 	rec := httptest.NewRecorder()
-	req := httptest.NewRequest("POST", "/api/users", bytes.NewReader(body))
+	req := httptest.NewRequest("POST", "http://127.0.0.1:8080/api/users", bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	h.ServeHTTP(rec, req)
 	var out user

@@ -34,6 +34,15 @@ var pngPixel = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x
 // reply is answered with the text it replied to.
 func demo(photo string) bot.Handler {
 	return func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if q := u.InlineQuery; q != nil {
+			answer, err := bot.AnswerInline(q.From.ID, q.ID, []bot.InlineResult{
+				bot.InlineArticle{ID: "a1", Title: "Say " + q.Query, HTML: "Inline: " + html.EscapeString(q.Query)},
+			}, bot.InlineAnswer{})
+			if err != nil {
+				return err
+			}
+			return tx.Send(ctx, answer)
+		}
 		if cq := u.CallbackQuery; cq != nil {
 			chat, msg := cq.Message.Chat.ID, cq.Message.MessageID
 			switch cq.Data {
