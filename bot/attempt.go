@@ -50,6 +50,9 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) (out Outcome) {
 	if secretExpired(req, now) {
 		return s.expired(req, log)
 	}
+	if secretUnreadable(req) {
+		return s.unreadable(req, log)
+	}
 	if req.TargetRef != "" {
 		var ok bool
 		if req, ok = resolveRef(req, row.RefMessageIDs); !ok {

@@ -21,6 +21,10 @@ type Secret struct {
 	// Expires is when the credential stops being worth delivering; zero: never. A request
 	// whose secret has expired is not sent.
 	Expires time.Time `json:"expires,omitzero"`
+	// Unreadable is set by the store on a claimed request whose secret it could not open (it
+	// was sealed under a key this process does not hold): the request is not sent, and fails
+	// as a request whose secret expired.
+	Unreadable bool `json:"-"`
 }
 
 // Withheld is what stands for a secret's value in a request kept after it failed.
@@ -111,6 +115,23 @@ func secretExpired(req Request, now time.Time) bool {
 		}
 	}
 	return false
+}
+
+// secretUnreadable reports whether a request carries a secret its store could not open.
+func secretUnreadable(req Request) bool {
+	for _, s := range req.Secrets {
+		if s.Unreadable {
+			return true
+		}
+	}
+	return false
+}
+
+// unreadable is the outcome of a request whose secret the store could not open: it fails for
+// good without being sent, which revokes the credential, as an expired one.
+func (s *sender) unreadable(req Request, log *slog.Logger) Outcome {
+	log.Warn("The request carries a secret sealed with a key this process does not hold; it is not sent")
+	return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: "not sent: the secret it carries was sealed by another process's key"})
 }
 
 // expired is the outcome of a request whose secret expired before it could be sent: it fails for

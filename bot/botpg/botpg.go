@@ -51,12 +51,24 @@ type Store struct {
 	// id names this store in the notifications of stored updates, so that its own WatchInbox,
 	// whose process was told of those updates already, ignores them.
 	id string
+	// seal seals the secrets of the requests it queues and opens those it claims (seal.go).
+	seal *sealer
 }
 
 var _ bot.InboxWatcher = (*Store)(nil)
 
 // New returns a store on pool.
-func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool, id: rand.Text()} }
+func New(pool *pgxpool.Pool) *Store { return &Store{pool: pool, id: rand.Text(), seal: newSealer()} }
+
+// WithSealKey makes the store seal the secrets of the requests it queues with key (TOKEN_KEY)
+// rather than with a random key of its own, so that any process with the key opens the rows
+// another queued (seal.go). It returns s.
+func (s *Store) WithSealKey(key *TokenKey) *Store {
+	if key != nil {
+		s.seal = &sealer{aead: key.aead}
+	}
+	return s
+}
 
 // SupersededTotal returns how many pending outbox rows this store has dropped because a newer
 // state of their object was queued (counted when the statement ran; a transaction rolled back
@@ -386,11 +398,13 @@ type batchHandling struct {
 	outbox  *outboxWriter
 	secrets []func()
 	post    []func()
+	// seal is the store's sealer.
+	seal *sealer
 }
 
 func (s *Store) newBatchHandling(ctx context.Context, tx *pipeTx) *batchHandling {
 	final := &pgx.Batch{}
-	return &batchHandling{ctx: ctx, tx: tx, final: final, outbox: s.outboxWriter(final)}
+	return &batchHandling{ctx: ctx, tx: tx, final: final, outbox: s.outboxWriter(final), seal: s.seal}
 }
 
 // batchError is an error that ends the whole transaction, not only one update's handling.
@@ -421,11 +435,13 @@ func (b *batchHandling) run(u *bot.Update, fn bot.Handler) ([]bot.ChatKey, error
 		return nil, err
 	}
 	b.post = append(b.post, ht.post...)
-	if hasSecrets(ht.reqs, ht.secrets) {
-		service, reqs, kept := u.Service, ht.reqs, ht.secrets
-		b.secrets = append(b.secrets, func() { queueSecrets(b.final, service, reqs, kept) })
+	reqs := ht.reqs
+	if hasSecrets(reqs, ht.secrets) {
+		reqs = b.seal.seal(reqs, ht.secrets)
+		service, sealed := u.Service, reqs
+		b.secrets = append(b.secrets, func() { queueSecrets(b.final, service, sealed, nil) })
 	}
-	return b.outbox.add(u.Service, ht.reqs, u.Chat), nil
+	return b.outbox.add(u.Service, reqs, u.Chat), nil
 }
 
 // finish queues the handled updates' writes and returns the batch the transaction's last
@@ -534,8 +550,9 @@ func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, b
 			return nil
 		}
 		b := &pgx.Batch{}
-		touched = s.queueOutbox(b, service, jt.reqs, 0)
-		queueSecrets(b, service, jt.reqs, jt.secrets)
+		reqs := s.seal.seal(jt.reqs, jt.secrets)
+		touched = s.queueOutbox(b, service, reqs, 0)
+		queueSecrets(b, service, reqs, nil)
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("enqueue: %w", err)
 		}

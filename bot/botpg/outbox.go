@@ -292,6 +292,7 @@ func onFailure(reqs []bot.Request) *string {
 // Enqueue implements bot.Store.
 func (s *Store) Enqueue(ctx context.Context, service int, reqs []bot.Request) ([]bot.ChatKey, error) {
 	b := &pgx.Batch{}
+	reqs = s.seal.seal(reqs, nil)
 	touched := s.queueOutbox(b, service, reqs, 0)
 	queueSecrets(b, service, reqs, nil)
 	if err := s.pool.SendBatch(ctx, b).Close(); err != nil {
@@ -399,6 +400,7 @@ func (s *Store) SendBatch(ctx context.Context, now time.Time, chats []bot.ChatKe
 				continue
 			}
 			out[i].More = n > 1
+			s.seal.open(&row.Request)
 			rows = append(rows, row)
 			rowIdx = append(rowIdx, i)
 		}

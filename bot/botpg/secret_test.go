@@ -2,6 +2,7 @@ package botpg
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,8 +47,8 @@ func TestCleanupExpiresSecrets(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT status, params->>'text' FROM outbox WHERE chat_id = 8`).Scan(&status, &text); err != nil {
 		t.Fatal(err)
 	}
-	if status != "pending" || text != "key GOOD-SECRET" {
-		t.Errorf("the good row: %s %q", status, text)
+	if status != "pending" || !strings.HasPrefix(text, "key "+sealedPrefix) || strings.Contains(text, "GOOD-SECRET") {
+		t.Errorf("the good row: %s %q, want its secret sealed", status, text)
 	}
 	var kind, ref, reason string
 	var chat int64
@@ -109,4 +110,92 @@ func TestTakeSecretFailures(t *testing.T) {
 	if err != nil || len(left) != 2 || left[0] != "1" || left[1] != "3" {
 		t.Fatalf("left: %v, %v", left, err)
 	}
+}
+
+// Ensure a credential rests in the database sealed only: the queued row's parameters and its
+// secrets hold no clear value, the row claimed by the sender is opened in memory (parameters and
+// secret in clear), and a store with another key (another process, or this one restarted)
+// cannot open it and marks it unreadable. With WithSealKey two stores share the key. A fallback
+// carries no copy of the secret.
+func TestSecretsSealedAtRest(t *testing.T) {
+	t.Parallel()
+	s, pool, service := newStore(t)
+	ctx := context.Background()
+	sec := bot.Secret{Kind: "web.ticket", ID: "t1", Values: []string{"TICKET-9f8e7d"}, Expires: time.Now().Add(time.Hour)}
+	r, err := bot.SendHTML(42, "Open https://games.example.org/login/TICKET-9f8e7d now", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fallback, err := bot.SendHTML(42, "Again: TICKET-9f8e7d", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r[0].Secrets, r[0].OnFailure = []bot.Secret{sec}, fallback
+	if _, err := s.Enqueue(ctx, service, r); err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	if err := pool.QueryRow(ctx, `SELECT o::text FROM outbox o WHERE chat_id = 42`).Scan(&row); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(row, "TICKET-9f8e7d") || !strings.Contains(row, sealedPrefix) {
+		t.Fatalf("the queued row holds the secret in clear, or not sealed: %s", row)
+	}
+	claim := func(st *Store, chat ...int64) *bot.OutboxRow {
+		t.Helper()
+		var got *bot.OutboxRow
+		c := int64(42)
+		if len(chat) > 0 {
+			c = chat[0]
+		}
+		_, err := st.SendBatch(ctx, time.Now(), []bot.ChatKey{{Service: service, Chat: c, Lane: bot.LaneOf("sendMessage")}},
+			func(_ context.Context, rows []*bot.OutboxRow) []bot.Outcome {
+				got = rows[0]
+				return []bot.Outcome{{Kind: bot.OutcomeAbandon}}
+			})
+		if err != nil || got == nil {
+			t.Fatalf("claim: %v, %v", got, err)
+		}
+		return got
+	}
+	got := claim(s)
+	if got.Request.Params["text"] != "Open https://games.example.org/login/TICKET-9f8e7d now" ||
+		got.Request.Secrets[0].Values[0] != "TICKET-9f8e7d" || got.Request.Secrets[0].Unreadable {
+		t.Fatalf("the claimed request: %q %+v", got.Request.Params["text"], got.Request.Secrets)
+	}
+	other := New(pool)
+	if got := claim(other); !got.Request.Secrets[0].Unreadable || strings.Contains(got.Request.Params["text"], "TICKET") {
+		t.Fatalf("another key opened the secret: %q %+v", got.Request.Params["text"], got.Request.Secrets)
+	}
+	key, err := ParseTokenKey(strings.Repeat("ab", 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := New(pool).WithSealKey(key), New(pool).WithSealKey(key)
+	if _, err := a.Enqueue(ctx, service, mustHTML(t, 43, "token qbt_SECRET-TOKEN", sec)); err != nil {
+		t.Fatal(err)
+	}
+	if got := claim(b, 43); got.Request.Params["text"] != "token qbt_SECRET-TOKEN" || got.Request.Secrets[0].Unreadable {
+		t.Fatalf("a second process with the key: %q %+v", got.Request.Params["text"], got.Request.Secrets)
+	}
+	var fallbacks string
+	if err := pool.QueryRow(ctx, `SELECT on_failure::text FROM outbox WHERE chat_id = 42`).Scan(&fallbacks); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(fallbacks, "TICKET-9f8e7d") || !strings.Contains(fallbacks, bot.Withheld) {
+		t.Fatalf("the fallback holds the secret: %s", fallbacks)
+	}
+}
+
+// mustHTML is a text request to chat carrying secret sec, its value text's last word.
+func mustHTML(t *testing.T, chat int64, text string, sec bot.Secret) []bot.Request {
+	t.Helper()
+	r, err := bot.SendHTML(chat, text, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(text)
+	sec.Values = []string{f[len(f)-1]}
+	r[0].Secrets = []bot.Secret{sec}
+	return r
 }

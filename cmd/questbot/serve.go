@@ -298,7 +298,10 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
 	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL, TestEnvironment: s.emu != nil, BotGames: s.Config.BotGames},
 		Listen: session})
-	tr := bot.New(bot.Config{Store: botpg.New(pool).WithListener(session), Handler: b.Handle, Log: s.Log, Metrics: s.metrics,
+	// The credentials queued in the outbox are sealed with TOKEN_KEY when it is set, so that every
+	// process opens what another queued; otherwise with a random key of this process.
+	sealKey, _ := s.Config.ReadTokenKey() // a bad key was refused at start
+	tr := bot.New(bot.Config{Store: botpg.New(pool).WithListener(session).WithSealKey(sealKey), Handler: b.Handle, Log: s.Log, Metrics: s.metrics,
 		FailedRetention: s.Config.FailedRetention, Webhook: s.Config.WebhookURL, Role: s.Role, PollLease: s.Config.PollLease})
 	s.Log.Info("Role", slog.String("role", s.Role.String()))
 	sched := bot.NewScheduler(s.Log)
