@@ -54,6 +54,7 @@ func TestSaveUpdates(t *testing.T) {
 		text(`"5"`, "id a string", ""),
 		text("9223372036854775807", "last", ""),
 		json.RawMessage(`{"message":{"message_id":1,"date":1,"chat":{"id":7,"type":"private"},"text":"no id"}}`),
+		text("8", strings.Repeat("й", 4097), ""),
 		text("6", "after", ""),
 	}
 	saved, err := s.SaveUpdates(ctx, service, batch, 7)
@@ -82,7 +83,7 @@ func TestSaveUpdates(t *testing.T) {
 	}
 	// By id (- when it cannot be read) and the start of the reason.
 	want := []string{"-:undecodable", "-:undecodable", "-:update_id missing", "3:undecodable",
-		"4:refused by the database", "9223372036854775807:update_id 9223372036854775807 cannot be acknowledged"}
+		"4:refused by the database", "8:a text of 4097 characters", "9223372036854775807:update_id 9223372036854775807 cannot be acknowledged"}
 	var got []string
 	for _, q := range saved.Quarantined {
 		id := "-"
@@ -120,8 +121,8 @@ func TestSaveUpdates(t *testing.T) {
 		t.Errorf("quarantined again: %+v", again.Quarantined)
 	}
 	pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM inbox) * 100 + (SELECT count(*) FROM inbox_quarantine)`).Scan(&n)
-	if n != 306 {
-		t.Errorf("%d inbox rows and %d quarantined after the second delivery, want 3 and 6", n/100, n%100)
+	if n != 307 {
+		t.Errorf("%d inbox rows and %d quarantined after the second delivery, want 3 and 7", n/100, n%100)
 	}
 }
 

@@ -136,6 +136,10 @@ func (in *intake) add(raw []byte) {
 		in.quarantine(raw, fmt.Sprintf("update_id %d cannot be acknowledged by an offset", id))
 		return
 	}
+	if reason := beyondTelegram(&u); reason != "" {
+		in.quarantine(raw, reason)
+		return
+	}
 	var sender *string
 	if from := u.SentFrom(); from != nil {
 		b, _ := json.Marshal(from) // a User always marshals; its strings are clean
