@@ -35,6 +35,9 @@ type boardloadOptions struct {
 	rate     float64 // moves a second in each game
 	duration time.Duration
 	bots     int
+	// hog is how many games one more player holds against the strong bot at once, moving at
+	// once in each: the fairness of the AI is the -bots players' reply latency beside them.
+	hog      int
 	games    []string
 	commands time.Duration // how often, on average, each player sends /web or /mygames
 	settle   time.Duration
@@ -83,18 +86,21 @@ func boardloadWith(ctx context.Context, o boardloadOptions, args []string, geten
 	fs.Float64Var(&o.rate, "rate", 2, "moves a second in each game (the pair's moves together)")
 	fs.DurationVar(&o.duration, "duration", 20*time.Second, "how long to play")
 	fs.IntVar(&o.bots, "bots", 0, "games of an API player against the bot (level easy) played at once")
+	fs.IntVar(&o.hog, "hog", 0, "games one more API player holds against the strong bot at once, moving at once in each (at most BOARD_BOT_GAMES)")
 	fs.StringVar(&games, "games", "chess,russian", "the games played, taken in turn (of "+strings.Join(boards.Games, ", ")+")")
 	fs.DurationVar(&o.commands, "commands", 5*time.Second, "how often, on average, each player sends /web or /mygames in Telegram")
 	fs.DurationVar(&o.settle, "settle", 2*time.Minute, "how long the outbox may take to drain after the play")
 	fs.Uint64Var(&o.seed, "seed", 1, "the seed of the players' choices (moves, games, when they write)")
 	help := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: questbot boardload [-pairs N] [-rate M] [-duration D] [-bots K] [-games G,...] [-commands D] [-settle D] [-seed S]")
+		fmt.Fprintln(w, "usage: questbot boardload [-pairs N] [-rate M] [-duration D] [-bots K] [-hog H] [-games G,...] [-commands D] [-settle D] [-seed S]")
 		fmt.Fprintln(w, "Runs the whole bot in this process (the Bot API emulator and the transport with Telegram's limits,")
 		fmt.Fprintln(w, "the web game server), plays N games between API players at M moves a second each (and K against")
 		fmt.Fprintln(w, "the bot), has every player send /web and /mygames in Telegram meanwhile, and reports the rows")
 		fmt.Fprintln(w, "pending per chat, the rows superseded, the lanes' depth, the commands' reply latency, whether")
 		fmt.Fprintln(w, "every Telegram board ends on its game's final position, and the bot's reply latency. The database")
-		fmt.Fprintln(w, "is DATABASE_URL (one no other questbot serves), or a private PostgreSQL with fsync on.")
+		fmt.Fprintln(w, "is DATABASE_URL (one no other questbot serves), or a private PostgreSQL with fsync on. With -hog, one")
+		fmt.Fprintln(w, "more player holds H games against the strong bot, moving at once in each, and the report gives the")
+		fmt.Fprintln(w, "bot's reply to that player beside its reply to the others.")
 	}
 	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
 	if !ok {
@@ -103,8 +109,8 @@ func boardloadWith(ctx context.Context, o boardloadOptions, args []string, geten
 	if len(operands) > 0 {
 		return usageError(stderr, "boardload", "unexpected argument %q", operands[0])
 	}
-	if o.pairs < 0 || o.bots < 0 || o.pairs+o.bots == 0 {
-		fmt.Fprintln(stderr, "questbot boardload: -pairs and -bots must not be negative, and one of them positive")
+	if o.pairs < 0 || o.bots < 0 || o.hog < 0 || o.pairs+o.bots == 0 {
+		fmt.Fprintln(stderr, "questbot boardload: -pairs, -bots and -hog must not be negative, and -pairs or -bots positive")
 		return 2
 	}
 	if !(o.rate > 0) || math.IsInf(o.rate, 0) || o.duration <= 0 || o.commands <= 0 || o.settle <= 0 {
@@ -510,7 +516,10 @@ type boardloadReport struct {
 	boards                []boardCheck
 	botLat                []time.Duration
 	botMissing, botPolled int
-	think                 histogramFigures
+	// hogLat is the bot's reply to the player of -hog, hogMoves that player's moves.
+	hogLat   []time.Duration
+	hogMoves int
+	think    histogramFigures
 	// handle is the transport's time to handle an update (its transaction).
 	handle histogramFigures
 	// sent are the requests Telegram took, by method; floodWaits the 429 answers.
@@ -529,6 +538,7 @@ func (r *boardloadReport) fill(l *boardloadPlay, s *outboxSampler) {
 	}
 	r.apiErrors, r.cmdSent, r.cmdMissing = l.apiErrors, l.cmdSent, l.cmdMissing
 	r.cmdLat, r.botLat, r.botMissing, r.botPolled = l.cmdLat, l.botLat, l.botMissing, l.botPolled
+	r.hogLat, r.hogMoves = l.hogLat, l.hogMoves
 	l.mu.Unlock()
 	s.mu.Lock()
 	r.outboxFigures = s.outboxFigures
@@ -641,6 +651,10 @@ func (r *boardloadReport) String() string {
 		fmt.Fprintf(&b, "bot reply (the player's move answered to the bot's move seen through the API): %s; %d missing; %d seen by polling, their event not within a second\n",
 			latencyLine(r.botLat), r.botMissing, r.botPolled)
 		fmt.Fprintf(&b, "bot's search (questbot_board_ai_think_seconds): %s\n", r.think)
+	}
+	if o.hog > 0 {
+		fmt.Fprintf(&b, "bot reply to the player holding %d games against the strong bot (%d moves): %s\n",
+			o.hog, r.hogMoves, latencyLine(r.hogLat))
 	}
 	web := slices.Clone(r.cmdLat[cmdWeb])
 	slices.Sort(web)

@@ -62,6 +62,8 @@ type boardloadPlay struct {
 	cmdMissing map[string]int
 	cmdLat     map[string][]time.Duration
 	botLat     []time.Duration
+	hogLat     []time.Duration
+	hogMoves   int
 	botMissing int
 	// botPolled counts the bot's moves seen by polling the state whose event did not come.
 	botPolled int
@@ -82,6 +84,9 @@ type loadGame struct {
 	players  [2]*loadPlayer
 	vsBot    bool
 	finished bool
+	// hog marks a game of the -hog player: its latency is counted apart, and its boards are
+	// not checked (the player has several).
+	hog bool
 }
 
 // apiFailure is an answer of the API other than the one expected.
@@ -277,11 +282,17 @@ func (l *boardloadPlay) newBotGame(ctx context.Context) (*loadGame, *web.GameSta
 	if err != nil {
 		return nil, nil, err
 	}
-	g := &loadGame{variant: l.nextVariant(), vsBot: true}
+	return l.botGameOf(ctx, p, "easy", false)
+}
+
+// botGameOf opens a game of player p against the bot of level, a game of the -hog player when
+// hog is set.
+func (l *boardloadPlay) botGameOf(ctx context.Context, p *loadPlayer, level string, hog bool) (*loadGame, *web.GameState, error) {
+	g := &loadGame{variant: l.nextVariant(), vsBot: true, hog: hog}
 	var created struct {
 		ID int64 `json:"id"`
 	}
-	err = l.call(ctx, p, http.MethodPost, "/api/v1/games", map[string]string{"variant": g.variant, "control": "none", "bot": "easy"}, &created)
+	err := l.call(ctx, p, http.MethodPost, "/api/v1/games", map[string]string{"variant": g.variant, "control": "none", "bot": level}, &created)
 	if err != nil {
 		return nil, nil, fmt.Errorf("open a game against the bot: %w", err)
 	}
@@ -294,8 +305,42 @@ func (l *boardloadPlay) newBotGame(ctx context.Context) (*loadGame, *web.GameSta
 		return nil, nil, fmt.Errorf("game %d: the player has no seat", g.id)
 	}
 	g.players[st.Seat] = p
-	l.addGame(g)
+	if !hog {
+		l.addGame(g)
+	}
 	return g, st, nil
+}
+
+// playHog is the -hog player: one player who holds o.hog games against the strong bot at once
+// and moves in each as soon as the bot has; a game that ends is followed by a new one of theirs.
+func (l *boardloadPlay) playHog(ctx context.Context, index int, stopAt time.Time) {
+	p, err := l.newPlayer(ctx)
+	if err != nil {
+		l.failed(ctx, "the player holding games against the bot", err)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range l.o.hog {
+		wg.Go(func() {
+			rng := boardloadRand(l.o.seed, int64(index*1000+i))
+			for time.Now().Before(stopAt) && ctx.Err() == nil {
+				g, st, err := l.botGameOf(ctx, p, "strong", true)
+				if err != nil {
+					if !l.failed(ctx, "a game of the player holding games against the bot", err) || !sleepUntil(ctx, time.Now().Add(time.Second)) {
+						return
+					}
+					continue
+				}
+				if err := l.playAgainstBot(ctx, g, st, rng, time.Millisecond, stopAt); err != nil {
+					l.failed(ctx, fmt.Sprintf("game %d of the player holding games against the bot", g.id), err)
+				}
+				if !l.ended(g) {
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func (l *boardloadPlay) addGame(g *loadGame) {
@@ -328,6 +373,9 @@ func (l *boardloadPlay) play(ctx context.Context) error {
 	}
 	for i := range l.o.bots {
 		wg.Go(func() { l.playBot(ctx, l.o.pairs+i, stopAt) })
+	}
+	if l.o.hog > 0 {
+		wg.Go(func() { l.playHog(ctx, l.o.pairs+l.o.bots, stopAt) })
 	}
 	wg.Wait()
 	l.commands.Wait()
@@ -525,7 +573,11 @@ func (l *boardloadPlay) playAgainstBot(ctx context.Context, g *loadGame, st *web
 		}
 		answered := time.Now()
 		l.mu.Lock()
-		l.botMoves++
+		if g.hog {
+			l.hogMoves++
+		} else {
+			l.botMoves++
+		}
 		l.mu.Unlock()
 		st = after
 		if st.Status != "active" {
@@ -540,7 +592,11 @@ func (l *boardloadPlay) playAgainstBot(ctx context.Context, g *loadGame, st *web
 			lat = time.Since(answered)
 		}
 		l.mu.Lock()
-		l.botLat = append(l.botLat, lat)
+		if g.hog {
+			l.hogLat = append(l.hogLat, lat)
+		} else {
+			l.botLat = append(l.botLat, lat)
+		}
 		l.mu.Unlock()
 	}
 	l.endGame(g)
