@@ -33,9 +33,11 @@ import (
 //
 // Fairness: the claim serves the players in turn (a player's first waiting turn before anybody's
 // second, a player with a search under way after those with none; boardpg's claimBotTurnsSQL),
-// and a player has at most Config.BotGames games against the bot going (Open refuses one more
-// with board.ErrTooManyBotGames), so one player's many games delay another player's reply by one
-// search at most.
+// no player has more searches at once than all the slots but one (perPlayer), and a player has
+// at most Config.BotGames games against the bot going (Open refuses one more with
+// board.ErrTooManyBotGames). So one player's many games never hold every slot: another player's
+// turn finds a slot free, or (with one slot) waits for one search at most. The claims hold across
+// processes (the leases are in the database), though each process counts its own slots.
 
 // # Waking the AI
 //
@@ -156,12 +158,16 @@ func (b *Boards) Think(ctx context.Context, do Doer) error {
 	}
 }
 
+// perPlayer is how many of the bot's searches one player may have at once: all the slots but
+// one, so that a slot stays free for the other players (one when there is a single slot).
+func (b *Boards) perPlayer() int { return max(1, cap(b.slots)-1) }
+
 // claimTurns leases at most n bots' turns.
 func (b *Boards) claimTurns(ctx context.Context, do Doer, n int) ([]*board.Board, error) {
 	var boards []*board.Board
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
 		var err error
-		boards, err = b.store(tx.DB()).ClaimBotTurns(ctx, b.now(), b.lease, n)
+		boards, err = b.store(tx.DB()).ClaimBotTurns(ctx, b.now(), b.lease, n, b.perPlayer())
 		return err
 	})
 	return boards, err

@@ -59,10 +59,12 @@ type Jobs interface {
 	ClaimExpired(ctx context.Context, now time.Time, limit int) ([]*Board, error)
 	// ClaimBotTurns returns at most limit active boards where the bot is to move and no other
 	// worker holds a lease on this turn, and leases each turn to the caller until now+lease.
+	// The players are served in turn (a player's first waiting turn before anybody's second),
+	// and no player has more than perPlayer turns under lease at once.
 	// The worker commits the claim, computes the move from Game with the bot level's
 	// Limits, then in a new transaction locks the board and plays the move only if the
 	// board's Revision is still the claimed one (otherwise the result is stale: dropped).
-	ClaimBotTurns(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*Board, error)
+	ClaimBotTurns(ctx context.Context, now time.Time, lease time.Duration, limit, perPlayer int) ([]*Board, error)
 	// ClaimReminders marks as reminded, and returns, at most limit correspondence boards
 	// whose player to move reaches ReminderLead before the deadline (the rule of
 	// Board.Remind), once per ply.

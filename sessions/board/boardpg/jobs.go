@@ -38,8 +38,9 @@ func (s *Store) ClaimExpired(ctx context.Context, now time.Time, limit int) ([]*
 // come before it, those being searched (a lease that holds) and those waiting longer, and the
 // lowest rank is claimed first, the longest waiting among equals. A player's first turn waiting
 // thus goes before anybody's second, and a player with turns being searched goes after those
-// with none, so a player with many games against the bot delays another's reply by one search
-// at most.
+// with none. No player has more than $4 turns searched at once (a turn ranked past it waits),
+// so that a search slot stays free for the others: a player with many games against the bot
+// delays another's reply by one search at most, and with more slots than one, not at all.
 const claimBotTurnsSQL = `
 	WITH turns AS (
 		SELECT s.id, s.turn_started_at, h.user_id,
@@ -56,21 +57,21 @@ const claimBotTurnsSQL = `
 	UPDATE board_session SET bot_claim_rev = revision, bot_claim_until = $2
 	WHERE id IN (
 		SELECT s.id FROM board_session s JOIN ranked r ON r.id = s.id
-		WHERE NOT r.searched
+		WHERE NOT r.searched AND r.nth <= $4
 		ORDER BY r.nth, r.turn_started_at, s.id
 		LIMIT $3
 		FOR UPDATE OF s SKIP LOCKED)
 	RETURNING id`
 
 // ClaimBotTurns returns at most limit active boards where the bot is to move and no worker
-// holds a lease on this turn (the players served in turn, then the longest waiting first: see
-// claimBotTurnsSQL), and leases each turn to the caller
+// holds a lease on this turn (the players served in turn, then the longest waiting first, at most
+// perPlayer turns of one player searched at once: see claimBotTurnsSQL), and leases each turn to the caller
 // until now+lease. The worker commits the claim, computes the move from Game with the bot
 // level's Limits, then in a new transaction locks the board and plays the move only if the
 // board's Revision is still the claimed one; otherwise the result is stale and dropped. A
 // worker that dies loses its lease when it runs out, and a restart finds every bot turn again.
-func (s *Store) ClaimBotTurns(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]*board.Board, error) {
-	ids, err := s.ids(ctx, claimBotTurnsSQL, now, now.Add(lease), limitArg(limit))
+func (s *Store) ClaimBotTurns(ctx context.Context, now time.Time, lease time.Duration, limit, perPlayer int) ([]*board.Board, error) {
+	ids, err := s.ids(ctx, claimBotTurnsSQL, now, now.Add(lease), limitArg(limit), max(perPlayer, 1))
 	if err != nil {
 		return nil, fmt.Errorf("claim bot turns: %w", err)
 	}

@@ -120,7 +120,7 @@ func TestClaimBotTurns(t *testing.T) {
 		var got []*board.Board
 		f.must(t, func(s *Store) error {
 			var err error
-			got, err = s.ClaimBotTurns(ctx, now, lease, 10)
+			got, err = s.ClaimBotTurns(ctx, now, lease, 10, 10)
 			return err
 		})
 		return got
@@ -128,7 +128,7 @@ func TestClaimBotTurns(t *testing.T) {
 	var claimed []*board.Board
 	f.holding(t, func(s *Store) error {
 		var err error
-		claimed, err = s.ClaimBotTurns(ctx, t0, lease, 10)
+		claimed, err = s.ClaimBotTurns(ctx, t0, lease, 10, 10)
 		return err
 	}, func() {
 		if got := claim(t0); len(got) != 0 {
@@ -451,11 +451,12 @@ func TestClaimBotTurnsServesPlayersInTurn(t *testing.T) {
 	}
 	bobs := botFirst(bob, at(10*time.Second)).ID
 	carols := botFirst(carol, at(20*time.Second)).ID
+	per := 10
 	claim := func(now time.Time, n int) []int64 {
 		var got []*board.Board
 		f.must(t, func(s *Store) error {
 			var err error
-			got, err = s.ClaimBotTurns(ctx, now, time.Minute, n)
+			got, err = s.ClaimBotTurns(ctx, now, time.Minute, n, per)
 			return err
 		})
 		return slices.Sorted(slices.Values(ids(got)))
@@ -469,8 +470,14 @@ func TestClaimBotTurnsServesPlayersInTurn(t *testing.T) {
 	if got := claim(now, 1); !slices.Equal(got, []int64{carols}) {
 		t.Fatalf("second claim %v, want Carol's %d", got, carols)
 	}
-	// Only Alice has turns left: in the order they began.
-	if got := claim(now, 5); !slices.Equal(got, alices[1:]) {
-		t.Fatalf("third claim %v, want %v", got, alices[1:])
+	// With two turns searched at most per player, Alice, who has one, gets one more; with
+	// more allowed, the rest, in the order they began.
+	per = 2
+	if got := claim(now, 5); !slices.Equal(got, alices[1:2]) {
+		t.Fatalf("third claim, two searches a player: %v, want %v", got, alices[1:2])
+	}
+	per = 10
+	if got := claim(now, 5); !slices.Equal(got, alices[2:]) {
+		t.Fatalf("fourth claim %v, want %v", got, alices[2:])
 	}
 }
