@@ -86,7 +86,7 @@ func (c *compiler) errorf(p pos, hint, format string, args ...any) {
 }
 
 // warnf records something the compiler tolerates, as the original compiler did, but that is
-// probably a slip of the author: the construct is ignored (see [Lint]).
+// probably a slip of the author: the construct is ignored (see [CompileWithWarnings]).
 func (c *compiler) warnf(p pos, hint, format string, args ...any) {
 	if len(c.warns) >= maxErrors {
 		return
