@@ -148,6 +148,7 @@ func (c *compiler) prepareLocation(s *site) {
 			continue
 		}
 		for len(l.Texts) < pg.num {
+			c.spend(structCost, s.p)
 			l.Texts = append(l.Texts, qmm.LocationText{})
 		}
 		l.Texts[pg.num-1].Text = t
@@ -165,6 +166,7 @@ func (c *compiler) prepareLocation(s *site) {
 		npages = 1 // an exact location has one text unless #pages says otherwise
 	}
 	for len(l.Texts) < npages {
+		c.spend(structCost, s.p)
 		l.Texts = append(l.Texts, qmm.LocationText{})
 	}
 	for _, spec := range s.spec {
@@ -332,16 +334,6 @@ func (c *compiler) prepareJump(k *kase) {
 	k.jump = j
 }
 
-// inList reports whether name is one of the ';'-separated names of list.
-func inList(list, name string) bool {
-	for _, x := range strings.Split(list, ";") {
-		if x == name {
-			return true
-		}
-	}
-	return false
-}
-
 // changes builds the sparse parameter changes of a site or case.
 func (c *compiler) changes(q *qmm.Quest, stmts []*stmt, show, hide string, p pos) []qmm.ParamChange {
 	var out []qmm.ParamChange
@@ -372,28 +364,37 @@ func (c *compiler) changes(q *qmm.Quest, stmts []*stmt, show, hide string, p pos
 		}
 	}
 	var ids []int
-	for _, name := range strings.Split(show+";"+hide, ";") {
+	shown, hidden := map[string]bool{}, map[string]bool{}
+	for _, name := range strings.Split(show, ";") {
+		shown[name] = true
 		ids = append(ids, c.idsByName[name]...)
 	}
+	for _, name := range strings.Split(hide, ";") {
+		hidden[name] = true
+		ids = append(ids, c.idsByName[name]...)
+	}
+	first := map[string]*stmt{} // the change of each variable that counts: its first
 	for _, st := range stmts {
+		if first[st.name] == nil {
+			first[st.name] = st
+		}
 		ids = append(ids, c.idsByName[st.name]...)
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	for _, id := range ids {
+		c.step(p)
+		c.spend(structCost, p)
 		i := id - 1
 		v := c.varByID(id)
 		ch := qmm.ParamChange{Param: int32(i)}
 		switch {
-		case inList(show, v.name):
+		case shown[v.name]:
 			ch.Showing = qmm.ShowingShow
-		case inList(hide, v.name):
+		case hidden[v.name]:
 			ch.Showing = qmm.ShowingHide
 		}
-		for _, st := range stmts {
-			if st.name != v.name {
-				continue
-			}
+		if st := first[v.name]; st != nil {
 			switch st.kind {
 			case qmm.ChangeFormula:
 				ch.IsFormula, ch.Formula = true, st.expr
@@ -408,7 +409,6 @@ func (c *compiler) changes(q *qmm.Quest, stmts []*stmt, show, hide string, p pos
 				ch.CritText = *st.crit
 			}
 			ch.Media = st.media
-			break
 		}
 		if !ch.IsDefault() {
 			out = append(out, ch)

@@ -87,6 +87,7 @@ type compiler struct {
 	memory  int64 // the bytes of text handled, counted against limits.Memory
 	nsites  int   // sites declared (a site reopened counts once)
 	njumps  int   // cases, with the cases back from sub-routines
+	nparams int   // variables
 	macros  map[string]*macro
 	globals []*global
 	// the indexes that keep every lookup of a name constant in time (index.go)

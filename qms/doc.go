@@ -53,10 +53,11 @@
 // # Bounded work
 //
 // No source makes a compilation long or large, however few its bytes (two nested #for loops in
-// 154 bytes ask for 300,000 sites). Every compilation has [Limits]: sites, jumps, steps of work
-// (lines read and handled, loop turns, the walks that build the quest) and bytes of text;
-// [DefaultLimits] are 10,000 sites, 50,000 jumps, 2,000,000 steps and 64 MB, far beyond the
-// largest quests written, and take at most about two seconds of one core. A source that passes
+// 154 bytes ask for 300,000 sites). Every compilation has [Limits]: sites, jumps, variables,
+// steps of work (lines read and handled, loop turns, the walks that build the quest) and bytes
+// of text and of the quest built; [DefaultLimits] are 10,000 sites, 50,000 jumps, 1,000
+// variables, 2,000,000 steps and 64 MB, far beyond the largest quests written, and take at
+// most about two seconds of one core. A source that passes
 // one stops at once with an error naming the limit, at the place where it was passed (a
 // [*LimitError] wrapped by the last error of the list). [CompileContext] also stops when its
 // context is done, within a few thousand steps. Each name (site, variable, constant) is found

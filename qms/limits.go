@@ -13,25 +13,35 @@ type Limits struct {
 	Sites int
 	// Jumps bounds the cases, the cases back from sub-routines included.
 	Jumps int
+	// Params bounds the variables (#var, and the stack of sub-routines): the player checks
+	// each jump against every parameter.
+	Params int
 	// Steps bounds the work: the lines read, the lines handled (every line of a macro or loop
 	// each time it expands), the turns of loops and the values of their ranges, and the
 	// walks over sites and cases that build the quest.
 	Steps int
-	// Memory bounds the bytes of text handled: the files read and every line as handled, after
-	// its [expr] are put in.
+	// Memory bounds the bytes of text handled (the files read and every line as handled,
+	// after its [expr] are put in) and of the quest built, counted at structCost for each
+	// location text and parameter change.
 	Memory int64
 }
 
 // DefaultLimits are the limits of [CompileWithWarnings] and [CompileSource]. They are far
 // beyond the largest quests written (the original bot's sources have at most about 350 sites,
-// 1,500 cases and 31,000 lines once expanded, and the Space Rangers quests fewer), and keep a
-// compilation below about two seconds of one core and a few hundred megabytes.
-var DefaultLimits = Limits{Sites: 10_000, Jumps: 50_000, Steps: 2_000_000, Memory: 64 << 20}
+// 1,500 cases, 120 variables and 31,000 lines once expanded, and the Space Rangers quests
+// fewer), and keep a compilation below about two seconds of one core and a few hundred
+// megabytes.
+var DefaultLimits = Limits{Sites: 10_000, Jumps: 50_000, Params: 1_000, Steps: 2_000_000, Memory: 64 << 20}
+
+// structCost is what a location text or a parameter change of the quest built counts against
+// Limits.Memory, about its size in memory: so that a source cannot ask for millions of empty
+// pages, or a change of every parameter at every site, in a few lines.
+const structCost = 128
 
 // LimitError is a limit of [Limits] that a source passed. It is wrapped by the last [*Error]
 // of the [ErrorList] a compilation returns.
 type LimitError struct {
-	// Limit names it: "sites", "jumps", "steps" or "memory".
+	// Limit names it: "sites", "jumps", "params", "steps" or "memory".
 	Limit string
 	// Max is its value (bytes for memory).
 	Max int64
@@ -44,6 +54,8 @@ func (e *LimitError) Error() string {
 		return fmt.Sprintf("the source passes the limit of %d MB of text", e.Max>>20)
 	case "steps":
 		return fmt.Sprintf("the source passes the limit of %d steps of compilation", e.Max)
+	case "params":
+		return fmt.Sprintf("the source passes the limit of %d variables", e.Max)
 	}
 	return fmt.Sprintf("the source passes the limit of %d %s", e.Max, e.Limit)
 }
@@ -81,6 +93,9 @@ func (c *compiler) setLimits(lim Limits) {
 	}
 	if lim.Jumps > 0 {
 		d.Jumps = lim.Jumps
+	}
+	if lim.Params > 0 {
+		d.Params = lim.Params
 	}
 	if lim.Steps > 0 {
 		d.Steps = lim.Steps
@@ -138,6 +153,14 @@ func (c *compiler) countSite(p pos) {
 	c.nsites++
 	if c.nsites > c.limits.Sites {
 		c.exceed(p, "sites", int64(c.limits.Sites), "a quest this large cannot be played; look for a #for that makes too many")
+	}
+}
+
+// countParam counts a new variable at p against the limit of parameters.
+func (c *compiler) countParam(p pos) {
+	c.nparams++
+	if c.nparams > c.limits.Params {
+		c.exceed(p, "params", int64(c.limits.Params), "a quest has a few hundred parameters at most; look for a #for that makes too many")
 	}
 }
 

@@ -59,12 +59,12 @@ func TestBombRefused(t *testing.T) {
 	}
 }
 
-// Ensure each limit is enforced and named: jumps, steps (a loop with an empty body), and
-// memory (a macro whose expansion doubles its line at every level), each within its own
-// bound of work.
+// Ensure each limit is enforced and named: jumps, variables, steps (a loop with an empty body),
+// and memory (a macro whose expansion doubles its line at every level; sites of ten thousand
+// empty pages each), each within its own bound of work.
 func TestEveryLimit(t *testing.T) {
 	t.Parallel()
-	lim := qms.Limits{Sites: 100, Jumps: 200, Steps: 50_000, Memory: 1 << 20}
+	lim := qms.Limits{Sites: 100, Jumps: 200, Params: 50, Steps: 50_000, Memory: 1 << 20}
 	cases := []struct {
 		name, limit, src string
 		max              int64
@@ -73,6 +73,8 @@ func TestEveryLimit(t *testing.T) {
 		{"steps", "steps", "#for:i:1..99999\n#for:j:1..99999\n#end\n#end\n#site:a #default\nHere.\n", 50_000},
 		{"memory", "memory", memoryBomb(), 1 << 20},
 		{"sites", "sites", "#for:i:1..1000\n#site:s[$i] #default\nHere.\n#end\n", 100},
+		{"params", "params", "#for:i:1..1000\n#var:v[$i]\n#end\n#site:a #default\nHere.\n", 50},
+		{"pages", "memory", "#for:i:1..90\n#site:s[$i] #default #pages:10000\nHere.\n#end\n", 1 << 20},
 	}
 	for _, tc := range cases {
 		steps, err := qms.Steps([]byte(tc.src), lim)

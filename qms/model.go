@@ -99,6 +99,7 @@ type site struct {
 	id         int32
 	num        int
 	pages      []*page
+	pageByNum  map[int]*page // the pages by number
 	cases      []*kase
 	spec       []string
 	expr       string
@@ -157,6 +158,7 @@ var (
 // closeText ends the intro, congratulation or variable the text lines went to.
 func (c *compiler) closeVar() {
 	if c.curVar != nil {
+		c.countParam(c.curVar.p)
 		c.vars = append(c.vars, c.curVar)
 		c.curVar = nil
 	}
@@ -484,6 +486,7 @@ func (c *compiler) needStack() {
 			return
 		}
 	}
+	c.countParam(pos{file: c.main, line: 1, col: 1})
 	c.rrr = &variable{name: stackVar, min: 0, max: 100000000, def: "0", order: noOrder, auto: true}
 	c.number(c.rrr, 1)
 	c.vars = append(c.vars, c.rrr)
@@ -560,13 +563,15 @@ func (c *compiler) page(head token, opts []token, p pos) {
 }
 
 func (c *compiler) getPage(s *site, n int) *page {
-	for _, pg := range s.pages {
-		if pg.num == n {
-			return pg
-		}
+	if pg := s.pageByNum[n]; pg != nil {
+		return pg
 	}
 	pg := &page{num: n, image: s.image}
 	s.pages = append(s.pages, pg)
+	if s.pageByNum == nil {
+		s.pageByNum = map[int]*page{}
+	}
+	s.pageByNum[n] = pg
 	return pg
 }
 

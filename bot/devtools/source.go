@@ -263,6 +263,8 @@ func limitText(txt texts.Dev, l *qms.LimitError) string {
 		return fmt.Sprintf(txt.LimitSites, n)
 	case "jumps":
 		return fmt.Sprintf(txt.LimitJumps, n)
+	case "params":
+		return fmt.Sprintf(txt.LimitParams, n)
 	case "memory":
 		return fmt.Sprintf(txt.LimitMemory, strconv.FormatInt(l.Max>>20, 10))
 	}

@@ -59,6 +59,7 @@ type Dev struct {
 	SourceLimit string
 	LimitSites  string // the limit
 	LimitJumps  string // the limit
+	LimitParams string // the limit
 	LimitSteps  string // the limit
 	LimitMemory string // the limit, in MB
 
@@ -150,6 +151,7 @@ var devEN = Dev{
 	SourceLimit:    "«%s» is too large to compile: %s. Nothing was stored.",
 	LimitSites:     "it makes more than %s sites, the limit",
 	LimitJumps:     "it makes more than %s cases, the limit",
+	LimitParams:    "it declares more than %s variables, the limit",
 	LimitSteps:     "its loops and macros take more than %s steps of compilation, the limit",
 	LimitMemory:    "its text grows beyond %s MB, the limit",
 	Quarantined:    "I gave up on «%s»: it was tried %s times and could not be handled. It is set aside; please check the file, or tell the admins.",
@@ -235,6 +237,7 @@ var devRU = Dev{
 	SourceLimit:    "«%s» слишком велик, чтобы его собрать: %s. Ничего не сохранено.",
 	LimitSites:     "в нём больше %s локаций (#site), а это предел",
 	LimitJumps:     "в нём больше %s переходов (#case), а это предел",
+	LimitParams:    "в нём больше %s переменных (#var), а это предел",
 	LimitSteps:     "его циклы и макросы требуют больше %s шагов сборки, а это предел",
 	LimitMemory:    "его текст разрастается больше чем на %s МБ, а это предел",
 	Quarantined:    "Я отступился от «%s»: за %s попытки его так и не удалось обработать. Он отложен; проверьте файл или напишите администраторам.",
