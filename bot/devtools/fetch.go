@@ -345,10 +345,6 @@ func (r *fetchRun) compileJob(ctx context.Context, job *fetchJob, log *slog.Logg
 		files, err = t.store.SourceFiles(ctx, tx.DB(), job.service, job.user)
 		return err
 	})
-	if errors.Is(err, bot.ErrNoBot) {
-		r.release(ctx, job, time.Minute, err.Error(), false)
-		return
-	}
 	if err != nil {
 		r.failed(ctx, job, log, fmt.Errorf("devtools: sources of %d: %w", job.user, err))
 		return

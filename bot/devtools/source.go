@@ -41,8 +41,10 @@ import (
 // result stored in one after), within the compiler's limits (Config.CompileLimits,
 // qms.DefaultLimits) and until the process stops; a compilation cut off by a stop is counted
 // as an attempt, so that a source that never ends is set aside (fetch.go), not compiled at
-// every start. The compilation comes after the files the chat sent before it, so that
-// "/compile x" right after sending x.qms compiles what was sent.
+// every start. Like every job of a chat, a compilation waits for the chat's older jobs:
+// "/compile x" right after sending a new version of x.qms compiles that version; the
+// compilation a caption asks for is recorded once its source is stored, after the files the
+// chat sent meanwhile.
 //
 // Compiling reads the newest version of the source, and of every source its #include lines name
 // (the developer's own uploads in the same bot, by name, with or without .qms), through package
