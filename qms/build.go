@@ -30,13 +30,16 @@ func (c *compiler) build() *qmm.Quest {
 		}
 		return 0
 	})
+	c.varsReordered()
 	for _, v := range c.vars {
 		if v.order < noOrder && v.id == 0 {
 			c.vid++
-			v.id = c.vid
+			c.number(v, c.vid)
 		}
 	}
+	c.sitesByID = nil
 	for _, s := range c.sites {
+		c.step(s.p)
 		c.prepareLocation(s)
 	}
 	if c.exact {
@@ -51,6 +54,7 @@ func (c *compiler) build() *qmm.Quest {
 		}
 		for _, s := range c.sites {
 			for _, k := range s.cases {
+				c.step(k.p)
 				c.prepareJump(k)
 			}
 		}
@@ -90,15 +94,6 @@ func (c *compiler) build() *qmm.Quest {
 	}
 	c.check(q)
 	return q
-}
-
-func (c *compiler) varByID(id int) *variable {
-	for _, v := range c.vars {
-		if v.id == id {
-			return v
-		}
-	}
-	return nil
 }
 
 func (c *compiler) param(v *variable) qmm.Param {
@@ -143,24 +138,6 @@ func defaultCritText(n int) string {
 	return "Сообщение достижения критического значения параметром " + strconv.Itoa(n)
 }
 
-func (c *compiler) siteByName(name string) *site {
-	for _, s := range c.sites {
-		if s.name == name {
-			return s
-		}
-	}
-	return nil
-}
-
-func (c *compiler) siteByID(id int32) *site {
-	for _, s := range c.sites {
-		if s.id == id {
-			return s
-		}
-	}
-	return nil
-}
-
 func (c *compiler) prepareLocation(s *site) {
 	l := &qmm.Location{ID: s.id, DayPassed: s.isDay, IsEmpty: true, MaxVisits: s.visits}
 	s.loc = l
@@ -171,6 +148,7 @@ func (c *compiler) prepareLocation(s *site) {
 			continue
 		}
 		for len(l.Texts) < pg.num {
+			c.spend(structCost, s.p)
 			l.Texts = append(l.Texts, qmm.LocationText{})
 		}
 		l.Texts[pg.num-1].Text = t
@@ -188,6 +166,7 @@ func (c *compiler) prepareLocation(s *site) {
 		npages = 1 // an exact location has one text unless #pages says otherwise
 	}
 	for len(l.Texts) < npages {
+		c.spend(structCost, s.p)
 		l.Texts = append(l.Texts, qmm.LocationText{})
 	}
 	for _, spec := range s.spec {
@@ -249,6 +228,7 @@ func (c *compiler) addReturns(k *kase) {
 	for i := 0; i < len(queue); i++ {
 		g := queue[i]
 		if g.isReturn {
+			c.countJump(k.p)
 			back := &kase{from: g.name, to: k.ret, priority: 1, order: 5, p: k.p, back: true,
 				expr: fmt.Sprintf("($RRR mod 256)=%d", t.id)}
 			back.stmts = append(back.stmts, &stmt{name: "RRR", kind: qmm.ChangeFormula, expr: "$RRR div 256", p: k.p})
@@ -260,6 +240,7 @@ func (c *compiler) addReturns(k *kase) {
 			g.cases = append(g.cases, back)
 		}
 		for _, cs := range g.cases {
+			c.step(k.p) // a walk for each call: the calls times the sites they reach
 			n := c.siteByName(cs.to)
 			if n == nil || seen[n.id] {
 				continue
@@ -353,16 +334,6 @@ func (c *compiler) prepareJump(k *kase) {
 	k.jump = j
 }
 
-// inList reports whether name is one of the ';'-separated names of list.
-func inList(list, name string) bool {
-	for _, x := range strings.Split(list, ";") {
-		if x == name {
-			return true
-		}
-	}
-	return false
-}
-
 // changes builds the sparse parameter changes of a site or case.
 func (c *compiler) changes(q *qmm.Quest, stmts []*stmt, show, hide string, p pos) []qmm.ParamChange {
 	var out []qmm.ParamChange
@@ -393,28 +364,37 @@ func (c *compiler) changes(q *qmm.Quest, stmts []*stmt, show, hide string, p pos
 		}
 	}
 	var ids []int
-	for _, name := range strings.Split(show+";"+hide, ";") {
+	shown, hidden := map[string]bool{}, map[string]bool{}
+	for _, name := range strings.Split(show, ";") {
+		shown[name] = true
 		ids = append(ids, c.idsByName[name]...)
 	}
+	for _, name := range strings.Split(hide, ";") {
+		hidden[name] = true
+		ids = append(ids, c.idsByName[name]...)
+	}
+	first := map[string]*stmt{} // the change of each variable that counts: its first
 	for _, st := range stmts {
+		if first[st.name] == nil {
+			first[st.name] = st
+		}
 		ids = append(ids, c.idsByName[st.name]...)
 	}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	for _, id := range ids {
+		c.step(p)
+		c.spend(structCost, p)
 		i := id - 1
 		v := c.varByID(id)
 		ch := qmm.ParamChange{Param: int32(i)}
 		switch {
-		case inList(show, v.name):
+		case shown[v.name]:
 			ch.Showing = qmm.ShowingShow
-		case inList(hide, v.name):
+		case hidden[v.name]:
 			ch.Showing = qmm.ShowingHide
 		}
-		for _, st := range stmts {
-			if st.name != v.name {
-				continue
-			}
+		if st := first[v.name]; st != nil {
 			switch st.kind {
 			case qmm.ChangeFormula:
 				ch.IsFormula, ch.Formula = true, st.expr
@@ -429,7 +409,6 @@ func (c *compiler) changes(q *qmm.Quest, stmts []*stmt, show, hide string, p pos
 				ch.CritText = *st.crit
 			}
 			ch.Media = st.media
-			break
 		}
 		if !ch.IsDefault() {
 			out = append(out, ch)
@@ -443,9 +422,12 @@ func (c *compiler) changes(q *qmm.Quest, stmts []*stmt, show, hide string, p pos
 // are laid out automatically in that order.
 func (c *compiler) place(q *qmm.Quest) {
 	var order []int32
+	placed := map[int32]bool{} // the ids in order
+	index := map[int32][]int{} // the places in q.Locations of each location id
 	for _, s := range c.sites {
 		if s.loc != nil && s.loc.IsStarting {
 			order = append(order, s.id)
+			placed[s.id] = true
 		}
 	}
 	if len(order) == 0 && len(c.sites) > 0 {
@@ -453,9 +435,24 @@ func (c *compiler) place(q *qmm.Quest) {
 		c.warnf(s.p, "mark the starting site with #default", "no starting site: the quest starts at the first site, %s", s.name)
 		s.loc.IsStarting = true
 		order = append(order, s.id)
+		placed[s.id] = true
+	}
+	// What the starting sites show and hide of the variables, once for all of them.
+	var startShow, startHide strings.Builder
+	for _, v := range c.vars {
+		if v.id == 0 {
+			continue
+		}
+		if v.show {
+			startShow.WriteString(";" + v.name)
+		}
+		if v.hide {
+			startHide.WriteString(";" + v.name)
+		}
 	}
 	ix, iy, inc := 0, 0, 1
 	for i := 0; i < len(order); i++ {
+		c.step(pos{file: c.main, line: 1, col: 1})
 		s := c.siteByID(order[i])
 		if s == nil || s.loc == nil {
 			continue
@@ -475,35 +472,27 @@ func (c *compiler) place(q *qmm.Quest) {
 		}
 		show, hide := s.show, s.hide
 		if l.IsStarting {
-			for _, v := range c.vars {
-				if v.id == 0 {
-					continue
-				}
-				if v.show {
-					show += ";" + v.name
-				}
-				if v.hide {
-					hide += ";" + v.name
-				}
-			}
+			show += startShow.String()
+			hide += startHide.String()
 		}
 		l.Changes = c.changes(q, s.stmts, show, hide, s.p)
+		index[l.ID] = append(index[l.ID], len(q.Locations))
 		q.Locations = append(q.Locations, *l)
 		for _, k := range s.cases {
 			if k.jump == nil {
 				continue
 			}
+			c.step(k.p)
 			t := c.siteByName(k.to)
-			if !slices.Contains(order, t.id) {
+			if !placed[t.id] {
 				order = append(order, t.id)
+				placed[t.id] = true
 			}
 			c.finishJump(q, k)
 			if k.desc.lines != nil && c.compat == compatOff && t.loc != nil {
 				t.loc.IsEmpty = false
-				for li := range q.Locations {
-					if q.Locations[li].ID == t.id {
-						q.Locations[li].IsEmpty = false
-					}
+				for _, li := range index[t.id] {
+					q.Locations[li].IsEmpty = false
 				}
 			}
 		}

@@ -2,6 +2,7 @@ package qms
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,21 +16,18 @@ import (
 	"github.com/questbot/questbot/qmm"
 )
 
-// Limits that keep a compilation bounded whatever its input.
+// Bounds of the language that keep a compilation bounded whatever its input (the budget of the
+// work is Limits).
 const (
 	// maxDepth bounds the nesting of includes and of macro calls.
 	maxDepth = 32
-	// maxLines bounds the lines a compilation handles, macro expansions included.
-	maxLines = 1_000_000
 	// maxLoop bounds the values of one #for.
 	maxLoop = 100_000
 )
 
-// lineLimit is the bound on lines of the compilations to come: maxLines, lowered only by the
-// fuzz tests, which must not spend seconds on one input that expands a loop a million times.
-var lineLimit atomic.Int64
-
-func init() { lineLimit.Store(maxLines) }
+// stepLimit, when not 0, lowers the steps of every compilation: only the fuzz tests set it, as
+// they must not spend seconds on one input that expands a loop a million times.
+var stepLimit atomic.Int64
 
 // srcLine is one line of a source, comments removed, with where it comes from.
 type srcLine struct {
@@ -79,17 +77,29 @@ type block struct {
 
 // compiler holds the state of one compilation.
 type compiler struct {
-	fsys     fs.FS
-	main     string // the file compiled
-	errs     ErrorList
-	warns    ErrorList
-	lines    int
-	maxLines int // maxLines, unless the tests lower it
-	macros   map[string]*macro
-	globals  []*global
-	bindings []binding
-	calls    []string // macro call chain, for the depth error
-	block    *block
+	fsys    fs.FS
+	main    string // the file compiled
+	errs    ErrorList
+	warns   ErrorList
+	ctx     context.Context
+	limits  Limits
+	steps   int   // the work done, counted against limits.Steps
+	memory  int64 // the bytes of text handled, counted against limits.Memory
+	nsites  int   // sites declared (a site reopened counts once)
+	njumps  int   // cases, with the cases back from sub-routines
+	nparams int   // variables
+	macros  map[string]*macro
+	globals []*global
+	// the indexes that keep every lookup of a name constant in time (index.go)
+	globalsByName map[string]*global
+	sitesByName   map[string]*site
+	sitesByID     map[int32]*site
+	varNames      map[string]*variable
+	varNamesLen   int // how many of vars varNames holds
+	varIDs        map[int]*variable
+	bindings      []binding
+	calls         []string // macro call chain, for the depth error
+	block         *block
 
 	// the quest being built
 	vars    []*variable
@@ -144,25 +154,29 @@ func compile(fsys fs.FS, name string) (*qmm.Quest, error) {
 	return q, err
 }
 
-// CompileSource compiles one source text; name is the file name its errors give. An #include
-// in it is an error, since there is nothing to include from.
+// CompileSource compiles one source text, within [DefaultLimits]; name is the file name its
+// errors give. An #include in it is an error, since there is nothing to include from.
 func CompileSource(name string, src []byte) (*qmm.Quest, error) {
 	c := newCompiler(nil)
 	c.main = name
-	lines := c.split(name, src, nil)
-	return c.finish(lines)
+	var q *qmm.Quest
+	err := c.run(func() {
+		lines := c.split(name, src, nil)
+		q = c.finish(lines)
+	})
+	return q, err
 }
 
 func newCompiler(fsys fs.FS) *compiler {
-	return &compiler{fsys: fsys, macros: make(map[string]*macro), compat: compatOn, lastSeq: -1,
-		maxLines: int(lineLimit.Load())}
+	c := &compiler{fsys: fsys, macros: make(map[string]*macro), compat: compatOn, lastSeq: -1,
+		ctx: context.Background(), limits: DefaultLimits}
+	c.setLimits(DefaultLimits)
+	return c
 }
 
-func (c *compiler) finish(lines []srcLine) (*qmm.Quest, error) {
+// finish parses the lines of the source and builds the quest (nil when there are errors).
+func (c *compiler) finish(lines []srcLine) *qmm.Quest {
 	for _, l := range lines {
-		if c.lines > c.maxLines {
-			break
-		}
 		c.parseLine(l)
 	}
 	if c.block != nil {
@@ -171,9 +185,9 @@ func (c *compiler) finish(lines []srcLine) (*qmm.Quest, error) {
 	}
 	q := c.build()
 	if len(c.errs) > 0 {
-		return nil, c.errs
+		return nil
 	}
-	return q, nil
+	return q
 }
 
 func (b *block) kindName() string {
@@ -229,7 +243,9 @@ func (c *compiler) load(name string, chain []string, at pos) []srcLine {
 func (c *compiler) split(file string, data []byte, chain []string) []srcLine {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	var out []srcLine
+	c.spend(int64(len(data)), pos{file: file, line: 1, col: 1})
 	for i, text := range strings.Split(string(data), "\n") {
+		c.step(pos{file: file, line: i + 1, col: 1})
 		text = strings.TrimSuffix(text, "\r")
 		text = stripComment(text)
 		p := pos{file: file, line: i + 1, col: 1}
@@ -273,9 +289,8 @@ func directiveName(s string) (string, int) {
 
 // parseLine handles one line: it collects it into the open block or acts on it.
 func (c *compiler) parseLine(l srcLine) {
-	if !c.budget(l.p) {
-		return
-	}
+	c.step(l.p)
+	c.spend(int64(len(l.text)), l.p)
 	name, col := directiveName(l.text)
 	if b := c.block; b != nil {
 		switch name {
@@ -314,16 +329,6 @@ func (c *compiler) parseLine(l srcLine) {
 		return
 	}
 	c.textLine(l, false)
-}
-
-// budget counts one line, or one turn of a loop, against the bound on the work of a
-// compilation; it reports false, with the error the first time, when the bound is passed.
-func (c *compiler) budget(p pos) bool {
-	c.lines++
-	if c.lines == c.maxLines {
-		c.errorf(p, "look for a #for or a macro that expands without end", "the source expands to more than %d lines", c.maxLines)
-	}
-	return c.lines < c.maxLines
 }
 
 func at(l srcLine, col int) pos { p := l.p; p.col = col; return p }
@@ -460,7 +465,7 @@ func (c *compiler) expand(m *macro, args []string, lines []srcLine, p pos) {
 	consts := c.constants()
 	c.calls = append(c.calls, m.name)
 	for _, l := range lines {
-		if len(c.errs) > maxErrors || c.lines > c.maxLines {
+		if len(c.errs) > maxErrors {
 			break
 		}
 		l.text = c.expandLine(l.text, consts, l.p)
@@ -470,20 +475,42 @@ func (c *compiler) expand(m *macro, args []string, lines []srcLine, p pos) {
 	c.bindings = c.bindings[:n]
 }
 
-// constants returns the values [expr] may use: the innermost arguments first, then globals.
-func (c *compiler) constants() map[string]string {
-	out := make(map[string]string)
-	for i := len(c.bindings) - 1; i >= 0; i-- {
-		if _, ok := out[c.bindings[i].name]; !ok {
-			out[c.bindings[i].name] = c.bindings[i].value
+// scope is the values [expr] may use: the values set in it first, then the innermost
+// arguments, then the globals. It is read when a line is expanded, never copied, so that an
+// expansion costs nothing for the globals it does not name.
+type scope struct {
+	c        *compiler
+	bindings []binding // the arguments in force, innermost last
+	set      map[string]string
+}
+
+// constants returns the values [expr] may use at this point of the expansion.
+func (c *compiler) constants() *scope {
+	return &scope{c: c, bindings: c.bindings[:len(c.bindings):len(c.bindings)]}
+}
+
+// get returns the value of the constant name.
+func (s *scope) get(name string) (string, bool) {
+	if v, ok := s.set[name]; ok {
+		return v, true
+	}
+	for i := len(s.bindings) - 1; i >= 0; i-- {
+		if s.bindings[i].name == name {
+			return s.bindings[i].value, true
 		}
 	}
-	for _, g := range c.globals {
-		if _, ok := out[g.name]; !ok {
-			out[g.name] = g.value
-		}
+	if g := s.c.global(name); g != nil {
+		return g.value, true
 	}
-	return out
+	return "", false
+}
+
+// put sets the constant name in this scope only.
+func (s *scope) put(name, value string) {
+	if s.set == nil {
+		s.set = map[string]string{}
+	}
+	s.set[name] = value
 }
 
 var constRE = regexp.MustCompile(`\$([a-zA-Z0-9_]+)`)
@@ -491,7 +518,7 @@ var constRE = regexp.MustCompile(`\$([a-zA-Z0-9_]+)`)
 // expandLine replaces each [expr] of a macro line: the constants it names ($name) are put in,
 // and when it then holds an operator or a space it is computed. An [expr] naming an unknown
 // constant is left as it is, for an inner macro or loop to complete.
-func (c *compiler) expandLine(s string, consts map[string]string, p pos) string {
+func (c *compiler) expandLine(s string, consts *scope, p pos) string {
 	if !strings.Contains(s, "[") {
 		return s
 	}
@@ -514,8 +541,12 @@ func (c *compiler) expandLine(s string, consts map[string]string, p pos) string 
 			continue
 		}
 		complete := true
+		// The line grows by the values put in: what it would hold beyond the memory left is
+		// refused before it is made.
+		c.spend(int64(len(s)+len(inner)), p)
 		v := constRE.ReplaceAllStringFunc(inner, func(m string) string {
-			if val, ok := consts[m[1:]]; ok && val != "" {
+			if val, ok := consts.get(m[1:]); ok && val != "" {
+				c.spend(int64(len(val)), p)
 				return val
 			}
 			complete = false
@@ -545,13 +576,15 @@ type zeroRandom struct{}
 
 func (zeroRandom) Random(int) int { return 0 }
 
-func (c *compiler) global(name string) *global {
-	for _, g := range c.globals {
-		if g.name == name {
-			return g
-		}
+func (c *compiler) global(name string) *global { return c.globalsByName[name] }
+
+// addGlobal declares a global constant (or counter).
+func (c *compiler) addGlobal(g *global) {
+	c.globals = append(c.globals, g)
+	if c.globalsByName == nil {
+		c.globalsByName = map[string]*global{}
 	}
-	return nil
+	c.globalsByName[g.name] = g
 }
 
 func (c *compiler) setGlobal(head token, p pos) {
@@ -564,7 +597,7 @@ func (c *compiler) setGlobal(head token, p pos) {
 		g.value = value
 		return
 	}
-	c.globals = append(c.globals, &global{name: name, value: value})
+	c.addGlobal(&global{name: name, value: value})
 }
 
 func (c *compiler) openMacro(head token, opts []token, p pos) {
@@ -602,7 +635,7 @@ func (c *compiler) endBlock(b *block, l srcLine, col int) {
 		g := c.global(name)
 		if g == nil {
 			g = &global{name: name, value: "0"}
-			c.globals = append(c.globals, g)
+			c.addGlobal(g)
 		}
 		g.incr = true
 		b.m.params = append(b.m.params, name)
@@ -644,9 +677,7 @@ func (c *compiler) runFor(b *block, p pos) {
 		return
 	}
 	for k := range lists[0] {
-		if !c.budget(p) { // a turn counts, so that loops of empty bodies stay bounded too
-			return
-		}
+		c.step(p) // a turn counts, so that loops of empty bodies stay bounded too
 		var args []string
 		for i := range b.vars {
 			if k >= len(lists[i]) {
@@ -655,7 +686,7 @@ func (c *compiler) runFor(b *block, p pos) {
 			args = append(args, lists[i][k])
 		}
 		c.expand(b.m, args, b.m.lines, p)
-		if len(c.errs) > maxErrors || c.lines > c.maxLines {
+		if len(c.errs) > maxErrors {
 			return
 		}
 	}
@@ -701,6 +732,7 @@ func (c *compiler) rangeValues(parts []string, p pos) []string {
 				return nil
 			}
 			for i := a; i <= z; i++ {
+				c.step(p)
 				out = append(out, strconv.Itoa(i))
 			}
 		case len([]rune(from)) == 1 && len([]rune(to)) == 1:
@@ -710,6 +742,7 @@ func (c *compiler) rangeValues(parts []string, p pos) []string {
 				return nil
 			}
 			for ch := a; ch <= z; ch++ {
+				c.step(p)
 				out = append(out, string(ch))
 			}
 		default:
@@ -739,11 +772,26 @@ func (c *compiler) bound(s string) string {
 
 // CompileWithWarnings is compile that also returns the warnings: what the compiler tolerated
 // and ignored, as the original compiler did (an unknown directive, a case to a missing site, a
-// change of an undeclared variable…), each with its place and a hint.
+// change of an undeclared variable…), each with its place and a hint. It compiles within
+// [DefaultLimits].
 func CompileWithWarnings(fsys fs.FS, name string) (*qmm.Quest, ErrorList, error) {
+	return CompileContext(context.Background(), fsys, name, DefaultLimits)
+}
+
+// CompileContext is [CompileWithWarnings] within the limits lim (a zero field is the default's)
+// and until ctx is done. A source that passes a limit stops the compilation at once: the error
+// is then an [ErrorList] whose last error, at the place where the limit was passed, wraps a
+// [*LimitError] naming it (errors.As finds it). When ctx is done first, the compilation stops
+// within a few thousand steps (far less than a millisecond) and the error wraps ctx.Err().
+func CompileContext(ctx context.Context, fsys fs.FS, name string, lim Limits) (*qmm.Quest, ErrorList, error) {
 	c := newCompiler(fsys)
 	c.main = name
-	lines := c.load(name, nil, pos{file: name, line: 1, col: 1})
-	q, err := c.finish(lines)
+	c.ctx = ctx
+	c.setLimits(lim)
+	var q *qmm.Quest
+	err := c.run(func() {
+		lines := c.load(name, nil, pos{file: name, line: 1, col: 1})
+		q = c.finish(lines)
+	})
 	return q, c.warns, err
 }

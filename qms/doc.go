@@ -50,6 +50,20 @@
 // the order of a breadth-first walk from the starting sites (a site no start reaches is left
 // out), the jumps numbered in source order, priority 1 and order 5 unless given.
 //
+// # Bounded work
+//
+// No source makes a compilation long or large, however few its bytes (two nested #for loops in
+// 154 bytes ask for 300,000 sites). Every compilation has [Limits]: sites, jumps, variables,
+// steps of work (lines read and handled, loop turns, the walks that build the quest) and bytes
+// of text and of the quest built; [DefaultLimits] are 10,000 sites, 50,000 jumps, 1,000
+// variables, 2,000,000 steps and 64 MB, far beyond the largest quests written, and take at
+// most about two seconds of one core. A source that passes
+// one stops at once with an error naming the limit, at the place where it was passed (a
+// [*LimitError] wrapped by the last error of the list). [CompileContext] also stops when its
+// context is done, within a few thousand steps. Each name (site, variable, constant) is found
+// through a map, so that the time of a compilation grows with the size of the source, not with
+// its square.
+//
 // # Where this compiler differs from the original
 //
 // The original compiler ignored whatever it did not understand, and the real sources depend on

@@ -17,7 +17,12 @@ type Error struct {
 	Col  int
 	Msg  string
 	Hint string
+	// Err is the cause when there is one to tell apart: a [*LimitError].
+	Err error
 }
+
+// Unwrap returns the cause, if any.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Error returns "file:line:col: msg (hint)", without the parenthesis when there is no hint.
 func (e *Error) Error() string {
@@ -31,6 +36,15 @@ func (e *Error) Error() string {
 // ErrorList is every error a compilation found, in the order found. Compile returns it as its
 // error when it is not empty.
 type ErrorList []*Error
+
+// Unwrap returns the errors of the list, so that errors.As finds a cause among them.
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
 
 // Error lists the errors, one a line.
 func (l ErrorList) Error() string {
@@ -72,7 +86,7 @@ func (c *compiler) errorf(p pos, hint, format string, args ...any) {
 }
 
 // warnf records something the compiler tolerates, as the original compiler did, but that is
-// probably a slip of the author: the construct is ignored (see [Lint]).
+// probably a slip of the author: the construct is ignored (see [CompileWithWarnings]).
 func (c *compiler) warnf(p pos, hint, format string, args ...any) {
 	if len(c.warns) >= maxErrors {
 		return

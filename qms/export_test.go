@@ -1,10 +1,10 @@
 package qms
 
-// SetLineLimit lowers the bound on the lines a compilation handles (maxLines) for the fuzz
-// tests, and returns what restores it.
+// SetLineLimit lowers the steps of every compilation (Limits.Steps) for the fuzz tests, and
+// returns what restores it.
 func SetLineLimit(n int) (restore func()) {
-	old := lineLimit.Swap(int64(n))
-	return func() { lineLimit.Store(old) }
+	old := stepLimit.Swap(int64(n))
+	return func() { stepLimit.Store(old) }
 }
 
 // For the tests of package qms_test.
@@ -12,3 +12,12 @@ var Compile = compile
 
 // MaxErrors is maxErrors, for the tests of package qms_test.
 const MaxErrors = maxErrors
+
+// Steps compiles src within lim and returns the steps of work it took, with its error.
+func Steps(src []byte, lim Limits) (int, error) {
+	c := newCompiler(nil)
+	c.main = "steps.qms"
+	c.setLimits(lim)
+	err := c.run(func() { c.finish(c.split(c.main, src, nil)) })
+	return c.steps, err
+}

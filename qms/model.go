@@ -99,6 +99,7 @@ type site struct {
 	id         int32
 	num        int
 	pages      []*page
+	pageByNum  map[int]*page // the pages by number
 	cases      []*kase
 	spec       []string
 	expr       string
@@ -157,6 +158,7 @@ var (
 // closeText ends the intro, congratulation or variable the text lines went to.
 func (c *compiler) closeVar() {
 	if c.curVar != nil {
+		c.countParam(c.curVar.p)
 		c.vars = append(c.vars, c.curVar)
 		c.curVar = nil
 	}
@@ -167,6 +169,7 @@ func (c *compiler) closeVar() {
 
 func (c *compiler) closeCase() {
 	if c.curCase != nil && c.cur != nil {
+		c.countJump(c.curCase.p)
 		c.cur.cases = append(c.cur.cases, c.curCase)
 	}
 	c.curCase = nil
@@ -178,7 +181,7 @@ func (c *compiler) closeCase() {
 func (c *compiler) closeSite() {
 	c.closeCase()
 	if c.cur != nil {
-		c.sites = append(c.sites, c.cur)
+		c.addSite(c.cur)
 		c.cur = nil
 	}
 	if c.text == toSite || c.text == toCase {
@@ -190,18 +193,6 @@ func (c *compiler) closeAll() {
 	c.closeVar()
 	c.closeSite()
 	c.text = toNothing
-}
-
-func (c *compiler) varByName(name string) *variable {
-	for _, v := range c.vars {
-		if v.name == name {
-			return v
-		}
-	}
-	if c.curVar != nil && c.curVar.name == name {
-		return c.curVar
-	}
-	return nil
 }
 
 func (c *compiler) openVar(head token, opts []token, p pos) {
@@ -344,14 +335,9 @@ func (c *compiler) openSite(head token, opts []token, p pos) {
 	if head.arg == "" {
 		c.errorf(p, "write #site:NAME", "site without a name")
 	}
-	var s *site
-	for _, x := range c.sites {
-		if x.name == head.arg {
-			s = x
-			break
-		}
-	}
+	s := c.siteByName(head.arg)
 	if s == nil {
+		c.countSite(p)
 		s = &site{name: head.arg, id: int32(len(c.sites) + 1), num: 1, npages: -1, p: p}
 		if c.exact {
 			// An exact source numbers a site after the one before it.
@@ -500,7 +486,9 @@ func (c *compiler) needStack() {
 			return
 		}
 	}
-	c.rrr = &variable{name: stackVar, id: 1, min: 0, max: 100000000, def: "0", order: noOrder, auto: true}
+	c.countParam(pos{file: c.main, line: 1, col: 1})
+	c.rrr = &variable{name: stackVar, min: 0, max: 100000000, def: "0", order: noOrder, auto: true}
+	c.number(c.rrr, 1)
 	c.vars = append(c.vars, c.rrr)
 	c.vid = 1
 }
@@ -575,13 +563,15 @@ func (c *compiler) page(head token, opts []token, p pos) {
 }
 
 func (c *compiler) getPage(s *site, n int) *page {
-	for _, pg := range s.pages {
-		if pg.num == n {
-			return pg
-		}
+	if pg := s.pageByNum[n]; pg != nil {
+		return pg
 	}
 	pg := &page{num: n, image: s.image}
 	s.pages = append(s.pages, pg)
+	if s.pageByNum == nil {
+		s.pageByNum = map[int]*page{}
+	}
+	s.pageByNum[n] = pg
 	return pg
 }
 
@@ -598,11 +588,9 @@ func (c *compiler) position(head token, p pos) {
 		return
 	}
 	c.closeAll()
-	for _, s := range c.sites {
-		if s.name == parts[0] {
-			s.x, s.y, s.posSet = int32(x), int32(y), true
-			return
-		}
+	if s := c.siteByName(parts[0]); s != nil {
+		s.x, s.y, s.posSet = int32(x), int32(y), true
+		return
 	}
 	c.warnf(p, "#position places a #site defined above it", "no site %q", parts[0])
 }

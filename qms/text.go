@@ -18,16 +18,15 @@ var (
 // useVar returns the parameter number of the variable name, numbering it on first use, or 0
 // when there is no such variable.
 func (c *compiler) useVar(name string) int {
-	for _, v := range c.vars {
-		if v.name == name {
-			if v.id == 0 {
-				c.vid++
-				v.id = c.vid
-			}
-			return v.id
-		}
+	v := c.declaredVar(name)
+	if v == nil {
+		return 0
 	}
-	return 0
+	if v.id == 0 {
+		c.vid++
+		c.number(v, c.vid)
+	}
+	return v.id
 }
 
 // prepareFormula turns a source formula into a quest formula: $name becomes [pN] and <a..b>
@@ -121,16 +120,14 @@ func (c *compiler) markup(s string, param bool) string {
 	}
 	if strings.ContainsAny(s, "$@") {
 		s = replaceNames(s, "$@", func(m string) string {
-			for _, v := range c.vars {
-				if v.name == m[1:] {
-					id := strconv.Itoa(c.useVar(m[1:]))
-					if m[0] == '$' {
-						return "[p" + id + "]"
-					}
-					return "[d" + id + "]"
-				}
+			if c.declaredVar(m[1:]) == nil {
+				return m
 			}
-			return m
+			id := strconv.Itoa(c.useVar(m[1:]))
+			if m[0] == '$' {
+				return "[p" + id + "]"
+			}
+			return "[d" + id + "]"
 		})
 	}
 	if param {
@@ -168,7 +165,7 @@ func (c *compiler) inlineMacros(s string) string {
 		if sub[2] != "" {
 			for i, a := range strings.Split(sub[2], ":") {
 				if i < len(mac.params) {
-					consts[mac.params[i]] = a
+					consts.put(mac.params[i], a)
 				}
 			}
 		}

@@ -22,6 +22,7 @@ import (
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/devtools/devpg"
 	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/qms"
 	"github.com/questbot/questbot/quest"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questlog"
@@ -83,6 +84,10 @@ type Fetches interface {
 	// Release lets a claimed row go, to be claimed again after wait; counted false takes back
 	// the attempt its claim counted, and lastError, unless "", is recorded.
 	Release(ctx context.Context, db devpg.DB, id int64, claim string, wait time.Duration, lastError string, counted bool) error
+	// Quarantine sets a claimed row aside in db for good; false when claim no longer holds it.
+	Quarantine(ctx context.Context, db pgx.Tx, id int64, claim, lastError string) (bool, error)
+	// DropQuarantined removes the rows set aside longer than age ago.
+	DropQuarantined(ctx context.Context, db pgx.Tx, age time.Duration) (int64, error)
 }
 
 var _ Fetches = (*devpg.Store)(nil)
@@ -134,6 +139,9 @@ type Config struct {
 	Listen *pgxpool.Pool
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
+	// CompileLimits bound each compilation of a .qms source (qms.Limits); a zero field takes
+	// qms.DefaultLimits'.
+	CompileLimits qms.Limits
 	// Images is the finder the quest player was given (questplay.Config.Images), told of the
 	// images uploaded here at once; nil makes one.
 	Images *Images
@@ -161,6 +169,8 @@ type Tools struct {
 	fetchTimeout time.Duration
 	fetchRetry   time.Duration
 
+	compileLimits qms.Limits
+
 	images *Images
 
 	mu        sync.Mutex
@@ -172,7 +182,8 @@ func New(cfg Config) *Tools {
 	t := &Tools{files: cfg.Files, player: cfg.Player, store: cfg.Store, users: cfg.Users, fetches: cfg.Fetches, root: cfg.Root, log: cfg.Log,
 		now: cfg.Now, max: map[kind]int64{kindQuest: cfg.MaxQuest, kindImage: cfg.MaxImage, kindSave: cfg.MaxSave},
 		maxImageMemory: cfg.MaxImageMemory, decoding: make(chan struct{}, 1),
-		fetchWorkers: cfg.FetchWorkers, listenPool: cfg.Listen, fetchTimeout: cfg.FetchTimeout, fetchRetry: cfg.FetchRetry}
+		fetchWorkers: cfg.FetchWorkers, listenPool: cfg.Listen, fetchTimeout: cfg.FetchTimeout, fetchRetry: cfg.FetchRetry,
+		compileLimits: cfg.CompileLimits}
 	if t.fetchWorkers <= 0 {
 		t.fetchWorkers = defaultFetchWorkers
 	}

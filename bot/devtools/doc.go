@@ -62,6 +62,11 @@
 // fetch.go). A file stored whose transaction then failed is removed by Sweep, which runs at
 // start and as a scheduled job (SweepSpec).
 //
+// A .qms source is compiled the same way, as a job of that queue, never inside a transaction,
+// within the compiler's limits (Config.CompileLimits) and until the process stops (source.go).
+// No job is taken up forever: one that keeps failing, or is cut off by stops or crashes, is
+// quarantined after its third attempt, and its sender told (fetch.go).
+//
 // # Sandbox games
 //
 // /load runs a quest the user may open (a listed quest, one the project ships, their own upload;

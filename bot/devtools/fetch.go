@@ -50,6 +50,20 @@ import (
 // A download that fails is tried again after FetchRetry (times the attempts), up to
 // fetchAttempts times; a file larger than announced, or one Telegram refuses to hand out, is not
 // tried again. Either way the user is told, and the row goes.
+//
+// The queue also holds compilations of .qms sources (source.go): a row without a file that
+// names the source; the worker compiles it outside any transaction and stores the result in a
+// transaction of its own, like a file.
+//
+// Every job is bounded: a claim counts an attempt, and only a stop during a download (which
+// costs nothing to do again) takes it back. A job whose handling fails is tried again up to
+// fetchAttempts times; one whose handling was cut off (the process stopped while compiling or
+// storing, or died, its claim then running out) counts that attempt too. A job claimed again
+// after fetchAttempts attempts without an end, or failing at its last, is never handled again:
+// it is quarantined (devpg: the row stays, with its last error, for the operator, and holds back
+// none of the chat's later files; Sweep removes it after quarantineAge) and its sender is told
+// that it was given up (texts.Dev.Quarantined). So no input, however it fails, is taken up at
+// every start.
 
 // Defaults of the downloads' settings (Config).
 const (
@@ -68,6 +82,8 @@ const (
 	fetchChannel = "questbot_dev_fetch"
 	// claimMargin is how long a claim outlives the download's time limit: the check after it.
 	claimMargin = time.Minute
+	// quarantineAge is how long a quarantined job stays for the operator to look at.
+	quarantineAge = 30 * 24 * time.Hour
 )
 
 // Fetcher is what the downloads need of the transport; bot.Transport implements it.
@@ -107,6 +123,8 @@ type fetchJob struct {
 	attempts int // this one included
 	update   tgbotapi.Update
 	claim    string
+	// compile, when not "", makes the job the compilation of the sender's source of that name.
+	compile string
 }
 
 // fetchRun is a run of RunFetches.
@@ -189,7 +207,7 @@ func (r *fetchRun) claim(ctx context.Context) (*fetchJob, error) {
 		return nil, nil
 	}
 	job.id, job.service, job.chat, job.user = f.ID, f.Service, f.Chat, f.User
-	job.fileID, job.label, job.attempts = f.FileID, f.FileName, f.Attempts
+	job.fileID, job.label, job.attempts, job.compile = f.FileID, f.FileName, f.Attempts, f.Compile
 	if err := json.Unmarshal(f.Payload, &job.update); err != nil {
 		// recordFetch wrote it; should it not read, the file is handled without the message
 		// (the handlers need only its sender and chat).
@@ -198,10 +216,21 @@ func (r *fetchRun) claim(ctx context.Context) (*fetchJob, error) {
 	return job, nil
 }
 
-// fetch downloads a claimed file and has it handled.
+// fetch downloads a claimed file and has it handled, or does the compilation the job is.
 func (r *fetchRun) fetch(ctx context.Context, job *fetchJob) {
 	t := r.Tools
 	log := t.log.With(slog.Int("service_id", job.service), slog.Int64("chat_id", job.chat), slog.Int64("fetch_id", job.id))
+	if job.attempts > fetchAttempts {
+		// Every attempt before this one ended without an answer: the process stopped while
+		// handling the job, or died holding it. It is not tried again.
+		log.Error("Upload cut off too often; it is quarantined", slog.Int("attempts", job.attempts-1))
+		r.quarantine(ctx, job, log, "cut off while handled")
+		return
+	}
+	if job.compile != "" {
+		r.compileJob(ctx, job, log)
+		return
+	}
 	k, ext := kindOf(job.label)
 	limit := t.max[k]
 	dctx, cancel := context.WithTimeout(ctx, t.fetchTimeout)
@@ -260,27 +289,84 @@ func (r *fetchRun) settle(ctx context.Context, job *fetchJob, log *slog.Logger, 
 	case err == nil:
 	case errors.Is(err, errLost):
 		log.Debug("Upload taken over by another worker")
+	default:
+		r.failed(ctx, job, log, err)
+	}
+}
+
+// failed lets a job whose handling failed with err go: to be tried again, or, at its last
+// attempt, quarantined. A handling cut off by the process's stop counts as an attempt.
+func (r *fetchRun) failed(ctx context.Context, job *fetchJob, log *slog.Logger, err error) {
+	switch {
 	case ctx.Err() != nil:
-		r.release(ctx, job, 0, "", false)
+		r.release(ctx, job, 0, "cut off: "+err.Error(), true)
 	case job.attempts < fetchAttempts:
 		log.Warn("Upload not handled; it will be tried again", slog.Any("error", err), slog.Int("attempt", job.attempts))
-		r.release(ctx, job, t.fetchRetry*time.Duration(job.attempts), err.Error(), true)
+		r.release(ctx, job, r.fetchRetry*time.Duration(job.attempts), err.Error(), true)
 	default:
-		log.Error("Upload not handled; it is given up", slog.Any("error", err))
-		err := r.f.Do(ctx, job.service, func(ctx context.Context, tx bot.Tx) error {
-			u, err := t.take(ctx, tx, job)
-			switch {
-			case errors.Is(err, errNoSender):
-				return nil // the row goes all the same
-			case err != nil:
-				return err
-			}
-			return say(ctx, tx, u, texts.For(u.User.Language).Bot.Failure)
-		})
-		if err != nil && !errors.Is(err, errLost) {
-			log.Error("Giving the upload up failed", slog.Any("error", err))
-		}
+		log.Error("Upload not handled; it is quarantined", slog.Any("error", err))
+		r.quarantine(ctx, job, log, err.Error())
 	}
+}
+
+// quarantine sets a claimed job aside for good and tells its sender, in a transaction of its
+// own.
+func (r *fetchRun) quarantine(ctx context.Context, job *fetchJob, log *slog.Logger, lastError string) {
+	t := r.Tools
+	err := r.f.Do(ctx, job.service, func(ctx context.Context, tx bot.Tx) error {
+		ok, err := t.fetches.Quarantine(ctx, tx.DB(), job.id, job.claim, lastError)
+		switch {
+		case err != nil:
+			return fmt.Errorf("devtools: quarantine upload %d: %w", job.id, err)
+		case !ok:
+			return errLost
+		}
+		u, err := t.sender(ctx, tx, job)
+		switch {
+		case errors.Is(err, errNoSender):
+			return nil // set aside all the same
+		case err != nil:
+			return err
+		}
+		return sayf(ctx, tx, u, texts.For(u.User.Language).Dev.Quarantined, job.label, fetchAttempts)
+	})
+	if err != nil && !errors.Is(err, errLost) {
+		log.Error("Quarantining the upload failed; its claim runs out", slog.Any("error", err))
+	}
+}
+
+// compileJob does a claimed compilation: it reads the sender's sources in a short transaction,
+// compiles outside any, and answers in a transaction of its own that removes the job (settle).
+func (r *fetchRun) compileJob(ctx context.Context, job *fetchJob, log *slog.Logger) {
+	t := r.Tools
+	var files map[string]string
+	err := r.f.Do(ctx, job.service, func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		files, err = t.store.SourceFiles(ctx, tx.DB(), job.service, job.user)
+		return err
+	})
+	if err != nil {
+		r.failed(ctx, job, log, fmt.Errorf("devtools: sources of %d: %w", job.user, err))
+		return
+	}
+	start := time.Now()
+	c := t.compileSource(ctx, files, job.compile)
+	if ctx.Err() != nil {
+		log.Warn("Compilation cut off by the stop", slog.String("source", job.compile), slog.Duration("took", time.Since(start)))
+		r.release(ctx, job, 0, "cut off while compiling", true)
+		return
+	}
+	log.Debug("Source compiled", slog.String("source", job.compile), slog.Duration("took", time.Since(start)))
+	r.settle(ctx, job, log, func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		ok, err := t.mayDevelop(ctx, tx, u)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return say(ctx, tx, u, texts.For(u.User.Language).Dev.NotDeveloper)
+		}
+		return t.storeCompiled(ctx, tx, u, c)
+	})
 }
 
 // take removes the claimed row in tx (errLost when it is no longer this claim's) and returns
@@ -294,6 +380,12 @@ func (t *Tools) take(ctx context.Context, tx bot.Tx, job *fetchJob) (*bot.Update
 	if !ok {
 		return nil, errLost
 	}
+	return t.sender(ctx, tx, job)
+}
+
+// sender returns the update that brought the job, with its sender as the database knows them
+// now; errNoSender when the database does not know them.
+func (t *Tools) sender(ctx context.Context, tx bot.Tx, job *fetchJob) (*bot.Update, error) {
 	p, err := t.users.Profile(ctx, tx.DB(), job.user)
 	if errors.Is(err, botpg.ErrNoUser) {
 		return nil, errNoSender

@@ -3,6 +3,7 @@ package devtools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html"
@@ -11,10 +12,12 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/devtools/devpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/qms"
@@ -32,9 +35,21 @@ import (
 // (dev/sources/<sha256>.qms, versions counted by its name) and compiled with /compile <name>, or
 // at once when the message that brings it has the caption /compile.
 //
+// A compilation is a job of the queue of uploads (fetch.go), never the work of a transaction:
+// /compile, and a source stored whose message had the caption /compile, record it, and a worker
+// compiles outside any transaction (the sources are read in a short transaction before, the
+// result stored in one after), within the compiler's limits (Config.CompileLimits,
+// qms.DefaultLimits) and until the process stops; a compilation cut off by a stop is counted
+// as an attempt, so that a source that never ends is set aside (fetch.go), not compiled at
+// every start. Like every job of a chat, a compilation waits for the chat's older jobs:
+// "/compile x" right after sending a new version of x.qms compiles that version; the
+// compilation a caption asks for is recorded once its source is stored, after the files the
+// chat sent meanwhile.
+//
 // Compiling reads the newest version of the source, and of every source its #include lines name
 // (the developer's own uploads in the same bot, by name, with or without .qms), through package
-// qms. A source that does not compile gets the list of errors (the first 20, and their count),
+// qms. A source that passes a limit of the compiler is told which one and where, and stores
+// nothing. A source that does not compile gets the list of errors (the first 20, and their count),
 // each with its file, line and column. What the compiler tolerated, as the original did (an
 // unknown directive, a case to a missing site), comes as warnings with the compiled quest. A
 // compiled quest goes the way of an uploaded .qmm: checked as one (it must decode,
@@ -99,8 +114,22 @@ func (t *Tools) uploadSource(ctx context.Context, tx bot.Tx, u *bot.Update, labe
 	if err != nil || !compileCaption(u) {
 		return err
 	}
-	_, err = t.compileSource(ctx, tx, u, key)
-	return err
+	return t.recordCompile(ctx, tx, u, key)
+}
+
+// recordCompile records the compilation of the user's source key as a job of the queue of
+// uploads, to be done after tx commits (compileJob).
+func (t *Tools) recordCompile(ctx context.Context, tx bot.Tx, u *bot.Update, key string) error {
+	payload, err := json.Marshal(u.Update)
+	if err != nil {
+		return fmt.Errorf("devtools: record compilation: %w", err)
+	}
+	err = t.fetches.Record(ctx, tx.DB(), devpg.NewFetch{Service: u.Service, Chat: u.Chat, User: u.User.ID,
+		FileName: key, Payload: payload, Compile: key}, fetchChannel)
+	if err != nil {
+		return fmt.Errorf("devtools: record compilation: %w", err)
+	}
+	return nil
 }
 
 // compileCaption reports whether the message that brought a file asks for it to be compiled.
@@ -112,9 +141,9 @@ func compileCaption(u *bot.Update) bool {
 	return len(c) > 0 && (c[0] == "/compile" || strings.HasPrefix(c[0], "/compile@"))
 }
 
-// compile is dev.compile (/compile <name>): it compiles the developer's source of that name.
-// The answers are the built-in's own; the codes left to the tree are usage and not_found (field
-// list: the developer's sources), forbidden, and ok.
+// compile is dev.compile (/compile <name>): it has the developer's source of that name
+// compiled (recordCompile). The answers are the compilation's own; the codes left to the tree
+// are usage and not_found (field list: the developer's sources), forbidden, and ok.
 func (t *Tools) compile(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
 		return forbidden, err
@@ -123,12 +152,15 @@ func (t *Tools) compile(ctx context.Context, tx bot.Tx, u *bot.Update, args map[
 	if key == "" {
 		return t.sourceList(ctx, tx, u, "usage")
 	}
-	found, err := t.compileSource(ctx, tx, u, key)
+	files, err := t.store.SourceFiles(ctx, tx.DB(), u.Service, u.User.ID)
 	if err != nil {
 		return nil, err
 	}
-	if !found {
+	if _, ok := files[key]; !ok {
 		return t.sourceList(ctx, tx, u, "not_found")
+	}
+	if err := t.recordCompile(ctx, tx, u, key); err != nil {
+		return nil, err
 	}
 	return &scripts.Result{Code: "ok"}, nil
 }
@@ -151,35 +183,56 @@ func (t *Tools) sourceList(ctx context.Context, tx bot.Tx, u *bot.Update, code s
 	return result(code, "list", txt.YourSources+" "+strings.Join(names, ", ")), nil
 }
 
-// compileSource compiles the developer's source key and answers: the errors, or the quest stored
-// and started as a sandbox. It reports false, answering nothing, when there is no such source.
-func (t *Tools) compileSource(ctx context.Context, tx bot.Tx, u *bot.Update, key string) (bool, error) {
-	txt := texts.For(u.User.Language).Dev
-	files, err := t.store.SourceFiles(ctx, tx.DB(), u.Service, u.User.ID)
-	if err != nil {
-		return false, err
-	}
+// compiledSource is a source compiled: the quest, or the errors (err), and the warnings.
+type compiledSource struct {
+	key      string
+	found    bool // false: the user has no such source (any more)
+	q        *qmm.Quest
+	warnings qms.ErrorList
+	err      error
+}
+
+// compileSource compiles the source key of a developer, whose sources are files, within the
+// compiler's limits and until ctx is done (then the error wraps ctx.Err()). It does no I/O but
+// reading the sources' files: call it outside any transaction.
+func (t *Tools) compileSource(ctx context.Context, files map[string]string, key string) compiledSource {
 	if _, ok := files[key]; !ok {
-		return false, nil
+		return compiledSource{key: key}
 	}
-	q, warnings, err := qms.CompileWithWarnings(&sourceFS{root: t.root, files: files}, key+".qms")
+	q, warnings, err := qms.CompileContext(ctx, &sourceFS{root: t.root, files: files}, key+".qms", t.compileLimits)
+	return compiledSource{key: key, found: true, q: q, warnings: warnings, err: err}
+}
+
+// storeCompiled answers a compilation in tx: the errors (the limit passed), or the quest stored
+// and started as a sandbox.
+func (t *Tools) storeCompiled(ctx context.Context, tx bot.Tx, u *bot.Update, c compiledSource) error {
+	txt := texts.For(u.User.Language).Dev
+	key := c.key
+	if !c.found {
+		return sayf(ctx, tx, u, txt.SourceGone, key)
+	}
+	q, warnings, err := c.q, c.warnings, c.err
+	var limit *qms.LimitError
 	var list qms.ErrorList
-	if errors.As(err, &list) {
-		return true, say(ctx, tx, u, problemList(escapef(txt.SourceErrors, key, len(list)), list))
-	}
-	if err != nil {
-		return true, sayf(ctx, tx, u, txt.SourceBroken, key, clip(err.Error(), 300))
+	switch {
+	case errors.As(err, &limit) && errors.As(err, &list):
+		return say(ctx, tx, u, escapef(txt.SourceLimit, key, limitText(txt, limit))+
+			"\n<pre>"+html.EscapeString(clip(list[len(list)-1].Error(), 300))+"</pre>")
+	case errors.As(err, &list):
+		return say(ctx, tx, u, problemList(escapef(txt.SourceErrors, key, len(list)), list))
+	case err != nil:
+		return sayf(ctx, tx, u, txt.SourceBroken, key, clip(err.Error(), 300))
 	}
 	var b bytes.Buffer
 	if err := qmm.Encode(&b, q); err != nil {
-		return true, sayf(ctx, tx, u, txt.SourceBroken, key, clip(err.Error(), 300))
+		return sayf(ctx, tx, u, txt.SourceBroken, key, clip(err.Error(), 300))
 	}
 	st, err := t.storeQuest(ctx, tx, u, key+".qmm", b.Bytes())
 	switch {
 	case err != nil:
-		return true, err
+		return err
 	case st.problem != "":
-		return true, sayf(ctx, tx, u, txt.SourceBroken, key, st.problem)
+		return sayf(ctx, tx, u, txt.SourceBroken, key, st.problem)
 	}
 	var done string
 	if st.same {
@@ -191,17 +244,33 @@ func (t *Tools) compileSource(ctx context.Context, tx bot.Tx, u *bot.Update, key
 		done = problemList(done+"\n"+escapef(txt.SourceWarnings, len(warnings)), warnings)
 	}
 	if err := say(ctx, tx, u, done); err != nil {
-		return true, err
+		return err
 	}
 	sc, err := t.store.Openable(ctx, tx.DB(), u.Service, u.User.ID, st.script)
 	if err != nil {
-		return true, fmt.Errorf("devtools: compiled quest %d: %w", st.script, err)
+		return fmt.Errorf("devtools: compiled quest %d: %w", st.script, err)
 	}
 	err = t.startSandbox(ctx, tx, u, sc, nil, "")
 	if errors.Is(err, questfs.ErrUnplayable) {
-		return true, sayf(ctx, tx, u, txt.Unplayable, reason(err))
+		return sayf(ctx, tx, u, txt.Unplayable, reason(err))
 	}
-	return true, err
+	return err
+}
+
+// limitText says which limit of the compiler a source passed, in the user's language.
+func limitText(txt texts.Dev, l *qms.LimitError) string {
+	n := strconv.FormatInt(l.Max, 10)
+	switch l.Limit {
+	case "sites":
+		return fmt.Sprintf(txt.LimitSites, n)
+	case "jumps":
+		return fmt.Sprintf(txt.LimitJumps, n)
+	case "params":
+		return fmt.Sprintf(txt.LimitParams, n)
+	case "memory":
+		return fmt.Sprintf(txt.LimitMemory, strconv.FormatInt(l.Max>>20, 10))
+	}
+	return fmt.Sprintf(txt.LimitSteps, n)
 }
 
 // problemList is head (HTML) followed by the first errors or warnings of list, one a line, as

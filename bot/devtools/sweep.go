@@ -24,11 +24,15 @@ const SweepSpec = "@every 1h"
 
 // Sweep removes what uploads left behind: stored files that no row names (the transaction that
 // was to register them failed, or a row was deleted by hand) once they are an hour old, and the
-// files sent by /dump, /write and /save after a day. It returns how many it removed. It runs at
-// start and as a scheduled job (SweepSpec).
+// files sent by /dump, /write and /save after a day; and the uploads quarantined (fetch.go)
+// longer than quarantineAge ago. It returns how many files it removed. It runs at start and as
+// a scheduled job (SweepSpec).
 func (t *Tools) Sweep(ctx context.Context, do Doer) (int, error) {
 	var files []string
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+		if _, err := t.fetches.DropQuarantined(ctx, tx.DB(), quarantineAge); err != nil {
+			return err
+		}
 		var err error
 		files, err = t.store.StoredFiles(ctx, tx.DB())
 		return err

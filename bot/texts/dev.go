@@ -53,6 +53,19 @@ type Dev struct {
 	CompiledSame   string // source name, version, quest number
 	NoSources      string
 	YourSources    string // (the names follow)
+	SourceGone     string // source name
+	// SourceLimit: the source passed a limit of the compiler (source name, one of the Limit…
+	// texts; the place follows); nothing is stored.
+	SourceLimit string
+	LimitSites  string // the limit
+	LimitJumps  string // the limit
+	LimitParams string // the limit
+	LimitSteps  string // the limit
+	LimitMemory string // the limit, in MB
+
+	// Quarantined: an upload or a compilation tried Attempts times without an end is set aside
+	// (file or source name, attempts).
+	Quarantined string
 
 	// /show
 	ShowID        string // location, phase, step, kind of game, quest name, script id
@@ -134,6 +147,14 @@ var devEN = Dev{
 	CompiledSame:   "«%s» compiles into the same quest as version %s (quest number %s). It runs as a sandbox:",
 	NoSources:      "You have not uploaded a source yet.",
 	YourSources:    "Your sources:",
+	SourceGone:     "You have no source «%s» any more: nothing was compiled.",
+	SourceLimit:    "«%s» is too large to compile: %s. Nothing was stored.",
+	LimitSites:     "it makes more than %s sites, the limit",
+	LimitJumps:     "it makes more than %s cases, the limit",
+	LimitParams:    "it declares more than %s variables, the limit",
+	LimitSteps:     "its loops and macros take more than %s steps of compilation, the limit",
+	LimitMemory:    "its text grows beyond %s MB, the limit",
+	Quarantined:    "I gave up on «%s»: it was tried %s times and could not be handled. It is set aside; please check the file, or tell the admins.",
 	NoNumber:       "not a number",
 
 	ShowID:        "Location <b>%s</b> (phase %s, step %s) of «%s» (quest number %s), %s.",
@@ -212,6 +233,14 @@ var devRU = Dev{
 	CompiledSame:   "«%s» собирается в тот же квест, что версия %s (квест номер %s). Он запущен в песочнице:",
 	NoSources:      "Вы ещё не загрузили ни одного исходника.",
 	YourSources:    "Ваши исходники:",
+	SourceGone:     "Исходника «%s» у вас больше нет: ничего не собрано.",
+	SourceLimit:    "«%s» слишком велик, чтобы его собрать: %s. Ничего не сохранено.",
+	LimitSites:     "в нём больше %s локаций (#site), а это предел",
+	LimitJumps:     "в нём больше %s переходов (#case), а это предел",
+	LimitParams:    "в нём больше %s переменных (#var), а это предел",
+	LimitSteps:     "его циклы и макросы требуют больше %s шагов сборки, а это предел",
+	LimitMemory:    "его текст разрастается больше чем на %s МБ, а это предел",
+	Quarantined:    "Я отступился от «%s»: за %s попытки его так и не удалось обработать. Он отложен; проверьте файл или напишите администраторам.",
 	NoNumber:       "не число",
 
 	ShowID:        "Локация <b>%s</b> (фаза %s, шаг %s) квеста «%s» (номер %s), %s.",

@@ -59,7 +59,7 @@ func runQms(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch sub {
 	case "compile":
-		err = qmsCompile(files[0], *out, *force, stdout, stderr)
+		err = qmsCompile(ctx, files[0], *out, *force, stdout, stderr)
 	case "decompile":
 		err = qmsDecompile(files[0], *out, *force, stdout)
 	}
@@ -70,7 +70,9 @@ func runQms(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func qmsCompile(in, out string, force bool, stdout, stderr io.Writer) error {
+// qmsCompile compiles in into out, within the compiler's default limits and until ctx is done
+// (Ctrl-C stops it at once).
+func qmsCompile(ctx context.Context, in, out string, force bool, stdout, stderr io.Writer) error {
 	if out == "" {
 		out = strings.TrimSuffix(in, filepath.Ext(in)) + ".qmm"
 	}
@@ -89,7 +91,7 @@ func qmsCompile(in, out string, force bool, stdout, stderr io.Writer) error {
 		dir = "."
 	}
 	fsys := os.DirFS(dir)
-	q, warnings, err := qms.CompileWithWarnings(fsys, name)
+	q, warnings, err := qms.CompileContext(ctx, fsys, name, qms.DefaultLimits)
 	for _, w := range warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}

@@ -183,3 +183,28 @@ func TestQmsKeepsExistingFiles(t *testing.T) {
 		t.Errorf("the folder holds %q, want cave.qmm, cave.qms and other.qms", names)
 	}
 }
+
+// Ensure the compile command refuses a source that asks for too much work (two nested #for
+// loops asking for 300,000 sites) with one error naming the limit, exit 1, and writes nothing.
+func TestQmsCompileRefusesBomb(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bomb, err := os.ReadFile(filepath.Join("..", "..", "qms", "testdata", "bomb.qms"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "bomb.qms")
+	if err := os.WriteFile(src, bomb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := runQms(context.Background(), []string{"compile", src}, &out, &errOut); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out.String(), errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "bomb.qms:3:1: the source passes the limit of 10000 sites") {
+		t.Errorf("the error does not name the limit: %s", errOut.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bomb.qmm")); !os.IsNotExist(err) {
+		t.Errorf("a quest was written (%v)", err)
+	}
+}

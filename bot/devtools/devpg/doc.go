@@ -14,5 +14,8 @@
 // commits. A worker claims the oldest row of a chat whose turn it is with FOR UPDATE SKIP LOCKED
 // for a time (a claim token and its end), outside any transaction; it removes the row in the
 // transaction that handles the file (Take, which finds nothing once the claim was lost), or lets
-// it go to be claimed again (Release).
+// it go to be claimed again (Release). A row may also be the compilation of a source (migration
+// 034: its compile column names the source, and it has no file). A row that keeps failing is
+// set aside (Quarantine): it stays for the operator to see, no claim takes it and it holds back
+// no later row of its chat, until DropQuarantined removes it.
 package devpg

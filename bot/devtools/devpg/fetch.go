@@ -36,17 +36,21 @@ type NewFetch struct {
 	Size     int
 	// Payload is the update that brought the file, as JSON.
 	Payload []byte
+	// Compile, when not "", makes the job the compilation of the user's source of that name
+	// instead of a download (FileID and Size are then empty).
+	Compile string
 }
 
 const recordSQL = `
 		WITH f AS (
-			INSERT INTO dev_fetch (service_id, chat_id, user_id, file_id, file_name, size, payload)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id)
+			INSERT INTO dev_fetch (service_id, chat_id, user_id, file_id, file_name, size, payload, compile)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, NULLIF($9, '')) RETURNING id)
 		SELECT pg_notify($8, '') FROM f`
 
-// Record records a file to download in the transaction db, and notifies channel when db commits.
+// Record records a file to download (or a source to compile) in the transaction db, and
+// notifies channel when db commits.
 func (s *Store) Record(ctx context.Context, db pgx.Tx, f NewFetch, channel string) error {
-	_, err := db.Exec(ctx, recordSQL, f.Service, f.Chat, f.User, f.FileID, f.FileName, f.Size, f.Payload, channel)
+	_, err := db.Exec(ctx, recordSQL, f.Service, f.Chat, f.User, f.FileID, f.FileName, f.Size, f.Payload, channel, f.Compile)
 	return err
 }
 
@@ -63,21 +67,27 @@ type Fetch struct {
 	Attempts int
 	// Payload is the update that brought the file, as JSON.
 	Payload []byte
+	// Compile is the source to compile when the job is a compilation, else "".
+	Compile string
 }
 
 // claimSQL claims the oldest recorded file of a chat whose turn it is: due, not held by a live
 // claim, and with no older file of the same chat waiting (so each chat's files go in order, one
-// at a time). $1 is the claim's token, $2 its length.
+// at a time). A quarantined row is never claimed and holds no file back. $1 is the claim's
+// token, $2 its length.
 const claimSQL = `
 	UPDATE dev_fetch f SET claim = $1, claimed_until = now() + $2::interval, attempts = f.attempts + 1
 	WHERE f.id = (
 		SELECT c.id FROM dev_fetch c
 		WHERE c.not_before <= now() AND (c.claimed_until IS NULL OR c.claimed_until < now())
+			AND c.quarantined_at IS NULL
 			AND NOT EXISTS (SELECT 1 FROM dev_fetch o
-				WHERE o.service_id = c.service_id AND o.chat_id = c.chat_id AND o.id < c.id)
+				WHERE o.service_id = c.service_id AND o.chat_id = c.chat_id AND o.id < c.id
+					AND o.quarantined_at IS NULL)
 		ORDER BY c.id LIMIT 1
 		FOR UPDATE SKIP LOCKED)
-	RETURNING f.id, f.service_id, f.chat_id, f.user_id, f.file_id, f.file_name, f.attempts, f.payload`
+	RETURNING f.id, f.service_id, f.chat_id, f.user_id, f.file_id, f.file_name, f.attempts, f.payload,
+		COALESCE(f.compile, '')`
 
 // Claim claims the next file to fetch under the token claim, for length, and counts the attempt;
 // nil when no file's turn has come. A row another worker is claiming at the moment is passed
@@ -85,7 +95,7 @@ const claimSQL = `
 func (s *Store) Claim(ctx context.Context, db DB, claim string, length time.Duration) (*Fetch, error) {
 	var f Fetch
 	err := db.QueryRow(ctx, claimSQL, claim, interval(length)).Scan(&f.ID, &f.Service, &f.Chat, &f.User,
-		&f.FileID, &f.FileName, &f.Attempts, &f.Payload)
+		&f.FileID, &f.FileName, &f.Attempts, &f.Payload, &f.Compile)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -106,6 +116,34 @@ func (s *Store) Take(ctx context.Context, db pgx.Tx, id int64, claim string) (bo
 		return false, nil
 	}
 	return ok, err
+}
+
+const quarantineSQL = `
+	UPDATE dev_fetch SET claim = NULL, claimed_until = NULL, quarantined_at = now(),
+		last_error = COALESCE($3, last_error)
+	WHERE id = $1 AND claim = $2 RETURNING true`
+
+// Quarantine sets claimed row id aside in the transaction db, if claim still holds it (false
+// when not): it stays, with lastError (unless "") as its last error, and is never claimed again.
+func (s *Store) Quarantine(ctx context.Context, db pgx.Tx, id int64, claim, lastError string) (bool, error) {
+	var errText *string
+	if lastError != "" {
+		errText = &lastError
+	}
+	var ok bool
+	err := db.QueryRow(ctx, quarantineSQL, id, claim, errText).Scan(&ok)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	return ok, err
+}
+
+const dropQuarantinedSQL = `DELETE FROM dev_fetch WHERE quarantined_at < now() - $1::interval`
+
+// DropQuarantined removes the rows quarantined longer than age ago, and returns how many.
+func (s *Store) DropQuarantined(ctx context.Context, db pgx.Tx, age time.Duration) (int64, error) {
+	tag, err := db.Exec(ctx, dropQuarantinedSQL, interval(age))
+	return tag.RowsAffected(), err
 }
 
 const releaseSQL = `
