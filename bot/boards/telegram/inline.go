@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -24,7 +25,8 @@ import (
 //
 //   - Inline mode: "@<bot> query" in any chat lists the games, each with each time control of
 //     the catalogue (no clock first), whose name (in the user's language), variant or clock
-//     contains every word of the query, with a line about the game (HandleInlineQuery).
+//     contains every word of the query, with a line about the game, fifty at a time with the
+//     offset of the next ones, every game on the first page (HandleInlineQuery).
 //     Choosing one posts the challenge "<who> wants to play <game>" with Join and Withdraw; the
 //     chosen result (HandleChosenInlineResult; BotFather's inline feedback must be on) opens the
 //     game, waiting, as an invitation, and records it against the inline_message_id.
@@ -70,9 +72,17 @@ const sharedInvite = "shared:"
 // sharedState is the state (bot.Request.State) of a shared board's message.
 func sharedState(id int64) string { return fmt.Sprintf("shared:%d", id) }
 
+// inlinePage is how many results one answer to an inline query holds: as many as Telegram takes.
+const inlinePage = 50
+
 // HandleInlineQuery answers an inline query with the games it names (all of them for an empty
 // query), each with every time control of the catalogue (no clock first): the query filters by
-// the game's name or variant, and by the clock's name when it names one ("chess blitz").
+// the game's name or variant, and by the clock's name when it names one ("chess blitz"). The
+// results come fifty at a time, the client asking for the next ones with the offset the answer
+// gave (next_offset) when the user scrolls to the end. When they fit in one answer, each game's
+// clocks come together; when they do not (an empty query lists the 22 games with 4 clocks each),
+// they come clock by clock, every game with no clock first, so that the first answer holds
+// every game. An offset no answer gave (not a number, past the end) is read as the start.
 func (v *View) HandleInlineQuery(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	q := u.InlineQuery
 	c := texts.For(u.User.Language)
@@ -83,26 +93,45 @@ func (v *View) HandleInlineQuery(ctx context.Context, tx bot.Tx, u *bot.Update) 
 	who := html.EscapeString(displayName(u))
 	kb := bot.Keyboard{{{Text: c.Shared.Join, Data: SharedPrefix + ":j"}, {Text: c.Shared.Withdraw, Data: SharedPrefix + ":x"}}}
 	words := strings.Fields(strings.ToLower(q.Query))
-	var results []bot.InlineResult
+	type offer struct{ variant, control string }
+	var offers []offer
 	for _, variant := range boards.Games {
-		var pic *startPicture // the game's, once a clock matches
 		for _, tc := range tcs {
-			name, clock := c.Game(variant), c.Control(tc.Name)
-			if len(results) == 50 || !matches(words, name+" "+variant+" "+clock+" "+tc.Name) {
-				continue
+			if matches(words, c.Game(variant)+" "+variant+" "+c.Control(tc.Name)+" "+tc.Name) {
+				offers = append(offers, offer{variant, tc.Name})
 			}
-			if pic == nil {
-				p, err := v.startPicture(variant)
-				if err != nil {
-					return err
-				}
-				pic = &p
-			}
-			results = append(results, inlineChallenge(c, variant, tc.Name, who, kb, *pic))
 		}
 	}
+	if len(offers) > inlinePage {
+		rank := map[string]int{}
+		for i, tc := range tcs {
+			rank[tc.Name] = i
+		}
+		slices.SortStableFunc(offers, func(a, b offer) int { return rank[a.control] - rank[b.control] })
+	}
+	start, err := strconv.Atoi(q.Offset)
+	if err != nil || start < 0 || start >= len(offers) {
+		start = 0
+	}
+	end := min(start+inlinePage, len(offers))
+	pics := map[string]startPicture{} // by game
+	var results []bot.InlineResult
+	for _, o := range offers[start:end] {
+		pic, ok := pics[o.variant]
+		if !ok {
+			if pic, err = v.startPicture(o.variant); err != nil {
+				return err
+			}
+			pics[o.variant] = pic
+		}
+		results = append(results, inlineChallenge(c, o.variant, o.control, who, kb, pic))
+	}
+	next := ""
+	if end < len(offers) {
+		next = strconv.Itoa(end)
+	}
 	// The challenge names the user who asks: the answer is theirs alone.
-	req, err := bot.AnswerInline(u.Chat, q.ID, results, bot.InlineAnswer{CacheTime: 60, Personal: true})
+	req, err := bot.AnswerInline(u.Chat, q.ID, results, bot.InlineAnswer{CacheTime: 60, Personal: true, NextOffset: next})
 	if err != nil {
 		return err
 	}

@@ -138,8 +138,35 @@ func TestInlineGame(t *testing.T) {
 		!strings.Contains(results[3].Text, "<b>Chess, 10 min + 5 s per move</b>") {
 		t.Fatalf("results = %+v", results)
 	}
+	// An empty query: every game with every clock, as many as Telegram takes at a time, every
+	// game on the first page (with no clock first), the rest when the user scrolls on.
 	all, _ := e.Bot.InlineQuery(eve, group, "")
-	e.WaitFor(t, "the answer to an empty query", func() bool { r, ok := e.Bot.InlineAnswer(all); return ok && len(r) == 50 }) // every game with every clock, as many as Telegram takes
+	var first []tgemu.InlineResult
+	e.WaitFor(t, "the answer to an empty query", func() bool { var ok bool; first, ok = e.Bot.InlineAnswer(all); return ok })
+	games := map[string]bool{}
+	for i, r := range first {
+		game, clock, _ := strings.Cut(r.ID, ".")
+		games[game] = true
+		if i < len(boards.Games) && (game != boards.Games[i] || clock != "none") {
+			t.Errorf("result %d of the empty query is %q, want %s.none", i, r.ID, boards.Games[i])
+		}
+	}
+	if len(first) != 50 || len(games) != len(boards.Games) {
+		t.Errorf("the first page of an empty query has %d results of %d games, want 50 of %d", len(first), len(games), len(boards.Games))
+	}
+	more, err := e.Bot.MoreInlineResults(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second []tgemu.InlineResult
+	e.WaitFor(t, "the second page of an empty query", func() bool { var ok bool; second, ok = e.Bot.InlineAnswer(more); return ok })
+	ids := map[string]bool{}
+	for _, r := range append(first, second...) {
+		ids[r.ID] = true
+	}
+	if next, _ := e.Bot.InlineNextOffset(more); next != "" || len(ids) != 4*len(boards.Games) {
+		t.Errorf("the two pages list %d distinct results (next offset %q), want %d and no more", len(ids), next, 4*len(boards.Games))
+	}
 	fox, _ := e.Bot.InlineQuery(eve, group, "fox 3 days")
 	e.WaitFor(t, "the answer to a query of a game and a clock", func() bool {
 		r, ok := e.Bot.InlineAnswer(fox)
