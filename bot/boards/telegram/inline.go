@@ -451,10 +451,16 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		}
 		return "", h.Cancel(ctx)
 	}
-	if _, err := bd.SeatOf(u.User.ID); err != nil {
-		sc, err := v.svc.Players(ctx, tx.DB(), bd)
-		if err != nil {
-			return "", err
+	seat, err := bd.SeatOf(u.User.ID)
+	if err != nil || (sp.p.op == opResignYes && sp.seat != seat) {
+		sc, perr := v.svc.Players(ctx, tx.DB(), bd)
+		if perr != nil {
+			return "", perr
+		}
+		if err == nil {
+			// The other player's "yes" under a resignation to confirm: the question is not
+			// theirs, and resigns nobody.
+			return fmt.Sprintf(c.Shared.OnlyResigner, sc.Name(c, sp.seat)), nil
 		}
 		return fmt.Sprintf(c.Shared.Between, sc.Name(c, 0), sc.Name(c, 1)), nil
 	}
@@ -592,7 +598,8 @@ func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) 
 		case board.EventUndone:
 			notes = append(notes, fmt.Sprintf(c.Board.UndoneThem, ch.Name(c, ev.Seat)))
 		case board.EventDrawDeclined:
-			notes = append(notes, c.Board.Declined)
+			// The whole chat reads it: who declined, not "your offer".
+			notes = append(notes, fmt.Sprintf(c.Shared.DeclinedBy, ch.Name(c, ev.Seat)))
 		}
 	}
 	return true, v.showShared(ctx, tx, ch.Scene, sh, sharedLook{note: strings.Join(notes, "\n")})
@@ -758,7 +765,9 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 // sharedKeyboard is the one keyboard of a shared board, for both players: the squares of the
 // player to move (and the moves to choose, and "back" once a square is tapped), then take back
 // (the player who just moved), offer a draw and resign, or accept and decline an offer. A
-// resignation to confirm shows only its answers; a finished game has no keyboard.
+// resignation to confirm shows its answers instead of that last row, and, when the player not
+// to move asks it, under the squares of the player to move, whose clock runs meanwhile (the
+// player to move who asks it sees only the answers); a finished game has no keyboard.
 func (v *View) sharedKeyboard(c *texts.Catalog, sc *boards.Scene, l sharedLook) bot.Keyboard {
 	bd, t := sc.Board, &c.Board
 	if bd.Status != board.Active {
@@ -768,12 +777,17 @@ func (v *View) sharedKeyboard(c *texts.Catalog, sc *boards.Scene, l sharedLook) 
 		p.board, p.ply = bd.ID, bd.Ply()
 		return bot.Button{Text: label, Data: sharedData(p)}
 	}
+	kb, selecting := moveButtons(c, sc, l.ent, btn)
 	if l.confirm > 0 {
 		yes := btn(t.ResignYes, press{op: opResignYes})
 		yes.Data += strconv.Itoa(l.confirm - 1)
-		return bot.Keyboard{{yes, btn(t.ResignNo, press{op: opTap})}}
+		answers := []bot.Button{yes, btn(t.ResignNo, press{op: opTap})}
+		if l.confirm-1 == bd.ToMove {
+			return bot.Keyboard{answers}
+		}
+		// The player not to move asks: the one to move keeps her squares, her clock running.
+		return append(kb, answers)
 	}
-	kb, selecting := moveButtons(c, sc, l.ent, btn)
 	if selecting {
 		return kb
 	}

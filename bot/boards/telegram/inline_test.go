@@ -305,12 +305,24 @@ func TestGroupGame(t *testing.T) {
 	if got := s.refused(t, eve, "🏳 Resign"); !strings.HasPrefix(got, "This game is between") {
 		t.Errorf("Eve's press answered %q", got)
 	}
+	// A draw offered and declined: the group reads who declined it, not "your offer".
+	name := map[int64]string{ann: "Ann", bob: "Bob"}
+	s.tap(t, white, "½ Offer a draw")
+	if m := s.tap(t, black, "✖ Decline"); !strings.Contains(m.Text, name[black]+" declined the draw offer.") ||
+		strings.Contains(m.Text, "Your") {
+		t.Errorf("after the decline:\n%s", m.Text)
+	}
+	// The player not to move asks to resign: the player to move keeps her squares, her clock
+	// running, under the question's answers.
 	m := s.tap(t, black, "🏳 Resign")
-	if !strings.Contains(m.Text, "resign this game?") || m.Button("Yes, I resign") == "" {
+	if !strings.Contains(m.Text, "resign this game?") || m.Button("Yes, I resign") == "" || m.Button("g1") == "" {
 		t.Fatalf("the confirmation:\n%s\n%v", m.Text, m.Keyboard)
 	}
-	// The confirmation is its presser's: the other player's "yes" resigns nobody.
-	s.refused(t, white, "Yes, I resign")
+	// The confirmation is its presser's: the other player's "yes" resigns nobody, and is told
+	// whose question it is.
+	if got := s.refused(t, white, "Yes, I resign"); got != "Only "+name[black]+" can answer this question." {
+		t.Errorf("the other player's yes answered %q", got)
+	}
 	m = s.tap(t, black, "Yes, I resign")
 	if e.board(t, id).Status != board.Finished || !strings.Contains(m.Text, "wins") || len(m.Keyboard) != 0 {
 		t.Errorf("after the resignation:\n%s\n%v", m.Text, m.Keyboard)
