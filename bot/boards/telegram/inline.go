@@ -709,9 +709,10 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 	}
 	t := &c.Board
 	now := v.svc.Now()
-	lines := []string{fmt.Sprintf(t.Title, game, bd.Ply()/2+1)}
-	timed := bd.Control.Mode == board.ClockFischer || bd.Control.Mode == board.ClockByoyomi ||
-		bd.Control.Mode == board.ClockSandglass
+	// The move number, the clocks and the last move as the players' own boards write them
+	// (caption.go).
+	lines := []string{fmt.Sprintf(t.Title, game, sc.CurrentMove())}
+	timed := boards.GameClock(bd)
 	clocks := bd.Clocks(now)
 	for i := range bd.Seats {
 		mark := "▫️ "
@@ -730,7 +731,7 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 	}
 	if n := bd.Ply(); n > 0 {
 		last := bd.Moves[n-1]
-		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(last.Text), sc.Name(c, last.Seat)))
+		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(sc.Numbered(n)), sc.Name(c, last.Seat)))
 	}
 	switch bd.Status {
 	case board.Finished:

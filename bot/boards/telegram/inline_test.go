@@ -236,6 +236,10 @@ func TestInlineGame(t *testing.T) {
 	if !strings.Contains(m.Text, "<b>"+name[black]+" wins</b>") || !strings.Contains(m.Text, "checkmate") || len(m.Keyboard) != 0 {
 		t.Errorf("the end:\n%s\n%v", m.Text, m.Keyboard)
 	}
+	// The moves as the private boards write them: the game ended on move 2, Black's Qh4 mate.
+	if !strings.Contains(m.Text, "<b>Chess</b> · move 2\n") || !strings.Contains(m.Text, "Last move: 2… Qh4#") {
+		t.Errorf("the end's move number and last move:\n%s", m.Text)
+	}
 	if n := len(e.Bot.Messages(group)); n != posted {
 		t.Errorf("%d messages posted in the group during the game", n-posted)
 	}
