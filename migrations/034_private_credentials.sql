@@ -1,0 +1,21 @@
+-- /web and /token give their credentials only in the user's private chat with the bot: sent in a
+-- group, their built-ins issue nothing and answer the code 'private' (bot/boards/telegram,
+-- access.go), worded here, before the other outputs of the built-in (order 0).
+DO $$
+DECLARE
+    r record;
+BEGIN
+    FOR r IN SELECT a.command_id, a.id, a.request FROM action a
+        WHERE a.type = 'builtin' AND a.request IN ('board.web', 'board.token')
+    LOOP
+        IF r.request = 'board.web' THEN
+            PERFORM tree_action(r.command_id, r.id, 0, 'output', NULL, NULL, 'private', NULL,
+                'A login link opens your account to whoever reads it, so I do not post it in a group: send /web in our private chat.',
+                'Ссылка для входа открывает ваш аккаунт любому, кто её прочтёт, поэтому в группу я её не отправляю: напишите /web в личном чате со мной.');
+        ELSE
+            PERFORM tree_action(r.command_id, r.id, 0, 'output', NULL, NULL, 'private', NULL,
+                'API tokens are not given or withdrawn in a group, where every member reads them: send /token in our private chat.',
+                'API-токены не выдаются и не отзываются в группе, где их читают все участники: напишите /token в личном чате со мной.');
+        END IF;
+    END LOOP;
+END $$;
