@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
@@ -356,6 +358,26 @@ func parseShared(data string) (sharedPress, error) {
 	return sp, nil
 }
 
+// onMessage reports whether data is the data of a button of the message pressed, as Telegram
+// gives that message with the press. A client may send any data for a press (Telegram's own
+// apps send only their buttons', but its API lets any client send more), while the message is
+// Telegram's copy of what the bot posted: so a menu made for one member (its buttons carry
+// their id) is pressed by nobody else with data of their own. An inline message comes without
+// its content, and a message too old may too: onMessage is false then.
+func onMessage(cq *tgbotapi.CallbackQuery, data string) bool {
+	if cq.Message == nil || cq.Message.ReplyMarkup == nil {
+		return false
+	}
+	for _, row := range cq.Message.ReplyMarkup.InlineKeyboard {
+		for _, b := range row {
+			if b.CallbackData != nil && *b.CallbackData == data {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // sharedData is the data of a board button of a shared board.
 func sharedData(p press) string { return SharedPrefix + strings.TrimPrefix(p.data(), CallbackPrefix) }
 
@@ -398,6 +420,10 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		if sp.user != u.User.ID {
 			return fmt.Sprintf(c.Shared.OnlyCreator, v.userName(ctx, tx, sp.user)), nil
 		}
+		if !onMessage(cq, cq.Data) {
+			// Data of the presser's own making on somebody else's menu, or on a board.
+			return "", errForged
+		}
 		if _, chosen, err := st.SharedByMessage(ctx, cq.Message.Chat.ID, cq.Message.MessageID); chosen || err != nil {
 			if err != nil {
 				return "", err
@@ -421,9 +447,20 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 	} else if sp.board != 0 && cq.Message != nil && cq.Message.Chat != nil {
 		sh, ok, err = st.SharedOf(ctx, sp.board)
 		ok = ok && sh.Chat == cq.Message.Chat.ID
-		if err == nil && ok && sh.MessageID != cq.Message.MessageID {
-			sh.MessageID = cq.Message.MessageID
-			err = st.SetSharedMessage(ctx, sh.Board, sh.MessageID)
+		switch {
+		case err != nil || !ok || sh.MessageID == cq.Message.MessageID:
+		case sh.MessageID != 0:
+			ok = false // the board's button pressed under another message
+		default:
+			// A board whose message_id is not known yet (edited by its ref) learns it from a
+			// press of its own button under a message that is no other board's.
+			var other bool
+			if _, other, err = st.SharedByMessage(ctx, sh.Chat, cq.Message.MessageID); err == nil {
+				if ok = !other && onMessage(cq, cq.Data); ok {
+					sh.MessageID = cq.Message.MessageID
+					err = st.SetSharedMessage(ctx, sh.Board, sh.MessageID)
+				}
+			}
 		}
 	}
 	switch {

@@ -501,6 +501,18 @@ func (b *Bot) editInline(method string, p params) (any, *apiError) {
 // PressGroup is a member of a group pressing the button with this callback data under the bot's
 // message messageID of the group. It returns the callback query id.
 func (b *Bot) PressGroup(chat, user int64, messageID int, data string) (string, error) {
+	return b.pressGroup(chat, user, messageID, data, false)
+}
+
+// ForgeGroupPress is a member of a group whose client sends a press of the bot's message
+// messageID with any callback data, which Telegram's API lets a client do (its own apps send
+// only the data of the message's buttons): the bot gets the data as sent, with the message as
+// Telegram has it. It returns the callback query id.
+func (b *Bot) ForgeGroupPress(chat, user int64, messageID int, data string) (string, error) {
+	return b.pressGroup(chat, user, messageID, data, true)
+}
+
+func (b *Bot) pressGroup(chat, user int64, messageID int, data string, anyData bool) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	_, u, err := b.memberLocked(chat, user)
@@ -511,8 +523,11 @@ func (b *Bot) PressGroup(chat, user int64, messageID int, data string) (string, 
 	if m == nil || !m.FromBot {
 		return "", fmt.Errorf("tgemu: chat %d has no bot message %d", chat, messageID)
 	}
-	if !hasData(m, data) {
+	if !anyData && !hasData(m, data) {
 		return "", fmt.Errorf("tgemu: message %d has no button with data %q", messageID, data)
+	}
+	if len(data) == 0 || len(data) > 64 {
+		return "", fmt.Errorf("tgemu: callback data of %d bytes: Telegram takes 1 to 64", len(data))
 	}
 	seq := b.cbSeq + 1
 	id := fmt.Sprintf("%d%06d", b.me.ID, seq)
