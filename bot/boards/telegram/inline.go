@@ -170,14 +170,24 @@ func displayName(u *bot.Update) string {
 	return "#" + strconv.FormatInt(u.User.ID, 10)
 }
 
+// maxInlineMessageID bounds the inline_message_id of a message a game is recorded against:
+// Telegram's are a few dozen characters; anything far longer is no id of Telegram's, and is
+// neither stored nor looked up.
+const maxInlineMessageID = 256
+
 // HandleChosenInlineResult opens the game of a challenge posted from the inline results and
 // records it against its inline message. A result of no game offered, or without a message to
-// play in, is logged and changes nothing.
+// play in (or with an id past maxInlineMessageID), is logged and changes nothing.
 func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	r := u.ChosenInlineResult
 	variant, control, picture := chosenResult(r.ResultID)
 	if !boards.Offered(variant) || r.InlineMessageID == "" {
 		v.log.Warn("A chosen inline result names no game or no message", slog.String("result", r.ResultID))
+		return nil
+	}
+	if len(r.InlineMessageID) > maxInlineMessageID {
+		v.log.Warn("A chosen inline result names a message by an id longer than Telegram gives",
+			slog.Int("length", len(r.InlineMessageID)), slog.Int("max", maxInlineMessageID))
 		return nil
 	}
 	st := boardpg.New(tx.DB())
@@ -197,15 +207,17 @@ func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.U
 }
 
 // openShared opens a game between players, waiting for whoever joins by the message's button,
-// and returns its invitation's code.
+// and returns the digest of its invitation's code (boardpg.InviteDigest).
 func (v *View) openShared(ctx context.Context, tx bot.Tx, u *bot.Update, variant, control string) (*board.Board, string, error) {
-	var code string
+	var digest string
 	if control == "" {
 		control = "none"
 	}
+	// The message keeps the digest of its invitation's code, which only its Join redeems
+	// (boards.RedeemDigest): the code itself, a link's, is kept nowhere.
 	bd, _, err := v.svc.Open(ctx, tx, player(u), boards.Opening{Variant: variant, Control: control,
-		Invite: func(c string) string { code = c; return sharedInvite + c }})
-	return bd, code, err
+		Invite: func(c string) string { digest = boardpg.InviteDigest(c); return sharedInvite }})
+	return bd, digest, err
 }
 
 // HandleGroupGames is /games in a group: the member's challenge, posted by the bot, for the
@@ -439,6 +451,9 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 	var sh boardpg.Shared
 	var ok bool
 	var err error
+	if len(cq.InlineMessageID) > maxInlineMessageID {
+		return "", errForged
+	}
 	if cq.InlineMessageID != "" {
 		sh, ok, err = st.SharedByInline(ctx, cq.InlineMessageID)
 		if err == nil && ok && sp.board != 0 && sp.board != sh.Board {
@@ -517,7 +532,7 @@ func (v *View) joinShared(ctx context.Context, tx bot.Tx, u *bot.Update, bd *boa
 	if bd.Creator == u.User.ID {
 		return c.Shared.OwnChallenge, nil
 	}
-	err := v.svc.Redeem(ctx, tx, player(u), sh.Invite)
+	err := v.svc.RedeemDigest(ctx, tx, player(u), sh.Invite)
 	if errors.Is(err, board.ErrInviteExpired) {
 		// Closed for its creator: the message says the challenge expired.
 		h, terr := v.svc.Take(ctx, tx, boards.Player{Service: u.Service, User: bd.Creator, By: boards.ByClock}, bd.ID)

@@ -19,3 +19,15 @@ BEGIN
         END IF;
     END LOOP;
 END $$;
+
+-- A shared board's message keeps the digest of its invitation's code (the hex of the SHA-256
+-- that board_invite stores), which its Join button redeems; the code, which a /start link would
+-- redeem too, is kept nowhere. The codes kept so far become their digests.
+UPDATE board_shared SET invite = encode(sha256(convert_to(invite, 'UTF8')), 'hex')
+WHERE invite !~ '^[0-9a-f]{64}$';
+COMMENT ON COLUMN board_shared.invite IS 'hex SHA-256 of the code of the board''s invitation';
+
+-- Telegram's inline_message_id is a few dozen characters: anything far longer is refused (the
+-- bot checks it first; rows from before are left as they are).
+ALTER TABLE board_shared ADD CONSTRAINT board_shared_inline_message_id_length
+    CHECK (length(inline_message_id) <= 256) NOT VALID;
