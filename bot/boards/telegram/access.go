@@ -22,7 +22,7 @@ import (
 // credential revoked (Undelivered). A credential is given only in the user's private chat with
 // the bot: sent in a group (whose members all read the answer, and where Telegram shows the
 // command menu too), either command issues nothing and answers with the code private, which
-// the tree words as "ask me in our private chat" (migration 034).
+// the tree words as "ask me in our private chat" (migration 034_boards_telegram.sql).
 
 // Lifetimes of the secrets given in the chat.
 const (

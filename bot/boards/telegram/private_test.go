@@ -49,3 +49,21 @@ func TestCredentialsNotInGroups(t *testing.T) {
 	e.Send(t, ann, "/web")
 	e.WaitMessage(t, ann, after, "the link in the private chat", func(m tgemu.Message) bool { return ticketRE.MatchString(m.Text) })
 }
+
+// Ensure the /start greeting names the board games beside the quests, in both languages.
+func TestGreetingNamesGames(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.start(t)
+	for _, c := range []struct {
+		user       int64
+		lang, want string
+	}{{1, "en", "board games"}, {2, "ru", "настольные игры"}} {
+		e.User(c.user, "Ann", c.lang)
+		e.Send(t, c.user, "/start")
+		m := e.WaitMessage(t, c.user, 0, "the greeting", func(m tgemu.Message) bool { return strings.Contains(m.Text, "<b>Ann</b>") })
+		if !strings.Contains(m.Text, c.want) || !strings.Contains(m.Text, "/games") || !strings.Contains(m.Text, "/quest") {
+			t.Errorf("the %s greeting: %q", c.lang, m.Text)
+		}
+	}
+}

@@ -1,3 +1,6 @@
+-- The board games in Telegram: credentials only in private chats, the digests of shared
+-- boards' invitations, a bound on inline_message_id, and a greeting that names the games.
+
 -- /web and /token give their credentials only in the user's private chat with the bot: sent in a
 -- group, their built-ins issue nothing and answer the code 'private' (bot/boards/telegram,
 -- access.go), worded here, before the other outputs of the built-in (order 0).
@@ -31,3 +34,11 @@ COMMENT ON COLUMN board_shared.invite IS 'hex SHA-256 of the code of the board''
 -- bot checks it first; rows from before are left as they are).
 ALTER TABLE board_shared ADD CONSTRAINT board_shared_inline_message_id_length
     CHECK (length(inline_message_id) <= 256) NOT VALID;
+
+-- The /start greeting names the board games beside the quests, unless an operator rewrote it.
+UPDATE localized_string SET text = CASE lang
+    WHEN 'en' THEN 'Hello, <b>{NAME}</b>! I am Questbot: I play Space Rangers text quests and board games (chess, draughts, Othello, Atari Go and more) with you. Send /quest to choose a quest, /games to play a board game.'
+    ELSE 'Привет, <b>{NAME}</b>! Я Questbot: играю с вами в текстовые квесты «Космических рейнджеров» и настольные игры (шахматы, шашки, реверси, атари-го и другие). Отправьте /quest, чтобы выбрать квест, /games — чтобы сыграть в настольную игру.' END
+WHERE action_id = 303 AND text IN (
+    'Hello, <b>{NAME}</b>! I am Questbot: I play Space Rangers text quests with you. Send /quest to choose one.',
+    'Привет, <b>{NAME}</b>! Я Questbot: играю с вами в текстовые квесты «Космических рейнджеров». Отправьте /quest, чтобы выбрать квест.');
