@@ -48,8 +48,9 @@ import (
 // squares tapped carried in the buttons' data, so nobody else's selection is kept anywhere), then
 // take back, offer a draw and resign, or accept and decline an offer. Every press counts as its
 // presser's: a tap of the player not to move is refused as not their turn, a resignation asks its
-// presser to confirm (the confirmation names them, and its "yes" carries their seat), an offer or
-// an acceptance is the presser's. Anyone but the two players gets a short answer naming them, and
+// presser to confirm (the confirmation names them, and its two answers carry their seat: the
+// other player pressing one is told whose question it is; the player to move keeps her squares
+// under it while her clock runs), an offer or an acceptance is the presser's. Anyone but the two players gets a short answer naming them, and
 // nothing changes. Every change, whoever makes it (a typed move, the web, a job), comes through the
 // service's views (View.Changed and the others start with sharedChanged) and edits the message. The
 // texts are in the challenger's language: the message is one for everybody.
@@ -62,7 +63,8 @@ import (
 // challenge of an inline message, found by its inline_message_id), "G:j:<board>" and "G:x:<board>"
 // (of a group message), "G:o:<variant>:<user>" and "G:c:<variant>:<clock>:<user>" (the group
 // member's choice of a game, and of its clock), and "G:<board>:<ply>:<op>…", a board button as
-// data.go writes it (a confirmed resignation with the seat after its op).
+// data.go writes it (the answers to a resignation to confirm with the seat asked after their op:
+// "R<seat>" resigns, "N<seat>" plays on).
 
 // SharedPrefix is the callback prefix of the buttons of a shared board.
 const SharedPrefix = "G"
@@ -317,7 +319,8 @@ type sharedPress struct {
 	control string
 	user    int64
 	p       press
-	seat    int // of a confirmed resignation
+	seat    int  // of a resignation to confirm, answered
+	no      bool // "No, play on" under a resignation to confirm (p is a plain view)
 }
 
 // parseShared reads a shared board's button data; errForged for anything no button carries.
@@ -351,12 +354,16 @@ func parseShared(data string) (sharedPress, error) {
 		return sharedPress{kind: 'c', variant: parts[2], control: parts[3], user: user}, nil
 	}
 	sp := sharedPress{kind: 'g'}
-	if len(parts) == 4 && len(parts[3]) == 2 && parts[3][0] == byte(opResignYes) {
+	if len(parts) == 4 && len(parts[3]) == 2 && (parts[3][0] == byte(opResignYes) || parts[3][0] == sharedNo) {
 		sp.seat = int(parts[3][1] - '0')
 		if sp.seat != 0 && sp.seat != 1 {
 			return sharedPress{}, fmt.Errorf("%w: %q", errForged, data)
 		}
-		parts[3] = parts[3][:1]
+		if sp.no = parts[3][0] == sharedNo; sp.no {
+			parts[3] = string(opTap)
+		} else {
+			parts[3] = parts[3][:1]
+		}
 	}
 	parts[0] = CallbackPrefix
 	p, err := parsePress(strings.Join(parts, ":"))
@@ -389,6 +396,10 @@ func onMessage(cq *tgbotapi.CallbackQuery, data string) bool {
 	}
 	return false
 }
+
+// sharedNo is the op of "No, play on" under a resignation to confirm on a shared board, with
+// the seat of the player asked after it, as "Yes, I resign" has: only they answer it.
+const sharedNo = 'N'
 
 // sharedData is the data of a board button of a shared board.
 func sharedData(p press) string { return SharedPrefix + strings.TrimPrefix(p.data(), CallbackPrefix) }
@@ -504,14 +515,14 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		return "", h.Cancel(ctx)
 	}
 	seat, err := bd.SeatOf(u.User.ID)
-	if err != nil || (sp.p.op == opResignYes && sp.seat != seat) {
+	if err != nil || ((sp.p.op == opResignYes || sp.no) && sp.seat != seat) {
 		sc, perr := v.svc.Players(ctx, tx.DB(), bd)
 		if perr != nil {
 			return "", perr
 		}
 		if err == nil {
-			// The other player's "yes" under a resignation to confirm: the question is not
-			// theirs, and resigns nobody.
+			// The other player's answer to a resignation to confirm: the question is not
+			// theirs, and their press changes nothing.
 			return fmt.Sprintf(c.Shared.OnlyResigner, sc.Name(c, sp.seat)), nil
 		}
 		return fmt.Sprintf(c.Shared.Between, sc.Name(c, 0), sc.Name(c, 1)), nil
@@ -834,7 +845,8 @@ func (v *View) sharedKeyboard(c *texts.Catalog, sc *boards.Scene, l sharedLook) 
 	if l.confirm > 0 {
 		yes := btn(t.ResignYes, press{op: opResignYes})
 		yes.Data += strconv.Itoa(l.confirm - 1)
-		answers := []bot.Button{yes, btn(t.ResignNo, press{op: opTap})}
+		no := bot.Button{Text: t.ResignNo, Data: fmt.Sprintf("%s:%d:%d:%c%d", SharedPrefix, bd.ID, bd.Ply(), sharedNo, l.confirm-1)}
+		answers := []bot.Button{yes, no}
 		if l.confirm-1 == bd.ToMove {
 			return bot.Keyboard{answers}
 		}

@@ -327,6 +327,14 @@ func TestGroupGame(t *testing.T) {
 	if got := s.refused(t, white, "Yes, I resign"); got != "Only "+name[black]+" can answer this question." {
 		t.Errorf("the other player's yes answered %q", got)
 	}
+	if got := s.refused(t, white, "No, play on"); got != "Only "+name[black]+" can answer this question." {
+		t.Errorf("the other player's no answered %q", got)
+	}
+	// Her own "no" takes the question away; she asks again.
+	if m := s.tap(t, black, "No, play on"); strings.Contains(m.Text, "resign this game?") || m.Button("🏳 Resign") == "" {
+		t.Errorf("after no:\n%s\n%v", m.Text, m.Keyboard)
+	}
+	s.tap(t, black, "🏳 Resign")
 	m = s.tap(t, black, "Yes, I resign")
 	if e.board(t, id).Status != board.Finished || !strings.Contains(m.Text, "wins") || len(m.Keyboard) != 0 {
 		t.Errorf("after the resignation:\n%s\n%v", m.Text, m.Keyboard)
