@@ -25,9 +25,10 @@ type Shared struct {
 	// Answers to presses (plain): Between (the players): the game is theirs; OnlyCreator (who):
 	// only the challenger may withdraw or choose; OwnChallenge: the challenger cannot join their
 	// own game; NotReady: the challenge is not recorded yet (the bot has not heard of the
-	// posted message); Joined: the game begins; TooLate: nobody joined in time; OnlyResigner
-	// (who): the resignation to confirm is who's, and only they may answer it.
-	Between, OnlyCreator, OwnChallenge, NotReady, Joined, TooLate, OnlyResigner string
+	// posted message); Joined: the game begins; TooLate: nobody joined in time; OnlyAnswerer
+	// (who): the question (a resignation to confirm, a draw offer) is for who, and only they
+	// may answer it.
+	Between, OnlyCreator, OwnChallenge, NotReady, Joined, TooLate, OnlyAnswerer string
 }
 
 var sharedEN = Shared{
@@ -61,7 +62,7 @@ var sharedEN = Shared{
 	NotReady:     "This challenge is not ready yet; try again in a moment.",
 	Joined:       "The game begins!",
 	TooLate:      "This challenge has expired.",
-	OnlyResigner: "Only %s can answer this question.",
+	OnlyAnswerer: "Only %s can answer this question.",
 }
 
 var sharedRU = Shared{
@@ -95,5 +96,5 @@ var sharedRU = Shared{
 	NotReady:     "Вызов ещё не готов; попробуйте через мгновение.",
 	Joined:       "Игра начинается!",
 	TooLate:      "Этот вызов истёк.",
-	OnlyResigner: "Ответить на этот вопрос может только %s.",
+	OnlyAnswerer: "Ответить на этот вопрос может только %s.",
 }

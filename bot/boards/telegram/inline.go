@@ -515,15 +515,23 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		return "", h.Cancel(ctx)
 	}
 	seat, err := bd.SeatOf(u.User.ID)
-	if err != nil || ((sp.p.op == opResignYes || sp.no) && sp.seat != seat) {
+	asked := -1 // the seat a question pressed under is for, when it is not the presser's
+	switch {
+	case err != nil:
+	case (sp.p.op == opResignYes || sp.no) && sp.seat != seat:
+		asked = sp.seat
+	case (sp.p.op == opAccept || sp.p.op == opDecline) && bd.Offer != nil && bd.Offer.Seat == seat:
+		asked = 1 - seat
+	}
+	if err != nil || asked >= 0 {
 		sc, perr := v.svc.Players(ctx, tx.DB(), bd)
 		if perr != nil {
 			return "", perr
 		}
 		if err == nil {
-			// The other player's answer to a resignation to confirm: the question is not
-			// theirs, and their press changes nothing.
-			return fmt.Sprintf(c.Shared.OnlyResigner, sc.Name(c, sp.seat)), nil
+			// The other player's answer to a resignation to confirm, or the offerer's to their
+			// own draw offer: the question is not theirs, and their press changes nothing.
+			return fmt.Sprintf(c.Shared.OnlyAnswerer, sc.Name(c, asked)), nil
 		}
 		return fmt.Sprintf(c.Shared.Between, sc.Name(c, 0), sc.Name(c, 1)), nil
 	}

@@ -312,6 +312,12 @@ func TestGroupGame(t *testing.T) {
 	// A draw offered and declined: the group reads who declined it, not "your offer".
 	name := map[int64]string{ann: "Ann", bob: "Bob"}
 	s.tap(t, white, "½ Offer a draw")
+	// The offer is the other player's to answer: the offerer's own answer is told so.
+	for _, label := range []string{"✖ Decline", "✔ Accept the draw"} {
+		if got := s.refused(t, white, label); got != "Only "+name[black]+" can answer this question." {
+			t.Errorf("the offerer's %q answered %q", label, got)
+		}
+	}
 	if m := s.tap(t, black, "✖ Decline"); !strings.Contains(m.Text, name[black]+" declined the draw offer.") ||
 		strings.Contains(m.Text, "Your") {
 		t.Errorf("after the decline:\n%s", m.Text)
