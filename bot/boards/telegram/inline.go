@@ -50,8 +50,10 @@ import (
 // presser's: a tap of the player not to move is refused as not their turn, a resignation asks its
 // presser to confirm (the confirmation names them, and its two answers carry their seat: the
 // other player pressing one is told whose question it is; the player to move keeps her squares
-// under it while her clock runs), an offer or an acceptance is the presser's. Anyone but the two players gets a short answer naming them, and
-// nothing changes. Every change, whoever makes it (a typed move, the web, a job), comes through the
+// under it while her clock runs, and her tap of one takes the question away, to be asked again),
+// an offer or an acceptance is the presser's (the offerer's answer to their own offer is told
+// whose it is). Anyone but the two players gets a short answer naming them, and nothing
+// changes. Every change, whoever makes it (a typed move, the web, a job), comes through the
 // service's views (View.Changed and the others start with sharedChanged) and edits the message. The
 // texts are in the challenger's language: the message is one for everybody.
 //
@@ -64,7 +66,10 @@ import (
 // (of a group message), "G:o:<variant>:<user>" and "G:c:<variant>:<clock>:<user>" (the group
 // member's choice of a game, and of its clock), and "G:<board>:<ply>:<op>…", a board button as
 // data.go writes it (the answers to a resignation to confirm with the seat asked after their op:
-// "R<seat>" resigns, "N<seat>" plays on).
+// "R<seat>" resigns, "N<seat>" plays on). Data is checked as any input, since a client may send
+// data of its own making: a member's choice counts only as a button of the message pressed
+// (onMessage: so only on their own menu), a board's button only under that board's own message,
+// and anything else is refused with words and changes nothing.
 
 // SharedPrefix is the callback prefix of the buttons of a shared board.
 const SharedPrefix = "G"
