@@ -178,6 +178,17 @@ func (b *Boards) Redeem(ctx context.Context, tx bot.Tx, p Player, code string) e
 	return b.join(ctx, tx, st, bd, p)
 }
 
+// RedeemDigest is Redeem by the digest of the invitation's code (boardpg.InviteDigest), as a
+// message whose button redeems the invitation keeps it.
+func (b *Boards) RedeemDigest(ctx context.Context, tx bot.Tx, p Player, digest string) error {
+	st := b.store(tx.DB())
+	bd, err := st.RedeemInviteDigest(ctx, digest, p.User, b.now())
+	if err != nil {
+		return err
+	}
+	return b.join(ctx, tx, st, bd, p)
+}
+
 // Join seats a player in a public game of their bot that waits for an opponent, and starts it.
 // Returns ErrPrivate for a game joined by invite only, board.ErrFull when it has started,
 // board.ErrAlreadySeated for its creator.

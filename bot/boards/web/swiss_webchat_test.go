@@ -449,7 +449,7 @@ func TestSwissInWebChat(t *testing.T) {
 		return m.Photo != "" && strings.HasPrefix(m.Text, caption)
 	})
 	last := history[dasha.id][len(history[dasha.id])-1]
-	line := fmt.Sprintf(texts.For("ru").Ratings.CaptionLine, "Шахматы", int(math.Round(last.Rating)), int(math.Round(last.RD)), len(history[dasha.id]), len(history[dasha.id]))
+	line := texts.For("ru").RatingLine("Шахматы", int(math.Round(last.Rating)), int(math.Round(last.RD)), len(history[dasha.id]), len(history[dasha.id]))
 	if data, _, _, ok := e.Emu.FileData(pic.Photo); !ok || !bytes.Equal(data, chart(dasha.id)) || !strings.Contains(pic.Text, line) {
 		t.Errorf("Dasha's /rating: %q (the picture %d bytes, found %v), want %q and the chart of her ratings", pic.Text, len(data), ok, line)
 	}
