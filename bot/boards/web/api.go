@@ -239,7 +239,7 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 }
 
 // routeAPI adds the calls of the API to mux.
-func (s *Server) routeAPI(mux *http.ServeMux) {
+func (s *Server) routeAPI(mux router) {
 	mux.HandleFunc("GET /api/v1/me", s.api(0, s.me))
 	mux.HandleFunc("GET /api/v1/variants", s.api(public, s.variants))
 	mux.HandleFunc("GET /api/v1/games", s.api(0, s.games))
@@ -259,7 +259,7 @@ func (s *Server) routeAPI(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/games/{id}/picture.jpg", s.api(public|unlimited, s.picture))
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.png", s.api(public, s.startPicture))
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.jpg", s.api(public, s.startPicture))
-	mux.HandleFunc("/api/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
+	mux.HandleFunc("/api/v1/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
 		return apiErr(http.StatusNotFound, "not_found", "No such call.")
 	}))
 }

@@ -6,7 +6,9 @@
 // in the bot: the Telegram view's command, which also issues API tokens with /token and revokes
 // those whose message could not be delivered), the login of the pages opened as Telegram Mini
 // Apps (POST /api/v1/miniapp/login, miniapp.go), /logout and /logout/all, the JSON API under
-// /api/v1/ (api.go), and the pages (Config.Pages: /games, /play/<id>, /static/). The tickets,
+// /api/v1/ (api.go), the tournaments' pages (/tournaments/<id>) and the pages (Config.Pages: /games,
+// /play/<id>, /top, /static/). Its routes are registered in one place, and Patterns lists them:
+// questbot serve mounts exactly those (Mount), so a route added here is served there. The tickets,
 // sessions and API tokens are kept by their store, botpg.Credentials; identity (who calls, by
 // session or token), the login's session cookie and CSRF are auth.go's; the rate limit, a token
 // bucket per user, limit.go's; the throttle of failed logins throttle.go's, per client address
@@ -168,9 +170,25 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// Handler serves /login/, /logout, /logout/all, /api/v1/ and the pages.
+// Handler serves /login/, /logout, /logout/all, /api/v1/, /tournaments/ and the pages: the
+// patterns of Patterns, registered once (route).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
+	s.route(mux)
+	return mux
+}
+
+// router is where route registers the web view's patterns: the handler's own ServeMux, or the
+// record that Patterns reads.
+type router interface {
+	Handle(pattern string, h http.Handler)
+	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
+}
+
+// route registers every pattern of the web view on mux. Every call of the API is under
+// /api/v1/, whose catch-all answers an unknown call as JSON, so that a host which mounts these
+// patterns beside its own routes keeps every other path (the web chat's /api/... among them).
+func (s *Server) route(mux router) {
 	mux.HandleFunc("GET /login/{ticket}", s.login)
 	mux.HandleFunc("POST /api/v1/miniapp/login", s.miniAppLogin)
 	mux.HandleFunc("POST /logout", s.logout)
@@ -187,7 +205,34 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /top", pages)
 	mux.Handle("GET /top/", pages)
 	mux.Handle("GET /static/", pages)
-	return mux
+}
+
+// patternRecord is a router that keeps the patterns only.
+type patternRecord []string
+
+func (p *patternRecord) Handle(pattern string, _ http.Handler) { *p = append(*p, pattern) }
+func (p *patternRecord) HandleFunc(pattern string, _ func(http.ResponseWriter, *http.Request)) {
+	*p = append(*p, pattern)
+}
+
+// Patterns returns the patterns Handler registers (http.ServeMux's syntax, e.g.
+// "GET /api/v1/games/{id}"), in the order it registers them. They are the one list of the web
+// view's routes: Mount puts them on a host's ServeMux, and a host's tests request each of them.
+func Patterns() []string {
+	var rec patternRecord
+	(&Server{}).route(&rec)
+	return rec
+}
+
+// Mount registers every pattern of Patterns on mux, served by h: a Server's Handler, or a
+// handler that passes requests to one made later (questbot serve opens its listener before
+// the database, and answers 503 until the game server runs). A request whose path is the web
+// view's but whose method none of its patterns serve goes to mux's other routes, as any path
+// the web view does not serve; under /api/v1/ the web view's catch-all answers every method.
+func Mount(mux *http.ServeMux, h http.Handler) {
+	for _, p := range Patterns() {
+		mux.Handle(p, h)
+	}
 }
 
 // refusedPage is the answer to a login link that does not work.

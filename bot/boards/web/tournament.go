@@ -110,7 +110,7 @@ type PairingState struct {
 var resultNames = map[tournament.Result]string{tournament.WhiteWins: "1-0", tournament.Draw: "½-½", tournament.BlackWins: "0-1"}
 
 // routeTournaments adds the tournaments' calls and page to mux.
-func (s *Server) routeTournaments(mux *http.ServeMux) {
+func (s *Server) routeTournaments(mux router) {
 	mux.HandleFunc("GET /api/v1/tournaments", s.api(0, s.tournaments))
 	mux.HandleFunc("GET /api/v1/tournaments/{id}", s.api(public, s.tournament))
 	mux.HandleFunc("POST /api/v1/tournaments/{id}/join", s.api(0, s.tournamentEntry(true)))
