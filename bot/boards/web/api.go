@@ -628,21 +628,21 @@ func (s *Server) join(*http.Request) (boardOp, error) {
 	}, nil
 }
 
-func (s *Server) undo(*http.Request) (boardOp, error) {
-	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.act(ctx, tx, c, id, boards.Action{Op: boards.OpUndo})
-	}, nil
+// undo is POST /api/v1/games/{id}/undo {"ply"}.
+func (s *Server) undo(r *http.Request) (boardOp, error) {
+	return s.actAt(r, boards.OpUndo)
 }
 
-func (s *Server) resign(*http.Request) (boardOp, error) {
-	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.act(ctx, tx, c, id, boards.Action{Op: boards.OpResign})
-	}, nil
+// resign is POST /api/v1/games/{id}/resign {"ply"}.
+func (s *Server) resign(r *http.Request) (boardOp, error) {
+	return s.actAt(r, boards.OpResign)
 }
 
+// draw is POST /api/v1/games/{id}/draw {"action", "ply"}.
 func (s *Server) draw(r *http.Request) (boardOp, error) {
 	var req struct {
 		Action string `json:"action"`
+		Ply    *int   `json:"ply"`
 	}
 	if err := decode(r, &req); err != nil {
 		return nil, err
@@ -651,9 +651,34 @@ func (s *Server) draw(r *http.Request) (boardOp, error) {
 	if !ok {
 		return nil, apiErr(http.StatusBadRequest, "bad_request", `"action" is "offer", "accept" or "decline".`)
 	}
+	if req.Ply == nil {
+		return nil, apiErr(http.StatusBadRequest, "bad_request", `"ply" is required.`)
+	}
+	return s.opAt(op, *req.Ply), nil
+}
+
+// actAt reads the "ply" of the body of an operation op that depends on the position.
+func (s *Server) actAt(r *http.Request, op boards.Op) (boardOp, error) {
+	ply, err := required[int](r, "ply")
+	if err != nil {
+		return nil, err
+	}
+	return s.opAt(op, ply), nil
+}
+
+// opAt is op made at ply: refused as stale when the game has moved on since, by the service's
+// rule of every view (boards.Held.InPlay).
+func (s *Server) opAt(op boards.Op, ply int) boardOp {
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.act(ctx, tx, c, id, boards.Action{Op: op})
-	}, nil
+		h, err := s.cfg.Boards.Take(ctx, tx, c.player(), id)
+		if err != nil {
+			return err
+		}
+		if goOn, err := h.InPlay(ctx, ply); !goOn {
+			return err
+		}
+		return h.Act(ctx, boards.Action{Op: op})
+	}
 }
 
 func (s *Server) seen(r *http.Request) (boardOp, error) {

@@ -491,7 +491,7 @@ func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g w
 	wait.For(t, 30*time.Second, "white's first move", func() bool { return e.board(t, g.Game).Ply() == 1 })
 	m.tick(time.Minute)
 	resign := func(u int64) {
-		act(u, "/resign", nil, func(c *texts.Catalog) []string { return []string{c.Board.Resign, c.Board.ResignYes} })
+		act(u, "/resign", map[string]any{"ply": 1}, func(c *texts.Catalog) []string { return []string{c.Board.Resign, c.Board.ResignYes} })
 	}
 	switch res {
 	case tournament.WhiteWins:
@@ -499,9 +499,9 @@ func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g w
 	case tournament.BlackWins:
 		resign(g.White)
 	case tournament.Draw:
-		act(g.Black, "/draw", map[string]any{"action": "offer"}, func(c *texts.Catalog) []string { return []string{c.Board.OfferDraw} })
+		act(g.Black, "/draw", map[string]any{"action": "offer", "ply": 1}, func(c *texts.Catalog) []string { return []string{c.Board.OfferDraw} })
 		wait.For(t, 30*time.Second, "black's offer of a draw", func() bool { return e.board(t, g.Game).Offer != nil })
-		act(g.White, "/draw", map[string]any{"action": "accept"}, func(c *texts.Catalog) []string { return []string{c.Board.Accept} })
+		act(g.White, "/draw", map[string]any{"action": "accept", "ply": 1}, func(c *texts.Catalog) []string { return []string{c.Board.Accept} })
 	}
 	wait.For(t, 30*time.Second, fmt.Sprintf("game %d over", g.Game), func() bool {
 		return e.board(t, g.Game).Status == board.Finished

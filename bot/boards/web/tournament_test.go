@@ -164,7 +164,7 @@ func TestTournamentAPI(t *testing.T) {
 		t.Fatalf("after the program's move: ply %d, want %d", st.Ply, ply+1)
 	}
 	// It resigns: the tournament is over, and anyone may read it.
-	p.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", game), nil, http.StatusOK, nil)
+	p.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", game), map[string]any{"ply": st.Ply}, http.StatusOK, nil)
 	var final web.TournamentState
 	(&client{e: e}).must(t, "GET", path, nil, http.StatusOK, &final)
 	if final.State != "finished" || final.Standings[0].User != person || final.Standings[0].Score != 1 || final.Pairings[0].Result == "" {
