@@ -58,15 +58,7 @@ func TestServeWebGameServer(t *testing.T) {
 		}
 		return false
 	})
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err = client.Get(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther || len(resp.Cookies()) != 1 {
-		t.Fatalf("the login link: %s, cookies %v", resp.Status, resp.Cookies())
-	}
+	resp = openLoginLink(t, base, link)
 	req, _ := http.NewRequest("GET", base+"/api/v1/me", nil)
 	req.AddCookie(resp.Cookies()[0])
 	resp, err = http.DefaultClient.Do(req)
@@ -250,6 +242,32 @@ func TestServeMountsEveryWebRoute(t *testing.T) {
 	}
 }
 
+// openLoginLink opens a login link as a browser does: its page, whose form posts to the link
+// with the page's Origin; the answer of the post, a redirect to the lobby with the cookie.
+func openLoginLink(t *testing.T, base, link string) *http.Response {
+	t.Helper()
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || len(resp.Cookies()) != 0 || !strings.Contains(string(page), `<form method="post">`) {
+		t.Fatalf("the login link's page: %s, cookies %v\n%s", resp.Status, resp.Cookies(), page)
+	}
+	req, _ := http.NewRequest("POST", link, nil)
+	req.Header.Set("Origin", base)
+	if resp, err = client.Do(req); err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/games" || len(resp.Cookies()) != 1 {
+		t.Fatalf("the login: %s, cookies %v", resp.Status, resp.Cookies())
+	}
+	return resp
+}
+
 // session is a browser's session with the web game server: its cookie and CSRF token.
 type session struct {
 	base   string
@@ -260,15 +278,7 @@ type session struct {
 // newSession opens a login link and reads the session's CSRF token.
 func newSession(t *testing.T, base, link string) *session {
 	t.Helper()
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Get(link)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if len(resp.Cookies()) != 1 {
-		t.Fatalf("the login link: %s, cookies %v", resp.Status, resp.Cookies())
-	}
+	resp := openLoginLink(t, base, link)
 	s := &session{base: base, cookie: resp.Cookies()[0]}
 	var me struct {
 		CSRF string `json:"csrf"`

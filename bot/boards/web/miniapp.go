@@ -64,6 +64,10 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 		writeError(w, tooManyFailures())
 		return
 	}
+	if refusal := s.jsonLogin(r); refusal != nil {
+		writeError(w, refusal)
+		return
+	}
 	var body struct {
 		InitData string `json:"init_data"`
 	}

@@ -2,7 +2,8 @@
 // view (bot/boards/telegram) is another: the board games played in the browser and by programs,
 // on the same boards as in Telegram, so a game may be played partly in each.
 //
-// Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, given by /web
+// Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, login.go: a
+// page that logs in by a POST, from this server's pages only; given by /web
 // in the bot: the Telegram view's command, which also issues API tokens with /token and revokes
 // those whose message could not be delivered), the login of the pages opened as Telegram Mini
 // Apps (POST /api/v1/miniapp/login, miniapp.go), /logout and /logout/all, the JSON API under
@@ -25,7 +26,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -189,7 +189,8 @@ type router interface {
 // /api/v1/, whose catch-all answers an unknown call as JSON, so that a host which mounts these
 // patterns beside its own routes keeps every other path (the web chat's /api/... among them).
 func (s *Server) route(mux router) {
-	mux.HandleFunc("GET /login/{ticket}", s.login)
+	mux.HandleFunc("GET /login/{ticket}", s.loginPage)
+	mux.HandleFunc("POST /login/{ticket}", s.login)
 	mux.HandleFunc("POST /api/v1/miniapp/login", s.miniAppLogin)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("POST /logout/all", s.logout)
@@ -233,60 +234,6 @@ func Mount(mux *http.ServeMux, h http.Handler) {
 	for _, p := range Patterns() {
 		mux.Handle(p, h)
 	}
-}
-
-// refusedPage is the answer to a login link that does not work.
-const refusedPage = `<!doctype html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Login link refused</title></head>
-<body><h1>This login link does not work</h1>
-<p>It was used already, or it is older than ten minutes. Send <b>/web</b> to the bot again for a new one.</p>
-<hr><p>Эта ссылка для входа не действует: ею уже воспользовались или ей больше десяти минут. Отправьте боту <b>/web</b> ещё раз, чтобы получить новую.</p>
-</body></html>
-`
-
-// login redeems a ticket: a session cookie, then the lobby.
-func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	if d := s.loginWait(r); d > 0 {
-		h.Set("Cache-Control", "no-store")
-		h.Set("Referrer-Policy", "no-referrer")
-		retryAfter(w, d)
-		http.Error(w, "Too many failed logins from your address; wait a moment and open the link again.", http.StatusTooManyRequests)
-		return
-	}
-	var secret string
-	err := s.write(r.Context(), func(ctx context.Context, db pgxTx) error {
-		var err error
-		secret, err = creds.RedeemTicket(ctx, db, r.PathValue("ticket"), s.now(), SessionIdle)
-		return err
-	})
-	h.Set("Cache-Control", "no-store")
-	// The address holds the ticket: it is never passed on to another site, and the page
-	// answered runs nothing.
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
-	if errors.Is(err, errRefused) {
-		s.loginFailed(r)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusForbidden)
-		w.Write([]byte(refusedPage))
-		return
-	}
-	if isOutage(err) {
-		s.health.refused(err)
-		retryAfter(w, outageRetry)
-		http.Error(w, "The server cannot reach its database just now; open the link again in a moment.", http.StatusServiceUnavailable)
-		return
-	}
-	if err != nil {
-		s.log.Error("A login failed", slog.Any("error", err))
-		http.Error(w, "The login failed; please try again.", http.StatusInternalServerError)
-		return
-	}
-	http.SetCookie(w, s.cookie(secret, int(SessionIdle/time.Second)))
-	http.Redirect(w, r, "/games", http.StatusSeeOther)
 }
 
 // cookie is the session cookie with a secret, kept for maxAge seconds (-1: deleted).
