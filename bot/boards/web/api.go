@@ -1,18 +1,13 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image/jpeg"
-	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -841,23 +836,22 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) erro
 	if err != nil {
 		return err
 	}
-	return writePicture(w, r, path, version, "private")
+	return s.writePicture(w, r, path, version, "private")
 }
 
 // writePicture answers the picture in path, whose version is version: for good to be cached
 // (by the browser alone when scope is "private") when the address's v names it, else to be
 // asked for again. An address ending in ".jpg" gets the picture as a JPEG: Telegram asks for
 // JPEG photos in inline results (the addresses boards.SharedPictureURL and StartPictureURL give).
-func writePicture(w http.ResponseWriter, r *http.Request, path, version, scope string) error {
-	data, err := os.ReadFile(path)
+// The bytes come from the pictures' cache (picturecache.go).
+func (s *Server) writePicture(w http.ResponseWriter, r *http.Request, path, version, scope string) error {
+	asJPEG := strings.HasSuffix(r.URL.Path, ".jpg")
+	data, err := s.pics.get(path, asJPEG)
 	if err != nil {
-		return fmt.Errorf("web: picture %s: %w", filepath.Base(path), err)
+		return err
 	}
 	contentType := "image/png"
-	if strings.HasSuffix(r.URL.Path, ".jpg") {
-		if data, err = pngToJPEG(data); err != nil {
-			return fmt.Errorf("web: picture %s: %w", filepath.Base(path), err)
-		}
+	if asJPEG {
 		contentType = "image/jpeg"
 	}
 	w.Header().Set("Content-Type", contentType)
@@ -868,18 +862,4 @@ func writePicture(w http.ResponseWriter, r *http.Request, path, version, scope s
 	}
 	w.Write(data)
 	return nil
-}
-
-// pngToJPEG re-encodes a picture drawn as PNG as a JPEG of high quality: the boards' flat
-// colours and thin lines keep their look.
-func pngToJPEG(data []byte) ([]byte, error) {
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 92}); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

@@ -63,6 +63,8 @@ type env struct {
 	opts envOptions
 	// jobs are the bot process's jobs (settle waits for them).
 	jobs *bottest.Jobs
+	// web is the web server serve made last.
+	web *web.Server
 }
 
 // newEnv starts the bot and the web server; cfg tunes the server (its parts are filled in).
@@ -140,7 +142,8 @@ func (e *env) serve() {
 	if cfg.MiniApps == nil {
 		cfg.MiniApps = e.proc.Transport
 	}
-	var h http.Handler = web.New(cfg).Handler()
+	e.web = web.New(cfg)
+	var h http.Handler = e.web.Handler()
 	e.handler.Store(&h)
 }
 

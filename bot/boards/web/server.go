@@ -97,6 +97,12 @@ type Config struct {
 	// is looked up. DefaultAuthFailures and DefaultAuthFailureEvery when 0.
 	AuthFailures     int
 	AuthFailureEvery time.Duration
+	// PictureRate and PictureBurst limit the fetches of the pictures of shared messages with
+	// their key (sharedpicture.go), per client address: pictures a second, and how many at
+	// once; DefaultPictureRate and DefaultPictureBurst when 0. A fetch over it is answered 429
+	// with Retry-After; the fetches without a key are counted by the rate limit (Rate).
+	PictureRate  float64
+	PictureBurst int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For or Forwarded header names
 	// the client (clientip.go); nobody else's is believed. Empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -106,6 +112,14 @@ type Config struct {
 const (
 	DefaultRate  = 10
 	DefaultBurst = 40
+)
+
+// The default limit of the keyed fetches of pictures, per address: 30 a second, 120 at once.
+// Telegram's servers fetch the picture of every inline game at each move from a few addresses;
+// a fetch costs a lookup and a copy from the pictures' cache.
+const (
+	DefaultPictureRate  = 30
+	DefaultPictureBurst = 120
 )
 
 // DefaultStreams is the default of Config.Streams: a user with many games open in tabs and on
@@ -134,6 +148,10 @@ type Server struct {
 	streams *streamCap
 	// health logs the database's outages (outage.go).
 	health *health
+	// pics are the encoded pictures (picturecache.go), and pictureLimit limits the keyed
+	// fetches of each client address.
+	pics         *pictureCache
+	pictureLimit *limiter
 }
 
 // New returns a server.
@@ -167,6 +185,15 @@ func New(cfg Config) *Server {
 		streams = DefaultStreams
 	}
 	s.streams = newStreamCap(streams)
+	s.pics = newPictureCache(PictureCacheBytes)
+	prate, pburst := cfg.PictureRate, cfg.PictureBurst
+	if prate <= 0 {
+		prate = DefaultPictureRate
+	}
+	if pburst <= 0 {
+		pburst = DefaultPictureBurst
+	}
+	s.pictureLimit = newLimiter(prate, pburst, s.now)
 	return s
 }
 
