@@ -44,7 +44,8 @@ import (
 //     games' calls (/api/v1/games/{id}/moves, ...).
 //   - GET /api/v1/tournaments/{id}/events: Server-Sent Events, an event (named "board", as the
 //     games' streams, its id the tournament's) each time the tournament, its players or its
-//     pairings change; the first asks for a fetch at once.
+//     pairings change; the first asks for a fetch at once. A stream opened with a session or a
+//     token ends with it (revoke.go), as a game's does.
 //
 // The page /tournaments/{id} shows the live standings and pairings: static/tournament.html, whose
 // script fetches the state and refetches on each event. The live updates come from a
@@ -343,12 +344,20 @@ func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request, c *cal
 	if s.cfg.TournamentEvents == nil {
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the page instead.")
 	}
+	// The stream of a caller logged in ends with the session or token it was opened with, as a
+	// game's (revoke.go): the boards' hub, which hears of the ends, guards it. The tournament
+	// is public, so its page opens the stream again without them.
+	revoked, release, err := s.guardCredentials(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	defer release()
 	key := s.key(c, r)
 	if !s.streams.acquire(key) {
 		return apiErr(http.StatusTooManyRequests, "too_many_streams", "Too many live updates are open for you at once; close some pages.")
 	}
 	defer s.streams.release(key)
-	serveEvents(w, r, s.cfg.TournamentEvents, id, PingInterval, nil)
+	serveEvents(w, r, s.cfg.TournamentEvents, id, PingInterval, revoked)
 	return nil
 }
 
