@@ -54,6 +54,9 @@ type apiError struct {
 	Legal   []string `json:"legal,omitempty"`
 	// retry, when set, is the answer's Retry-After.
 	retry time.Duration
+	// words, when set, words Message in a language (writeError): the answers a page shows as
+	// they are, to a visitor who may not be logged in, speak the page's language.
+	words func(*texts.Catalog) string
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
@@ -62,9 +65,14 @@ func apiErr(status int, code, message string) *apiError {
 	return &apiError{Status: status, Code: code, Message: message}
 }
 
+// apiWords is apiErr with the message in the request's language: words picks it from a catalogue.
+func apiWords(status int, code string, words func(*texts.Catalog) string) *apiError {
+	return &apiError{Status: status, Code: code, Message: words(texts.For("en")), words: words}
+}
+
 // missing is the answer to a game that does not exist, or that the caller may not see.
 func missing() *apiError {
-	return apiErr(http.StatusNotFound, "not_found", "No such game, or it is not open to you.")
+	return apiWords(http.StatusNotFound, "not_found", func(c *texts.Catalog) string { return c.Web.NotFound })
 }
 
 // apiCSP is the Content-Security-Policy of the API's answers: they are data, never a page.
@@ -84,17 +92,31 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// writeError writes an error answer.
-func writeError(w http.ResponseWriter, e *apiError) {
+// writeError writes an error answer to r. The message of an answer with words is in the
+// request's language (requestLang).
+func writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
 	if e.retry > 0 {
 		retryAfter(w, e.retry)
+	}
+	if e.words != nil {
+		worded := *e
+		worded.Message = e.words(texts.For(requestLang(r)))
+		e = &worded
 	}
 	writeJSON(w, e.Status, map[string]*apiError{"error": e})
 }
 
+// requestLang is the language a request asks its answers in: the first of its Accept-Language
+// (the pages send theirs; a browser its user's), English by default.
+func requestLang(r *http.Request) string {
+	first, _, _ := strings.Cut(r.Header.Get("Accept-Language"), ",")
+	tag, _, _ := strings.Cut(first, ";")
+	return texts.Language(strings.TrimSpace(tag))
+}
+
 // fail answers an unexpected error: 503 when the bot is not running, 500 otherwise (logged).
-func (s *Server) fail(w http.ResponseWriter, err error) {
-	writeError(w, s.mapErr(err, &caller{}))
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	writeError(w, r, s.mapErr(err, &caller{}))
 }
 
 // answers are the API's answers to the kinds of refusals (sessions.ErrKind): the one place where
@@ -132,14 +154,14 @@ func (s *Server) mapErr(err error, c *caller) *apiError {
 		return missing()
 	}
 	if a, ok := answers[kind]; ok {
-		msg := texts.For("en").Error(err)
 		switch {
 		case errors.Is(err, boards.ErrPrivate):
-			msg = "This game is joined by invite only."
+			return apiErr(a.status, a.code, "This game is joined by invite only.")
 		case a.message != nil:
-			msg = a.message(err)
+			return apiErr(a.status, a.code, a.message(err))
 		}
-		return apiErr(a.status, a.code, msg)
+		// The catalogue's words for the refusal, in the request's language.
+		return apiWords(a.status, a.code, func(c *texts.Catalog) string { return c.Error(err) })
 	}
 	s.log.Error("A web request failed", slog.Any("error", err))
 	return apiErr(http.StatusInternalServerError, "internal", "Something went wrong on the server.")
@@ -204,31 +226,31 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 			// and it is no failure of the server's.
 			return
 		case errors.Is(err, errRefused):
-			writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot."))
+			writeError(w, r, apiWords(http.StatusUnauthorized, "unauthorized", func(c *texts.Catalog) string { return c.Web.BadLogin }))
 			return
 		case err != nil:
-			s.fail(w, err)
+			s.fail(w, r, err)
 			return
 		case kind&public == 0 && c.anonymous():
-			writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
+			writeError(w, r, apiWords(http.StatusUnauthorized, "unauthorized", func(c *texts.Catalog) string { return c.Web.LogIn }))
 			return
 		}
 		if kind&unlimited == 0 {
 			if ok, wait := s.limit.allow(s.key(c, r)); !ok {
 				retryAfter(w, wait)
-				writeError(w, apiErr(http.StatusTooManyRequests, "rate_limited", "Too many requests; slow down."))
+				writeError(w, r, apiWords(http.StatusTooManyRequests, "rate_limited", func(c *texts.Catalog) string { return c.Web.RateLimited }))
 				return
 			}
 		}
 		if r.Method == http.MethodPost && !checkCSRF(r, c) {
-			writeError(w, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
+			writeError(w, r, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
 			return
 		}
 		if err := h(w, r, c); err != nil {
 			if r.Context().Err() != nil {
 				return // the client went away, as above
 			}
-			writeError(w, s.mapErr(err, c))
+			writeError(w, r, s.mapErr(err, c))
 		}
 	}
 }
@@ -255,7 +277,7 @@ func (s *Server) routeAPI(mux router) {
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.png", s.api(public, s.startPicture))
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.jpg", s.api(public, s.startPicture))
 	mux.HandleFunc("/api/v1/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
-		return apiErr(http.StatusNotFound, "not_found", "No such call.")
+		return apiWords(http.StatusNotFound, "not_found", func(c *texts.Catalog) string { return c.Web.NoCall })
 	}))
 }
 

@@ -279,6 +279,9 @@ func (c *client) call(t *testing.T, method, path string, body any) (int, http.He
 	if err != nil {
 		t.Fatal(err)
 	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if c.cookie != "" {
 		req.AddCookie(&http.Cookie{Name: web.CookieName, Value: c.cookie})
 	}

@@ -197,5 +197,5 @@ func TestHiddenGameIsMissing(t *testing.T) {
 	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", g.ID), map[string]any{"allow": true}, http.StatusOK, nil)
 	carol.must(t, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, http.StatusOK, nil)
 	anon.must(t, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, http.StatusOK, nil)
-	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", g.ID), nil, http.StatusForbidden, "forbidden")
+	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", g.ID), map[string]any{"ply": 0}, http.StatusForbidden, "forbidden")
 }

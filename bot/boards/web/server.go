@@ -280,15 +280,15 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		s.loginFailed(r)
 	}
 	if errors.Is(err, errRefused) || err == nil && (c.anonymous() || c.secret == "") {
-		writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
+		writeError(w, r, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
 		return
 	}
 	if err != nil {
-		s.fail(w, err)
+		s.fail(w, r, err)
 		return
 	}
 	if !checkCSRF(r, c) {
-		writeError(w, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
+		writeError(w, r, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
 		return
 	}
 	start := time.Now()
@@ -299,7 +299,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	s.health.observe(start, err)
 	if err != nil {
-		s.fail(w, err)
+		s.fail(w, r, err)
 		return
 	}
 	http.SetCookie(w, s.cookie("", -1))

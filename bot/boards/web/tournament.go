@@ -20,6 +20,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions/tournament"
 )
 
@@ -133,7 +134,7 @@ func (s *Server) routeTournaments(mux router) {
 
 // noTournament is the answer to a tournament that does not exist (or is another bot's).
 func noTournament() *apiError {
-	return apiErr(http.StatusNotFound, "not_found", "No such tournament.")
+	return apiWords(http.StatusNotFound, "not_found", func(c *texts.Catalog) string { return c.Web.NoTournament })
 }
 
 // tournamentRefusal turns the tournaments' refusals into answers; other errors are mapErr's.
