@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+
+	"github.com/questbot/questbot/engine"
 )
 
 // Ensure the pictures' cache holds at most its bytes, the least recently used going first, and
@@ -71,4 +73,36 @@ func TestPictureCacheBound(t *testing.T) {
 	if _, ok := c.entries[pictureKey{path: missing, jpeg: true}]; ok {
 		t.Fatal("the error is kept")
 	}
+}
+
+// BenchmarkPictureJPEG compares a chess board's JPEG encoded from its PNG (a miss of the
+// pictures' cache) with the same picture served from the cache (a hit).
+func BenchmarkPictureJPEG(b *testing.B) {
+	g, err := engine.NewGame("chess")
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := g.WriteRenderPNG(&buf, engine.ImageOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	path := filepath.Join(b.TempDir(), "board.png")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("encode", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := encodePicture(path, true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cached", func(b *testing.B) {
+		c := newPictureCache(PictureCacheBytes)
+		for b.Loop() {
+			if _, err := c.get(path, true); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
