@@ -33,6 +33,8 @@ type Catalog struct {
 	Shared Shared
 	// Ratings is the board games' ratings: /rating's chart and /top's leaderboards.
 	Ratings Ratings
+	// Web is the web game server's answers.
+	Web Web
 }
 
 // languages are the languages the bot speaks, English first (the fallback).
@@ -40,9 +42,9 @@ var languages = []string{"en", "ru"}
 
 var catalogs = map[string]*Catalog{
 	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN,
-		Shared: sharedEN, Ratings: ratingsEN},
+		Shared: sharedEN, Ratings: ratingsEN, Web: webEN},
 	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU,
-		Shared: sharedRU, Ratings: ratingsRU},
+		Shared: sharedRU, Ratings: ratingsRU, Web: webRU},
 }
 
 // Language picks the language the bot speaks to a user from their language code: Russian for ru

@@ -26,6 +26,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
@@ -430,10 +431,9 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
-	// The web game server: its login links, the JSON API and its pages.
-	for _, p := range []string{"/login/", "/logout", "/logout/all", "/api/v1/", "/games", "/play/", "/static/"} {
-		mux.HandleFunc(p, s.serveWeb)
-	}
+	// The web game server: every route it registers (its login links, the JSON API and its
+	// pages), from its own list.
+	web.Mount(mux, http.HandlerFunc(s.serveWeb))
 	if s.Config.WebhookURL != "" && s.Role.Receives() {
 		mux.HandleFunc(bot.WebhookPath, s.serveTelegram)
 	}
