@@ -583,7 +583,7 @@ func (v *View) playShared(ctx context.Context, tx bot.Tx, u *bot.Update, sh boar
 		return err
 	}
 	bd := h.Board
-	if goOn, err := inPlay(ctx, h, p.ply); !goOn {
+	if goOn, err := h.InPlay(ctx, p.ply); !goOn {
 		return err
 	}
 	switch p.op {
