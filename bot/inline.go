@@ -130,10 +130,13 @@ func withKeyboard(r map[string]any, kb Keyboard) error {
 }
 
 // InlineAnswer is how an answer to an inline query is kept by Telegram's clients: CacheTime in
-// seconds (0: Telegram's default of 300), Personal for results that depend on who asks.
+// seconds (0: Telegram's default of 300), Personal for results that depend on who asks;
+// NextOffset, when set, is the offset the client sends in the same query for more results
+// (the query's Offset) once the user scrolls to the end of these.
 type InlineAnswer struct {
-	CacheTime int
-	Personal  bool
+	CacheTime  int
+	Personal   bool
+	NextOffset string
 }
 
 // AnswerInline returns the answerInlineQuery request of an inline query from the user whose
@@ -167,6 +170,9 @@ func AnswerInline(chat int64, queryID string, results []InlineResult, o InlineAn
 	}
 	if o.Personal {
 		params["is_personal"] = "true"
+	}
+	if o.NextOffset != "" {
+		params["next_offset"] = o.NextOffset
 	}
 	return Request{Method: "answerInlineQuery", ChatID: chat, Params: params}, nil
 }

@@ -75,6 +75,11 @@ type Config struct {
 	// PublicURL is the address of the web game server (PUBLIC_URL), without a trailing slash:
 	// a game's page is PublicURL+"/play/<id>". Empty: no links to the web are given.
 	PublicURL string
+	// PublicURLLocal says that PublicURL was not configured but is the listener's own address
+	// (serve's default without PUBLIC_URL): the links a user opens on this machine work, but
+	// Telegram cannot fetch from it, so no picture goes by address (SharedPictureURL and
+	// StartPictureURL give none, and inline messages show the board as text).
+	PublicURLLocal bool
 	// TestEnvironment says that the bots talk to Telegram's test environment (the built-in Bot
 	// API emulator is one), which opens Mini Apps from http loopback addresses too: see
 	// MiniAppURL.
@@ -129,6 +134,10 @@ type Boards struct {
 	// tourney are the tournaments (NewTournaments), which follow the boards' changes; nil
 	// without them.
 	tourney *Tournaments
+
+	// pictures is the address Telegram fetches pictures from: public, unless it is only the
+	// listener's own (Config.PublicURLLocal).
+	pictures string
 }
 
 // New returns the board games of the bots.
@@ -136,6 +145,9 @@ func New(cfg Config) *Boards {
 	b := &Boards{log: cfg.Log, now: cfg.Now, store: cfg.Store, users: cfg.Users, think: cfg.Think,
 		lease: cfg.Lease, invite: cfg.InviteTTL, metrics: NewMetrics(), seed: cfg.Seed,
 		public: strings.TrimRight(cfg.PublicURL, "/"), testEnv: cfg.TestEnvironment}
+	if !cfg.PublicURLLocal {
+		b.pictures = b.public
+	}
 	if b.log == nil {
 		b.log = slog.New(slog.DiscardHandler)
 	}

@@ -6,7 +6,8 @@
 // reminders, notifications and clean-up, the AI's worker pool and the notification policy.
 //
 // Its operations (ops.go: Open, Redeem, Join, and on a board a player holds, Take: Act for a
-// move, an undo, a resignation or a draw, Seen, SeenUpTo, Cancel, SetSpectators) exist once,
+// move, an undo, a resignation or a draw, each checked first by InPlay against the ply the
+// player decided on, the one rule of every view; Seen, SeenUpTo, Cancel, SetSpectators) exist once,
 // whoever asks, and return what happened: a Change (the events of package board, who did it,
 // how each seat hears of it), which the service hands to its views (View) in the transaction
 // that makes it. The views render it: the Telegram view (bot/boards/telegram: the boards as

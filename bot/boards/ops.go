@@ -178,6 +178,17 @@ func (b *Boards) Redeem(ctx context.Context, tx bot.Tx, p Player, code string) e
 	return b.join(ctx, tx, st, bd, p)
 }
 
+// RedeemDigest is Redeem by the digest of the invitation's code (boardpg.InviteDigest), as a
+// message whose button redeems the invitation keeps it.
+func (b *Boards) RedeemDigest(ctx context.Context, tx bot.Tx, p Player, digest string) error {
+	st := b.store(tx.DB())
+	bd, err := st.RedeemInviteDigest(ctx, digest, p.User, b.now())
+	if err != nil {
+		return err
+	}
+	return b.join(ctx, tx, st, bd, p)
+}
+
 // Join seats a player in a public game of their bot that waits for an opponent, and starts it.
 // Returns ErrPrivate for a game joined by invite only, board.ErrFull when it has started,
 // board.ErrAlreadySeated for its creator.
@@ -326,6 +337,33 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 		return nil
 	}
 	return b.refresh(ctx, h.tx, bd, 1-h.Seat)
+}
+
+// InPlay is the one rule every view applies before an operation a player made on the board as
+// they saw it at ply: an undo, a draw offer or its answer, a resignation (a press of Telegram's
+// buttons, the web's POSTs, each of which carries the ply it was made on; a move carries it in
+// its Action and package board checks it). The game must be being played (board.ErrNotStarted
+// while it waits, board.ErrFinished once it is over); a player to move whose clock has run out
+// (the deadlines job has not come yet) loses on time whatever they asked, which ends the game
+// (false, nil); and the board must still be at ply, else board.ErrStale: the player decided on a
+// position that has changed (the opponent moved, took back, or offered a draw since), so the
+// operation is refused, a resignation too. It reports whether the operation goes on.
+func (h *Held) InPlay(ctx context.Context, ply int) (bool, error) {
+	bd := h.Board
+	switch bd.Status {
+	case board.Active:
+	case board.Waiting:
+		return false, board.ErrNotStarted
+	default:
+		return false, board.ErrFinished
+	}
+	if expired, err := h.Expire(ctx); expired || err != nil {
+		return false, err
+	}
+	if ply != bd.Ply() {
+		return false, board.ErrStale
+	}
+	return true, nil
 }
 
 // Expire ends the game on time when the player to move has run out of it and the deadlines job

@@ -15,7 +15,8 @@ import (
 //
 // A message a whole chat sees (an inline message, bot/boards/telegram's inline.go) cannot take an
 // upload: Telegram edits its photo only from a URL it fetches or a file_id it has. So with a web
-// game server that Telegram can reach (Config.PublicURL), the picture of such a board goes by
+// game server that Telegram can reach (Config.PublicURL, unless Config.PublicURLLocal says it is
+// only the listener's own address), the picture of such a board goes by
 // the server's address of it: SharedPictureURL. The address names the position it shows (the ply
 // and PictureVersion), so that it changes with every move and Telegram, which keeps what it
 // fetched by URL, never shows an old position for a new one; and it carries a key derived from
@@ -41,9 +42,9 @@ func SharedPictureKeyValid(invite, key string) bool {
 
 // SharedPictureURL returns the address, on the web game server, of the picture of a board played
 // in a shared message (White's or the first side's view, as the message shows it), "" when no
-// web game server is configured (Config.PublicURL).
+// web game server Telegram can reach is configured (Config.PublicURL, Config.PublicURLLocal).
 func (b *Boards) SharedPictureURL(bd *board.Board, invite string) (string, error) {
-	if b.public == "" {
+	if b.pictures == "" {
 		return "", nil
 	}
 	g, err := bd.Game()
@@ -51,14 +52,15 @@ func (b *Boards) SharedPictureURL(bd *board.Board, invite string) (string, error
 		return "", err
 	}
 	q := url.Values{"seat": {"0"}, "ply": {fmt.Sprint(bd.Ply())}, "v": {PictureVersion(g)}, "k": {SharedPictureKey(invite)}}
-	return fmt.Sprintf("%s/api/v1/games/%d/picture.jpg?%s", b.public, bd.ID, q.Encode()), nil
+	return fmt.Sprintf("%s/api/v1/games/%d/picture.jpg?%s", b.pictures, bd.ID, q.Encode()), nil
 }
 
 // StartPictureURL returns the address, on the web game server, of the picture of a game's start
 // position (StartPicture) and the picture's size in pixels, without drawing it (the server draws
-// it when it is fetched); "" when no web game server is configured (Config.PublicURL).
+// it when it is fetched); "" when no web game server Telegram can reach is configured
+// (Config.PublicURL, Config.PublicURLLocal).
 func (b *Boards) StartPictureURL(variant string) (u string, width, height int, err error) {
-	if b.public == "" {
+	if b.pictures == "" {
 		return "", 0, 0, nil
 	}
 	g, err := engine.NewGame(variant)
@@ -66,7 +68,7 @@ func (b *Boards) StartPictureURL(variant string) (u string, width, height int, e
 		return "", 0, 0, err
 	}
 	im := g.ImageMap(engine.Player(0))
-	u = fmt.Sprintf("%s/api/v1/variants/%s/picture.jpg?v=%s", b.public, url.PathEscape(variant), PictureVersion(g))
+	u = fmt.Sprintf("%s/api/v1/variants/%s/picture.jpg?v=%s", b.pictures, url.PathEscape(variant), PictureVersion(g))
 	return u, im.Width, im.Height, nil
 }
 

@@ -103,6 +103,19 @@ func (Credentials) RedeemTicket(ctx context.Context, db pgx.Tx, ticket string, n
 	return openSession(ctx, db, service, user, now, idle)
 }
 
+const ticketLiveSQL = `
+	SELECT EXISTS (SELECT 1 FROM web_login_ticket WHERE hash = $1 AND used_at IS NULL AND expires_at > $2)`
+
+// TicketLive says whether a ticket would open a session at now (known, unused, not expired),
+// without using it: the page of a login link asks before it offers to log in.
+func (Credentials) TicketLive(ctx context.Context, db DB, ticket string, now time.Time) (bool, error) {
+	var live bool
+	if err := db.QueryRow(ctx, ticketLiveSQL, SecretHash(ticket), now).Scan(&live); err != nil {
+		return false, fmt.Errorf("look up a login ticket: %w", err)
+	}
+	return live, nil
+}
+
 // openSession opens a session for a user of a bot, returning its secret; the user's sessions
 // unused for idle go on the way.
 func openSession(ctx context.Context, db pgx.Tx, service int, user int64, now time.Time, idle time.Duration) (string, error) {

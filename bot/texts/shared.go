@@ -18,13 +18,17 @@ type Shared struct {
 	Turn string
 	// ResignAsk asks who to confirm their resignation.
 	ResignAsk string
+	// DeclinedBy: who declined the draw offer (the whole chat reads it).
+	DeclinedBy string
 	// Buttons (plain): join the game, withdraw the challenge.
 	Join, Withdraw string
 	// Answers to presses (plain): Between (the players): the game is theirs; OnlyCreator (who):
 	// only the challenger may withdraw or choose; OwnChallenge: the challenger cannot join their
 	// own game; NotReady: the challenge is not recorded yet (the bot has not heard of the
-	// posted message); Joined: the game begins; TooLate: nobody joined in time.
-	Between, OnlyCreator, OwnChallenge, NotReady, Joined, TooLate string
+	// posted message); Joined: the game begins; TooLate: nobody joined in time; OnlyAnswerer
+	// (who): the question (a resignation to confirm, a draw offer) is for who, and only they
+	// may answer it.
+	Between, OnlyCreator, OwnChallenge, NotReady, Joined, TooLate, OnlyAnswerer string
 }
 
 var sharedEN = Shared{
@@ -49,6 +53,7 @@ var sharedEN = Shared{
 	Expired:      "⌛ Nobody joined %s's game of %s in time.",
 	Turn:         "▶️ %s to move.",
 	ResignAsk:    "<b>%s, resign this game?</b>",
+	DeclinedBy:   "%s declined the draw offer.",
 	Join:         "✅ Join",
 	Withdraw:     "✖ Withdraw",
 	Between:      "This game is between %s and %s.",
@@ -57,6 +62,7 @@ var sharedEN = Shared{
 	NotReady:     "This challenge is not ready yet; try again in a moment.",
 	Joined:       "The game begins!",
 	TooLate:      "This challenge has expired.",
+	OnlyAnswerer: "Only %s can answer this question.",
 }
 
 var sharedRU = Shared{
@@ -81,6 +87,7 @@ var sharedRU = Shared{
 	Expired:      "⌛ К игре %s (%s) никто не присоединился вовремя.",
 	Turn:         "▶️ Ходит %s.",
 	ResignAsk:    "<b>%s, сдаться в этой партии?</b>",
+	DeclinedBy:   "%s отклоняет предложение ничьей.",
 	Join:         "✅ Играть",
 	Withdraw:     "✖ Отозвать",
 	Between:      "Эта партия между %s и %s.",
@@ -89,4 +96,5 @@ var sharedRU = Shared{
 	NotReady:     "Вызов ещё не готов; попробуйте через мгновение.",
 	Joined:       "Игра начинается!",
 	TooLate:      "Этот вызов истёк.",
+	OnlyAnswerer: "Ответить на этот вопрос может только %s.",
 }

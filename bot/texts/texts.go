@@ -7,7 +7,10 @@
 // empty (a test checks both).
 package texts
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Catalog is every user-facing text in one language.
 type Catalog struct {
@@ -30,6 +33,8 @@ type Catalog struct {
 	Shared Shared
 	// Ratings is the board games' ratings: /rating's chart and /top's leaderboards.
 	Ratings Ratings
+	// Web is the web game server's answers.
+	Web Web
 }
 
 // languages are the languages the bot speaks, English first (the fallback).
@@ -37,9 +42,9 @@ var languages = []string{"en", "ru"}
 
 var catalogs = map[string]*Catalog{
 	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN,
-		Shared: sharedEN, Ratings: ratingsEN},
+		Shared: sharedEN, Ratings: ratingsEN, Web: webEN},
 	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU,
-		Shared: sharedRU, Ratings: ratingsRU},
+		Shared: sharedRU, Ratings: ratingsRU, Web: webRU},
 }
 
 // Language picks the language the bot speaks to a user from their language code: Russian for ru
@@ -64,4 +69,28 @@ func (c *Catalog) List(names []string) string {
 		return names[0]
 	}
 	return strings.Join(names[:len(names)-1], ", ") + c.Bot.And + names[len(names)-1]
+}
+
+// Plural is the forms of a word counted, each a format of the number (%d): One, Few and Many, as
+// the language's rule picks them (Catalog.Count). English has two (Few and Many are the same);
+// Russian three: 1 игра, 2 игры, 5 игр.
+type Plural struct{ One, Few, Many string }
+
+// Count words n with the form of p that c's language asks for it: in English One for 1 and Many
+// otherwise; in Russian One for 1, 21, 31… (not 11), Few for 2–4, 22–24… (not 12–14), Many
+// for the rest (0, 5–20, 25–30…).
+func (c *Catalog) Count(n int, p Plural) string {
+	form := p.Many
+	abs := max(n, -n)
+	switch {
+	case c.Lang != "ru":
+		if abs == 1 {
+			form = p.One
+		}
+	case abs%10 == 1 && abs%100 != 11:
+		form = p.One
+	case abs%10 >= 2 && abs%10 <= 4 && (abs%100 < 12 || abs%100 > 14):
+		form = p.Few
+	}
+	return fmt.Sprintf(form, n)
 }

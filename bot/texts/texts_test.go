@@ -151,3 +151,33 @@ func TestDuration(t *testing.T) {
 		t.Error("the names of games, clocks or reasons")
 	}
 }
+
+// Ensure a count takes the form its language's rule asks for: English one and many, Russian
+// one (1, 21, 101), few (2–4, 22–24) and many (0, 5–20, 11–14, 25, 111).
+func TestCount(t *testing.T) {
+	t.Parallel()
+	en := For("en").Ratings.Games
+	ru := For("ru").Ratings.Games
+	for _, c := range []struct {
+		lang string
+		p    Plural
+		n    int
+		want string
+	}{
+		{"en", en, 0, "0 games"}, {"en", en, 1, "1 game"}, {"en", en, 2, "2 games"}, {"en", en, 21, "21 games"},
+		{"ru", ru, 0, "0 партий"}, {"ru", ru, 1, "1 партия"}, {"ru", ru, 2, "2 партии"}, {"ru", ru, 4, "4 партии"},
+		{"ru", ru, 5, "5 партий"}, {"ru", ru, 11, "11 партий"}, {"ru", ru, 12, "12 партий"}, {"ru", ru, 14, "14 партий"},
+		{"ru", ru, 21, "21 партия"}, {"ru", ru, 22, "22 партии"}, {"ru", ru, 25, "25 партий"}, {"ru", ru, 101, "101 партия"},
+		{"ru", ru, 111, "111 партий"}, {"ru", ru, 112, "112 партий"}, {"ru", ru, 122, "122 партии"},
+	} {
+		if got := For(c.lang).Count(c.n, c.p); got != c.want {
+			t.Errorf("%s %d: %q, want %q", c.lang, c.n, got, c.want)
+		}
+	}
+	if got := For("en").RatingLine("Chess", 1500, 200, 1, 1); got != "Chess: <b>1500</b> ± 200, 1 rated game of 1" {
+		t.Errorf("the English rating line: %q", got)
+	}
+	if got := For("ru").RatingLine("Шахматы", 1500, 200, 3, 5); got != "Шахматы: <b>1500</b> ± 200, 3 рейтинговые партии из 5" {
+		t.Errorf("the Russian rating line: %q", got)
+	}
+}

@@ -24,7 +24,10 @@ const emulatorStateDir = "tgemu"
 // bot knows before it gives out a new id. A load check's emulator (emulatorOnly) keeps nothing on
 // disk: its journal, synced at every change, would time this machine's disk, not the bot.
 func (s *Server) openEmulator() error {
-	opts := tgemu.Options{EnforceRateLimits: true, Log: s.Log, StateDir: filepath.Join(s.Config.DataDir, emulatorStateDir)}
+	// PUBLIC_URL on this machine or a private network is an operator's local trial: the
+	// emulator fetches pictures from it, as Telegram would from a public one.
+	opts := tgemu.Options{EnforceRateLimits: true, Log: s.Log, StateDir: filepath.Join(s.Config.DataDir, emulatorStateDir),
+		LocalURL: s.Config.PublicURL}
 	if s.emulatorOnly {
 		opts.StateDir = ""
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/app"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
@@ -97,7 +98,9 @@ type Server struct {
 	// bots are added; its route answers 503 until then, which Telegram retries.
 	telegram atomic.Pointer[http.Handler]
 	// publicURL is PUBLIC_URL, or by default http:// and the address the listener opened
-	// (HTTP_ADDR may ask for any port).
+	// (HTTP_ADDR may ask for any port), for the links a user opens on this machine: Telegram
+	// cannot fetch that default, so the board games then send no picture by address
+	// (boards.Config.PublicURLLocal).
 	publicURL string
 
 	metrics  *bot.Metrics
@@ -296,7 +299,8 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 		tokens = append(tokens, s.configuredBots(ctx, pool)...)
 	}
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
-	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL, TestEnvironment: s.emu != nil, BotGames: s.Config.BotGames},
+	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL,
+		PublicURLLocal: s.Config.PublicURL == "", TestEnvironment: s.emu != nil, BotGames: s.Config.BotGames},
 		Listen: session})
 	// The credentials queued in the outbox are sealed with TOKEN_KEY when it is set, so that every
 	// process opens what another queued; otherwise with a random key of this process.
@@ -427,10 +431,9 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
-	// The web game server: its login links, the JSON API and its pages.
-	for _, p := range []string{"/login/", "/logout", "/logout/all", "/api/v1/", "/games", "/play/", "/static/"} {
-		mux.HandleFunc(p, s.serveWeb)
-	}
+	// The web game server: every route it registers (its login links, the JSON API and its
+	// pages), from its own list.
+	web.Mount(mux, http.HandlerFunc(s.serveWeb))
 	if s.Config.WebhookURL != "" && s.Role.Receives() {
 		mux.HandleFunc(bot.WebhookPath, s.serveTelegram)
 	}

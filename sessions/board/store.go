@@ -39,6 +39,9 @@ type Store interface {
 	// board was aborted), ErrFull when the board has started, ErrAlreadySeated for its
 	// creator; a refused invite stays unused.
 	RedeemInvite(ctx context.Context, code string, user int64, now time.Time) (*Board, error)
+	// RedeemInviteDigest is RedeemInvite by the digest of the code (boardpg.InviteDigest), for
+	// a view that keeps the digest rather than the code: a message whose button redeems it.
+	RedeemInviteDigest(ctx context.Context, digest string, user int64, now time.Time) (*Board, error)
 	// UserBoards lists a user's waiting and active boards in a bot, at most limit (0: all):
 	// first those where it is the user's turn (the nearest deadline first), then those where
 	// the opponent is to move, then those still waiting.

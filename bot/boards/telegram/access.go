@@ -19,7 +19,10 @@ import (
 // gives a login link, an admin's /token an API token for a program. Both are kept by their store,
 // botpg.Credentials, which stores only hashes; the message that carries a link or a token keeps
 // it only until it is sent (bot.KeepSecret), and one that could not be delivered has its
-// credential revoked (Undelivered).
+// credential revoked (Undelivered). A credential is given only in the user's private chat with
+// the bot: sent in a group (whose members all read the answer, and where Telegram shows the
+// command menu too), either command issues nothing and answers with the code private, which
+// the tree words as "ask me in our private chat" (migration 035_boards_telegram.sql).
 
 // Lifetimes of the secrets given in the chat.
 const (
@@ -39,11 +42,13 @@ const (
 // (migration 017_web.sql), by name; publicURL is the server's address (PUBLIC_URL), now its
 // clock (time.Now when nil):
 //
-//   - board.web: a login link in the field "link"; code ok, or off when no address is set.
+//   - board.web: a login link in the field "link"; code ok, or off when no address is set, or
+//     private in a chat other than the user's private chat.
 //   - board.token (args): "<user id> [name]" issues an API token for that user of the bot
 //     (fields token, id, who; code ok, or unknown for a user the bot does not know);
 //     "revoke <id>" revokes one (code revoked, or not_found); usage for anything else;
-//     forbidden for anyone but an admin, whatever the tree's guard says.
+//     forbidden for anyone but an admin, whatever the tree's guard says; private, for an
+//     admin, in a chat other than their private chat (a revocation too: it names the token).
 func AccessBuiltins(publicURL string, now func() time.Time) map[string]Builtin {
 	if now == nil {
 		now = time.Now
@@ -53,6 +58,9 @@ func AccessBuiltins(publicURL string, now func() time.Time) map[string]Builtin {
 		"board.web": func(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
 			if publicURL == "" {
 				return &scripts.Result{Code: "off"}, nil
+			}
+			if u.User == nil || !privateChat(u.Chat, u.User.ID) {
+				return &scripts.Result{Code: "private"}, nil
 			}
 			at := now()
 			ticket, ref, err := botpg.Credentials{}.IssueTicket(ctx, tx.DB(), u.Service, u.User.ID, at, TicketTTL)
@@ -80,6 +88,9 @@ const maxTokenName = 64
 func token(ctx context.Context, tx bot.Tx, u *bot.Update, args string, now time.Time) (*scripts.Result, error) {
 	if u.User == nil || !u.User.IsAdmin {
 		return &scripts.Result{Code: "forbidden"}, nil
+	}
+	if u.User == nil || !privateChat(u.Chat, u.User.ID) {
+		return &scripts.Result{Code: "private"}, nil
 	}
 	creds := botpg.Credentials{}
 	f := strings.Fields(args)

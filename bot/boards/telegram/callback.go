@@ -60,7 +60,7 @@ func (v *View) pressed(ctx context.Context, tx bot.Tx, u *bot.Update, p press) e
 		}
 		return tx.Send(ctx, bot.AnswerCallback(u.Chat, u.CallbackQuery.ID, texts.For(u.User.Language).Board.Cancelled))
 	}
-	if goOn, err := inPlay(ctx, h, p.ply); !goOn {
+	if goOn, err := h.InPlay(ctx, p.ply); !goOn {
 		return err
 	}
 	// A press that is carried out tells that the player has seen the board at this ply: their
@@ -145,25 +145,4 @@ func (v *View) view(ctx context.Context, tx bot.Tx, h *boards.Held) error {
 		return err
 	}
 	return v.show(ctx, tx, sc, h.Seat, look{mode: showNew})
-}
-
-// inPlay checks a press on a board's game buttons before it is carried out: the game must be
-// being played, and the press made at the board's ply. A player whose clock has run out (the
-// deadlines job has not come yet) loses on time with whatever they press. It reports whether
-// the press goes on, and the refusal when one is due.
-func inPlay(ctx context.Context, h *boards.Held, ply int) (bool, error) {
-	bd := h.Board
-	if bd.Status != board.Active {
-		if bd.Status == board.Waiting {
-			return false, board.ErrNotStarted
-		}
-		return false, board.ErrFinished
-	}
-	if expired, err := h.Expire(ctx); expired || err != nil {
-		return false, err
-	}
-	if ply != bd.Ply() {
-		return false, board.ErrStale
-	}
-	return true, nil
 }

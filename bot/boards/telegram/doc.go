@@ -20,7 +20,8 @@
 //
 // /web and /token (AccessBuiltins, access.go; migration 017_web.sql) let users into the web game
 // server (bot/boards/web), another view: /web gives a login link (a ticket valid for TicketTTL,
-// single use), an admin's /token issues an API token acting as a user of the bot, or revokes one.
+// single use), an admin's /token issues an API token acting as a user of the bot, or revokes one;
+// both only in the user's private chat (sent in a group, they give nothing and say to ask there).
 // The tickets and tokens are kept by their store, botpg.Credentials. The message that carries a
 // link or a token keeps its secret only until it is sent (bot.KeepSecret); Undelivered, a job
 // (undelivered.go), uses up the links and revokes the tokens whose message could not be

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"html"
 	"log/slog"
+	"slices"
 	"strconv"
 	"strings"
+
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
@@ -24,7 +27,8 @@ import (
 //
 //   - Inline mode: "@<bot> query" in any chat lists the games, each with each time control of
 //     the catalogue (no clock first), whose name (in the user's language), variant or clock
-//     contains every word of the query, with a line about the game (HandleInlineQuery).
+//     contains every word of the query, with a line about the game, fifty at a time with the
+//     offset of the next ones, every game on the first page (HandleInlineQuery).
 //     Choosing one posts the challenge "<who> wants to play <game>" with Join and Withdraw; the
 //     chosen result (HandleChosenInlineResult; BotFather's inline feedback must be on) opens the
 //     game, waiting, as an invitation, and records it against the inline_message_id.
@@ -44,9 +48,12 @@ import (
 // squares tapped carried in the buttons' data, so nobody else's selection is kept anywhere), then
 // take back, offer a draw and resign, or accept and decline an offer. Every press counts as its
 // presser's: a tap of the player not to move is refused as not their turn, a resignation asks its
-// presser to confirm (the confirmation names them, and its "yes" carries their seat), an offer or
-// an acceptance is the presser's. Anyone but the two players gets a short answer naming them, and
-// nothing changes. Every change, whoever makes it (a typed move, the web, a job), comes through the
+// presser to confirm (the confirmation names them, and its two answers carry their seat: the
+// other player pressing one is told whose question it is; the player to move keeps her squares
+// under it while her clock runs, and her tap of one takes the question away, to be asked again),
+// an offer or an acceptance is the presser's (the offerer's answer to their own offer is told
+// whose it is). Anyone but the two players gets a short answer naming them, and nothing
+// changes. Every change, whoever makes it (a typed move, the web, a job), comes through the
 // service's views (View.Changed and the others start with sharedChanged) and edits the message. The
 // texts are in the challenger's language: the message is one for everybody.
 //
@@ -58,7 +65,11 @@ import (
 // challenge of an inline message, found by its inline_message_id), "G:j:<board>" and "G:x:<board>"
 // (of a group message), "G:o:<variant>:<user>" and "G:c:<variant>:<clock>:<user>" (the group
 // member's choice of a game, and of its clock), and "G:<board>:<ply>:<op>…", a board button as
-// data.go writes it (a confirmed resignation with the seat after its op).
+// data.go writes it (the answers to a resignation to confirm with the seat asked after their op:
+// "R<seat>" resigns, "N<seat>" plays on). Data is checked as any input, since a client may send
+// data of its own making: a member's choice counts only as a button of the message pressed
+// (onMessage: so only on their own menu), a board's button only under that board's own message,
+// and anything else is refused with words and changes nothing.
 
 // SharedPrefix is the callback prefix of the buttons of a shared board.
 const SharedPrefix = "G"
@@ -70,9 +81,17 @@ const sharedInvite = "shared:"
 // sharedState is the state (bot.Request.State) of a shared board's message.
 func sharedState(id int64) string { return fmt.Sprintf("shared:%d", id) }
 
+// inlinePage is how many results one answer to an inline query holds: as many as Telegram takes.
+const inlinePage = 50
+
 // HandleInlineQuery answers an inline query with the games it names (all of them for an empty
 // query), each with every time control of the catalogue (no clock first): the query filters by
-// the game's name or variant, and by the clock's name when it names one ("chess blitz").
+// the game's name or variant, and by the clock's name when it names one ("chess blitz"). The
+// results come fifty at a time, the client asking for the next ones with the offset the answer
+// gave (next_offset) when the user scrolls to the end. When they fit in one answer, each game's
+// clocks come together; when they do not (an empty query lists the 22 games with 4 clocks each),
+// they come clock by clock, every game with no clock first, so that the first answer holds
+// every game. An offset no answer gave (not a number, past the end) is read as the start.
 func (v *View) HandleInlineQuery(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	q := u.InlineQuery
 	c := texts.For(u.User.Language)
@@ -83,26 +102,45 @@ func (v *View) HandleInlineQuery(ctx context.Context, tx bot.Tx, u *bot.Update) 
 	who := html.EscapeString(displayName(u))
 	kb := bot.Keyboard{{{Text: c.Shared.Join, Data: SharedPrefix + ":j"}, {Text: c.Shared.Withdraw, Data: SharedPrefix + ":x"}}}
 	words := strings.Fields(strings.ToLower(q.Query))
-	var results []bot.InlineResult
+	type offer struct{ variant, control string }
+	var offers []offer
 	for _, variant := range boards.Games {
-		var pic *startPicture // the game's, once a clock matches
 		for _, tc := range tcs {
-			name, clock := c.Game(variant), c.Control(tc.Name)
-			if len(results) == 50 || !matches(words, name+" "+variant+" "+clock+" "+tc.Name) {
-				continue
+			if matches(words, c.Game(variant)+" "+variant+" "+c.Control(tc.Name)+" "+tc.Name) {
+				offers = append(offers, offer{variant, tc.Name})
 			}
-			if pic == nil {
-				p, err := v.startPicture(variant)
-				if err != nil {
-					return err
-				}
-				pic = &p
-			}
-			results = append(results, inlineChallenge(c, variant, tc.Name, who, kb, *pic))
 		}
 	}
+	if len(offers) > inlinePage {
+		rank := map[string]int{}
+		for i, tc := range tcs {
+			rank[tc.Name] = i
+		}
+		slices.SortStableFunc(offers, func(a, b offer) int { return rank[a.control] - rank[b.control] })
+	}
+	start, err := strconv.Atoi(q.Offset)
+	if err != nil || start < 0 || start >= len(offers) {
+		start = 0
+	}
+	end := min(start+inlinePage, len(offers))
+	pics := map[string]startPicture{} // by game
+	var results []bot.InlineResult
+	for _, o := range offers[start:end] {
+		pic, ok := pics[o.variant]
+		if !ok {
+			if pic, err = v.startPicture(o.variant); err != nil {
+				return err
+			}
+			pics[o.variant] = pic
+		}
+		results = append(results, inlineChallenge(c, o.variant, o.control, who, kb, pic))
+	}
+	next := ""
+	if end < len(offers) {
+		next = strconv.Itoa(end)
+	}
 	// The challenge names the user who asks: the answer is theirs alone.
-	req, err := bot.AnswerInline(u.Chat, q.ID, results, bot.InlineAnswer{CacheTime: 60, Personal: true})
+	req, err := bot.AnswerInline(u.Chat, q.ID, results, bot.InlineAnswer{CacheTime: 60, Personal: true, NextOffset: next})
 	if err != nil {
 		return err
 	}
@@ -139,14 +177,24 @@ func displayName(u *bot.Update) string {
 	return "#" + strconv.FormatInt(u.User.ID, 10)
 }
 
+// maxInlineMessageID bounds the inline_message_id of a message a game is recorded against:
+// Telegram's are a few dozen characters; anything far longer is no id of Telegram's, and is
+// neither stored nor looked up.
+const maxInlineMessageID = 256
+
 // HandleChosenInlineResult opens the game of a challenge posted from the inline results and
 // records it against its inline message. A result of no game offered, or without a message to
-// play in, is logged and changes nothing.
+// play in (or with an id past maxInlineMessageID), is logged and changes nothing.
 func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	r := u.ChosenInlineResult
 	variant, control, picture := chosenResult(r.ResultID)
 	if !boards.Offered(variant) || r.InlineMessageID == "" {
 		v.log.Warn("A chosen inline result names no game or no message", slog.String("result", r.ResultID))
+		return nil
+	}
+	if len(r.InlineMessageID) > maxInlineMessageID {
+		v.log.Warn("A chosen inline result names a message by an id longer than Telegram gives",
+			slog.Int("length", len(r.InlineMessageID)), slog.Int("max", maxInlineMessageID))
 		return nil
 	}
 	st := boardpg.New(tx.DB())
@@ -166,15 +214,17 @@ func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.U
 }
 
 // openShared opens a game between players, waiting for whoever joins by the message's button,
-// and returns its invitation's code.
+// and returns the digest of its invitation's code (boardpg.InviteDigest).
 func (v *View) openShared(ctx context.Context, tx bot.Tx, u *bot.Update, variant, control string) (*board.Board, string, error) {
-	var code string
+	var digest string
 	if control == "" {
 		control = "none"
 	}
+	// The message keeps the digest of its invitation's code, which only its Join redeems
+	// (boards.RedeemDigest): the code itself, a link's, is kept nowhere.
 	bd, _, err := v.svc.Open(ctx, tx, player(u), boards.Opening{Variant: variant, Control: control,
-		Invite: func(c string) string { code = c; return sharedInvite + c }})
-	return bd, code, err
+		Invite: func(c string) string { digest = boardpg.InviteDigest(c); return sharedInvite }})
+	return bd, digest, err
 }
 
 // HandleGroupGames is /games in a group: the member's challenge, posted by the bot, for the
@@ -274,7 +324,8 @@ type sharedPress struct {
 	control string
 	user    int64
 	p       press
-	seat    int // of a confirmed resignation
+	seat    int  // of a resignation to confirm, answered
+	no      bool // "No, play on" under a resignation to confirm (p is a plain view)
 }
 
 // parseShared reads a shared board's button data; errForged for anything no button carries.
@@ -308,12 +359,16 @@ func parseShared(data string) (sharedPress, error) {
 		return sharedPress{kind: 'c', variant: parts[2], control: parts[3], user: user}, nil
 	}
 	sp := sharedPress{kind: 'g'}
-	if len(parts) == 4 && len(parts[3]) == 2 && parts[3][0] == byte(opResignYes) {
+	if len(parts) == 4 && len(parts[3]) == 2 && (parts[3][0] == byte(opResignYes) || parts[3][0] == sharedNo) {
 		sp.seat = int(parts[3][1] - '0')
 		if sp.seat != 0 && sp.seat != 1 {
 			return sharedPress{}, fmt.Errorf("%w: %q", errForged, data)
 		}
-		parts[3] = parts[3][:1]
+		if sp.no = parts[3][0] == sharedNo; sp.no {
+			parts[3] = string(opTap)
+		} else {
+			parts[3] = parts[3][:1]
+		}
 	}
 	parts[0] = CallbackPrefix
 	p, err := parsePress(strings.Join(parts, ":"))
@@ -326,6 +381,30 @@ func parseShared(data string) (sharedPress, error) {
 	sp.p, sp.board = p, p.board
 	return sp, nil
 }
+
+// onMessage reports whether data is the data of a button of the message pressed, as Telegram
+// gives that message with the press. A client may send any data for a press (Telegram's own
+// apps send only their buttons', but its API lets any client send more), while the message is
+// Telegram's copy of what the bot posted: so a menu made for one member (its buttons carry
+// their id) is pressed by nobody else with data of their own. An inline message comes without
+// its content, and a message too old may too: onMessage is false then.
+func onMessage(cq *tgbotapi.CallbackQuery, data string) bool {
+	if cq.Message == nil || cq.Message.ReplyMarkup == nil {
+		return false
+	}
+	for _, row := range cq.Message.ReplyMarkup.InlineKeyboard {
+		for _, b := range row {
+			if b.CallbackData != nil && *b.CallbackData == data {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sharedNo is the op of "No, play on" under a resignation to confirm on a shared board, with
+// the seat of the player asked after it, as "Yes, I resign" has: only they answer it.
+const sharedNo = 'N'
 
 // sharedData is the data of a board button of a shared board.
 func sharedData(p press) string { return SharedPrefix + strings.TrimPrefix(p.data(), CallbackPrefix) }
@@ -369,6 +448,10 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		if sp.user != u.User.ID {
 			return fmt.Sprintf(c.Shared.OnlyCreator, v.userName(ctx, tx, sp.user)), nil
 		}
+		if !onMessage(cq, cq.Data) {
+			// Data of the presser's own making on somebody else's menu, or on a board.
+			return "", errForged
+		}
 		if _, chosen, err := st.SharedByMessage(ctx, cq.Message.Chat.ID, cq.Message.MessageID); chosen || err != nil {
 			if err != nil {
 				return "", err
@@ -384,6 +467,9 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 	var sh boardpg.Shared
 	var ok bool
 	var err error
+	if len(cq.InlineMessageID) > maxInlineMessageID {
+		return "", errForged
+	}
 	if cq.InlineMessageID != "" {
 		sh, ok, err = st.SharedByInline(ctx, cq.InlineMessageID)
 		if err == nil && ok && sp.board != 0 && sp.board != sh.Board {
@@ -392,9 +478,20 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 	} else if sp.board != 0 && cq.Message != nil && cq.Message.Chat != nil {
 		sh, ok, err = st.SharedOf(ctx, sp.board)
 		ok = ok && sh.Chat == cq.Message.Chat.ID
-		if err == nil && ok && sh.MessageID != cq.Message.MessageID {
-			sh.MessageID = cq.Message.MessageID
-			err = st.SetSharedMessage(ctx, sh.Board, sh.MessageID)
+		switch {
+		case err != nil || !ok || sh.MessageID == cq.Message.MessageID:
+		case sh.MessageID != 0:
+			ok = false // the board's button pressed under another message
+		default:
+			// A board whose message_id is not known yet (edited by its ref) learns it from a
+			// press of its own button under a message that is no other board's.
+			var other bool
+			if _, other, err = st.SharedByMessage(ctx, sh.Chat, cq.Message.MessageID); err == nil {
+				if ok = !other && onMessage(cq, cq.Data); ok {
+					sh.MessageID = cq.Message.MessageID
+					err = st.SetSharedMessage(ctx, sh.Board, sh.MessageID)
+				}
+			}
 		}
 	}
 	switch {
@@ -422,10 +519,24 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		}
 		return "", h.Cancel(ctx)
 	}
-	if _, err := bd.SeatOf(u.User.ID); err != nil {
-		sc, err := v.svc.Players(ctx, tx.DB(), bd)
-		if err != nil {
-			return "", err
+	seat, err := bd.SeatOf(u.User.ID)
+	asked := -1 // the seat a question pressed under is for, when it is not the presser's
+	switch {
+	case err != nil:
+	case (sp.p.op == opResignYes || sp.no) && sp.seat != seat:
+		asked = sp.seat
+	case (sp.p.op == opAccept || sp.p.op == opDecline) && bd.Offer != nil && bd.Offer.Seat == seat:
+		asked = 1 - seat
+	}
+	if err != nil || asked >= 0 {
+		sc, perr := v.svc.Players(ctx, tx.DB(), bd)
+		if perr != nil {
+			return "", perr
+		}
+		if err == nil {
+			// The other player's answer to a resignation to confirm, or the offerer's to their
+			// own draw offer: the question is not theirs, and their press changes nothing.
+			return fmt.Sprintf(c.Shared.OnlyAnswerer, sc.Name(c, asked)), nil
 		}
 		return fmt.Sprintf(c.Shared.Between, sc.Name(c, 0), sc.Name(c, 1)), nil
 	}
@@ -445,7 +556,7 @@ func (v *View) joinShared(ctx context.Context, tx bot.Tx, u *bot.Update, bd *boa
 	if bd.Creator == u.User.ID {
 		return c.Shared.OwnChallenge, nil
 	}
-	err := v.svc.Redeem(ctx, tx, player(u), sh.Invite)
+	err := v.svc.RedeemDigest(ctx, tx, player(u), sh.Invite)
 	if errors.Is(err, board.ErrInviteExpired) {
 		// Closed for its creator: the message says the challenge expired.
 		h, terr := v.svc.Take(ctx, tx, boards.Player{Service: u.Service, User: bd.Creator, By: boards.ByClock}, bd.ID)
@@ -472,7 +583,7 @@ func (v *View) playShared(ctx context.Context, tx bot.Tx, u *bot.Update, sh boar
 		return err
 	}
 	bd := h.Board
-	if goOn, err := inPlay(ctx, h, p.ply); !goOn {
+	if goOn, err := h.InPlay(ctx, p.ply); !goOn {
 		return err
 	}
 	switch p.op {
@@ -563,7 +674,8 @@ func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) 
 		case board.EventUndone:
 			notes = append(notes, fmt.Sprintf(c.Board.UndoneThem, ch.Name(c, ev.Seat)))
 		case board.EventDrawDeclined:
-			notes = append(notes, c.Board.Declined)
+			// The whole chat reads it: who declined, not "your offer".
+			notes = append(notes, fmt.Sprintf(c.Shared.DeclinedBy, ch.Name(c, ev.Seat)))
 		}
 	}
 	return true, v.showShared(ctx, tx, ch.Scene, sh, sharedLook{note: strings.Join(notes, "\n")})
@@ -673,9 +785,10 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 	}
 	t := &c.Board
 	now := v.svc.Now()
-	lines := []string{fmt.Sprintf(t.Title, game, bd.Ply()/2+1)}
-	timed := bd.Control.Mode == board.ClockFischer || bd.Control.Mode == board.ClockByoyomi ||
-		bd.Control.Mode == board.ClockSandglass
+	// The move number, the clocks and the last move as the players' own boards write them
+	// (caption.go).
+	lines := []string{fmt.Sprintf(t.Title, game, sc.CurrentMove())}
+	timed := boards.GameClock(bd)
 	clocks := bd.Clocks(now)
 	for i := range bd.Seats {
 		mark := "▫️ "
@@ -694,7 +807,7 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 	}
 	if n := bd.Ply(); n > 0 {
 		last := bd.Moves[n-1]
-		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(last.Text), sc.Name(c, last.Seat)))
+		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(sc.Numbered(n)), sc.Name(c, last.Seat)))
 	}
 	switch bd.Status {
 	case board.Finished:
@@ -729,7 +842,9 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 // sharedKeyboard is the one keyboard of a shared board, for both players: the squares of the
 // player to move (and the moves to choose, and "back" once a square is tapped), then take back
 // (the player who just moved), offer a draw and resign, or accept and decline an offer. A
-// resignation to confirm shows only its answers; a finished game has no keyboard.
+// resignation to confirm shows its answers instead of that last row, and, when the player not
+// to move asks it, under the squares of the player to move, whose clock runs meanwhile (the
+// player to move who asks it sees only the answers); a finished game has no keyboard.
 func (v *View) sharedKeyboard(c *texts.Catalog, sc *boards.Scene, l sharedLook) bot.Keyboard {
 	bd, t := sc.Board, &c.Board
 	if bd.Status != board.Active {
@@ -739,12 +854,18 @@ func (v *View) sharedKeyboard(c *texts.Catalog, sc *boards.Scene, l sharedLook) 
 		p.board, p.ply = bd.ID, bd.Ply()
 		return bot.Button{Text: label, Data: sharedData(p)}
 	}
+	kb, selecting := moveButtons(c, sc, l.ent, btn)
 	if l.confirm > 0 {
 		yes := btn(t.ResignYes, press{op: opResignYes})
 		yes.Data += strconv.Itoa(l.confirm - 1)
-		return bot.Keyboard{{yes, btn(t.ResignNo, press{op: opTap})}}
+		no := bot.Button{Text: t.ResignNo, Data: fmt.Sprintf("%s:%d:%d:%c%d", SharedPrefix, bd.ID, bd.Ply(), sharedNo, l.confirm-1)}
+		answers := []bot.Button{yes, no}
+		if l.confirm-1 == bd.ToMove {
+			return bot.Keyboard{answers}
+		}
+		// The player not to move asks: the one to move keeps her squares, her clock running.
+		return append(kb, answers)
 	}
-	kb, selecting := moveButtons(c, sc, l.ent, btn)
 	if selecting {
 		return kb
 	}

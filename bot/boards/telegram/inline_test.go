@@ -138,8 +138,35 @@ func TestInlineGame(t *testing.T) {
 		!strings.Contains(results[3].Text, "<b>Chess, 10 min + 5 s per move</b>") {
 		t.Fatalf("results = %+v", results)
 	}
+	// An empty query: every game with every clock, as many as Telegram takes at a time, every
+	// game on the first page (with no clock first), the rest when the user scrolls on.
 	all, _ := e.Bot.InlineQuery(eve, group, "")
-	e.WaitFor(t, "the answer to an empty query", func() bool { r, ok := e.Bot.InlineAnswer(all); return ok && len(r) == 50 }) // every game with every clock, as many as Telegram takes
+	var first []tgemu.InlineResult
+	e.WaitFor(t, "the answer to an empty query", func() bool { var ok bool; first, ok = e.Bot.InlineAnswer(all); return ok })
+	games := map[string]bool{}
+	for i, r := range first {
+		game, clock, _ := strings.Cut(r.ID, ".")
+		games[game] = true
+		if i < len(boards.Games) && (game != boards.Games[i] || clock != "none") {
+			t.Errorf("result %d of the empty query is %q, want %s.none", i, r.ID, boards.Games[i])
+		}
+	}
+	if len(first) != 50 || len(games) != len(boards.Games) {
+		t.Errorf("the first page of an empty query has %d results of %d games, want 50 of %d", len(first), len(games), len(boards.Games))
+	}
+	more, err := e.Bot.MoreInlineResults(all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second []tgemu.InlineResult
+	e.WaitFor(t, "the second page of an empty query", func() bool { var ok bool; second, ok = e.Bot.InlineAnswer(more); return ok })
+	ids := map[string]bool{}
+	for _, r := range append(first, second...) {
+		ids[r.ID] = true
+	}
+	if next, _ := e.Bot.InlineNextOffset(more); next != "" || len(ids) != 4*len(boards.Games) {
+		t.Errorf("the two pages list %d distinct results (next offset %q), want %d and no more", len(ids), next, 4*len(boards.Games))
+	}
 	fox, _ := e.Bot.InlineQuery(eve, group, "fox 3 days")
 	e.WaitFor(t, "the answer to a query of a game and a clock", func() bool {
 		r, ok := e.Bot.InlineAnswer(fox)
@@ -208,6 +235,10 @@ func TestInlineGame(t *testing.T) {
 	})
 	if !strings.Contains(m.Text, "<b>"+name[black]+" wins</b>") || !strings.Contains(m.Text, "checkmate") || len(m.Keyboard) != 0 {
 		t.Errorf("the end:\n%s\n%v", m.Text, m.Keyboard)
+	}
+	// The moves as the private boards write them: the game ended on move 2, Black's Qh4 mate.
+	if !strings.Contains(m.Text, "<b>Chess</b> · move 2\n") || !strings.Contains(m.Text, "Last move: 2… Qh4#") {
+		t.Errorf("the end's move number and last move:\n%s", m.Text)
 	}
 	if n := len(e.Bot.Messages(group)); n != posted {
 		t.Errorf("%d messages posted in the group during the game", n-posted)
@@ -278,12 +309,38 @@ func TestGroupGame(t *testing.T) {
 	if got := s.refused(t, eve, "🏳 Resign"); !strings.HasPrefix(got, "This game is between") {
 		t.Errorf("Eve's press answered %q", got)
 	}
+	// A draw offered and declined: the group reads who declined it, not "your offer".
+	name := map[int64]string{ann: "Ann", bob: "Bob"}
+	s.tap(t, white, "½ Offer a draw")
+	// The offer is the other player's to answer: the offerer's own answer is told so.
+	for _, label := range []string{"✖ Decline", "✔ Accept the draw"} {
+		if got := s.refused(t, white, label); got != "Only "+name[black]+" can answer this question." {
+			t.Errorf("the offerer's %q answered %q", label, got)
+		}
+	}
+	if m := s.tap(t, black, "✖ Decline"); !strings.Contains(m.Text, name[black]+" declined the draw offer.") ||
+		strings.Contains(m.Text, "Your") {
+		t.Errorf("after the decline:\n%s", m.Text)
+	}
+	// The player not to move asks to resign: the player to move keeps her squares, her clock
+	// running, under the question's answers.
 	m := s.tap(t, black, "🏳 Resign")
-	if !strings.Contains(m.Text, "resign this game?") || m.Button("Yes, I resign") == "" {
+	if !strings.Contains(m.Text, "resign this game?") || m.Button("Yes, I resign") == "" || m.Button("g1") == "" {
 		t.Fatalf("the confirmation:\n%s\n%v", m.Text, m.Keyboard)
 	}
-	// The confirmation is its presser's: the other player's "yes" resigns nobody.
-	s.refused(t, white, "Yes, I resign")
+	// The confirmation is its presser's: the other player's "yes" resigns nobody, and is told
+	// whose question it is.
+	if got := s.refused(t, white, "Yes, I resign"); got != "Only "+name[black]+" can answer this question." {
+		t.Errorf("the other player's yes answered %q", got)
+	}
+	if got := s.refused(t, white, "No, play on"); got != "Only "+name[black]+" can answer this question." {
+		t.Errorf("the other player's no answered %q", got)
+	}
+	// Her own "no" takes the question away; she asks again.
+	if m := s.tap(t, black, "No, play on"); strings.Contains(m.Text, "resign this game?") || m.Button("🏳 Resign") == "" {
+		t.Errorf("after no:\n%s\n%v", m.Text, m.Keyboard)
+	}
+	s.tap(t, black, "🏳 Resign")
 	m = s.tap(t, black, "Yes, I resign")
 	if e.board(t, id).Status != board.Finished || !strings.Contains(m.Text, "wins") || len(m.Keyboard) != 0 {
 		t.Errorf("after the resignation:\n%s\n%v", m.Text, m.Keyboard)

@@ -113,7 +113,7 @@ func TestRussianBetweenPlayers(t *testing.T) {
 	after := e.LastID(1)
 	e.Send(t, 1, "/rating")
 	m := e.WaitMessage(t, 1, after, "the chart", func(m tgemu.Message) bool { return m.Photo != "" })
-	if !strings.Contains(m.Text, "Russian draughts") || !strings.Contains(m.Text, "1 rated games of 1") {
+	if !strings.Contains(m.Text, "Russian draughts") || !strings.Contains(m.Text, "1 rated game of 1") {
 		t.Errorf("/rating: %q", m.Text)
 	}
 	if n := e.QueryInt(t, `SELECT count(*) FROM board_stats WHERE played = 1 AND rated = 1`); n != 2 {

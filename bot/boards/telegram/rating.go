@@ -49,7 +49,7 @@ func (v *View) ratingChart(ctx context.Context, tx bot.Tx, u *bot.Update, args m
 			continue
 		}
 		g := s.Current(now)
-		line := fmt.Sprintf(c.Ratings.CaptionLine, html.EscapeString(c.Game(s.Variant)), round(g.Rating), round(g.RD), s.Rated, s.Played)
+		line := c.RatingLine(html.EscapeString(c.Game(s.Variant)), round(g.Rating), round(g.RD), s.Rated, s.Played)
 		if g.Provisional() {
 			line += c.Ratings.Provisional
 		}
@@ -66,26 +66,33 @@ func (v *View) ratingChart(ctx context.Context, tx bot.Tx, u *bot.Update, args m
 // round is a rating's or a deviation's whole number.
 func round(x float64) int { return int(math.Round(x)) }
 
-// top answers /top [game]: the leaderboard of the game named, else the menu of the games.
+// top answers /top [game]: the leaderboard of the game named, else the menu of the games (of
+// those the name fits, when it fits several: findGames).
 func (v *View) top(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	c := texts.For(u.User.Language)
 	name := strings.TrimSpace(args["game"])
 	if name == "" {
 		name = strings.TrimSpace(args["args"])
 	}
-	variant, ok := findGame(name)
-	if !ok {
-		if name != "" {
-			if err := say(ctx, tx, u.Chat, fmt.Sprintf(c.Ratings.UnknownGame, html.EscapeString(name)), 0); err != nil {
-				return nil, err
+	found := findGames(name)
+	if len(found) != 1 {
+		// No game named: all of them to choose from (said so, when a name was given); several:
+		// those.
+		if len(found) == 0 {
+			if name != "" {
+				if err := say(ctx, tx, u.Chat, fmt.Sprintf(c.Ratings.UnknownGame, html.EscapeString(name)), 0); err != nil {
+					return nil, err
+				}
 			}
+			found = boards.Games
 		}
-		list := make([]item, len(boards.Games))
-		for i, g := range boards.Games {
+		list := make([]item, len(found))
+		for i, g := range found {
 			list[i] = item{Value: g, Label: c.Game(g)}
 		}
 		return result("menu", map[string]any{"games": list})
 	}
+	variant := found[0]
 	r, err := v.svc.Leaderboard(ctx, tx.DB(), u.Service, variant, u.User.ID)
 	if errors.Is(err, board.ErrInvalid) {
 		return result("menu", nil)
@@ -114,7 +121,7 @@ func topText(c *texts.Catalog, r *boards.Ranking) string {
 		if rk.Program {
 			name += t.Program
 		}
-		return fmt.Sprintf(t.TopEntry, rk.Place, name, round(rk.Rating.Rating), round(rk.Rating.RD), rk.Games)
+		return c.TopEntry(rk.Place, name, round(rk.Rating.Rating), round(rk.Rating.RD), rk.Games)
 	}
 	for _, rk := range r.Established {
 		lines = append(lines, entry(rk))
@@ -150,30 +157,38 @@ func playerName(rk boards.Ranked) string {
 	return fmt.Sprintf("#%d", rk.User)
 }
 
-// findGame finds the game a user names: by its id ("chess") or its name in any language
-// ("Шахматы", "russian draughts"), ignoring case, or by the start of one name only one game's
-// names start with ("fox" is ambiguous, "шах" is chess).
-func findGame(name string) (string, bool) {
+// findGames finds the games a user names: by its id ("chess") or its name in any language
+// ("Шахматы", "russian draughts"), ignoring case, that one game; else the games one of whose
+// names starts with the words ("шах" is chess), else those whose names contain them ("fox" is
+// the three games of Fox and Geese, "draughts" every draughts game); none for a name no game
+// has (or no name).
+func findGames(name string) []string {
 	name = strings.ToLower(strings.Join(strings.Fields(name), " "))
 	if name == "" {
-		return "", false
+		return nil
 	}
 	names := func(g string) []string {
 		return []string{g, strings.ToLower(texts.For("en").Game(g)), strings.ToLower(texts.For("ru").Game(g))}
 	}
-	var prefixed []string
+	var prefixed, containing []string
 	for _, g := range boards.Games {
+		var prefix, contains bool
 		for _, n := range names(g) {
 			if n == name {
-				return g, true
+				return []string{g}
 			}
-			if strings.HasPrefix(n, name) && (len(prefixed) == 0 || prefixed[len(prefixed)-1] != g) {
-				prefixed = append(prefixed, g)
-			}
+			prefix = prefix || strings.HasPrefix(n, name)
+			contains = contains || strings.Contains(n, name)
+		}
+		if prefix {
+			prefixed = append(prefixed, g)
+		}
+		if contains {
+			containing = append(containing, g)
 		}
 	}
-	if len(prefixed) == 1 {
-		return prefixed[0], true
+	if len(prefixed) > 0 {
+		return prefixed
 	}
-	return "", false
+	return containing
 }

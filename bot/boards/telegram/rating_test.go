@@ -52,7 +52,7 @@ func TestRatingChart(t *testing.T) {
 		}
 		return m
 	}
-	m := chart("1 rated games of 1")
+	m := chart("1 rated game of 1")
 	rating := e.QueryInt(t, `SELECT round(rating) FROM board_stats WHERE user_id = 1`)
 	rd := e.QueryInt(t, `SELECT round(deviation) FROM board_stats WHERE user_id = 1`)
 	if rating != 1338 {
@@ -97,7 +97,7 @@ func TestRatingChart(t *testing.T) {
 	if r := e.QueryInt(t, `SELECT round(rating) FROM board_stats WHERE user_id = 1 AND rated = 1 AND played = 2`); r != rating {
 		t.Errorf("after the game against the bot: rating %d, want %d", r, rating)
 	}
-	again := chart("1 rated games of 2")
+	again := chart("1 rated game of 2")
 	if again.Photo != m.Photo {
 		t.Errorf("the unchanged chart was uploaded again: %s, then %s", m.Photo, again.Photo)
 	}
@@ -136,7 +136,7 @@ func TestTop(t *testing.T) {
 	after := e.LastID(1)
 	e.Send(t, 1, "/top chess")
 	m := e.WaitTextAfter(t, 1, after, "Chess: the best players")
-	order := []string{"1. Xia — <b>1800</b> ± 100", "2. Yan — <b>1700</b> ± 50", "3. Zed — <b>1700</b> ± 60",
+	order := []string{"1. Xia — <b>1800</b> ± 100 (5 games)", "2. Yan — <b>1700</b> ± 50", "3. Zed — <b>1700</b> ± 60",
 		"4. Robo 🤖 — <b>1600</b> ± 70", "5. Ann — <b>1550</b> ± 60", "Provisional ratings",
 		"1. Wes — <b>2000</b> ± 200", "2. Vic — <b>1400</b> ± 300", "Your place: <b>5</b>."}
 	last := -1
@@ -159,6 +159,18 @@ func TestTop(t *testing.T) {
 	e.Send(t, 1, "/top checkers<b>")
 	e.WaitTextAfter(t, 1, after, "There is no game called “checkers&lt;b&gt;”.")
 	e.WaitMessage(t, 1, after, "the games", func(m tgemu.Message) bool { return m.Button("Russian draughts") != "" })
+	// A name three games fit: those to choose from, and no word of an unknown game.
+	after = e.LastID(1)
+	e.Send(t, 1, "/top fox")
+	fox := e.WaitMessage(t, 1, after, "the games of the fox", func(m tgemu.Message) bool { return len(m.Keyboard) > 0 })
+	if got := labels(fox); len(got) != 3 || !strings.HasPrefix(got[0], "Fox and Geese") {
+		t.Errorf("/top fox offers %q", got)
+	}
+	for _, m := range e.BotMessages(1) {
+		if m.ID > after && strings.Contains(m.Text, "There is no game") {
+			t.Errorf("/top fox answered %q", m.Text)
+		}
+	}
 	// A game nobody has a rating in, named in Russian.
 	after = e.LastID(1)
 	e.Send(t, 1, "/top погоня")

@@ -33,6 +33,9 @@ func (e *env) withWeb(t *testing.T) *webServer {
 	}))
 	t.Cleanup(w.srv.Close)
 	e.boards.PublicURL = w.srv.URL
+	// A trial on one machine: the emulator fetches from this address, as Telegram would from a
+	// public one.
+	e.Emu.AllowLocal(w.srv.URL)
 	return w
 }
 

@@ -1,18 +1,13 @@
 package web
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image/jpeg"
-	"image/png"
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -59,6 +54,9 @@ type apiError struct {
 	Legal   []string `json:"legal,omitempty"`
 	// retry, when set, is the answer's Retry-After.
 	retry time.Duration
+	// words, when set, words Message in a language (writeError): the answers a page shows as
+	// they are, to a visitor who may not be logged in, speak the page's language.
+	words func(*texts.Catalog) string
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
@@ -67,9 +65,14 @@ func apiErr(status int, code, message string) *apiError {
 	return &apiError{Status: status, Code: code, Message: message}
 }
 
+// apiWords is apiErr with the message in the request's language: words picks it from a catalogue.
+func apiWords(status int, code string, words func(*texts.Catalog) string) *apiError {
+	return &apiError{Status: status, Code: code, Message: words(texts.For("en")), words: words}
+}
+
 // missing is the answer to a game that does not exist, or that the caller may not see.
 func missing() *apiError {
-	return apiErr(http.StatusNotFound, "not_found", "No such game, or it is not open to you.")
+	return apiWords(http.StatusNotFound, "not_found", func(c *texts.Catalog) string { return c.Web.NotFound })
 }
 
 // apiCSP is the Content-Security-Policy of the API's answers: they are data, never a page.
@@ -89,17 +92,31 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
-// writeError writes an error answer.
-func writeError(w http.ResponseWriter, e *apiError) {
+// writeError writes an error answer to r. The message of an answer with words is in the
+// request's language (requestLang).
+func writeError(w http.ResponseWriter, r *http.Request, e *apiError) {
 	if e.retry > 0 {
 		retryAfter(w, e.retry)
+	}
+	if e.words != nil {
+		worded := *e
+		worded.Message = e.words(texts.For(requestLang(r)))
+		e = &worded
 	}
 	writeJSON(w, e.Status, map[string]*apiError{"error": e})
 }
 
+// requestLang is the language a request asks its answers in: the first of its Accept-Language
+// (the pages send theirs; a browser its user's), English by default.
+func requestLang(r *http.Request) string {
+	first, _, _ := strings.Cut(r.Header.Get("Accept-Language"), ",")
+	tag, _, _ := strings.Cut(first, ";")
+	return texts.Language(strings.TrimSpace(tag))
+}
+
 // fail answers an unexpected error: 503 when the bot is not running, 500 otherwise (logged).
-func (s *Server) fail(w http.ResponseWriter, err error) {
-	writeError(w, s.mapErr(err, &caller{}))
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	writeError(w, r, s.mapErr(err, &caller{}))
 }
 
 // answers are the API's answers to the kinds of refusals (sessions.ErrKind): the one place where
@@ -137,14 +154,14 @@ func (s *Server) mapErr(err error, c *caller) *apiError {
 		return missing()
 	}
 	if a, ok := answers[kind]; ok {
-		msg := texts.For("en").Error(err)
 		switch {
 		case errors.Is(err, boards.ErrPrivate):
-			msg = "This game is joined by invite only."
+			return apiErr(a.status, a.code, "This game is joined by invite only.")
 		case a.message != nil:
-			msg = a.message(err)
+			return apiErr(a.status, a.code, a.message(err))
 		}
-		return apiErr(a.status, a.code, msg)
+		// The catalogue's words for the refusal, in the request's language.
+		return apiWords(a.status, a.code, func(c *texts.Catalog) string { return c.Error(err) })
 	}
 	s.log.Error("A web request failed", slog.Any("error", err))
 	return apiErr(http.StatusInternalServerError, "internal", "Something went wrong on the server.")
@@ -209,37 +226,37 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 			// and it is no failure of the server's.
 			return
 		case errors.Is(err, errRefused):
-			writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot."))
+			writeError(w, r, apiWords(http.StatusUnauthorized, "unauthorized", func(c *texts.Catalog) string { return c.Web.BadLogin }))
 			return
 		case err != nil:
-			s.fail(w, err)
+			s.fail(w, r, err)
 			return
 		case kind&public == 0 && c.anonymous():
-			writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
+			writeError(w, r, apiWords(http.StatusUnauthorized, "unauthorized", func(c *texts.Catalog) string { return c.Web.LogIn }))
 			return
 		}
 		if kind&unlimited == 0 {
 			if ok, wait := s.limit.allow(s.key(c, r)); !ok {
 				retryAfter(w, wait)
-				writeError(w, apiErr(http.StatusTooManyRequests, "rate_limited", "Too many requests; slow down."))
+				writeError(w, r, apiWords(http.StatusTooManyRequests, "rate_limited", func(c *texts.Catalog) string { return c.Web.RateLimited }))
 				return
 			}
 		}
 		if r.Method == http.MethodPost && !checkCSRF(r, c) {
-			writeError(w, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
+			writeError(w, r, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
 			return
 		}
 		if err := h(w, r, c); err != nil {
 			if r.Context().Err() != nil {
 				return // the client went away, as above
 			}
-			writeError(w, s.mapErr(err, c))
+			writeError(w, r, s.mapErr(err, c))
 		}
 	}
 }
 
 // routeAPI adds the calls of the API to mux.
-func (s *Server) routeAPI(mux *http.ServeMux) {
+func (s *Server) routeAPI(mux router) {
 	mux.HandleFunc("GET /api/v1/me", s.api(0, s.me))
 	mux.HandleFunc("GET /api/v1/variants", s.api(public, s.variants))
 	mux.HandleFunc("GET /api/v1/games", s.api(0, s.games))
@@ -259,8 +276,8 @@ func (s *Server) routeAPI(mux *http.ServeMux) {
 	mux.HandleFunc("GET /api/v1/games/{id}/picture.jpg", s.api(public|unlimited, s.picture))
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.png", s.api(public, s.startPicture))
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.jpg", s.api(public, s.startPicture))
-	mux.HandleFunc("/api/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
-		return apiErr(http.StatusNotFound, "not_found", "No such call.")
+	mux.HandleFunc("/api/v1/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
+		return apiWords(http.StatusNotFound, "not_found", func(c *texts.Catalog) string { return c.Web.NoCall })
 	}))
 }
 
@@ -628,21 +645,21 @@ func (s *Server) join(*http.Request) (boardOp, error) {
 	}, nil
 }
 
-func (s *Server) undo(*http.Request) (boardOp, error) {
-	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.act(ctx, tx, c, id, boards.Action{Op: boards.OpUndo})
-	}, nil
+// undo is POST /api/v1/games/{id}/undo {"ply"}.
+func (s *Server) undo(r *http.Request) (boardOp, error) {
+	return s.actAt(r, boards.OpUndo)
 }
 
-func (s *Server) resign(*http.Request) (boardOp, error) {
-	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.act(ctx, tx, c, id, boards.Action{Op: boards.OpResign})
-	}, nil
+// resign is POST /api/v1/games/{id}/resign {"ply"}.
+func (s *Server) resign(r *http.Request) (boardOp, error) {
+	return s.actAt(r, boards.OpResign)
 }
 
+// draw is POST /api/v1/games/{id}/draw {"action", "ply"}.
 func (s *Server) draw(r *http.Request) (boardOp, error) {
 	var req struct {
 		Action string `json:"action"`
+		Ply    *int   `json:"ply"`
 	}
 	if err := decode(r, &req); err != nil {
 		return nil, err
@@ -651,9 +668,34 @@ func (s *Server) draw(r *http.Request) (boardOp, error) {
 	if !ok {
 		return nil, apiErr(http.StatusBadRequest, "bad_request", `"action" is "offer", "accept" or "decline".`)
 	}
+	if req.Ply == nil {
+		return nil, apiErr(http.StatusBadRequest, "bad_request", `"ply" is required.`)
+	}
+	return s.opAt(op, *req.Ply), nil
+}
+
+// actAt reads the "ply" of the body of an operation op that depends on the position.
+func (s *Server) actAt(r *http.Request, op boards.Op) (boardOp, error) {
+	ply, err := required[int](r, "ply")
+	if err != nil {
+		return nil, err
+	}
+	return s.opAt(op, ply), nil
+}
+
+// opAt is op made at ply: refused as stale when the game has moved on since, by the service's
+// rule of every view (boards.Held.InPlay).
+func (s *Server) opAt(op boards.Op, ply int) boardOp {
 	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.act(ctx, tx, c, id, boards.Action{Op: op})
-	}, nil
+		h, err := s.cfg.Boards.Take(ctx, tx, c.player(), id)
+		if err != nil {
+			return err
+		}
+		if goOn, err := h.InPlay(ctx, ply); !goOn {
+			return err
+		}
+		return h.Act(ctx, boards.Action{Op: op})
+	}
 }
 
 func (s *Server) seen(r *http.Request) (boardOp, error) {
@@ -816,23 +858,22 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) erro
 	if err != nil {
 		return err
 	}
-	return writePicture(w, r, path, version, "private")
+	return s.writePicture(w, r, path, version, "private")
 }
 
 // writePicture answers the picture in path, whose version is version: for good to be cached
 // (by the browser alone when scope is "private") when the address's v names it, else to be
 // asked for again. An address ending in ".jpg" gets the picture as a JPEG: Telegram asks for
 // JPEG photos in inline results (the addresses boards.SharedPictureURL and StartPictureURL give).
-func writePicture(w http.ResponseWriter, r *http.Request, path, version, scope string) error {
-	data, err := os.ReadFile(path)
+// The bytes come from the pictures' cache (picturecache.go).
+func (s *Server) writePicture(w http.ResponseWriter, r *http.Request, path, version, scope string) error {
+	asJPEG := strings.HasSuffix(r.URL.Path, ".jpg")
+	data, err := s.pics.get(path, asJPEG)
 	if err != nil {
-		return fmt.Errorf("web: picture %s: %w", filepath.Base(path), err)
+		return err
 	}
 	contentType := "image/png"
-	if strings.HasSuffix(r.URL.Path, ".jpg") {
-		if data, err = pngToJPEG(data); err != nil {
-			return fmt.Errorf("web: picture %s: %w", filepath.Base(path), err)
-		}
+	if asJPEG {
 		contentType = "image/jpeg"
 	}
 	w.Header().Set("Content-Type", contentType)
@@ -843,18 +884,4 @@ func writePicture(w http.ResponseWriter, r *http.Request, path, version, scope s
 	}
 	w.Write(data)
 	return nil
-}
-
-// pngToJPEG re-encodes a picture drawn as PNG as a JPEG of high quality: the boards' flat
-// colours and thin lines keep their look.
-func pngToJPEG(data []byte) ([]byte, error) {
-	img, err := png.Decode(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if err := jpeg.Encode(&buf, img, &jpeg.Options{Quality: 92}); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }

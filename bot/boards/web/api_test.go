@@ -225,7 +225,7 @@ func TestTelegramAndWeb(t *testing.T) {
 			t.Errorf("a spectator's view: seat %d, %d legal, %d moves", v.Seat, len(v.Legal), len(v.Moves))
 		}
 	}
-	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", id), nil, http.StatusForbidden, "forbidden")
+	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", id), map[string]any{"ply": st.Ply}, http.StatusForbidden, "forbidden")
 	boris.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", id), map[string]any{"allow": false}, http.StatusOK, nil)
 	carol.refused(t, "GET", fmt.Sprintf("/api/v1/games/%d", id), nil, http.StatusNotFound, "not_found")
 
@@ -244,7 +244,7 @@ func TestTelegramAndWeb(t *testing.T) {
 	}
 
 	// Boris resigns over the API: Ann's board says she won.
-	boris.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", id), nil, http.StatusOK, &st)
+	boris.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", id), map[string]any{"ply": st.Ply}, http.StatusOK, &st)
 	if st.Status != "finished" || st.Result == nil || st.Result.Winner == nil || *st.Result.Winner == st.Seat ||
 		!strings.Contains(st.Result.Text, "You lose") {
 		t.Fatalf("after resigning: %+v %+v", st.Status, st.Result)

@@ -20,7 +20,8 @@ import (
 //
 // Nobody has a password. /web in the bot (a command of the Telegram view, bot/boards/telegram)
 // gives a login link with a ticket: 128 random bits, single use, valid for ten minutes.
-// Redeeming it (GET /login/<ticket>, server.go) makes a session: 256 random bits in the cookie
+// Redeeming it (the page of GET /login/<ticket> posts to POST /login/<ticket>, login.go, which
+// says how no other site can log a visitor in) makes a session: 256 random bits in the cookie
 // qb_session, valid until it has not been used for SessionIdle. An admin's /token (also the
 // Telegram view's) issues an API token for a program, qbt_ and 256 random bits, sent as
 // "Authorization: Bearer"; it is valid until revoked. The tickets, sessions and tokens are kept

@@ -26,7 +26,7 @@ func TestBotDrawAnswerOnWeb(t *testing.T) {
 		t.Fatalf("declined before any offer: %+v", st.Declined)
 	}
 	// At the start the bot is not behind: it declines at once.
-	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/draw", g.ID), map[string]string{"action": "offer"}, http.StatusOK, &st)
+	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/draw", g.ID), map[string]any{"action": "offer", "ply": st.Ply}, http.StatusOK, &st)
 	if st.Declined == nil || st.Declined.Text != "The bot declines the draw." || st.Declined.Seat != 1-st.Seat ||
 		st.Status != "active" || st.Offer != nil {
 		t.Fatalf("the answer to the offer: declined %+v, status %s, offer %+v", st.Declined, st.Status, st.Offer)
@@ -34,7 +34,7 @@ func TestBotDrawAnswerOnWeb(t *testing.T) {
 	if again := ann.state(t, g.ID); again.Declined == nil || again.Declined.Text != st.Declined.Text {
 		t.Errorf("the state after the offer: %+v", again.Declined)
 	}
-	ann.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/draw", g.ID), map[string]string{"action": "offer"}, http.StatusConflict, "conflict")
+	ann.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/draw", g.ID), map[string]any{"action": "offer", "ply": st.Ply}, http.StatusConflict, "conflict")
 	// A move: the answer was to that move's offer, and is gone.
 	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", g.ID), map[string]any{"move": st.Legal[0].Text, "ply": st.Ply}, http.StatusOK, &st)
 	if st.Declined != nil {
@@ -46,7 +46,7 @@ func TestBotDrawAnswerOnWeb(t *testing.T) {
 		st = ann.state(t, g.ID)
 		return st.ToMove == st.Seat
 	})
-	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/draw", g.ID), map[string]string{"action": "offer"}, http.StatusOK, &st)
+	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/draw", g.ID), map[string]any{"action": "offer", "ply": st.Ply}, http.StatusOK, &st)
 	if st.Declined == nil || st.Declined.Text != "Бот отказывается от ничьей." {
 		t.Errorf("the answer in Russian: %+v", st.Declined)
 	}

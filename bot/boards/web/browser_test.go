@@ -693,8 +693,8 @@ func TestPlayPageMoves(t *testing.T) {
 	if err != nil {
 		t.Fatalf("resign, yes: %v", err)
 	}
-	if n := len(a.postsTo(resign)); n != 1 {
-		t.Fatalf("%d resignations posted", n)
+	if p := a.postsTo(resign); len(p) != 1 || !hasPly(p[0].Body) {
+		t.Fatalf("resignations posted: %+v", p)
 	}
 
 	// Every fetch of the state was the first load, the stream's opening or an event.
@@ -995,7 +995,7 @@ func TestPlayPageActions(t *testing.T) {
 	if err != nil {
 		t.Fatalf("offer a draw: %v", err)
 	}
-	if p := a.postsTo(game + "/draw"); len(p) != 1 || p[0].Body["action"] != "offer" {
+	if p := a.postsTo(game + "/draw"); len(p) != 1 || p[0].Body["action"] != "offer" || !hasPly(p[0].Body) {
 		t.Fatalf("draw posts %+v", p)
 	}
 
@@ -1011,7 +1011,7 @@ func TestPlayPageActions(t *testing.T) {
 	if err != nil {
 		t.Fatalf("decline a draw: %v", err)
 	}
-	if p := a.postsTo(game + "/draw"); len(p) != 2 || p[1].Body["action"] != "decline" {
+	if p := a.postsTo(game + "/draw"); len(p) != 2 || p[1].Body["action"] != "decline" || !hasPly(p[1].Body) {
 		t.Fatalf("draw posts %+v", p)
 	}
 
@@ -1023,7 +1023,7 @@ func TestPlayPageActions(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.WaitVisible("#undo"), chromedp.Click("#undo"), chromedp.WaitNotVisible("#undo")); err != nil {
 		t.Fatalf("undo: %v", err)
 	}
-	if p := a.postsTo(game + "/undo"); len(p) != 1 || p[0].CSRF != pagesCSRF {
+	if p := a.postsTo(game + "/undo"); len(p) != 1 || p[0].CSRF != pagesCSRF || !hasPly(p[0].Body) {
 		t.Fatalf("undo posts %+v", p)
 	}
 
@@ -1174,4 +1174,10 @@ func TestPlayPageServer(t *testing.T) {
 	annMoves()
 	bobMoves()
 	annMoves()
+}
+
+// hasPly says that a posted body carries the ply the operation was made on.
+func hasPly(body map[string]any) bool {
+	_, ok := body["ply"].(float64)
+	return ok
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -62,6 +63,8 @@ type env struct {
 	opts envOptions
 	// jobs are the bot process's jobs (settle waits for them).
 	jobs *bottest.Jobs
+	// web is the web server serve made last.
+	web *web.Server
 }
 
 // newEnv starts the bot and the web server; cfg tunes the server (its parts are filled in).
@@ -139,7 +142,8 @@ func (e *env) serve() {
 	if cfg.MiniApps == nil {
 		cfg.MiniApps = e.proc.Transport
 	}
-	var h http.Handler = web.New(cfg).Handler()
+	e.web = web.New(cfg)
+	var h http.Handler = e.web.Handler()
 	e.handler.Store(&h)
 }
 
@@ -180,12 +184,46 @@ var noRedirect = &http.Client{CheckRedirect: func(*http.Request, []*http.Request
 // redeem opens a login link and returns the answer.
 func redeem(t *testing.T, link string) *http.Response {
 	t.Helper()
-	resp, err := noRedirect.Get(link)
-	if err != nil {
-		t.Fatal(err)
+	return openLink(t, link, nil)
+}
+
+// loginForm is the form of a login link's page: it posts to the link itself.
+var loginForm = regexp.MustCompile(`<form method="post">`)
+
+// openLink opens a login link as a browser does, with header: the link's page, then, when it
+// offers to log in, the post of its form to the same address with the page's Origin. It returns
+// the answer of the post, or of the page when it offers none.
+func openLink(t *testing.T, link string, header http.Header) *http.Response {
+	t.Helper()
+	do := func(method string) (*http.Response, []byte) {
+		req, err := http.NewRequest(method, link, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range header {
+			req.Header[k] = v
+		}
+		if method == "POST" {
+			u, _ := url.Parse(link)
+			req.Header.Set("Origin", u.Scheme+"://"+u.Host)
+			req.Header.Set("Sec-Fetch-Site", "same-origin")
+		}
+		resp, err := noRedirect.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp, body
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	resp, body := do("GET")
+	if resp.StatusCode != http.StatusOK {
+		return resp
+	}
+	if !loginForm.Match(body) || resp.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("the page of a login link: %s %v\n%s", resp.Status, resp.Header, body)
+	}
+	resp, _ = do("POST")
 	return resp
 }
 
@@ -240,6 +278,9 @@ func (c *client) call(t *testing.T, method, path string, body any) (int, http.He
 	req, err := http.NewRequest(method, c.e.srv.URL+path, rd)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
 	}
 	if c.cookie != "" {
 		req.AddCookie(&http.Cookie{Name: web.CookieName, Value: c.cookie})

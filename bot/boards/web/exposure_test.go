@@ -159,7 +159,8 @@ func TestHiddenGameIsMissing(t *testing.T) {
 		{"POST", "/api/v1/games/%d/draw"},
 	}
 	bodies := map[string]any{"/spectators": map[string]any{"allow": true}, "/moves": map[string]any{"move": "c3-d4", "ply": 0},
-		"/seen": map[string]any{"ply": 0}, "/draw": map[string]any{"action": "offer"}}
+		"/seen": map[string]any{"ply": 0}, "/draw": map[string]any{"action": "offer", "ply": 0},
+		"/resign": map[string]any{"ply": 0}, "/undo": map[string]any{"ply": 0}}
 	body := func(path string) any {
 		for suffix, b := range bodies {
 			if strings.HasSuffix(path, suffix) {
@@ -196,5 +197,5 @@ func TestHiddenGameIsMissing(t *testing.T) {
 	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", g.ID), map[string]any{"allow": true}, http.StatusOK, nil)
 	carol.must(t, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, http.StatusOK, nil)
 	anon.must(t, "GET", fmt.Sprintf("/api/v1/games/%d", g.ID), nil, http.StatusOK, nil)
-	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", g.ID), nil, http.StatusForbidden, "forbidden")
+	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", g.ID), map[string]any{"ply": 0}, http.StatusForbidden, "forbidden")
 }

@@ -61,20 +61,24 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 	dataHeaders(w)
 	if d := s.loginWait(r); d > 0 {
 		retryAfter(w, d)
-		writeError(w, tooManyFailures())
+		writeError(w, r, tooManyFailures())
+		return
+	}
+	if refusal := s.jsonLogin(r); refusal != nil {
+		writeError(w, r, refusal)
 		return
 	}
 	var body struct {
 		InitData string `json:"init_data"`
 	}
 	if err := decode(r, &body); err != nil {
-		writeError(w, s.mapErr(err, &caller{}))
+		writeError(w, r, s.mapErr(err, &caller{}))
 		return
 	}
 	d, service, refusal := s.checkMiniApp(body.InitData)
 	if refusal != nil {
 		s.loginFailed(r)
-		writeError(w, refusal)
+		writeError(w, r, refusal)
 		return
 	}
 	now := s.now()
@@ -98,17 +102,17 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case errors.Is(err, errUnknownMiniAppUser), errors.Is(err, botpg.ErrNoUser):
 		s.loginFailed(r)
-		writeError(w, miniAppRefusal("miniapp_unknown_user",
+		writeError(w, r, miniAppRefusal("miniapp_unknown_user",
 			"You have not talked to this bot yet: open it in Telegram, send /start, then open the game again."))
 		return
 	case errors.Is(err, botpg.ErrReplayed):
 		s.loginFailed(r)
-		writeError(w, miniAppRefusal("miniapp_replayed",
+		writeError(w, r, miniAppRefusal("miniapp_replayed",
 			"This Mini App's login was used already: close the page and open it again from the button in Telegram."))
 		return
 	case err != nil:
 		if r.Context().Err() == nil {
-			s.fail(w, err)
+			s.fail(w, r, err)
 		}
 		return
 	}

@@ -136,7 +136,7 @@ func TestDatabaseOutage(t *testing.T) {
 			}
 		}
 	}
-	code, body := ann.post(t, fmt.Sprintf("/api/v1/games/%d/resign", g.ID))
+	code, _, body := ann.call(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", g.ID), map[string]any{"ply": 0})
 	if code != http.StatusServiceUnavailable {
 		t.Fatalf("a resignation while the database is down: %d %s", code, body)
 	}
@@ -160,11 +160,4 @@ func TestDatabaseOutage(t *testing.T) {
 	if strings.Contains(out, "A web request failed") || strings.Count(out, "\n") != 2 {
 		t.Errorf("the log holds more than the outage's start and end:\n%s", out)
 	}
-}
-
-// post makes a POST without a body and returns the status and the body.
-func (c *client) post(t *testing.T, path string) (int, string) {
-	t.Helper()
-	code, _, body := c.call(t, "POST", path, nil)
-	return code, string(body)
 }

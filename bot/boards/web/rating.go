@@ -28,7 +28,7 @@ import (
 //   - GET /top, /top/{game}: the page that shows them (static/top.html, top.js).
 
 // routeRatings adds the calls of the ratings to mux.
-func (s *Server) routeRatings(mux *http.ServeMux) {
+func (s *Server) routeRatings(mux router) {
 	mux.HandleFunc("GET /api/v1/top/{game}", s.api(0, s.top))
 	mux.HandleFunc("GET /api/v1/me/rating.png", s.api(0, s.ratingChart))
 }

@@ -117,7 +117,7 @@ func TestRatingChartAPI(t *testing.T) {
 	var created struct{ ID int64 }
 	ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "chess", "control": "corr1d"}, http.StatusCreated, &created)
 	boris.must(t, "POST", "/api/v1/games", map[string]string{"variant": "chess", "control": "corr1d"}, http.StatusCreated, &created)
-	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", created.ID), nil, http.StatusOK, nil)
+	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", created.ID), map[string]any{"ply": 0}, http.StatusOK, nil)
 	code, hdr, data := ann.call(t, "GET", "/api/v1/me/rating.png", nil)
 	if code != http.StatusOK || hdr.Get("Content-Type") != "image/png" || hdr.Get("ETag") == "" {
 		t.Fatalf("the chart: %d %v", code, hdr)

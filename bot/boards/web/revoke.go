@@ -6,19 +6,22 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # Streams end with their credentials
 //
 // An event stream is opened with a grant: the session or the API token that opened it, and, for
-// a caller who plays no seat, the players' permission to watch (the spectators switch). When a
+// a caller who plays no seat, the players' permission to watch (the spectators switch). A
+// tournament's stream is granted by the session or token alone (guardCredentials). When a
 // grant ends (a logout, /logout/all, /token revoke, the switch turned off, or the same done by
 // SQL), its streams end within moments in every process, and their slots (Config.Streams) are
 // free again:
@@ -166,6 +169,37 @@ func (h *Hub) recheck(ctx context.Context, conn *pgx.Conn) error {
 		})
 	}
 	return nil
+}
+
+// guardCredentials registers, for a stream that watches no board (a tournament's), the session
+// or the API token of c, and checks that it still holds: revoked is closed when it ends. A
+// caller without either gets a channel that never closes. Without Guards (Config.Events is not
+// a Hub) the stream is not guarded.
+func (s *Server) guardCredentials(ctx context.Context, c *caller) (revoked <-chan struct{}, release func(), err error) {
+	guards, ok := s.cfg.Events.(Guards)
+	if !ok || c.secret == "" && c.token == 0 {
+		return nil, func() {}, nil
+	}
+	g := Grant{Token: c.token}
+	if c.secret != "" {
+		g.Session = botpg.SecretHash(c.secret)
+	}
+	revoked, release = guards.Guard(g)
+	var live bool
+	err = s.read(ctx, func(ctx context.Context, db pgxTx) error {
+		var err error
+		live, err = granted(ctx, db, g)
+		return err
+	})
+	switch {
+	case err != nil:
+		release()
+		return nil, nil, err
+	case !live:
+		release()
+		return nil, nil, apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot.")
+	}
+	return revoked, release, nil
 }
 
 // granted reports whether a grant still holds: its session is there, its token not revoked, and

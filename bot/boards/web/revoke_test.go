@@ -7,13 +7,17 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
+	"github.com/questbot/questbot/sessions/tournament"
 )
 
 // watched is an open event stream: ended is closed when the server ends it; events receives
@@ -27,9 +31,16 @@ type watched struct {
 // and reads its first event. The stream is hung up when the test ends.
 func (c *client) watch(t *testing.T, base string, id int64) *watched {
 	t.Helper()
+	return c.watchPath(t, base+fmt.Sprintf("/api/v1/games/%d/events", id))
+}
+
+// watchPath opens the event stream at address with the client's credentials and reads its
+// first event. The stream is hung up when the test ends.
+func (c *client) watchPath(t *testing.T, address string) *watched {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/api/v1/games/%d/events", base, id), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, address, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +59,7 @@ func (c *client) watch(t *testing.T, base string, id int64) *watched {
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		t.Fatalf("events of game %d: %s", id, resp.Status)
+		t.Fatalf("events at %s: %s", address, resp.Status)
 	}
 	sc := bufio.NewScanner(resp.Body)
 	for sc.Scan() && !strings.HasPrefix(sc.Text(), "data: ") {
@@ -172,4 +183,81 @@ func TestStreamsEndWithCredentials(t *testing.T) {
 	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", g.ID), map[string]any{"allow": true}, http.StatusOK, nil)
 	anon.watch(t, other.URL, g.ID)
 	anon.watch(t, other.URL, g.ID)
+}
+
+// Ensure a tournament's event streams end with their credentials, as the games' do: a
+// session's at its logout (not the user's other session's), an API token's at /token revoke;
+// a stream opened without logging in goes on.
+func TestTournamentStreamsEndWithCredentials(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	tournaments := web.NewTournamentHub(e.Pool, e.Log())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); tournaments.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	e.cfg.Tournaments, e.cfg.TournamentEvents = e.app.Tournaments, tournaments
+	e.serve()
+	wait.For(t, bottest.Timeout, "the hub to listen", e.hub.Listening)
+
+	ann := e.login(t, 1, "Ann")
+	ann2 := e.login(t, 1, "Ann")
+	e.login(t, 2, "Boris")
+	e.Exec(t, `UPDATE users SET is_admin = true WHERE id = 2`)
+	after := e.LastID(2)
+	e.Send(t, 2, "/token 1 watcher")
+	m := e.text(t, 2, after, "API token #")
+	prog := &client{e: e, token: regexp.MustCompile(`qbt_[A-Za-z0-9_-]{43}`).FindString(m.Text)}
+	tokenID := regexp.MustCompile(`#(\d+)`).FindStringSubmatch(m.Text)[1]
+	var tt *tournament.Tournament
+	if err := e.proc.Transport.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		tt, err = e.app.Tournaments.Create(ctx, tx, boards.Player{Service: e.service, User: 2}, true,
+			boards.TournamentSpec{Variant: "russian", Control: "5+3", System: tournament.RoundRobinSystem,
+				StartsAt: e.clock.now().Add(time.Hour)})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	address := fmt.Sprintf("%s/api/v1/tournaments/%d/events", e.srv.URL, tt.ID)
+	// lives checks that a stream still delivers: a change of the tournament reaches it.
+	lives := func(what string, w *watched) {
+		t.Helper()
+		for len(w.events) > 0 {
+			<-w.events
+		}
+		e.Exec(t, `SELECT pg_notify('`+web.TournamentChannel+`', $1)`, strconv.FormatInt(tt.ID, 10))
+		select {
+		case <-w.events:
+		case <-w.ended:
+			t.Fatalf("%s: the stream ended", what)
+		case <-time.After(bottest.Timeout):
+			t.Fatalf("%s: the stream delivers nothing", what)
+		}
+	}
+	// ended waits for a stream to end, with a bound that only limits a hang.
+	ended := func(what string, w *watched) {
+		t.Helper()
+		at := time.Now()
+		select {
+		case <-w.ended:
+			t.Logf("%s: the stream ended %v after the change", what, time.Since(at).Round(time.Millisecond))
+		case <-time.After(bottest.Timeout):
+			t.Fatalf("%s: the stream is still open", what)
+		}
+	}
+
+	s1, s2, s3, s4 := ann.watchPath(t, address), ann2.watchPath(t, address), prog.watchPath(t, address),
+		(&client{e: e}).watchPath(t, address)
+	ann.must(t, "POST", "/logout", nil, http.StatusNoContent, nil)
+	ended("logout", s1)
+	lives("the other session at logout", s2)
+	after = e.LastID(2)
+	e.Send(t, 2, "/token revoke "+tokenID)
+	ended("token revoked", s3)
+	e.text(t, 2, after, "is revoked")
+	lives("the other session at the revocation", s2)
+	lives("someone not logged in", s4)
+	// A stream asked for with the logged-out session is refused.
+	ann.refused(t, "GET", fmt.Sprintf("/api/v1/tournaments/%d/events", tt.ID), nil, http.StatusUnauthorized, "unauthorized")
 }

@@ -2,11 +2,14 @@
 // view (bot/boards/telegram) is another: the board games played in the browser and by programs,
 // on the same boards as in Telegram, so a game may be played partly in each.
 //
-// Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, given by /web
+// Server.Handler serves, on the bot's HTTP server, the login links (/login/<ticket>, login.go: a
+// page that logs in by a POST, from this server's pages only; given by /web
 // in the bot: the Telegram view's command, which also issues API tokens with /token and revokes
 // those whose message could not be delivered), the login of the pages opened as Telegram Mini
 // Apps (POST /api/v1/miniapp/login, miniapp.go), /logout and /logout/all, the JSON API under
-// /api/v1/ (api.go), and the pages (Config.Pages: /games, /play/<id>, /static/). The tickets,
+// /api/v1/ (api.go), the tournaments' pages (/tournaments/<id>) and the pages (Config.Pages: /games,
+// /play/<id>, /top, /static/). Its routes are registered in one place, and Patterns lists them:
+// questbot serve mounts exactly those (Mount), so a route added here is served there. The tickets,
 // sessions and API tokens are kept by their store, botpg.Credentials; identity (who calls, by
 // session or token), the login's session cookie and CSRF are auth.go's; the rate limit, a token
 // bucket per user, limit.go's; the throttle of failed logins throttle.go's, per client address
@@ -23,7 +26,6 @@
 package web
 
 import (
-	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -95,6 +97,12 @@ type Config struct {
 	// is looked up. DefaultAuthFailures and DefaultAuthFailureEvery when 0.
 	AuthFailures     int
 	AuthFailureEvery time.Duration
+	// PictureRate and PictureBurst limit the fetches of the pictures of shared messages with
+	// their key (sharedpicture.go), per client address: pictures a second, and how many at
+	// once; DefaultPictureRate and DefaultPictureBurst when 0. A fetch over it is answered 429
+	// with Retry-After; the fetches without a key are counted by the rate limit (Rate).
+	PictureRate  float64
+	PictureBurst int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For or Forwarded header names
 	// the client (clientip.go); nobody else's is believed. Empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -104,6 +112,14 @@ type Config struct {
 const (
 	DefaultRate  = 10
 	DefaultBurst = 40
+)
+
+// The default limit of the keyed fetches of pictures, per address: 30 a second, 120 at once.
+// Telegram's servers fetch the picture of every inline game at each move from a few addresses;
+// a fetch costs a lookup and a copy from the pictures' cache.
+const (
+	DefaultPictureRate  = 30
+	DefaultPictureBurst = 120
 )
 
 // DefaultStreams is the default of Config.Streams: a user with many games open in tabs and on
@@ -132,6 +148,10 @@ type Server struct {
 	streams *streamCap
 	// health logs the database's outages (outage.go).
 	health *health
+	// pics are the encoded pictures (picturecache.go), and pictureLimit limits the keyed
+	// fetches of each client address.
+	pics         *pictureCache
+	pictureLimit *limiter
 }
 
 // New returns a server.
@@ -165,13 +185,39 @@ func New(cfg Config) *Server {
 		streams = DefaultStreams
 	}
 	s.streams = newStreamCap(streams)
+	s.pics = newPictureCache(PictureCacheBytes)
+	prate, pburst := cfg.PictureRate, cfg.PictureBurst
+	if prate <= 0 {
+		prate = DefaultPictureRate
+	}
+	if pburst <= 0 {
+		pburst = DefaultPictureBurst
+	}
+	s.pictureLimit = newLimiter(prate, pburst, s.now)
 	return s
 }
 
-// Handler serves /login/, /logout, /logout/all, /api/v1/ and the pages.
+// Handler serves /login/, /logout, /logout/all, /api/v1/, /tournaments/ and the pages: the
+// patterns of Patterns, registered once (route).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /login/{ticket}", s.login)
+	s.route(mux)
+	return mux
+}
+
+// router is where route registers the web view's patterns: the handler's own ServeMux, or the
+// record that Patterns reads.
+type router interface {
+	Handle(pattern string, h http.Handler)
+	HandleFunc(pattern string, h func(http.ResponseWriter, *http.Request))
+}
+
+// route registers every pattern of the web view on mux. Every call of the API is under
+// /api/v1/, whose catch-all answers an unknown call as JSON, so that a host which mounts these
+// patterns beside its own routes keeps every other path (the web chat's /api/... among them).
+func (s *Server) route(mux router) {
+	mux.HandleFunc("GET /login/{ticket}", s.loginPage)
+	mux.HandleFunc("POST /login/{ticket}", s.login)
 	mux.HandleFunc("POST /api/v1/miniapp/login", s.miniAppLogin)
 	mux.HandleFunc("POST /logout", s.logout)
 	mux.HandleFunc("POST /logout/all", s.logout)
@@ -187,61 +233,34 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle("GET /top", pages)
 	mux.Handle("GET /top/", pages)
 	mux.Handle("GET /static/", pages)
-	return mux
 }
 
-// refusedPage is the answer to a login link that does not work.
-const refusedPage = `<!doctype html>
-<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Login link refused</title></head>
-<body><h1>This login link does not work</h1>
-<p>It was used already, or it is older than ten minutes. Send <b>/web</b> to the bot again for a new one.</p>
-<hr><p>Эта ссылка для входа не действует: ею уже воспользовались или ей больше десяти минут. Отправьте боту <b>/web</b> ещё раз, чтобы получить новую.</p>
-</body></html>
-`
+// patternRecord is a router that keeps the patterns only.
+type patternRecord []string
 
-// login redeems a ticket: a session cookie, then the lobby.
-func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	if d := s.loginWait(r); d > 0 {
-		h.Set("Cache-Control", "no-store")
-		h.Set("Referrer-Policy", "no-referrer")
-		retryAfter(w, d)
-		http.Error(w, "Too many failed logins from your address; wait a moment and open the link again.", http.StatusTooManyRequests)
-		return
+func (p *patternRecord) Handle(pattern string, _ http.Handler) { *p = append(*p, pattern) }
+func (p *patternRecord) HandleFunc(pattern string, _ func(http.ResponseWriter, *http.Request)) {
+	*p = append(*p, pattern)
+}
+
+// Patterns returns the patterns Handler registers (http.ServeMux's syntax, e.g.
+// "GET /api/v1/games/{id}"), in the order it registers them. They are the one list of the web
+// view's routes: Mount puts them on a host's ServeMux, and a host's tests request each of them.
+func Patterns() []string {
+	var rec patternRecord
+	(&Server{}).route(&rec)
+	return rec
+}
+
+// Mount registers every pattern of Patterns on mux, served by h: a Server's Handler, or a
+// handler that passes requests to one made later (questbot serve opens its listener before
+// the database, and answers 503 until the game server runs). A request whose path is the web
+// view's but whose method none of its patterns serve goes to mux's other routes, as any path
+// the web view does not serve; under /api/v1/ the web view's catch-all answers every method.
+func Mount(mux *http.ServeMux, h http.Handler) {
+	for _, p := range Patterns() {
+		mux.Handle(p, h)
 	}
-	var secret string
-	err := s.write(r.Context(), func(ctx context.Context, db pgxTx) error {
-		var err error
-		secret, err = creds.RedeemTicket(ctx, db, r.PathValue("ticket"), s.now(), SessionIdle)
-		return err
-	})
-	h.Set("Cache-Control", "no-store")
-	// The address holds the ticket: it is never passed on to another site, and the page
-	// answered runs nothing.
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
-	if errors.Is(err, errRefused) {
-		s.loginFailed(r)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		w.WriteHeader(http.StatusForbidden)
-		w.Write([]byte(refusedPage))
-		return
-	}
-	if isOutage(err) {
-		s.health.refused(err)
-		retryAfter(w, outageRetry)
-		http.Error(w, "The server cannot reach its database just now; open the link again in a moment.", http.StatusServiceUnavailable)
-		return
-	}
-	if err != nil {
-		s.log.Error("A login failed", slog.Any("error", err))
-		http.Error(w, "The login failed; please try again.", http.StatusInternalServerError)
-		return
-	}
-	http.SetCookie(w, s.cookie(secret, int(SessionIdle/time.Second)))
-	http.Redirect(w, r, "/games", http.StatusSeeOther)
 }
 
 // cookie is the session cookie with a secret, kept for maxAge seconds (-1: deleted).
@@ -261,15 +280,15 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 		s.loginFailed(r)
 	}
 	if errors.Is(err, errRefused) || err == nil && (c.anonymous() || c.secret == "") {
-		writeError(w, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
+		writeError(w, r, apiErr(http.StatusUnauthorized, "unauthorized", "Log in with a link from /web in the bot."))
 		return
 	}
 	if err != nil {
-		s.fail(w, err)
+		s.fail(w, r, err)
 		return
 	}
 	if !checkCSRF(r, c) {
-		writeError(w, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
+		writeError(w, r, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
 		return
 	}
 	start := time.Now()
@@ -280,7 +299,7 @@ func (s *Server) logout(w http.ResponseWriter, r *http.Request) {
 	}
 	s.health.observe(start, err)
 	if err != nil {
-		s.fail(w, err)
+		s.fail(w, r, err)
 		return
 	}
 	http.SetCookie(w, s.cookie("", -1))

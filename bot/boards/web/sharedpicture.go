@@ -23,9 +23,11 @@ import (
 // addresses ending in .png give the PNG.
 //
 // Telegram fetches from few addresses, one picture per move of every inline game at once, so a
-// fetch with the right key is not counted by the rate limit (it reads one row and a file the
-// bot has drawn already); a fetch with a wrong key is, as every other picture is, so that keys
-// are not guessed at speed.
+// fetch with the right key is not counted by the rate limit of callers (it reads one row, and
+// the picture from the pictures' cache) but by a limit of its own per client address
+// (Config.PictureRate, PictureBurst), generous for Telegram and in the way of a loop that would
+// take the server's time from everyone; a fetch with a wrong key is counted by the rate limit,
+// as every other picture is, so that keys are not guessed at speed.
 
 // sharedPicture answers the picture of a board played in a shared message to whoever gives its
 // key.
@@ -48,11 +50,16 @@ func (s *Server) sharedPicture(w http.ResponseWriter, r *http.Request, c *caller
 		}
 		return missing()
 	}
+	if ok, wait := s.pictureLimit.allow(addrKey(s.clientAddr(r))); !ok {
+		e := apiErr(http.StatusTooManyRequests, "rate_limited", "Too many pictures fetched; slow down.")
+		e.retry = wait
+		return e
+	}
 	path, version, err := s.cfg.Boards.PictureFile(bd, 0)
 	if err != nil {
 		return err
 	}
-	return writePicture(w, r, path, version, "public")
+	return s.writePicture(w, r, path, version, "public")
 }
 
 // limited counts a request of c by the rate limit, as api does for the calls it limits: 429
@@ -73,5 +80,5 @@ func (s *Server) startPicture(w http.ResponseWriter, r *http.Request, c *caller)
 	if err != nil {
 		return err
 	}
-	return writePicture(w, r, path, version, "public")
+	return s.writePicture(w, r, path, version, "public")
 }

@@ -49,6 +49,33 @@ type swissPlayer struct {
 	program bool
 }
 
+// swissPairing is a pairing of the API with its players' user ids.
+type swissPairing struct {
+	Round        int
+	White, Black int64
+	Bye          bool
+	Game         int64
+}
+
+// byUsers gives the pairings of the API, which name the players by their numbers of the
+// standings (the players' names are all different), the players' user ids.
+func byUsers(ts web.TournamentState, players []swissPlayer) []swissPairing {
+	byName := map[string]int64{}
+	for _, p := range players {
+		byName[p.name] = p.id
+	}
+	number := map[int]int64{}
+	for _, s := range ts.Standings {
+		number[s.Player] = byName[s.Name]
+	}
+	user := func(n int) int64 { return number[n] }
+	out := make([]swissPairing, 0, len(ts.Pairings))
+	for _, p := range ts.Pairings {
+		out = append(out, swissPairing{Round: p.Round, White: user(p.White), Black: user(p.Black), Bye: p.Bye, Game: p.Game})
+	}
+	return out
+}
+
 // swissGame is a game the test played: its board, players, round and result, and when it ended.
 type swissGame struct {
 	round        int
@@ -240,9 +267,9 @@ func TestSwissInWebChat(t *testing.T) {
 			ts = state()
 			return ts.State == "running" && ts.Round == round
 		})
-		var games []web.PairingState
+		var games []swissPairing
 		var bye []int64
-		for _, p := range ts.Pairings {
+		for _, p := range byUsers(ts, players) {
 			switch {
 			case p.Round != round:
 			case p.Bye:
@@ -279,8 +306,8 @@ func TestSwissInWebChat(t *testing.T) {
 			wait.For(t, 30*time.Second, "the tournament over", func() bool { return state().State == "finished" })
 		}
 		ts = state()
-		var allByes []web.PairingState
-		for _, p := range ts.Pairings {
+		var allByes []swissPairing
+		for _, p := range byUsers(ts, players) {
 			if p.Bye {
 				allByes = append(allByes, p)
 			}
@@ -291,8 +318,9 @@ func TestSwissInWebChat(t *testing.T) {
 		}
 		for i, s := range ts.Standings {
 			w := want[i]
-			if s.User != w.user || s.Rank != w.rank || s.Score != float64(w.score)/2 || s.Buchholz != float64(w.buchholz)/2 ||
-				s.SB != float64(w.sb)/4 || s.Program != byID[s.User].program || s.Name != byID[s.User].name {
+			if s.Player < 1 || s.Player > len(players) || s.Rank != w.rank ||
+				s.Score != float64(w.score)/2 || s.Buchholz != float64(w.buchholz)/2 ||
+				s.SB != float64(w.sb)/4 || s.Program != byID[w.user].program || s.Name != byID[w.user].name {
 				t.Errorf("after round %d, line %d: %+v, want %+v", round, i+1, s, w)
 			}
 		}
@@ -449,7 +477,7 @@ func TestSwissInWebChat(t *testing.T) {
 		return m.Photo != "" && strings.HasPrefix(m.Text, caption)
 	})
 	last := history[dasha.id][len(history[dasha.id])-1]
-	line := fmt.Sprintf(texts.For("ru").Ratings.CaptionLine, "Шахматы", int(math.Round(last.Rating)), int(math.Round(last.RD)), len(history[dasha.id]), len(history[dasha.id]))
+	line := texts.For("ru").RatingLine("Шахматы", int(math.Round(last.Rating)), int(math.Round(last.RD)), len(history[dasha.id]), len(history[dasha.id]))
 	if data, _, _, ok := e.Emu.FileData(pic.Photo); !ok || !bytes.Equal(data, chart(dasha.id)) || !strings.Contains(pic.Text, line) {
 		t.Errorf("Dasha's /rating: %q (the picture %d bytes, found %v), want %q and the chart of her ratings", pic.Text, len(data), ok, line)
 	}
@@ -467,7 +495,7 @@ type swissMoves struct {
 // playSwissGame plays a game of a round to the result res: white opens with e2-e4 (a person
 // with the board's buttons, the program by the API); then the loser resigns, or black offers a
 // draw and white accepts, each a minute later on the clock.
-func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g web.PairingState, res tournament.Result) {
+func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g swissPairing, res tournament.Result) {
 	t.Helper()
 	heading := func(u int64) string {
 		return texts.For(m.byID[u].lang).Tournament().Heading(id, false, round, 3)
@@ -491,7 +519,7 @@ func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g w
 	wait.For(t, 30*time.Second, "white's first move", func() bool { return e.board(t, g.Game).Ply() == 1 })
 	m.tick(time.Minute)
 	resign := func(u int64) {
-		act(u, "/resign", nil, func(c *texts.Catalog) []string { return []string{c.Board.Resign, c.Board.ResignYes} })
+		act(u, "/resign", map[string]any{"ply": 1}, func(c *texts.Catalog) []string { return []string{c.Board.Resign, c.Board.ResignYes} })
 	}
 	switch res {
 	case tournament.WhiteWins:
@@ -499,9 +527,9 @@ func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g w
 	case tournament.BlackWins:
 		resign(g.White)
 	case tournament.Draw:
-		act(g.Black, "/draw", map[string]any{"action": "offer"}, func(c *texts.Catalog) []string { return []string{c.Board.OfferDraw} })
+		act(g.Black, "/draw", map[string]any{"action": "offer", "ply": 1}, func(c *texts.Catalog) []string { return []string{c.Board.OfferDraw} })
 		wait.For(t, 30*time.Second, "black's offer of a draw", func() bool { return e.board(t, g.Game).Offer != nil })
-		act(g.White, "/draw", map[string]any{"action": "accept"}, func(c *texts.Catalog) []string { return []string{c.Board.Accept} })
+		act(g.White, "/draw", map[string]any{"action": "accept", "ply": 1}, func(c *texts.Catalog) []string { return []string{c.Board.Accept} })
 	}
 	wait.For(t, 30*time.Second, fmt.Sprintf("game %d over", g.Game), func() bool {
 		return e.board(t, g.Game).Status == board.Finished
@@ -533,7 +561,7 @@ type swissLine struct {
 // Sonneborn–Berger those of the opponents beaten and half those drawn. The order is by score,
 // Buchholz, Sonneborn–Berger and wins (then the seed: every player is rated alike, so by id),
 // and players equal on all four share the rank.
-func reckonSwiss(players []swissPlayer, games []swissGame, byes []web.PairingState) []swissLine {
+func reckonSwiss(players []swissPlayer, games []swissGame, byes []swissPairing) []swissLine {
 	score := map[int64]int{}
 	for _, b := range byes {
 		score[b.White] += 2

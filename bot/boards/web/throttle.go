@@ -62,6 +62,6 @@ func (s *Server) throttled(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	retryAfter(w, d)
-	writeError(w, tooManyFailures())
+	writeError(w, r, tooManyFailures())
 	return true
 }

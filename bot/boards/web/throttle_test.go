@@ -2,7 +2,6 @@ package web_test
 
 import (
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -22,19 +21,7 @@ func (c *client) from(k, v string) *client {
 // open opens a login link with extra headers and returns the answer's status and Retry-After.
 func open(t *testing.T, link string, header http.Header) (int, string) {
 	t.Helper()
-	req, err := http.NewRequest("GET", link, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range header {
-		req.Header[k] = v
-	}
-	resp, err := noRedirect.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
+	resp := openLink(t, link, header)
 	return resp.StatusCode, resp.Header.Get("Retry-After")
 }
 

@@ -19,6 +19,8 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions/tournament"
 )
 
@@ -30,6 +32,12 @@ import (
 //     (TournamentState without standings and pairings).
 //   - GET /api/v1/tournaments/{id}: one tournament, with its standings (rank, score, tie-breaks,
 //     each player's game being played) and its pairings by round with their game ids; public.
+//     The standings name the players by their public names only (publicName: the first name,
+//     else the @username, else "#" and their number) and number them in the order they joined
+//     (player, from 1), which the pairings use; the caller's own line is marked me. No Telegram
+//     user id is in them. Tournament ids are sequential: a guessed one shows what the
+//     tournament's page shows anyone (those names, the scores, the game ids, and a game itself
+//     only when its players let anyone watch it), nothing private.
 //   - POST /api/v1/tournaments/{id}/join and /leave: the caller joins or leaves before the start
 //     (a program with its API token joins as a program: it is sent no standings in Telegram);
 //     409 conflict when the tournament has started, is full, or the caller is in already (not
@@ -37,7 +45,8 @@ import (
 //     games' calls (/api/v1/games/{id}/moves, ...).
 //   - GET /api/v1/tournaments/{id}/events: Server-Sent Events, an event (named "board", as the
 //     games' streams, its id the tournament's) each time the tournament, its players or its
-//     pairings change; the first asks for a fetch at once.
+//     pairings change; the first asks for a fetch at once. A stream opened with a session or a
+//     token ends with it (revoke.go), as a game's does.
 //
 // The page /tournaments/{id} shows the live standings and pairings: static/tournament.html, whose
 // script fetches the state and refetches on each event. The live updates come from a
@@ -77,8 +86,11 @@ type ArenaClockState struct {
 // StandingState is a player's line of the standings. Score, Buchholz and SB are in points (a
 // round robin, a Swiss); Points and Fire are an arena's.
 type StandingState struct {
-	Rank     int     `json:"rank"`
-	User     int64   `json:"user"`
+	Rank int `json:"rank"`
+	// Player is the player's number in the tournament, from 1 in the order they joined; the
+	// pairings name the players by it. Me marks the caller's own line.
+	Player   int     `json:"player"`
+	Me       bool    `json:"me,omitempty"`
 	Name     string  `json:"name"`
 	Program  bool    `json:"program"`
 	Rating   float64 `json:"rating"`
@@ -95,12 +107,13 @@ type StandingState struct {
 	Game int64 `json:"game,omitempty"`
 }
 
-// PairingState is a game of a round: white and black (0 and Bye for a bye), the result ("1-0",
-// "½-½", "0-1", "" while played) and its game.
+// PairingState is a game of a round: white and black by their numbers of the standings
+// (StandingState.Player; black 0 and Bye for a bye), the result ("1-0", "½-½", "0-1", "" while
+// played) and its game.
 type PairingState struct {
 	Round  int    `json:"round"`
-	White  int64  `json:"white"`
-	Black  int64  `json:"black,omitempty"`
+	White  int    `json:"white"`
+	Black  int    `json:"black,omitempty"`
 	Bye    bool   `json:"bye,omitempty"`
 	Result string `json:"result"`
 	Game   int64  `json:"game,omitempty"`
@@ -110,7 +123,7 @@ type PairingState struct {
 var resultNames = map[tournament.Result]string{tournament.WhiteWins: "1-0", tournament.Draw: "½-½", tournament.BlackWins: "0-1"}
 
 // routeTournaments adds the tournaments' calls and page to mux.
-func (s *Server) routeTournaments(mux *http.ServeMux) {
+func (s *Server) routeTournaments(mux router) {
 	mux.HandleFunc("GET /api/v1/tournaments", s.api(0, s.tournaments))
 	mux.HandleFunc("GET /api/v1/tournaments/{id}", s.api(public, s.tournament))
 	mux.HandleFunc("POST /api/v1/tournaments/{id}/join", s.api(0, s.tournamentEntry(true)))
@@ -121,7 +134,7 @@ func (s *Server) routeTournaments(mux *http.ServeMux) {
 
 // noTournament is the answer to a tournament that does not exist (or is another bot's).
 func noTournament() *apiError {
-	return apiErr(http.StatusNotFound, "not_found", "No such tournament.")
+	return apiWords(http.StatusNotFound, "not_found", func(c *texts.Catalog) string { return c.Web.NoTournament })
 }
 
 // tournamentRefusal turns the tournaments' refusals into answers; other errors are mapErr's.
@@ -245,16 +258,17 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 		}
 		ts = s.tournamentState(tab, c)
 		arena := tab.Tournament.System == tournament.Arena
+		number := map[int64]int{}
+		for i, e := range tab.Entrants {
+			number[e.User] = i + 1
+		}
 		for _, row := range tab.Rows {
-			name := fmt.Sprintf("#%d", row.User)
 			p, err := s.cfg.Boards.Profile(ctx, db, row.User)
 			if err != nil {
 				return err
 			}
-			if p != nil && strings.TrimSpace(p.FirstName) != "" {
-				name = p.FirstName
-			}
-			line := StandingState{Rank: row.Rank, User: row.User, Name: name, Program: row.Program, Rating: row.Rating,
+			line := StandingState{Rank: row.Rank, Player: number[row.User], Me: !c.anonymous() && row.User == c.user,
+				Name: publicName(p, number[row.User]), Program: row.Program, Rating: row.Rating,
 				Wins: row.Wins, Draws: row.Draws, Losses: row.Losses, Byes: row.Byes, Game: row.Board}
 			if arena {
 				line.Points, line.Fire = row.Points, row.Fire
@@ -265,7 +279,7 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 			ts.Standings = append(ts.Standings, line)
 		}
 		for _, p := range tab.Pairings {
-			ts.Pairings = append(ts.Pairings, PairingState{Round: p.Round, White: p.White, Black: p.Black, Bye: p.Bye(),
+			ts.Pairings = append(ts.Pairings, PairingState{Round: p.Round, White: number[p.White], Black: number[p.Black], Bye: p.Bye(),
 				Result: resultNames[p.Result], Game: p.Board})
 		}
 		return nil
@@ -274,6 +288,19 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 		return nil, err
 	}
 	return &ts, nil
+}
+
+// publicName is how the public standings name a player: their first name, else their
+// @username (both shown to anyone by Telegram), else "#" and their number in the tournament;
+// never their Telegram id.
+func publicName(p *botpg.Profile, number int) string {
+	switch {
+	case p != nil && strings.TrimSpace(p.FirstName) != "":
+		return p.FirstName
+	case p != nil && p.Username != "":
+		return "@" + p.Username
+	}
+	return fmt.Sprintf("#%d", number)
 }
 
 // tournamentEntry is POST /api/v1/tournaments/{id}/join (join set) and /leave: the caller's
@@ -318,12 +345,20 @@ func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request, c *cal
 	if s.cfg.TournamentEvents == nil {
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the page instead.")
 	}
+	// The stream of a caller logged in ends with the session or token it was opened with, as a
+	// game's (revoke.go): the boards' hub, which hears of the ends, guards it. The tournament
+	// is public, so its page opens the stream again without them.
+	revoked, release, err := s.guardCredentials(r.Context(), c)
+	if err != nil {
+		return err
+	}
+	defer release()
 	key := s.key(c, r)
 	if !s.streams.acquire(key) {
 		return apiErr(http.StatusTooManyRequests, "too_many_streams", "Too many live updates are open for you at once; close some pages.")
 	}
 	defer s.streams.release(key)
-	serveEvents(w, r, s.cfg.TournamentEvents, id, PingInterval, nil)
+	serveEvents(w, r, s.cfg.TournamentEvents, id, PingInterval, revoked)
 	return nil
 }
 

@@ -3,16 +3,22 @@ package web_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
+
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/sessions/tournament"
 )
 
@@ -130,7 +136,7 @@ func TestTournamentAPI(t *testing.T) {
 	}
 	game := ts.Pairings[0].Game
 	for _, s := range ts.Standings {
-		if s.Game != game || s.Program != (s.User == prog) {
+		if s.Game != game || s.Program != s.Me {
 			t.Fatalf("standing %+v, want game %d", s, game)
 		}
 	}
@@ -164,10 +170,10 @@ func TestTournamentAPI(t *testing.T) {
 		t.Fatalf("after the program's move: ply %d, want %d", st.Ply, ply+1)
 	}
 	// It resigns: the tournament is over, and anyone may read it.
-	p.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", game), nil, http.StatusOK, nil)
+	p.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", game), map[string]any{"ply": st.Ply}, http.StatusOK, nil)
 	var final web.TournamentState
 	(&client{e: e}).must(t, "GET", path, nil, http.StatusOK, &final)
-	if final.State != "finished" || final.Standings[0].User != person || final.Standings[0].Score != 1 || final.Pairings[0].Result == "" {
+	if final.State != "finished" || final.Standings[0].Name != "Petra" || final.Standings[0].Me || final.Standings[0].Score != 1 || final.Pairings[0].Result == "" {
 		t.Fatalf("final: %+v", final)
 	}
 
@@ -175,5 +181,105 @@ func TestTournamentAPI(t *testing.T) {
 	code, h, body := (&client{e: e}).call(t, "GET", fmt.Sprintf("/tournaments/%d", tt.ID), nil)
 	if code != http.StatusOK || !strings.Contains(string(body), "/static/tournament.js?v=") || h.Get("Content-Security-Policy") == "" {
 		t.Fatalf("page: %d %v %s", code, h, body)
+	}
+}
+
+// Ensure a tournament's standings show public names and no Telegram id: read by someone not
+// logged in (who may guess a tournament's id), the answer holds none of the players' ids,
+// names them by first name, else @username, else their number, and its pairings refer to the
+// players by their numbers of the standings; a player logged in has their own line marked.
+func TestTournamentStandingsPrivate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	e.cfg.Tournaments = e.app.Tournaments
+	e.serve()
+	const ann, bob, nameless int64 = 731000111, 731000222, 731000333
+	e.User(ann, "Ann", "en")
+	e.Bot.AddUser(tgbotapi.User{ID: bob, UserName: "bobby", LanguageCode: "en"})
+	e.User(nameless, "", "en")
+	for _, u := range []int64{ann, bob, nameless} {
+		after := e.LastID(u)
+		e.Send(t, u, "/start")
+		e.WaitMessage(t, u, after, "the greeting", func(tgemu.Message) bool { return true })
+	}
+	do := func(fn func(ctx context.Context, tx bot.Tx) error) {
+		t.Helper()
+		if err := e.proc.Transport.Do(context.Background(), e.service, fn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var tt *tournament.Tournament
+	do(func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		tt, err = e.app.Tournaments.Create(ctx, tx, boards.Player{Service: e.service, User: ann}, true,
+			boards.TournamentSpec{Variant: "russian", Control: "5+3", System: tournament.RoundRobinSystem,
+				StartsAt: e.clock.now().Add(time.Minute)})
+		return err
+	})
+	for _, u := range []int64{ann, bob, nameless} {
+		do(func(ctx context.Context, tx bot.Tx) error {
+			return e.app.Tournaments.Join(ctx, tx, boards.Player{Service: e.service, User: u}, tt.ID, false)
+		})
+	}
+	e.clock.advance(2 * time.Minute)
+	if err := e.app.Tournaments.Tournaments(context.Background(), e.proc.Transport); err != nil {
+		t.Fatal(err)
+	}
+	path := fmt.Sprintf("/api/v1/tournaments/%d", tt.ID)
+	code, _, body := (&client{e: e}).call(t, "GET", path, nil)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", path, code, body)
+	}
+	for _, u := range []int64{ann, bob, nameless} {
+		if strings.Contains(string(body), strconv.FormatInt(u, 10)) {
+			t.Errorf("the standings hold user %d's Telegram id:\n%s", u, body)
+		}
+	}
+	if strings.Contains(string(body), `"user"`) {
+		t.Errorf("the standings have a user field:\n%s", body)
+	}
+	var ts web.TournamentState
+	if err := json.Unmarshal(body, &ts); err != nil {
+		t.Fatal(err)
+	}
+	if ts.State != "running" || len(ts.Standings) != 3 || len(ts.Pairings) == 0 {
+		t.Fatalf("the tournament: %+v", ts)
+	}
+	names := map[int]string{}
+	for _, s := range ts.Standings {
+		names[s.Player] = s.Name
+		if s.Me {
+			t.Errorf("someone not logged in has a line of their own: %+v", s)
+		}
+	}
+	// Numbered in the order they joined.
+	if want := map[int]string{1: "Ann", 2: "@bobby", 3: "#3"}; !maps.Equal(names, want) {
+		t.Errorf("the players' names by number: %v, want %v", names, want)
+	}
+	for _, p := range ts.Pairings {
+		if names[p.White] == "" || !p.Bye && names[p.Black] == "" {
+			t.Errorf("a pairing names a player the standings do not: %+v", p)
+		}
+		if p.Bye || p.Game == 0 {
+			continue
+		}
+		joined := []int64{ann, bob, nameless}
+		if bd := e.board(t, p.Game); bd.Seats[0].User != joined[p.White-1] || bd.Seats[1].User != joined[p.Black-1] {
+			t.Errorf("pairing %+v is not game %d's seats %+v", p, p.Game, bd.Seats)
+		}
+	}
+	// Bob, logged in, finds his own line.
+	resp := redeem(t, e.link(t, bob))
+	bobby := &client{e: e}
+	for _, ck := range resp.Cookies() {
+		if ck.Name == web.CookieName {
+			bobby.cookie = ck.Value
+		}
+	}
+	bobby.must(t, "GET", path, nil, http.StatusOK, &ts)
+	for _, s := range ts.Standings {
+		if s.Me != (s.Name == "@bobby") {
+			t.Errorf("Bob's view of the standings: %+v", s)
+		}
 	}
 }

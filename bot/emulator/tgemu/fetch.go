@@ -4,6 +4,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"path"
 	"strings"
 	"time"
@@ -20,6 +22,16 @@ import (
 // web chat shows it. Like Telegram, the emulator keeps what it fetched by URL and never fetches
 // the same URL again for the bot: an address whose content changes shows its first content, so
 // a bot must change the address with the picture.
+//
+// Telegram fetches from the internet, so an address only this machine or a private network
+// reaches (a loopback, private, link-local or unspecified IP address, or the name localhost)
+// is one it refuses before fetching anything: a photo result of answerInlineQuery with
+// "WEBDOCUMENT_URL_INVALID" (what the Bot API answers a loopback photo_url), and the media of an
+// edit with "wrong file identifier/HTTP URL specified". The emulator runs on the bot's machine
+// and could fetch such an address, which would hide that the bot gives Telegram one; so it
+// refuses them too, but those under Options.LocalURL (and AllowLocal): the address the operator
+// set as PUBLIC_URL for a trial on one machine. Other names are taken as public: the emulator
+// resolves no names to decide.
 
 // maxURLPhotoSize is the largest photo Telegram takes by URL.
 const maxURLPhotoSize = 5 << 20
@@ -29,6 +41,43 @@ const fetchTimeout = 10 * time.Second
 
 // fetchClient fetches the photos given by URL.
 var fetchClient = &http.Client{Timeout: fetchTimeout}
+
+// AllowLocal lets the emulator fetch photos from the addresses under prefix although they are
+// on this machine or a private network, as Options.LocalURL does.
+func (s *Server) AllowLocal(prefix string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.local = append(s.local, prefix)
+}
+
+// unreachable reports whether Telegram could not fetch u: its host is local or private (see
+// above) and no allowed prefix (Options.LocalURL, AllowLocal) covers it.
+func (s *Server) unreachable(u string) bool {
+	pu, err := url.Parse(u)
+	if err != nil {
+		return true
+	}
+	host := strings.ToLower(strings.TrimSuffix(pu.Hostname(), "."))
+	if host != "localhost" && !strings.HasSuffix(host, ".localhost") {
+		ip, err := netip.ParseAddr(host)
+		if err != nil {
+			return false // a name: taken as public
+		}
+		ip = ip.Unmap()
+		if !ip.IsLoopback() && !ip.IsPrivate() && !ip.IsLinkLocalUnicast() && !ip.IsUnspecified() {
+			return false
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, prefix := range s.local {
+		prefix = strings.TrimRight(prefix, "/")
+		if u == prefix || strings.HasPrefix(u, prefix+"/") || strings.HasPrefix(u, prefix+"?") {
+			return false
+		}
+	}
+	return true
+}
 
 // fetchPhoto fetches the photo at u and checks it as Telegram does.
 func fetchPhoto(u string) (*prepared, *apiError) {
@@ -64,6 +113,9 @@ func (b *Bot) photoFromURL(u string) (*file, *apiError) {
 	b.mu.Unlock()
 	if f != nil {
 		return f, nil
+	}
+	if b.srv.unreachable(u) {
+		return nil, badRequest("wrong file identifier/HTTP URL specified")
 	}
 	pr, e := fetchPhoto(u)
 	if e != nil {

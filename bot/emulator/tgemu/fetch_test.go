@@ -66,6 +66,7 @@ func TestPhotoByURL(t *testing.T) {
 	srv := httptest.NewServer(emu)
 	defer srv.Close()
 	pics := photoSite(t)
+	emu.AllowLocal(pics.URL) // the picture site is on this machine, as a local trial's PUBLIC_URL
 	kb := `{"inline_keyboard":[[{"text":"Join","callback_data":"gi:j"}]]}`
 	sent := message(t)(multipartCall(t, srv, "1:T", "sendPhoto", map[string]string{"chat_id": "7"},
 		map[string][]byte{"photo": pngOf(t, 20, 20, color.White)}))
@@ -172,5 +173,73 @@ func TestPhotoByURL(t *testing.T) {
 	second, _ := b.InlineMessage(inlineID)
 	if second.Photo != first.Photo || second.Text != "second" || pics.fetches.Load() != 1 {
 		t.Errorf("a URL fetched %d times; photos %q then %q", pics.fetches.Load(), first.Photo, second.Photo)
+	}
+}
+
+// Ensure an address Telegram cannot reach is refused as Telegram refuses it, though the emulator
+// could fetch it: a photo result on a loopback, private or link-local address, or named
+// localhost, with WEBDOCUMENT_URL_INVALID, and the same address as the media of an inline
+// message's edit with "wrong file identifier/HTTP URL specified", nothing fetched or changed;
+// the address of Options.LocalURL (a local trial's PUBLIC_URL) is fetched, in both.
+func TestPhotoURLOnLocalAddress(t *testing.T) {
+	t.Parallel()
+	pics := photoSite(t)
+	for _, allowed := range []bool{false, true} {
+		opts := Options{}
+		if allowed {
+			opts.LocalURL = pics.URL
+		}
+		emu := New(opts)
+		b := emu.AddBot("1:T", "questbot")
+		b.AddUser(tgbotapi.User{ID: 7, FirstName: "Ann"})
+		srv := httptest.NewServer(emu)
+		defer srv.Close()
+		photo := func(id, u string) string {
+			return `[{"type":"photo","id":"` + id + `","photo_url":"` + u + `","thumbnail_url":"` + u +
+				`","caption":"x","reply_markup":{"inline_keyboard":[[{"text":"Join","callback_data":"j"}]]}}]`
+		}
+		answer := func(u string) (int, tgbotapi.APIResponse) {
+			qid, err := b.InlineQuery(7, 7, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return call(t, srv, "1:T", "answerInlineQuery", url.Values{"inline_query_id": {qid}, "results": {photo("p", u)}})
+		}
+		_, port, _ := strings.Cut(strings.TrimPrefix(pics.URL, "http://"), ":")
+		for _, u := range []string{"http://localhost:" + port + "/a.png", "http://[::1]:" + port + "/a.png",
+			"http://10.1.2.3/a.png", "http://192.168.0.5:8080/a.png", "https://172.16.0.1/a.png", "http://169.254.1.1/a.png",
+			"http://0.0.0.0:" + port + "/a.png"} {
+			code, resp := answer(u)
+			wantError(t, u, code, resp, "WEBDOCUMENT_URL_INVALID")
+		}
+		code, resp := answer(pics.URL + "/a.png")
+		if !allowed {
+			wantError(t, "the loopback site", code, resp, "WEBDOCUMENT_URL_INVALID")
+		} else if code != 200 {
+			t.Fatalf("the allowed site: %d %s", code, resp.Description)
+		}
+
+		// An inline message to edit: a text result chosen.
+		qid, _ := b.InlineQuery(7, 7, "")
+		if code, resp := call(t, srv, "1:T", "answerInlineQuery", url.Values{"inline_query_id": {qid}, "results": {
+			`[{"type":"article","id":"a","title":"t","input_message_content":{"message_text":"x"},` +
+				`"reply_markup":{"inline_keyboard":[[{"text":"Join","callback_data":"j"}]]}}]`}}); code != 200 {
+			t.Fatalf("the text answer: %d %s", code, resp.Description)
+		}
+		inlineID, _, err := b.ChooseInlineResult(qid, "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, resp = call(t, srv, "1:T", "editMessageMedia", url.Values{"inline_message_id": {inlineID},
+			"media": {`{"type":"photo","media":"` + pics.URL + `/b.png","caption":"y"}`}})
+		m, _ := b.InlineMessage(inlineID)
+		if !allowed {
+			wantError(t, "the edit to the loopback site", code, resp, "wrong file identifier/HTTP URL specified")
+			if m.Photo != "" || m.Text != "x" {
+				t.Errorf("a refused edit changed the message: %+v", m)
+			}
+		} else if code != 200 || m.PhotoURL != pics.URL+"/b.png" {
+			t.Errorf("the edit to the allowed site: %d %s; %+v", code, resp.Description, m)
+		}
 	}
 }

@@ -34,8 +34,11 @@ type inlineQuery struct {
 	user     int64
 	chat     int64
 	query    string
+	offset   string
 	answered bool
 	results  []InlineResult
+	// next is the answer's next_offset: "" when the user's client asks for no more.
+	next string
 }
 
 // InlineResult is a result of the bot's answer to an inline query, as the user's client lists it.
@@ -91,6 +94,38 @@ func (b *Bot) chatOfLocked(user, chat int64) (*tgbotapi.User, *chat, *tgbotapi.C
 func (b *Bot) InlineQuery(user, chat int64, query string) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	return b.inlineQueryLocked(user, chat, query, "")
+}
+
+// MoreInlineResults is the user scrolling to the end of the results of an inline query whose
+// answer gave a next_offset: the bot gets the same query again with that offset (its Offset).
+// It returns the new query's id, or an error when the answer offered no more.
+func (b *Bot) MoreInlineResults(queryID string) (string, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := b.inlineLocked().queries[queryID]
+	switch {
+	case q == nil:
+		return "", fmt.Errorf("tgemu: no inline query %q", queryID)
+	case !q.answered || q.next == "":
+		return "", fmt.Errorf("tgemu: the answer to inline query %q offers no more results", queryID)
+	}
+	return b.inlineQueryLocked(q.user, q.chat, q.query, q.next)
+}
+
+// InlineNextOffset returns the next_offset of the bot's answer to an inline query ("" for none)
+// and whether it answered.
+func (b *Bot) InlineNextOffset(queryID string) (string, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	q := b.inlineLocked().queries[queryID]
+	if q == nil || !q.answered {
+		return "", false
+	}
+	return q.next, true
+}
+
+func (b *Bot) inlineQueryLocked(user, chat int64, query, offset string) (string, error) {
 	u, _, apiChat, err := b.chatOfLocked(user, chat)
 	if err != nil {
 		return "", err
@@ -102,8 +137,8 @@ func (b *Bot) InlineQuery(user, chat int64, query string) (string, error) {
 	if apiChat.Type != "private" {
 		chatType = apiChat.Type
 	}
-	b.queueSavedLocked(tgbotapi.Update{InlineQuery: &tgbotapi.InlineQuery{ID: id, From: u, Query: query, ChatType: chatType}})
-	st.queries[id] = &inlineQuery{user: user, chat: chat, query: query}
+	b.queueSavedLocked(tgbotapi.Update{InlineQuery: &tgbotapi.InlineQuery{ID: id, From: u, Query: query, Offset: offset, ChatType: chatType}})
+	st.queries[id] = &inlineQuery{user: user, chat: chat, query: query, offset: offset}
 	return id, nil
 }
 
@@ -127,6 +162,9 @@ func (b *Bot) answerInlineQuery(p params) (any, *apiError) {
 	if len(raw) > 50 {
 		return nil, badRequest("RESULTS_TOO_MUCH")
 	}
+	if len(p.get("next_offset")) > 64 {
+		return nil, badRequest("NEXT_OFFSET_INVALID")
+	}
 	results := make([]InlineResult, 0, len(raw))
 	seen := map[string]bool{}
 	for _, r := range raw {
@@ -146,7 +184,7 @@ func (b *Bot) answerInlineQuery(p params) (any, *apiError) {
 	if q == nil || q.answered {
 		return nil, badRequest("query is too old and response timeout expired or query ID is invalid")
 	}
-	q.answered, q.results = true, results
+	q.answered, q.results, q.next = true, results, p.get("next_offset")
 	return true, nil
 }
 
@@ -199,6 +237,9 @@ func (b *Bot) parseInlineResult(r map[string]json.RawMessage) (InlineResult, *ap
 			}
 			if !webURL(str("thumbnail_url")) && !webURL(str("thumb_url")) {
 				return res, badRequest("THUMB_URL_INVALID")
+			}
+			if b.srv.unreachable(res.PhotoURL) || b.srv.unreachable(str("thumbnail_url")+str("thumb_url")) {
+				return res, badRequest("WEBDOCUMENT_URL_INVALID")
 			}
 		}
 		res.Text, res.ParseMode = str("caption"), str("parse_mode")
@@ -460,6 +501,18 @@ func (b *Bot) editInline(method string, p params) (any, *apiError) {
 // PressGroup is a member of a group pressing the button with this callback data under the bot's
 // message messageID of the group. It returns the callback query id.
 func (b *Bot) PressGroup(chat, user int64, messageID int, data string) (string, error) {
+	return b.pressGroup(chat, user, messageID, data, false)
+}
+
+// ForgeGroupPress is a member of a group whose client sends a press of the bot's message
+// messageID with any callback data, which Telegram's API lets a client do (its own apps send
+// only the data of the message's buttons): the bot gets the data as sent, with the message as
+// Telegram has it. It returns the callback query id.
+func (b *Bot) ForgeGroupPress(chat, user int64, messageID int, data string) (string, error) {
+	return b.pressGroup(chat, user, messageID, data, true)
+}
+
+func (b *Bot) pressGroup(chat, user int64, messageID int, data string, anyData bool) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	_, u, err := b.memberLocked(chat, user)
@@ -470,8 +523,11 @@ func (b *Bot) PressGroup(chat, user int64, messageID int, data string) (string, 
 	if m == nil || !m.FromBot {
 		return "", fmt.Errorf("tgemu: chat %d has no bot message %d", chat, messageID)
 	}
-	if !hasData(m, data) {
+	if !anyData && !hasData(m, data) {
 		return "", fmt.Errorf("tgemu: message %d has no button with data %q", messageID, data)
+	}
+	if len(data) == 0 || len(data) > 64 {
+		return "", fmt.Errorf("tgemu: callback data of %d bytes: Telegram takes 1 to 64", len(data))
 	}
 	seq := b.cbSeq + 1
 	id := fmt.Sprintf("%d%06d", b.me.ID, seq)

@@ -150,6 +150,7 @@ func TestInlineMode(t *testing.T) {
 
 	// A text message takes media as the Bot API allows: it becomes a photo captioned.
 	pics := photoSite(t)
+	emu.AllowLocal(pics.URL)
 	if code, resp = edit("editMessageMedia", url.Values{"media": {`{"type":"photo","media":"` + pics.URL + `/a.png","caption":"c"}`}}); code != 200 {
 		t.Fatalf("media for a text: %d %q", code, resp.Description)
 	}

@@ -53,6 +53,10 @@ type Options struct {
 	// time.Now unless set. A test that gives the bot's transport a clock it moves by hand gives
 	// the emulator the same one, so that both agree on how much time passed between two sends.
 	Now func() time.Time
+	// LocalURL is an address on this machine or a private network that the emulator fetches
+	// photos from although Telegram could not (fetch.go): the operator's PUBLIC_URL for a trial
+	// on one machine. Every address under it is allowed (AllowLocal adds more).
+	LocalURL string
 }
 
 // Server is the emulator. It is an http.Handler serving /bot<token>/<method> and the file
@@ -70,6 +74,9 @@ type Server struct {
 	// the bots read from it until AddBot claims them by their id.
 	state    *journal
 	restored map[int64]*Bot
+	// local are the addresses Telegram could not reach that the emulator fetches from anyway
+	// (Options.LocalURL, AllowLocal).
+	local []string
 }
 
 // New returns an emulator with no bots.
@@ -78,7 +85,11 @@ func New(opts Options) *Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Server{opts: opts, log: log, bots: map[string]*Bot{}, files: map[string]*file{}}
+	s := &Server{opts: opts, log: log, bots: map[string]*Bot{}, files: map[string]*file{}}
+	if opts.LocalURL != "" {
+		s.local = []string{opts.LocalURL}
+	}
+	return s
 }
 
 // AddBot registers a bot token and returns the bot. The bot's user id is the number before the

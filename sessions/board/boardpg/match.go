@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"time"
 
@@ -103,7 +104,25 @@ func (s *Store) RedeemInvite(ctx context.Context, code string, user int64, now t
 	if raw, err := base64.RawURLEncoding.DecodeString(code); err != nil || len(raw) != inviteBytes {
 		return nil, fmt.Errorf("redeem invite: %w: malformed code", board.ErrNotFound)
 	}
-	hash := inviteHash(code)
+	return s.redeemInvite(ctx, inviteHash(code), user, now)
+}
+
+// InviteDigest is the digest of an invite code as a view may keep it instead of the code (hex
+// of what the invite table stores): it redeems the invite only through RedeemInviteDigest, never
+// as a link's code, so a copy of the database gives no link away.
+func InviteDigest(code string) string { return hex.EncodeToString(inviteHash(code)) }
+
+// RedeemInviteDigest is RedeemInvite by the digest of the code (InviteDigest), with the same
+// errors; a digest that is no hex of a SHA-256 is board.ErrNotFound.
+func (s *Store) RedeemInviteDigest(ctx context.Context, digest string, user int64, now time.Time) (*board.Board, error) {
+	hash, err := hex.DecodeString(digest)
+	if err != nil || len(hash) != sha256.Size {
+		return nil, fmt.Errorf("redeem invite: %w: malformed digest", board.ErrNotFound)
+	}
+	return s.redeemInvite(ctx, hash, user, now)
+}
+
+func (s *Store) redeemInvite(ctx context.Context, hash []byte, user int64, now time.Time) (*board.Board, error) {
 	var id int64
 	var used, expired bool
 	if err := s.tx.QueryRow(ctx, lockInviteSQL, hash, now).Scan(&id, &used, &expired); err != nil {

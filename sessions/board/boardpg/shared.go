@@ -13,7 +13,8 @@ import (
 
 // Shared is the message a board is played in when a whole chat sees it (migration 027): an
 // inline message (InlineMessageID), or the bot's message in a group (Chat, and MessageID once
-// known; 0 before). Invite is the code the message's Join button redeems. Picture says that the
+// known; 0 before). Invite is the digest of the code of the invitation the message's Join button
+// redeems (InviteDigest, migration 035; never the code, which is a link's). Picture says that the
 // message is a photo, the board's picture captioned, rather than the board as text (migration
 // 030): chosen when the message is posted, and kept.
 type Shared struct {

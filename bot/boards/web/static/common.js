@@ -134,7 +134,8 @@ const QB = (() => {
   // api calls the JSON API and resolves to {ok, status, data} or {ok: false, status, error},
   // error being the API's {code, message, ...}; it never rejects.
   async function api(method, path, body) {
-    const opts = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+    // The server words the refusals a page shows as they are in the page's language.
+    const opts = { method, credentials: "same-origin", headers: { Accept: "application/json", "Accept-Language": lang } };
     if (method !== "GET") {
       opts.headers["X-CSRF-Token"] = csrf;
       if (body !== undefined) {

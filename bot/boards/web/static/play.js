@@ -19,6 +19,7 @@
   let fresh = [];       // plies shown as new: the opponent's moves not yet seen when they arrived
   let freshAt = -1;     // the ply at which fresh was taken
   let seenSent = 0;     // the highest ply reported seen
+  let resignPly = -1;   // the ply at which the resignation's question was asked
   let busy = false;     // a POST is under way: taps wait for its answer
   let fetching = false; // a GET of the state is under way
   let again = false;    // another GET is wanted when it ends
@@ -370,15 +371,22 @@
   function wire() {
     $("board").addEventListener("click", (ev) => tap(squareAt(ev.clientX, ev.clientY)));
     $("join").addEventListener("click", () => post("/join"));
-    $("undo").addEventListener("click", () => post("/undo"));
-    $("draw-offer").addEventListener("click", () => post("/draw", { action: "offer" }));
-    $("draw-accept").addEventListener("click", () => post("/draw", { action: "accept" }));
-    $("draw-decline").addEventListener("click", () => post("/draw", { action: "decline" }));
-    $("resign").addEventListener("click", () => { $("confirm").hidden = false; $("resign-no").focus(); });
+    // Each operation that depends on the position carries the ply it was decided on: the
+    // server refuses it as stale when the game has moved on since (a resignation too, at the
+    // ply its question was asked).
+    $("undo").addEventListener("click", () => post("/undo", { ply: state.ply }));
+    $("draw-offer").addEventListener("click", () => post("/draw", { action: "offer", ply: state.ply }));
+    $("draw-accept").addEventListener("click", () => post("/draw", { action: "accept", ply: state.ply }));
+    $("draw-decline").addEventListener("click", () => post("/draw", { action: "decline", ply: state.ply }));
+    $("resign").addEventListener("click", () => {
+      resignPly = state.ply;
+      $("confirm").hidden = false;
+      $("resign-no").focus();
+    });
     $("resign-no").addEventListener("click", () => { $("confirm").hidden = true; });
     $("resign-yes").addEventListener("click", async () => {
       $("confirm").hidden = true;
-      await post("/resign");
+      await post("/resign", { ply: resignPly });
     });
     $("spectators").addEventListener("change", async (ev) => {
       const want = ev.target.checked;

@@ -31,7 +31,7 @@
     const body = $("standings").tBodies[0];
     body.replaceChildren();
     for (const s of t.standings || []) {
-      names[s.user] = s.name;
+      names[s.player] = s.name;
       const tr = el("tr");
       tr.append(el("td", s.rank), el("td", s.name + (s.program ? " (program)" : "")),
         el("td", arena ? s.points : s.score),
