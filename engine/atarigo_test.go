@@ -165,6 +165,7 @@ func (g refGo) String() string {
 // and the positions they lead to are those of the reference generator;
 // and that a game ends exactly when a move captured.
 func TestAtariGoAgreesWithReference(t *testing.T) {
+	t.Parallel()
 	games := 200
 	if *deep {
 		games = 2000

@@ -243,6 +243,7 @@ func refFoxStrings(ms []refFoxMove) []string {
 // once; and that the game ends by the rules (too few geese, or the side
 // to move blocked).
 func TestFoxGeeseAgreesWithReference(t *testing.T) {
+	t.Parallel()
 	type config struct {
 		variant string
 		opts    refFoxOptions
