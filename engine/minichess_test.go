@@ -106,7 +106,8 @@ func refMini(b [5][5]int, side int) []string {
 // TestGardnerAgreesWithReference compares the engine's legal moves with
 // the reference generator at every position of random games.
 func TestGardnerAgreesWithReference(t *testing.T) {
-	games := 40
+	t.Parallel()
+	games := 200
 	if *deep {
 		games = 1000
 	}
