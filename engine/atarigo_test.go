@@ -190,14 +190,14 @@ func TestAtariGoAgreesWithReference(t *testing.T) {
 			// The position after every capture (rare) and after the move
 			// played.
 			k := rng.IntN(len(ms))
-			for i, m := range ms {
+			for j, m := range ms {
 				if m.Captures() == 0 {
 					continue
 				}
 				s := g.State()
 				g.r.apply(&s, &m.m)
-				if after := readRefGo(t, encodeGo(g.r, &s)); after != ref[i].after {
-					t.Fatalf("after %v, %v: engine %s, reference %s", g.History(), m, after, ref[i].after)
+				if after := readRefGo(t, encodeGo(g.r, &s)); after != ref[j].after {
+					t.Fatalf("after %v, %v: engine %s, reference %s", g.History(), m, after, ref[j].after)
 				}
 			}
 			m := ms[k]
