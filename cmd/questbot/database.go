@@ -121,20 +121,44 @@ func startEmbedded(ctx context.Context, cfg Config, lock *os.File, log *slog.Log
 func (e *embedded) watch(ctx context.Context, w watchOptions) error {
 	tick := time.NewTicker(w.Poll)
 	defer tick.Stop()
+	unsure := false // the last check could not tell
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
 		}
-		if e.cluster.Alive() {
+		switch st, err := e.cluster.Status(); st {
+		case pgcluster.StatusRunning:
+			unsure = false
+			continue
+		case pgcluster.StatusUnknown:
+			// Out of file descriptors, say: the server may well run, and starting a second one
+			// would only fail. Asked again at the next tick.
+			if !unsure {
+				e.log.Warn("Unable to tell whether the embedded PostgreSQL runs; it is left as it is", slog.Any("error", err))
+			}
+			unsure = true
 			continue
 		}
+		unsure = false
 		e.log.Error("The embedded PostgreSQL stopped; starting it again")
 		if err := e.restart(ctx, w); err != nil || ctx.Err() != nil {
 			return err
 		}
 	}
+}
+
+// transient reports whether err is a shortage of the process's or the system's resources (file
+// descriptors, processes, memory) rather than anything about the database: an attempt that
+// failed so is tried again without being counted.
+func transient(err error) bool {
+	for _, e := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.EAGAIN, syscall.ENOMEM} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // watchEmbedded watches emb in the background until ctx is done, and sends on lost the error of
@@ -163,19 +187,34 @@ func (s *Server) watchEmbedded(ctx context.Context, emb *embedded, lost chan<- e
 func (e *embedded) restart(ctx context.Context, w watchOptions) error {
 	wait := w.Backoff
 	var err error
-	for attempt := 1; attempt <= w.Attempts; attempt++ {
-		if err = e.cluster.Start(ctx); err == nil {
-			e.log.Info("Embedded PostgreSQL restarted", slog.Int("attempt", attempt))
+	for attempt := 1; attempt <= w.Attempts; {
+		// A server that runs on the files (one the check lost sight of) is watched, never
+		// started a second time.
+		var running bool
+		if running, err = e.cluster.Adopt(); running {
+			e.log.Warn("A PostgreSQL server runs on the embedded database's files; watching it")
 			return nil
+		}
+		if err == nil {
+			if err = e.cluster.Start(ctx); err == nil {
+				e.log.Info("Embedded PostgreSQL restarted", slog.Int("attempt", attempt))
+				return nil
+			}
 		}
 		if ctx.Err() != nil {
 			return nil
 		}
-		if attempt == w.Attempts {
-			break
+		if transient(err) {
+			e.log.Warn("Unable to restart the embedded PostgreSQL for want of resources; retrying (not counted)",
+				slog.Any("error", err), slog.Duration("retry_in", wait))
+		} else {
+			if attempt == w.Attempts {
+				break
+			}
+			e.log.Warn("Unable to restart the embedded PostgreSQL; retrying", slog.Any("error", err),
+				slog.Int("attempt", attempt), slog.Duration("retry_in", wait))
+			attempt++
 		}
-		e.log.Warn("Unable to restart the embedded PostgreSQL; retrying", slog.Any("error", err),
-			slog.Int("attempt", attempt), slog.Duration("retry_in", wait))
 		select {
 		case <-ctx.Done():
 			return nil
