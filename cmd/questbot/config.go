@@ -81,6 +81,12 @@ type Config struct {
 	// X-Forwarded-For or Forwarded header names the client (web.Config.TrustedProxies). Empty:
 	// the TCP peer is the client.
 	TrustedProxies []netip.Prefix
+	// MetricsToken, when set, is the bearer token GET /metrics asks for, from any address;
+	// empty: /metrics answers this machine only (metrics.go).
+	MetricsToken string
+	// HTTP are the timeouts and connection caps of the HTTP side (the HTTP_* settings; see
+	// httpserver.go).
+	HTTP HTTPLimits
 }
 
 // envDefaults are the variables, their defaults and a line of help each, in the order the README
@@ -106,6 +112,13 @@ var envDefaults = []struct{ name, def, help string }{
 	{"WEBHOOK_URL", "", "public https address Telegram posts updates to (webhook mode); empty: long polling"},
 	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
 	{"WEB_STREAMS_PER_USER", strconv.Itoa(web.DefaultStreams), "live update streams of the web game server one user or API token may hold open at once"},
+	{"METRICS_TOKEN", "", "bearer token GET /metrics asks for (16 characters or more); empty: /metrics answers this machine only"},
+	{"HTTP_MAX_CONNS", strconv.Itoa(defaultMaxConns), "most HTTP connections open at once (kept to half the open-file limit); more are refused at once"},
+	{"HTTP_MAX_CONNS_PER_ADDR", strconv.Itoa(defaultMaxConnsPerAddr), "most HTTP connections open at once from one client address (TRUSTED_PROXIES excepted)"},
+	{"HTTP_HEADER_TIMEOUT", defaultHeaderTimeout.String(), "time a client has to send a request's header"},
+	{"HTTP_READ_TIMEOUT", defaultReadTimeout.String(), "time a client has to send a whole request, body included"},
+	{"HTTP_WRITE_TIMEOUT", defaultWriteTimeout.String(), "time an answer has to be written (each flushed part of an event stream anew)"},
+	{"HTTP_IDLE_TIMEOUT", defaultIdleTimeout.String(), "time a kept-alive connection may stay idle"},
 	{"TRUSTED_PROXIES", "", "reverse proxies (CIDRs or addresses, separated by commas) whose X-Forwarded-For or Forwarded names the client; empty: none"},
 }
 
@@ -210,6 +223,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.TrustedProxies = proxies
 	}
+	if s := v["METRICS_TOKEN"]; s != "" {
+		if len(s) < 16 || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r > '~' }) {
+			return Config{}, fmt.Errorf("METRICS_TOKEN must be 16 or more printable ASCII characters without spaces (such as the output of openssl rand -hex 16)")
+		}
+		cfg.MetricsToken = s
+	}
+	http, err := httpLimits(v)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg.HTTP = http
 	if s := v["NEW_USERS_ARE_DEVELOPERS"]; s != "" {
 		on, err := strconv.ParseBool(s)
 		if err != nil {
@@ -218,6 +242,40 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		cfg.NewUsersDevelopers = &on
 	}
 	return cfg, nil
+}
+
+// httpLimits reads the HTTP_* settings.
+func httpLimits(v map[string]string) (HTTPLimits, error) {
+	var l HTTPLimits
+	for _, c := range []struct {
+		name string
+		to   *int
+	}{{"HTTP_MAX_CONNS", &l.MaxConns}, {"HTTP_MAX_CONNS_PER_ADDR", &l.MaxConnsPerAddr}} {
+		n, err := strconv.Atoi(v[c.name])
+		if err != nil || n < 1 {
+			return HTTPLimits{}, fmt.Errorf("%s must be a whole number of connections, 1 or more, not %q", c.name, v[c.name])
+		}
+		*c.to = n
+	}
+	if l.MaxConnsPerAddr > l.MaxConns {
+		l.MaxConnsPerAddr = l.MaxConns
+	}
+	for _, c := range []struct {
+		name string
+		to   *time.Duration
+	}{{"HTTP_HEADER_TIMEOUT", &l.HeaderTimeout}, {"HTTP_READ_TIMEOUT", &l.ReadTimeout},
+		{"HTTP_WRITE_TIMEOUT", &l.WriteTimeout}, {"HTTP_IDLE_TIMEOUT", &l.IdleTimeout}} {
+		d, err := time.ParseDuration(v[c.name])
+		if err != nil || d < 100*time.Millisecond || d > time.Hour {
+			return HTTPLimits{}, fmt.Errorf("%s must be a duration from 100ms to 1h, such as 30s, not %q", c.name, v[c.name])
+		}
+		*c.to = d
+	}
+	if l.HeaderTimeout > l.ReadTimeout {
+		return HTTPLimits{}, fmt.Errorf("HTTP_HEADER_TIMEOUT (%s) must not be longer than HTTP_READ_TIMEOUT (%s): the header is part of the request",
+			l.HeaderTimeout, l.ReadTimeout)
+	}
+	return l, nil
 }
 
 // publicURL validates PUBLIC_URL: an absolute http or https URL without a query or fragment; its

@@ -114,6 +114,8 @@ type Server struct {
 	// load check on a database that a real bot also uses never talks to Telegram. Its emulator
 	// keeps its chats in memory (see openEmulator).
 	emulatorOnly bool
+	// self carries the emulated bot's requests to its emulator, when BOT_TOKEN is unset.
+	self *selfListener
 }
 
 // emulatorToken makes the token of the emulated bot: random, so that nothing outside this
@@ -166,18 +168,35 @@ func (s *Server) Run(ctx context.Context) error {
 		// After the HTTP server's shutdown, deferred below: nothing calls the emulator then.
 		defer s.emu.Close()
 	}
+	limits := s.Config.HTTP.withDefaults()
+	files := fileLimit()
+	if m := effectiveMaxConns(limits.MaxConns, files); m != limits.MaxConns {
+		s.Log.Warn("HTTP_MAX_CONNS is lowered to half the open-file limit", slog.Int("configured", limits.MaxConns),
+			slog.Int("max_conns", m), slog.Int("file_limit", files))
+		limits.MaxConns = m
+	}
+	lim := newConnLimiter(limits.MaxConns, limits.MaxConnsPerAddr, s.Config.TrustedProxies)
+	if err := lim.Register(s.registry); err != nil {
+		return err
+	}
 	// The web chat's event streams never end by themselves: shutting down cancels them, so an
 	// open page does not hold the process for the whole shutdown timeout.
 	streams, endStreams := context.WithCancel(context.Background())
 	var silent silentConns
-	srv := &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return streams }, ConnState: silent.track}
+	srv := newHTTPServer(s.routes(), limits)
+	srv.BaseContext = func(net.Listener) context.Context { return streams }
+	srv.ConnState = silent.track
 	srv.RegisterOnShutdown(func() {
 		endStreams()
 		silent.close()
 	})
 	httpDone := make(chan error, 1)
-	go func() { httpDone <- srv.Serve(ln) }()
+	go func() { httpDone <- srv.Serve(&limitListener{Listener: ln, lim: lim}) }()
+	// The emulated bot reaches its emulator through connections of its own (selfListener).
+	if s.emu != nil {
+		s.self = newSelfListener()
+		go srv.Serve(s.self)
+	}
 	s.publicURL = s.Config.PublicURL
 	if s.publicURL == "" {
 		s.publicURL = "http://" + ln.Addr().String()
@@ -310,6 +329,12 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 		return
 	}
 	client := bot.NewHTTPClient()
+	if s.self != nil {
+		t := client.Transport.(*http.Transport).Clone()
+		t.DialContext = s.self.Dial
+		t.Proxy = nil
+		client = &http.Client{Transport: t}
+	}
 	var services []int
 	for _, token := range tokens {
 		for {
@@ -423,7 +448,7 @@ func (s *Server) configuredBots(ctx context.Context, pool *pgxpool.Pool) []strin
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", metricsAccess(promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}), s.Config.MetricsToken))
 	// The web game server: its login links, the JSON API and its pages.
 	for _, p := range []string{"/login/", "/logout", "/logout/all", "/api/v1/", "/games", "/play/", "/static/"} {
 		mux.HandleFunc(p, s.serveWeb)
