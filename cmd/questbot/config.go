@@ -1,15 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards/web"
@@ -188,7 +192,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.WebhookURL = hook
 	}
+	if err := checkConnString("DATABASE_URL", cfg.DatabaseURL); err != nil {
+		return Config{}, err
+	}
 	if s := v["DATABASE_SESSION_URL"]; s != "" {
+		if err := checkConnString("DATABASE_SESSION_URL", s); err != nil {
+			return Config{}, err
+		}
 		if cfg.DatabaseURL == "" {
 			return Config{}, fmt.Errorf("DATABASE_SESSION_URL needs DATABASE_URL: the embedded database has no PgBouncer in front of it")
 		}
@@ -276,6 +286,40 @@ func httpLimits(v map[string]string) (HTTPLimits, error) {
 			l.HeaderTimeout, l.ReadTimeout)
 	}
 	return l, nil
+}
+
+// checkConnString checks that the connection string s of variable name (empty is fine) is one
+// PostgreSQL can read: a URL (postgres://…) or keyword=value pairs. The string itself is not
+// repeated: it may hold a password. Whether its server answers is the start's to find.
+func checkConnString(name, s string) error {
+	if s == "" {
+		return nil
+	}
+	if _, err := pgconn.ParseConfig(s); err != nil {
+		reason := ""
+		var pe *pgconn.ParseConfigError
+		// The parser's reason, unless it quotes the string.
+		if errors.As(err, &pe) && errors.Unwrap(pe) != nil {
+			if r := errors.Unwrap(pe).Error(); !strings.Contains(r, s) && !strings.Contains(r, "@") {
+				reason = " (" + r + ")"
+			}
+		}
+		return fmt.Errorf("%s is not a PostgreSQL connection string%s: it must be a URL such as postgres://user:password@host:5432/questbot "+
+			"or keyword=value pairs such as \"host=/run/postgresql dbname=questbot\"", name, reason)
+	}
+	return nil
+}
+
+// checkPGBin checks, when the embedded database is to run (no DATABASE_URL), that PG_BIN holds
+// the PostgreSQL server programs.
+func checkPGBin(cfg Config) error {
+	if cfg.DatabaseURL != "" {
+		return nil
+	}
+	if _, err := pgcluster.New(pgcluster.Options{Bin: cfg.PGBin, Root: filepath.Join(cfg.DataDir, "postgres")}); errors.Is(err, pgcluster.ErrNoBinaries) {
+		return fmt.Errorf("PG_BIN: %w; or set DATABASE_URL to a PostgreSQL server of your own", err)
+	}
+	return nil
 }
 
 // publicURL validates PUBLIC_URL: an absolute http or https URL without a query or fragment; its

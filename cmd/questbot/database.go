@@ -59,9 +59,8 @@ func lockDataDir(dataDir string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The postgres user, when the server runs as that user, must be able to reach the folder.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("data folder: %w", err)
+	if err := makeDataDir(dir); err != nil {
+		return nil, err
 	}
 	lock, err := os.OpenFile(filepath.Join(dir, "questbot.lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
@@ -72,6 +71,23 @@ func lockDataDir(dataDir string) (*os.File, error) {
 		return nil, fmt.Errorf("%w: another questbot is running with DATA_DIR=%s; stop it first or set another DATA_DIR", ErrDataDirBusy, dir)
 	}
 	return lock, nil
+}
+
+// makeDataDir creates the data folder dir if it is missing, enterable by everybody (0755,
+// whatever the umask): the postgres user, when the embedded server runs as that user, must be
+// able to reach its files there, also on a later run after one that used DATA_DIR only for the
+// emulator. A folder that exists is left as it is.
+func makeDataDir(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	return nil
 }
 
 // startEmbedded takes over the lock of the data folder, creates the cluster on the first run,

@@ -48,13 +48,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	switch {
 	case err != nil:
-		fmt.Fprintf(stderr, "questbot serve: %v\n", err)
-		serveUsage(stderr)
-		return 2
+		return usageError(stderr, "serve", "%v", err)
 	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "questbot serve: unexpected argument %q\n", fs.Arg(0))
-		serveUsage(stderr)
-		return 2
+		return usageError(stderr, "serve", "unexpected argument %q", fs.Arg(0))
 	}
 	cfg, err := ConfigFromEnv(os.Getenv)
 	if err == nil {
@@ -62,6 +58,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if err == nil {
 		err = checkRole(cfg, role)
+	}
+	if err == nil {
+		err = checkPGBin(cfg)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot: %v\n", err)
