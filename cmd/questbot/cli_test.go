@@ -64,7 +64,7 @@ func TestCommandLineAnswers(t *testing.T) {
 		{args: []string{"serve", "extra"}, code: 2,
 			stderr: "questbot serve: unexpected argument \"extra\" (see questbot help serve)\n"},
 		{args: []string{"serve", "--role", "boss"}, code: 2,
-			stderr: "questbot serve: role must be all, poller or worker, not \"boss\" (see questbot help serve)\n"},
+			stderr: "questbot serve: --role must be all, poller or worker, not \"boss\" (see questbot help serve)\n"},
 		// strength: -elo is checked before anything is looked for or played, with -ladder too.
 		{args: []string{"strength", "-elo", "abc"}, code: 2,
 			stderr: "questbot strength: -elo must be Elo ratings (whole numbers such as 1350) separated by commas, not \"abc\" (see questbot help strength)\n"},

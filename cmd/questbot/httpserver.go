@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -17,8 +18,9 @@ import (
 
 // # The HTTP side's limits
 //
-// Every HTTP server the process runs is made by newHTTPServer, with these limits (the HTTP_*
-// settings), so that no client can hold the process's resources for ever or make it fail:
+// The HTTP servers of serve (and webload's own) are made by newHTTPServer, with these limits
+// (serve's HTTP_* settings), so that no client can hold the process's resources for ever or make
+// it fail:
 //
 //   - A client has HeaderTimeout to send a request's header, and ReadTimeout to send the whole
 //     request, body included (a slow upload is cut then).
@@ -261,8 +263,11 @@ func (l *connLimiter) release(key netip.Prefix, counted bool) {
 }
 
 // refusal is what a refused connection is told before it is closed.
-const refusal = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n" +
-	"Retry-After: 5\r\nConnection: close\r\nContent-Length: 42\r\n\r\nToo many connections; try again later.\r\n\r\n"
+var refusal = func() string {
+	const body = "Too many connections; try again later.\n"
+	return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 5\r\n" +
+		"Connection: close\r\nContent-Length: " + strconv.Itoa(len(body)) + "\r\n\r\n" + body
+}()
 
 // limitListener is a listener whose connections the limiter counts: one past a cap is refused
 // as soon as it is accepted.

@@ -15,6 +15,7 @@ import (
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
@@ -199,6 +200,60 @@ func TestServeConnectionCaps(t *testing.T) {
 		r.done <- err
 		t.Fatalf("serve stopped: %v", err)
 	default:
+	}
+}
+
+// Ensure a trusted proxy, whose connections carry many visitors, is held to the overall cap
+// only, while any other address meets the per-address cap; and that a refused connection is
+// told why.
+func TestServeConnectionCapsTrustedProxy(t *testing.T) {
+	t.Parallel()
+	cfg := testConfig(t)
+	cfg.DatabaseURL = pgtest.ConnString(t)
+	cfg.HTTP.MaxConns, cfg.HTTP.MaxConnsPerAddr = 40, 5
+	proxies, err := web.ParseProxies("127.0.0.7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.TrustedProxies = proxies
+	r := startServer(t, cfg)
+	waitHealthy(t, r, 60*time.Second)
+	var held []net.Conn
+	defer func() {
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	count := func(from string, n int) (ok int) {
+		for range n {
+			if c := holdConn(t, r.addr, from); c != nil {
+				held = append(held, c)
+				ok++
+			}
+		}
+		return ok
+	}
+	if ok := count("127.0.0.7", 20); ok != 20 {
+		t.Errorf("the trusted proxy holds %d connections of 20, want all", ok)
+	}
+	if ok := count("127.0.0.8", 10); ok != 5 {
+		t.Errorf("another address holds %d connections of 10, want the cap of 5", ok)
+	}
+	// The sixth of 127.0.0.8, read as it is answered.
+	c, err := (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.8")}}).Dial("tcp", r.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(time.Minute)) // bounds a hang only
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("the refused connection was told nothing: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusServiceUnavailable || string(body) != "Too many connections; try again later.\n" ||
+		resp.Header.Get("Retry-After") == "" {
+		t.Errorf("the refusal: %d %q, Retry-After %q", resp.StatusCode, body, resp.Header.Get("Retry-After"))
 	}
 }
 

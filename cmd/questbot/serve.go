@@ -44,7 +44,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	err := fs.Parse(args)
 	var role bot.Role
 	if err == nil {
-		role, err = bot.ParseRole(*roleName)
+		if role, err = bot.ParseRole(*roleName); err != nil {
+			err = fmt.Errorf("--%w", err) // "--role must be …"
+		}
 	}
 	switch {
 	case err != nil:
