@@ -1,15 +1,19 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
@@ -85,6 +89,12 @@ type Config struct {
 	// X-Forwarded-For or Forwarded header names the client (web.Config.TrustedProxies). Empty:
 	// the TCP peer is the client.
 	TrustedProxies []netip.Prefix
+	// MetricsToken, when set, is the bearer token GET /metrics asks for, from any address;
+	// empty: /metrics answers this machine only (metrics.go).
+	MetricsToken string
+	// HTTP are the timeouts and connection caps of the HTTP side (the HTTP_* settings; see
+	// httpserver.go).
+	HTTP HTTPLimits
 }
 
 // envDefaults are the variables, their defaults and a line of help each, in the order the README
@@ -111,6 +121,13 @@ var envDefaults = []struct{ name, def, help string }{
 	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
 	{"WEB_STREAMS_PER_USER", strconv.Itoa(web.DefaultStreams), "live update streams of the web game server one user or API token may hold open at once"},
 	{"BOARD_BOT_GAMES", strconv.Itoa(boards.DefaultBotGames), "games against the bot one player may have going at once"},
+	{"METRICS_TOKEN", "", "bearer token GET /metrics asks for (16 characters or more); empty: /metrics answers this machine only"},
+	{"HTTP_MAX_CONNS", strconv.Itoa(defaultMaxConns), "most HTTP connections open at once (kept to half the open-file limit); more are refused at once"},
+	{"HTTP_MAX_CONNS_PER_ADDR", strconv.Itoa(defaultMaxConnsPerAddr), "most HTTP connections open at once from one client address (TRUSTED_PROXIES excepted)"},
+	{"HTTP_HEADER_TIMEOUT", defaultHeaderTimeout.String(), "time a client has to send a request's header"},
+	{"HTTP_READ_TIMEOUT", defaultReadTimeout.String(), "time a client has to send a whole request, body included"},
+	{"HTTP_WRITE_TIMEOUT", defaultWriteTimeout.String(), "time an answer has to be written (each flushed part of an event stream anew)"},
+	{"HTTP_IDLE_TIMEOUT", defaultIdleTimeout.String(), "time a kept-alive connection may stay idle"},
 	{"TRUSTED_PROXIES", "", "reverse proxies (CIDRs or addresses, separated by commas) whose X-Forwarded-For or Forwarded names the client; empty: none"},
 }
 
@@ -180,7 +197,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.WebhookURL = hook
 	}
+	if err := checkConnString("DATABASE_URL", cfg.DatabaseURL); err != nil {
+		return Config{}, err
+	}
 	if s := v["DATABASE_SESSION_URL"]; s != "" {
+		if err := checkConnString("DATABASE_SESSION_URL", s); err != nil {
+			return Config{}, err
+		}
 		if cfg.DatabaseURL == "" {
 			return Config{}, fmt.Errorf("DATABASE_SESSION_URL needs DATABASE_URL: the embedded database has no PgBouncer in front of it")
 		}
@@ -220,6 +243,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.TrustedProxies = proxies
 	}
+	if s := v["METRICS_TOKEN"]; s != "" {
+		if len(s) < 16 || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r > '~' }) {
+			return Config{}, fmt.Errorf("METRICS_TOKEN must be 16 or more printable ASCII characters without spaces (such as the output of openssl rand -hex 16)")
+		}
+		cfg.MetricsToken = s
+	}
+	http, err := httpLimits(v)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg.HTTP = http
 	if s := v["NEW_USERS_ARE_DEVELOPERS"]; s != "" {
 		on, err := strconv.ParseBool(s)
 		if err != nil {
@@ -228,6 +262,74 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		cfg.NewUsersDevelopers = &on
 	}
 	return cfg, nil
+}
+
+// httpLimits reads the HTTP_* settings.
+func httpLimits(v map[string]string) (HTTPLimits, error) {
+	var l HTTPLimits
+	for _, c := range []struct {
+		name string
+		to   *int
+	}{{"HTTP_MAX_CONNS", &l.MaxConns}, {"HTTP_MAX_CONNS_PER_ADDR", &l.MaxConnsPerAddr}} {
+		n, err := strconv.Atoi(v[c.name])
+		if err != nil || n < 1 {
+			return HTTPLimits{}, fmt.Errorf("%s must be a whole number of connections, 1 or more, not %q", c.name, v[c.name])
+		}
+		*c.to = n
+	}
+	if l.MaxConnsPerAddr > l.MaxConns {
+		l.MaxConnsPerAddr = l.MaxConns
+	}
+	for _, c := range []struct {
+		name string
+		to   *time.Duration
+	}{{"HTTP_HEADER_TIMEOUT", &l.HeaderTimeout}, {"HTTP_READ_TIMEOUT", &l.ReadTimeout},
+		{"HTTP_WRITE_TIMEOUT", &l.WriteTimeout}, {"HTTP_IDLE_TIMEOUT", &l.IdleTimeout}} {
+		d, err := time.ParseDuration(v[c.name])
+		if err != nil || d < 100*time.Millisecond || d > time.Hour {
+			return HTTPLimits{}, fmt.Errorf("%s must be a duration from 100ms to 1h, such as 30s, not %q", c.name, v[c.name])
+		}
+		*c.to = d
+	}
+	if l.HeaderTimeout > l.ReadTimeout {
+		return HTTPLimits{}, fmt.Errorf("HTTP_HEADER_TIMEOUT (%s) must not be longer than HTTP_READ_TIMEOUT (%s): the header is part of the request",
+			l.HeaderTimeout, l.ReadTimeout)
+	}
+	return l, nil
+}
+
+// checkConnString checks that the connection string s of variable name (empty is fine) is one
+// PostgreSQL can read: a URL (postgres://…) or keyword=value pairs. The string itself is not
+// repeated: it may hold a password. Whether its server answers is the start's to find.
+func checkConnString(name, s string) error {
+	if s == "" {
+		return nil
+	}
+	if _, err := pgconn.ParseConfig(s); err != nil {
+		reason := ""
+		var pe *pgconn.ParseConfigError
+		// The parser's reason, unless it quotes the string.
+		if errors.As(err, &pe) && errors.Unwrap(pe) != nil {
+			if r := errors.Unwrap(pe).Error(); !strings.Contains(r, s) && !strings.Contains(r, "@") {
+				reason = " (" + r + ")"
+			}
+		}
+		return fmt.Errorf("%s is not a PostgreSQL connection string%s: it must be a URL such as postgres://user:password@host:5432/questbot "+
+			"or keyword=value pairs such as \"host=/run/postgresql dbname=questbot\"", name, reason)
+	}
+	return nil
+}
+
+// checkPGBin checks, when the embedded database is to run (no DATABASE_URL), that PG_BIN holds
+// the PostgreSQL server programs.
+func checkPGBin(cfg Config) error {
+	if cfg.DatabaseURL != "" {
+		return nil
+	}
+	if _, err := pgcluster.New(pgcluster.Options{Bin: cfg.PGBin, Root: filepath.Join(cfg.DataDir, "postgres")}); errors.Is(err, pgcluster.ErrNoBinaries) {
+		return fmt.Errorf("PG_BIN: %w; or set DATABASE_URL to a PostgreSQL server of your own", err)
+	}
+	return nil
 }
 
 // publicURL validates PUBLIC_URL: an absolute http or https URL without a query or fragment; its
