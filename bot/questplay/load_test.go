@@ -181,7 +181,9 @@ func TestLoad(t *testing.T) {
 	if len(lat) == 0 {
 		t.Fatal("no steps measured")
 	}
-	quantile := func(lat []time.Duration, p float64) time.Duration { return lat[min(len(lat)-1, int(p*float64(len(lat))))] }
+	quantile := func(lat []time.Duration, p float64) time.Duration {
+		return lat[min(len(lat)-1, int(p*float64(len(lat))))]
+	}
 	q := func(p float64) time.Duration { return quantile(lat, p) }
 	for i, id := range quests {
 		l := byQuest[id]
