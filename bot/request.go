@@ -64,6 +64,11 @@ type Request struct {
 	// covers (a photo's edit covers a caption's, which covers a keyboard's), so an object's edits
 	// should carry its whole state.
 	State string
+	// Aside marks a request that follows what the chat's user did without being the answer to
+	// it, such as the screen a player left, edited to show the choice made: it goes in
+	// LaneUpdates even in answer to the chat's own update, so that it yields the chat's slots
+	// to the answer (see pacing) and never delays it.
+	Aside bool
 	// Secrets are the credentials the request carries (see Secret and KeepSecret): it is not
 	// sent once one has expired, and once it has failed for good only a form with them withheld
 	// is kept, and they are recorded for their feature to revoke.

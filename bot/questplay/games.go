@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
@@ -133,6 +134,9 @@ type game struct {
 	// step and are never remembered with the game.
 	lead   []bot.Request
 	passed []quest.Passage
+	// shown is the picture of the screen the chat shows last, "" for none or not known: the
+	// next screen with the same picture is sent without it (screenReqs).
+	shown string
 }
 
 // info is what the player derives once from each quest file.
@@ -141,9 +145,6 @@ type info struct {
 	// the quest starts it at (the most credits a game of it puts at stake).
 	money      int
 	moneyLimit int64
-	// plain marks the locations whose screens are not kept as transcript when left: the
-	// starting location and empty ones.
-	plain map[int]bool
 	// points are the multiplayer jumps (!session, !wait) by jump id (multi.go).
 	points map[int]sessions.Point
 	// layoutInfo is what the dagazbot dialect lays screens out by (dialect.go).
@@ -171,7 +172,7 @@ func (g *Games) open(file string) (*compiled, error) {
 // derive computes a quest's info.
 func derive(q *questfs.Quest) *info {
 	d := q.Doc
-	in := &info{money: -1, plain: map[int]bool{}, layoutInfo: layoutInfo{ranks: map[int]int{}, orders: map[int]int32{},
+	in := &info{money: -1, layoutInfo: layoutInfo{ranks: map[int]int{}, orders: map[int]int32{},
 		nexts: map[int]bool{}, widths: map[int]int{}, described: map[int]bool{}}}
 	for i := range d.Params {
 		p := &d.Params[i]
@@ -184,9 +185,6 @@ func derive(q *questfs.Quest) *info {
 	empty := map[int32]bool{}
 	for i := range d.Locations {
 		l := &d.Locations[i]
-		if l.IsStarting || l.IsEmpty {
-			in.plain[int(l.ID)] = true
-		}
 		if l.IsEmpty {
 			empty[l.ID] = true
 		}
@@ -298,40 +296,71 @@ func money(s *quest.State, idx int) int64 {
 }
 
 // screenOf builds the requests of a game's current screen: what the step sends before it (the
-// game's lead, the multiplayer notices, the locations it passed through), the image, then the
-// text with the buttons.
+// game's lead, the multiplayer notices, the locations it passed through), then the screen.
 func (g *Games) screenOf(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string) (quest.View, []bot.Request, error) {
-	v, reqs, err := g.viewReqs(ctx, db, chat, c, gm, name, true)
+	passages, err := g.passages(ctx, db, chat, c, gm, name)
 	if err != nil {
-		return v, nil, err
+		return quest.View{}, nil, err
 	}
-	passages, err := g.passageReqs(ctx, db, chat, c, gm, name, gm.passed)
+	v, reqs, err := g.viewReqs(ctx, db, chat, c, gm, name, true)
 	if err != nil {
 		return v, nil, err
 	}
 	return v, append(slices.Clip(gm.lead), g.multiScreen(gm, passages, reqs)...), nil
 }
 
-// viewReqs builds the requests that show a game's current view: the image, then the text with
-// the buttons (none unless buttons).
+// passages are the messages of the locations a step passed through (passageReqs); when they
+// show a picture, the screen after them shows its own again.
+func (g *Games) passages(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string) ([]bot.Request, error) {
+	reqs, err := g.passageReqs(ctx, db, chat, c, gm, name, gm.passed)
+	for _, r := range reqs {
+		if r.FilePath != "" {
+			gm.shown = ""
+		}
+	}
+	return reqs, err
+}
+
+// viewReqs builds the requests that show a game's current view (screenReqs), with its buttons
+// unless not buttons.
 func (g *Games) viewReqs(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string, buttons bool) (quest.View, []bot.Request, error) {
 	v, sc, err := g.build(ctx, db, c, gm, name, buttons)
 	if err != nil {
 		return v, nil, err
 	}
-	var reqs []bot.Request
-	if sc.image != "" {
-		r, err := bot.SendPhoto(chat, sc.image, "", nil)
-		if err != nil {
-			return v, nil, err
-		}
-		reqs = append(reqs, r)
+	reqs, err := screenReqs(chat, sc, gm)
+	return v, reqs, err
+}
+
+// screenReqs are the requests of a screen, so that a step is one message where it can be:
+//
+//   - without a picture, or with the picture the chat shows last (gm.shown: the screen before
+//     had the same), the text with the buttons;
+//   - with a picture and a text that fits a caption (1024 characters), one photo with the text
+//     as its caption and the buttons under it; should the photo fail (its file gone, Telegram
+//     refusing it), the text with the buttons is sent in its place;
+//   - with a picture and a longer text, the photo, then the text with the buttons.
+func screenReqs(chat int64, sc screen, gm *game) ([]bot.Request, error) {
+	img := sc.image
+	if img == gm.shown {
+		img = ""
 	}
+	gm.shown = sc.image
 	msgs, err := bot.SendHTML(chat, sc.html, sc.kb)
-	if err != nil {
-		return v, nil, err
+	if err != nil || img == "" {
+		return msgs, err
 	}
-	return v, append(reqs, msgs...), nil
+	if r, err := bot.SendPhoto(chat, img, sc.html, sc.kb); err == nil {
+		r.OnFailure = msgs
+		return []bot.Request{r}, nil
+	} else if !errors.Is(err, bot.ErrTooLong) {
+		return nil, err
+	}
+	r, err := bot.SendPhoto(chat, img, "", nil)
+	if err != nil {
+		return nil, err
+	}
+	return append([]bot.Request{r}, msgs...), nil
 }
 
 // build builds a game's current view and its screen (with its buttons unless not buttons).
@@ -363,28 +392,55 @@ func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, nam
 	return v, sc, nil
 }
 
-// leftScreen is the edit of a screen the player left by choosing action: its text stays, with the
-// choice made under it instead of the buttons. The screen is built again from the game as it was
-// (what showing it never changes); when that cannot be done, or the text would be too long for
-// one message, the edit only takes the buttons away. In a multiplayer quest, whose screens show
-// what the sessions said then, it always does.
-func (g *Games) leftScreen(ctx context.Context, db pgx.Tx, chat int64, msg int, c *compiled, gm *game, action int, name string) (bot.Request, error) {
-	if len(c.points) == 0 {
-		if v, sc, err := g.build(ctx, db, c, gm, name, false); err == nil {
-			for _, ch := range v.Choices {
-				if ch.JumpID != action {
-					continue
+// leftScreen is the edit of a screen the player left by choosing action: its text (or caption)
+// stays, with the choice made under it instead of the buttons. left is the screen as it was
+// shown, built again from the game as it was (what showing it never changes), nil when it
+// could not be; then, or when the text would be too long for one message (or caption), and in
+// a multiplayer quest, whose screens show what the sessions said then, the edit only takes the
+// buttons away. The edit is aside (Request.Aside): the new screen goes first, and the edit
+// follows when the chat's limits allow; it carries the state of the message, so that a newer
+// edit of the same screen supersedes it while it waits.
+func (g *Games) leftScreen(chat int64, msg *tgbotapi.Message, c *compiled, gm *game, left *shownScreen, action int, name string) (bot.Request, error) {
+	r, err := g.leftEdit(chat, msg, c, gm, left, action, name)
+	if err != nil {
+		return r, err
+	}
+	r.Aside = true
+	r.State = "quest-screen:" + strconv.Itoa(msg.MessageID)
+	return r, nil
+}
+
+func (g *Games) leftEdit(chat int64, msg *tgbotapi.Message, c *compiled, gm *game, left *shownScreen, action int, name string) (bot.Request, error) {
+	photo := len(msg.Photo) > 0
+	if len(c.points) == 0 && left != nil {
+		for _, ch := range left.v.Choices {
+			if ch.JumpID != action {
+				continue
+			}
+			label := plainText(ch.Text, name)
+			chosen := "\n\n" + escape(fmt.Sprintf(texts.For(gm.Script.Lang).Quest.Chosen, label))
+			if photo {
+				if msg.Caption == "" {
+					break // the picture of a longer screen, whose text followed it
 				}
-				label := plainText(ch.Text, name)
-				parts := bot.SplitHTML(sc.html, bot.MaxTextLen)
-				html := parts[len(parts)-1] + "\n\n" + escape(fmt.Sprintf(texts.For(gm.Script.Lang).Quest.Chosen, label))
-				if r, err := bot.EditHTML(chat, msg, html, nil); err == nil {
+				if r, err := bot.EditCaption(chat, msg.MessageID, left.sc.html+chosen, nil); err == nil {
 					return r, nil
 				}
+				break
+			}
+			parts := bot.SplitHTML(left.sc.html, bot.MaxTextLen)
+			if r, err := bot.EditHTML(chat, msg.MessageID, parts[len(parts)-1]+chosen, nil); err == nil {
+				return r, nil
 			}
 		}
 	}
-	return bot.EditKeyboard(chat, msg, nil)
+	return bot.EditKeyboard(chat, msg.MessageID, nil)
+}
+
+// shownScreen is a screen as it was shown: the view and its rendering.
+type shownScreen struct {
+	v  quest.View
+	sc screen
 }
 
 // autoNext takes, in the dagazbot dialect, the "Next" of each screen that offers nothing else,
@@ -406,7 +462,7 @@ func (g *Games) autoNext(ctx context.Context, db pgx.Tx, chat int64, c *compiled
 		if !ok {
 			return nil
 		}
-		passages, err := g.passageReqs(ctx, db, chat, c, gm, name, gm.passed)
+		passages, err := g.passages(ctx, db, chat, c, gm, name)
 		if err != nil {
 			return err
 		}
@@ -701,6 +757,15 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 		return answer(lang, err)
 	}
 	prev := gm
+	// The screen left, as it was shown: its picture is the one the chat shows last, and its
+	// edit shows the choice made.
+	var left *shownScreen
+	if cq.Message != nil && len(c.points) == 0 {
+		if v, sc, err := g.build(ctx, db, c, &prev, name(u), false); err == nil {
+			left = &shownScreen{v: v, sc: sc}
+			gm.shown = sc.image
+		}
+	}
 	gm.State = next
 	gm.Step++
 	gm.Nonce = questpg.NewNonce()
@@ -745,19 +810,16 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 		return stale(lang)
 	}
 
+	// The answer, the new screen, then the screen left without its buttons, aside: every screen
+	// of the story stays in the chat, in every dialect.
 	reqs := make([]bot.Request, 0, len(screen)+2)
-	reqs = append(reqs, bot.AnswerCallback(chat, cq.ID, ""))
-	// The screen left stays as transcript without its buttons, unless it is a screen of the
-	// starting location or of an empty one (in the dagazbot dialect, whose empty locations hold
-	// the quests' texts, every screen stays).
+	reqs = append(append(reqs, bot.AnswerCallback(chat, cq.ID, "")), screen...)
 	if m := cq.Message; m != nil {
-		if (old.Phase == quest.PhaseLocation || old.Phase == quest.PhaseCritOnLocation) && c.plain[old.LocationID] && !dagaz(&gm) {
-			reqs = append(reqs, bot.Delete(chat, m.MessageID))
-		} else if r, err := g.leftScreen(ctx, db, chat, m.MessageID, c, &prev, action, name(u)); err == nil {
+		if r, err := g.leftScreen(chat, m, c, &prev, left, action, name(u)); err == nil {
 			reqs = append(reqs, r)
 		}
 	}
-	if err := tx.Send(ctx, append(reqs, screen...)...); err != nil {
+	if err := tx.Send(ctx, reqs...); err != nil {
 		return err
 	}
 	if v.Status.Over() {

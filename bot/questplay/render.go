@@ -32,7 +32,7 @@ const maxPad = 120
 type screen struct {
 	html  string
 	kb    bot.Keyboard // nil when the screen has no choices
-	image string       // local image file to send before the text, "" for none
+	image string       // local image file the screen shows (screenReqs), "" for none
 }
 
 // render builds the screen of view v of a game: text, parameter lines, the long choices, and

@@ -56,7 +56,7 @@ func TestPlainTextAndData(t *testing.T) {
 // Ensure a number in the image field sets the buttons per row, and long choices get numbered
 // buttons with the full text in the message.
 func TestRenderKeyboard(t *testing.T) {
-	c := &compiled{Quest: &questfs.Quest{Dir: t.TempDir()}, info: &info{plain: map[int]bool{}}}
+	c := &compiled{Quest: &questfs.Quest{Dir: t.TempDir()}, info: &info{}}
 	v := quest.View{Text: "t", Image: "2", Choices: []quest.Choice{
 		{JumpID: 1, Text: "a", Active: true}, {JumpID: 2, Text: "b", Active: true},
 		{JumpID: 3, Text: "c", Active: true}, {JumpID: 4, Text: "off", Active: false},
