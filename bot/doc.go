@@ -90,9 +90,13 @@
 // Replies first: a state queued in answer to the chat's own update (the board the user just
 // pressed) is the answer to what the user did and goes in the conversation; a state queued for
 // any other chat, or outside an update (the opponent's board, a move made on the web, the bot's
-// move, a job), goes in LaneUpdates (QueueLane). The lanes of a chat share its limits, and the
-// conversation goes first: a message of LaneUpdates yields the chat's next slot to a reply that
-// waits for one, for at most yieldAtMost, so neither starves. The metrics count the rows
+// move, a job), goes in LaneUpdates (QueueLane), and so does an aside (Request.Aside: what follows
+// the user's action without answering it, such as the quest screen left, edited to show the
+// choice; a newer aside of its state drops the pending ones). The lanes of a chat share its
+// limits, and the conversation goes first: a message of LaneUpdates yields the chat's next slot
+// to a reply that waits for one, and the last message of the chat's burst, for at most
+// yieldAtMost, so neither starves; and it goes only when the bot's overall slot is free at once,
+// never reserving one ahead of the conversations, for at most globalYieldAtMost. The metrics count the rows
 // superseded and give the depth of each lane and the age of its oldest row (the oldest reply
 // waiting is the conversation's).
 //

@@ -225,6 +225,17 @@ func newBucket(perSecond int, clock Clock) *bucket {
 	return &bucket{clock: clock, gap: time.Second / time.Duration(perSecond)}
 }
 
+// busy returns when the bucket's next slot is free, if that is later than now: a message has
+// taken the slot under way, or waits for the next one.
+func (b *bucket) busy() (time.Time, bool) {
+	if b.gap == 0 {
+		return time.Time{}, false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.next, b.next.After(b.clock.Now())
+}
+
 // wait waits for the next slot; a bucket without a rate never waits.
 func (b *bucket) wait(ctx context.Context) error {
 	if b.gap == 0 {

@@ -247,6 +247,10 @@ func supersedes(reqs []bot.Request) (mode string, methods []string, ref, msg *st
 	mode = dropEdits
 	for _, r := range reqs {
 		switch {
+		case r.Aside:
+			// An aside is worth sending only while it is the latest of its state: a newer one
+			// drops the pending ones (see bot.Request.Aside).
+			return dropAll, nil, nil, nil
 		case strings.HasPrefix(r.Method, "send"):
 			return dropAll, nil, nil, nil
 		case strings.HasPrefix(r.Method, "delete"):

@@ -398,15 +398,17 @@ func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, nam
 // could not be; then, or when the text would be too long for one message (or caption), and in
 // a multiplayer quest, whose screens show what the sessions said then, the edit only takes the
 // buttons away. The edit is aside (Request.Aside): the new screen goes first, and the edit
-// follows when the chat's limits allow; it carries the state of the message, so that a newer
-// edit of the same screen supersedes it while it waits.
+// follows when Telegram's limits allow. Under load it may wait until the player steps again; the
+// newer step's edit then drops it (the state of the game's screens left), and the older screen
+// keeps its buttons, which answer that the choice is no longer available: the player's wait
+// matters more than the transcript of the screen before last.
 func (g *Games) leftScreen(chat int64, msg *tgbotapi.Message, c *compiled, gm *game, left *shownScreen, action int, name string) (bot.Request, error) {
 	r, err := g.leftEdit(chat, msg, c, gm, left, action, name)
 	if err != nil {
 		return r, err
 	}
 	r.Aside = true
-	r.State = "quest-screen:" + strconv.Itoa(msg.MessageID)
+	r.State = "quest-left:" + strconv.FormatInt(gm.ID, 10)
 	return r, nil
 }
 

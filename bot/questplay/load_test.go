@@ -200,6 +200,27 @@ func TestLoad(t *testing.T) {
 		users, think, len(quests), limits, len(lat), elapsed.Round(time.Millisecond), float64(len(lat))/elapsed.Seconds(),
 		q(0.50).Round(time.Millisecond), q(0.90).Round(time.Millisecond), q(0.99).Round(time.Millisecond),
 		lat[len(lat)-1].Round(time.Millisecond), e.Bot.Count("429"), nt)
+	// The screens left whose update (the choice made, the buttons gone) a newer step dropped.
+	e.WaitIdle(t)
+	left, stale := 0, 0
+	for u := range int64(users) {
+		msgs := e.BotMessages(10_000 + u)
+		for i, m := range msgs {
+			quest := slices.ContainsFunc(m.Keyboard, func(row []tgemu.Button) bool {
+				return slices.ContainsFunc(row, func(b tgemu.Button) bool { return strings.HasPrefix(b.Data, "q:") })
+			})
+			if i < len(msgs)-1 && (m.Edited || quest) {
+				left++
+				if quest {
+					stale++
+				}
+			}
+		}
+	}
+	t.Logf("requests: %d sendMessage, %d sendPhoto, %d editMessageText, %d editMessageCaption, %d deleteMessage; "+
+		"%d screens left, %d of them with their buttons (a newer step dropped their update)",
+		e.Bot.Count("sendMessage"), e.Bot.Count("sendPhoto"), e.Bot.Count("editMessageText"), e.Bot.Count("editMessageCaption"),
+		e.Bot.Count("deleteMessage"), left, stale)
 	if nt > 0 {
 		t.Errorf("%d players waited 30 s for a screen", nt)
 	}
