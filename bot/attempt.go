@@ -203,10 +203,15 @@ func notModified(method, description string) bool {
 }
 
 // retry decides what becomes of a row after a transient failure at now: another attempt after a
-// backoff; or, after too many, giving up; for a button press answer that would then be too old,
+// backoff; or, after too many (maxSendAttempts; maxAttemptsWithFallback for a request that has a
+// fallback, which is then sent in its place), giving up; for a button press answer that would then be too old,
 // dropping it; for a row that has held its lane for GiveWayAfter, moving it to LaneRetry.
 func (s *sender) retry(row *OutboxRow, req Request, now time.Time, err error, log *slog.Logger) Outcome {
-	if row.Attempts+1 >= maxSendAttempts {
+	limit := maxSendAttempts
+	if row.HasFallback {
+		limit = maxAttemptsWithFallback
+	}
+	if row.Attempts+1 >= limit {
 		log.Error("Sending failed too often; the request is given up", slog.Any("error", err), slog.Int("attempts", row.Attempts+1))
 		return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: err.Error()})
 	}

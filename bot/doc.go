@@ -121,8 +121,11 @@
 //     one started, not at once.
 //   - A request that keeps failing transiently holds the rows after it in its lane for at most
 //     Config.GiveWayAfter, then gives way: it moves to LaneRetry and is retried there, late, up
-//     to ten attempts. The answer to a button press is not sent, nor retried, once the press is
-//     too old for Telegram to accept it.
+//     to ten attempts. A request that has a fallback (Request.OnFailure: a board's text in place
+//     of its picture) is tried three times only, then fails and its fallback is sent, so that a
+//     server failing one method for good (a 5xx to every editMessageMedia) costs the user a
+//     second, not minutes. The answer to a button press is not sent, nor retried, once the press
+//     is too old for Telegram to accept it.
 //   - A request still running Config.SlowSend after its batch started (or long after the others
 //     of its batch ended) stops holding the batch: its row is leased for as long as the request
 //     may take, the batch is recorded without it, and it records its own outcome when it ends.

@@ -225,6 +225,8 @@ type OutboxRow struct {
 	// RefMessageIDs are the messages recorded under Request.TargetRef, in the order they were
 	// sent; empty when the request targets no ref or none is known.
 	RefMessageIDs []int
+	// HasFallback reports whether the request has an OnFailure to send in its place.
+	HasFallback bool
 }
 
 // CachedFile is a file Telegram already has.
