@@ -8,7 +8,11 @@
 // A screen is what package quest's View gives: the text of a location, of a jump's description,
 // of a critical message, the task (greeting) or the success text (congratulation). It becomes one
 // HTML message (see render.go): the quest markup is converted, everything else is escaped, the
-// parameter lines follow the text, and the active choices are inline buttons. A choice too long
+// parameter lines that changed in the step follow the text, in the quest's own formatting, and
+// the active choices are inline buttons. Parameters are kept apart from the story: a screen shows
+// only what its step changed (a game's first screen, and /retry, all of them), with a last button
+// "📊 Parameters" that edits the screen to show all of them (in a message of their own when they
+// do not fit it); a screen left keeps its text and the choice made, without them. A choice too long
 // for a button is written in full under the text, numbered, with a short numbered button. A
 // location image, when the quest names one that exists beside the quest file (or one that
 // Config.Images finds: the images developers upload), makes the screen one photo with the text

@@ -137,6 +137,10 @@ type game struct {
 	// shown is the picture of the screen the chat shows last, "" for none or not known: the
 	// next screen with the same picture is sent without it (screenReqs).
 	shown string
+	// params are the parameter lines of the screen the chat shows last, when paramsKnown: the
+	// next screen shows those that changed (panelChanged); all of them when not known.
+	params      []string
+	paramsKnown bool
 }
 
 // info is what the player derives once from each quest file.
@@ -324,7 +328,7 @@ func (g *Games) passages(ctx context.Context, db pgx.Tx, chat int64, c *compiled
 // viewReqs builds the requests that show a game's current view (screenReqs), with its buttons
 // unless not buttons.
 func (g *Games) viewReqs(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string, buttons bool) (quest.View, []bot.Request, error) {
-	v, sc, err := g.build(ctx, db, c, gm, name, buttons)
+	v, sc, err := g.build(ctx, db, c, gm, name, buttons, panelChanged)
 	if err != nil {
 		return v, nil, err
 	}
@@ -363,8 +367,11 @@ func screenReqs(chat int64, sc screen, gm *game) ([]bot.Request, error) {
 	return append([]bot.Request{r}, msgs...), nil
 }
 
-// build builds a game's current view and its screen (with its buttons unless not buttons).
-func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, name string, buttons bool) (quest.View, screen, error) {
+// build builds a game's current view and its screen (with its buttons unless not buttons), with
+// the parameter lines pn says. A screen that shows only the parameters that changed has a button
+// for all of them (paramsAction) when some are not shown; the lines it shows become the ones the
+// next screen is compared with.
+func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, name string, buttons bool, pn panel) (quest.View, screen, error) {
 	if gm.Ranger != "" {
 		name = gm.Ranger
 	}
@@ -381,15 +388,56 @@ func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, nam
 	if !buttons {
 		shown.Choices = nil
 	}
+	switch {
+	case pn == panelNone:
+		shown.Params = nil
+	case pn == panelChanged && gm.paramsKnown:
+		shown.Params = changedParams(v.Params, gm.params)
+	}
+	if pn != panelNone {
+		gm.params, gm.paramsKnown = v.Params, true
+	}
 	sc := render(c, shown, gm.ID, gm.Step, name, width)
+	t := texts.For(gm.Script.Lang)
 	if buttons && v.Status.Over() && !gm.Sandbox {
 		// An ending offers the quest again, and the catalogue.
-		t := texts.For(gm.Script.Lang)
 		sc.kb = bot.Keyboard{{{Text: t.Quest.PlayAgain, Data: CataloguePrefix + ":r:" + strconv.FormatInt(gm.Script.ID, 10)}},
 			{{Text: t.Quest.Another, Data: CataloguePrefix + ":l"}}}
+	} else if buttons && !v.Status.Over() && len(shown.Params) < len(v.Params) {
+		sc.kb = append(sc.kb, []bot.Button{{Text: t.Quest.Params, Data: buttonData(gm.ID, gm.Step, paramsAction)}})
 	}
 	g.findImage(ctx, db, gm.Script.ID, v, &sc)
 	return v, sc, nil
+}
+
+// showParams answers a press of a screen's parameters button: the screen pressed is edited to
+// show all the parameters, its buttons kept (but that one); when the screen with all of them
+// would not fit its message (or caption), they come in a message of their own. Nothing of the
+// game changes.
+func (g *Games) showParams(ctx context.Context, tx bot.Tx, chat int64, cq *tgbotapi.CallbackQuery, c *compiled, gm *game, name string) error {
+	reqs := []bot.Request{bot.AnswerCallback(chat, cq.ID, "")}
+	v, sc, err := g.build(ctx, tx.DB(), c, gm, name, true, panelAll)
+	if err != nil {
+		return err
+	}
+	var edit bot.Request
+	if m := cq.Message; m != nil && len(m.Photo) > 0 && m.Caption != "" {
+		edit, err = bot.EditCaption(chat, m.MessageID, sc.html, sc.kb)
+	} else if m != nil && len(m.Photo) == 0 && len(bot.SplitHTML(sc.html, bot.MaxTextLen)) == 1 {
+		edit, err = bot.EditHTML(chat, m.MessageID, sc.html, sc.kb)
+	} else {
+		err = bot.ErrTooLong
+	}
+	if err == nil {
+		reqs = append(reqs, edit)
+	} else if p := paramsHTML(v.Params, escape(name)); p != "" {
+		msgs, err := bot.SendHTML(chat, p, nil)
+		if err != nil {
+			return err
+		}
+		reqs = append(reqs, msgs...)
+	}
+	return tx.Send(ctx, reqs...)
 }
 
 // leftScreen is the edit of a screen the player left by choosing action: its text (or caption)
@@ -740,6 +788,9 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 		g.log.Error("Quest cannot be loaded", slog.Int64("script", gm.Script.ID), slog.Any("error", err))
 		return answer(lang, err)
 	}
+	if action == paramsAction {
+		return g.showParams(ctx, tx, chat, cq, c, &gm, name(u))
+	}
 	if _, ok := c.points[action]; ok {
 		// A multiplayer jump is taken only when its session says so (multi.go); its button on
 		// a waiting screen tells what the game waits for.
@@ -763,9 +814,10 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 	// edit shows the choice made.
 	var left *shownScreen
 	if cq.Message != nil && len(c.points) == 0 {
-		if v, sc, err := g.build(ctx, db, c, &prev, name(u), false); err == nil {
+		if v, sc, err := g.build(ctx, db, c, &prev, name(u), false, panelNone); err == nil {
 			left = &shownScreen{v: v, sc: sc}
 			gm.shown = sc.image
+			gm.params, gm.paramsKnown = v.Params, true
 		}
 	}
 	gm.State = next

@@ -251,3 +251,54 @@ func TestScreenPicture(t *testing.T) {
 		t.Error("the belt screen is gone")
 	}
 }
+
+// Ensure the parameters are shown apart from the story: a screen shows the lines that changed in
+// its step, with a button for all of them, which shows them on the screen and changes nothing;
+// a screen left keeps its text and the choice made, without the parameters.
+func TestQuietParameters(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.start(t)
+	const user = 54
+	e.Bot.AddUser(tgbotapi.User{ID: user, FirstName: "Dan", LanguageCode: "en"})
+	var id int64
+	if err := e.Pool.QueryRow(t.Context(), `SELECT id FROM script WHERE common_name = 'cargo-run' AND language = 'en'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	e.Send(t, user, fmt.Sprintf("/play %d", id))
+	e.WaitFor(t, "the game", func() bool { _, ok := e.game(t, user); return ok })
+	g, _ := e.game(t, user)
+	e.press(t, user, g, quest.JumpIAgree)
+	dock, _, _ := e.currentScreen(t, user)
+	g, _ = e.game(t, user)
+	e.press(t, user, g, 2) // undock: fuel is spent, the money stays
+	belt, _, _ := e.currentScreen(t, user)
+	if !strings.Contains(belt.Text, "Fuel:") || strings.Contains(belt.Text, "Money:") {
+		t.Fatalf("the belt screen is %q, want the fuel spent and not the money, which did not change", belt.Text)
+	}
+	rows := labels(belt)
+	if got := rows[len(rows)-1]; !slices.Equal(got, []string{"📊 Parameters"}) {
+		t.Fatalf("the belt screen's buttons are %v, want the parameters button last", rows)
+	}
+	e.Press(t, user, belt, "📊 Parameters")
+	e.WaitFor(t, "all the parameters on the belt screen", func() bool {
+		for _, m := range e.BotMessages(user) {
+			if m.ID == belt.ID {
+				return strings.Contains(m.Text, "Money:") && strings.Contains(m.Text, "Fuel:")
+			}
+		}
+		return false
+	})
+	e.WaitIdle(t)
+	for _, m := range e.BotMessages(user) {
+		if m.ID == belt.ID && (len(m.Keyboard) != len(belt.Keyboard)-1 || slices.ContainsFunc(labels(m), func(r []string) bool { return slices.Contains(r, "📊 Parameters") })) {
+			t.Errorf("the belt screen with all the parameters has buttons %v, want its choices alone", labels(m))
+		}
+		if m.ID == dock.ID && (strings.Contains(m.Text, "Fuel:") || !strings.Contains(m.Text, "\n\n➤ Undock")) {
+			t.Errorf("the dock screen left is %q, want its text and the choice made, without the parameters", m.Text)
+		}
+	}
+	if n, ok := e.game(t, user); !ok || n.step != g.step+1 {
+		t.Errorf("the parameters button changed the game: step %d, want %d", n.step, g.step+1)
+	}
+}
