@@ -117,12 +117,13 @@ func TestLoad(t *testing.T) {
 					}
 				}
 			}
-			// choices are the quest's buttons of a screen, none at an ending.
+			// choices are the quest's choices of a screen (not its parameters button), none at
+			// an ending.
 			choices := func(m *tgemu.Message) []string {
 				var out []string
 				for _, row := range m.Keyboard {
 					for _, btn := range row {
-						if strings.HasPrefix(btn.Data, "q:") {
+						if strings.HasPrefix(btn.Data, "q:") && !strings.HasSuffix(btn.Data, ":-1000") {
 							out = append(out, btn.Data)
 						}
 					}
