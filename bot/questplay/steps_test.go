@@ -77,6 +77,16 @@ func TestStoryStays(t *testing.T) {
 			n, ok := e.game(t, user)
 			return !ok || n.step != g.step
 		})
+		// A player reads before pressing again: the screen left is updated meanwhile (a press
+		// that came before would drop the update, as the next step's supersedes it).
+		e.WaitFor(t, "the screen left without its buttons", func() bool {
+			for _, msg := range e.Bot.Messages(user) {
+				if msg.ID == m.ID {
+					return len(msg.Keyboard) == 0
+				}
+			}
+			return false
+		})
 		steps++
 	}
 	e.WaitIdle(t)
