@@ -20,6 +20,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgcluster"
+	"github.com/questbot/questbot/qms"
 )
 
 // Config is everything `questbot serve` reads from its environment. The README's configuration
@@ -85,6 +86,8 @@ type Config struct {
 	// BotGames is the most games against the bot one player may have going at once
 	// (boards.Config.BotGames).
 	BotGames int
+	// QMSLimits bound each compilation of an uploaded .qms source (devtools.Config.CompileLimits).
+	QMSLimits qms.Limits
 	// TrustedProxies are the reverse proxies in front of the web game server whose
 	// X-Forwarded-For or Forwarded header names the client (web.Config.TrustedProxies). Empty:
 	// the TCP peer is the client.
@@ -121,6 +124,11 @@ var envDefaults = []struct{ name, def, help string }{
 	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
 	{"WEB_STREAMS_PER_USER", strconv.Itoa(web.DefaultStreams), "live update streams of the web game server one user or API token may hold open at once"},
 	{"BOARD_BOT_GAMES", strconv.Itoa(boards.DefaultBotGames), "games against the bot one player may have going at once"},
+	{"QMS_MAX_SITES", strconv.Itoa(qms.DefaultLimits.Sites), "most sites (locations) an uploaded .qms source may declare"},
+	{"QMS_MAX_JUMPS", strconv.Itoa(qms.DefaultLimits.Jumps), "most jumps (cases) an uploaded .qms source may make"},
+	{"QMS_MAX_VARIABLES", strconv.Itoa(qms.DefaultLimits.Params), "most variables an uploaded .qms source may declare"},
+	{"QMS_MAX_STEPS", strconv.Itoa(qms.DefaultLimits.Steps), "most steps (lines handled, loop turns) one .qms compilation may take"},
+	{"QMS_MAX_MEMORY_MB", strconv.FormatInt(qms.DefaultLimits.Memory>>20, 10), "most megabytes of text one .qms compilation may handle"},
 	{"METRICS_TOKEN", "", "bearer token GET /metrics asks for (16 characters or more); empty: /metrics answers this machine only"},
 	{"HTTP_MAX_CONNS", strconv.Itoa(defaultMaxConns), "most HTTP connections open at once (kept to half the open-file limit); more are refused at once"},
 	{"HTTP_MAX_CONNS_PER_ADDR", strconv.Itoa(defaultMaxConnsPerAddr), "most HTTP connections open at once from one client address (TRUSTED_PROXIES excepted)"},
@@ -236,6 +244,22 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("BOARD_BOT_GAMES must be a whole number of games from 1 to 1000, not %q", v["BOARD_BOT_GAMES"])
 	}
 	cfg.BotGames = botGames
+	for _, l := range []struct {
+		name string
+		to   *int
+	}{{"QMS_MAX_SITES", &cfg.QMSLimits.Sites}, {"QMS_MAX_JUMPS", &cfg.QMSLimits.Jumps},
+		{"QMS_MAX_VARIABLES", &cfg.QMSLimits.Params}, {"QMS_MAX_STEPS", &cfg.QMSLimits.Steps}} {
+		n, err := strconv.Atoi(v[l.name])
+		if err != nil || n < 1 {
+			return Config{}, fmt.Errorf("%s must be a whole number, 1 or more, not %q", l.name, v[l.name])
+		}
+		*l.to = n
+	}
+	mb, err := strconv.Atoi(v["QMS_MAX_MEMORY_MB"])
+	if err != nil || mb < 1 || mb > 1<<20 {
+		return Config{}, fmt.Errorf("QMS_MAX_MEMORY_MB must be a whole number of megabytes, 1 or more, not %q", v["QMS_MAX_MEMORY_MB"])
+	}
+	cfg.QMSLimits.Memory = int64(mb) << 20
 	if s := v["TRUSTED_PROXIES"]; s != "" {
 		proxies, err := web.ParseProxies(s)
 		if err != nil {

@@ -28,6 +28,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
 )
@@ -321,6 +322,7 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
 	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL,
 		PublicURLLocal: s.Config.PublicURL == "", TestEnvironment: s.emu != nil, BotGames: s.Config.BotGames},
+		Dev:    devtools.Config{CompileLimits: s.Config.QMSLimits},
 		Listen: session})
 	// The credentials queued in the outbox are sealed with TOKEN_KEY when it is set, so that every
 	// process opens what another queued; otherwise with a random key of this process.
