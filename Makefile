@@ -122,7 +122,7 @@ chromium:
 # Quest steps under load: 500 simulated players pressing buttons with think time (see
 # bot/questplay/load_test.go for the knobs).
 questload:
-	QUESTPLAY_LOAD_USERS=$${QUESTPLAY_LOAD_USERS:-500} $(GO) test -count=1 -run '^TestLoad$$' -v ./bot/questplay
+	QUESTPLAY_LOAD_USERS=$${QUESTPLAY_LOAD_USERS:-40} $(GO) test -count=1 -run '^TestLoad$$' -v ./bot/questplay
 
 clean:
 	rm -rf bin

@@ -23,6 +23,15 @@ import (
 // was queued.
 const callbackAnswerTTL = 15 * time.Second
 
+// asideRetry spreads the retries of the updates that yielded the bot's overall slot.
+const asideRetry = 200 * time.Millisecond
+
+// globalYieldAtMost is how long an update yields the bot's overall slots to the conversations
+// before it takes one: longer than it yields its chat's (yieldAtMost), since only a bot busy with
+// answers in all its chats at once keeps it waiting, and an answer held behind it waits in
+// every chat.
+const globalYieldAtMost = 15 * time.Second
+
 // attempt sends one row and decides what becomes of it. A panic on the way is a transient
 // failure of the row, not the end of the process.
 func (s *sender) attempt(ctx context.Context, row *OutboxRow) (out Outcome) {
@@ -61,6 +70,14 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) (out Outcome) {
 		}
 	}
 	if counted(req.Method) {
+		// An update yields the bot's overall slots to the conversations too: it goes only when
+		// a slot is free at once, unless it has waited for globalYieldAtMost already.
+		if row.Chat.Lane == LaneUpdates && now.Sub(row.Created) < globalYieldAtMost {
+			if next, busy := s.global.busy(); busy {
+				// Later, at a random moment, so that the updates waiting do not all come back at once.
+				return Outcome{Kind: OutcomeAbandon, RetryAt: later(next, rand.N(asideRetry))}
+			}
+		}
 		if at := s.pace.reserve(row.Chat, now); !at.IsZero() {
 			return Outcome{Kind: OutcomeAbandon, RetryAt: at}
 		}
@@ -189,10 +206,15 @@ func notModified(method, description string) bool {
 }
 
 // retry decides what becomes of a row after a transient failure at now: another attempt after a
-// backoff; or, after too many, giving up; for a button press answer that would then be too old,
+// backoff; or, after too many (maxSendAttempts; maxAttemptsWithFallback for a request that has a
+// fallback, which is then sent in its place), giving up; for a button press answer that would then be too old,
 // dropping it; for a row that has held its lane for GiveWayAfter, moving it to LaneRetry.
 func (s *sender) retry(row *OutboxRow, req Request, now time.Time, err error, log *slog.Logger) Outcome {
-	if row.Attempts+1 >= maxSendAttempts {
+	limit := maxSendAttempts
+	if row.HasFallback {
+		limit = maxAttemptsWithFallback
+	}
+	if row.Attempts+1 >= limit {
 		log.Error("Sending failed too often; the request is given up", slog.Any("error", err), slog.Int("attempts", row.Attempts+1))
 		return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: err.Error()})
 	}

@@ -90,9 +90,13 @@
 // Replies first: a state queued in answer to the chat's own update (the board the user just
 // pressed) is the answer to what the user did and goes in the conversation; a state queued for
 // any other chat, or outside an update (the opponent's board, a move made on the web, the bot's
-// move, a job), goes in LaneUpdates (QueueLane). The lanes of a chat share its limits, and the
-// conversation goes first: a message of LaneUpdates yields the chat's next slot to a reply that
-// waits for one, for at most yieldAtMost, so neither starves. The metrics count the rows
+// move, a job), goes in LaneUpdates (QueueLane), and so does an aside (Request.Aside: what follows
+// the user's action without answering it, such as the quest screen left, edited to show the
+// choice; a newer aside of its state drops the pending ones). The lanes of a chat share its
+// limits, and the conversation goes first: a message of LaneUpdates yields the chat's next slot
+// to a reply that waits for one, and the last message of the chat's burst, for at most
+// yieldAtMost, so neither starves; and it goes only when the bot's overall slot is free at once,
+// never reserving one ahead of the conversations, for at most globalYieldAtMost. The metrics count the rows
 // superseded and give the depth of each lane and the age of its oldest row (the oldest reply
 // waiting is the conversation's).
 //
@@ -117,8 +121,11 @@
 //     one started, not at once.
 //   - A request that keeps failing transiently holds the rows after it in its lane for at most
 //     Config.GiveWayAfter, then gives way: it moves to LaneRetry and is retried there, late, up
-//     to ten attempts. The answer to a button press is not sent, nor retried, once the press is
-//     too old for Telegram to accept it.
+//     to ten attempts. A request that has a fallback (Request.OnFailure: a board's text in place
+//     of its picture) is tried three times only, then fails and its fallback is sent, so that a
+//     server failing one method for good (a 5xx to every editMessageMedia) costs the user a
+//     second, not minutes. The answer to a button press is not sent, nor retried, once the press
+//     is too old for Telegram to accept it.
 //   - A request still running Config.SlowSend after its batch started (or long after the others
 //     of its batch ended) stops holding the batch: its row is leased for as long as the request
 //     may take, the batch is recorded without it, and it records its own outcome when it ends.

@@ -158,3 +158,40 @@ func TestOldPressNotRetried(t *testing.T) {
 		t.Errorf("%d answers tried, want 1: the press is too old to retry", n)
 	}
 }
+
+// Ensure an aside (bot.Request.Aside) yields the bot's overall slots to the conversations: queued
+// while the slot is taken, it does not reserve the next one, which goes to the answer a user
+// asked for after it; the aside follows. The clock moves only by hand.
+func TestAsideYieldsGlobalSlot(t *testing.T) {
+	t.Parallel()
+	start := time.Now()
+	clock := bot.NewFakeClock(start)
+	e := newEnv(t, tgemu.Options{})
+	for _, u := range []int64{1, 2, 3} {
+		e.User(u, "U", "en")
+	}
+	p := e.Start(t, bot.Config{Limits: &bot.Limits{Global: 1}, Clock: clock, Handler: menus})
+	e.Send(t, 1, "one")
+	e.WaitText(t, 1, 0, "got one") // takes the slot of start: the next is a second later
+	aside, err := bot.SendHTML(2, "aside", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	aside[0].Aside = true
+	if err := p.Transport.Send(context.Background(), p.Service, aside...); err != nil {
+		t.Fatal(err)
+	}
+	second := start.Add(time.Second)
+	clock.WaitPending(t, "the aside's wait", func(at time.Time) bool { return !at.Before(second) })
+	e.Send(t, 3, "hi")
+	clock.WaitPending(t, "the answer's wait", func(at time.Time) bool { return at.Equal(second) && e.CountText(3, "got hi") == 0 })
+	clock.AdvanceTo(second)
+	e.WaitText(t, 3, 0, "got hi")
+	if n := e.CountText(2, "aside"); n != 0 {
+		t.Fatal("the aside took the slot the answer waited for")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go clock.Drive(ctx)
+	e.WaitText(t, 2, 0, "aside")
+}

@@ -210,3 +210,64 @@ func TestOnFailureKeepsRefs(t *testing.T) {
 		return strings.Join(e.botTexts(1), "|") == "the new board, edited"
 	})
 }
+
+// Ensure a picture's edit that the server keeps failing (a 5xx to every editMessageMedia, as an
+// independent Bot API server answered) ends in the fallback it carries, its caption edited as
+// text, after three tries, not after minutes of retries; a request without a fallback is still
+// tried ten times. The clock moves on to each retry at once.
+func TestFailingPictureFallsBack(t *testing.T) {
+	t.Parallel()
+	clock := bot.NewFakeClock(time.Now())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go clock.Drive(ctx)
+	e := newEnv(t, tgemu.Options{})
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.png"), filepath.Join(dir, "b.png")
+	writePNG(t, a, 30, 20)
+	writePNG(t, b, 20, 30)
+	e.start(t, bot.Config{Limits: &bot.NoLimits, Clock: clock, Handler: func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+		if u.Message == nil {
+			return nil
+		}
+		var req bot.Request
+		var err error
+		switch u.Message.Text {
+		case "send":
+			req, err = bot.SendPhoto(1, a, "first", nil)
+			req.Ref = "board"
+		case "edit":
+			req, err = bot.EditPhotoRef(1, "board", b, "second", nil)
+			if err == nil {
+				var text bot.Request
+				text, err = bot.EditCaptionRef(1, "board", "second, as text", nil)
+				req.OnFailure = []bot.Request{text}
+			}
+		case "plain":
+			req, err = bot.EditPhotoRef(1, "board", b, "third", nil)
+		}
+		if err != nil {
+			return err
+		}
+		return tx.Send(ctx, req)
+	}})
+	e.User(1, "Ann", "en")
+	e.Send(t, 1, "send")
+	e.WaitFor(t, "the photo", func() bool { return len(e.BotMessages(1)) == 1 })
+	e.Bot.InjectFault(tgemu.Fault{Method: "editMessageMedia", Code: 500, Times: 1000})
+	e.Send(t, 1, "edit")
+	e.WaitFor(t, "the fallback", func() bool {
+		msgs := e.BotMessages(1)
+		return len(msgs) == 1 && msgs[0].Text == "second, as text"
+	})
+	if n := e.Bot.Count("5xx"); n != 3 {
+		t.Errorf("the picture was tried %d times before its fallback, want 3", n)
+	}
+	e.Send(t, 1, "plain")
+	e.WaitFor(t, "the edit without a fallback given up", func() bool {
+		return e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'failed' AND params->>'media' LIKE '%third%'`) == 1
+	})
+	if n := e.Bot.Count("5xx"); n != 3+10 {
+		t.Errorf("%d tries in all, want 3 and then 10 for the edit without a fallback", n)
+	}
+}

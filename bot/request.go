@@ -64,6 +64,13 @@ type Request struct {
 	// covers (a photo's edit covers a caption's, which covers a keyboard's), so an object's edits
 	// should carry its whole state.
 	State string
+	// Aside marks a request that follows what the chat's user did without being the answer to
+	// it, such as the screen a player left, edited to show the choice made: it goes in
+	// LaneUpdates even in answer to the chat's own update, so that it yields the chat's slots,
+	// and the bot's, to the answers (see pacing) and never delays them. An aside that carries a
+	// state is worth sending only while it is the latest of that state: it drops the pending
+	// rows of its state when it is queued, whatever messages they are about.
+	Aside bool
 	// Secrets are the credentials the request carries (see Secret and KeepSecret): it is not
 	// sent once one has expired, and once it has failed for good only a form with them withheld
 	// is kept, and they are recorded for their feature to revoke.

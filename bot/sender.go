@@ -11,6 +11,12 @@ import (
 // maxSendAttempts is how often a transiently failing request is tried before it is given up.
 const maxSendAttempts = 10
 
+// maxAttemptsWithFallback is how often a transiently failing request that has a fallback
+// (Request.OnFailure, such as a board's text in place of its picture) is tried before the
+// fallback is sent in its place: a server that keeps failing one method (a 5xx to every
+// editMessageMedia) is not waited out for minutes while a form the user can read is at hand.
+const maxAttemptsWithFallback = 3
+
 // sender drains the outbox: one worker per lane of a chat at a time, in row order, each chat
 // paced on its own, so one chat's waits and failures never hold the others back.
 type sender struct {

@@ -93,10 +93,14 @@ type LaneStats struct {
 }
 
 // QueueLane is the lane r is queued in when the update being handled (if any) is from chat
-// replyTo (0 outside an update): a request carrying a state (Request.State) for another chat
-// goes to LaneUpdates, anything else to LaneOf its method. A state queued in answer to its own
-// chat's update is the answer to what the user did, and stays in the conversation.
+// replyTo (0 outside an update): a request carrying a state (Request.State) for another chat,
+// and a request aside (Request.Aside), go to LaneUpdates, anything else to LaneOf its method. A
+// state queued in answer to its own chat's update is the answer to what the user did, and stays
+// in the conversation.
 func QueueLane(r Request, replyTo int64) Lane {
+	if r.Aside && LaneOf(r.Method) == LaneConversation {
+		return LaneUpdates
+	}
 	if r.State != "" && (replyTo == 0 || r.ChatID != replyTo) {
 		return LaneUpdates
 	}
@@ -221,6 +225,8 @@ type OutboxRow struct {
 	// RefMessageIDs are the messages recorded under Request.TargetRef, in the order they were
 	// sent; empty when the request targets no ref or none is known.
 	RefMessageIDs []int
+	// HasFallback reports whether the request has an OnFailure to send in its place.
+	HasFallback bool
 }
 
 // CachedFile is a file Telegram already has.

@@ -133,7 +133,8 @@ func (gd *goData) placements(r *rules, s *State, c *ctx, p Player, emit bool) bo
 	b := s.Board
 	stone := makePiece(p, kindStone)
 	var chg [goSize*goSize + 1]change
-	var buf []int
+	var stones [goSize * goSize]int
+	buf := stones[:0]
 	for sq := 0; sq < gd.pass; sq++ {
 		if b[sq] != 0 {
 			continue
@@ -142,14 +143,24 @@ func (gd *goData) placements(r *rules, s *State, c *ctx, p Player, emit bool) bo
 		n := 0
 		chg[n] = change{sq, stone}
 		n++
-		var seen bitset
+		// Each enemy neighbour's group is walked afresh: a walk stops at
+		// its first liberty, so the stones it saw are not the whole group,
+		// and a later walk that could not enter them would miss the
+		// liberties behind them. A neighbour that an earlier walk reached
+		// belongs to a group already judged (captured, or with a liberty)
+		// and is skipped.
+		var judged bitset
 		for _, d := range orthogonal {
 			q := gd.t.step(sq, d)
-			if q == none || b[q] == 0 || b[q] == stone || seen.has(q) {
+			if q == none || b[q] == 0 || b[q] == stone || judged.has(q) {
 				continue
 			}
+			var seen bitset
 			var libs int
 			buf, libs = gd.group(&b, q, &seen, buf, 1)
+			for i := range judged {
+				judged[i] |= seen[i]
+			}
 			if libs == 0 {
 				for _, x := range buf {
 					// A move holds at most maxChanges squares. The game ends

@@ -567,7 +567,8 @@ func refBreakthrough(grid map[[2]int]int, side int) []string {
 // TestBreakthroughAgreesWithReference compares the described Breakthrough
 // with the reference generator on random games, and checks how they end.
 func TestBreakthroughAgreesWithReference(t *testing.T) {
-	games := 40
+	t.Parallel()
+	games := 200
 	if *deep {
 		games = 1000
 	}

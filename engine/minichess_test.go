@@ -104,16 +104,18 @@ func refMini(b [5][5]int, side int) []string {
 }
 
 // TestGardnerAgreesWithReference compares the engine's legal moves with
-// the reference generator at every position of random games.
+// the reference generator at every position of random games, and their
+// ends by mate or stalemate with the positions where it has no move.
 func TestGardnerAgreesWithReference(t *testing.T) {
-	games := 40
+	t.Parallel()
+	games := 200
 	if *deep {
 		games = 1000
 	}
 	rng := rand.New(rand.NewPCG(9, 9))
 	for i := 0; i < games; i++ {
 		g := mustGame(t, "gardner", WithPlyLimit(200))
-		for g.Status().Result == Ongoing {
+		board := func() ([5][5]int, int) {
 			s := g.State()
 			var b [5][5]int
 			for sq := 0; sq < 25; sq++ {
@@ -129,6 +131,10 @@ func TestGardnerAgreesWithReference(t *testing.T) {
 			if s.Turn == Second {
 				side = -1
 			}
+			return b, side
+		}
+		for g.Status().Result == Ongoing {
+			b, side := board()
 			var got []string
 			for _, m := range g.LegalMoves() {
 				f, to := m.m.from(), m.m.to()
@@ -142,6 +148,13 @@ func TestGardnerAgreesWithReference(t *testing.T) {
 			if err := g.Apply(ms[rng.IntN(len(ms))]); err != nil {
 				t.Fatal(err)
 			}
+		}
+		// The game ends by mate or stalemate exactly when the reference
+		// finds no move.
+		st := g.Status()
+		b, side := board()
+		if none := len(refMini(b, side)) == 0; none != (st.Rule == RuleCheckmate || st.Rule == RuleStalemate) {
+			t.Fatalf("after %v: status %+v, the reference has moves: %v\n%s", g.History(), st, !none, g.Diagram(First))
 		}
 	}
 }

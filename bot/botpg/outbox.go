@@ -247,6 +247,10 @@ func supersedes(reqs []bot.Request) (mode string, methods []string, ref, msg *st
 	mode = dropEdits
 	for _, r := range reqs {
 		switch {
+		case r.Aside:
+			// An aside is worth sending only while it is the latest of its state: a newer one
+			// drops the pending ones (see bot.Request.Aside).
+			return dropAll, nil, nil, nil
 		case strings.HasPrefix(r.Method, "send"):
 			return dropAll, nil, nil, nil
 		case strings.HasPrefix(r.Method, "delete"):
@@ -355,7 +359,8 @@ const sendClaimSQL = `
 	SELECT h.service_id, h.chat_id, h.lane, h.n, c.id, c.method, c.params, c.file_path, c.attempts,
 		c.created_at, c.not_before, c.failing_since, f.file_id, f.size, f.mod_time, c.ref, c.target_ref, c.state,
 		(SELECT array_agg(r.message_id ORDER BY r.sent_at, r.message_id) FROM sent_ref r
-		 WHERE r.service_id = c.service_id AND r.chat_id = c.chat_id AND r.ref = c.target_ref), c.secrets
+		 WHERE r.service_id = c.service_id AND r.chat_id = c.chat_id AND r.ref = c.target_ref), c.secrets,
+		c.on_failure IS NOT NULL
 	FROM h LEFT JOIN c ON c.id = h.id
 	LEFT JOIN tg_file f ON f.service_id = c.service_id AND f.path = c.file_path`
 
@@ -456,8 +461,9 @@ func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
 	var ref, target, state *string
 	var refIDs []int64
 	var secrets []byte
+	var fallback *bool
 	if err := r.Scan(&svc, &chat, &lane, &n, &id, &method, &params, &filePath, &attempts, &created, &due, &failing,
-		&fileID, &fileSize, &fileMod, &ref, &target, &state, &refIDs, &secrets); err != nil {
+		&fileID, &fileSize, &fileMod, &ref, &target, &state, &refIDs, &secrets, &fallback); err != nil {
 		return nil, 0, time.Time{}, err
 	}
 	row := &bot.OutboxRow{Chat: bot.ChatKey{Service: int(svc), Chat: chat, Lane: bot.Lane(lane)}}
@@ -465,6 +471,7 @@ func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
 		return row, n, time.Time{}, nil
 	}
 	row.ID, row.Attempts, row.Created = *id, *attempts, *created
+	row.HasFallback = fallback != nil && *fallback
 	row.Request = bot.Request{Method: *method, ChatID: chat}
 	if err := json.Unmarshal(params, &row.Request.Params); err != nil {
 		return nil, 0, time.Time{}, fmt.Errorf("decode row %d: %w", *id, err)

@@ -283,3 +283,40 @@ func TestSupersedeSameMessage(t *testing.T) {
 		t.Fatalf("pending %q, want %q", got, want)
 	}
 }
+
+// Ensure a newer aside (a quest screen left, edited to show the choice made) of a state drops
+// the pending ones, whatever messages they edit, and nothing else: the new screens and the rows
+// of other states stay; asides go to the updates lane.
+func TestSupersedeAsides(t *testing.T) {
+	t.Parallel()
+	s, pool, service := newStore(t)
+	const chat = 6
+	left := func(msg int, label string) bot.Request {
+		r, err := bot.EditHTML(chat, msg, label, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Aside, r.State = true, "quest-left:9"
+		return r
+	}
+	screen := func(label string) bot.Request {
+		reqs, err := bot.SendHTML(chat, label, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return reqs[0]
+	}
+	step := func(msg int, label string) { queue(t, s, service, screen("screen "+label), left(msg, "left "+label)) }
+	step(1, "1")
+	step(2, "2")
+	queue(t, s, service, boardEdit(t, chat, "board"))
+	step(3, "3")
+	var got []string
+	for _, r := range pending(t, pool, chat) {
+		got = append(got, r.lane.String()+" "+r.label)
+	}
+	want := []string{"conversation screen 1", "conversation screen 2", "updates board", "conversation screen 3", "updates left 3"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("pending %q, want %q", got, want)
+	}
+}

@@ -157,6 +157,15 @@ func (e *env) pressLabel(t *testing.T, user int64, m tgemu.Message, label string
 		n, ok := e.game(t, user)
 		return !ok || n.step != g.step
 	})
+	// The screen left loses its buttons (or goes) before the player presses again (see press).
+	e.WaitFor(t, "the screen left updated", func() bool {
+		for _, msg := range e.Bot.Messages(user) {
+			if msg.ID == m.ID {
+				return len(msg.Keyboard) == 0
+			}
+		}
+		return true
+	})
 }
 
 // testNow is the clock of the views the tests look at; the way a game goes does not depend on it.

@@ -8,18 +8,27 @@
 // A screen is what package quest's View gives: the text of a location, of a jump's description,
 // of a critical message, the task (greeting) or the success text (congratulation). It becomes one
 // HTML message (see render.go): the quest markup is converted, everything else is escaped, the
-// parameter lines follow the text, and the active choices are inline buttons. A choice too long
+// parameter lines that changed in the step follow the text, in the quest's own formatting, and
+// the active choices are inline buttons. Parameters are kept apart from the story: a screen shows
+// only what its step changed (a game's first screen, and /retry, all of them), with a last button
+// "📊 Parameters" that edits the screen to show all of them (in a message of their own when they
+// do not fit it); a screen left keeps its text and the choice made, without them. A choice too long
 // for a button is written in full under the text, numbered, with a short numbered button. A
 // location image, when the quest names one that exists beside the quest file (or one that
-// Config.Images finds: the images developers upload), is sent as a photo before the text.
+// Config.Images finds: the images developers upload), makes the screen one photo with the text
+// as its caption and the buttons under it; a text too long for a caption (1024 characters)
+// follows the photo as a message of its own. A screen whose picture is the one of the screen
+// just before comes without it: the picture is not sent again.
 //
 // A button's callback data is "q:<game>:<step>:<action>": the game's id (a new one per launch),
 // the step at which the screen was shown and the quest action. A press is performed only when
 // the game and step are the current ones and the action is an active choice of the current
 // state; anything else is answered "this choice is no longer available" and changes nothing.
 // After a choice the pressed message stays in the chat as a transcript, its buttons replaced by
-// the choice made (a multiplayer quest's only loses its buttons), except the screens of the
-// starting location and of empty locations, which are deleted (in the reference dialect). An
+// the choice made (a multiplayer quest's only loses its buttons): no screen of the story is ever
+// deleted, in any dialect, the screens of the starting location and of empty locations included.
+// The step's new screen is the answer and goes first; the edit of the screen left goes aside
+// (bot.Request.Aside), when the chat's limits allow, so that a step costs the player no wait. An
 // ending offers the quest again and the catalogue (catalogue.go, which also shows /quest's pages).
 //
 // # Dialects

@@ -132,6 +132,16 @@ func (e *env) press(t *testing.T, user int64, g gameRow, action int) {
 		n, ok := e.game(t, user)
 		return !ok || n.step != g.step
 	})
+	// As a player reads the new screen, the screen left loses its buttons (or goes): a press
+	// before that would drop its update (the next step's supersedes it).
+	e.WaitFor(t, "the screen left updated", func() bool {
+		for _, m := range e.Bot.Messages(user) {
+			if m.ID == msg {
+				return len(m.Keyboard) == 0
+			}
+		}
+		return true
+	})
 }
 
 func loadQuest(t *testing.T, path string) *quest.Quest {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
@@ -133,6 +134,13 @@ type game struct {
 	// step and are never remembered with the game.
 	lead   []bot.Request
 	passed []quest.Passage
+	// shown is the picture of the screen the chat shows last, "" for none or not known: the
+	// next screen with the same picture is sent without it (screenReqs).
+	shown string
+	// params are the parameter lines of the screen the chat shows last, when paramsKnown: the
+	// next screen shows those that changed (panelChanged); all of them when not known.
+	params      []string
+	paramsKnown bool
 }
 
 // info is what the player derives once from each quest file.
@@ -141,9 +149,6 @@ type info struct {
 	// the quest starts it at (the most credits a game of it puts at stake).
 	money      int
 	moneyLimit int64
-	// plain marks the locations whose screens are not kept as transcript when left: the
-	// starting location and empty ones.
-	plain map[int]bool
 	// points are the multiplayer jumps (!session, !wait) by jump id (multi.go).
 	points map[int]sessions.Point
 	// layoutInfo is what the dagazbot dialect lays screens out by (dialect.go).
@@ -171,7 +176,7 @@ func (g *Games) open(file string) (*compiled, error) {
 // derive computes a quest's info.
 func derive(q *questfs.Quest) *info {
 	d := q.Doc
-	in := &info{money: -1, plain: map[int]bool{}, layoutInfo: layoutInfo{ranks: map[int]int{}, orders: map[int]int32{},
+	in := &info{money: -1, layoutInfo: layoutInfo{ranks: map[int]int{}, orders: map[int]int32{},
 		nexts: map[int]bool{}, widths: map[int]int{}, described: map[int]bool{}}}
 	for i := range d.Params {
 		p := &d.Params[i]
@@ -184,9 +189,6 @@ func derive(q *questfs.Quest) *info {
 	empty := map[int32]bool{}
 	for i := range d.Locations {
 		l := &d.Locations[i]
-		if l.IsStarting || l.IsEmpty {
-			in.plain[int(l.ID)] = true
-		}
 		if l.IsEmpty {
 			empty[l.ID] = true
 		}
@@ -298,44 +300,78 @@ func money(s *quest.State, idx int) int64 {
 }
 
 // screenOf builds the requests of a game's current screen: what the step sends before it (the
-// game's lead, the multiplayer notices, the locations it passed through), the image, then the
-// text with the buttons.
+// game's lead, the multiplayer notices, the locations it passed through), then the screen.
 func (g *Games) screenOf(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string) (quest.View, []bot.Request, error) {
-	v, reqs, err := g.viewReqs(ctx, db, chat, c, gm, name, true)
+	passages, err := g.passages(ctx, db, chat, c, gm, name)
 	if err != nil {
-		return v, nil, err
+		return quest.View{}, nil, err
 	}
-	passages, err := g.passageReqs(ctx, db, chat, c, gm, name, gm.passed)
+	v, reqs, err := g.viewReqs(ctx, db, chat, c, gm, name, true)
 	if err != nil {
 		return v, nil, err
 	}
 	return v, append(slices.Clip(gm.lead), g.multiScreen(gm, passages, reqs)...), nil
 }
 
-// viewReqs builds the requests that show a game's current view: the image, then the text with
-// the buttons (none unless buttons).
-func (g *Games) viewReqs(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string, buttons bool) (quest.View, []bot.Request, error) {
-	v, sc, err := g.build(ctx, db, c, gm, name, buttons)
-	if err != nil {
-		return v, nil, err
-	}
-	var reqs []bot.Request
-	if sc.image != "" {
-		r, err := bot.SendPhoto(chat, sc.image, "", nil)
-		if err != nil {
-			return v, nil, err
+// passages are the messages of the locations a step passed through (passageReqs); when they
+// show a picture, the screen after them shows its own again.
+func (g *Games) passages(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string) ([]bot.Request, error) {
+	reqs, err := g.passageReqs(ctx, db, chat, c, gm, name, gm.passed)
+	for _, r := range reqs {
+		if r.FilePath != "" {
+			gm.shown = ""
 		}
-		reqs = append(reqs, r)
 	}
-	msgs, err := bot.SendHTML(chat, sc.html, sc.kb)
-	if err != nil {
-		return v, nil, err
-	}
-	return v, append(reqs, msgs...), nil
+	return reqs, err
 }
 
-// build builds a game's current view and its screen (with its buttons unless not buttons).
-func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, name string, buttons bool) (quest.View, screen, error) {
+// viewReqs builds the requests that show a game's current view (screenReqs), with its buttons
+// unless not buttons.
+func (g *Games) viewReqs(ctx context.Context, db pgx.Tx, chat int64, c *compiled, gm *game, name string, buttons bool) (quest.View, []bot.Request, error) {
+	v, sc, err := g.build(ctx, db, c, gm, name, buttons, panelChanged)
+	if err != nil {
+		return v, nil, err
+	}
+	reqs, err := screenReqs(chat, sc, gm)
+	return v, reqs, err
+}
+
+// screenReqs are the requests of a screen, so that a step is one message where it can be:
+//
+//   - without a picture, or with the picture the chat shows last (gm.shown: the screen before
+//     had the same), the text with the buttons;
+//   - with a picture and a text that fits a caption (1024 characters), one photo with the text
+//     as its caption and the buttons under it; should the photo fail (its file gone, Telegram
+//     refusing it), the text with the buttons is sent in its place;
+//   - with a picture and a longer text, the photo, then the text with the buttons.
+func screenReqs(chat int64, sc screen, gm *game) ([]bot.Request, error) {
+	img := sc.image
+	if img == gm.shown {
+		img = ""
+	}
+	gm.shown = sc.image
+	msgs, err := bot.SendHTML(chat, sc.html, sc.kb)
+	if err != nil || img == "" {
+		return msgs, err
+	}
+	if r, err := bot.SendPhoto(chat, img, sc.html, sc.kb); err == nil {
+		r.OnFailure = msgs
+		return []bot.Request{r}, nil
+	} else if !errors.Is(err, bot.ErrTooLong) {
+		return nil, err
+	}
+	r, err := bot.SendPhoto(chat, img, "", nil)
+	if err != nil {
+		return nil, err
+	}
+	return append([]bot.Request{r}, msgs...), nil
+}
+
+// build builds a game's current view and its screen (with its buttons unless not buttons), with
+// the parameter lines pn says. A screen that shows only the parameters that changed has a button
+// for all of them (paramsAction) when some are not shown; the lines it shows become the ones the
+// next screen is compared with.
+func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, name string, buttons bool, pn panel) (quest.View, screen, error) {
 	if gm.Ranger != "" {
 		name = gm.Ranger
 	}
@@ -352,39 +388,109 @@ func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, nam
 	if !buttons {
 		shown.Choices = nil
 	}
+	switch {
+	case pn == panelNone:
+		shown.Params = nil
+	case pn == panelChanged && gm.paramsKnown:
+		shown.Params = changedParams(v.Params, gm.params)
+	}
+	if pn != panelNone {
+		gm.params, gm.paramsKnown = v.Params, true
+	}
 	sc := render(c, shown, gm.ID, gm.Step, name, width)
+	t := texts.For(gm.Script.Lang)
 	if buttons && v.Status.Over() && !gm.Sandbox {
 		// An ending offers the quest again, and the catalogue.
-		t := texts.For(gm.Script.Lang)
 		sc.kb = bot.Keyboard{{{Text: t.Quest.PlayAgain, Data: CataloguePrefix + ":r:" + strconv.FormatInt(gm.Script.ID, 10)}},
 			{{Text: t.Quest.Another, Data: CataloguePrefix + ":l"}}}
+	} else if buttons && !v.Status.Over() && len(shown.Params) < len(v.Params) {
+		sc.kb = append(sc.kb, []bot.Button{{Text: t.Quest.Params, Data: buttonData(gm.ID, gm.Step, paramsAction)}})
 	}
 	g.findImage(ctx, db, gm.Script.ID, v, &sc)
 	return v, sc, nil
 }
 
-// leftScreen is the edit of a screen the player left by choosing action: its text stays, with the
-// choice made under it instead of the buttons. The screen is built again from the game as it was
-// (what showing it never changes); when that cannot be done, or the text would be too long for
-// one message, the edit only takes the buttons away. In a multiplayer quest, whose screens show
-// what the sessions said then, it always does.
-func (g *Games) leftScreen(ctx context.Context, db pgx.Tx, chat int64, msg int, c *compiled, gm *game, action int, name string) (bot.Request, error) {
-	if len(c.points) == 0 {
-		if v, sc, err := g.build(ctx, db, c, gm, name, false); err == nil {
-			for _, ch := range v.Choices {
-				if ch.JumpID != action {
-					continue
+// showParams answers a press of a screen's parameters button: the screen pressed is edited to
+// show all the parameters, its buttons kept (but that one); when the screen with all of them
+// would not fit its message (or caption), they come in a message of their own. Nothing of the
+// game changes.
+func (g *Games) showParams(ctx context.Context, tx bot.Tx, chat int64, cq *tgbotapi.CallbackQuery, c *compiled, gm *game, name string) error {
+	reqs := []bot.Request{bot.AnswerCallback(chat, cq.ID, "")}
+	v, sc, err := g.build(ctx, tx.DB(), c, gm, name, true, panelAll)
+	if err != nil {
+		return err
+	}
+	var edit bot.Request
+	if m := cq.Message; m != nil && len(m.Photo) > 0 && m.Caption != "" {
+		edit, err = bot.EditCaption(chat, m.MessageID, sc.html, sc.kb)
+	} else if m != nil && len(m.Photo) == 0 && len(bot.SplitHTML(sc.html, bot.MaxTextLen)) == 1 {
+		edit, err = bot.EditHTML(chat, m.MessageID, sc.html, sc.kb)
+	} else {
+		err = bot.ErrTooLong
+	}
+	if err == nil {
+		reqs = append(reqs, edit)
+	} else if p := paramsHTML(v.Params, escape(name)); p != "" {
+		msgs, err := bot.SendHTML(chat, p, nil)
+		if err != nil {
+			return err
+		}
+		reqs = append(reqs, msgs...)
+	}
+	return tx.Send(ctx, reqs...)
+}
+
+// leftScreen is the edit of a screen the player left by choosing action: its text (or caption)
+// stays, with the choice made under it instead of the buttons. left is the screen as it was
+// shown, built again from the game as it was (what showing it never changes), nil when it
+// could not be; then, or when the text would be too long for one message (or caption), and in
+// a multiplayer quest, whose screens show what the sessions said then, the edit only takes the
+// buttons away. The edit is aside (Request.Aside): the new screen goes first, and the edit
+// follows when Telegram's limits allow. Under load it may wait until the player steps again; the
+// newer step's edit then drops it (the state of the game's screens left), and the older screen
+// keeps its buttons, which answer that the choice is no longer available: the player's wait
+// matters more than the transcript of the screen before last.
+func (g *Games) leftScreen(chat int64, msg *tgbotapi.Message, c *compiled, gm *game, left *shownScreen, action int, name string) (bot.Request, error) {
+	r, err := g.leftEdit(chat, msg, c, gm, left, action, name)
+	if err != nil {
+		return r, err
+	}
+	r.Aside = true
+	r.State = "quest-left:" + strconv.FormatInt(gm.ID, 10)
+	return r, nil
+}
+
+func (g *Games) leftEdit(chat int64, msg *tgbotapi.Message, c *compiled, gm *game, left *shownScreen, action int, name string) (bot.Request, error) {
+	photo := len(msg.Photo) > 0
+	if len(c.points) == 0 && left != nil {
+		for _, ch := range left.v.Choices {
+			if ch.JumpID != action {
+				continue
+			}
+			label := plainText(ch.Text, name)
+			chosen := "\n\n" + escape(fmt.Sprintf(texts.For(gm.Script.Lang).Quest.Chosen, label))
+			if photo {
+				if msg.Caption == "" {
+					break // the picture of a longer screen, whose text followed it
 				}
-				label := plainText(ch.Text, name)
-				parts := bot.SplitHTML(sc.html, bot.MaxTextLen)
-				html := parts[len(parts)-1] + "\n\n" + escape(fmt.Sprintf(texts.For(gm.Script.Lang).Quest.Chosen, label))
-				if r, err := bot.EditHTML(chat, msg, html, nil); err == nil {
+				if r, err := bot.EditCaption(chat, msg.MessageID, left.sc.html+chosen, nil); err == nil {
 					return r, nil
 				}
+				break
+			}
+			parts := bot.SplitHTML(left.sc.html, bot.MaxTextLen)
+			if r, err := bot.EditHTML(chat, msg.MessageID, parts[len(parts)-1]+chosen, nil); err == nil {
+				return r, nil
 			}
 		}
 	}
-	return bot.EditKeyboard(chat, msg, nil)
+	return bot.EditKeyboard(chat, msg.MessageID, nil)
+}
+
+// shownScreen is a screen as it was shown: the view and its rendering.
+type shownScreen struct {
+	v  quest.View
+	sc screen
 }
 
 // autoNext takes, in the dagazbot dialect, the "Next" of each screen that offers nothing else,
@@ -406,7 +512,7 @@ func (g *Games) autoNext(ctx context.Context, db pgx.Tx, chat int64, c *compiled
 		if !ok {
 			return nil
 		}
-		passages, err := g.passageReqs(ctx, db, chat, c, gm, name, gm.passed)
+		passages, err := g.passages(ctx, db, chat, c, gm, name)
 		if err != nil {
 			return err
 		}
@@ -682,6 +788,9 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 		g.log.Error("Quest cannot be loaded", slog.Int64("script", gm.Script.ID), slog.Any("error", err))
 		return answer(lang, err)
 	}
+	if action == paramsAction {
+		return g.showParams(ctx, tx, chat, cq, c, &gm, name(u))
+	}
 	if _, ok := c.points[action]; ok {
 		// A multiplayer jump is taken only when its session says so (multi.go); its button on
 		// a waiting screen tells what the game waits for.
@@ -701,6 +810,16 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 		return answer(lang, err)
 	}
 	prev := gm
+	// The screen left, as it was shown: its picture is the one the chat shows last, and its
+	// edit shows the choice made.
+	var left *shownScreen
+	if cq.Message != nil && len(c.points) == 0 {
+		if v, sc, err := g.build(ctx, db, c, &prev, name(u), false, panelNone); err == nil {
+			left = &shownScreen{v: v, sc: sc}
+			gm.shown = sc.image
+			gm.params, gm.paramsKnown = v.Params, true
+		}
+	}
 	gm.State = next
 	gm.Step++
 	gm.Nonce = questpg.NewNonce()
@@ -745,19 +864,16 @@ func (g *Games) HandleCallback(ctx context.Context, tx bot.Tx, u *bot.Update) er
 		return stale(lang)
 	}
 
+	// The answer, the new screen, then the screen left without its buttons, aside: every screen
+	// of the story stays in the chat, in every dialect.
 	reqs := make([]bot.Request, 0, len(screen)+2)
-	reqs = append(reqs, bot.AnswerCallback(chat, cq.ID, ""))
-	// The screen left stays as transcript without its buttons, unless it is a screen of the
-	// starting location or of an empty one (in the dagazbot dialect, whose empty locations hold
-	// the quests' texts, every screen stays).
+	reqs = append(append(reqs, bot.AnswerCallback(chat, cq.ID, "")), screen...)
 	if m := cq.Message; m != nil {
-		if (old.Phase == quest.PhaseLocation || old.Phase == quest.PhaseCritOnLocation) && c.plain[old.LocationID] && !dagaz(&gm) {
-			reqs = append(reqs, bot.Delete(chat, m.MessageID))
-		} else if r, err := g.leftScreen(ctx, db, chat, m.MessageID, c, &prev, action, name(u)); err == nil {
+		if r, err := g.leftScreen(chat, m, c, &prev, left, action, name(u)); err == nil {
 			reqs = append(reqs, r)
 		}
 	}
-	if err := tx.Send(ctx, append(reqs, screen...)...); err != nil {
+	if err := tx.Send(ctx, reqs...); err != nil {
 		return err
 	}
 	if v.Status.Over() {

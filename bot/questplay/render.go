@@ -32,7 +32,7 @@ const maxPad = 120
 type screen struct {
 	html  string
 	kb    bot.Keyboard // nil when the screen has no choices
-	image string       // local image file to send before the text, "" for none
+	image string       // local image file the screen shows (screenReqs), "" for none
 }
 
 // render builds the screen of view v of a game: text, parameter lines, the long choices, and
@@ -110,6 +110,56 @@ func cut(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// paramsAction is the action of a screen's parameters button: it shows all the parameters on
+// the screen (HandleCallback), and changes nothing of the game. The quest's own actions are its
+// jump ids and a few small negative numbers (quest.JumpIAgree, ...), never this one.
+const paramsAction = -1000
+
+// panel says which parameter lines a screen shows.
+type panel int
+
+const (
+	// panelAll: all of them (a game's first screen, /retry, the parameters button).
+	panelAll panel = iota
+	// panelChanged: those that changed since the screen before, and a button for all of them.
+	panelChanged
+	// panelNone: none (a screen left, kept as the story).
+	panelNone
+)
+
+// changedParams returns the parameter lines of cur that are not as they were in prev: the lines
+// are taken in groups, a group being the lines that <nobr> joins (a board a quest draws with its
+// parameters) and a line alone otherwise, and a group shows whole when any of its lines is new.
+func changedParams(cur, prev []string) []string {
+	old := map[string]bool{}
+	for _, g := range paramGroups(prev) {
+		old[strings.Join(g, "\n")] = true
+	}
+	var out []string
+	for _, g := range paramGroups(cur) {
+		if !old[strings.Join(g, "\n")] {
+			out = append(out, g...)
+		}
+	}
+	return out
+}
+
+// paramGroups splits parameter lines into the groups that <nobr> joins.
+func paramGroups(lines []string) [][]string {
+	var out [][]string
+	var g []string
+	for _, l := range lines {
+		g = append(g, l)
+		if indexFold(l, "<nobr>") < 0 {
+			out, g = append(out, g), nil
+		}
+	}
+	if len(g) > 0 {
+		out = append(out, g)
+	}
+	return out
 }
 
 // paramsHTML converts the parameter lines. A line holding <nobr> is continued by the next one

@@ -1,6 +1,7 @@
 package questplay
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,7 +57,7 @@ func TestPlainTextAndData(t *testing.T) {
 // Ensure a number in the image field sets the buttons per row, and long choices get numbered
 // buttons with the full text in the message.
 func TestRenderKeyboard(t *testing.T) {
-	c := &compiled{Quest: &questfs.Quest{Dir: t.TempDir()}, info: &info{plain: map[int]bool{}}}
+	c := &compiled{Quest: &questfs.Quest{Dir: t.TempDir()}, info: &info{}}
 	v := quest.View{Text: "t", Image: "2", Choices: []quest.Choice{
 		{JumpID: 1, Text: "a", Active: true}, {JumpID: 2, Text: "b", Active: true},
 		{JumpID: 3, Text: "c", Active: true}, {JumpID: 4, Text: "off", Active: false},
@@ -75,5 +76,20 @@ func TestRenderKeyboard(t *testing.T) {
 	v.Status = quest.Dead
 	if sc := render(c, v, 35, 4, "Ann", 0); sc.kb != nil {
 		t.Errorf("an ended game's screen has buttons %v", sc.kb)
+	}
+}
+
+// Ensure a screen shows the parameter lines that changed, a board drawn with <nobr> whole when
+// any of its lines changed, and nothing of what stayed.
+func TestChangedParams(t *testing.T) {
+	prev := []string{"Fuel: 5", "Money: 100", "a<nobr>", "b<nobr>", "c", "Day 1"}
+	cur := []string{"Fuel: 4", "Money: 100", "a<nobr>", "B<nobr>", "c", "Day 1", "New: 1"}
+	got := changedParams(cur, prev)
+	want := []string{"Fuel: 4", "a<nobr>", "B<nobr>", "c", "New: 1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("changed %q, want %q", got, want)
+	}
+	if got := changedParams(prev, prev); len(got) != 0 {
+		t.Errorf("nothing changed, yet %q", got)
 	}
 }

@@ -17,6 +17,8 @@ type Quest struct {
 	BrokenNow string
 	// Chosen follows a screen the player left: the choice made (the choice's text).
 	Chosen string
+	// Params is the button that shows all the quest's parameters on its screen.
+	Params string
 	// PlayAgain and Another are the buttons of an ending: the same quest again, the catalogue.
 	PlayAgain, Another string
 	// Catalogue heads the catalogue, Found a search's result (what was searched); Page tells
@@ -43,6 +45,7 @@ var questEN = Quest{
 	NoQuest:   "Sorry, this quest cannot be played.",
 	BrokenNow: "Sorry, this quest is broken at this point and cannot go on.",
 	Chosen:    "➤ %s",
+	Params:    "📊 Parameters",
 	PlayAgain: "🔁 Play again",
 	Another:   "📚 Another quest",
 	Catalogue: "Choose a quest:",
@@ -68,6 +71,7 @@ var questRU = Quest{
 	NoQuest:   "Извините, этот квест не удаётся запустить.",
 	BrokenNow: "Извините, в этом месте квест сломан и продолжить его нельзя.",
 	Chosen:    "➤ %s",
+	Params:    "📊 Параметры",
 	PlayAgain: "🔁 Сыграть ещё раз",
 	Another:   "📚 Другой квест",
 	Catalogue: "Выберите квест:",

@@ -24,7 +24,7 @@ const defaultCalcSeed = "calc"
 // -p gives the parameter values [p1], [p2], …; -seed the Alea seed (default "calc");
 // -draws lists every random(n) draw on stderr. Several arguments are joined with spaces, so
 // quoting is optional; a formula may start with "-" (-5+2), since a flag starts with a letter
-// after its dash. A syntax error prints the formula with a caret under the position. Exit
+// after its dash. A syntax error is one line that quotes the formula around its position. Exit
 // status: 0 on success, 1 when the formula fails, 2 on bad usage.
 func runCalc(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("calc", flag.ContinueOnError)
@@ -52,8 +52,7 @@ func runCalc(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	e, err := formula.Parse(src)
 	var se *formula.SyntaxError
 	if errors.As(err, &se) {
-		showPosition(stderr, src, se.Pos)
-		fmt.Fprintf(stderr, "questbot calc: %v\n", err)
+		fmt.Fprintf(stderr, "questbot calc: %v (%s)\n", err, position(src, se.Pos))
 		return 1
 	}
 	rnd := &drawLog{a: alea.New(*seed)}
@@ -86,19 +85,20 @@ func parseParams(s string) ([]int, error) {
 	return params, nil
 }
 
-// showPosition prints the formula and a caret under byte offset pos. Line breaks are shown as
-// spaces (the formula language treats them so) and tabs are kept, so the caret lines up.
-// Everything before a syntax error's position is ASCII, so bytes and columns agree.
-func showPosition(w io.Writer, src string, pos int) {
+// position says where byte offset pos of the formula src is, in words that fit on the error's
+// line: what comes before it and what is at it, quoted, or "at the end". Line breaks are shown
+// as spaces (the formula language treats them so).
+func position(src string, pos int) string {
 	line := strings.NewReplacer("\r", " ", "\n", " ").Replace(src)
 	pos = min(max(pos, 0), len(line))
-	pad := []byte(line[:pos])
-	for i, c := range pad {
-		if c != '\t' {
-			pad[i] = ' '
-		}
+	before, at := line[:pos], line[pos:]
+	switch {
+	case before == "":
+		return fmt.Sprintf("at the start, at %q", at)
+	case at == "":
+		return fmt.Sprintf("after %q, at the end", before)
 	}
-	fmt.Fprintf(w, "  %s\n  %s^\n", line, pad)
+	return fmt.Sprintf("after %q, at %q", before, at)
 }
 
 // drawLog passes draws through to the generator and, if w is set, lists them.

@@ -55,6 +55,21 @@ func TestCommandLineAnswers(t *testing.T) {
 			stderr: "questbot calc: flag provided but not defined: -nope (see questbot help calc)\n"},
 		{args: []string{"calc"}, code: 2, stderr: "questbot calc: no formula given (see questbot help calc)\n"},
 		{args: []string{"calc", "--help"}, stdoutHas: "usage: questbot calc"},
+		// A syntax error is one line too.
+		{args: []string{"calc", "1+"}, code: 1,
+			stderr: "questbot calc: formula: Expected value at 2 (after \"1+\", at the end)\n"},
+		// serve: a wrong flag or argument is one line, as for every command.
+		{args: []string{"serve", "-x"}, code: 2,
+			stderr: "questbot serve: flag provided but not defined: -x (see questbot help serve)\n"},
+		{args: []string{"serve", "extra"}, code: 2,
+			stderr: "questbot serve: unexpected argument \"extra\" (see questbot help serve)\n"},
+		{args: []string{"serve", "--role", "boss"}, code: 2,
+			stderr: "questbot serve: --role must be all, poller or worker, not \"boss\" (see questbot help serve)\n"},
+		// strength: -elo is checked before anything is looked for or played, with -ladder too.
+		{args: []string{"strength", "-elo", "abc"}, code: 2,
+			stderr: "questbot strength: -elo must be Elo ratings (whole numbers such as 1350) separated by commas, not \"abc\" (see questbot help strength)\n"},
+		{args: []string{"strength", "-ladder", "-elo", "1350,x"}, code: 2,
+			stderr: "questbot strength: -elo must be Elo ratings (whole numbers such as 1350) separated by commas, not \"1350,x\" (see questbot help strength)\n"},
 		// loadtest: its numbers are checked before anything starts.
 		{args: []string{"loadtest", "-users", "0"}, code: 2, stderr: "questbot loadtest: -users must be 1 or more, not 0\n"},
 		{args: []string{"loadtest", "-duration", "0s"}, code: 2,
@@ -97,6 +112,9 @@ func TestCommandLineAnswers(t *testing.T) {
 		{args: []string{"quests", "add"}, code: 2,
 			stderr: "questbot quests add: no quest file or folder given (see questbot help quests)\n"},
 		{args: []string{"quests", "add", "--help"}, stdoutHas: "usage: questbot quests add"},
+		{args: []string{"help", "quests"}, stdoutHas: "\nAdds quest files (.qm, .qmm; a folder's quest files) to the catalogue of every bot:"},
+		{args: []string{"quests", "add", "--dialect", "bad", "x.qm"}, code: 2,
+			stderr: "questbot quests add: --dialect must be reference or dagazbot, not \"bad\" (see questbot help quests)\n"},
 		// The other commands answer help on stdout, and usage errors in one line.
 		{args: []string{"inspect"}, code: 2, stderr: "questbot inspect: no quest file given (see questbot help inspect)\n"},
 		{args: []string{"inspect", "-h"}, stdoutHas: "usage: questbot inspect"},
@@ -128,5 +146,34 @@ func TestHelpOfEveryCommand(t *testing.T) {
 				cliCase{args: args, stdoutHas: "usage: questbot"}.check(t)
 			})
 		}
+	}
+}
+
+// Ensure the command list of `questbot help` is one column of names and one of summaries: every
+// summary starts where the others do, the longest name's included.
+func TestHelpColumns(t *testing.T) {
+	t.Parallel()
+	var stdout bytes.Buffer
+	if code := dispatch(context.Background(), []string{"help"}, &stdout, &bytes.Buffer{}); code != 0 {
+		t.Fatalf("exit status %d", code)
+	}
+	column := -1
+	rows := 0
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		name, _, ok := strings.Cut(strings.TrimPrefix(line, "  "), " ")
+		if !strings.HasPrefix(line, "  ") || !ok || commands[name].run == nil {
+			continue
+		}
+		rows++
+		at := len(line) - len(strings.TrimLeft(line[2+len(name):], " "))
+		if column == -1 {
+			column = at
+		}
+		if at != column || at <= 2+len(name) {
+			t.Errorf("the summary of %s starts at column %d, the first at %d:\n%s", name, at, column, &stdout)
+		}
+	}
+	if rows != len(commands) {
+		t.Errorf("%d command rows, want %d:\n%s", rows, len(commands), &stdout)
 	}
 }

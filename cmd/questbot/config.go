@@ -1,21 +1,26 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/netip"
 	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgcluster"
+	"github.com/questbot/questbot/qms"
 )
 
 // Config is everything `questbot serve` reads from its environment. The README's configuration
@@ -81,10 +86,18 @@ type Config struct {
 	// BotGames is the most games against the bot one player may have going at once
 	// (boards.Config.BotGames).
 	BotGames int
+	// QMSLimits bound each compilation of an uploaded .qms source (devtools.Config.CompileLimits).
+	QMSLimits qms.Limits
 	// TrustedProxies are the reverse proxies in front of the web game server whose
 	// X-Forwarded-For or Forwarded header names the client (web.Config.TrustedProxies). Empty:
 	// the TCP peer is the client.
 	TrustedProxies []netip.Prefix
+	// MetricsToken, when set, is the bearer token GET /metrics asks for, from any address;
+	// empty: /metrics answers this machine only (metrics.go).
+	MetricsToken string
+	// HTTP are the timeouts and connection caps of the HTTP side (the HTTP_* settings; see
+	// httpserver.go).
+	HTTP HTTPLimits
 }
 
 // envDefaults are the variables, their defaults and a line of help each, in the order the README
@@ -111,6 +124,18 @@ var envDefaults = []struct{ name, def, help string }{
 	{"FAILED_RETENTION", "168h", "how long failed sends and quarantined updates are kept (a Go duration)"},
 	{"WEB_STREAMS_PER_USER", strconv.Itoa(web.DefaultStreams), "live update streams of the web game server one user or API token may hold open at once"},
 	{"BOARD_BOT_GAMES", strconv.Itoa(boards.DefaultBotGames), "games against the bot one player may have going at once"},
+	{"QMS_MAX_SITES", strconv.Itoa(qms.DefaultLimits.Sites), "most sites (locations) an uploaded .qms source may declare"},
+	{"QMS_MAX_JUMPS", strconv.Itoa(qms.DefaultLimits.Jumps), "most jumps (cases) an uploaded .qms source may make"},
+	{"QMS_MAX_VARIABLES", strconv.Itoa(qms.DefaultLimits.Params), "most variables an uploaded .qms source may declare"},
+	{"QMS_MAX_STEPS", strconv.Itoa(qms.DefaultLimits.Steps), "most steps (lines handled, loop turns) one .qms compilation may take"},
+	{"QMS_MAX_MEMORY_MB", strconv.FormatInt(qms.DefaultLimits.Memory>>20, 10), "most megabytes of text one .qms compilation may handle"},
+	{"METRICS_TOKEN", "", "bearer token GET /metrics asks for (16 characters or more); empty: /metrics answers this machine only"},
+	{"HTTP_MAX_CONNS", strconv.Itoa(defaultMaxConns), "most HTTP connections open at once (kept to half the open-file limit); more are refused at once"},
+	{"HTTP_MAX_CONNS_PER_ADDR", strconv.Itoa(defaultMaxConnsPerAddr), "most HTTP connections open at once from one client address (TRUSTED_PROXIES excepted)"},
+	{"HTTP_HEADER_TIMEOUT", defaultHeaderTimeout.String(), "time a client has to send a request's header"},
+	{"HTTP_READ_TIMEOUT", defaultReadTimeout.String(), "time a client has to send a whole request, body included"},
+	{"HTTP_WRITE_TIMEOUT", defaultWriteTimeout.String(), "time an answer has to be written (each flushed part of an event stream anew)"},
+	{"HTTP_IDLE_TIMEOUT", defaultIdleTimeout.String(), "time a kept-alive connection may stay idle"},
 	{"TRUSTED_PROXIES", "", "reverse proxies (CIDRs or addresses, separated by commas) whose X-Forwarded-For or Forwarded names the client; empty: none"},
 }
 
@@ -180,7 +205,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.WebhookURL = hook
 	}
+	if err := checkConnString("DATABASE_URL", cfg.DatabaseURL); err != nil {
+		return Config{}, err
+	}
 	if s := v["DATABASE_SESSION_URL"]; s != "" {
+		if err := checkConnString("DATABASE_SESSION_URL", s); err != nil {
+			return Config{}, err
+		}
 		if cfg.DatabaseURL == "" {
 			return Config{}, fmt.Errorf("DATABASE_SESSION_URL needs DATABASE_URL: the embedded database has no PgBouncer in front of it")
 		}
@@ -213,6 +244,22 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		return Config{}, fmt.Errorf("BOARD_BOT_GAMES must be a whole number of games from 1 to 1000, not %q", v["BOARD_BOT_GAMES"])
 	}
 	cfg.BotGames = botGames
+	for _, l := range []struct {
+		name string
+		to   *int
+	}{{"QMS_MAX_SITES", &cfg.QMSLimits.Sites}, {"QMS_MAX_JUMPS", &cfg.QMSLimits.Jumps},
+		{"QMS_MAX_VARIABLES", &cfg.QMSLimits.Params}, {"QMS_MAX_STEPS", &cfg.QMSLimits.Steps}} {
+		n, err := strconv.Atoi(v[l.name])
+		if err != nil || n < 1 {
+			return Config{}, fmt.Errorf("%s must be a whole number, 1 or more, not %q", l.name, v[l.name])
+		}
+		*l.to = n
+	}
+	mb, err := strconv.Atoi(v["QMS_MAX_MEMORY_MB"])
+	if err != nil || mb < 1 || mb > 1<<20 {
+		return Config{}, fmt.Errorf("QMS_MAX_MEMORY_MB must be a whole number of megabytes, 1 or more, not %q", v["QMS_MAX_MEMORY_MB"])
+	}
+	cfg.QMSLimits.Memory = int64(mb) << 20
 	if s := v["TRUSTED_PROXIES"]; s != "" {
 		proxies, err := web.ParseProxies(s)
 		if err != nil {
@@ -220,6 +267,17 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		}
 		cfg.TrustedProxies = proxies
 	}
+	if s := v["METRICS_TOKEN"]; s != "" {
+		if len(s) < 16 || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r > '~' }) {
+			return Config{}, fmt.Errorf("METRICS_TOKEN must be 16 or more printable ASCII characters without spaces (such as the output of openssl rand -hex 16)")
+		}
+		cfg.MetricsToken = s
+	}
+	http, err := httpLimits(v)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg.HTTP = http
 	if s := v["NEW_USERS_ARE_DEVELOPERS"]; s != "" {
 		on, err := strconv.ParseBool(s)
 		if err != nil {
@@ -228,6 +286,74 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		cfg.NewUsersDevelopers = &on
 	}
 	return cfg, nil
+}
+
+// httpLimits reads the HTTP_* settings.
+func httpLimits(v map[string]string) (HTTPLimits, error) {
+	var l HTTPLimits
+	for _, c := range []struct {
+		name string
+		to   *int
+	}{{"HTTP_MAX_CONNS", &l.MaxConns}, {"HTTP_MAX_CONNS_PER_ADDR", &l.MaxConnsPerAddr}} {
+		n, err := strconv.Atoi(v[c.name])
+		if err != nil || n < 1 {
+			return HTTPLimits{}, fmt.Errorf("%s must be a whole number of connections, 1 or more, not %q", c.name, v[c.name])
+		}
+		*c.to = n
+	}
+	if l.MaxConnsPerAddr > l.MaxConns {
+		l.MaxConnsPerAddr = l.MaxConns
+	}
+	for _, c := range []struct {
+		name string
+		to   *time.Duration
+	}{{"HTTP_HEADER_TIMEOUT", &l.HeaderTimeout}, {"HTTP_READ_TIMEOUT", &l.ReadTimeout},
+		{"HTTP_WRITE_TIMEOUT", &l.WriteTimeout}, {"HTTP_IDLE_TIMEOUT", &l.IdleTimeout}} {
+		d, err := time.ParseDuration(v[c.name])
+		if err != nil || d < 100*time.Millisecond || d > time.Hour {
+			return HTTPLimits{}, fmt.Errorf("%s must be a duration from 100ms to 1h, such as 30s, not %q", c.name, v[c.name])
+		}
+		*c.to = d
+	}
+	if l.HeaderTimeout > l.ReadTimeout {
+		return HTTPLimits{}, fmt.Errorf("HTTP_HEADER_TIMEOUT (%s) must not be longer than HTTP_READ_TIMEOUT (%s): the header is part of the request",
+			l.HeaderTimeout, l.ReadTimeout)
+	}
+	return l, nil
+}
+
+// checkConnString checks that the connection string s of variable name (empty is fine) is one
+// PostgreSQL can read: a URL (postgres://…) or keyword=value pairs. The string itself is not
+// repeated: it may hold a password. Whether its server answers is the start's to find.
+func checkConnString(name, s string) error {
+	if s == "" {
+		return nil
+	}
+	if _, err := pgconn.ParseConfig(s); err != nil {
+		reason := ""
+		var pe *pgconn.ParseConfigError
+		// The parser's reason, unless it quotes the string.
+		if errors.As(err, &pe) && errors.Unwrap(pe) != nil {
+			if r := errors.Unwrap(pe).Error(); !strings.Contains(r, s) && !strings.Contains(r, "@") {
+				reason = " (" + r + ")"
+			}
+		}
+		return fmt.Errorf("%s is not a PostgreSQL connection string%s: it must be a URL such as postgres://user:password@host:5432/questbot "+
+			"or keyword=value pairs such as \"host=/run/postgresql dbname=questbot\"", name, reason)
+	}
+	return nil
+}
+
+// checkPGBin checks, when the embedded database is to run (no DATABASE_URL), that PG_BIN holds
+// the PostgreSQL server programs.
+func checkPGBin(cfg Config) error {
+	if cfg.DatabaseURL != "" {
+		return nil
+	}
+	if _, err := pgcluster.New(pgcluster.Options{Bin: cfg.PGBin, Root: filepath.Join(cfg.DataDir, "postgres")}); errors.Is(err, pgcluster.ErrNoBinaries) {
+		return fmt.Errorf("PG_BIN: %w; or set DATABASE_URL to a PostgreSQL server of your own", err)
+	}
+	return nil
 }
 
 // publicURL validates PUBLIC_URL: an absolute http or https URL without a query or fragment; its

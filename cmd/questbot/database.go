@@ -59,9 +59,8 @@ func lockDataDir(dataDir string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	// The postgres user, when the server runs as that user, must be able to reach the folder.
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("data folder: %w", err)
+	if err := makeDataDir(dir); err != nil {
+		return nil, err
 	}
 	lock, err := os.OpenFile(filepath.Join(dir, "questbot.lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
@@ -72,6 +71,23 @@ func lockDataDir(dataDir string) (*os.File, error) {
 		return nil, fmt.Errorf("%w: another questbot is running with DATA_DIR=%s; stop it first or set another DATA_DIR", ErrDataDirBusy, dir)
 	}
 	return lock, nil
+}
+
+// makeDataDir creates the data folder dir if it is missing, enterable by everybody (0755,
+// whatever the umask): the postgres user, when the embedded server runs as that user, must be
+// able to reach its files there, also on a later run after one that used DATA_DIR only for the
+// emulator. A folder that exists is left as it is.
+func makeDataDir(dir string) error {
+	if _, err := os.Stat(dir); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	return nil
 }
 
 // startEmbedded takes over the lock of the data folder, creates the cluster on the first run,
@@ -121,20 +137,44 @@ func startEmbedded(ctx context.Context, cfg Config, lock *os.File, log *slog.Log
 func (e *embedded) watch(ctx context.Context, w watchOptions) error {
 	tick := time.NewTicker(w.Poll)
 	defer tick.Stop()
+	unsure := false // the last check could not tell
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-tick.C:
 		}
-		if e.cluster.Alive() {
+		switch st, err := e.cluster.Status(); st {
+		case pgcluster.StatusRunning:
+			unsure = false
+			continue
+		case pgcluster.StatusUnknown:
+			// Out of file descriptors, say: the server may well run, and starting a second one
+			// would only fail. Asked again at the next tick.
+			if !unsure {
+				e.log.Warn("Unable to tell whether the embedded PostgreSQL runs; it is left as it is", slog.Any("error", err))
+			}
+			unsure = true
 			continue
 		}
+		unsure = false
 		e.log.Error("The embedded PostgreSQL stopped; starting it again")
 		if err := e.restart(ctx, w); err != nil || ctx.Err() != nil {
 			return err
 		}
 	}
+}
+
+// transient reports whether err is a shortage of the process's or the system's resources (file
+// descriptors, processes, memory) rather than anything about the database: an attempt that
+// failed so is tried again without being counted.
+func transient(err error) bool {
+	for _, e := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.EAGAIN, syscall.ENOMEM} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // watchEmbedded watches emb in the background until ctx is done, and sends on lost the error of
@@ -163,19 +203,34 @@ func (s *Server) watchEmbedded(ctx context.Context, emb *embedded, lost chan<- e
 func (e *embedded) restart(ctx context.Context, w watchOptions) error {
 	wait := w.Backoff
 	var err error
-	for attempt := 1; attempt <= w.Attempts; attempt++ {
-		if err = e.cluster.Start(ctx); err == nil {
-			e.log.Info("Embedded PostgreSQL restarted", slog.Int("attempt", attempt))
+	for attempt := 1; attempt <= w.Attempts; {
+		// A server that runs on the files (one the check lost sight of) is watched, never
+		// started a second time.
+		var running bool
+		if running, err = e.cluster.Adopt(); running {
+			e.log.Warn("A PostgreSQL server runs on the embedded database's files; watching it")
 			return nil
+		}
+		if err == nil {
+			if err = e.cluster.Start(ctx); err == nil {
+				e.log.Info("Embedded PostgreSQL restarted", slog.Int("attempt", attempt))
+				return nil
+			}
 		}
 		if ctx.Err() != nil {
 			return nil
 		}
-		if attempt == w.Attempts {
-			break
+		if transient(err) {
+			e.log.Warn("Unable to restart the embedded PostgreSQL for want of resources; retrying (not counted)",
+				slog.Any("error", err), slog.Duration("retry_in", wait))
+		} else {
+			if attempt == w.Attempts {
+				break
+			}
+			e.log.Warn("Unable to restart the embedded PostgreSQL; retrying", slog.Any("error", err),
+				slog.Int("attempt", attempt), slog.Duration("retry_in", wait))
+			attempt++
 		}
-		e.log.Warn("Unable to restart the embedded PostgreSQL; retrying", slog.Any("error", err),
-			slog.Int("attempt", attempt), slog.Duration("retry_in", wait))
 		select {
 		case <-ctx.Done():
 			return nil

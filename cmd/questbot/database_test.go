@@ -230,3 +230,70 @@ func TestSIGHUPStopsEmbedded(t *testing.T) {
 		t.Errorf("the log does not say the database was stopped:\n%s", logs)
 	}
 }
+
+// Ensure the watchdog of the embedded PostgreSQL takes a check it cannot make for want of file
+// descriptors (EMFILE) for what it is: a warning, with neither a restart nor a death; and that
+// the bot answers again once descriptors are free. Not parallel: it takes every descriptor of
+// the test process for a moment.
+func TestEmbeddedWatchdogOutOfFiles(t *testing.T) {
+	cfg := testConfig(t)
+	cfg.DataDir = embeddedDataDir(t)
+	cfg.PGBin = os.Getenv("PG_BIN")
+	c := embeddedCluster(t, cfg)
+	r := startServerWith(t, &Server{Config: cfg,
+		watch: &watchOptions{Poll: 20 * time.Millisecond, Backoff: 50 * time.Millisecond, MaxBackoff: time.Second, Attempts: 2}})
+	waitHealthy(t, r, 60*time.Second)
+	<-r.srv.started
+	r.srv.emuBot.AddUser(tgbotapi.User{ID: 5, FirstName: "Ann", LanguageCode: "en"})
+	greet(t, r, 5, 1)
+	pid, err := c.PID()
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Every descriptor taken, until the watchdog has looked at least once.
+	var files []*os.File
+	release := func() {
+		for _, f := range files {
+			f.Close()
+		}
+		files = nil
+	}
+	defer release()
+	for {
+		f, err := os.Open(os.DevNull)
+		if errors.Is(err, syscall.EMFILE) {
+			break
+		}
+		if err != nil {
+			release()
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	const warned, restarting = "Unable to tell whether the embedded PostgreSQL runs", "The embedded PostgreSQL stopped"
+	deadline := time.Now().Add(time.Minute) // bounds a hang only
+	for !strings.Contains(r.logs.String(), warned) && !strings.Contains(r.logs.String(), restarting) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	n := len(files)
+	release()
+	t.Logf("%d descriptors taken", n)
+	if !strings.Contains(r.logs.String(), warned) {
+		t.Errorf("the watchdog gave no warning of the check it could not make:\n%s", r.logs)
+	}
+	if strings.Contains(r.logs.String(), restarting) {
+		t.Errorf("the watchdog took the running server for a dead one:\n%s", r.logs)
+	}
+	if now, err := c.PID(); err != nil || now != pid {
+		t.Errorf("the server's process is now %d (%v), was %d", now, err, pid)
+	}
+	select {
+	case err := <-r.done:
+		r.done <- err
+		t.Fatalf("serve stopped: %v", err)
+	default:
+	}
+	waitHealthy(t, r, time.Minute)
+	greet(t, r, 5, 2)
+}

@@ -31,6 +31,13 @@ func (s *Server) openEmulator() error {
 	if s.emulatorOnly {
 		opts.StateDir = ""
 	}
+	if opts.StateDir != "" {
+		// DATA_DIR made here is made as the embedded database needs it (makeDataDir), not as
+		// the emulator's private folder inside it is.
+		if err := makeDataDir(s.Config.DataDir); err != nil {
+			return err
+		}
+	}
 	emu, err := tgemu.Open(opts)
 	if errors.Is(err, tgemu.ErrStateBusy) {
 		return fmt.Errorf("%w; another questbot without BOT_TOKEN runs with DATA_DIR=%s: stop it first or set another DATA_DIR", err, s.Config.DataDir)

@@ -184,14 +184,14 @@ func TestScaleConfig(t *testing.T) {
 	}
 }
 
-// Ensure serve refuses a role it does not know, with the usage.
+// Ensure serve refuses a role it does not know, in one line that names the flag.
 func TestServeBadRole(t *testing.T) {
 	t.Parallel()
 	var stdout, stderr bytes.Buffer
 	if code := dispatch(context.Background(), []string{"serve", "--role", "boss"}, &stdout, &stderr); code != 2 {
 		t.Fatalf("--role boss: exit status %d, want 2", code)
 	}
-	if !strings.Contains(stderr.String(), `role must be all, poller or worker, not "boss"`) || !strings.Contains(stderr.String(), "--role") {
+	if stderr.String() != "questbot serve: --role must be all, poller or worker, not \"boss\" (see questbot help serve)\n" {
 		t.Fatalf("--role boss: stderr\n%s", &stderr)
 	}
 }

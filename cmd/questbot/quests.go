@@ -46,7 +46,7 @@ func runQuests(ctx context.Context, args []string, stdout, stderr io.Writer) int
 func quests(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	help := func(w io.Writer) {
 		fmt.Fprintln(w, "usage: questbot quests add [--listed] [--dialect reference|dagazbot] FILE|DIR…")
-		fmt.Fprintln(w, "Lists quest files (.qm, .qmm; a folder's quest files) in the catalogue of every bot:")
+		fmt.Fprintln(w, "Adds quest files (.qm, .qmm; a folder's quest files) to the catalogue of every bot:")
 		fmt.Fprintln(w, "x and x_eng are one quest's Russian and English versions; files that do not play are")
 		fmt.Fprintln(w, "skipped; the files and their images are copied into UPLOADS_DIR/imported. Running it")
 		fmt.Fprintln(w, "again changes nothing. The database is the bot's (DATABASE_URL or DATA_DIR).")
@@ -78,14 +78,13 @@ func quests(ctx context.Context, args []string, getenv func(string) string, stdo
 		case "dialect":
 			d, err := questpg.ParseDialect(*dialect)
 			if err != nil {
-				set.err = err
+				set.err = fmt.Errorf("--dialect must be reference or dagazbot, not %q", *dialect)
 			}
 			set.dialect = &d
 		}
 	})
 	if set.err != nil {
-		fmt.Fprintln(stderr, "questbot quests add:", set.err)
-		return 2
+		return usageError(stderr, "quests add", "%v", set.err)
 	}
 	cfg, err := ConfigFromEnv(getenv)
 	if err != nil {

@@ -114,7 +114,7 @@ func TestQuestsAdd(t *testing.T) {
 
 	var out2, errs bytes.Buffer
 	if code := quests(context.Background(), []string{"add", "--dialect", "tge", src}, func(k string) string { return env[k] },
-		&out2, &errs); code != 2 || !strings.Contains(errs.String(), "unknown dialect") {
+		&out2, &errs); code != 2 || errs.String() != "questbot quests add: --dialect must be reference or dagazbot, not \"tge\" (see questbot help quests)\n" {
 		t.Errorf("a bad dialect: exit %d, %q", code, errs.String())
 	}
 }

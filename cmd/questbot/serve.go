@@ -28,6 +28,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
 )
@@ -45,17 +46,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	err := fs.Parse(args)
 	var role bot.Role
 	if err == nil {
-		role, err = bot.ParseRole(*roleName)
+		if role, err = bot.ParseRole(*roleName); err != nil {
+			err = fmt.Errorf("--%w", err) // "--role must be …"
+		}
 	}
 	switch {
 	case err != nil:
-		fmt.Fprintf(stderr, "questbot serve: %v\n", err)
-		serveUsage(stderr)
-		return 2
+		return usageError(stderr, "serve", "%v", err)
 	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "questbot serve: unexpected argument %q\n", fs.Arg(0))
-		serveUsage(stderr)
-		return 2
+		return usageError(stderr, "serve", "unexpected argument %q", fs.Arg(0))
 	}
 	cfg, err := ConfigFromEnv(os.Getenv)
 	if err == nil {
@@ -63,6 +62,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if err == nil {
 		err = checkRole(cfg, role)
+	}
+	if err == nil {
+		err = checkPGBin(cfg)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot: %v\n", err)
@@ -117,6 +119,8 @@ type Server struct {
 	// load check on a database that a real bot also uses never talks to Telegram. Its emulator
 	// keeps its chats in memory (see openEmulator).
 	emulatorOnly bool
+	// self carries the emulated bot's requests to its emulator, when BOT_TOKEN is unset.
+	self *selfListener
 }
 
 // emulatorToken makes the token of the emulated bot: random, so that nothing outside this
@@ -169,18 +173,35 @@ func (s *Server) Run(ctx context.Context) error {
 		// After the HTTP server's shutdown, deferred below: nothing calls the emulator then.
 		defer s.emu.Close()
 	}
+	limits := s.Config.HTTP.withDefaults()
+	files := fileLimit()
+	if m := effectiveMaxConns(limits.MaxConns, files); m != limits.MaxConns {
+		s.Log.Warn("HTTP_MAX_CONNS is lowered to half the open-file limit", slog.Int("configured", limits.MaxConns),
+			slog.Int("max_conns", m), slog.Int("file_limit", files))
+		limits.MaxConns = m
+	}
+	lim := newConnLimiter(limits.MaxConns, limits.MaxConnsPerAddr, s.Config.TrustedProxies)
+	if err := lim.Register(s.registry); err != nil {
+		return err
+	}
 	// The web chat's event streams never end by themselves: shutting down cancels them, so an
 	// open page does not hold the process for the whole shutdown timeout.
 	streams, endStreams := context.WithCancel(context.Background())
 	var silent silentConns
-	srv := &http.Server{Handler: s.routes(), ReadHeaderTimeout: 10 * time.Second,
-		BaseContext: func(net.Listener) context.Context { return streams }, ConnState: silent.track}
+	srv := newHTTPServer(s.routes(), limits)
+	srv.BaseContext = func(net.Listener) context.Context { return streams }
+	srv.ConnState = silent.track
 	srv.RegisterOnShutdown(func() {
 		endStreams()
 		silent.close()
 	})
 	httpDone := make(chan error, 1)
-	go func() { httpDone <- srv.Serve(ln) }()
+	go func() { httpDone <- srv.Serve(&limitListener{Listener: ln, lim: lim}) }()
+	// The emulated bot reaches its emulator through connections of its own (selfListener).
+	if s.emu != nil {
+		s.self = newSelfListener()
+		go srv.Serve(s.self)
+	}
 	s.publicURL = s.Config.PublicURL
 	if s.publicURL == "" {
 		s.publicURL = "http://" + ln.Addr().String()
@@ -301,6 +322,7 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
 	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL,
 		PublicURLLocal: s.Config.PublicURL == "", TestEnvironment: s.emu != nil, BotGames: s.Config.BotGames},
+		Dev:    devtools.Config{CompileLimits: s.Config.QMSLimits},
 		Listen: session})
 	// The credentials queued in the outbox are sealed with TOKEN_KEY when it is set, so that every
 	// process opens what another queued; otherwise with a random key of this process.
@@ -317,6 +339,12 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 		return
 	}
 	client := bot.NewHTTPClient()
+	if s.self != nil {
+		t := client.Transport.(*http.Transport).Clone()
+		t.DialContext = s.self.Dial
+		t.Proxy = nil
+		client = &http.Client{Transport: t}
+	}
 	var services []int
 	for _, token := range tokens {
 		for {
@@ -430,7 +458,7 @@ func (s *Server) configuredBots(ctx context.Context, pool *pgxpool.Pool) []strin
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /healthz", s.healthz)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", metricsAccess(promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}), s.Config.MetricsToken))
 	// The web game server: every route it registers (its login links, the JSON API and its
 	// pages), from its own list.
 	web.Mount(mux, http.HandlerFunc(s.serveWeb))

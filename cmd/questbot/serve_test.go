@@ -23,6 +23,7 @@ import (
 	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgcluster"
 	"github.com/questbot/questbot/migrations/pgtest"
+	"github.com/questbot/questbot/qms"
 )
 
 type running struct {
@@ -199,6 +200,13 @@ func TestConfigFromEnv(t *testing.T) {
 	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.FailedRetention != 30*24*time.Hour {
 		t.Fatalf("FAILED_RETENTION=720h: %v, %v", cfg.FailedRetention, err)
 	}
+	if cfg.QMSLimits != qms.DefaultLimits {
+		t.Fatalf("the .qms limits by default: %+v", cfg.QMSLimits)
+	}
+	env["QMS_MAX_SITES"], env["QMS_MAX_MEMORY_MB"] = "500", "8"
+	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.QMSLimits.Sites != 500 || cfg.QMSLimits.Memory != 8<<20 {
+		t.Fatalf("QMS_MAX_SITES=500 QMS_MAX_MEMORY_MB=8: %+v, %v", cfg.QMSLimits, err)
+	}
 	env["BOARD_BOT_GAMES"] = "12"
 	if cfg, err := ConfigFromEnv(func(k string) string { return env[k] }); err != nil || cfg.BotGames != 12 {
 		t.Fatalf("BOARD_BOT_GAMES=12: %v, %v", cfg.BotGames, err)
@@ -217,7 +225,8 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 	for _, bad := range []map[string]string{{"LOG_LEVEL": "loud"}, {"LOG_FORMAT": "xml"},
 		{"FAILED_RETENTION": "a week"}, {"FAILED_RETENTION": "1m"}, {"WEB_STREAMS_PER_USER": "0"},
-		{"BOARD_BOT_GAMES": "0"}, {"BOARD_BOT_GAMES": "ten"},
+		{"BOARD_BOT_GAMES": "0"}, {"BOARD_BOT_GAMES": "ten"}, {"QMS_MAX_SITES": "0"}, {"QMS_MAX_STEPS": "many"},
+		{"QMS_MAX_MEMORY_MB": "-1"},
 		{"WEB_STREAMS_PER_USER": "many"}, {"WEBHOOK_URL": "bot.example.org"}, {"WEBHOOK_URL": "http://bot.example.org"},
 		{"WEBHOOK_URL": "ftp://bot.example.org"}, {"WEBHOOK_URL": "https://bot.example.org/?a=1"},
 		{"WEBHOOK_URL": "https://user@bot.example.org"}} {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -115,6 +116,12 @@ func TestServeRefusesBadSettings(t *testing.T) {
 		{"serve", []string{"BOT_TOKEN=1:a,,2:b"}, "questbot: BOT_TOKEN: entry 2 of 3 is empty: separate the tokens with single commas"},
 		{"serve", []string{"HTTP_ADDR=nonsense"}, `questbot: HTTP_ADDR is malformed: it must be host:port with a port from 0 to 65535, such as 127.0.0.1:8080, not "nonsense"`},
 		{"serve", []string{"HTTP_ADDR=127.0.0.1:99999"}, `questbot: HTTP_ADDR is malformed: it must be host:port with a port from 0 to 65535, such as 127.0.0.1:8080, not "127.0.0.1:99999"`},
+		{"serve", []string{"DATABASE_URL=nonsense"}, `questbot: DATABASE_URL is not a PostgreSQL connection string (invalid keyword/value): it must be a URL ` +
+			`such as postgres://user:password@host:5432/questbot or keyword=value pairs such as "host=/run/postgresql dbname=questbot"`},
+		{"serve", []string{"DATABASE_URL=postgres://bot:hunter2@db:port/x"}, `questbot: DATABASE_URL is not a PostgreSQL connection string: it must be a URL ` +
+			`such as postgres://user:password@host:5432/questbot or keyword=value pairs such as "host=/run/postgresql dbname=questbot"`},
+		{"serve", []string{"PG_BIN=/nonexistent"}, "questbot: PG_BIN: PostgreSQL server binaries not found in /nonexistent " +
+			"(initdb is missing; install PostgreSQL 15 or set PG_BIN); or set DATABASE_URL to a PostgreSQL server of your own"},
 		{"serve --role poller", nil, "questbot: --role poller needs BOT_TOKEN: without it every process runs an emulator of its own, which the other processes never reach; run one process (--role all) with the emulator"},
 		{"serve --role worker", nil, "questbot: --role worker needs BOT_TOKEN: without it every process runs an emulator of its own, which the other processes never reach; run one process (--role all) with the emulator"},
 	} {
@@ -124,11 +131,30 @@ func TestServeRefusesBadSettings(t *testing.T) {
 			if code != 2 || stderr != c.want+"\n" {
 				t.Errorf("exit status %d, stderr %q; want 2 and %q", code, stderr, c.want)
 			}
-			if strings.Contains(stderr, "ABC") {
-				t.Error("the token is shown")
+			if strings.Contains(stderr, "ABC") || strings.Contains(stderr, "hunter2") {
+				t.Error("the secret is shown")
 			}
 		})
 	}
+	// A server that cannot be reached is a failure of the start (exit status 1); the data
+	// folder it made for the emulator is one the embedded database can use next time (the
+	// postgres user must enter it when root runs questbot).
+	t.Run("database unreachable", func(t *testing.T) {
+		t.Parallel()
+		dataDir := filepath.Join(t.TempDir(), "fresh")
+		code, stderr := runQuestbot(t, "serve", "DATABASE_URL=postgres://questbot@127.0.0.1:1/questbot?connect_timeout=5",
+			"HTTP_ADDR=127.0.0.1:0", "DATA_DIR="+dataDir)
+		if code != 1 || !strings.Contains(stderr, "Stopped with an error") {
+			t.Errorf("exit status %d, stderr %q; want 1 and the error", code, stderr)
+		}
+		st, err := os.Stat(dataDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o755 {
+			t.Errorf("DATA_DIR is left at mode %v, want 0755", st.Mode().Perm())
+		}
+	})
 	t.Run("port taken", func(t *testing.T) {
 		t.Parallel()
 		ln, err := net.Listen("tcp", "127.0.0.1:0")

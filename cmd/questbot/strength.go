@@ -99,6 +99,10 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if *pairs < 1 {
 		return usageError(stderr, "strength", "-pairs must be 1 or more, not %d", *pairs)
 	}
+	eloList, err := parseElos(*elos)
+	if err != nil {
+		return usageError(stderr, "strength", "%v", err)
+	}
 	var rivals []player
 	if *versus != "" {
 		var err error
@@ -160,11 +164,7 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 			fmt.Fprintf(stderr, "questbot strength: %v (install Debian's stockfish, or use -ladder)\n", err)
 			return 1
 		}
-		for _, s := range strings.Split(*elos, ",") {
-			elo, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				return usageError(stderr, "strength", "bad Elo %q", s)
-			}
+		for _, elo := range eloList {
 			sf, err := startUCI(ctx, bin, elo, *movetime)
 			if err != nil {
 				fmt.Fprintf(stderr, "questbot strength: %v\n", err)
@@ -227,6 +227,22 @@ func runStrength(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 	}
 	return 0
+}
+
+// parseElos reads -elo: Stockfish's UCI_Elo ratings, whole numbers separated by commas. It is
+// checked whatever the run plays (also with -ladder, which does not use it), so that a mistyped
+// value is told at once rather than ignored.
+func parseElos(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		elo, err := strconv.Atoi(f)
+		if err != nil || elo < 1 || elo > 5000 {
+			return nil, fmt.Errorf("-elo must be Elo ratings (whole numbers such as 1350) separated by commas, not %q", s)
+		}
+		out = append(out, elo)
+	}
+	return out, nil
 }
 
 // levelSpec is a level to measure and, on the ladder, the depths of the rungs it plays (all

@@ -102,8 +102,12 @@ func usage(w io.Writer) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	width := 0
 	for _, name := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", name, commands[name].summary)
+		width = max(width, len(name))
+	}
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-*s %s\n", width, name, commands[name].summary)
 	}
 	fmt.Fprintln(w, "`questbot help <command>` (or `questbot <command> -h`) describes a command;")
 	fmt.Fprintln(w, "`questbot help serve` lists the environment variables that configure the bot.")

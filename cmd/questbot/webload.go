@@ -385,7 +385,7 @@ func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stder
 		if err != nil {
 			return nil, err
 		}
-		srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		srv = newHTTPServer(mux, HTTPLimits{}.withDefaults())
 		wg.Go(func() { srv.Serve(ln) })
 		base = "http://" + ln.Addr().String()
 	}

@@ -25,6 +25,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -58,6 +59,17 @@ type Cluster struct {
 	// cred is nil unless the server runs as another user, userName.
 	cred     *syscall.Credential
 	userName string
+
+	// started is the server process the last Start of this Cluster left running.
+	mu      sync.Mutex
+	started serverProcess
+}
+
+// serverProcess names one process: its id and its start time (from /proc, empty without it),
+// so that a later process given the same id is not taken for it.
+type serverProcess struct {
+	pid   int
+	since string
 }
 
 // New checks the binaries and prepares a cluster description; it neither creates nor starts
@@ -167,7 +179,128 @@ func (c *Cluster) Start(ctx context.Context) error {
 			err = fmt.Errorf("%w; %s ends with: %s", err, logFile, tail)
 		}
 	}
+	if err == nil {
+		c.adopt()
+	}
 	return err
+}
+
+// adopt records the server just started as the one Status asks. Without its process id,
+// Status falls back on the lock file.
+func (c *Cluster) adopt() {
+	if ok, err := c.Adopt(); !ok || err != nil {
+		c.mu.Lock()
+		c.started = serverProcess{}
+		c.mu.Unlock()
+	}
+}
+
+// Adopt reports whether a server runs on the data directory, from its lock file (PID), and if
+// one does, makes it the one Status asks: a server that runs although Status lost sight of it
+// is watched, not started a second time. An error says the lock file could not be read.
+func (c *Cluster) Adopt() (bool, error) {
+	pid, err := c.PID()
+	switch {
+	case errors.Is(err, ErrNotRunning):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	c.mu.Lock()
+	c.started = serverProcess{pid: pid, since: processStart(pid)}
+	c.mu.Unlock()
+	return true, nil
+}
+
+// Status is what is known of a cluster's server.
+type Status int
+
+const (
+	// StatusRunning: the server's process exists.
+	StatusRunning Status = iota
+	// StatusStopped: the server's process is gone (or a zombie).
+	StatusStopped
+	// StatusUnknown: the check itself failed (out of file descriptors, say); the server may
+	// well run. Status returns the error with it.
+	StatusUnknown
+)
+
+// Status tells whether the server runs, from its process itself: the one the last Start left
+// running is asked by its process id (signal 0, and /proc for a zombie or a process that took
+// over the id); it reads no file of the data directory, so a process short of file descriptors
+// does not take a running server for a dead one. A Cluster that started no server asks the
+// lock file (PID). A check that fails in a way that says nothing of the server (EMFILE, say) is
+// StatusUnknown with its error: never a reason to start a second server.
+func (c *Cluster) Status() (Status, error) {
+	c.mu.Lock()
+	p := c.started
+	c.mu.Unlock()
+	if p.pid == 0 {
+		_, err := c.PID()
+		switch {
+		case err == nil:
+			return StatusRunning, nil
+		case errors.Is(err, ErrNotRunning):
+			return StatusStopped, nil
+		}
+		return StatusUnknown, err
+	}
+	return processStatus(p)
+}
+
+// processStatus tells whether process p runs.
+func processStatus(p serverProcess) (Status, error) {
+	err := syscall.Kill(p.pid, 0)
+	switch {
+	case errors.Is(err, syscall.ESRCH):
+		return StatusStopped, nil
+	case err != nil && !errors.Is(err, syscall.EPERM):
+		return StatusUnknown, fmt.Errorf("pgcluster: signal 0 to the server (pid %d): %w", p.pid, err)
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p.pid))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if _, serr := os.Stat("/proc/self"); serr != nil {
+			return StatusRunning, nil // no /proc: signal 0 has to do
+		}
+		return StatusStopped, nil // gone since the signal
+	case err != nil:
+		return StatusUnknown, fmt.Errorf("pgcluster: reading the state of the server (pid %d): %w", p.pid, err)
+	}
+	state, since, ok := parseStat(stat)
+	switch {
+	case !ok:
+		return StatusUnknown, fmt.Errorf("pgcluster: the state of process %d cannot be read: %q", p.pid, stat)
+	case state == 'Z' || state == 'X':
+		return StatusStopped, nil
+	case p.since != "" && since != p.since:
+		return StatusStopped, nil // another process has the id now
+	}
+	return StatusRunning, nil
+}
+
+// processStart returns the start time of process pid as /proc says it, or "" without it.
+func processStart(pid int) string {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return ""
+	}
+	_, since, _ := parseStat(stat)
+	return since
+}
+
+// parseStat reads the state and the start time (fields 3 and 22) of a /proc/<pid>/stat. The
+// fields follow the command name, which is in parentheses and may hold anything.
+func parseStat(stat []byte) (state byte, since string, ok bool) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, "", false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 20 || len(f[0]) != 1 {
+		return 0, "", false
+	}
+	return f[0][0], f[19], true
 }
 
 // lastLines returns the last n lines of a file (from its last 4 KB), joined with " | ", or ""
@@ -231,9 +364,8 @@ func processAlive(pid int) bool {
 	if err != nil {
 		return true // no /proc: signal 0 has to do
 	}
-	// The state follows the command name, which is in parentheses and may hold anything.
-	if i := bytes.LastIndexByte(stat, ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] != 'Z' && stat[i+2] != 'X'
+	if state, _, ok := parseStat(stat); ok {
+		return state != 'Z' && state != 'X'
 	}
 	return true
 }

@@ -24,7 +24,10 @@ const (
 	maxButtons         = 100
 	maxPollTimeout     = 50 * time.Second
 	perChatMinInterval = 900 * time.Millisecond // one message a second per chat, less jitter
+	perChatBurst       = 3                      // messages a chat takes at once before the pace applies
 	globalPerSecond    = 33                     // about 30 a second overall, plus tolerance
+	groupPerMinute     = 20                     // messages a minute to a group
+	groupWindow        = 58 * time.Second       // the minute of groupPerMinute, less jitter
 )
 
 // Bot is one emulated bot account: its pending updates, its chats with the simulated users and
@@ -71,8 +74,14 @@ type chat struct {
 	deleted  []int      // the ids of the deleted messages, in the order they were deleted
 	nextID   int
 	blocked  bool
-	lastSend time.Time
-	subs     map[chan Event]struct{}
+	// paced is when the chat's flood allowance is whole again: each message moves it on by
+	// perChatMinInterval from now or from where it was, whichever is later, and a message is
+	// refused while it is more than perChatBurst-1 intervals ahead (a token bucket of
+	// perChatBurst, refilled one a perChatMinInterval).
+	paced time.Time
+	// recent are the messages to a group in the last groupWindow.
+	recent []time.Time
+	subs   map[chan Event]struct{}
 }
 
 type callback struct {
@@ -858,8 +867,19 @@ func (b *Bot) targetLocked(p params, flood bool) (int64, *chat, *apiError) {
 	}
 	if flood && b.srv.opts.EnforceRateLimits {
 		t := b.srv.now()
-		if since := t.Sub(c.lastSend); since < perChatMinInterval {
-			return 0, nil, &apiError{code: 429, description: "Too Many Requests: retry after 1", retryAfter: 1}
+		if ahead := c.paced.Sub(t); ahead > (perChatBurst-1)*perChatMinInterval {
+			return 0, nil, tooMany(ahead - (perChatBurst-1)*perChatMinInterval)
+		}
+		if c.group != nil {
+			n := 0
+			for _, s := range c.recent {
+				if t.Sub(s) < groupWindow {
+					n++
+				}
+			}
+			if n >= groupPerMinute {
+				return 0, nil, tooMany(groupWindow - t.Sub(c.recent[len(c.recent)-groupPerMinute]))
+			}
 		}
 		recent := 0
 		for _, s := range b.sends {
@@ -868,7 +888,7 @@ func (b *Bot) targetLocked(p params, flood bool) (int64, *chat, *apiError) {
 			}
 		}
 		if recent >= globalPerSecond {
-			return 0, nil, &apiError{code: 429, description: "Too Many Requests: retry after 1", retryAfter: 1}
+			return 0, nil, tooMany(time.Second)
 		}
 	}
 	return id, c, nil
@@ -876,14 +896,31 @@ func (b *Bot) targetLocked(p params, flood bool) (int64, *chat, *apiError) {
 
 func (b *Bot) noteSendLocked(c *chat) {
 	t := b.srv.now()
-	c.lastSend = t
-	if b.srv.opts.EnforceRateLimits {
+	if !b.srv.opts.EnforceRateLimits {
+		return
+	}
+	if c.paced.Before(t) {
+		c.paced = t
+	}
+	c.paced = c.paced.Add(perChatMinInterval)
+	if c.group != nil {
 		i := 0
-		for i < len(b.sends) && t.Sub(b.sends[i]) > time.Second {
+		for i < len(c.recent) && t.Sub(c.recent[i]) >= groupWindow {
 			i++
 		}
-		b.sends = append(b.sends[i:], t)
+		c.recent = append(c.recent[i:], t)
 	}
+	i := 0
+	for i < len(b.sends) && t.Sub(b.sends[i]) > time.Second {
+		i++
+	}
+	b.sends = append(b.sends[i:], t)
+}
+
+// tooMany is the flood error, its retry_after the wait rounded up to whole seconds.
+func tooMany(wait time.Duration) *apiError {
+	secs := max(1, int((wait+time.Second-1)/time.Second))
+	return &apiError{code: 429, description: fmt.Sprintf("Too Many Requests: retry after %d", secs), retryAfter: secs}
 }
 
 // checkText validates a text (or caption) and its parse mode.
@@ -1038,7 +1075,7 @@ func (b *Bot) editMessage(p params, withText bool) (any, *apiError) {
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	id, c, e := b.targetLocked(p, false)
+	id, c, e := b.targetLocked(p, true)
 	if e != nil {
 		return nil, e
 	}
@@ -1063,6 +1100,7 @@ func (b *Bot) editMessage(p params, withText bool) (any, *apiError) {
 		return nil, e
 	}
 	*m = next
+	b.noteSendLocked(c)
 	b.publishLocked(c, Event{Type: "edit", ChatID: id, Message: clone(m)})
 	return b.toAPILocked(m), nil
 }

@@ -316,6 +316,7 @@ func (b *Bot) editMessageMedia(p params) (any, *apiError) {
 		return nil, e
 	}
 	*m = next
+	b.noteSendLocked(c)
 	b.publishLocked(c, Event{Type: "edit", ChatID: id, Message: clone(m)})
 	return b.toAPILocked(m), nil
 }
@@ -348,6 +349,7 @@ func (b *Bot) editMessageCaption(p params) (any, *apiError) {
 		return nil, e
 	}
 	*m = next
+	b.noteSendLocked(c)
 	b.publishLocked(c, Event{Type: "edit", ChatID: id, Message: clone(m)})
 	return b.toAPILocked(m), nil
 }
@@ -361,7 +363,7 @@ func (b *Bot) editTargetLocked(p params) (int64, *chat, *Message, *apiError) {
 		}
 		return 0, nil, nil, badRequest("MESSAGE_ID_INVALID")
 	}
-	id, c, e := b.targetLocked(p, false)
+	id, c, e := b.targetLocked(p, true)
 	if e != nil {
 		return 0, nil, nil, e
 	}

@@ -41,8 +41,10 @@ func Endpoint(baseURL string) string { return strings.TrimSuffix(baseURL, "/") +
 // Options tune an emulator.
 type Options struct {
 	// EnforceRateLimits makes the emulator answer 429 when a bot sends more than Telegram allows:
-	// about 30 messages a second overall and one a second per chat (with some tolerance for
-	// network jitter). Off, it accepts any rate (load tests).
+	// about 30 messages a second overall, one a second per chat after a short burst (three at
+	// once), and 20 a minute per group, with some tolerance for network jitter. Messages sent and
+	// messages edited count alike (Telegram limits edits too); answers to button presses,
+	// deletions and the command menu do not. Off, it accepts any rate (load tests).
 	EnforceRateLimits bool
 	// Log receives a line for every 4xx and 5xx answer, at debug level. Nil discards.
 	Log *slog.Logger

@@ -185,7 +185,22 @@ func TestChatAPIForPrograms(t *testing.T) {
 	if ans.Answered {
 		t.Fatal("answered before the bot did")
 	}
-	results := `[{"type":"article","id":"r1","title":"Chess","input_message_content":{"message_text":"Let us play chess"}}]`
+	results := `[{"type":"article","id":"r0","title":"Chess 1+0","input_message_content":{"message_text":"Blitz?"}}]`
+	c.botCall("answerInlineQuery", url.Values{"inline_query_id": {q.QueryID}, "results": {results}, "next_offset": {"1"}})
+	var first struct {
+		Answered bool                 `json:"answered"`
+		Results  []tgemu.InlineResult `json:"results"`
+		More     bool                 `json:"more"`
+	}
+	getJSON(t, c.url+"/api/inline/"+q.QueryID, &first)
+	if !first.Answered || !first.More || len(first.Results) != 1 {
+		t.Fatalf("the first page: %+v", first)
+	}
+	// The next page: the same query from the answer's next_offset.
+	if code := c.post("/api/inline/more", map[string]any{"query_id": q.QueryID}, &q); code != 200 || q.QueryID == "" {
+		t.Fatalf("more results: %d", code)
+	}
+	results = `[{"type":"article","id":"r1","title":"Chess","input_message_content":{"message_text":"Let us play chess"}}]`
 	c.botCall("answerInlineQuery", url.Values{"inline_query_id": {q.QueryID}, "results": {results}})
 	getJSON(t, c.url+"/api/inline/"+q.QueryID, &ans)
 	if !ans.Answered || len(ans.Results) != 1 || ans.Results[0].Title != "Chess" {

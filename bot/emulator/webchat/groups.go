@@ -19,7 +19,8 @@ import (
 //
 // Inline mode is tried from any chat: POST /api/inline {user, chat, query} is the user typing
 // "@bot query" there and answers the query's id; GET /api/inline/{id} answers {answered,
-// results} once the bot has answered; POST /api/inline/choose {query_id, result_id} posts the
+// results, more} once the bot has answered, and POST /api/inline/more {query_id} asks for the
+// next page of an answer that offers more (its next_offset), answering the new query's id; POST /api/inline/choose {query_id, result_id} posts the
 // result into the chat via the bot, with a photo fetched from its URL as Telegram fetches it.
 
 // firstGroupID is the id of the first group the web chat makes; the next ones go down from it.
@@ -98,13 +99,33 @@ func (h *Handler) inlineQuery(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, map[string]string{"query_id": id})
 }
 
-// inlineAnswer answers the bot's results for an inline query, once it has answered.
+// inlineAnswer answers the bot's results for an inline query, once it has answered, and
+// whether it offers more (more: its next_offset is set).
 func (h *Handler) inlineAnswer(w http.ResponseWriter, r *http.Request) {
 	results, ok := h.bot.InlineAnswer(r.PathValue("id"))
 	if results == nil {
 		results = []tgemu.InlineResult{}
 	}
-	writeJSON(w, map[string]any{"answered": ok, "results": results})
+	next, _ := h.bot.InlineNextOffset(r.PathValue("id"))
+	writeJSON(w, map[string]any{"answered": ok, "results": results, "more": next != ""})
+}
+
+// moreInline is the user scrolling to the end of an inline query's results that offer more:
+// the bot is asked the same query from its next_offset; it answers the new query's id.
+func (h *Handler) moreInline(w http.ResponseWriter, r *http.Request) {
+	var in struct {
+		QueryID string `json:"query_id"`
+	}
+	if err := json.NewDecoder(io.LimitReader(r.Body, 4096)).Decode(&in); err != nil {
+		http.Error(w, "query_id is needed", http.StatusBadRequest)
+		return
+	}
+	id, err := h.bot.MoreInlineResults(in.QueryID)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	writeJSON(w, map[string]string{"query_id": id})
 }
 
 // chooseInline is the user picking a result of their inline query.

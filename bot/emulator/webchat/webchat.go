@@ -20,7 +20,8 @@
 // or {user, inline_message_id, data}, POST /api/upload {user, name, data (base64)[, mime_type,
 // caption]} (the page posts a multipart form with the fields user, file and caption),
 // POST /api/groups {title, by, members}, POST /api/inline {user, chat, query[, offset]},
-// GET /api/inline/{id}, POST /api/inline/choose {query_id, result_id}, and the stream
+// GET /api/inline/{id}, POST /api/inline/more {query_id}, POST /api/inline/choose {query_id,
+// result_id}, and the stream
 // GET /api/events?chats=ID,ID,… (a user's id is their private chat; a group's is negative).
 //
 // A user's id is their identity to the bot (their score, language, roles), so an id is never
@@ -104,6 +105,7 @@ func New(emu *tgemu.Server, b *tgemu.Bot) *Handler {
 	h.mux.HandleFunc("POST /api/inline", guard(h.inlineQuery))
 	h.mux.HandleFunc("GET /api/inline/{id}", h.inlineAnswer)
 	h.mux.HandleFunc("POST /api/inline/choose", guard(h.chooseInline))
+	h.mux.HandleFunc("POST /api/inline/more", guard(h.moreInline))
 	h.mux.HandleFunc("GET /api/events", h.events)
 	h.mux.HandleFunc("GET /api/file/{id}", h.file)
 	return h
