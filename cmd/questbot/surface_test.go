@@ -117,12 +117,12 @@ func (s *surface) walk() {
 	ann, bob := s.login(surfAnn), s.login(surfBob)
 	t.Run("inline", func(t *testing.T) { s.inline(t) })
 	t.Run("group", func(t *testing.T) { s.group(t) })
-	var game int64
-	t.Run("miniapp", func(t *testing.T) { game = s.miniApp(t, ann, bob) })
+	game := s.game(ann, bob)
+	t.Run("miniapp", func(t *testing.T) { s.miniApp(t, game) })
 	var tournament int64
 	t.Run("tournament", func(t *testing.T) { tournament = s.tournament(t, ann, bob) })
-	if game == 0 || tournament == 0 {
-		t.Fatal("the walk has no game or no tournament for the routes")
+	if tournament == 0 {
+		t.Fatal("the walk has no tournament for the routes")
 	}
 	t.Run("routes", func(t *testing.T) { s.routes(t, s.login(surfBob), game, tournament) })
 	s.noFailures()
@@ -513,10 +513,9 @@ func (s *surface) group(t *testing.T) {
 	}
 }
 
-// miniApp makes a game of Ann and Bob through the API and opens its page from Bob's board in
-// Telegram as a Mini App: the page's address answers, and its signed data logs Bob in. It
-// returns the game.
-func (s *surface) miniApp(t *testing.T, ann, bob *webUser) int64 {
+// game makes a game of Ann and Bob through the API, open to spectators, and returns it.
+func (s *surface) game(ann, bob *webUser) int64 {
+	t := s.t
 	var created struct {
 		ID int64 `json:"id"`
 	}
@@ -527,6 +526,12 @@ func (s *surface) miniApp(t *testing.T, ann, bob *webUser) int64 {
 	}
 	// Open to spectators: the routes' walk without a login reads it.
 	bob.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", created.ID), `{"allow":true}`, http.StatusOK, nil)
+	return created.ID
+}
+
+// miniApp opens the page of game from Bob's board in Telegram as a Mini App: the page's address
+// answers, and its signed data logs Bob in.
+func (s *surface) miniApp(t *testing.T, game int64) {
 	label := texts.For("en").Board.Open
 	var board tgemu.Message
 	s.waitFor(t, "Bob's board with its Mini App button", func() bool {
@@ -547,7 +552,7 @@ func (s *surface) miniApp(t *testing.T, ann, bob *webUser) int64 {
 	if err != nil || params.Get("tgWebAppData") == "" {
 		t.Fatalf("the Mini App's address %q: %v", opened, err)
 	}
-	if !strings.HasPrefix(page, s.public+"/") || !strings.Contains(page, strconv.FormatInt(created.ID, 10)) {
+	if !strings.HasPrefix(page, s.public+"/") || !strings.Contains(page, strconv.FormatInt(game, 10)) {
 		t.Errorf("the Mini App opens %s, not the game's page at %s", page, s.public)
 	}
 	if code, body, _ := s.request(t, nil, "GET", strings.TrimPrefix(page, s.public), ""); code != http.StatusOK {
@@ -574,7 +579,6 @@ func (s *surface) miniApp(t *testing.T, ann, bob *webUser) int64 {
 	if me.User.ID != surfBob {
 		t.Errorf("the Mini App logged in user %d, want Bob", me.User.ID)
 	}
-	return created.ID
 }
 
 // hasWebApp reports whether m has a Mini App button labelled label.
