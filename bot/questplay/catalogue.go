@@ -44,7 +44,8 @@ const maxQuery = 40
 
 // Builtins returns the built-in operations the command tree calls that the quest player
 // implements, by name: quest.catalogue (argument name) shows the first page of the catalogue, of
-// the quests whose name holds name when it is not empty.
+// the quests whose name holds name when it is not empty; quest.settings (argument what) shows or
+// changes the player's names (settings.go).
 func (g *Games) Builtins() map[string]func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	return map[string]func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error){
 		"quest.catalogue": func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
@@ -53,6 +54,7 @@ func (g *Games) Builtins() map[string]func(ctx context.Context, tx bot.Tx, u *bo
 			}
 			return &scripts.Result{Code: "ok"}, nil
 		},
+		"quest.settings": g.settingsBuiltin,
 	}
 }
 

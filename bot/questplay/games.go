@@ -52,6 +52,9 @@ type Store interface {
 	QueueEnd(b *pgx.Batch, g *questpg.Game, prevNonce int64, st quest.Status, done func(bool))
 	// SwitchScript moves the running game to another version of its quest.
 	SwitchScript(ctx context.Context, db pgx.Tx, g *questpg.Game) error
+	// PlayerNames and SetPlayerNames keep the names a user gives the player tags (settings.go).
+	PlayerNames(ctx context.Context, db pgx.Tx, user int64) (questpg.Names, error)
+	SetPlayerNames(ctx context.Context, db pgx.Tx, user int64, n questpg.Names) error
 }
 
 var _ Store = (*questpg.Store)(nil)
@@ -269,21 +272,35 @@ func questLang(lang string) quest.Lang {
 	return quest.English
 }
 
-// player is who plays a game, for the quest's View: the reference's default player in the
-// script's language, with the player's name (as rangerMark, see render.go), the clock, and as
-// <Money> the money parameter's value (0 without one; the win bonus in the dagazbot dialect, as
-// the original bot showed).
+// player is who plays a game, for the quest's View: the player with real names in the script's
+// language (quest.NamedPlayer), the planets and stars the user set in /settings, the player's
+// name (as rangerMark, see render.go), the clock, and as <Money> the money parameter's value (0
+// without one; the win bonus in the dagazbot dialect, as the original bot showed).
 func (g *Games) player(gm *game) quest.Player {
 	m := money(&gm.State, gm.MoneyParam)
 	if gm.MoneyParam < 0 && dagaz(gm) {
 		m = gm.Script.WinBonus
 	}
-	return g.playerIn(gm.Script.Lang, m)
+	p := g.playerIn(gm.Script.Lang, m)
+	applyNames(&p, gm.Names)
+	return p
+}
+
+// ranger is the player's name in a game's texts: the one a developer set on the game, else the
+// one the user set in /settings, else fallback (the user's Telegram name).
+func (gm *game) ranger(fallback string) string {
+	switch {
+	case gm.Ranger != "":
+		return gm.Ranger
+	case gm.Names.Ranger != "":
+		return gm.Names.Ranger
+	}
+	return fallback
 }
 
 // playerIn is the player in a language, with money for <Money>.
 func (g *Games) playerIn(lang string, money int64) quest.Player {
-	p := quest.DefaultPlayer(questLang(lang), g.now())
+	p := quest.NamedPlayer(questLang(lang), g.now())
 	p.Ranger, p.Player = rangerMark, rangerMark
 	p.Money = strconv.FormatInt(money, 10)
 	return p
@@ -336,9 +353,7 @@ func (g *Games) viewReqs(ctx context.Context, db pgx.Tx, chat int64, c *compiled
 
 // build builds a game's current view and its screen (with its buttons unless not buttons).
 func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, name string, buttons bool) (quest.View, screen, error) {
-	if gm.Ranger != "" {
-		name = gm.Ranger
-	}
+	name = gm.ranger(name)
 	v, err := c.ViewWith(gm.State, g.player(gm), options(gm, nil))
 	if err != nil {
 		return v, screen{}, err
@@ -485,7 +500,11 @@ func (g *Games) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID i
 		return g.apology(ctx, tx, chat, texts.For(sc.Lang).Error(fmt.Errorf("%w: %w", questfs.ErrUnplayable, err)))
 	}
 	g.live.forget(service, user)
-	gm := &game{Game: questpg.Game{Service: service, User: user, Script: *sc, State: st, MoneyParam: c.money}}
+	names, err := g.store.PlayerNames(ctx, db, user)
+	if err != nil {
+		return fmt.Errorf("questplay: launch: %w", err)
+	}
+	gm := &game{Game: questpg.Game{Service: service, User: user, Script: *sc, State: st, MoneyParam: c.money, Names: names}}
 	if err := g.store.Launch(ctx, db, &gm.Game, c.stake); err != nil {
 		return fmt.Errorf("questplay: %w", err)
 	}

@@ -35,6 +35,15 @@ type Quest struct {
 	Leave, Yes, No string
 	// Starting follows a catalogue's choice (the quest chosen); CarryOn answers a No.
 	Starting, CarryOn string
+	// SettingsHead heads /settings, the player's names in quests; SettingName, SettingPlanet,
+	// SettingStar, SettingToPlanet and SettingToStar label its fields, SettingsDefaultMark
+	// follows a default value, and SettingsUsage says how to change them.
+	SettingsHead, SettingName, SettingPlanet, SettingStar, SettingToPlanet, SettingToStar string
+	SettingsDefaultMark, SettingsUsage                                                    string
+	// SettingSet: a field changed (the label, the value); SettingDefault: a field back to its
+	// default (the label); SettingsReset: every field back; SettingsUnknown: no field has that
+	// word (the word); SettingBad: a value refused (the most characters).
+	SettingSet, SettingDefault, SettingsReset, SettingsUnknown, SettingBad string
 }
 
 var questEN = Quest{
@@ -60,6 +69,22 @@ var questEN = Quest{
 	No:        "No",
 	Starting:  "▶ %s",
 	CarryOn:   "Carry on! /retry shows where you are.",
+
+	SettingsHead:        "Your names in quests:",
+	SettingName:         "Your name",
+	SettingPlanet:       "Home planet",
+	SettingStar:         "Home star",
+	SettingToPlanet:     "Destination planet",
+	SettingToStar:       "Destination star",
+	SettingsDefaultMark: "(default)",
+	SettingsUsage: "To change one, send /settings, the field and the new value: /settings name Alex, " +
+		"/settings planet Mars. The fields are name, planet and star (where you come from), toplanet and tostar " +
+		"(where a quest sends you). /settings name - goes back to the default; /settings reset resets them all.",
+	SettingSet:      "%s: «%s» from now on.",
+	SettingDefault:  "%s: back to the default.",
+	SettingsReset:   "Every name is back to its default.",
+	SettingsUnknown: "There is no field «%s».",
+	SettingBad:      "A name is one line of at most %d characters, without <>[]{}.",
 }
 
 var questRU = Quest{
@@ -85,6 +110,22 @@ var questRU = Quest{
 	No:        "Нет",
 	Starting:  "▶ %s",
 	CarryOn:   "Продолжайте! /retry покажет, где вы остановились.",
+
+	SettingsHead:        "Ваши имена в квестах:",
+	SettingName:         "Ваше имя",
+	SettingPlanet:       "Родная планета",
+	SettingStar:         "Родная звезда",
+	SettingToPlanet:     "Планета назначения",
+	SettingToStar:       "Звезда назначения",
+	SettingsDefaultMark: "(по умолчанию)",
+	SettingsUsage: "Чтобы изменить, отправьте /settings, поле и новое значение: /settings имя Алекс, " +
+		"/settings планета Марс. Поля: имя, планета и звезда (откуда вы), планета-цели и звезда-цели " +
+		"(куда вас посылает квест). /settings имя - вернёт значение по умолчанию, /settings сброс — все значения.",
+	SettingSet:      "%s: «%s» отныне.",
+	SettingDefault:  "%s: снова по умолчанию.",
+	SettingsReset:   "Все имена снова по умолчанию.",
+	SettingsUnknown: "Поля «%s» нет.",
+	SettingBad:      "Имя — одна строка не длиннее %d символов, без <>[]{}.",
 }
 
 // Session is what the quest player says of multiplayer sessions. Its texts are plain.
