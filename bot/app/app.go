@@ -48,6 +48,8 @@ import (
 type Config struct {
 	// UploadsDir is the quest folder (UPLOADS_DIR).
 	UploadsDir string
+	// ImagesDir is the operator's folder of images every quest may show (IMAGES_DIR), "" for none.
+	ImagesDir string
 	// Log receives the features' log lines.
 	Log *slog.Logger
 	// Now is the clock of the quests and of the multiplayer deadlines; nil is time.Now.
@@ -109,7 +111,8 @@ func New(cfg Config) *Bot {
 		b.Trees.CheckEvery = cfg.TreeCheck
 	}
 	// The quest player shows the images developers upload.
-	images := devtools.NewImages(b.Quests, cfg.UploadsDir)
+	b.Files.SetImagesDir(cfg.ImagesDir)
+	images := devtools.NewImages(b.Quests, cfg.UploadsDir, cfg.ImagesDir)
 	b.Games = questplay.New(questplay.Config{Files: b.Files, Store: b.Quests, Log: log, Now: cfg.Now, Images: images})
 	dev := cfg.Dev
 	if dev.Listen == nil {

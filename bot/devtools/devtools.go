@@ -63,7 +63,8 @@ type Store interface {
 	SourceFiles(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]string, error)
 	OwnQuests(ctx context.Context, db pgx.Tx, service int, owner int64, limit int) ([]questpg.Upload, error)
 	Uploaded(ctx context.Context, db pgx.Tx, service int, filter string, limit int) ([]questpg.Listing, error)
-	UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (bool, string, error)
+	UploadedImage(ctx context.Context, db pgx.Tx, script int64, keys []string) (bool, string, error)
+	UploadedImageNames(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]bool, error)
 	StoredFiles(ctx context.Context, db pgx.Tx) ([]string, error)
 	Log(ctx context.Context, db pgx.Tx, service int, user int64) ([]questlog.Move, bool, error)
 }
@@ -217,7 +218,7 @@ func New(cfg Config) *Tools {
 	t.max[kindQMS] = max(t.max[kindSource], t.max[kindSave])
 	t.images = cfg.Images
 	if t.images == nil {
-		t.images = NewImages(t.store, t.root)
+		t.images = NewImages(t.store, t.root, t.files.ImagesDir())
 	}
 	return t
 }

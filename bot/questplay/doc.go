@@ -10,8 +10,10 @@
 // HTML message (see render.go): the quest markup is converted, everything else is escaped, the
 // parameter lines follow the text, and the active choices are inline buttons. A choice too long
 // for a button is written in full under the text, numbered, with a short numbered button. A
-// location image, when the quest names one that exists beside the quest file (or one that
-// Config.Images finds: the images developers upload), is sent as a photo before the text.
+// location image, when the quest names one that exists beside the quest file or in the
+// operator's images folder (found as quest/questfs finds images: any case, .jpg or .png added to
+// a name without an extension), or one that Config.Images finds (the images developers upload),
+// is sent as a photo before the text.
 //
 // A button's callback data is "q:<game>:<step>:<action>": the game's id (a new one per launch),
 // the step at which the screen was shown and the quest action. A press is performed only when

@@ -30,6 +30,8 @@ type Catalog struct {
 	Shared Shared
 	// Ratings is the board games' ratings: /rating's chart and /top's leaderboards.
 	Ratings Ratings
+	// Warnings is what the checker of quests tells their authors.
+	Warnings Warnings
 }
 
 // languages are the languages the bot speaks, English first (the fallback).
@@ -37,9 +39,9 @@ var languages = []string{"en", "ru"}
 
 var catalogs = map[string]*Catalog{
 	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN,
-		Shared: sharedEN, Ratings: ratingsEN},
+		Shared: sharedEN, Ratings: ratingsEN, Warnings: warningsEN},
 	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU,
-		Shared: sharedRU, Ratings: ratingsRU},
+		Shared: sharedRU, Ratings: ratingsRU, Warnings: warningsRU},
 }
 
 // Language picks the language the bot speaks to a user from their language code: Russian for ru

@@ -30,7 +30,8 @@ import (
 // is; one that does not play is reported and skipped. x.qmm and x_eng.qmm are the Russian and
 // English versions of one quest x; the language of a file without _eng is the language of its
 // texts. The files, and the images beside them that the quests name, are copied into
-// UPLOADS_DIR/imported. A file imported before is found again: running the same command twice
+// UPLOADS_DIR/imported; the warnings of the checker (questfs.Lint: images found neither beside
+// the quest nor in IMAGES_DIR, …) follow the table. A file imported before is found again: running the same command twice
 // changes nothing. A changed file is its quest's next version, keeping what was set on the quest.
 // --listed lists the quests (new ones are not listed otherwise); --dialect sets the dialect they
 // are played in (new ones: reference). A new quest's win bonus is its file's money string.
@@ -92,7 +93,7 @@ func quests(ctx context.Context, args []string, getenv func(string) string, stdo
 		fmt.Fprintln(stderr, "questbot quests add:", err)
 		return 2
 	}
-	found, err := questfs.Find(paths)
+	found, err := questfs.Find(paths, cfg.ImagesDir)
 	if err != nil {
 		fmt.Fprintln(stderr, "questbot quests add:", err)
 		return 1
@@ -193,6 +194,12 @@ func printImport(w io.Writer, rows []importRow) {
 	tw.Flush()
 	for _, line := range skipped {
 		fmt.Fprintln(w, line)
+	}
+	en := texts.For("en")
+	for _, r := range rows {
+		if r.reason == "" && len(r.found.Warnings) > 0 {
+			fmt.Fprintf(w, "%s: %s\n", filepath.Base(r.found.Path), en.WarningList(r.found.Warnings))
+		}
 	}
 	summary := ""
 	for _, k := range []string{string(questpg.ImportAdded), string(questpg.ImportNewVersion), string(questpg.ImportUpdated),

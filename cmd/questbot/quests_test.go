@@ -32,7 +32,13 @@ func TestQuestsAdd(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "broken.qmm"), []byte("no quest"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"DATABASE_URL": pgtest.ConnString(t), "UPLOADS_DIR": uploads}
+	// The operator's images folder holds one of Driver's pictures, named as the reference finds
+	// it: in lower case, with .jpg added.
+	art := t.TempDir()
+	if err := os.WriteFile(filepath.Join(art, "penetrator_01.jpg"), []byte("art"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"DATABASE_URL": pgtest.ConnString(t), "UPLOADS_DIR": uploads, "IMAGES_DIR": art}
 	run := func(args ...string) string {
 		t.Helper()
 		var out, errs bytes.Buffer
@@ -43,10 +49,14 @@ func TestQuestsAdd(t *testing.T) {
 		return out.String()
 	}
 	out := run("--listed", "--dialect", "dagazbot", src)
-	for _, want := range []string{"skipped broken.qmm: it is not a .qm or .qmm file", "4 quest files: 3 added, 1 skipped"} {
+	for _, want := range []string{"skipped broken.qmm: it is not a .qm or .qmm file", "4 quest files: 3 added, 1 skipped",
+		"driver.qmm: ⚠️ Warnings (", "images found nowhere (44): Gobsaur_03 (location 106), Borzukhan_02 (location 1)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "Penetrator_01") {
+		t.Errorf("an image of IMAGES_DIR is reported missing:\n%s", out)
 	}
 
 	conn, err := pgx.Connect(context.Background(), env["DATABASE_URL"])

@@ -296,7 +296,7 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 		tokens = append(tokens, s.configuredBots(ctx, pool)...)
 	}
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
-	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL, TestEnvironment: s.emu != nil},
+	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, ImagesDir: s.Config.ImagesDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL, TestEnvironment: s.emu != nil},
 		Listen: session})
 	tr := bot.New(bot.Config{Store: botpg.New(pool).WithListener(session), Handler: b.Handle, Log: s.Log, Metrics: s.metrics,
 		FailedRetention: s.Config.FailedRetention, Webhook: s.Config.WebhookURL, Role: s.Role, PollLease: s.Config.PollLease})

@@ -40,6 +40,9 @@ type Found struct {
 	// Images are the image files beside the quest file (or in its images folder) that the
 	// quest names.
 	Images []string
+	// Warnings are what Lint finds in the quest; its images are looked for beside it and in the
+	// operator's images folder.
+	Warnings []Warning
 	// Bonus is the quest's own money string as a number, 0 when it is none: the quests written
 	// for the original bot show the win bonus for <Money>, and their editor's money string is
 	// the sum they promise.
@@ -54,9 +57,10 @@ func isQuestFile(name string) bool {
 
 // Find lists the quest files (.qm, .qmm) paths name: files, and the quest files of folders (not of
 // their subfolders), each once, in order of their paths. Each is read and checked (Check), and
-// described; a file that cannot be read or played has Err set and no Quest. Find fails only for a
-// path that cannot be listed at all.
-func Find(paths []string) ([]Found, error) {
+// described; a file that cannot be read or played has Err set and no Quest. imagesDir is the
+// operator's images folder ("" for none): an image found there is no warning, and is not copied
+// (the bot finds it there). Find fails only for a path that cannot be listed at all.
+func Find(paths []string, imagesDir string) ([]Found, error) {
 	var files []string
 	for _, p := range paths {
 		fi, err := os.Stat(p)
@@ -86,7 +90,7 @@ func Find(paths []string) ([]Found, error) {
 	files = slices.Compact(files)
 	out := make([]Found, 0, len(files))
 	for _, path := range files {
-		out = append(out, find(path))
+		out = append(out, find(path, imagesDir))
 	}
 	return out, nil
 }
@@ -95,7 +99,7 @@ func Find(paths []string) ([]Found, error) {
 const engSuffix = "_eng"
 
 // find reads, checks and describes one quest file.
-func find(path string) Found {
+func find(path, imagesDir string) Found {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	f := Found{Path: path, Lang: "ru"}
 	if len(base) > len(engSuffix) && strings.EqualFold(base[len(base)-len(engSuffix):], engSuffix) {
@@ -126,11 +130,13 @@ func find(path string) Found {
 	if n, err := strconv.Atoi(strings.TrimSpace(f.Quest.Doc.Strings.Money)); err == nil && n > 0 && n <= 1_000_000 {
 		f.Bonus = n
 	}
-	for _, name := range imageNames(f.Quest.Doc) {
-		if p := f.Quest.Image(name); p != "" && !slices.Contains(f.Images, p) {
+	for _, ref := range imageRefs(f.Quest) {
+		if p := f.Quest.Image(ref.name); p != "" && !slices.Contains(f.Images, p) {
 			f.Images = append(f.Images, p)
 		}
 	}
+	f.Quest.imagesDir = imagesDir
+	f.Warnings = Lint(f.Quest, nil)
 	return f
 }
 
@@ -203,38 +209,50 @@ func Language(d *qmm.Quest) string {
 	return "ru"
 }
 
-// imageNames returns the names of the images a quest names (in its parameters, locations, jumps
-// and changes), each once, in order of appearance; numbers (a number of buttons a row in the
-// original bot's quests) are not names.
-func imageNames(d *qmm.Quest) []string {
-	var out []string
-	add := func(m qmm.Media) {
+// imageRef is an image a quest names, and the first place that names it (see Warning.Place).
+type imageRef struct {
+	name, place string
+}
+
+// imageRefs returns the images a quest names (in its parameters, locations, jumps and changes),
+// each once, in order of appearance; numbers (a number of buttons a row in the original bot's
+// quests) are not names.
+func imageRefs(q *Quest) []imageRef {
+	d := q.Doc
+	var out []imageRef
+	seen := map[string]bool{}
+	add := func(m qmm.Media, place string) {
 		name := strings.TrimSpace(m.Image.Value)
-		if name == "" || slices.Contains(out, name) {
+		if name == "" || seen[name] {
 			return
 		}
 		if _, err := strconv.Atoi(name); err == nil {
 			return
 		}
-		out = append(out, name)
+		seen[name] = true
+		out = append(out, imageRef{name: name, place: place})
 	}
-	changes := func(list []qmm.ParamChange) {
+	changes := func(list []qmm.ParamChange, place string) {
 		for i := range list {
-			add(list[i].Media)
+			add(list[i].Media, place)
 		}
 	}
 	for i := range d.Params {
-		add(d.Params[i].Media)
+		add(d.Params[i].Media, "P"+strconv.Itoa(i+1))
 	}
 	for i := range d.Locations {
-		for _, t := range d.Locations[i].Texts {
-			add(t.Media)
+		l := &d.Locations[i]
+		place := "L" + strconv.Itoa(int(l.ID))
+		for _, t := range l.Texts {
+			add(t.Media, place)
 		}
-		changes(d.Locations[i].Changes)
+		changes(l.Changes, place)
 	}
 	for i := range d.Jumps {
-		add(d.Jumps[i].Media)
-		changes(d.Jumps[i].Changes)
+		j := &d.Jumps[i]
+		place := "J" + strconv.Itoa(int(j.ID))
+		add(j.Media, place)
+		changes(j.Changes, place)
 	}
 	return out
 }

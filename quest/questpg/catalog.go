@@ -266,27 +266,46 @@ func (s *Store) Uploaded(ctx context.Context, db pgx.Tx, service int, filter str
 	return list, nil
 }
 
-// UploadedImage returns the file of the newest image of that name (key) that the owner of an
-// uploaded quest uploaded in its bot: uploaded reports whether the quest is an upload at all (the
-// images of a shipped quest are beside its file), and file is "" when the owner has no such image.
-func (s *Store) UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (uploaded bool, file string, err error) {
+// UploadedImage returns the file of the newest image that the owner of an uploaded quest uploaded
+// in its bot under the first of keys (image names, lower case) that has one: uploaded reports
+// whether the quest is an upload at all (the images of a shipped quest are beside its file), and
+// file is "" when the owner has no such image.
+func (s *Store) UploadedImage(ctx context.Context, db pgx.Tx, script int64, keys []string) (uploaded bool, file string, err error) {
 	var f *string
 	err = db.QueryRow(ctx, `
 		SELECT s.uploaded, (
 			SELECT d.file FROM dev_upload d
-			WHERE d.service_id = s.service_id AND d.owner_id = s.owner_id AND d.kind = 'image' AND d.name = $2
-			ORDER BY d.version DESC LIMIT 1)
-		FROM script s WHERE s.id = $1`, script, key).Scan(&uploaded, &f)
+			WHERE d.service_id = s.service_id AND d.owner_id = s.owner_id AND d.kind = 'image' AND d.name = ANY($2)
+			ORDER BY array_position($2, d.name), d.version DESC LIMIT 1)
+		FROM script s WHERE s.id = $1`, script, keys).Scan(&uploaded, &f)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, "", nil
 	}
 	if err != nil {
-		return false, "", fmt.Errorf("image %q of quest %d: %w", key, script, err)
+		return false, "", fmt.Errorf("image %q of quest %d: %w", keys, script, err)
 	}
 	if f != nil {
 		file = *f
 	}
 	return uploaded, file, nil
+}
+
+// UploadedImageNames returns the names (lower case) of the images a developer uploaded in a bot.
+func (s *Store) UploadedImageNames(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]bool, error) {
+	rows, err := db.Query(ctx, `
+		SELECT DISTINCT name FROM dev_upload WHERE service_id = $1 AND owner_id = $2 AND kind = 'image'`, service, owner)
+	if err != nil {
+		return nil, fmt.Errorf("image names: %w", err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("image names: %w", err)
+	}
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out, nil
 }
 
 // StoredFiles returns the files, relative to the quest root, that the uploads and the catalogue

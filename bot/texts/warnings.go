@@ -1,0 +1,99 @@
+package texts
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/questbot/questbot/quest/questfs"
+)
+
+// Warnings is what the checker's warnings (questfs.Lint) say to a quest's author, plain.
+type Warnings struct {
+	// Head heads the list (the number of warnings).
+	Head string
+	// MissingImages: the images found nowhere (how many, the list "name (place)").
+	MissingImages string
+	// More ends a cut list (how many more).
+	More string
+	// ByKind words each kind of warning of one place (the place; for a parameter its name).
+	ByKind map[questfs.WarningKind]string
+}
+
+var warningsEN = Warnings{
+	Head:          "⚠️ Warnings (%d):",
+	MissingImages: "images found nowhere (%d): %s. Upload them, or put them beside the quest file.",
+	More:          " and %d more",
+	ByKind:        map[questfs.WarningKind]string{},
+}
+
+var warningsRU = Warnings{
+	Head:          "⚠️ Предупреждения (%d):",
+	MissingImages: "картинки не найдены (%d): %s. Загрузите их или положите рядом с файлом квеста.",
+	More:          " и ещё %d",
+	ByKind:        map[questfs.WarningKind]string{},
+}
+
+// maxListed bounds the names or lines a warning list shows.
+const maxListed = 10
+
+// WarningList words the warnings of a quest for its author, plain, one a line under a head (the
+// missing images in one line); "" when there is none.
+func (c *Catalog) WarningList(list []questfs.Warning) string {
+	if len(list) == 0 {
+		return ""
+	}
+	w := &c.Warnings
+	var images []string
+	var lines []string
+	for _, x := range list {
+		if x.Kind == questfs.WarnMissingImage {
+			images = append(images, fmt.Sprintf("%s (%s)", x.Name, c.Place(x.Place)))
+			continue
+		}
+		f, ok := w.ByKind[x.Kind]
+		if !ok {
+			f = string(x.Kind) + ": %s"
+		}
+		lines = append(lines, fmt.Sprintf(f, c.Place(x.Place), x.Name))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, w.Head, len(list))
+	if len(images) > 0 {
+		b.WriteString("\n• " + fmt.Sprintf(w.MissingImages, len(images), c.cutList(images)))
+	}
+	for i, l := range lines {
+		if i == maxListed {
+			b.WriteString("\n•" + fmt.Sprintf(w.More, len(lines)-i))
+			break
+		}
+		b.WriteString("\n• " + l)
+	}
+	return b.String()
+}
+
+// cutList joins names with commas, at most maxListed of them.
+func (c *Catalog) cutList(names []string) string {
+	if len(names) <= maxListed {
+		return strings.Join(names, ", ")
+	}
+	return strings.Join(names[:maxListed], ", ") + fmt.Sprintf(c.Warnings.More, len(names)-maxListed)
+}
+
+// Place words a place of a quest as questfs.Warning names it ("L12", "J7", "P3", "task",
+// "success"), plain.
+func (c *Catalog) Place(p string) string {
+	ru := c.Lang == "ru"
+	switch {
+	case p == "task":
+		return map[bool]string{false: "the task", true: "описание задания"}[ru]
+	case p == "success":
+		return map[bool]string{false: "the congratulation", true: "поздравление"}[ru]
+	case strings.HasPrefix(p, "L"):
+		return map[bool]string{false: "location ", true: "локация "}[ru] + p[1:]
+	case strings.HasPrefix(p, "J"):
+		return map[bool]string{false: "jump ", true: "переход "}[ru] + p[1:]
+	case strings.HasPrefix(p, "P"):
+		return map[bool]string{false: "parameter ", true: "параметр "}[ru] + p[1:]
+	}
+	return p
+}
