@@ -17,10 +17,12 @@ import (
 // # The catalogue
 //
 // /quest shows the catalogue a page at a time (the built-in quest.catalogue the command tree
-// calls, migration 016): the page's quests in its text, each with a mark when it is new to the
-// player and how many players finished it, and a button for each, with buttons to the pages
-// before and after, which edit the message in place. /quest with a name searches the names. The
-// buttons' callback data are "qc:<verb>[:<argument>…]":
+// calls, migration 016): the page's quests in its text, each under its title in the player's
+// language (given at import, quest/questpg), with a mark when it is new to the player, the
+// languages it plays in (EN/RU), how many players won it and its description, and a button for
+// each, with buttons to the pages before and after, which edit the message in place. /quest with
+// a name searches the names and the titles in every language. The buttons' callback data are
+// "qc:<verb>[:<argument>…]":
 //
 //	qc:p:<page>:<query>  show that page in place (the query cut to fit Telegram's 64 bytes)
 //	qc:l                 show the first page in a new message (the ending's "another quest")
@@ -114,8 +116,14 @@ func (g *Games) showCatalogue(ctx context.Context, tx bot.Tx, u *bot.Update, msg
 				b.WriteString(" " + t.Quest.NewMark)
 				anyNew = true
 			}
+			if len(e.Langs) > 0 {
+				b.WriteString(" · " + escape(strings.ToUpper(strings.Join(e.Langs, "/"))))
+			}
 			if e.Finished > 0 {
 				b.WriteString(" · " + escape(fmt.Sprintf(t.Quest.Finished, e.Finished)))
+			}
+			if d := strings.TrimSpace(e.Description); d != "" {
+				b.WriteString("\n<i>" + escape(cutWords(d, maxDescription)) + "</i>")
 			}
 			row = append(row, bot.Button{Text: e.Name, Data: CataloguePrefix + ":s:" + strconv.FormatInt(e.ID, 10)})
 			if len(row) == 2 {
@@ -154,6 +162,21 @@ func (g *Games) showCatalogue(ctx context.Context, tx bot.Tx, u *bot.Update, msg
 		return err
 	}
 	return tx.Send(ctx, reqs...)
+}
+
+// maxDescription bounds the characters of a quest's description the catalogue shows.
+const maxDescription = 120
+
+// cutWords cuts s to at most n characters, at a space when it can, with "…" when it cut.
+func cutWords(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	c := cut(s, n-1)
+	if k := strings.LastIndexByte(c, ' '); k > len(c)/2 {
+		c = c[:k]
+	}
+	return strings.TrimRight(c, " ,.;:") + "…"
 }
 
 // pageData is the callback data of a page button.

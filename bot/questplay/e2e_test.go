@@ -42,10 +42,10 @@ func TestPlayCorpusQuest(t *testing.T) {
 	var msgs []tgemu.Message
 	e.WaitFor(t, "the congratulation", func() bool {
 		msgs = e.Bot.Messages(7)
-		return strings.Contains(msgs[len(msgs)-1].Text, "Описание поздравления")
+		return strings.Contains(msgs[len(msgs)-1].Text, "🏆 Вы прошли квест!")
 	})
 	last := msgs[len(msgs)-1]
-	if got := labels(last); !strings.Contains(last.Text, "Описание поздравления") ||
+	if got := labels(last); !strings.Contains(last.Text, "🏆 Вы прошли квест!") ||
 		!slices.EqualFunc(got, [][]string{{"🔁 Сыграть ещё раз"}, {"📚 Другой квест"}}, slices.Equal) {
 		t.Errorf("last message %q with keyboard %v, want the congratulation offering the quest again and another",
 			last.Text, got)

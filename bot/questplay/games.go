@@ -358,6 +358,7 @@ func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, nam
 	if err != nil {
 		return v, screen{}, err
 	}
+	dropDefaultTexts(&v, gm.State.Phase, gm)
 	g.multiView(c, gm, &v, name)
 	width := 0
 	if dagaz(gm) {

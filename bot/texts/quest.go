@@ -44,6 +44,8 @@ type Quest struct {
 	// default (the label); SettingsReset: every field back; SettingsUnknown: no field has that
 	// word (the word); SettingBad: a value refused (the most characters).
 	SettingSet, SettingDefault, SettingsReset, SettingsUnknown, SettingBad string
+	// Completed stands for a congratulation the quest's author left at the editor's default.
+	Completed string
 }
 
 var questEN = Quest{
@@ -85,6 +87,7 @@ var questEN = Quest{
 	SettingsReset:   "Every name is back to its default.",
 	SettingsUnknown: "There is no field «%s».",
 	SettingBad:      "A name is one line of at most %d characters, without <>[]{}.",
+	Completed:       "🏆 You have completed the quest!",
 }
 
 var questRU = Quest{
@@ -126,6 +129,7 @@ var questRU = Quest{
 	SettingsReset:   "Все имена снова по умолчанию.",
 	SettingsUnknown: "Поля «%s» нет.",
 	SettingBad:      "Имя — одна строка не длиннее %d символов, без <>[]{}.",
+	Completed:       "🏆 Вы прошли квест!",
 }
 
 // Session is what the quest player says of multiplayer sessions. Its texts are plain.

@@ -3,6 +3,8 @@ package texts
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/questbot/questbot/quest/questfs"
 )
@@ -15,22 +17,26 @@ type Warnings struct {
 	MissingImages string
 	// More ends a cut list (how many more).
 	More string
-	// ByKind words each kind of warning of one place (the place; for a parameter its name).
-	ByKind map[questfs.WarningKind]string
+	// NoChoice: the quest has no jump.
+	NoChoice string
+	// DefaultText: the task or the congratulation (the place) is the editor's default.
+	DefaultText string
 }
 
 var warningsEN = Warnings{
 	Head:          "⚠️ Warnings (%d):",
 	MissingImages: "images found nowhere (%d): %s. Upload them, or put them beside the quest file.",
 	More:          " and %d more",
-	ByKind:        map[questfs.WarningKind]string{},
+	NoChoice:      "the quest has no jump: it offers no choice at all, and players never see it in the catalogue.",
+	DefaultText:   "%s is the editor's default text; players are shown the quest's name (or that they won) instead.",
 }
 
 var warningsRU = Warnings{
 	Head:          "⚠️ Предупреждения (%d):",
 	MissingImages: "картинки не найдены (%d): %s. Загрузите их или положите рядом с файлом квеста.",
 	More:          " и ещё %d",
-	ByKind:        map[questfs.WarningKind]string{},
+	NoChoice:      "в квесте нет ни одного перехода: выбора в нём нет, и в каталоге игроки его не увидят.",
+	DefaultText:   "%s — текст редактора по умолчанию; игроки увидят вместо него название квеста (или что они победили).",
 }
 
 // maxListed bounds the names or lines a warning list shows.
@@ -50,11 +56,7 @@ func (c *Catalog) WarningList(list []questfs.Warning) string {
 			images = append(images, fmt.Sprintf("%s (%s)", x.Name, c.Place(x.Place)))
 			continue
 		}
-		f, ok := w.ByKind[x.Kind]
-		if !ok {
-			f = string(x.Kind) + ": %s"
-		}
-		lines = append(lines, fmt.Sprintf(f, c.Place(x.Place), x.Name))
+		lines = append(lines, c.warning(x))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, w.Head, len(list))
@@ -69,6 +71,27 @@ func (c *Catalog) WarningList(list []questfs.Warning) string {
 		b.WriteString("\n• " + l)
 	}
 	return b.String()
+}
+
+// warning words one warning other than a missing image.
+func (c *Catalog) warning(x questfs.Warning) string {
+	w := &c.Warnings
+	switch x.Kind {
+	case questfs.WarnNoChoice:
+		return w.NoChoice
+	case questfs.WarnDefaultText:
+		return fmt.Sprintf(w.DefaultText, upperFirst(c.Place(x.Place)))
+	}
+	return fmt.Sprintf("%s: %s %s", x.Kind, c.Place(x.Place), x.Name)
+}
+
+// upperFirst is s with its first letter in upper case.
+func upperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
 }
 
 // cutList joins names with commas, at most maxListed of them.

@@ -43,6 +43,12 @@ type Found struct {
 	// Warnings are what Lint finds in the quest; its images are looked for beside it and in the
 	// operator's images folder.
 	Warnings []Warning
+	// Titles are the quest's titles and descriptions by language ("en", "ru"), from the manifest
+	// beside it (see Manifest); Name is the title in the quest's language when there is one.
+	Titles map[string]Title
+	// Hidden says why the quest is kept out of the players' catalogue, "" when it is not: a test
+	// quest (HiddenTest) or a stub that offers no choice at all (HiddenStub).
+	Hidden string
 	// Bonus is the quest's own money string as a number, 0 when it is none: the quests written
 	// for the original bot show the win bonus for <Money>, and their editor's money string is
 	// the sum they promise.
@@ -88,9 +94,19 @@ func Find(paths []string, imagesDir string) ([]Found, error) {
 	}
 	slices.Sort(files)
 	files = slices.Compact(files)
+	manifests := map[string]Manifest{}
 	out := make([]Found, 0, len(files))
 	for _, path := range files {
-		out = append(out, find(path, imagesDir))
+		dir := filepath.Dir(path)
+		m, ok := manifests[dir]
+		if !ok {
+			var err error
+			if m, err = ReadManifest(dir); err != nil {
+				return nil, err
+			}
+			manifests[dir] = m
+		}
+		out = append(out, find(path, imagesDir, m))
 	}
 	return out, nil
 }
@@ -99,13 +115,18 @@ func Find(paths []string, imagesDir string) ([]Found, error) {
 const engSuffix = "_eng"
 
 // find reads, checks and describes one quest file.
-func find(path, imagesDir string) Found {
+func find(path, imagesDir string, m Manifest) Found {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	f := Found{Path: path, Lang: "ru"}
 	if len(base) > len(engSuffix) && strings.EqualFold(base[len(base)-len(engSuffix):], engSuffix) {
 		base, f.Lang = base[:len(base)-len(engSuffix)], "en"
 	}
 	f.Name, f.CommonName = displayName(base), commonName(base)
+	entry := m.entry(base, f.CommonName)
+	f.Titles = entry.titles()
+	if isTestName(base) || entry.Hidden {
+		f.Hidden = HiddenTest
+	}
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -127,6 +148,9 @@ func find(path, imagesDir string) Found {
 	if f.Lang != "en" {
 		f.Lang = Language(f.Quest.Doc)
 	}
+	if t, ok := f.Titles[f.Lang]; ok {
+		f.Name = t.Title
+	}
 	if n, err := strconv.Atoi(strings.TrimSpace(f.Quest.Doc.Strings.Money)); err == nil && n > 0 && n <= 1_000_000 {
 		f.Bonus = n
 	}
@@ -137,7 +161,25 @@ func find(path, imagesDir string) Found {
 	}
 	f.Quest.imagesDir = imagesDir
 	f.Warnings = Lint(f.Quest, nil)
+	if f.Hidden == "" && IsStub(f.Warnings) {
+		f.Hidden = HiddenStub
+	}
 	return f
+}
+
+// Why a quest is kept out of the players' catalogue (Found.Hidden).
+const (
+	// HiddenTest: a test quest, by its file name (test, testing, or ending in debug) or by the
+	// manifest's "hidden".
+	HiddenTest = "test quest"
+	// HiddenStub: a stub, which offers no choice at all (see IsStub).
+	HiddenStub = "stub: no choice at all"
+)
+
+// isTestName reports whether a quest's file base name (without _eng) is a test quest's.
+func isTestName(base string) bool {
+	b := strings.ToLower(strings.TrimSpace(base))
+	return b == "test" || b == "testing" || strings.HasSuffix(b, "debug")
 }
 
 // displayName is the name a quest is listed under, from its file's base name: underscores become

@@ -1,5 +1,7 @@
 package questfs
 
+import "strings"
+
 // # Warnings for a quest's author
 //
 // Lint finds what plays but is likely a mistake of the quest's author, and names the place of
@@ -13,7 +15,22 @@ type WarningKind string
 const (
 	// WarnMissingImage: the quest names an image (Name) that is found nowhere; Place says where.
 	WarnMissingImage WarningKind = "missing image"
+	// WarnNoChoice: the quest has no jump at all, so it never offers a choice (a stub).
+	WarnNoChoice WarningKind = "no choice"
+	// WarnDefaultText: the task or the congratulation (Place) is the editor's default text,
+	// which players are not shown.
+	WarnDefaultText WarningKind = "default text"
 )
+
+// IsStub reports whether warnings of Lint tell a stub: a quest that offers no choice at all.
+func IsStub(warnings []Warning) bool {
+	for _, w := range warnings {
+		if w.Kind == WarnNoChoice {
+			return true
+		}
+	}
+	return false
+}
 
 // Warning is one thing Lint found.
 type Warning struct {
@@ -43,10 +60,35 @@ func Lint(q *Quest, found func(name string) bool) []Warning {
 			out = append(out, w)
 		}
 	}
+	if len(q.Doc.Jumps) == 0 {
+		add(Warning{Kind: WarnNoChoice})
+	}
+	if IsEditorDefault(q.Doc.TaskText) {
+		add(Warning{Kind: WarnDefaultText, Place: "task"})
+	}
+	if IsEditorDefault(q.Doc.SuccessText) {
+		add(Warning{Kind: WarnDefaultText, Place: "success"})
+	}
 	for _, ref := range imageRefs(q) {
 		if !found(ref.name) {
 			add(Warning{Kind: WarnMissingImage, Place: ref.place, Name: ref.name})
 		}
 	}
 	return out
+}
+
+// editorDefaults are the texts the quest editor puts into a new quest's task and congratulation,
+// which an author who wrote none leaves in the file.
+var editorDefaults = []string{"Описание задания", "Описание поздравления"}
+
+// IsEditorDefault reports whether a task or congratulation text is the editor's default (spaces
+// and case aside).
+func IsEditorDefault(s string) bool {
+	s = strings.Join(strings.Fields(s), " ")
+	for _, d := range editorDefaults {
+		if strings.EqualFold(s, d) {
+			return true
+		}
+	}
+	return false
 }

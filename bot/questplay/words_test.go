@@ -1,0 +1,52 @@
+package questplay_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Ensure the catalogue's words: a quest is shown under its title in the player's language with
+// its description and the languages it plays in, a search finds it by its title in another
+// language (/quest тюрьма finds Prison), and "finished by" counts the players who won it, not
+// those who failed or died.
+func TestCatalogueWords(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.product = true
+	e.start(t)
+	file := filepath.Join(sharedDir(t), "quests", "dagazbot", "test.qmm")
+	prison := e.addScript(t, "Prison", "prison", file, "ru", 0, 0)
+	e.addScript(t, "Depth", "depth", file, "ru", 0, 0)
+	e.addScript(t, "Depth", "depth", file, "en", 0, 0)
+	e.addScript(t, "Robots", "robots", file, "en", 0, 0)
+	e.Exec(t, `UPDATE script SET listed = true`)
+	e.Exec(t, `INSERT INTO quest_title (common_name, lang, title, description) VALUES
+		('prison', 'ru', 'Тюрьма', 'Выбраться из тюрьмы гаальцев.'), ('prison', 'en', 'Prison', 'Get out of a Gaal prison.')`)
+	for _, u := range []int64{60, 61, 62} {
+		e.User(u, "P", "ru")
+		e.Send(t, u, "/help")
+	}
+	e.WaitIdle(t)
+	e.Exec(t, `INSERT INTO user_script_stats (service_id, user_id, script_id, launches, wins, failures, deaths)
+		VALUES ($1, 60, $2, 1, 0, 1, 0), ($1, 61, $2, 1, 0, 0, 1), ($1, 62, $2, 2, 1, 1, 0)`, e.service, prison)
+
+	e.Send(t, 60, "/quest")
+	page := e.WaitTextAfter(t, 60, 0, "Выберите квест:")
+	for _, want := range []string{"<b>Тюрьма</b> · RU · прошли: 1\n<i>Выбраться из тюрьмы гаальцев.</i>",
+		"<b>Depth</b> 🆕 · EN/RU", "<b>Robots</b> 🆕 · EN"} {
+		if !strings.Contains(page.Text, want) {
+			t.Errorf("the catalogue lacks %q:\n%s", want, page.Text)
+		}
+	}
+	if strings.Contains(page.Text, "<b>Prison</b>") {
+		t.Errorf("the Russian catalogue names Prison in English:\n%s", page.Text)
+	}
+
+	// A search by the title in either language finds the one quest and starts it.
+	for _, q := range []string{"/quest тюрьма", "/quest PRISON"} {
+		e.Exec(t, `DELETE FROM game`)
+		e.Send(t, 61, q)
+		e.WaitFor(t, "the game of "+q, func() bool { g, ok := e.game(t, 61); return ok && g.script == prison })
+	}
+}

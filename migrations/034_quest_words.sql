@@ -1,0 +1,87 @@
+-- The names a player gives the player tags of the quests' texts (/settings, bot/questplay):
+-- their own name for <Ranger> and <Player>, and the planets and stars of <FromPlanet>,
+-- <FromStar> (where the ranger comes from) and <ToPlanet>, <ToStar> (where the quest sends them).
+-- NULL is the default: the Telegram first name, and the real names of the quest's language.
+-- quest/questpg owns the table; a running game reads it with its row.
+CREATE TABLE player_names (
+    user_id     bigint PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+    ranger      text,
+    from_planet text,
+    from_star   text,
+    to_planet   text,
+    to_star     text,
+    updated_at  timestamptz NOT NULL DEFAULT now()
+);
+
+INSERT INTO param_type (name) VALUES ('SETTINGS_ARG') ON CONFLICT DO NOTHING;
+
+-- /settings [field value]: the built-in quest.settings shows the names, or changes one, and
+-- answers itself.
+DO $$
+DECLARE
+    c bigint;
+    p bigint;
+BEGIN
+    c := tree_command('settings', 'Your name and planets in quests', 'Ваше имя и планеты в квестах', 'SETTINGS_ARG');
+    UPDATE command SET visible = true, order_num = 89 WHERE id = c;
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'quest.settings', NULL, NULL, NULL, NULL);
+    PERFORM tree_request_params(p, 'what', 'SETTINGS_ARG');
+END $$;
+
+-- /help names /settings.
+UPDATE localized_string
+SET text = replace(text, E'/lang — change the language\n',
+    E'/settings — your name and planets in quests\n/lang — change the language\n')
+WHERE action_id = 601 AND lang = 'en';
+UPDATE localized_string
+SET text = replace(text, E'/lang — сменить язык\n',
+    E'/settings — ваше имя и планеты в квестах\n/lang — сменить язык\n')
+WHERE action_id = 601 AND lang = 'ru';
+
+-- ---- The catalogue's words.
+
+-- The titles and descriptions of a quest in each language, given at import (questbot quests add
+-- reads them from a manifest beside the files): the catalogue shows a quest under its title in
+-- the player's language, else under its name, and a search finds a quest by its title in any
+-- language. Keyed by the common name that a quest's language versions share. quest/questpg owns
+-- the table.
+CREATE TABLE quest_title (
+    common_name text NOT NULL,
+    lang        text NOT NULL CHECK (lang IN ('en', 'ru')),
+    title       text NOT NULL CHECK (title <> ''),
+    description text NOT NULL DEFAULT '',
+    PRIMARY KEY (common_name, lang)
+);
+
+-- The quests for /quest [name] (005_commands.sql): a name also matches a quest's titles in every
+-- language (quest_title).
+CREATE OR REPLACE FUNCTION quest_catalogue(p_user bigint, p_service integer, p_lang text, p_name text)
+RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    want  text := lower(btrim(COALESCE(p_name, '')));
+    lang  text := CASE WHEN p_lang = 'ru' THEN 'ru' ELSE 'en' END;
+    found jsonb;
+    n     integer := 0;
+BEGIN
+    IF want = '' THEN
+        SELECT jsonb_agg(jsonb_build_object('value', q.id::text, 'label', q.name) ORDER BY q.name, q.id), count(*)
+        INTO found, n FROM quest_list(p_service, lang) q;
+    ELSE
+        SELECT jsonb_agg(jsonb_build_object('value', q.id::text, 'label', q.name) ORDER BY q.name, q.id), count(*)
+        INTO found, n FROM quest_list(p_service, lang) q
+        WHERE lower(q.name) = want OR lower(q.common_name) = want
+            OR EXISTS (SELECT FROM quest_title t WHERE t.common_name = q.common_name AND lower(t.title) = want);
+        IF n = 0 THEN
+            SELECT jsonb_agg(jsonb_build_object('value', q.id::text, 'label', q.name) ORDER BY q.name, q.id), count(*)
+            INTO found, n FROM quest_list(p_service, lang) q
+            WHERE strpos(lower(q.name), want) > 0 OR strpos(lower(q.common_name), want) > 0
+                OR EXISTS (SELECT FROM quest_title t WHERE t.common_name = q.common_name AND strpos(lower(t.title), want) > 0);
+        END IF;
+    END IF;
+    IF n = 0 THEN
+        RETURN jsonb_build_object('result_code', 'none');
+    ELSIF n = 1 THEN
+        RETURN jsonb_build_object('result_code', 'one', 'script', found->0->>'value');
+    END IF;
+    RETURN jsonb_build_object('result_code', 'many', 'list', found);
+END $$;
