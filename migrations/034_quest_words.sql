@@ -54,7 +54,8 @@ CREATE TABLE quest_title (
 );
 
 -- The quests for /quest [name] (005_commands.sql): a name also matches a quest's titles in every
--- language (quest_title).
+-- language (quest_title), and /quest without a name always shows the catalogue ("many"), even of
+-- one quest, so that it browses and never starts a quest by itself.
 CREATE OR REPLACE FUNCTION quest_catalogue(p_user bigint, p_service integer, p_lang text, p_name text)
 RETURNS jsonb LANGUAGE plpgsql STABLE AS $$
 DECLARE
@@ -80,8 +81,41 @@ BEGIN
     END IF;
     IF n = 0 THEN
         RETURN jsonb_build_object('result_code', 'none');
-    ELSIF n = 1 THEN
+    ELSIF n = 1 AND want <> '' THEN
         RETURN jsonb_build_object('result_code', 'one', 'script', found->0->>'value');
     END IF;
     RETURN jsonb_build_object('result_code', 'many', 'list', found);
 END $$;
+
+-- ---- Moving between quests.
+
+-- /quest and /start <id> (005_commands.sql) no longer launch a quest over a running one: /quest
+-- browses during a game as at any time (the running game no longer cuts it short with an offer
+-- to cancel), and the quest that /quest <name> or /start <id> names is offered by the built-in
+-- quest.offer (bot/questplay), which asks the player of another game first (Leave and start?)
+-- and launches it only on Yes.
+DO $$
+DECLARE
+    running bigint;
+    cat     bigint;
+BEGIN
+    SELECT r.id, c.id INTO running, cat
+    FROM action r
+    JOIN command q ON q.id = r.command_id AND q.name = 'quest' AND q.service_id IS NULL
+    JOIN action c ON c.parent_id = r.id AND c.request = 'quest_catalogue'
+    WHERE r.parent_id IS NULL AND r.request = 'quest_running';
+    IF running IS NOT NULL THEN
+        UPDATE action SET parent_id = NULL, order_num = r.order_num FROM action r WHERE action.id = cat AND r.id = running;
+        DELETE FROM action WHERE id = running;
+    END IF;
+END $$;
+
+UPDATE action a SET type = 'builtin', request = 'quest.offer', param = NULL
+FROM command c
+WHERE c.id = a.command_id AND c.service_id IS NULL AND a.type = 'quest' AND a.param = 'SCRIPT'
+    AND ((c.name = 'quest' AND a.result_code = 'one') OR (c.name = 'start' AND a.result_code = 'ok'));
+
+INSERT INTO request_param (action_id, order_num, name, param)
+SELECT a.id, 1, 'script', 'SCRIPT'
+FROM action a JOIN command c ON c.id = a.command_id
+WHERE c.service_id IS NULL AND c.name IN ('quest', 'start') AND a.request = 'quest.offer';

@@ -32,7 +32,9 @@ import (
 //	qc:n                 keep the game played
 //
 // A quest is started only when the bot offers it to everyone (listed, or shipped); a player who
-// plays another quest is asked first.
+// plays another quest is asked first, from the catalogue, an ending, /quest <name> and /start
+// <id> alike (quest.offer), and told when the game they would leave is played with others, who
+// go on against the bot.
 
 // CataloguePrefix is the prefix of the callback data of the catalogue's buttons and of the
 // endings' buttons.
@@ -47,7 +49,8 @@ const maxQuery = 40
 // Builtins returns the built-in operations the command tree calls that the quest player
 // implements, by name: quest.catalogue (argument name) shows the first page of the catalogue, of
 // the quests whose name holds name when it is not empty; quest.settings (argument what) shows or
-// changes the player's names (settings.go).
+// changes the player's names (settings.go); quest.offer (argument script) starts the quest that
+// /quest <name> or /start <id> names, asking first when the player plays another (startChosen).
 func (g *Games) Builtins() map[string]func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	return map[string]func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error){
 		"quest.catalogue": func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
@@ -57,6 +60,16 @@ func (g *Games) Builtins() map[string]func(ctx context.Context, tx bot.Tx, u *bo
 			return &scripts.Result{Code: "ok"}, nil
 		},
 		"quest.settings": g.settingsBuiltin,
+		"quest.offer": func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+			id, err := strconv.ParseInt(strings.TrimSpace(args["script"]), 10, 64)
+			if err != nil || id <= 0 {
+				return &scripts.Result{Code: "unknown"}, nil
+			}
+			if err := g.startChosen(ctx, tx, u, "o", id, 0); err != nil {
+				return nil, err
+			}
+			return &scripts.Result{Code: "ok"}, nil
+		},
 	}
 }
 
@@ -235,7 +248,8 @@ func (g *Games) HandleCatalogue(ctx context.Context, tx bot.Tx, u *bot.Update) e
 }
 
 // startChosen starts the quest a catalogue's or an ending's button names (verb s, r or y, see
-// The catalogue), once the player has said to leave the game they play.
+// The catalogue; o for quest.offer, without a message), once the player has said to leave the
+// game they play.
 func (g *Games) startChosen(ctx context.Context, tx bot.Tx, u *bot.Update, verb string, id int64, msg int) error {
 	service, user, chat, err := who(u)
 	if err != nil {
@@ -257,7 +271,11 @@ func (g *Games) startChosen(ctx context.Context, tx bot.Tx, u *bot.Update, verb 
 	switch {
 	case running != nil && verb != "y":
 		// Ask first, in the catalogue's message (an ending's stays as it is).
-		html := escape(fmt.Sprintf(t.Quest.Leave, running.Script.Name, sc.Name))
+		leave := t.Quest.Leave
+		if running.Script.SessionType != 0 {
+			leave = t.Quest.LeaveShared
+		}
+		html := escape(fmt.Sprintf(leave, running.Script.Name, sc.Name))
 		kb := bot.Keyboard{{{Text: t.Quest.Yes, Data: CataloguePrefix + ":y:" + strconv.FormatInt(id, 10)},
 			{Text: t.Quest.No, Data: CataloguePrefix + ":n"}}}
 		if verb == "s" && msg != 0 {

@@ -1,6 +1,7 @@
 package questplay_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,5 +49,50 @@ func TestCatalogueWords(t *testing.T) {
 		e.Exec(t, `DELETE FROM game`)
 		e.Send(t, 61, q)
 		e.WaitFor(t, "the game of "+q, func() bool { g, ok := e.game(t, 61); return ok && g.script == prison })
+	}
+}
+
+// Ensure moving between quests as a player expects: /quest during a game browses the catalogue,
+// /quest <name> and /start <id> ask before they leave the game played (No keeps it, Yes starts
+// the other), and a game played with others says that they go on against the bot.
+func TestMovingBetweenQuests(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.product = true
+	e.start(t)
+	file := filepath.Join(sharedDir(t), "quests", "dagazbot", "test.qmm")
+	first := e.addScript(t, "Alpha", "alpha", file, "en", 0, 0)
+	second := e.addScript(t, "Beta", "beta", file, "en", 0, 0)
+	e.Exec(t, `UPDATE script SET listed = true`)
+	e.User(70, "Ann", "en")
+	e.Send(t, 70, fmt.Sprintf("/start %d", first))
+	e.WaitFor(t, "the game of Alpha", func() bool { g, ok := e.game(t, 70); return ok && g.script == first })
+
+	before := e.LastID(70)
+	e.Send(t, 70, "/quest")
+	e.WaitTextAfter(t, 70, before, "Choose a quest:")
+
+	before = e.LastID(70)
+	e.Send(t, 70, "/quest beta")
+	ask := e.WaitTextAfter(t, 70, before, "You are playing «Alpha». Leave it and start «Beta»?")
+	e.Press(t, 70, ask, "No")
+	e.WaitFor(t, "carry on", func() bool { return strings.HasPrefix(e.message(t, 70, ask.ID).Text, "Carry on!") })
+	if g, _ := e.game(t, 70); g.script != first {
+		t.Fatalf("/quest beta replaced the game with quest %d", g.script)
+	}
+
+	before = e.LastID(70)
+	e.Send(t, 70, fmt.Sprintf("/start %d", second))
+	ask = e.WaitTextAfter(t, 70, before, "Leave it and start «Beta»?")
+	e.Press(t, 70, ask, "Yes")
+	e.WaitFor(t, "the game of Beta", func() bool { g, ok := e.game(t, 70); return ok && g.script == second })
+
+	// Beta played with others.
+	e.Exec(t, `UPDATE script SET session_type_id = (SELECT min(id) FROM session_type) WHERE id = $1`, second)
+	before = e.LastID(70)
+	e.Send(t, 70, fmt.Sprintf("/start %d", first))
+	e.WaitTextAfter(t, 70, before, "You are playing «Beta» with other players: if you leave, they go on against the bot.")
+	if g, _ := e.game(t, 70); g.script != second {
+		t.Fatalf("/start replaced a game played with others with quest %d", g.script)
 	}
 }

@@ -30,9 +30,9 @@ type Quest struct {
 	Empty, NoMatch string
 	// Previous and Next are the catalogue's page buttons.
 	Previous, Next string
-	// Leave asks before a quest replaces the one played (the one played, the new one); Yes and No
-	// are its buttons.
-	Leave, Yes, No string
+	// Leave asks before a quest replaces the one played (the one played, the new one), and
+	// LeaveShared when the one played is played with others; Yes and No are its buttons.
+	Leave, LeaveShared, Yes, No string
 	// Starting follows a catalogue's choice (the quest chosen); CarryOn answers a No.
 	Starting, CarryOn string
 	// SettingsHead heads /settings, the player's names in quests; SettingName, SettingPlanet,
@@ -67,10 +67,12 @@ var questEN = Quest{
 	Previous:  "‹ Back",
 	Next:      "More ›",
 	Leave:     "You are playing «%s». Leave it and start «%s»?",
-	Yes:       "Yes",
-	No:        "No",
-	Starting:  "▶ %s",
-	CarryOn:   "Carry on! /retry shows where you are.",
+	LeaveShared: "You are playing «%s» with other players: if you leave, they go on against the bot. " +
+		"Leave it and start «%s»?",
+	Yes:      "Yes",
+	No:       "No",
+	Starting: "▶ %s",
+	CarryOn:  "Carry on! /retry shows where you are.",
 
 	SettingsHead:        "Your names in quests:",
 	SettingName:         "Your name",
@@ -109,10 +111,12 @@ var questRU = Quest{
 	Previous:  "‹ Назад",
 	Next:      "Дальше ›",
 	Leave:     "Вы играете в «%s». Прервать его и начать «%s»?",
-	Yes:       "Да",
-	No:        "Нет",
-	Starting:  "▶ %s",
-	CarryOn:   "Продолжайте! /retry покажет, где вы остановились.",
+	LeaveShared: "Вы играете в «%s» с другими игроками: если вы уйдёте, они продолжат с ботом. " +
+		"Прервать игру и начать «%s»?",
+	Yes:      "Да",
+	No:       "Нет",
+	Starting: "▶ %s",
+	CarryOn:  "Продолжайте! /retry покажет, где вы остановились.",
 
 	SettingsHead:        "Ваши имена в квестах:",
 	SettingName:         "Ваше имя",
