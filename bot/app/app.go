@@ -207,10 +207,12 @@ func New(cfg Config) *Bot {
 	// (create, settings) its own.
 	r.OnCommand("tournament", b.TournamentChat.HandleCommand)
 	r.OnCallback(telegram.TournamentPrefix, b.TournamentChat.HandleCallback)
-	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board
-	// game move (never relayed), then a text for the admins; anything left gets the tree's hint.
+	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed quest
+	// choice number or board game move (never relayed), then a text for the admins; anything
+	// left gets the tree's hint.
 	r.OnMessage(b.Tree.HandleText)
 	r.OnMessage(b.Tools.HandleMessage)
+	r.OnMessage(b.Games.HandleMessage)
 	r.OnMessage(b.BoardChat.HandleMessage)
 	r.OnMessage(b.Relay.HandleMessage)
 	r.OnUnhandled(b.Tree.HandleUnhandled)

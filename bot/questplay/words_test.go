@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/questbot/questbot/quest"
+	"github.com/questbot/questbot/quest/questtrace"
 )
 
 // Ensure the catalogue's words: a quest is shown under its title in the player's language with
@@ -94,5 +97,73 @@ func TestMovingBetweenQuests(t *testing.T) {
 	e.WaitTextAfter(t, 70, before, "You are playing «Beta» with other players: if you leave, they go on against the bot.")
 	if g, _ := e.game(t, 70); g.script != second {
 		t.Fatalf("/start replaced a game played with others with quest %d", g.script)
+	}
+}
+
+// Ensure a typed choice number chooses: under a screen that numbers its long choices, "1" takes
+// the first numbered choice, as its button would, and is not relayed; a number the screen does
+// not number is answered so and changes nothing.
+func TestTypedChoiceNumber(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(sharedDir(t), "quests", "dagazbot", "driver_eng.qmm")
+	q := loadQuest(t, file)
+	e := newEnv(t)
+	e.product = true
+	e.start(t)
+	e.User(71, "Ann", "en")
+	id := e.addScript(t, "Driver", "driver", file, "en", 0, 0)
+	e.Send(t, 71, fmt.Sprintf("/start %d", id))
+	e.WaitFor(t, "the game", func() bool { _, ok := e.game(t, 71); return ok })
+	for i := 0; ; i++ {
+		if i == 100 {
+			t.Fatal("no screen with numbered choices in 100 steps")
+		}
+		g, ok := e.game(t, 71)
+		if !ok {
+			t.Fatal("the game ended before a screen numbered its choices")
+		}
+		path, found := questtrace.Shortest(q, g.state, 50000, quest.Status.Over)
+		if !found {
+			t.Fatal("no way on")
+		}
+		data := dataOf(g, path[0])
+		var screen int
+		e.WaitFor(t, "the screen", func() bool { screen = e.button(71, data); return screen != 0 })
+		m := e.message(t, 71, screen)
+		first := ""
+		for _, row := range m.Keyboard {
+			for _, b := range row {
+				if strings.HasPrefix(b.Text, "1. ") {
+					first = b.Data
+				}
+			}
+		}
+		if first == "" {
+			e.press(t, 71, g, path[0])
+			continue
+		}
+		// A number past the list: answered, nothing changes.
+		before := e.LastID(71)
+		e.Send(t, 71, "99")
+		e.WaitTextAfter(t, 71, before, "There is no choice of that number here")
+		if n, _ := e.game(t, 71); n.step != g.step {
+			t.Fatal("a number past the list moved the game")
+		}
+		var action int
+		fmt.Sscanf(first[strings.LastIndexByte(first, ':')+1:], "%d", &action)
+		want, err := q.Perform(g.state, action)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Send(t, 71, "1")
+		e.WaitFor(t, "the typed step", func() bool { n, _ := e.game(t, 71); return n.step == g.step+1 })
+		if n, _ := e.game(t, 71); !statesEqual(n.state, want) {
+			t.Error("the typed number did not take the first numbered choice")
+		}
+		break
+	}
+	e.WaitIdle(t)
+	if n := e.QueryInt(t, `SELECT count(*) FROM relay_message`); n != 0 {
+		t.Errorf("%d typed numbers relayed to the admins", n)
 	}
 }

@@ -46,6 +46,8 @@ type Quest struct {
 	SettingSet, SettingDefault, SettingsReset, SettingsUnknown, SettingBad string
 	// Completed stands for a congratulation the quest's author left at the editor's default.
 	Completed string
+	// NoSuchChoice answers a typed number that no choice of the screen has.
+	NoSuchChoice string
 }
 
 var questEN = Quest{
@@ -90,6 +92,7 @@ var questEN = Quest{
 	SettingsUnknown: "There is no field «%s».",
 	SettingBad:      "A name is one line of at most %d characters, without <>[]{}.",
 	Completed:       "🏆 You have completed the quest!",
+	NoSuchChoice:    "There is no choice of that number here: type the number of a choice of the list, or press its button.",
 }
 
 var questRU = Quest{
@@ -134,6 +137,7 @@ var questRU = Quest{
 	SettingsUnknown: "Поля «%s» нет.",
 	SettingBad:      "Имя — одна строка не длиннее %d символов, без <>[]{}.",
 	Completed:       "🏆 Вы прошли квест!",
+	NoSuchChoice:    "Выбора с таким номером здесь нет: напишите номер выбора из списка или нажмите его кнопку.",
 }
 
 // Session is what the quest player says of multiplayer sessions. Its texts are plain.
