@@ -170,11 +170,12 @@ func (t *Tools) show(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 		if r.gm.Sandbox {
 			kind = txt.Sandbox
 		}
-		text = escapef(txt.ShowID, r.gm.State.LocationID, r.gm.State.Phase, r.gm.Step, r.gm.Script.Name, r.gm.Script.ID, kind)
+		text = escapef(txt.ShowID, r.gm.State.LocationID, texts.For(u.User.Language).Phase(r.gm.State.Phase), r.gm.Step,
+			r.gm.Script.Name, r.gm.Script.ID, kind)
 	case "params":
 		text = showParams(txt, r)
 	case "jumps":
-		text = showJumps(txt, r)
+		text = showJumps(texts.For(u.User.Language), r)
 	default:
 		text = showLocation(txt, r)
 	}
@@ -219,10 +220,11 @@ func showParams(txt texts.Dev, r *current) string {
 
 // showJumps lists the jumps out of the current location: whether the game offers each (and
 // whether it can be taken), its target and its text.
-func showJumps(txt texts.Dev, r *current) string {
+func showJumps(c *texts.Catalog, r *current) string {
+	txt := c.Dev
 	st := &r.gm.State
 	if st.Phase != quest.PhaseLocation {
-		return escapef(txt.NoJumpsHere, st.Phase)
+		return escapef(txt.NoJumpsHere, c.Phase(st.Phase))
 	}
 	offered := map[int]bool{}
 	for _, o := range st.Jumps {
@@ -399,7 +401,7 @@ func (t *Tools) calc(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 	e, err := formula.Parse(src)
 	var se *formula.SyntaxError
 	if errors.As(err, &se) {
-		return result("syntax", "error", caret(src, se.Pos)+"\n"+se.Msg), nil
+		return result("syntax", "error", caret(src, se.Pos)+"\n"+texts.For(u.User.Language).FormulaSyntaxError(se)), nil
 	}
 	if err != nil {
 		return result("error", "error", err.Error()), nil
@@ -415,7 +417,7 @@ func (t *Tools) calc(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 	}
 	v, err := e.Eval(params, rnd)
 	if err != nil {
-		return result("error", "error", strings.TrimPrefix(err.Error(), "formula: ")), nil
+		return result("error", "error", texts.For(u.User.Language).FormulaFailure(err)), nil
 	}
 	return result("ok", "value", strconv.Itoa(v)), nil
 }

@@ -65,6 +65,7 @@ type Store interface {
 	Uploaded(ctx context.Context, db pgx.Tx, service int, filter string, limit int) ([]questpg.Listing, error)
 	UploadedImage(ctx context.Context, db pgx.Tx, script int64, keys []string) (bool, string, error)
 	UploadedImageNames(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]bool, error)
+	UploadFileName(ctx context.Context, db pgx.Tx, script int64) (string, error)
 	StoredFiles(ctx context.Context, db pgx.Tx) ([]string, error)
 	Log(ctx context.Context, db pgx.Tx, service int, user int64) ([]questlog.Move, bool, error)
 }

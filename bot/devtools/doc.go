@@ -57,6 +57,14 @@
 // IMAGES_DIR (Images). The answer to an upload lists the checker's warnings (questfs.Lint), an
 // image found nowhere among them, with the place that names it; the quest is stored all the same.
 //
+// An uploaded quest is listed in the language of its texts (questfs.Language), whoever uploads it.
+// The checker's warnings (questfs.Lint: images found nowhere, the editor's default texts,
+// locations no jump reaches, dead ends, parameters nothing uses, a quest without a choice) follow
+// the answer to an upload and to /compile, in the developer's language, each naming its place.
+// The commands speak the developer's language throughout: the phases of /show and the failures of
+// /calc too (a formula's syntax error is the reference's message in English, its place in Russian).
+// /log names the quest by the file name it was uploaded under, as questbot replay finds it.
+//
 // The file is not downloaded in the transaction of the message that brings it, which would hold
 // that transaction (and the other chats' updates batched with it) for as long as the download
 // takes. The message is answered at once and the file recorded (devpg); RunFetches downloads it

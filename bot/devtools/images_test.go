@@ -150,7 +150,7 @@ func TestImagesNamedAsTheReference(t *testing.T) {
 	red := pngOf(t, 8, 8, color.RGBA{R: 255, A: 255})
 	e.put(t, dev, "MAP.png", red, "Image «MAP.png» is uploaded (version 1)")
 	m = e.put(t, dev, "art.qmm", src, "is the same file")
-	if strings.Contains(m.Text, "Warnings") {
+	if strings.Contains(m.Text, "images found nowhere") {
 		t.Errorf("the picture uploaded is still reported missing: %q", m.Text)
 	}
 	n := e.LastID(dev)
@@ -163,4 +163,51 @@ func TestImagesNamedAsTheReference(t *testing.T) {
 		t.Error("the quest did not show the uploaded picture")
 	}
 	e.WaitIdle(t)
+}
+
+// Ensure an uploaded quest takes the language of its texts, not of the one who uploads it, and
+// that the checker's warnings come in the uploader's language.
+func TestUploadLanguageAndWarnings(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	const dev = 55
+	e.user(dev, "Дима", "dima", "ru")
+	e.hello(t, dev)
+	e.makeDeveloper(t, dev)
+	m := e.put(t, dev, "probe.qmm", probe(t, "english"), "загружен")
+	if !strings.Contains(m.Text, "⚠️ Предупреждения (2):") || !strings.Contains(m.Text, "картинки не найдены (1): map.png (локация 1)") ||
+		!strings.Contains(m.Text, "Параметр 1 «Fuel»: его ничто не меняет") {
+		t.Errorf("the warnings: %q", m.Text)
+	}
+	if n := e.QueryInt(t, `SELECT count(*) FROM script WHERE uploaded AND language = 'en'`); n != 1 {
+		t.Error("the English quest uploaded by a Russian developer is not listed as English")
+	}
+}
+
+// Ensure the developers' commands speak Russian to a Russian developer: the phase of /show and
+// the failures of /calc are in Russian words.
+func TestDeveloperCommandsInRussian(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	const dev = 56
+	e.user(dev, "Дима", "dima", "ru")
+	e.hello(t, dev)
+	e.makeDeveloper(t, dev)
+	m := e.put(t, dev, "probe.qmm", probe(t, "ru"), "загружен")
+	var id int64
+	if _, err := fmt.Sscanf(m.Text[strings.Index(m.Text, "номер ")+len("номер "):], "%d", &id); err != nil {
+		t.Fatalf("no quest number in %q", m.Text)
+	}
+	n := e.LastID(dev)
+	e.Send(t, dev, fmt.Sprintf("/load %d", id))
+	task := e.screen(t, dev, n)
+	n = e.LastID(dev)
+	e.Press(t, dev, task, "I agree") // the quest is English
+	e.screen(t, dev, n)
+	e.ask(t, dev, "/show id", "(фаза локация, шаг 1)")
+	for cmd, want := range map[string]string{"/calc [p1] +": "ошибка в позиции 7", "/calc [p9]": "параметра p9 нет"} {
+		if m := e.ask(t, dev, cmd, want); strings.Contains(m.Text, "Expected") || strings.Contains(m.Text, "defined") {
+			t.Errorf("%s: %q", cmd, m.Text)
+		}
+	}
 }

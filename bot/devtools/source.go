@@ -190,6 +190,7 @@ func (t *Tools) compileSource(ctx context.Context, tx bot.Tx, u *bot.Update, key
 	if len(warnings) > 0 {
 		done = problemList(done+"\n"+escapef(txt.SourceWarnings, len(warnings)), warnings)
 	}
+	done = withWarnings(done, u, st.warnings)
 	if err := say(ctx, tx, u, done); err != nil {
 		return true, err
 	}

@@ -280,7 +280,7 @@ func (t *Tools) storeQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label 
 	common := "dev-" + strconv.FormatInt(u.User.ID, 10) + "-" + slug
 	version := last.Version + 1
 	script, err := t.store.AddQuestUpload(ctx, db, questpg.NewQuestUpload{Service: u.Service, Owner: u.User.ID,
-		Key: key, FileName: label, Name: name, CommonName: common, Lang: lang(u), Version: version, File: rel,
+		Key: key, FileName: label, Name: name, CommonName: common, Lang: questfs.Language(d), Version: version, File: rel,
 		SHA256: hash, Size: len(data)})
 	if err != nil {
 		t.unstore(rel, wrote)

@@ -21,6 +21,9 @@ type Warnings struct {
 	NoChoice string
 	// DefaultText: the task or the congratulation (the place) is the editor's default.
 	DefaultText string
+	// Unreachable, DeadEnd: a location (the place) no path reaches, or where a player is stuck;
+	// UnusedParam: a parameter (the place, its name) nothing changes or reads.
+	Unreachable, DeadEnd, UnusedParam string
 }
 
 var warningsEN = Warnings{
@@ -29,6 +32,9 @@ var warningsEN = Warnings{
 	More:          " and %d more",
 	NoChoice:      "the quest has no jump: it offers no choice at all, and players never see it in the catalogue.",
 	DefaultText:   "%s is the editor's default text; players are shown the quest's name (or that they won) instead.",
+	Unreachable:   "%s: no jump leads there from the start.",
+	DeadEnd:       "%s: a dead end, no jump leaves it and it ends nothing.",
+	UnusedParam:   "%s «%s»: nothing changes it, shows it or reads it.",
 }
 
 var warningsRU = Warnings{
@@ -37,6 +43,9 @@ var warningsRU = Warnings{
 	More:          " и ещё %d",
 	NoChoice:      "в квесте нет ни одного перехода: выбора в нём нет, и в каталоге игроки его не увидят.",
 	DefaultText:   "%s — текст редактора по умолчанию; игроки увидят вместо него название квеста (или что они победили).",
+	Unreachable:   "%s: от начала туда не ведёт ни один переход.",
+	DeadEnd:       "%s: тупик, из неё нет переходов, и квест в ней не кончается.",
+	UnusedParam:   "%s «%s»: его ничто не меняет, не показывает и не читает.",
 }
 
 // maxListed bounds the names or lines a warning list shows.
@@ -81,6 +90,12 @@ func (c *Catalog) warning(x questfs.Warning) string {
 		return w.NoChoice
 	case questfs.WarnDefaultText:
 		return fmt.Sprintf(w.DefaultText, upperFirst(c.Place(x.Place)))
+	case questfs.WarnUnreachable:
+		return fmt.Sprintf(w.Unreachable, upperFirst(c.Place(x.Place)))
+	case questfs.WarnDeadEnd:
+		return fmt.Sprintf(w.DeadEnd, upperFirst(c.Place(x.Place)))
+	case questfs.WarnUnusedParam:
+		return fmt.Sprintf(w.UnusedParam, upperFirst(c.Place(x.Place)), x.Name)
 	}
 	return fmt.Sprintf("%s: %s %s", x.Kind, c.Place(x.Place), x.Name)
 }

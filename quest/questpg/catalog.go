@@ -291,6 +291,21 @@ func (s *Store) UploadedImage(ctx context.Context, db pgx.Tx, script int64, keys
 	return uploaded, file, nil
 }
 
+// UploadFileName returns the name an uploaded quest (its catalogue entry) was uploaded under,
+// "" when it is no upload.
+func (s *Store) UploadFileName(ctx context.Context, db pgx.Tx, script int64) (string, error) {
+	var name string
+	err := db.QueryRow(ctx, `SELECT file_name FROM dev_upload WHERE script_id = $1 ORDER BY version DESC LIMIT 1`,
+		script).Scan(&name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("upload of quest %d: %w", script, err)
+	}
+	return name, nil
+}
+
 // UploadedImageNames returns the names (lower case) of the images a developer uploaded in a bot.
 func (s *Store) UploadedImageNames(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]bool, error) {
 	rows, err := db.Query(ctx, `
