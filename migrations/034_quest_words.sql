@@ -119,3 +119,38 @@ INSERT INTO request_param (action_id, order_num, name, param)
 SELECT a.id, 1, 'script', 'SCRIPT'
 FROM action a JOIN command c ON c.id = a.command_id
 WHERE c.service_id IS NULL AND c.name IN ('quest', 'start') AND a.request = 'quest.offer';
+
+-- ---- /restart: the running sandbox game from its start (bot/devtools, dev.restart).
+
+DO $$
+DECLARE
+    dev     text := 'DEVELOPER == true || ADMIN == true';
+    not_dev text := 'DEVELOPER != true && ADMIN != true';
+    dev_en  text := 'This command is for quest developers. An admin can make you one.';
+    dev_ru  text := 'Эта команда — для разработчиков квестов. Сделать вас разработчиком может администратор.';
+    c bigint;
+    p bigint;
+BEGIN
+    c := tree_command('restart', 'Start the sandbox game again (developers)', 'Начать игру в песочнице заново (разработчикам)');
+    p := tree_action(c, NULL, 1, 'builtin', NULL, 'dev.restart', NULL, dev, NULL, NULL);
+    PERFORM tree_response_params(p, 'error', 'DEV_ERROR');
+    PERFORM tree_action(c, p, 1, 'folder', NULL, NULL, 'ok', NULL, NULL, NULL);
+    PERFORM tree_action(c, p, 2, 'output', NULL, NULL, 'no_game', NULL,
+        'No quest is running. /load <i>quest</i> starts one as a sandbox.',
+        'Квест не запущен. /load <i>квест</i> запустит его в песочнице.');
+    PERFORM tree_action(c, p, 3, 'output', NULL, NULL, 'not_sandbox', NULL,
+        'Only a sandbox game starts again by hand. /load the quest to run it as a sandbox.',
+        'Заново начинается вручную только игра в песочнице. Запустите квест в песочнице командой /load.');
+    PERFORM tree_action(c, p, 4, 'output', NULL, NULL, 'broken', NULL,
+        'The quest cannot start: {DEV_ERROR}', 'Квест не запускается: {DEV_ERROR}');
+    PERFORM tree_action(c, p, 5, 'output', NULL, NULL, 'forbidden', NULL, dev_en, dev_ru);
+    PERFORM tree_action(c, p, 6, 'output', NULL, NULL, NULL, NULL,
+        'Sorry, that did not work. Please try again later.', 'Извините, не получилось. Попробуйте позже.');
+    PERFORM tree_action(c, NULL, 2, 'output', NULL, NULL, NULL, not_dev, dev_en, dev_ru);
+END $$;
+
+UPDATE localized_string l SET text = CASE l.lang
+    WHEN 'en' THEN replace(l.text, E'/show id |', E'/restart — the sandbox game from its start\n/show id |')
+    ELSE replace(l.text, E'/show id |', E'/restart — игра в песочнице с начала\n/show id |') END
+FROM action a JOIN command c ON c.id = a.command_id
+WHERE l.action_id = a.id AND c.name = 'devhelp' AND c.service_id IS NULL;

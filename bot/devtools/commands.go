@@ -122,6 +122,25 @@ func (t *Tools) run(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 	return &scripts.Result{Code: "ok"}, nil
 }
 
+// restart is dev.restart (/restart): the running sandbox game starts again from its start, with a
+// new seed, in the newest file of its catalogue entry (ok, the first screen shown); no_game,
+// not_sandbox (a counted game is never restarted by hand), broken, forbidden.
+func (t *Tools) restart(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
+	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
+		return forbidden, err
+	}
+	gm, err := t.running(ctx, tx, u)
+	switch {
+	case err != nil:
+		return nil, err
+	case gm == nil:
+		return &scripts.Result{Code: "no_game"}, nil
+	case !gm.Sandbox:
+		return &scripts.Result{Code: "not_sandbox"}, nil
+	}
+	return t.run(ctx, tx, u, map[string]string{"script": strconv.FormatInt(gm.Script.ID, 10)})
+}
+
 // current is the user's running game with its quest, for the tools that need both.
 type current struct {
 	gm *questpg.Game

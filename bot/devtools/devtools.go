@@ -232,6 +232,7 @@ func (t *Tools) Builtins() map[string]Builtin {
 	return map[string]Builtin{
 		"dev.find":      t.find,
 		"dev.run":       t.run,
+		"dev.restart":   t.restart,
 		"dev.show":      t.show,
 		"dev.set":       t.set,
 		"dev.calc":      t.calc,
