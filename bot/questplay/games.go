@@ -44,6 +44,8 @@ type Store interface {
 	// Translation returns the version of a quest in another language; questpg.ErrNoScript when
 	// there is none.
 	Translation(ctx context.Context, db pgx.Tx, service int, commonName, lang string) (*questpg.Script, error)
+	// Step writes a game's new State, Step and Nonce where the row is still at prevNonce.
+	Step(ctx context.Context, db pgx.Tx, g *questpg.Game, prevNonce int64) (bool, error)
 	// Launch starts a counted game, staking stake(credits); Abandon gives the running one up.
 	Launch(ctx context.Context, db pgx.Tx, g *questpg.Game, stake func(credits int64) int64) error
 	Abandon(ctx context.Context, db pgx.Tx, service int, user int64) error
@@ -553,8 +555,10 @@ func (g *Games) Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 }
 
 // Retry shows the current screen of the running game again and applies nothing: the screen is
-// rebuilt from the stored state, which showing never changes. Without a game it says so. It is
-// also how a game changed by hand (a developer's sandbox) is shown.
+// rebuilt from the stored state, which showing never changes; the game's step moves on, so that
+// the buttons of the screen shown before are stale (a multiplayer quest's, whose screens follow
+// its session, keep theirs). Without a game it says so. It is also how a game changed by hand (a
+// developer's sandbox) is shown.
 func (g *Games) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	service, user, chat, err := who(u)
 	if err != nil {
@@ -574,6 +578,19 @@ func (g *Games) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	}
 	if shown, err := g.multiShow(ctx, tx, u, c, gm); err != nil || shown {
 		return err
+	}
+	if len(c.points) == 0 {
+		// The screen shown again is the current one: the buttons of the one shown before are
+		// stale from now on (a press of them is refused), so that only one screen plays.
+		prev := gm.Nonce
+		gm.Step++
+		gm.Nonce = questpg.NewNonce()
+		g.live.forget(service, user)
+		if ok, err := g.store.Step(ctx, tx.DB(), &gm.Game, prev); err != nil {
+			return fmt.Errorf("questplay: retry: %w", err)
+		} else if !ok {
+			return g.apology(ctx, tx, chat, texts.For(gm.Script.Lang).Quest.Stale)
+		}
 	}
 	if err := g.show(ctx, tx, chat, c, gm, name(u)); err != nil {
 		g.log.Error("Quest screen failed", slog.Int64("script", gm.Script.ID), slog.Any("error", err))
