@@ -99,8 +99,8 @@ type Users interface {
 // Player shows the running game (bot/questplay implements it): the tools change or start a game
 // in the database, then have the player show it as it shows any game.
 type Player interface {
-	// Retry shows the current screen of the user's running game.
-	Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error
+	// Show shows the current screen of the user's game the tools just started or restored.
+	Show(ctx context.Context, tx bot.Tx, u *bot.Update) error
 }
 
 // Config configures the tools.
@@ -306,7 +306,7 @@ func (t *Tools) startSandbox(ctx context.Context, tx bot.Tx, u *bot.Update, sc *
 	if err := t.store.StartSandbox(ctx, tx.DB(), gm); err != nil {
 		return err
 	}
-	return t.player.Retry(ctx, tx, u)
+	return t.player.Show(ctx, tx, u)
 }
 
 // moneyParam is the index of a quest's active money parameter, -1 when it has none.

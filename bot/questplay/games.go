@@ -560,6 +560,17 @@ func (g *Games) Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 // its session, keep theirs). Without a game it says so. It is also how a game changed by hand (a
 // developer's sandbox) is shown.
 func (g *Games) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	return g.showAgain(ctx, tx, u, true)
+}
+
+// Show shows the current screen of a game just started or restored by hand (a developer's
+// sandbox): Retry, but the step stays, since no screen of the game was shown before.
+func (g *Games) Show(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	return g.showAgain(ctx, tx, u, false)
+}
+
+// showAgain is Retry, moving the game's step on when stale is set.
+func (g *Games) showAgain(ctx context.Context, tx bot.Tx, u *bot.Update, stale bool) error {
 	service, user, chat, err := who(u)
 	if err != nil {
 		return err
@@ -579,7 +590,7 @@ func (g *Games) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	if shown, err := g.multiShow(ctx, tx, u, c, gm); err != nil || shown {
 		return err
 	}
-	if len(c.points) == 0 {
+	if stale && len(c.points) == 0 {
 		// The screen shown again is the current one: the buttons of the one shown before are
 		// stale from now on (a press of them is refused), so that only one screen plays.
 		prev := gm.Nonce
