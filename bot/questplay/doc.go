@@ -24,6 +24,14 @@
 // starting location and of empty locations, which are deleted (in the reference dialect). An
 // ending offers the quest again and the catalogue (catalogue.go, which also shows /quest's pages).
 //
+// # Words
+//
+// The player tags of the quests' texts name the player and real places in both languages: the
+// player's own name and planets of /settings, else the Telegram first name and
+// quest.NamedPlayer's names (settings.go). A task or congratulation left at the quest editor's
+// default is not shown as such (words.go). A choice number typed under a screen that numbers its
+// long choices chooses (typed.go).
+//
 // # Dialects
 //
 // Each quest of the catalogue names the dialect it is played in: reference, the reference player
