@@ -36,10 +36,9 @@ var gamePerftTables = []struct {
 	// Gardner's minichess: the engine's values, which the reference
 	// generator of minichess_test.go confirms on random games.
 	{"gardner", "", 5, []uint64{7, 53, 506, 4775, 52512, 572874}},
-	// Frisian draughts: the first two levels of Rein Halbersma's table
-	// (damforum.nl, "Perft for all recognized draughts variants", May
-	// 2010), the deeper ones the engine's, which the reference generator
-	// confirms move by move on random games (TestDraughtsFamilyAgreesWithReference).
+	// Frisian draughts: Rein Halbersma's table (damforum.nl, "Perft for
+	// all recognized draughts variants", May 2010); it and the published
+	// tables of the other draughts are in draughts_published_test.go.
 	{"frisian", "", 5, []uint64{9, 81, 658, 3874, 21265, 102431}},
 }
 
