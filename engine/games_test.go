@@ -8,10 +8,12 @@ import (
 )
 
 // Perft of the games added as descriptions and of Othello. Othello's
-// table is the published one (passes count as moves). The others have no
-// published table that we know of: their values are the engine's,
-// checked by an independent generator (describe_test.go) on random games,
-// and kept here so that a change of the rules shows.
+// table is the published one (passes count as moves); so are the
+// draughts variants' first levels, which draughts_published_test.go
+// checks deeper against their published tables. The other games' values
+// are the engine's, checked by the second generators of the tests on
+// random games (see the package doc), and kept here so that a change of
+// the rules shows.
 var gamePerftTables = []struct {
 	variant string
 	pos     string
