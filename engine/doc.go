@@ -215,8 +215,7 @@
 //	Atari Go         second generator, TestAtariGoAgreesWithReference
 //	Fox and Geese    second generator, TestFoxGeeseAgreesWithReference
 //	Chase            second generator, TestChaseAgreesWithReference
-//	draughts         the perft tables above and the reference generator
-//	                 of describe_test.go (TestDraughtsFamilyAgreesWithReference)
+//	draughts         published perft and a second generator: see below
 //
 // The published tables run to depth 5 in the default run for chess
 // (position 3) and to 7 for Othello; Chess960 runs to 3 or 4 there, and
@@ -227,4 +226,23 @@
 // (Fox and Geese, in 200 games of each setup and 20 with each option;
 // Chase, whose perft table above is only provisional, by the die moved,
 // the cell it stops on and the position after the move).
+//
+// Second opinions on the draughts variants. Russian, International,
+// Brazilian and English draughts rest on published perft tables run to
+// depth 6 to 8 by default (perft_test.go); pool, Czech, Spanish,
+// Italian, Canadian and Frisian draughts have published tables too
+// (draughts_published_test.go: R. Halbersma's tables from the FMJD and
+// Shashki forums, run to depth 5 or 6 by default and 7 to 9 with -deep,
+// and for Thai rules one from the twelve-men start). Every variant,
+// Turkish, Armenian and Thai included (they have no published table from
+// their own start), is also played against a second generator written
+// from each variant's rules in the external test package
+// (draughts_rulebook_test.go, which sees only the exported API and so
+// shares no code): 200 random games a variant by default (40 for the four
+// with deep tables), 1000 with -deep, compared position by position: the
+// moves by origin, route, pieces taken and arriving piece, and the
+// positions they lead to. The Italian federation's capture diagrams are
+// tests of their own. A rule both kinds of check confirm: pool and Czech
+// kings, like Russian ones, must land where they can capture again (the
+// published tables differ from depth 9 without it).
 package engine

@@ -73,20 +73,25 @@ func canadianRules() *rules {
 // moves first; men move diagonally forward and capture forward and
 // backward; kings fly, moving and capturing at any distance; capturing is
 // mandatory but the player chooses any capture sequence (no majority
-// rule); captured pieces are removed when the move ends and cannot be
-// jumped twice; a man that reaches the king row during a capture and can
-// jump on backwards must do so and is not crowned: it is crowned only if
-// its move ends there. A side without a legal move loses. Draws:
-// threefold repetition, 25 moves each with only kings moving and no
-// capture (the platform's count; the association's rule of three kings
-// against one, 13 moves, is not applied), the ply limit.
+// rule); a king that has jumped a piece may land on any free square
+// beyond it, but if it can capture again from some of them it must land
+// on one of those and go on ("If a new capture is possible from one of
+// these squares, it must continue the capture"; "a king must make all the
+// possible jumps"), as in Russian draughts; captured pieces are removed
+// when the move ends and cannot be jumped twice; a man that reaches the
+// king row during a capture and can jump on backwards must do so and is
+// not crowned: it is crowned only if its move ends there. A side without
+// a legal move loses. Draws: threefold repetition, 25 moves each with
+// only kings moving and no capture (the platform's count; the
+// association's rule of three kings against one, 13 moves, is not
+// applied), the ply limit.
 func poolRules() *rules {
 	return compile(description{
 		name: "pool", title: "Pool checkers", players: [2]string{"White", "Black"},
 		board:     boardSpec{width: 8, height: 8, squares: darkSquares, numbered: true},
 		pieces:    draughtsPieces(allDiagonals, true, false),
 		startRows: 3, startKind: kindMan, first: Second,
-		capture: captureSpec{mandatory: true},
+		capture: captureSpec{mandatory: true, kingLanding: true},
 		promo:   promoAtEnd,
 		end:     endSpec{kingMoves: 25, repetition: 3},
 		quiesce: qForced,
@@ -101,17 +106,20 @@ func poolRules() *rules {
 // move and capture diagonally forward only; kings fly; capturing is
 // mandatory, and when a king can capture the player must capture with a
 // king; otherwise any capture sequence may be chosen (no majority rule),
-// played to its end; captured pieces are removed when the move ends. A
-// side without a legal move loses. Draws: threefold repetition, 25 moves
-// each with only kings moving and no capture (the platform's count for
-// the federation's "no capture is possible any more"), the ply limit.
+// played to its end ("a multiple capture must be made in full"): a king
+// that has jumped a piece lands on a square from which it can capture
+// again if there is one, as in Russian draughts; captured pieces are
+// removed when the move ends. A side without a legal move loses. Draws:
+// threefold repetition, 25 moves each with only kings moving and no
+// capture (the platform's count for the federation's "no capture is
+// possible any more"), the ply limit.
 func czechRules() *rules {
 	return compile(description{
 		name: "czech", title: "Czech draughts", players: [2]string{"White", "Black"},
 		board:     boardSpec{width: 8, height: 8, squares: darkSquares},
 		pieces:    draughtsPieces(forwardDiagonals, true, false),
 		startRows: 3, startKind: kindMan, first: First,
-		capture: captureSpec{mandatory: true, prefer: []preference{preferKingCaptures}},
+		capture: captureSpec{mandatory: true, kingLanding: true, prefer: []preference{preferKingCaptures}},
 		promo:   promoAtEnd,
 		end:     endSpec{kingMoves: 25, repetition: 3},
 		quiesce: qForced,

@@ -8,10 +8,12 @@ import (
 )
 
 // Perft of the games added as descriptions and of Othello. Othello's
-// table is the published one (passes count as moves). The others have no
-// published table that we know of: their values are the engine's,
-// checked by an independent generator (describe_test.go) on random games,
-// and kept here so that a change of the rules shows.
+// table is the published one (passes count as moves); so are the
+// draughts variants' first levels, which draughts_published_test.go
+// checks deeper against their published tables. The other games' values
+// are the engine's, checked by the second generators of the tests on
+// random games (see the package doc), and kept here so that a change of
+// the rules shows.
 var gamePerftTables = []struct {
 	variant string
 	pos     string
@@ -36,10 +38,9 @@ var gamePerftTables = []struct {
 	// Gardner's minichess: the engine's values, which the reference
 	// generator of minichess_test.go confirms on random games.
 	{"gardner", "", 5, []uint64{7, 53, 506, 4775, 52512, 572874}},
-	// Frisian draughts: the first two levels of Rein Halbersma's table
-	// (damforum.nl, "Perft for all recognized draughts variants", May
-	// 2010), the deeper ones the engine's, which the reference generator
-	// confirms move by move on random games (TestDraughtsFamilyAgreesWithReference).
+	// Frisian draughts: Rein Halbersma's table (damforum.nl, "Perft for
+	// all recognized draughts variants", May 2010); it and the published
+	// tables of the other draughts are in draughts_published_test.go.
 	{"frisian", "", 5, []uint64{9, 81, 658, 3874, 21265, 102431}},
 }
 

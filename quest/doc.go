@@ -19,7 +19,8 @@
 // it is given. A game can also be rebuilt from its seed and its actions with Quest.replay.
 // The [Player] carries the values of the player tags (<Ranger>, <ToPlanet>, …), the language of
 // the built-in texts and the clock (Now, with its time zone) used for <Date> and <CurDate>;
-// [DefaultPlayer] gives the reference's Russian and English players.
+// [DefaultPlayer] gives the reference's Russian and English players (golden traces replay with
+// them), and [NamedPlayer] players with real names in both languages, for games shown to people.
 //
 // # Options
 //

@@ -44,6 +44,19 @@ func DefaultPlayer(lang Lang, now time.Time) Player {
 		ToPlanet: "Боннасис", ToStar: "Процион", Money: "10000", Lang: Russian, Now: now}
 }
 
+// NamedPlayer returns a player with real names in both languages, for games shown to people:
+// the reference's Russian player (Греф of Земля in the Солнечная system, sent to Боннасис in the
+// Процион system), and for English the same names in English. The reference's English player
+// ([DefaultPlayer]) carries the tags' own names ("ToPlanet", "FromStar", …), which read as
+// placeholders; golden traces keep those, since they are what the reference showed.
+func NamedPlayer(lang Lang, now time.Time) Player {
+	if lang == English {
+		return Player{Ranger: "Gref", Player: "Gref", FromPlanet: "Earth", FromStar: "Sol", ToPlanet: "Bonnasis",
+			ToStar: "Procyon", Money: "10000", Lang: English, Now: now}
+	}
+	return DefaultPlayer(Russian, now)
+}
+
 // Status is how a game stands for the player.
 type Status uint8
 

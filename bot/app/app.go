@@ -48,6 +48,8 @@ import (
 type Config struct {
 	// UploadsDir is the quest folder (UPLOADS_DIR).
 	UploadsDir string
+	// ImagesDir is the operator's folder of images every quest may show (IMAGES_DIR), "" for none.
+	ImagesDir string
 	// Log receives the features' log lines.
 	Log *slog.Logger
 	// Now is the clock of the quests and of the multiplayer deadlines; nil is time.Now.
@@ -109,7 +111,8 @@ func New(cfg Config) *Bot {
 		b.Trees.CheckEvery = cfg.TreeCheck
 	}
 	// The quest player shows the images developers upload.
-	images := devtools.NewImages(b.Quests, cfg.UploadsDir)
+	b.Files.SetImagesDir(cfg.ImagesDir)
+	images := devtools.NewImages(b.Quests, cfg.UploadsDir, cfg.ImagesDir)
 	b.Games = questplay.New(questplay.Config{Files: b.Files, Store: b.Quests, Log: log, Now: cfg.Now, Images: images})
 	dev := cfg.Dev
 	if dev.Listen == nil {
@@ -204,10 +207,12 @@ func New(cfg Config) *Bot {
 	// (create, settings) its own.
 	r.OnCommand("tournament", b.TournamentChat.HandleCommand)
 	r.OnCallback(telegram.TournamentPrefix, b.TournamentChat.HandleCallback)
-	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed board
-	// game move (never relayed), then a text for the admins; anything left gets the tree's hint.
+	// Other messages: the answer to a prompt, then a file (uploads, saves), then a typed quest
+	// choice number or board game move (never relayed), then a text for the admins; anything
+	// left gets the tree's hint.
 	r.OnMessage(b.Tree.HandleText)
 	r.OnMessage(b.Tools.HandleMessage)
+	r.OnMessage(b.Games.HandleMessage)
 	r.OnMessage(b.BoardChat.HandleMessage)
 	r.OnMessage(b.Relay.HandleMessage)
 	r.OnUnhandled(b.Tree.HandleUnhandled)

@@ -122,6 +122,25 @@ func (t *Tools) run(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 	return &scripts.Result{Code: "ok"}, nil
 }
 
+// restart is dev.restart (/restart): the running sandbox game starts again from its start, with a
+// new seed, in the newest file of its catalogue entry (ok, the first screen shown); no_game,
+// not_sandbox (a counted game is never restarted by hand), broken, forbidden.
+func (t *Tools) restart(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]string) (*scripts.Result, error) {
+	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
+		return forbidden, err
+	}
+	gm, err := t.running(ctx, tx, u)
+	switch {
+	case err != nil:
+		return nil, err
+	case gm == nil:
+		return &scripts.Result{Code: "no_game"}, nil
+	case !gm.Sandbox:
+		return &scripts.Result{Code: "not_sandbox"}, nil
+	}
+	return t.run(ctx, tx, u, map[string]string{"script": strconv.FormatInt(gm.Script.ID, 10)})
+}
+
 // current is the user's running game with its quest, for the tools that need both.
 type current struct {
 	gm *questpg.Game
@@ -170,11 +189,12 @@ func (t *Tools) show(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 		if r.gm.Sandbox {
 			kind = txt.Sandbox
 		}
-		text = escapef(txt.ShowID, r.gm.State.LocationID, r.gm.State.Phase, r.gm.Step, r.gm.Script.Name, r.gm.Script.ID, kind)
+		text = escapef(txt.ShowID, r.gm.State.LocationID, texts.For(u.User.Language).Phase(r.gm.State.Phase), r.gm.Step,
+			r.gm.Script.Name, r.gm.Script.ID, kind)
 	case "params":
 		text = showParams(txt, r)
 	case "jumps":
-		text = showJumps(txt, r)
+		text = showJumps(texts.For(u.User.Language), r)
 	default:
 		text = showLocation(txt, r)
 	}
@@ -219,10 +239,11 @@ func showParams(txt texts.Dev, r *current) string {
 
 // showJumps lists the jumps out of the current location: whether the game offers each (and
 // whether it can be taken), its target and its text.
-func showJumps(txt texts.Dev, r *current) string {
+func showJumps(c *texts.Catalog, r *current) string {
+	txt := c.Dev
 	st := &r.gm.State
 	if st.Phase != quest.PhaseLocation {
-		return escapef(txt.NoJumpsHere, st.Phase)
+		return escapef(txt.NoJumpsHere, c.Phase(st.Phase))
 	}
 	offered := map[int]bool{}
 	for _, o := range st.Jumps {
@@ -399,7 +420,7 @@ func (t *Tools) calc(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 	e, err := formula.Parse(src)
 	var se *formula.SyntaxError
 	if errors.As(err, &se) {
-		return result("syntax", "error", caret(src, se.Pos)+"\n"+se.Msg), nil
+		return result("syntax", "error", caret(src, se.Pos)+"\n"+texts.For(u.User.Language).FormulaSyntaxError(se)), nil
 	}
 	if err != nil {
 		return result("error", "error", err.Error()), nil
@@ -415,7 +436,7 @@ func (t *Tools) calc(ctx context.Context, tx bot.Tx, u *bot.Update, args map[str
 	}
 	v, err := e.Eval(params, rnd)
 	if err != nil {
-		return result("error", "error", strings.TrimPrefix(err.Error(), "formula: ")), nil
+		return result("error", "error", texts.For(u.User.Language).FormulaFailure(err)), nil
 	}
 	return result("ok", "value", strconv.Itoa(v)), nil
 }

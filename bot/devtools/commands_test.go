@@ -177,7 +177,9 @@ func TestDeveloperCommands(t *testing.T) {
 	// A counted game cannot be changed by hand; it can be inspected and saved.
 	n = e.LastID(dev)
 	e.Send(t, dev, fmt.Sprintf("/start %d", cargo))
-	e.screen(t, dev, n)
+	leave := e.WaitTextAfter(t, dev, n, "Leave it and start «Cargo run»?") // the sandbox game is left only on Yes
+	e.Press(t, dev, leave, "Yes")
+	e.screen(t, dev, leave.ID)
 	e.ask(t, dev, "/set p1 9", "Only a sandbox game can be changed")
 	e.ask(t, dev, "/show id", "a counted game")
 	if st, sandbox, _ := e.gameRow(t, dev); sandbox || st.Phase != quest.PhaseStarting {

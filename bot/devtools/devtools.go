@@ -64,7 +64,9 @@ type Store interface {
 	SourceFiles(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]string, error)
 	OwnQuests(ctx context.Context, db pgx.Tx, service int, owner int64, limit int) ([]questpg.Upload, error)
 	Uploaded(ctx context.Context, db pgx.Tx, service int, filter string, limit int) ([]questpg.Listing, error)
-	UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (bool, string, error)
+	UploadedImage(ctx context.Context, db pgx.Tx, script int64, keys []string) (bool, string, error)
+	UploadedImageNames(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]bool, error)
+	UploadFileName(ctx context.Context, db pgx.Tx, script int64) (string, error)
 	StoredFiles(ctx context.Context, db pgx.Tx) ([]string, error)
 	Log(ctx context.Context, db pgx.Tx, service int, user int64) ([]questlog.Move, bool, error)
 }
@@ -102,8 +104,8 @@ type Users interface {
 // Player shows the running game (bot/questplay implements it): the tools change or start a game
 // in the database, then have the player show it as it shows any game.
 type Player interface {
-	// Retry shows the current screen of the user's running game.
-	Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error
+	// Show shows the current screen of the user's game the tools just started or restored.
+	Show(ctx context.Context, tx bot.Tx, u *bot.Update) error
 }
 
 // Config configures the tools.
@@ -228,7 +230,7 @@ func New(cfg Config) *Tools {
 	t.max[kindQMS] = max(t.max[kindSource], t.max[kindSave])
 	t.images = cfg.Images
 	if t.images == nil {
-		t.images = NewImages(t.store, t.root)
+		t.images = NewImages(t.store, t.root, t.files.ImagesDir())
 	}
 	return t
 }
@@ -241,6 +243,7 @@ func (t *Tools) Builtins() map[string]Builtin {
 	return map[string]Builtin{
 		"dev.find":      t.find,
 		"dev.run":       t.run,
+		"dev.restart":   t.restart,
 		"dev.show":      t.show,
 		"dev.set":       t.set,
 		"dev.calc":      t.calc,
@@ -314,7 +317,7 @@ func (t *Tools) startSandbox(ctx context.Context, tx bot.Tx, u *bot.Update, sc *
 	if err := t.store.StartSandbox(ctx, tx.DB(), gm); err != nil {
 		return err
 	}
-	return t.player.Retry(ctx, tx, u)
+	return t.player.Show(ctx, tx, u)
 }
 
 // moneyParam is the index of a quest's active money parameter, -1 when it has none.

@@ -51,8 +51,19 @@
 // with its number does not launch it (a counted game of a quest nobody reviewed could mint
 // credits). An admin lists it with /setquest, after which it is a quest like any other;
 // unlisted again, it is private again. The images a quest names are looked for first among its
-// owner's uploads in its bot (the newest version of that file name, ignoring case), then among
-// the images the project ships (Images).
+// owner's uploads in its bot (the newest version of that file name, ignoring case, a name
+// without an extension standing also for the name with .jpg or .png, as Space Rangers' quests
+// name their art), then among the images the project ships and those of the operator's
+// IMAGES_DIR (Images). The answer to an upload lists the checker's warnings (questfs.Lint), an
+// image found nowhere among them, with the place that names it; the quest is stored all the same.
+//
+// An uploaded quest is listed in the language of its texts (questfs.Language), whoever uploads it.
+// The checker's warnings (questfs.Lint: images found nowhere, the editor's default texts,
+// locations no jump reaches, dead ends, parameters nothing uses, a quest without a choice) follow
+// the answer to an upload and to /compile, in the developer's language, each naming its place.
+// The commands speak the developer's language throughout: the phases of /show and the failures of
+// /calc too (a formula's syntax error is the reference's message in English, its place in Russian).
+// /log names the quest by the file name it was uploaded under, as questbot replay finds it.
 //
 // The file is not downloaded in the transaction of the message that brings it, which would hold
 // that transaction (and the other chats' updates batched with it) for as long as the download

@@ -2,13 +2,14 @@ package devtools
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
 )
 
@@ -18,12 +19,15 @@ const imageTTL = 10 * time.Second
 
 // Images finds the images of uploaded quests for the quest player (questplay.ImageFinder): the
 // newest version of an image of that name uploaded by the quest's owner in its bot, else an
-// image the project ships in the quest folder (UPLOADS_DIR or its images folder). Names are
-// compared by their base name, ignoring case. The quests the project ships are left to the
-// player, which looks beside their files.
+// image the project ships in the quest folder (UPLOADS_DIR or its images folder) or one of the
+// operator's images folder (IMAGES_DIR). Names are compared by their base name, ignoring case,
+// and a name without an image extension also stands for the name with .jpg or .png added
+// (questfs.ImageCandidates). The quests the project ships are left to the player, which looks
+// beside their files.
 type Images struct {
-	store imageStore
-	root  string
+	store     imageStore
+	root      string
+	imagesDir string
 
 	mu      sync.Mutex
 	shipped map[int64]bool // scripts known not to be uploads, which never change into one
@@ -42,12 +46,13 @@ type imageHit struct {
 
 // imageStore is what the image finder needs of the catalogue (quest/questpg implements it).
 type imageStore interface {
-	UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (bool, string, error)
+	UploadedImage(ctx context.Context, db pgx.Tx, script int64, keys []string) (bool, string, error)
 }
 
 // NewImages returns the image finder of the uploads kept under root (UPLOADS_DIR; "" is
-// "uploads"), for questplay.Config.Images and Config.Images; store is questpg's when nil.
-func NewImages(store Store, root string) *Images {
+// "uploads") and of the operator's images folder imagesDir ("" for none), for
+// questplay.Config.Images and Config.Images; store is questpg's when nil.
+func NewImages(store Store, root, imagesDir string) *Images {
 	if root == "" {
 		root = "uploads"
 	}
@@ -55,7 +60,7 @@ func NewImages(store Store, root string) *Images {
 	if store != nil {
 		st = store
 	}
-	return &Images{store: st, root: root, shipped: map[int64]bool{}, found: map[imageKey]imageHit{}}
+	return &Images{store: st, root: root, imagesDir: imagesDir, shipped: map[int64]bool{}, found: map[imageKey]imageHit{}}
 }
 
 // baseName reduces an image name a quest or a sender gives to its base name, "" for none.
@@ -89,7 +94,7 @@ func (im *Images) FindImage(ctx context.Context, db pgx.Tx, script int64, name s
 	}
 	im.mu.Unlock()
 
-	uploaded, file, err := im.store.UploadedImage(ctx, db, script, key.name)
+	uploaded, file, err := im.store.UploadedImage(ctx, db, script, questfs.ImageCandidates(key.name))
 	if err != nil {
 		return "" // the screen goes without its image; the next one asks again
 	}
@@ -114,14 +119,10 @@ func (im *Images) FindImage(ctx context.Context, db pgx.Tx, script int64, name s
 	return path
 }
 
-// shippedImage returns an image the project ships under that name, or "".
+// shippedImage returns an image the project ships under that name, or one of the operator's
+// images folder, or "".
 func (im *Images) shippedImage(name string) string {
-	for _, p := range []string{filepath.Join(im.root, name), filepath.Join(im.root, "images", name)} {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p
-		}
-	}
-	return ""
+	return questfs.LookupImage(name, im.root, filepath.Join(im.root, "images"), im.imagesDir)
 }
 
 // forget drops the remembered answers, after an upload of this process.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/qmm"
 )
 
 // Ensure the images a quest names resolve to its owner's uploads first (the newest version,
@@ -120,4 +121,46 @@ func TestImageDecodingMemory(t *testing.T) {
 		t.Errorf("%d uploads stored", n)
 	}
 	e.put(t, dev, "small.png", deepPNG(t, 256, 256), "Image «small.png» is uploaded")
+}
+
+// Ensure an uploaded quest that names its picture as Space Rangers' quests do (no extension,
+// another case) is warned of the picture while it is missing, naming the place, and shows the
+// picture once it is uploaded as a file name with .png.
+func TestImagesNamedAsTheReference(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, nil)
+	const dev = 54
+	e.user(dev, "Dev", "dev", "en")
+	e.hello(t, dev)
+	e.makeDeveloper(t, dev)
+	q, err := qmm.ReadJSON([]byte(strings.Replace(fmt.Sprintf(probeSource, "art"), `"img": "map.png"`, `"img": "Map"`, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file bytes.Buffer
+	if err := qmm.Encode(&file, q); err != nil {
+		t.Fatal(err)
+	}
+	src := file.Bytes()
+	m := e.put(t, dev, "art.qmm", src, "is uploaded")
+	if !strings.Contains(m.Text, "images found nowhere (1): Map (location 1)") {
+		t.Errorf("the upload's answer does not warn of the missing picture: %q", m.Text)
+	}
+	id := number(t, m.Text)
+	red := pngOf(t, 8, 8, color.RGBA{R: 255, A: 255})
+	e.put(t, dev, "MAP.png", red, "Image «MAP.png» is uploaded (version 1)")
+	m = e.put(t, dev, "art.qmm", src, "is the same file")
+	if strings.Contains(m.Text, "images found nowhere") {
+		t.Errorf("the picture uploaded is still reported missing: %q", m.Text)
+	}
+	n := e.LastID(dev)
+	e.Send(t, dev, fmt.Sprintf("/load %d", id))
+	task := e.screen(t, dev, n)
+	n = e.LastID(dev)
+	e.Press(t, dev, task, "I agree")
+	photo := e.WaitMessage(t, dev, n, "a photo", func(m tgemu.Message) bool { return m.Photo != "" })
+	if data, _, _, ok := e.Emu.FileData(photo.Photo); !ok || !bytes.Equal(data, red) {
+		t.Error("the quest did not show the uploaded picture")
+	}
+	e.WaitIdle(t)
 }

@@ -35,7 +35,14 @@ func (t *Tools) gameLog(ctx context.Context, tx bot.Tx, u *bot.Update) (*questpg
 	if err != nil {
 		return nil, nil, nil, result("broken", "error", reason(err)), nil
 	}
-	l := &questlog.Log{Header: questlog.Header{Quest: filepath.Base(gm.Script.File), SHA256: q.SHA256,
+	// The quest's file as its developer knows it: an upload is stored under its content's hash.
+	file := filepath.Base(gm.Script.File)
+	if name, err := t.store.UploadFileName(ctx, tx.DB(), gm.Script.ID); err != nil {
+		return nil, nil, nil, nil, err
+	} else if name != "" {
+		file = name
+	}
+	l := &questlog.Log{Header: questlog.Header{Quest: file, SHA256: q.SHA256,
 		Seed: gm.State.Seed, Dialect: string(gm.Script.Dialect), Lang: gm.Script.Lang}, Moves: moves}
 	return gm, q, l, nil, nil
 }

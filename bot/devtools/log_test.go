@@ -78,7 +78,7 @@ func TestLogPositionsDelete(t *testing.T) {
 		}
 	}
 	// I agree, two choices, the /set, one more choice.
-	if len(l.Moves) != 5 || sets != 1 || l.Header.SHA256 != sha(data) {
+	if len(l.Moves) != 5 || sets != 1 || l.Header.SHA256 != sha(data) || l.Header.Quest != "Cargo.qmm" {
 		t.Errorf("log %+v with %d moves (%d set), want 5 with one set", l.Header, len(l.Moves), sets)
 	}
 	d, err := qmm.DecodeBytes(data)

@@ -243,6 +243,7 @@ func (t *Tools) storeCompiled(ctx context.Context, tx bot.Tx, u *bot.Update, c c
 	if len(warnings) > 0 {
 		done = problemList(done+"\n"+escapef(txt.SourceWarnings, len(warnings)), warnings)
 	}
+	done = withWarnings(done, u, st.warnings)
 	if err := say(ctx, tx, u, done); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"html"
 	"image"
 	_ "image/gif" // registers the formats image.Decode reads
 	_ "image/jpeg"
@@ -19,10 +20,11 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/internal/atomicfile"
 	"github.com/questbot/questbot/bot/texts"
-	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest/questfs"
 	"github.com/questbot/questbot/quest/questpg"
 )
@@ -136,16 +138,6 @@ func clip(s string, n int) string {
 	return string(r[:n]) + "…"
 }
 
-// questProblem says for people why data is not a quest that plays, "" when it is one: it must
-// pass questfs.Check, as the quests imported with questbot quests add do.
-func questProblem(txt *texts.Catalog, data []byte) (*qmm.Quest, string) {
-	q, err := questfs.Check(data)
-	if err != nil {
-		return nil, txt.QuestProblem(err)
-	}
-	return q.Doc, ""
-}
-
 // fixedClock is the date a quest is shown at when it is checked.
 var fixedClock = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -197,29 +189,62 @@ func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label
 	case st.problem != "":
 		return sayf(ctx, tx, u, txt.BadQuest, label, st.problem)
 	case st.same:
-		return sayf(ctx, tx, u, txt.QuestSame, label, st.version, st.script)
+		return say(ctx, tx, u, withWarnings(escapef(txt.QuestSame, label, st.version, st.script), u, st.warnings))
 	}
-	return sayf(ctx, tx, u, txt.QuestStored, st.name, st.script, st.version, st.script)
+	return say(ctx, tx, u, withWarnings(escapef(txt.QuestStored, st.name, st.script, st.version, st.script), u, st.warnings))
+}
+
+// withWarnings is an answer (HTML) followed by the checker's warnings, if any, in the user's
+// language.
+func withWarnings(answer string, u *bot.Update, list []questfs.Warning) string {
+	if len(list) == 0 {
+		return answer
+	}
+	return answer + "\n\n" + html.EscapeString(texts.For(u.User.Language).WarningList(list))
+}
+
+// lint returns the checker's warnings of an uploaded quest: its images are looked for among the
+// owner's uploads and the images the project and the operator ship, as the player finds them.
+func (t *Tools) lint(ctx context.Context, db pgx.Tx, u *bot.Update, q *questfs.Quest) ([]questfs.Warning, error) {
+	names, err := t.store.UploadedImageNames(ctx, db, u.Service, u.User.ID)
+	if err != nil {
+		return nil, err
+	}
+	return questfs.Lint(q, func(name string) bool {
+		for _, c := range questfs.ImageCandidates(name) {
+			if names[strings.ToLower(c)] {
+				return true
+			}
+		}
+		return t.images.shippedImage(name) != ""
+	}), nil
 }
 
 // storedQuest is what storeQuest did with a quest file.
 type storedQuest struct {
 	problem string // why the file is not a quest that plays, for people; nothing was stored
 	same    bool   // the file is the newest version already
-	name    string // the quest's name in the catalogue
-	script  int64  // its catalogue entry
-	version int
+	// warnings are what the checker found in the quest (questfs.Lint).
+	warnings []questfs.Warning
+	name     string // the quest's name in the catalogue
+	script   int64  // its catalogue entry
+	version  int
 }
 
 // storeQuest checks a quest file and registers it as a new version of the owner's quest of
 // label's name, with a private catalogue entry (script) of its own, unless it is that quest's
 // newest version already.
 func (t *Tools) storeQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label string, data []byte) (storedQuest, error) {
-	d, problem := questProblem(texts.For(u.User.Language), data)
-	if problem != "" {
-		return storedQuest{problem: problem}, nil
+	q, err := questfs.Check(data)
+	if err != nil {
+		return storedQuest{problem: texts.For(u.User.Language).QuestProblem(err)}, nil
 	}
+	d := q.Doc
 	db := tx.DB()
+	warnings, err := t.lint(ctx, db, u, q)
+	if err != nil {
+		return storedQuest{}, err
+	}
 	key := questKey(label)
 	if key == "" {
 		key = "quest"
@@ -230,7 +255,7 @@ func (t *Tools) storeQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label 
 		return storedQuest{}, err
 	}
 	if last.Version > 0 && last.SHA256 == hash && last.Script != 0 {
-		return storedQuest{same: true, name: last.Name, script: last.Script, version: last.Version}, nil
+		return storedQuest{same: true, name: last.Name, script: last.Script, version: last.Version, warnings: warnings}, nil
 	}
 	ext := ".qmm"
 	if d.Magic.IsQM() {
@@ -255,13 +280,13 @@ func (t *Tools) storeQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label 
 	common := "dev-" + strconv.FormatInt(u.User.ID, 10) + "-" + slug
 	version := last.Version + 1
 	script, err := t.store.AddQuestUpload(ctx, db, questpg.NewQuestUpload{Service: u.Service, Owner: u.User.ID,
-		Key: key, FileName: label, Name: name, CommonName: common, Lang: lang(u), Version: version, File: rel,
+		Key: key, FileName: label, Name: name, CommonName: common, Lang: questfs.Language(d), Version: version, File: rel,
 		SHA256: hash, Size: len(data)})
 	if err != nil {
 		t.unstore(rel, wrote)
 		return storedQuest{}, fmt.Errorf("devtools: %w", err)
 	}
-	return storedQuest{name: name, script: script, version: version}, nil
+	return storedQuest{name: name, script: script, version: version, warnings: warnings}, nil
 }
 
 // imageFormats are the image formats by extension.

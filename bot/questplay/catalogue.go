@@ -17,10 +17,12 @@ import (
 // # The catalogue
 //
 // /quest shows the catalogue a page at a time (the built-in quest.catalogue the command tree
-// calls, migration 016): the page's quests in its text, each with a mark when it is new to the
-// player and how many players finished it, and a button for each, with buttons to the pages
-// before and after, which edit the message in place. /quest with a name searches the names. The
-// buttons' callback data are "qc:<verb>[:<argument>…]":
+// calls, migration 016): the page's quests in its text, each under its title in the player's
+// language (given at import, quest/questpg), with a mark when it is new to the player, the
+// languages it plays in (EN/RU), how many players won it and its description, and a button for
+// each, with buttons to the pages before and after, which edit the message in place. /quest with
+// a name searches the names and the titles in every language. The buttons' callback data are
+// "qc:<verb>[:<argument>…]":
 //
 //	qc:p:<page>:<query>  show that page in place (the query cut to fit Telegram's 64 bytes)
 //	qc:l                 show the first page in a new message (the ending's "another quest")
@@ -30,7 +32,9 @@ import (
 //	qc:n                 keep the game played
 //
 // A quest is started only when the bot offers it to everyone (listed, or shipped); a player who
-// plays another quest is asked first.
+// plays another quest is asked first, from the catalogue, an ending, /quest <name> and /start
+// <id> alike (quest.offer), and told when the game they would leave is played with others, who
+// go on against the bot.
 
 // CataloguePrefix is the prefix of the callback data of the catalogue's buttons and of the
 // endings' buttons.
@@ -44,11 +48,24 @@ const maxQuery = 40
 
 // Builtins returns the built-in operations the command tree calls that the quest player
 // implements, by name: quest.catalogue (argument name) shows the first page of the catalogue, of
-// the quests whose name holds name when it is not empty.
+// the quests whose name holds name when it is not empty; quest.settings (argument what) shows or
+// changes the player's names (settings.go); quest.offer (argument script) starts the quest that
+// /quest <name> or /start <id> names, asking first when the player plays another (startChosen).
 func (g *Games) Builtins() map[string]func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	return map[string]func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error){
 		"quest.catalogue": func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 			if err := g.showCatalogue(ctx, tx, u, 0, 0, args["name"]); err != nil {
+				return nil, err
+			}
+			return &scripts.Result{Code: "ok"}, nil
+		},
+		"quest.settings": g.settingsBuiltin,
+		"quest.offer": func(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+			id, err := strconv.ParseInt(strings.TrimSpace(args["script"]), 10, 64)
+			if err != nil || id <= 0 {
+				return &scripts.Result{Code: "unknown"}, nil
+			}
+			if err := g.startChosen(ctx, tx, u, "o", id, 0); err != nil {
 				return nil, err
 			}
 			return &scripts.Result{Code: "ok"}, nil
@@ -112,8 +129,14 @@ func (g *Games) showCatalogue(ctx context.Context, tx bot.Tx, u *bot.Update, msg
 				b.WriteString(" " + t.Quest.NewMark)
 				anyNew = true
 			}
+			if len(e.Langs) > 0 {
+				b.WriteString(" · " + escape(strings.ToUpper(strings.Join(e.Langs, "/"))))
+			}
 			if e.Finished > 0 {
 				b.WriteString(" · " + escape(fmt.Sprintf(t.Quest.Finished, e.Finished)))
+			}
+			if d := strings.TrimSpace(e.Description); d != "" {
+				b.WriteString("\n<i>" + escape(cutWords(d, maxDescription)) + "</i>")
 			}
 			row = append(row, bot.Button{Text: e.Name, Data: CataloguePrefix + ":s:" + strconv.FormatInt(e.ID, 10)})
 			if len(row) == 2 {
@@ -152,6 +175,21 @@ func (g *Games) showCatalogue(ctx context.Context, tx bot.Tx, u *bot.Update, msg
 		return err
 	}
 	return tx.Send(ctx, reqs...)
+}
+
+// maxDescription bounds the characters of a quest's description the catalogue shows.
+const maxDescription = 120
+
+// cutWords cuts s to at most n characters, at a space when it can, with "…" when it cut.
+func cutWords(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	c := cut(s, n-1)
+	if k := strings.LastIndexByte(c, ' '); k > len(c)/2 {
+		c = c[:k]
+	}
+	return strings.TrimRight(c, " ,.;:") + "…"
 }
 
 // pageData is the callback data of a page button.
@@ -210,7 +248,8 @@ func (g *Games) HandleCatalogue(ctx context.Context, tx bot.Tx, u *bot.Update) e
 }
 
 // startChosen starts the quest a catalogue's or an ending's button names (verb s, r or y, see
-// The catalogue), once the player has said to leave the game they play.
+// The catalogue; o for quest.offer, without a message), once the player has said to leave the
+// game they play.
 func (g *Games) startChosen(ctx context.Context, tx bot.Tx, u *bot.Update, verb string, id int64, msg int) error {
 	service, user, chat, err := who(u)
 	if err != nil {
@@ -232,7 +271,11 @@ func (g *Games) startChosen(ctx context.Context, tx bot.Tx, u *bot.Update, verb 
 	switch {
 	case running != nil && verb != "y":
 		// Ask first, in the catalogue's message (an ending's stays as it is).
-		html := escape(fmt.Sprintf(t.Quest.Leave, running.Script.Name, sc.Name))
+		leave := t.Quest.Leave
+		if running.Script.SessionType != 0 {
+			leave = t.Quest.LeaveShared
+		}
+		html := escape(fmt.Sprintf(leave, running.Script.Name, sc.Name))
 		kb := bot.Keyboard{{{Text: t.Quest.Yes, Data: CataloguePrefix + ":y:" + strconv.FormatInt(id, 10)},
 			{Text: t.Quest.No, Data: CataloguePrefix + ":n"}}}
 		if verb == "s" && msg != 0 {

@@ -119,16 +119,16 @@ func TestCatalogueAndEnding(t *testing.T) {
 	before = e.LastID(51)
 	e.Press(t, 51, ending, "📚 Another quest")
 	again := e.WaitTextAfter(t, 51, before, "Choose a quest:")
-	if !strings.Contains(again.Text, "<b>Q05</b> · finished by 1") || strings.Contains(again.Text, "<b>Q05</b> 🆕") {
+	if !strings.Contains(again.Text, "<b>Q05</b> · EN · finished by 1") || strings.Contains(again.Text, "<b>Q05</b> 🆕") {
 		t.Errorf("Q05 in the catalogue after its end:\n%s", again.Text)
 	}
-	if m := e.message(t, 51, ending.ID); len(m.Keyboard) == 0 || !strings.Contains(m.Text, "Описание поздравления") {
+	if m := e.message(t, 51, ending.ID); len(m.Keyboard) == 0 || !strings.Contains(m.Text, "🏆 You have completed the quest!") {
 		t.Errorf("the ending changed when the catalogue was asked for: %q %v", m.Text, m.Keyboard)
 	}
 	e.Press(t, 51, e.message(t, 51, ending.ID), "🔁 Play again")
 	e.WaitFor(t, "Q05 again", func() bool { g, ok := e.game(t, 51); return ok && g.script == ids["Q05"] })
 	e.WaitIdle(t)
-	if m := e.message(t, 51, ending.ID); len(m.Keyboard) != 0 || !strings.Contains(m.Text, "Описание поздравления") {
+	if m := e.message(t, 51, ending.ID); len(m.Keyboard) != 0 || !strings.Contains(m.Text, "🏆 You have completed the quest!") {
 		t.Errorf("the ending after Play again: %q %v", m.Text, m.Keyboard)
 	}
 	// Yes leaves the game for the other quest.

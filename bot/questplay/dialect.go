@@ -151,9 +151,7 @@ func (g *Games) passageReqs(ctx context.Context, db pgx.Tx, chat int64, c *compi
 	if len(passed) == 0 {
 		return nil, nil
 	}
-	if gm.Ranger != "" {
-		name = gm.Ranger
-	}
+	name = gm.ranger(name)
 	nameHTML := escape(name)
 	p := g.player(gm)
 	var reqs []bot.Request

@@ -445,7 +445,7 @@ func TestDagazPictureOnlyWhereNamed(t *testing.T) {
 	s.User(41, "Dee", "ru")
 	before := s.LastID(41)
 	s.Send(t, 41, fmt.Sprintf("/start %d", script))
-	s.await(t, 41, before, "Описание задания")
+	s.await(t, 41, before, "<b>Спок</b>")
 	s.press(t, 41, spockAgree, "клуб гаальских интеллектуалов")
 	rules := s.press(t, 41, "Напомните мне правила", "Правила простые")
 	s.press(t, 41, "Начнём игру", spockWaitP)

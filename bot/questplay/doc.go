@@ -14,11 +14,12 @@
 // "📊 Parameters" that edits the screen to show all of them (in a message of their own when they
 // do not fit it); a screen left keeps its text and the choice made, without them. A choice too long
 // for a button is written in full under the text, numbered, with a short numbered button. A
-// location image, when the quest names one that exists beside the quest file (or one that
-// Config.Images finds: the images developers upload), makes the screen one photo with the text
-// as its caption and the buttons under it; a text too long for a caption (1024 characters)
-// follows the photo as a message of its own. A screen whose picture is the one of the screen
-// just before comes without it: the picture is not sent again.
+// location image, when the quest names one that exists beside the quest file or in the
+// operator's images folder (found as quest/questfs finds images: any case, .jpg or .png added to
+// a name without an extension), or one that Config.Images finds (the images developers upload),
+// makes the screen one photo with the text as its caption and the buttons under it; a text too
+// long for a caption (1024 characters) follows the photo as a message of its own. A screen whose
+// picture is the one of the screen just before comes without it: the picture is not sent again.
 //
 // A button's callback data is "q:<game>:<step>:<action>": the game's id (a new one per launch),
 // the step at which the screen was shown and the quest action. A press is performed only when
@@ -30,6 +31,14 @@
 // The step's new screen is the answer and goes first; the edit of the screen left goes aside
 // (bot.Request.Aside), when the chat's limits allow, so that a step costs the player no wait. An
 // ending offers the quest again and the catalogue (catalogue.go, which also shows /quest's pages).
+//
+// # Words
+//
+// The player tags of the quests' texts name the player and real places in both languages: the
+// player's own name and planets of /settings, else the Telegram first name and
+// quest.NamedPlayer's names (settings.go). A task or congratulation left at the quest editor's
+// default is not shown as such (words.go). A choice number typed under a screen that numbers its
+// long choices chooses (typed.go).
 //
 // # Dialects
 //

@@ -45,6 +45,8 @@ type Store interface {
 	// Translation returns the version of a quest in another language; questpg.ErrNoScript when
 	// there is none.
 	Translation(ctx context.Context, db pgx.Tx, service int, commonName, lang string) (*questpg.Script, error)
+	// Step writes a game's new State, Step and Nonce where the row is still at prevNonce.
+	Step(ctx context.Context, db pgx.Tx, g *questpg.Game, prevNonce int64) (bool, error)
 	// Launch starts a counted game, staking stake(credits); Abandon gives the running one up.
 	Launch(ctx context.Context, db pgx.Tx, g *questpg.Game, stake func(credits int64) int64) error
 	Abandon(ctx context.Context, db pgx.Tx, service int, user int64) error
@@ -53,6 +55,9 @@ type Store interface {
 	QueueEnd(b *pgx.Batch, g *questpg.Game, prevNonce int64, st quest.Status, done func(bool))
 	// SwitchScript moves the running game to another version of its quest.
 	SwitchScript(ctx context.Context, db pgx.Tx, g *questpg.Game) error
+	// PlayerNames and SetPlayerNames keep the names a user gives the player tags (settings.go).
+	PlayerNames(ctx context.Context, db pgx.Tx, user int64) (questpg.Names, error)
+	SetPlayerNames(ctx context.Context, db pgx.Tx, user int64, n questpg.Names) error
 }
 
 var _ Store = (*questpg.Store)(nil)
@@ -271,21 +276,35 @@ func questLang(lang string) quest.Lang {
 	return quest.English
 }
 
-// player is who plays a game, for the quest's View: the reference's default player in the
-// script's language, with the player's name (as rangerMark, see render.go), the clock, and as
-// <Money> the money parameter's value (0 without one; the win bonus in the dagazbot dialect, as
-// the original bot showed).
+// player is who plays a game, for the quest's View: the player with real names in the script's
+// language (quest.NamedPlayer), the planets and stars the user set in /settings, the player's
+// name (as rangerMark, see render.go), the clock, and as <Money> the money parameter's value (0
+// without one; the win bonus in the dagazbot dialect, as the original bot showed).
 func (g *Games) player(gm *game) quest.Player {
 	m := money(&gm.State, gm.MoneyParam)
 	if gm.MoneyParam < 0 && dagaz(gm) {
 		m = gm.Script.WinBonus
 	}
-	return g.playerIn(gm.Script.Lang, m)
+	p := g.playerIn(gm.Script.Lang, m)
+	applyNames(&p, gm.Names)
+	return p
+}
+
+// ranger is the player's name in a game's texts: the one a developer set on the game, else the
+// one the user set in /settings, else fallback (the user's Telegram name).
+func (gm *game) ranger(fallback string) string {
+	switch {
+	case gm.Ranger != "":
+		return gm.Ranger
+	case gm.Names.Ranger != "":
+		return gm.Names.Ranger
+	}
+	return fallback
 }
 
 // playerIn is the player in a language, with money for <Money>.
 func (g *Games) playerIn(lang string, money int64) quest.Player {
-	p := quest.DefaultPlayer(questLang(lang), g.now())
+	p := quest.NamedPlayer(questLang(lang), g.now())
 	p.Ranger, p.Player = rangerMark, rangerMark
 	p.Money = strconv.FormatInt(money, 10)
 	return p
@@ -372,13 +391,12 @@ func screenReqs(chat int64, sc screen, gm *game) ([]bot.Request, error) {
 // for all of them (paramsAction) when some are not shown; the lines it shows become the ones the
 // next screen is compared with.
 func (g *Games) build(ctx context.Context, db pgx.Tx, c *compiled, gm *game, name string, buttons bool, pn panel) (quest.View, screen, error) {
-	if gm.Ranger != "" {
-		name = gm.Ranger
-	}
+	name = gm.ranger(name)
 	v, err := c.ViewWith(gm.State, g.player(gm), options(gm, nil))
 	if err != nil {
 		return v, screen{}, err
 	}
+	dropDefaultTexts(&v, gm.State.Phase, gm)
 	g.multiView(c, gm, &v, name)
 	width := 0
 	if dagaz(gm) {
@@ -591,7 +609,11 @@ func (g *Games) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID i
 		return g.apology(ctx, tx, chat, texts.For(sc.Lang).Error(fmt.Errorf("%w: %w", questfs.ErrUnplayable, err)))
 	}
 	g.live.forget(service, user)
-	gm := &game{Game: questpg.Game{Service: service, User: user, Script: *sc, State: st, MoneyParam: c.money}}
+	names, err := g.store.PlayerNames(ctx, db, user)
+	if err != nil {
+		return fmt.Errorf("questplay: launch: %w", err)
+	}
+	gm := &game{Game: questpg.Game{Service: service, User: user, Script: *sc, State: st, MoneyParam: c.money, Names: names}}
 	if err := g.store.Launch(ctx, db, &gm.Game, c.stake); err != nil {
 		return fmt.Errorf("questplay: %w", err)
 	}
@@ -639,9 +661,22 @@ func (g *Games) Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 }
 
 // Retry shows the current screen of the running game again and applies nothing: the screen is
-// rebuilt from the stored state, which showing never changes. Without a game it says so. It is
-// also how a game changed by hand (a developer's sandbox) is shown.
+// rebuilt from the stored state, which showing never changes; the game's step moves on, so that
+// the buttons of the screen shown before are stale (a multiplayer quest's, whose screens follow
+// its session, keep theirs). Without a game it says so. It is also how a game changed by hand (a
+// developer's sandbox) is shown.
 func (g *Games) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	return g.showAgain(ctx, tx, u, true)
+}
+
+// Show shows the current screen of a game just started or restored by hand (a developer's
+// sandbox): Retry, but the step stays, since no screen of the game was shown before.
+func (g *Games) Show(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+	return g.showAgain(ctx, tx, u, false)
+}
+
+// showAgain is Retry, moving the game's step on when stale is set.
+func (g *Games) showAgain(ctx context.Context, tx bot.Tx, u *bot.Update, stale bool) error {
 	service, user, chat, err := who(u)
 	if err != nil {
 		return err
@@ -660,6 +695,19 @@ func (g *Games) Retry(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	}
 	if shown, err := g.multiShow(ctx, tx, u, c, gm); err != nil || shown {
 		return err
+	}
+	if stale && len(c.points) == 0 {
+		// The screen shown again is the current one: the buttons of the one shown before are
+		// stale from now on (a press of them is refused), so that only one screen plays.
+		prev := gm.Nonce
+		gm.Step++
+		gm.Nonce = questpg.NewNonce()
+		g.live.forget(service, user)
+		if ok, err := g.store.Step(ctx, tx.DB(), &gm.Game, prev); err != nil {
+			return fmt.Errorf("questplay: retry: %w", err)
+		} else if !ok {
+			return g.apology(ctx, tx, chat, texts.For(gm.Script.Lang).Quest.Stale)
+		}
 	}
 	if err := g.show(ctx, tx, chat, c, gm, name(u)); err != nil {
 		g.log.Error("Quest screen failed", slog.Int64("script", gm.Script.ID), slog.Any("error", err))

@@ -76,7 +76,7 @@ func pointAt(c *compiled, st quest.State) (jump int, pt sessions.Point, ok bool)
 // memberOf is the player of a game as the sessions know it.
 func memberOf(u *bot.Update, gm *game) sessions.Member {
 	service, user, chat, _ := who(u)
-	return sessions.Member{Service: service, User: user, Chat: chat, Game: gm.ID, Name: name(u), Lang: gm.Script.Lang}
+	return sessions.Member{Service: service, User: user, Chat: chat, Game: gm.ID, Name: gm.ranger(name(u)), Lang: gm.Script.Lang}
 }
 
 // questOf is a game's quest as the sessions know it.

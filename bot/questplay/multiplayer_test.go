@@ -218,7 +218,7 @@ func (s *stack) enter(t *testing.T, user int64, script int64) int {
 	t.Helper()
 	before := s.LastID(user)
 	s.Send(t, user, fmt.Sprintf("/start %d", script))
-	s.await(t, user, before, "Описание задания")
+	s.await(t, user, before, "<b>Спок</b>")
 	s.press(t, user, spockAgree, "клуб гаальских интеллектуалов")
 	return s.press(t, user, spockJoin, "")
 }

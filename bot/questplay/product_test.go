@@ -53,7 +53,7 @@ func TestQuestMenuToWin(t *testing.T) {
 	if n := e.playToEnd(t, 7, loadQuest(t, file), 2, stop); n < 3 {
 		t.Errorf("the quest ended after %d presses, want a real game", n)
 	}
-	e.WaitFor(t, "the congratulation", func() bool { _, ok := e.lastWith(7, "Описание поздравления"); return ok })
+	e.WaitFor(t, "the congratulation", func() bool { _, ok := e.lastWith(7, "🏆 Вы прошли квест!"); return ok })
 	e.Send(t, 7, "/score")
 	var score tgemu.Message
 	e.WaitFor(t, "the score", func() (ok bool) { score, ok = e.lastWith(7, "<pre>"); return ok })

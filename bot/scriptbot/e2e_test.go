@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -66,6 +67,17 @@ func (g *fakeGames) say(ctx context.Context, tx bot.Tx, u *bot.Update, text stri
 func (g *fakeGames) catalogue(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	g.record("catalogue " + args["name"])
 	return &scripts.Result{Code: "ok"}, g.say(ctx, tx, u, "the catalogue "+args["name"], nil)
+}
+
+// offer stands for the quest player's offer of a quest that /quest <name> or /start <id> names
+// (the built-in quest.offer): it launches it.
+func (g *fakeGames) offer(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
+	id, err := strconv.ParseInt(args["script"], 10, 64)
+	if err != nil {
+		return nil, err
+	}
+	g.record("offer " + args["script"])
+	return &scripts.Result{Code: "ok"}, g.Launch(ctx, tx, u, id)
 }
 
 func (g *fakeGames) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID int64) error {
@@ -149,6 +161,7 @@ func (e *env) start(t *testing.T, cfg scriptbot.Config, extensions ...extension)
 			builtins = map[string]scriptbot.Builtin{}
 		}
 		builtins["quest.catalogue"] = g.catalogue
+		builtins["quest.offer"] = g.offer
 		cfg.Builtins = builtins
 	}
 	store := scriptpg.New()
@@ -229,7 +242,7 @@ func (e *env) addQuests(t *testing.T) map[string]int64 {
 
 // Ensure /quest shows the quest player's catalogue; a list menu over the catalogue (/pick) shows
 // it three to a row, a press launches the quest and removes the menu; /quest with a running quest
-// offers to cancel it, and a name starts its quest at once.
+// shows the catalogue all the same, and a name offers its quest.
 func TestQuestMenuLaunch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -262,19 +275,14 @@ func TestQuestMenuLaunch(t *testing.T) {
 	// The old catalogue button again: forged through the API, as the message is gone.
 	n := len(e.BotMessages(1))
 	e.Send(t, 1, "/quest")
-	ask := e.WaitText(t, 1, n, "You are playing «Beta». Cancel it?")
-	e.Press(t, 1, ask, "No")
-	e.WaitText(t, 1, n, "Carry on!")
-	e.Send(t, 1, "/quest")
-	ask = e.WaitText(t, 1, n+1, "Cancel it?")
-	e.Press(t, 1, ask, "Yes")
-	e.WaitText(t, 1, n, "The quest is cancelled.")
+	e.WaitText(t, 1, n, "the catalogue")
 	e.Send(t, 1, "/quest secret")
 	e.WaitText(t, 1, n, "I have no quest called «secret»")
 	e.Send(t, 1, "/quest alp")
 	e.WaitText(t, 1, n, fmt.Sprintf("quest %d screen", ids["Alpha"]))
 	e.WaitIdle(t)
-	want := []string{"catalogue ", fmt.Sprintf("launch %d", ids["Beta"]), "cancel", fmt.Sprintf("launch %d", ids["Alpha"])}
+	want := []string{"catalogue ", fmt.Sprintf("launch %d", ids["Beta"]), "catalogue ", fmt.Sprintf("offer %d", ids["Alpha"]),
+		fmt.Sprintf("launch %d", ids["Alpha"])}
 	if got := e.games.Calls(); !slices.Equal(got, want) {
 		t.Errorf("games calls %q, want %q", got, want)
 	}
@@ -580,9 +588,9 @@ func TestInvalidTree(t *testing.T) {
 	}
 }
 
-// Ensure the real quest player is reached: /quest starts the one English quest at once, its
-// buttons play it, /lang moves it to Russian, and /quest then offers to cancel it by its Russian
-// name.
+// Ensure the real quest player is reached: /quest shows the catalogue of the one English quest,
+// whose button starts it, its buttons play it, /lang moves it to Russian, and /quest then browses
+// the Russian catalogue.
 func TestRealQuest(t *testing.T) {
 	t.Parallel()
 	e := &env{Env: bottest.New(t, bottest.Options{Token: token, Username: "script_test_bot"})}
@@ -592,6 +600,8 @@ func TestRealQuest(t *testing.T) {
 	e.Exec(t, `UPDATE script SET listed = false WHERE common_name = 'duel'`) // leave one English quest
 	e.User(7, "Ann", "en")
 	e.Send(t, 7, "/quest")
+	// The catalogue of one quest, which a press starts.
+	e.Press(t, 7, e.WaitText(t, 7, 0, "Choose a quest:"), "Cargo run")
 	var screen tgemu.Message
 	wait.For(t, 10*time.Second, "a quest screen", func() bool {
 		for _, m := range e.BotMessages(7) {
@@ -615,7 +625,7 @@ func TestRealQuest(t *testing.T) {
 	e.Press(t, 7, menu, "Русский")
 	e.WaitText(t, 7, 0, "Теперь я говорю с вами по-русски.")
 	e.Send(t, 7, "/quest")
-	e.WaitText(t, 7, 0, "Вы играете в «Груз до Боннасиса». Прервать квест?")
+	e.WaitText(t, 7, 0, "Выберите квест:") // browsing during a game
 	e.Send(t, 7, "/score")
 	e.WaitText(t, 7, 0, "Груз до Боннасиса")
 	e.WaitIdle(t)

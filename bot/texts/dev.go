@@ -1,5 +1,14 @@
 package texts
 
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/questbot/questbot/formula"
+	"github.com/questbot/questbot/quest"
+)
+
 // Dev is the messages the tools send themselves, in one language: the answers to uploads
 // and the reports of /show and /quests. The commands' own answers are texts of the command tree
 // (migration 008). Every %s is filled with escaped HTML.
@@ -84,6 +93,10 @@ type Dev struct {
 	ParamHidden   string
 	ParamInactive string
 	ParamMoney    string
+
+	// Formulas (/calc) in words of the user's language: a syntax error's place (the position),
+	// a parameter with no value (its number), an empty range, any other failure.
+	FormulaSyntax, FormulaNoParam, FormulaEmptyRange, FormulaOther string
 
 	// /quests
 	QuestsHead string // count shown, count in all
@@ -174,12 +187,16 @@ var devEN = Dev{
 	ParamInactive: "inactive",
 	ParamMoney:    "money",
 
-	QuestsHead: "Uploaded quests (%s of %s), newest first:",
-	Listed:     "listed",
-	Private:    "private",
-	By:         "by %s",
-	DocCaption: "«%s», quest number %s",
-	LogCaption: "%s moves of «%s» (%s). <code>questbot replay --quests DIR FILE.log</code> plays them again.",
+	FormulaSyntax:     "%[1]s",
+	FormulaNoParam:    "Parameter p%d is not defined",
+	FormulaEmptyRange: "no value to pick in an empty range list",
+	FormulaOther:      "%s",
+	QuestsHead:        "Uploaded quests (%s of %s), newest first:",
+	Listed:            "listed",
+	Private:           "private",
+	By:                "by %s",
+	DocCaption:        "«%s», quest number %s",
+	LogCaption:        "%s moves of «%s» (%s). <code>questbot replay --quests DIR FILE.log</code> plays them again.",
 
 	SaveCaption: "Send this file back into this chat to go on from here. A restored game is a sandbox: it moves no credits and counts in no statistics.",
 	FileNotSent: "Telegram did not take the file «%s», so it was not sent. Please try again later.",
@@ -260,13 +277,52 @@ var devRU = Dev{
 	ParamInactive: "не активен",
 	ParamMoney:    "деньги",
 
-	QuestsHead: "Загруженные квесты (%s из %s), сначала новые:",
-	Listed:     "в каталоге",
-	Private:    "скрыт",
-	By:         "автор %s",
-	DocCaption: "«%s», квест номер %s",
-	LogCaption: "Ходов: %s, «%s» (%s). <code>questbot replay --quests ПАПКА ФАЙЛ.log</code> повторит их.",
+	FormulaSyntax:     "ошибка в позиции %[2]d",
+	FormulaNoParam:    "параметра p%d нет",
+	FormulaEmptyRange: "в пустом диапазоне нечего выбрать",
+	FormulaOther:      "формулу нельзя вычислить (%s)",
+	QuestsHead:        "Загруженные квесты (%s из %s), сначала новые:",
+	Listed:            "в каталоге",
+	Private:           "скрыт",
+	By:                "автор %s",
+	DocCaption:        "«%s», квест номер %s",
+	LogCaption:        "Ходов: %s, «%s» (%s). <code>questbot replay --quests ПАПКА ФАЙЛ.log</code> повторит их.",
 
 	SaveCaption: "Отправьте этот файл обратно в чат, чтобы продолжить с этого места. Восстановленная игра идёт в песочнице: кредиты не меняются, статистика не ведётся.",
 	FileNotSent: "Telegram не принял файл «%s», поэтому он не отправлен. Пожалуйста, попробуйте позже.",
+}
+
+// phaseNames are the words of a game's phases, by language (the English ones are the player's
+// own names).
+var phaseNames = map[string]map[quest.Phase]string{
+	"ru": {quest.PhaseStarting: "начало", quest.PhaseLocation: "локация", quest.PhaseJump: "переход",
+		quest.PhaseJumpAndNextCrit: "переход перед критическим значением", quest.PhaseCritOnLocation: "критическое значение в локации",
+		quest.PhaseCritOnLocationLastMessage: "последнее сообщение критического значения",
+		quest.PhaseCritOnJump:                "критическое значение на переходе", quest.PhaseReturnedEnding: "поздравление"},
+}
+
+// Phase names a game's phase for a developer.
+func (c *Catalog) Phase(p quest.Phase) string {
+	if n, ok := phaseNames[c.Lang][p]; ok {
+		return n
+	}
+	return p.String()
+}
+
+// FormulaSyntaxError words a formula's syntax error for a developer: the reference's message in
+// English (as the quest editor shows it), its place in other languages.
+func (c *Catalog) FormulaSyntaxError(e *formula.SyntaxError) string {
+	return fmt.Sprintf(c.Dev.FormulaSyntax, e.Msg, e.Pos+1)
+}
+
+// FormulaFailure words why a formula could not be evaluated, for a developer.
+func (c *Catalog) FormulaFailure(err error) string {
+	var up *formula.UndefinedParamError
+	switch {
+	case errors.As(err, &up):
+		return fmt.Sprintf(c.Dev.FormulaNoParam, up.Index+1)
+	case errors.Is(err, formula.ErrEmptyRange):
+		return c.Dev.FormulaEmptyRange
+	}
+	return fmt.Sprintf(c.Dev.FormulaOther, strings.TrimPrefix(err.Error(), "formula: "))
 }

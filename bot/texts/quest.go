@@ -32,11 +32,24 @@ type Quest struct {
 	Empty, NoMatch string
 	// Previous and Next are the catalogue's page buttons.
 	Previous, Next string
-	// Leave asks before a quest replaces the one played (the one played, the new one); Yes and No
-	// are its buttons.
-	Leave, Yes, No string
+	// Leave asks before a quest replaces the one played (the one played, the new one), and
+	// LeaveShared when the one played is played with others; Yes and No are its buttons.
+	Leave, LeaveShared, Yes, No string
 	// Starting follows a catalogue's choice (the quest chosen); CarryOn answers a No.
 	Starting, CarryOn string
+	// SettingsHead heads /settings, the player's names in quests; SettingName, SettingPlanet,
+	// SettingStar, SettingToPlanet and SettingToStar label its fields, SettingsDefaultMark
+	// follows a default value, and SettingsUsage says how to change them.
+	SettingsHead, SettingName, SettingPlanet, SettingStar, SettingToPlanet, SettingToStar string
+	SettingsDefaultMark, SettingsUsage                                                    string
+	// SettingSet: a field changed (the label, the value); SettingDefault: a field back to its
+	// default (the label); SettingsReset: every field back; SettingsUnknown: no field has that
+	// word (the word); SettingBad: a value refused (the most characters).
+	SettingSet, SettingDefault, SettingsReset, SettingsUnknown, SettingBad string
+	// Completed stands for a congratulation the quest's author left at the editor's default.
+	Completed string
+	// NoSuchChoice answers a typed number that no choice of the screen has.
+	NoSuchChoice string
 }
 
 var questEN = Quest{
@@ -59,10 +72,30 @@ var questEN = Quest{
 	Previous:  "‹ Back",
 	Next:      "More ›",
 	Leave:     "You are playing «%s». Leave it and start «%s»?",
-	Yes:       "Yes",
-	No:        "No",
-	Starting:  "▶ %s",
-	CarryOn:   "Carry on! /retry shows where you are.",
+	LeaveShared: "You are playing «%s» with other players: if you leave, they go on against the bot. " +
+		"Leave it and start «%s»?",
+	Yes:      "Yes",
+	No:       "No",
+	Starting: "▶ %s",
+	CarryOn:  "Carry on! /retry shows where you are.",
+
+	SettingsHead:        "Your names in quests:",
+	SettingName:         "Your name",
+	SettingPlanet:       "Home planet",
+	SettingStar:         "Home star",
+	SettingToPlanet:     "Destination planet",
+	SettingToStar:       "Destination star",
+	SettingsDefaultMark: "(default)",
+	SettingsUsage: "To change one, send /settings, the field and the new value: /settings name Alex, " +
+		"/settings planet Mars. The fields are name, planet and star (where you come from), toplanet and tostar " +
+		"(where a quest sends you). /settings name - goes back to the default; /settings reset resets them all.",
+	SettingSet:      "%s: «%s» from now on.",
+	SettingDefault:  "%s: back to the default.",
+	SettingsReset:   "Every name is back to its default.",
+	SettingsUnknown: "There is no field «%s».",
+	SettingBad:      "A name is one line of at most %d characters, without <>[]{}.",
+	Completed:       "🏆 You have completed the quest!",
+	NoSuchChoice:    "There is no choice of that number here: type the number of a choice of the list, or press its button.",
 }
 
 var questRU = Quest{
@@ -85,10 +118,30 @@ var questRU = Quest{
 	Previous:  "‹ Назад",
 	Next:      "Дальше ›",
 	Leave:     "Вы играете в «%s». Прервать его и начать «%s»?",
-	Yes:       "Да",
-	No:        "Нет",
-	Starting:  "▶ %s",
-	CarryOn:   "Продолжайте! /retry покажет, где вы остановились.",
+	LeaveShared: "Вы играете в «%s» с другими игроками: если вы уйдёте, они продолжат с ботом. " +
+		"Прервать игру и начать «%s»?",
+	Yes:      "Да",
+	No:       "Нет",
+	Starting: "▶ %s",
+	CarryOn:  "Продолжайте! /retry покажет, где вы остановились.",
+
+	SettingsHead:        "Ваши имена в квестах:",
+	SettingName:         "Ваше имя",
+	SettingPlanet:       "Родная планета",
+	SettingStar:         "Родная звезда",
+	SettingToPlanet:     "Планета назначения",
+	SettingToStar:       "Звезда назначения",
+	SettingsDefaultMark: "(по умолчанию)",
+	SettingsUsage: "Чтобы изменить, отправьте /settings, поле и новое значение: /settings имя Алекс, " +
+		"/settings планета Марс. Поля: имя, планета и звезда (откуда вы), планета-цели и звезда-цели " +
+		"(куда вас посылает квест). /settings имя - вернёт значение по умолчанию, /settings сброс — все значения.",
+	SettingSet:      "%s: «%s» отныне.",
+	SettingDefault:  "%s: снова по умолчанию.",
+	SettingsReset:   "Все имена снова по умолчанию.",
+	SettingsUnknown: "Поля «%s» нет.",
+	SettingBad:      "Имя — одна строка не длиннее %d символов, без <>[]{}.",
+	Completed:       "🏆 Вы прошли квест!",
+	NoSuchChoice:    "Выбора с таким номером здесь нет: напишите номер выбора из списка или нажмите его кнопку.",
 }
 
 // Session is what the quest player says of multiplayer sessions. Its texts are plain.

@@ -35,6 +35,8 @@ type Catalog struct {
 	Ratings Ratings
 	// Web is the web game server's answers.
 	Web Web
+	// Warnings is what the checker of quests tells their authors.
+	Warnings Warnings
 }
 
 // languages are the languages the bot speaks, English first (the fallback).
@@ -42,9 +44,9 @@ var languages = []string{"en", "ru"}
 
 var catalogs = map[string]*Catalog{
 	"en": {Lang: "en", Bot: botEN, Tree: treeEN, Quest: questEN, Session: sessionEN, Relay: relayEN, Dev: devEN, Board: boardEN,
-		Shared: sharedEN, Ratings: ratingsEN, Web: webEN},
+		Shared: sharedEN, Ratings: ratingsEN, Web: webEN, Warnings: warningsEN},
 	"ru": {Lang: "ru", Bot: botRU, Tree: treeRU, Quest: questRU, Session: sessionRU, Relay: relayRU, Dev: devRU, Board: boardRU,
-		Shared: sharedRU, Ratings: ratingsRU, Web: webRU},
+		Shared: sharedRU, Ratings: ratingsRU, Web: webRU, Warnings: warningsRU},
 }
 
 // Language picks the language the bot speaks to a user from their language code: Russian for ru

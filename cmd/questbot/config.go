@@ -41,6 +41,9 @@ type Config struct {
 	DataDir string
 	// UploadsDir is the folder quest files (the script table's file column) are relative to.
 	UploadsDir string
+	// ImagesDir is a folder of images every quest may show (game art the operator owns), "" for
+	// none.
+	ImagesDir string
 	// PGBin is the folder of the PostgreSQL server programs, for the embedded database.
 	PGBin string
 	// LogLevel is debug, info, warn or error; LogFormat is text or json.
@@ -112,6 +115,7 @@ var envDefaults = []struct{ name, def, help string }{
 	{"HTTP_ADDR", "127.0.0.1:8080", "listen address of /healthz, /metrics and the web chat"},
 	{"DATA_DIR", ".data", "local state: the embedded database and the emulator's chats"},
 	{"UPLOADS_DIR", "uploads", "the folder of the quest files"},
+	{"IMAGES_DIR", "", "a folder of images every quest may show (game art you own); empty: none"},
 	{"PG_BIN", pgcluster.DefaultBin, "PostgreSQL server programs"},
 	{"LOG_LEVEL", "info", "debug, info, warn or error"},
 	{"LOG_FORMAT", "text", "text or json"},
@@ -155,6 +159,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 		HTTPAddr:       v["HTTP_ADDR"],
 		DataDir:        v["DATA_DIR"],
 		UploadsDir:     v["UPLOADS_DIR"],
+		ImagesDir:      v["IMAGES_DIR"],
 		PGBin:          v["PG_BIN"],
 		LogLevel:       strings.ToLower(v["LOG_LEVEL"]),
 		LogFormat:      strings.ToLower(v["LOG_FORMAT"]),

@@ -30,10 +30,14 @@ import (
 // is; one that does not play is reported and skipped. x.qmm and x_eng.qmm are the Russian and
 // English versions of one quest x; the language of a file without _eng is the language of its
 // texts. The files, and the images beside them that the quests name, are copied into
-// UPLOADS_DIR/imported. A file imported before is found again: running the same command twice
+// UPLOADS_DIR/imported; the warnings of the checker (questfs.Lint: images found neither beside
+// the quest nor in IMAGES_DIR, …) follow the table. A file imported before is found again: running the same command twice
 // changes nothing. A changed file is its quest's next version, keeping what was set on the quest.
-// --listed lists the quests (new ones are not listed otherwise); --dialect sets the dialect they
-// are played in (new ones: reference). A new quest's win bonus is its file's money string.
+// --listed lists the quests (new ones are not listed otherwise), except test quests and stubs,
+// which are never listed (questfs.Found.Hidden); --dialect sets the dialect they are played in
+// (new ones: reference). A new quest's win bonus is its file's money string. A quests.json beside
+// the files (questfs.Manifest) gives the quests' titles and descriptions in each language, which
+// the catalogue shows and searches.
 //
 // The database is DATABASE_URL, or the embedded one of DATA_DIR: the running bot's when one
 // runs on it, else started for the command. It prints a table of what it did, then a summary.
@@ -91,7 +95,7 @@ func quests(ctx context.Context, args []string, getenv func(string) string, stdo
 		fmt.Fprintln(stderr, "questbot quests add:", err)
 		return 2
 	}
-	found, err := questfs.Find(paths)
+	found, err := questfs.Find(paths, cfg.ImagesDir)
 	if err != nil {
 		fmt.Fprintln(stderr, "questbot quests add:", err)
 		return 1
@@ -148,11 +152,24 @@ func importQuests(ctx context.Context, pool *pgxpool.Pool, root string, found []
 			return rows, err
 		}
 		row.wrote = wrote
+		listed := set.listed
+		if f.Hidden != "" {
+			// A test quest or a stub is never listed for players.
+			no := false
+			listed = &no
+		}
+		titles := map[string]questpg.Title{}
+		for lang, t := range f.Titles {
+			titles[lang] = questpg.Title{Title: t.Title, Description: t.Description}
+		}
 		err = pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 			var err error
 			row.done, err = store.Import(ctx, tx, questpg.ImportedQuest{File: file, Name: f.Name, CommonName: f.CommonName,
-				Lang: f.Lang, WinBonus: f.Bonus, Listed: set.listed, Dialect: set.dialect})
-			return err
+				Lang: f.Lang, WinBonus: f.Bonus, Listed: listed, Dialect: set.dialect})
+			if err != nil {
+				return err
+			}
+			return store.SetTitles(ctx, tx, f.CommonName, titles)
 		})
 		if err != nil {
 			return rows, err
@@ -182,8 +199,11 @@ func printImport(w io.Writer, rows []importRow) {
 		}
 		d := r.done
 		listed := "no"
-		if d.Listed {
+		switch {
+		case d.Listed:
 			listed = "yes"
+		case r.found.Hidden != "":
+			listed = "no (" + r.found.Hidden + ")"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n", file, d.Status, d.ID, d.Version,
 			r.found.CommonName, r.found.Lang, d.Name, listed, d.Dialect, d.WinBonus, r.wrote)
@@ -192,6 +212,12 @@ func printImport(w io.Writer, rows []importRow) {
 	tw.Flush()
 	for _, line := range skipped {
 		fmt.Fprintln(w, line)
+	}
+	en := texts.For("en")
+	for _, r := range rows {
+		if r.reason == "" && len(r.found.Warnings) > 0 {
+			fmt.Fprintf(w, "%s: %s\n", filepath.Base(r.found.Path), en.WarningList(r.found.Warnings))
+		}
 	}
 	summary := ""
 	for _, k := range []string{string(questpg.ImportAdded), string(questpg.ImportNewVersion), string(questpg.ImportUpdated),

@@ -32,7 +32,13 @@ func TestQuestsAdd(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(src, "broken.qmm"), []byte("no quest"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"DATABASE_URL": pgtest.ConnString(t), "UPLOADS_DIR": uploads}
+	// The operator's images folder holds one of Driver's pictures, named as the reference finds
+	// it: in lower case, with .jpg added.
+	art := t.TempDir()
+	if err := os.WriteFile(filepath.Join(art, "penetrator_01.jpg"), []byte("art"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"DATABASE_URL": pgtest.ConnString(t), "UPLOADS_DIR": uploads, "IMAGES_DIR": art}
 	run := func(args ...string) string {
 		t.Helper()
 		var out, errs bytes.Buffer
@@ -43,10 +49,14 @@ func TestQuestsAdd(t *testing.T) {
 		return out.String()
 	}
 	out := run("--listed", "--dialect", "dagazbot", src)
-	for _, want := range []string{"skipped broken.qmm: it is not a .qm or .qmm file", "4 quest files: 3 added, 1 skipped"} {
+	for _, want := range []string{"skipped broken.qmm: it is not a .qm or .qmm file", "4 quest files: 3 added, 1 skipped",
+		"driver.qmm: ⚠️ Warnings (", "images found nowhere (44): Gobsaur_03 (location 106), Borzukhan_02 (location 1)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "Penetrator_01") {
+		t.Errorf("an image of IMAGES_DIR is reported missing:\n%s", out)
 	}
 
 	conn, err := pgx.Connect(context.Background(), env["DATABASE_URL"])
@@ -116,5 +126,73 @@ func TestQuestsAdd(t *testing.T) {
 	if code := quests(context.Background(), []string{"add", "--dialect", "tge", src}, func(k string) string { return env[k] },
 		&out2, &errs); code != 2 || errs.String() != "questbot quests add: --dialect must be reference or dagazbot, not \"tge\" (see questbot help quests)\n" {
 		t.Errorf("a bad dialect: exit %d, %q", code, errs.String())
+	}
+}
+
+// Ensure quests add takes the catalogue's words from a quests.json beside the files (titles and
+// descriptions in both languages, a quest hidden by it), keeps test quests and stubs out of the
+// players' catalogue even with --listed, and refuses a manifest that is not valid, naming it.
+func TestQuestsAddManifest(t *testing.T) {
+	t.Parallel()
+	src, uploads := t.TempDir(), t.TempDir()
+	for _, n := range []string{"prison.qmm", "test.qmm", "tetris.qmm", "perudo_debug.qmm", "gs.qmm"} {
+		data, err := os.ReadFile(corpus.Path(t, "quests", "dagazbot", n))
+		if err != nil {
+			t.Fatalf("the shared quest corpus is missing: %v", err)
+		}
+		if err := os.WriteFile(filepath.Join(src, n), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	manifest := `{
+		"prison": {"ru": {"title": "Тюрьма", "description": "Выбраться из тюрьмы."}, "en": {"title": "Prison"}},
+		"GS": {"hidden": true}
+	}`
+	if err := os.WriteFile(filepath.Join(src, "quests.json"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"DATABASE_URL": pgtest.ConnString(t), "UPLOADS_DIR": uploads}
+	var out, errs bytes.Buffer
+	if code := quests(context.Background(), []string{"add", "--listed", src}, func(k string) string { return env[k] },
+		&out, &errs); code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errs.String())
+	}
+	for _, want := range []string{"no (test quest)", "no (stub: no choice at all)", "Тюрьма"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the table lacks %q:\n%s", want, out.String())
+		}
+	}
+	conn, err := pgx.Connect(context.Background(), env["DATABASE_URL"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	rows, err := conn.Query(context.Background(), `SELECT common_name || ':' || name || ':' || listed FROM script
+		WHERE file LIKE 'imported/%' ORDER BY common_name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"gs:Gs:false", "perudo_debug:Perudo debug:false", "prison:Тюрьма:true", "test:Test:false", "tetris:Tetris:false"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("catalogue %q, want %q", got, want)
+	}
+	var titles string
+	if err := conn.QueryRow(context.Background(), `SELECT string_agg(lang || '=' || title || '/' || description, ' ' ORDER BY lang)
+		FROM quest_title WHERE common_name = 'prison'`).Scan(&titles); err != nil || titles != "en=Prison/ ru=Тюрьма/Выбраться из тюрьмы." {
+		t.Errorf("titles %q (%v)", titles, err)
+	}
+
+	if err := os.WriteFile(filepath.Join(src, "quests.json"), []byte(`{"prison": {"fr": {"title": "Prison"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errs.Reset()
+	if code := quests(context.Background(), []string{"add", src}, func(k string) string { return env[k] }, &out, &errs); code != 1 ||
+		!strings.Contains(errs.String(), "quests.json") || !strings.Contains(errs.String(), `unknown field "fr"`) {
+		t.Errorf("a bad manifest: exit %d, %q", code, errs.String())
 	}
 }

@@ -320,7 +320,7 @@ func (s *Server) runTransport(ctx context.Context, pool, session *pgxpool.Pool, 
 		tokens = append(tokens, s.configuredBots(ctx, pool)...)
 	}
 	// The bot: its features behind the router, and its scheduled jobs (bot/app).
-	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL,
+	b := app.New(app.Config{UploadsDir: s.Config.UploadsDir, ImagesDir: s.Config.ImagesDir, Log: s.Log, Boards: boards.Config{PublicURL: s.publicURL,
 		PublicURLLocal: s.Config.PublicURL == "", TestEnvironment: s.emu != nil, BotGames: s.Config.BotGames},
 		Dev:    devtools.Config{CompileLimits: s.Config.QMSLimits},
 		Listen: session})

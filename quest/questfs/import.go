@@ -40,6 +40,15 @@ type Found struct {
 	// Images are the image files beside the quest file (or in its images folder) that the
 	// quest names.
 	Images []string
+	// Warnings are what Lint finds in the quest; its images are looked for beside it and in the
+	// operator's images folder.
+	Warnings []Warning
+	// Titles are the quest's titles and descriptions by language ("en", "ru"), from the manifest
+	// beside it (see Manifest); Name is the title in the quest's language when there is one.
+	Titles map[string]Title
+	// Hidden says why the quest is kept out of the players' catalogue, "" when it is not: a test
+	// quest (HiddenTest) or a stub that offers no choice at all (HiddenStub).
+	Hidden string
 	// Bonus is the quest's own money string as a number, 0 when it is none: the quests written
 	// for the original bot show the win bonus for <Money>, and their editor's money string is
 	// the sum they promise.
@@ -54,9 +63,10 @@ func isQuestFile(name string) bool {
 
 // Find lists the quest files (.qm, .qmm) paths name: files, and the quest files of folders (not of
 // their subfolders), each once, in order of their paths. Each is read and checked (Check), and
-// described; a file that cannot be read or played has Err set and no Quest. Find fails only for a
-// path that cannot be listed at all.
-func Find(paths []string) ([]Found, error) {
+// described; a file that cannot be read or played has Err set and no Quest. imagesDir is the
+// operator's images folder ("" for none): an image found there is no warning, and is not copied
+// (the bot finds it there). Find fails only for a path that cannot be listed at all.
+func Find(paths []string, imagesDir string) ([]Found, error) {
 	var files []string
 	for _, p := range paths {
 		fi, err := os.Stat(p)
@@ -84,9 +94,19 @@ func Find(paths []string) ([]Found, error) {
 	}
 	slices.Sort(files)
 	files = slices.Compact(files)
+	manifests := map[string]Manifest{}
 	out := make([]Found, 0, len(files))
 	for _, path := range files {
-		out = append(out, find(path))
+		dir := filepath.Dir(path)
+		m, ok := manifests[dir]
+		if !ok {
+			var err error
+			if m, err = ReadManifest(dir); err != nil {
+				return nil, err
+			}
+			manifests[dir] = m
+		}
+		out = append(out, find(path, imagesDir, m))
 	}
 	return out, nil
 }
@@ -95,13 +115,18 @@ func Find(paths []string) ([]Found, error) {
 const engSuffix = "_eng"
 
 // find reads, checks and describes one quest file.
-func find(path string) Found {
+func find(path, imagesDir string, m Manifest) Found {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	f := Found{Path: path, Lang: "ru"}
 	if len(base) > len(engSuffix) && strings.EqualFold(base[len(base)-len(engSuffix):], engSuffix) {
 		base, f.Lang = base[:len(base)-len(engSuffix)], "en"
 	}
 	f.Name, f.CommonName = displayName(base), commonName(base)
+	entry := m.entry(base, f.CommonName)
+	f.Titles = entry.titles()
+	if isTestName(base) || entry.Hidden {
+		f.Hidden = HiddenTest
+	}
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -123,15 +148,38 @@ func find(path string) Found {
 	if f.Lang != "en" {
 		f.Lang = Language(f.Quest.Doc)
 	}
+	if t, ok := f.Titles[f.Lang]; ok {
+		f.Name = t.Title
+	}
 	if n, err := strconv.Atoi(strings.TrimSpace(f.Quest.Doc.Strings.Money)); err == nil && n > 0 && n <= 1_000_000 {
 		f.Bonus = n
 	}
-	for _, name := range imageNames(f.Quest.Doc) {
-		if p := f.Quest.Image(name); p != "" && !slices.Contains(f.Images, p) {
+	for _, ref := range imageRefs(f.Quest) {
+		if p := f.Quest.Image(ref.name); p != "" && !slices.Contains(f.Images, p) {
 			f.Images = append(f.Images, p)
 		}
 	}
+	f.Quest.imagesDir = imagesDir
+	f.Warnings = Lint(f.Quest, nil)
+	if f.Hidden == "" && IsStub(f.Warnings) {
+		f.Hidden = HiddenStub
+	}
 	return f
+}
+
+// Why a quest is kept out of the players' catalogue (Found.Hidden).
+const (
+	// HiddenTest: a test quest, by its file name (test, testing, or ending in debug) or by the
+	// manifest's "hidden".
+	HiddenTest = "test quest"
+	// HiddenStub: a stub, which offers no choice at all (see IsStub).
+	HiddenStub = "stub: no choice at all"
+)
+
+// isTestName reports whether a quest's file base name (without _eng) is a test quest's.
+func isTestName(base string) bool {
+	b := strings.ToLower(strings.TrimSpace(base))
+	return b == "test" || b == "testing" || strings.HasSuffix(b, "debug")
 }
 
 // displayName is the name a quest is listed under, from its file's base name: underscores become
@@ -203,38 +251,50 @@ func Language(d *qmm.Quest) string {
 	return "ru"
 }
 
-// imageNames returns the names of the images a quest names (in its parameters, locations, jumps
-// and changes), each once, in order of appearance; numbers (a number of buttons a row in the
-// original bot's quests) are not names.
-func imageNames(d *qmm.Quest) []string {
-	var out []string
-	add := func(m qmm.Media) {
+// imageRef is an image a quest names, and the first place that names it (see Warning.Place).
+type imageRef struct {
+	name, place string
+}
+
+// imageRefs returns the images a quest names (in its parameters, locations, jumps and changes),
+// each once, in order of appearance; numbers (a number of buttons a row in the original bot's
+// quests) are not names.
+func imageRefs(q *Quest) []imageRef {
+	d := q.Doc
+	var out []imageRef
+	seen := map[string]bool{}
+	add := func(m qmm.Media, place string) {
 		name := strings.TrimSpace(m.Image.Value)
-		if name == "" || slices.Contains(out, name) {
+		if name == "" || seen[name] {
 			return
 		}
 		if _, err := strconv.Atoi(name); err == nil {
 			return
 		}
-		out = append(out, name)
+		seen[name] = true
+		out = append(out, imageRef{name: name, place: place})
 	}
-	changes := func(list []qmm.ParamChange) {
+	changes := func(list []qmm.ParamChange, place string) {
 		for i := range list {
-			add(list[i].Media)
+			add(list[i].Media, place)
 		}
 	}
 	for i := range d.Params {
-		add(d.Params[i].Media)
+		add(d.Params[i].Media, "P"+strconv.Itoa(i+1))
 	}
 	for i := range d.Locations {
-		for _, t := range d.Locations[i].Texts {
-			add(t.Media)
+		l := &d.Locations[i]
+		place := "L" + strconv.Itoa(int(l.ID))
+		for _, t := range l.Texts {
+			add(t.Media, place)
 		}
-		changes(d.Locations[i].Changes)
+		changes(l.Changes, place)
 	}
 	for i := range d.Jumps {
-		add(d.Jumps[i].Media)
-		changes(d.Jumps[i].Changes)
+		j := &d.Jumps[i]
+		place := "J" + strconv.Itoa(int(j.ID))
+		add(j.Media, place)
+		changes(j.Changes, place)
 	}
 	return out
 }

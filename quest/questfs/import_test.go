@@ -76,7 +76,7 @@ func TestFind(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("notes"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	found, err := Find([]string{dir, filepath.Join(dir, "driver.qmm")})
+	found, err := Find([]string{dir, filepath.Join(dir, "driver.qmm")}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestFind(t *testing.T) {
 	if found[0].Bonus != 1000 || found[2].Bonus != 0 {
 		t.Errorf("bonuses %d and %d, want the money strings 1000 and none", found[0].Bonus, found[2].Bonus)
 	}
-	if _, err := Find([]string{filepath.Join(dir, "missing")}); err == nil {
+	if _, err := Find([]string{filepath.Join(dir, "missing")}, ""); err == nil {
 		t.Error("a missing path is no error")
 	}
 }
@@ -131,7 +131,7 @@ func TestLanguage(t *testing.T) {
 func TestStore(t *testing.T) {
 	src, root := t.TempDir(), t.TempDir()
 	copyTo(t, src, "driver.qmm", "driver.png")
-	found, err := Find([]string{filepath.Join(src, "driver.qmm")})
+	found, err := Find([]string{filepath.Join(src, "driver.qmm")}, "")
 	if err != nil || len(found) != 1 {
 		t.Fatal(found, err)
 	}

@@ -11,8 +11,10 @@
 // to the quest's developer.
 //
 // Check is the one check of a quest file's bytes (an upload's, an import's): it must decode,
-// compile, start and show its first location. Find and Store (import.go) prepare a folder of
-// quest files for the catalogue: their names, languages and images, copied into the quest root.
+// compile, start and show its first location; Lint (lint.go) then finds what plays but looks
+// like a mistake of the author. Find and Store (import.go) prepare a folder of quest files for
+// the catalogue: their names, languages and images, copied into the quest root. images.go says
+// how a quest's images are found.
 package questfs
 
 import (
@@ -24,7 +26,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -59,6 +60,10 @@ type Quest struct {
 
 	mu      sync.Mutex
 	derived map[any]any
+	// imagesDir is the operator's images folder (Files.SetImagesDir), "" for none; images keeps
+	// the lookups of Image (images.go).
+	imagesDir string
+	images    imageCache
 }
 
 // Derived returns the value a package derived from the quest under key, building it with build
@@ -79,25 +84,11 @@ func (q *Quest) Derived(key any, build func(*Quest) any) any {
 	return v
 }
 
-// Image returns the file of an image the quest names, looked for beside the quest file and in its
-// images folder, or "" when there is none. A name is reduced to its base name, so that a quest
-// cannot reach other folders.
-func (q *Quest) Image(name string) string {
-	name = filepath.Base(strings.ReplaceAll(name, `\`, "/"))
-	if name == "." || name == "/" || name == ".." {
-		return ""
-	}
-	for _, p := range []string{filepath.Join(q.Dir, name), filepath.Join(q.Dir, "images", name)} {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			return p
-		}
-	}
-	return ""
-}
-
 // Files opens the quest files under a root folder; safe for concurrent use.
 type Files struct {
 	root string
+	// imagesDir is the operator's images folder, "" for none (SetImagesDir).
+	imagesDir string
 
 	mu      sync.Mutex
 	max     int64
@@ -134,6 +125,13 @@ func New(root string, maxBytes int64) *Files {
 	return &Files{root: root, max: maxBytes, order: list.New(), entries: map[string]*list.Element{},
 		loading: map[string]*sync.Mutex{}}
 }
+
+// SetImagesDir sets the operator's images folder, where every quest's images are looked for after
+// the quest's own folders (images.go); "" for none. It is set once, before the files are opened.
+func (f *Files) SetImagesDir(dir string) { f.imagesDir = dir }
+
+// ImagesDir returns the operator's images folder, "" for none.
+func (f *Files) ImagesDir() string { return f.imagesDir }
 
 // path resolves a catalogue file name against the quest root.
 func (f *Files) path(file string) string {
@@ -200,7 +198,7 @@ func (f *Files) open(path string) (*Quest, error) {
 	if err != nil {
 		return nil, err
 	}
-	q.Path, q.Dir = path, filepath.Dir(path)
+	q.Path, q.Dir, q.imagesDir = path, filepath.Dir(path), f.imagesDir
 	f.add(k, q, int64(len(data))*costFactor)
 	return q, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -266,27 +267,61 @@ func (s *Store) Uploaded(ctx context.Context, db pgx.Tx, service int, filter str
 	return list, nil
 }
 
-// UploadedImage returns the file of the newest image of that name (key) that the owner of an
-// uploaded quest uploaded in its bot: uploaded reports whether the quest is an upload at all (the
-// images of a shipped quest are beside its file), and file is "" when the owner has no such image.
-func (s *Store) UploadedImage(ctx context.Context, db pgx.Tx, script int64, key string) (uploaded bool, file string, err error) {
+// UploadedImage returns the file of the newest image that the owner of an uploaded quest uploaded
+// in its bot under the first of keys (image names, lower case) that has one: uploaded reports
+// whether the quest is an upload at all (the images of a shipped quest are beside its file), and
+// file is "" when the owner has no such image.
+func (s *Store) UploadedImage(ctx context.Context, db pgx.Tx, script int64, keys []string) (uploaded bool, file string, err error) {
 	var f *string
 	err = db.QueryRow(ctx, `
 		SELECT s.uploaded, (
 			SELECT d.file FROM dev_upload d
-			WHERE d.service_id = s.service_id AND d.owner_id = s.owner_id AND d.kind = 'image' AND d.name = $2
-			ORDER BY d.version DESC LIMIT 1)
-		FROM script s WHERE s.id = $1`, script, key).Scan(&uploaded, &f)
+			WHERE d.service_id = s.service_id AND d.owner_id = s.owner_id AND d.kind = 'image' AND d.name = ANY($2)
+			ORDER BY array_position($2, d.name), d.version DESC LIMIT 1)
+		FROM script s WHERE s.id = $1`, script, keys).Scan(&uploaded, &f)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return false, "", nil
 	}
 	if err != nil {
-		return false, "", fmt.Errorf("image %q of quest %d: %w", key, script, err)
+		return false, "", fmt.Errorf("image %q of quest %d: %w", keys, script, err)
 	}
 	if f != nil {
 		file = *f
 	}
 	return uploaded, file, nil
+}
+
+// UploadFileName returns the name an uploaded quest (its catalogue entry) was uploaded under,
+// "" when it is no upload.
+func (s *Store) UploadFileName(ctx context.Context, db pgx.Tx, script int64) (string, error) {
+	var name string
+	err := db.QueryRow(ctx, `SELECT file_name FROM dev_upload WHERE script_id = $1 ORDER BY version DESC LIMIT 1`,
+		script).Scan(&name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("upload of quest %d: %w", script, err)
+	}
+	return name, nil
+}
+
+// UploadedImageNames returns the names (lower case) of the images a developer uploaded in a bot.
+func (s *Store) UploadedImageNames(ctx context.Context, db pgx.Tx, service int, owner int64) (map[string]bool, error) {
+	rows, err := db.Query(ctx, `
+		SELECT DISTINCT name FROM dev_upload WHERE service_id = $1 AND owner_id = $2 AND kind = 'image'`, service, owner)
+	if err != nil {
+		return nil, fmt.Errorf("image names: %w", err)
+	}
+	names, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, fmt.Errorf("image names: %w", err)
+	}
+	out := make(map[string]bool, len(names))
+	for _, n := range names {
+		out[n] = true
+	}
+	return out, nil
 }
 
 // StoredFiles returns the files, relative to the quest root, that the uploads and the catalogue
@@ -309,13 +344,18 @@ const newFor = 14 * 24 * time.Hour
 
 // Entry is a quest as the catalogue shows it to a player.
 type Entry struct {
-	ID   int64
+	ID int64
+	// Name is the quest's title in the player's language (quest_title), else its name.
 	Name string
+	// Description is the quest's description in the player's language, "" for none.
+	Description string
+	// Langs are the languages the quest plays in (its listed versions), "en" and "ru" in order.
+	Langs []string
 	// New marks a quest that came to the catalogue within newFor and that the player has not
 	// played.
 	New bool
-	// Finished is how many players of the bot finished the quest (won, failed or died in any
-	// of its versions and languages).
+	// Finished is how many players of the bot finished the quest: won it, in any of its versions
+	// and languages (a failure or a death is no finish).
 	Finished int
 }
 
@@ -323,31 +363,40 @@ type Entry struct {
 type Page struct {
 	Service int
 	User    int64
-	// Lang is "en" or "ru"; Query, when not empty, keeps the quests whose name or common name
-	// contain it (lower case).
+	// Lang is "en" or "ru"; Query, when not empty, keeps the quests whose name, common name or
+	// title in any language contain it (lower case).
 	Lang, Query string
 	// Offset and Limit: at most Limit entries from Offset.
 	Offset, Limit int
 }
 
+// catalogueMatch is the condition of Catalogue's search ($4) on a quest q of quest_list.
+const catalogueMatch = `($4 = '' OR strpos(lower(q.name), $4) > 0 OR strpos(lower(q.common_name), $4) > 0
+	OR EXISTS (SELECT FROM quest_title a WHERE a.common_name = q.common_name AND strpos(lower(a.title), $4) > 0))`
+
 // Catalogue returns a page of the catalogue a user of a bot sees in p.Lang: each listed quest
 // once, in that language when it has a version in it, else in English (quest_list, migration
-// 005), by name; those whose name or common name contain p.Query when it is not empty. It
-// returns at most p.Limit entries from p.Offset, and how many there are in all.
+// 005), under its title in that language when it has one, by that name; those whose name, common
+// name or title in any language contain p.Query when it is not empty. It returns at most p.Limit
+// entries from p.Offset, and how many there are in all.
 func (s *Store) Catalogue(ctx context.Context, db pgx.Tx, p Page) ([]Entry, int, error) {
 	service, user, lang, query, offset, limit := p.Service, p.User, p.Lang, p.Query, p.Offset, p.Limit
 	rows, err := db.Query(ctx, `
 		WITH m AS (
-			SELECT q.*, count(*) OVER () AS total FROM quest_list($1, $3) q
-			WHERE $4 = '' OR strpos(lower(q.name), $4) > 0 OR strpos(lower(q.common_name), $4) > 0
-			ORDER BY lower(q.name), q.id LIMIT $5 OFFSET $6)
-		SELECT m.id, m.name, m.total,
+			SELECT q.id, q.common_name, COALESCE(t.title, q.name) AS shown, COALESCE(t.description, '') AS descr,
+				count(*) OVER () AS total
+			FROM quest_list($1, $3) q LEFT JOIN quest_title t ON t.common_name = q.common_name AND t.lang = $3
+			WHERE `+catalogueMatch+`
+			ORDER BY lower(COALESCE(t.title, q.name)), q.id LIMIT $5 OFFSET $6)
+		SELECT m.id, m.shown, m.descr, m.total,
+			ARRAY(SELECT DISTINCT v.language FROM script v WHERE v.common_name = m.common_name AND v.listed
+				AND (v.service_id IS NULL OR v.service_id = $1) ORDER BY 1),
 			(SELECT min(v.created_at) FROM script v WHERE v.common_name = m.common_name) > now() - $7::interval
 				AND NOT EXISTS (SELECT FROM user_script_stats x JOIN script v ON v.id = x.script_id
 					WHERE x.service_id = $1 AND x.user_id = $2 AND v.common_name = m.common_name),
 			(SELECT count(DISTINCT x.user_id) FROM user_script_stats x JOIN script v ON v.id = x.script_id
-				WHERE x.service_id = $1 AND v.common_name = m.common_name AND x.wins + x.failures + x.deaths > 0)
-		FROM m ORDER BY lower(m.name), m.id`,
+				WHERE x.service_id = $1 AND v.common_name = m.common_name AND x.wins > 0)
+		FROM m ORDER BY lower(m.shown), m.id`,
 		service, user, lang, query, limit, offset, newFor)
 	if err != nil {
 		return nil, 0, fmt.Errorf("catalogue: %w", err)
@@ -355,7 +404,7 @@ func (s *Store) Catalogue(ctx context.Context, db pgx.Tx, p Page) ([]Entry, int,
 	total := 0
 	list, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (Entry, error) {
 		var e Entry
-		err := r.Scan(&e.ID, &e.Name, &total, &e.New, &e.Finished)
+		err := r.Scan(&e.ID, &e.Name, &e.Description, &total, &e.Langs, &e.New, &e.Finished)
 		return e, err
 	})
 	if err != nil {
@@ -363,13 +412,31 @@ func (s *Store) Catalogue(ctx context.Context, db pgx.Tx, p Page) ([]Entry, int,
 	}
 	if len(list) == 0 && offset > 0 {
 		// Past the end (the catalogue shrank under an old page): count it alone.
-		if err := db.QueryRow(ctx, `SELECT count(*) FROM quest_list($1, $2) q
-			WHERE $3 = '' OR strpos(lower(q.name), $3) > 0 OR strpos(lower(q.common_name), $3) > 0`,
-			service, lang, query).Scan(&total); err != nil {
+		if err := db.QueryRow(ctx, `SELECT count(*) FROM quest_list($1, $2) q WHERE `+
+			strings.ReplaceAll(catalogueMatch, "$4", "$3"), service, lang, query).Scan(&total); err != nil {
 			return nil, 0, fmt.Errorf("catalogue: %w", err)
 		}
 	}
 	return list, total, nil
+}
+
+// Title is a quest's title and description in one language.
+type Title struct {
+	Title, Description string
+}
+
+// SetTitles sets the titles and descriptions of a quest (its common name) in the languages titles
+// names ("en", "ru"); the other languages keep theirs.
+func (s *Store) SetTitles(ctx context.Context, db pgx.Tx, commonName string, titles map[string]Title) error {
+	for lang, t := range titles {
+		if _, err := db.Exec(ctx, `
+			INSERT INTO quest_title (common_name, lang, title, description) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (common_name, lang) DO UPDATE SET title = EXCLUDED.title, description = EXCLUDED.description`,
+			commonName, lang, t.Title, t.Description); err != nil {
+			return fmt.Errorf("set title of %s in %s: %w", commonName, lang, err)
+		}
+	}
+	return nil
 }
 
 // Offered returns quest id when the bot offers it to every player, listed or shipped with the

@@ -120,6 +120,9 @@ type Game struct {
 	MoneyParam int
 	// Ranger is the player's name in the quest's texts set by a developer, "" for the user's own.
 	Ranger string
+	// Names are the names the user gave the player tags (see The player's names), read with the
+	// game; never written with it.
+	Names Names
 	// Moves are the moves of the game's log (quest/questlog) made since it was read or written:
 	// the next write appends them to the stored log (the first, Launch or StartSandbox, starts
 	// the log with them), and the caller clears them once written. The log is never read with
@@ -155,7 +158,11 @@ func NewNonce() int64 {
 const gameColumns = `g.game_id, g.service_id, g.user_id, g.step, g.nonce, g.state_version, g.phase, g.location, g.state,
 	g.sandbox, g.stake, g.money_param, COALESCE(g.ranger, ''),
 	s.id, s.name, s.common_name, s.file, s.language, s.win_bonus, s.death_penalty, COALESCE(s.session_type_id, 0),
-	s.dialect`
+	s.dialect, COALESCE(n.ranger, ''), COALESCE(n.from_planet, ''), COALESCE(n.from_star, ''),
+	COALESCE(n.to_planet, ''), COALESCE(n.to_star, '')`
+
+// gameTables are the tables gameColumns reads.
+const gameTables = `game g JOIN script s ON s.id = g.script_id LEFT JOIN player_names n ON n.user_id = g.user_id`
 
 func scanGame(row pgx.Row) (*Game, error) {
 	var g Game
@@ -166,7 +173,8 @@ func scanGame(row pgx.Row) (*Game, error) {
 	err := row.Scan(&g.ID, &g.Service, &g.User, &g.Step, &g.Nonce, &version, &phase, &location, &doc,
 		&g.Sandbox, &g.Stake, &g.MoneyParam, &g.Ranger,
 		&g.Script.ID, &g.Script.Name, &g.Script.CommonName, &g.Script.File, &g.Script.Lang, &g.Script.WinBonus,
-		&g.Script.DeathPenalty, &g.Script.SessionType, &g.Script.Dialect)
+		&g.Script.DeathPenalty, &g.Script.SessionType, &g.Script.Dialect,
+		&g.Names.Ranger, &g.Names.FromPlanet, &g.Names.FromStar, &g.Names.ToPlanet, &g.Names.ToStar)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, ErrNoGame
 	}
@@ -182,7 +190,7 @@ func scanGame(row pgx.Row) (*Game, error) {
 // Running returns the user's running game in a bot; ErrNoGame when there is none.
 func (s *Store) Running(ctx context.Context, db pgx.Tx, service int, user int64) (*Game, error) {
 	g, err := scanGame(db.QueryRow(ctx, `SELECT `+gameColumns+`
-		FROM game g JOIN script s ON s.id = g.script_id WHERE g.service_id = $1 AND g.user_id = $2`, service, user))
+		FROM `+gameTables+` WHERE g.service_id = $1 AND g.user_id = $2`, service, user))
 	if err != nil && !errors.Is(err, ErrNoGame) {
 		return nil, fmt.Errorf("running game of user %d: %w", user, err)
 	}
@@ -193,7 +201,7 @@ func (s *Store) Running(ctx context.Context, db pgx.Tx, service int, user int64)
 // ErrNoGame when there is none, or when game is not 0 and the running game is another.
 func (s *Store) LockRunning(ctx context.Context, db pgx.Tx, service int, user, game int64) (*Game, error) {
 	g, err := scanGame(db.QueryRow(ctx, `SELECT `+gameColumns+`
-		FROM game g JOIN script s ON s.id = g.script_id WHERE g.service_id = $1 AND g.user_id = $2
+		FROM `+gameTables+` WHERE g.service_id = $1 AND g.user_id = $2
 		FOR UPDATE OF g`, service, user))
 	switch {
 	case errors.Is(err, ErrNoGame):
