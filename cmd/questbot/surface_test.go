@@ -114,17 +114,17 @@ func (s *surface) walk() {
 	if t.Failed() {
 		return
 	}
-	ann, bob := s.login(surfAnn), s.login(surfBob)
+	ann, bob := s.login(t, surfAnn), s.login(t, surfBob)
 	t.Run("inline", func(t *testing.T) { s.inline(t) })
 	t.Run("group", func(t *testing.T) { s.group(t) })
-	game := s.game(ann, bob)
+	game := s.game(t, ann, bob)
 	t.Run("miniapp", func(t *testing.T) { s.miniApp(t, game) })
 	var tournament int64
 	t.Run("tournament", func(t *testing.T) { tournament = s.tournament(t, ann, bob) })
 	if tournament == 0 {
 		t.Fatal("the walk has no tournament for the routes")
 	}
-	t.Run("routes", func(t *testing.T) { s.routes(t, s.login(surfBob), game, tournament) })
+	t.Run("routes", func(t *testing.T) { s.routes(t, s.login(t, surfBob), game, tournament) })
 	s.noFailures()
 }
 
@@ -252,8 +252,7 @@ func (s *surface) loginLink(t *testing.T, user int64) string {
 
 // login logs user in as a browser does: /web's link, its page, and the page's POST (a server
 // whose link logs in at once answers the GET with the cookie).
-func (s *surface) login(user int64) *webUser {
-	t := s.t
+func (s *surface) login(t *testing.T, user int64) *webUser {
 	t.Helper()
 	link := s.loginLink(t, user)
 	resp, err := noRedirect.Get(link)
@@ -514,8 +513,7 @@ func (s *surface) group(t *testing.T) {
 }
 
 // game makes a game of Ann and Bob through the API, open to spectators, and returns it.
-func (s *surface) game(ann, bob *webUser) int64 {
-	t := s.t
+func (s *surface) game(t *testing.T, ann, bob *webUser) int64 {
 	var created struct {
 		ID int64 `json:"id"`
 	}
@@ -819,7 +817,7 @@ func (s *surface) routes(t *testing.T, u *webUser, game, tournament int64) {
 			continue
 		}
 		if strings.Contains(path, "/logout") {
-			u = s.login(surfBob)
+			u = s.login(t, surfBob)
 		}
 		code, data, ct := s.request(t, u, method, path, body(method))
 		switch {
