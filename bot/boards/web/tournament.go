@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -294,13 +293,7 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 // @username (both shown to anyone by Telegram), else "#" and their number in the tournament;
 // never their Telegram id.
 func publicName(p *botpg.Profile, number int) string {
-	switch {
-	case p != nil && strings.TrimSpace(p.FirstName) != "":
-		return p.FirstName
-	case p != nil && p.Username != "":
-		return "@" + p.Username
-	}
-	return fmt.Sprintf("#%d", number)
+	return boards.PlayerName(p, int64(number))
 }
 
 // tournamentEntry is POST /api/v1/tournaments/{id}/join (join set) and /leave: the caller's
