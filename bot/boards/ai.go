@@ -8,10 +8,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/board"
@@ -73,10 +74,21 @@ func (b *Boards) wakeAI() {
 	}
 }
 
-// WatchAI wakes the AI whenever any process commits a bot's turn, until ctx is done; pool gives
-// the connection that listens (it needs session semantics, see botpg.Watch).
+// AIListenerName is the application_name of the connection on which WatchAI listens.
+const AIListenerName = "questbot board AI"
+
+// WatchAI wakes the AI whenever any process commits a bot's turn, and once each time it starts
+// listening (for what was announced while nobody listened), until ctx is done; pool gives the
+// settings of the connection that listens (a Listener).
 func (b *Boards) WatchAI(ctx context.Context, pool *pgxpool.Pool) {
-	botpg.Watch(ctx, pool, AIChannel, b.log, b.wakeAI)
+	l := &Listener{Pool: pool, Name: AIListenerName, Channels: []string{AIChannel}, Log: b.log,
+		Listening: func(context.Context, *pgx.Conn) error {
+			b.wakeAI()
+			return nil
+		},
+		Notified: func(*pgconn.Notification) { b.wakeAI() },
+	}
+	l.Run(ctx)
 }
 
 // botTurn announces, in tx, that it is the bot's turn on bd when it is: the AI is woken when tx

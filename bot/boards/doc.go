@@ -54,6 +54,14 @@
 // of changes records a finished board's result and pairs what follows at once; the Tournaments
 // job starts them at their time and is the fallback of the rest.
 //
+// # Listening
+//
+// Every LISTEN of the service and its views (the AI's wake-ups here, the web's board and
+// tournament events) runs in one loop, Listener (listen.go): a connection of its own named by
+// its application_name, with TCP keep-alive, connected again after a loss with a pause that
+// doubles from 50 ms to 5 s, and a call on each new LISTEN for what was announced while nobody
+// listened.
+//
 // # Metrics
 //
 // Games started and finished per game, moves by game and by whom (their rate is the moves per

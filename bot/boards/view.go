@@ -3,8 +3,8 @@ package boards
 import (
 	"context"
 	"errors"
-	"fmt"
 	"html"
+	"strconv"
 	"strings"
 	"time"
 
@@ -197,15 +197,24 @@ func (sc *Scene) Name(c *texts.Catalog, seat int) string {
 		return html.EscapeString(c.BotName(sc.Board.Variant, s.Bot))
 	}
 	if p := sc.Players[seat]; p != nil {
-		switch {
-		case strings.TrimSpace(p.FirstName) != "":
-			return html.EscapeString(p.FirstName)
-		case p.Username != "":
-			return "@" + html.EscapeString(p.Username)
-		}
-		return fmt.Sprintf("#%d", p.ID)
+		return html.EscapeString(PlayerName(p, p.ID))
 	}
 	return "…"
+}
+
+// PlayerName is the one name every view gives a player: their first name, else their
+// @username (Telegram shows both to anyone), else "#" and number, which the caller chooses (the
+// user's id where only the user sees it, their number in a tournament's public standings). It
+// is plain text, the same in every language: each view escapes it for its markup. A nil
+// profile (a player the bot has not met) is named by the number alone.
+func PlayerName(p *botpg.Profile, number int64) string {
+	switch {
+	case p != nil && strings.TrimSpace(p.FirstName) != "":
+		return p.FirstName
+	case p != nil && p.Username != "":
+		return "@" + p.Username
+	}
+	return "#" + strconv.FormatInt(number, 10)
 }
 
 // EndReason words, in HTML, why a finished game ended: the rule of the final position, a

@@ -62,6 +62,9 @@ func Language(code string) string {
 // For returns the catalogue of the language a language code picks (see Language).
 func For(code string) *Catalog { return catalogs[Language(code)] }
 
+// Languages lists the languages the bot speaks, English (the fallback) first.
+func Languages() []string { return append([]string(nil), languages...) }
+
 // List joins names as a sentence does: "A", "A and B", "A, B and C" ("…" for none).
 func (c *Catalog) List(names []string) string {
 	switch len(names) {

@@ -16,6 +16,12 @@ type Web struct {
 	BadLogin string
 	// RateLimited answers a caller over the rate limit.
 	RateLimited string
+	// Page is the words of the web pages' scripts (the lobby, a game, the leaderboards), by the
+	// key a script names them with ("lobby.title", "err.stale"...). The server puts both
+	// languages in every page it serves and a script picks the viewer's, so that the pages
+	// speak with the bot's catalogue and keep no copy of their own. Plain text; a "{name}" in
+	// a text is replaced by the script.
+	Page map[string]string
 }
 
 var webEN = Web{
@@ -25,6 +31,7 @@ var webEN = Web{
 	LogIn:        "Log in with a link from /web in the bot.",
 	BadLogin:     "The session or token is not valid; log in with a link from /web in the bot.",
 	RateLimited:  "Too many requests; slow down.",
+	Page:         pageEN,
 }
 
 var webRU = Web{
@@ -34,4 +41,5 @@ var webRU = Web{
 	LogIn:        "Войдите по ссылке, которую присылает бот на команду /web.",
 	BadLogin:     "Сессия или токен недействительны; войдите по ссылке, которую присылает бот на команду /web.",
 	RateLimited:  "Слишком много запросов; помедленнее.",
+	Page:         pageRU,
 }

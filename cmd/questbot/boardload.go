@@ -110,7 +110,7 @@ func boardloadWith(ctx context.Context, o boardloadOptions, args []string, geten
 		return usageError(stderr, "boardload", "unexpected argument %q", operands[0])
 	}
 	if o.pairs < 0 || o.bots < 0 || o.hog < 0 || o.pairs+o.bots == 0 {
-		fmt.Fprintln(stderr, "questbot boardload: -pairs, -bots and -hog must not be negative, and -pairs or -bots positive")
+		fmt.Fprintln(stderr, "questbot boardload: -pairs, -bots and -hog must not be negative, and one of them positive (-pairs or -bots: -hog plays beside them)")
 		return 2
 	}
 	if !(o.rate > 0) || math.IsInf(o.rate, 0) || o.duration <= 0 || o.commands <= 0 || o.settle <= 0 {

@@ -53,7 +53,7 @@ func TestReloadAndRefuse(t *testing.T) {
 	}
 	s := scriptpg.New()
 	s.CheckEvery = 0
-	s.Builtins = []string{"quest.catalogue"} // the quest player's, which the seeded /quest calls
+	s.Builtins = []string{"quest.catalogue", "quest.offer"} // the quest player's, which the seeded /quest calls
 	first, err := s.Tree(ctx, pool, svc)
 	if err != nil {
 		t.Fatal(err)

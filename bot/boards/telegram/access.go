@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/scripts"
 )
@@ -132,7 +133,7 @@ func token(ctx context.Context, tx bot.Tx, u *bot.Update, args string, now time.
 	if err != nil {
 		return nil, fmt.Errorf("/token: %w", err)
 	}
-	who := fmt.Sprintf("«%s» (%d)", p.FirstName, user)
+	who := fmt.Sprintf("«%s» (%d)", boards.PlayerName(p, user), user)
 	id, tok, err := creds.IssueToken(ctx, tx.DB(), u.Service, user, u.User.ID, name, now)
 	if err != nil {
 		return nil, fmt.Errorf("/token: %w", err)

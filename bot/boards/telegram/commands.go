@@ -212,7 +212,7 @@ func (v *View) mine(ctx context.Context, tx bot.Tx, u *bot.Update, _ map[string]
 				return nil, err
 			}
 			if p != nil {
-				opponent = p.FirstName
+				opponent = boards.PlayerName(p, p.ID)
 			}
 		}
 		label := fmt.Sprintf(t.MineEntry, c.Game(bi.Variant), opponent, state)

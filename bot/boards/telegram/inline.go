@@ -14,6 +14,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
@@ -168,13 +169,7 @@ func gameAndClock(c *texts.Catalog, variant, control string) string {
 
 // displayName is the name of an update's sender as a challenge shows it (plain).
 func displayName(u *bot.Update) string {
-	switch {
-	case strings.TrimSpace(u.User.FirstName) != "":
-		return u.User.FirstName
-	case u.User.Username != "":
-		return "@" + u.User.Username
-	}
-	return "#" + strconv.FormatInt(u.User.ID, 10)
+	return boards.PlayerName(&botpg.Profile{ID: u.User.ID, FirstName: u.User.FirstName, Username: u.User.Username}, u.User.ID)
 }
 
 // maxInlineMessageID bounds the inline_message_id of a message a game is recorded against:
@@ -639,13 +634,7 @@ func (v *View) userName(ctx context.Context, tx bot.Tx, user int64) string {
 	if err != nil || p == nil {
 		return "…"
 	}
-	switch {
-	case strings.TrimSpace(p.FirstName) != "":
-		return html.EscapeString(p.FirstName)
-	case p.Username != "":
-		return "@" + html.EscapeString(p.Username)
-	}
-	return "#" + strconv.FormatInt(p.ID, 10)
+	return html.EscapeString(boards.PlayerName(p, p.ID))
 }
 
 // sharedLook is how a shared board's message is to show: a note of what happened, the move being

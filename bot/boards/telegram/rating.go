@@ -147,14 +147,7 @@ func topText(c *texts.Catalog, r *boards.Ranking) string {
 // playerName is a ranked player's name, HTML-escaped: the first name, else @username, else
 // their number.
 func playerName(rk boards.Ranked) string {
-	p := rk.Profile
-	switch {
-	case p != nil && strings.TrimSpace(p.FirstName) != "":
-		return html.EscapeString(p.FirstName)
-	case p != nil && p.Username != "":
-		return "@" + html.EscapeString(p.Username)
-	}
-	return fmt.Sprintf("#%d", rk.User)
+	return html.EscapeString(boards.PlayerName(rk.Profile, rk.User))
 }
 
 // findGames finds the games a user names: by its id ("chess") or its name in any language

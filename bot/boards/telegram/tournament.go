@@ -479,10 +479,7 @@ func (v *Tournaments) standings(ctx context.Context, tx bot.Tx, c *texts.Catalog
 		if err != nil {
 			return "", err
 		}
-		name := fmt.Sprintf("#%d", row.User)
-		if p != nil && strings.TrimSpace(p.FirstName) != "" {
-			name = p.FirstName
-		}
+		name := boards.PlayerName(p, row.User)
 		var line string
 		if tt.System == tournament.Arena {
 			fire := ""

@@ -113,7 +113,7 @@ func settle(ctx context.Context, tx bot.Tx, f bot.SecretFailure, log *slog.Logge
 		}
 		name := ""
 		if p, err := users.Profile(ctx, tx.DB(), user); err == nil {
-			name = p.FirstName
+			name = boards.PlayerName(p, p.ID)
 		} else if !errors.Is(err, botpg.ErrNoUser) {
 			return err
 		}

@@ -357,10 +357,7 @@ func (s *Server) me(w http.ResponseWriter, r *http.Request, c *caller) error {
 	if err != nil {
 		return err
 	}
-	name := p.FirstName
-	if name == "" && p.Username != "" {
-		name = "@" + p.Username
-	}
+	name := boards.PlayerName(p, p.ID)
 	csrf := ""
 	if c.secret != "" {
 		csrf = csrfToken(c.secret)

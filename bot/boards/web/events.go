@@ -31,7 +31,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -40,9 +39,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
@@ -60,13 +61,6 @@ const (
 	PingInterval = 25 * time.Second
 	// RetryMillis is how long a browser waits before reconnecting a broken stream.
 	RetryMillis = 2000
-)
-
-// Pauses between attempts to reconnect the hub's connection: doubling from the first to the
-// last.
-const (
-	firstBackoff = 50 * time.Millisecond
-	lastBackoff  = 5 * time.Second
 )
 
 // Metrics are the live updates' Prometheus metrics.
@@ -218,95 +212,43 @@ func (h *Hub) Subscribe(board int64) (<-chan BoardChanged, func()) {
 	}
 }
 
-// Run LISTENs until ctx ends, reconnecting after a loss of the connection with a pause that
-// doubles from 50 ms to 5 s (back to 50 ms once a connection has worked). It returns nil when ctx
-// ends.
+// Run LISTENs until ctx ends, with the board service's one LISTEN loop (boards.Listener: its
+// own connection named ListenerName, TCP keep-alive, a reconnection after a loss with a pause
+// that doubles from 50 ms to 5 s, the loss logged once). It returns nil when ctx ends.
 func (h *Hub) Run(ctx context.Context) error {
-	backoff := firstBackoff
-	// lost is whether the loss was logged and no connection has worked since: the attempts
-	// that fail after it are logged at debug level only, so an outage of the database is one
-	// line, not one every few seconds.
-	lost := false
-	for {
-		listened, err := h.listen(ctx)
-		h.listening.Store(false)
-		h.metrics.Listening.Set(0)
-		if ctx.Err() != nil {
-			return nil
-		}
-		if listened {
-			backoff = firstBackoff
-			h.metrics.Reconnects.Inc()
-			lost = false
-		}
-		if lost {
-			h.log.Debug("Board events: reconnecting failed; trying again", slog.Any("error", err), slog.Duration("pause", backoff))
-		} else {
-			h.log.Warn("Board events: the connection was lost; reconnecting", slog.Any("error", err), slog.Duration("pause", backoff))
-			lost = true
-		}
-		t := time.NewTimer(backoff)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil
-		case <-t.C:
-		}
-		backoff = min(2*backoff, lastBackoff)
+	l := &boards.Listener{Pool: h.pool, Name: ListenerName, Channels: []string{Channel, RevokedChannel}, Log: h.log,
+		Listening: h.listening0,
+		Notified: func(n *pgconn.Notification) {
+			switch n.Channel {
+			case Channel:
+				h.notified(n.Payload)
+			case RevokedChannel:
+				h.revoked(n.Payload)
+			}
+		},
+		Lost: func(listened bool) {
+			h.listening.Store(false)
+			h.metrics.Listening.Set(0)
+			if listened && ctx.Err() == nil {
+				h.metrics.Reconnects.Inc()
+			}
+		},
 	}
+	l.Run(ctx)
+	return nil
 }
 
-// listen connects, LISTENs, hands the current revisions of the watched boards out and then the
-// notifications, until the connection fails or ctx ends. listened says whether LISTEN
-// succeeded.
-func (h *Hub) listen(ctx context.Context) (listened bool, err error) {
-	cfg := h.pool.Config().ConnConfig.Copy()
-	if cfg.RuntimeParams == nil {
-		cfg.RuntimeParams = map[string]string{}
-	}
-	cfg.RuntimeParams["application_name"] = ListenerName
-	// The connection is idle most of the time: probe a TCP peer often enough that a vanished
-	// server is noticed in about half a minute rather than the system's hours.
-	dialer := &net.Dialer{Timeout: 10 * time.Second,
-		KeepAliveConfig: net.KeepAliveConfig{Enable: true, Idle: 15 * time.Second, Interval: 5 * time.Second, Count: 3}}
-	cfg.DialFunc = dialer.DialContext
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return false, fmt.Errorf("board events: connect: %w", err)
-	}
-	defer func() {
-		closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		conn.Close(closeCtx)
-	}()
-	for _, ch := range []string{Channel, RevokedChannel} {
-		if _, err := conn.Exec(ctx, "LISTEN "+ch); err != nil {
-			return false, fmt.Errorf("board events: listen: %w", err)
-		}
-	}
+// listening0 is what the hub does on each new LISTEN: it tells it is listening, then hands the
+// current revisions of the watched boards out and rechecks the revocations, for what changed
+// while it did not listen.
+func (h *Hub) listening0(ctx context.Context, conn *pgx.Conn) error {
 	h.listening.Store(true)
 	h.metrics.Listening.Set(1)
-	if h.connects.Add(1) > 1 {
-		h.log.Info("Board events: listening again")
-	}
+	h.connects.Add(1)
 	if err := h.refetch(ctx, conn); err != nil {
-		return true, err
+		return err
 	}
-	if err := h.recheck(ctx, conn); err != nil {
-		return true, err
-	}
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			return true, fmt.Errorf("board events: wait: %w", err)
-		}
-		switch n.Channel {
-		case Channel:
-			h.notified(n.Payload)
-		case RevokedChannel:
-			h.revoked(n.Payload)
-		}
-	}
+	return h.recheck(ctx, conn)
 }
 
 // refetch hands every subscriber the current revision of its board, read after LISTEN: changes

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/botpg"
 )
 
@@ -117,10 +118,7 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	http.SetCookie(w, s.cookie(secret, int(SessionIdle/time.Second)))
-	name := p.FirstName
-	if name == "" && p.Username != "" {
-		name = "@" + p.Username
-	}
+	name := boards.PlayerName(p, p.ID)
 	writeJSON(w, http.StatusOK, map[string]any{
 		"user": map[string]any{"id": p.ID, "name": name, "lang": p.Lang}, "csrf": csrfToken(secret)})
 }

@@ -5,14 +5,18 @@ import (
 	"crypto/sha256"
 	"embed"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/questbot/questbot/bot/texts"
 )
 
 // The pages are plain files embedded in the binary: three HTML pages (the lobby, a game and the leaderboards), one
@@ -24,6 +28,12 @@ import (
 // SHA-256 (/static/play.js?v=1a2b...), rewritten when the pages are loaded, so a browser may keep
 // a static file for a year and a new binary is picked up at once; the pages themselves are
 // revalidated on every load (no-cache) against their ETag.
+//
+// Words: the scripts take every word they show from the bot's catalogue (texts.Web.Page). The
+// server makes one more static file of it, /static/words.js (the words of every language, as
+// QB_WORDS), which each page loads before its other scripts, and common.js picks the viewer's
+// language. So a page stays the same file for every user, words.js is cached and versioned as
+// any static file, and the scripts keep no copy of the words.
 //
 // Security: the pages run only their own scripts and styles and talk only to their own origin
 // (the Content-Security-Policy below, which also forbids other sites to frame them: only a page
@@ -98,6 +108,9 @@ func readPages(fsys fs.FS) (*pageSet, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pages: read the embedded files: %w", err)
 	}
+	if set.static[wordsFile], err = wordsScript(); err != nil {
+		return nil, err
+	}
 	for name, dst := range map[string]**pageFile{"games.html": &set.lobby, "play.html": &set.game, "top.html": &set.top} {
 		body, ok := pages[name]
 		if !ok {
@@ -110,6 +123,24 @@ func readPages(fsys fs.FS) (*pageSet, error) {
 		*dst = newPageFile(body, pageTypes[".html"])
 	}
 	return set, nil
+}
+
+// wordsFile is the static file of the pages' words, made from the catalogue.
+const wordsFile = "words.js"
+
+// wordsScript is the script of the pages' words: QB_WORDS, their texts by language and key.
+// encoding/json escapes <, > and &, so no text can end the script.
+func wordsScript() (*pageFile, error) {
+	words := map[string]map[string]string{}
+	for _, lang := range texts.Languages() {
+		words[lang] = texts.For(lang).Web.Page
+	}
+	js, err := json.Marshal(words)
+	if err != nil {
+		return nil, fmt.Errorf("pages: the words: %w", err)
+	}
+	body := slices.Concat([]byte("\"use strict\";\n// The words of the pages, made by the server from the bot's catalogue.\nconst QB_WORDS = "), js, []byte(";\n"))
+	return newPageFile(body, pageTypes[".js"]), nil
 }
 
 // newPageFile hashes body.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html"
 	"regexp"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -318,12 +317,8 @@ func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat, variant string) s
 		return c.BotName(variant, s.Bot)
 	case p == nil:
 		return ""
-	case strings.TrimSpace(p.FirstName) != "":
-		return p.FirstName
-	case p.Username != "":
-		return "@" + p.Username
 	}
-	return fmt.Sprintf("#%d", p.ID)
+	return boards.PlayerName(p, p.ID)
 }
 
 // opponentName names the opponent of a user's board of the game variant in a list, in plain

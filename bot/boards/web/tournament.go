@@ -4,17 +4,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
@@ -294,13 +293,7 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 // @username (both shown to anyone by Telegram), else "#" and their number in the tournament;
 // never their Telegram id.
 func publicName(p *botpg.Profile, number int) string {
-	switch {
-	case p != nil && strings.TrimSpace(p.FirstName) != "":
-		return p.FirstName
-	case p != nil && p.Username != "":
-		return "@" + p.Username
-	}
-	return fmt.Sprintf("#%d", number)
+	return boards.PlayerName(p, int64(number))
 }
 
 // tournamentEntry is POST /api/v1/tournaments/{id}/join (join set) and /leave: the caller's
@@ -474,56 +467,28 @@ func (h *TournamentHub) publish(id int64) {
 	}
 }
 
-// Run LISTENs until ctx ends, reconnecting after a loss with a pause that doubles from 50 ms to
-// 5 s. It returns nil when ctx ends.
-func (h *TournamentHub) Run(ctx context.Context) error {
-	backoff := firstBackoff
-	for {
-		listened, err := h.listen(ctx)
-		if ctx.Err() != nil {
-			return nil
-		}
-		if listened {
-			backoff = firstBackoff
-		}
-		h.log.Warn("Tournament events: the connection was lost; reconnecting", slog.Any("error", err), slog.Duration("pause", backoff))
-		t := time.NewTimer(backoff)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return nil
-		case <-t.C:
-		}
-		backoff = min(2*backoff, lastBackoff)
-	}
-}
+// TournamentListenerName is the application_name of the tournament hub's connection.
+const TournamentListenerName = "questbot tournament events"
 
-// listen connects, LISTENs, asks every subscriber to fetch again, then hands the
-// notifications out until the connection fails or ctx ends.
-func (h *TournamentHub) listen(ctx context.Context) (bool, error) {
-	conn, err := pgx.ConnectConfig(ctx, h.pool.Config().ConnConfig.Copy())
-	if err != nil {
-		return false, fmt.Errorf("tournament events: connect: %w", err)
+// Run LISTENs until ctx ends, with the board service's one LISTEN loop (boards.Listener: its
+// own connection named TournamentListenerName, TCP keep-alive, a reconnection after a loss
+// with a pause that doubles from 50 ms to 5 s); on each new LISTEN every subscriber is told to
+// fetch again. It returns nil when ctx ends.
+func (h *TournamentHub) Run(ctx context.Context) error {
+	l := &boards.Listener{Pool: h.pool, Name: TournamentListenerName, Channels: []string{TournamentChannel}, Log: h.log,
+		Listening: func(context.Context, *pgx.Conn) error {
+			h.publish(0)
+			return nil
+		},
+		Notified: func(n *pgconn.Notification) {
+			id, err := strconv.ParseInt(n.Payload, 10, 64)
+			if err != nil {
+				h.log.Warn("Tournament events: an unreadable notification", slog.String("payload", n.Payload))
+				return
+			}
+			h.publish(id)
+		},
 	}
-	defer func() {
-		closeCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		conn.Close(closeCtx)
-	}()
-	if _, err := conn.Exec(ctx, "LISTEN "+TournamentChannel); err != nil {
-		return false, fmt.Errorf("tournament events: listen: %w", err)
-	}
-	h.publish(0)
-	for {
-		n, err := conn.WaitForNotification(ctx)
-		if err != nil {
-			return true, err
-		}
-		id, err := strconv.ParseInt(n.Payload, 10, 64)
-		if err != nil {
-			h.log.Warn("Tournament events: an unreadable notification", slog.String("payload", n.Payload))
-			continue
-		}
-		h.publish(id)
-	}
+	l.Run(ctx)
+	return nil
 }

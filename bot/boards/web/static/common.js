@@ -1,81 +1,10 @@
 "use strict";
-// QB holds what both pages share: the texts in English and Russian, the calls to the JSON API
+// QB holds what the pages share: their words (from the server), the calls to the JSON API
 // (with the session cookie and the CSRF token) and the status line.
 const QB = (() => {
-  const texts = {
-    en: {
-      "nav.lobby": "← Games",
-      "live.on": "live", "live.off": "offline",
-      "lobby.title": "Games", "lobby.logout": "Log out", "lobby.logoutAll": "Log out everywhere",
-      "lobby.mine": "My games", "lobby.waiting": "Waiting for an opponent", "lobby.new": "New game",
-      "lobby.noGames": "No games yet.", "lobby.noWaiting": "Nobody is waiting.",
-      "lobby.variant": "Game", "lobby.control": "Time control", "lobby.opponent": "Opponent",
-      "lobby.person": "a person", "lobby.bot": "the bot", "lobby.start": "Start",
-      "lobby.yourTurn": "your turn", "lobby.vs": "against {name}", "lobby.nobody": "no opponent yet",
-      "lobby.loggedOut": "Logged out.", "lobby.creating": "Starting the game…",
-      "status.waiting": "waiting for an opponent", "status.active": "in play",
-      "status.finished": "finished", "status.aborted": "aborted",
-      "turn.you": "Your move.", "turn.other": "{name} to move.", "turn.waiting": "Waiting for an opponent.",
-      "turn.side": "{name} to move.",
-      "you": "you", "bot": "bot", "nobody": "—",
-      "news.move": "New move: {moves}",
-      "offer.mine": "You offered a draw.", "offer.theirs": "{name} offers a draw.",
-      "act.join": "Join", "act.undo": "Undo", "act.drawOffer": "Offer a draw",
-      "act.drawAccept": "Accept the draw", "act.drawDecline": "Decline the draw", "act.resign": "Resign",
-      "act.spectators": "Allow spectators", "act.export": "Export the moves", "act.cancel": "Cancel",
-      "resign.confirm": "Resign this game?", "resign.yes": "Yes, resign", "resign.no": "No, play on",
-      "moves.title": "Moves", "choose": "Choose the move:",
-      "sending": "Sending…", "spectating": "You are watching this game.",
-      "err.login": "Not logged in: send /web to the bot for a login link.",
-      "err.stale": "The board has changed: here it is again.",
-      "err.illegal": "{message} Legal moves: {moves}.",
-      "err.rate": "Too many requests: wait a moment.",
-      "err.network": "The server cannot be reached.",
-      "err.notFound": "There is no such game.",
-      "err.forbidden": "This game is not open to you.",
-      "err.miniapp_invalid": "Telegram gave this page no login data: open the game from its button in Telegram.",
-      "err.miniapp_forged": "The login data is not signed by this bot: open the game from its button in Telegram.",
-      "err.miniapp_stale": "The login data is out of date: close this page and open it again from the button in Telegram.",
-      "err.miniapp_replayed": "This login was used already: close this page and open it again from the button in Telegram.",
-      "err.miniapp_unknown_user": "You have not talked to this bot yet: send it /start in Telegram, then open the game again.",
-    },
-    ru: {
-      "nav.lobby": "← Игры",
-      "live.on": "на связи", "live.off": "нет связи",
-      "lobby.title": "Игры", "lobby.logout": "Выйти", "lobby.logoutAll": "Выйти везде",
-      "lobby.mine": "Мои игры", "lobby.waiting": "Ждут соперника", "lobby.new": "Новая игра",
-      "lobby.noGames": "Игр пока нет.", "lobby.noWaiting": "Никто не ждёт.",
-      "lobby.variant": "Игра", "lobby.control": "Контроль времени", "lobby.opponent": "Соперник",
-      "lobby.person": "человек", "lobby.bot": "бот", "lobby.start": "Начать",
-      "lobby.yourTurn": "ваш ход", "lobby.vs": "против {name}", "lobby.nobody": "соперника пока нет",
-      "lobby.loggedOut": "Вы вышли.", "lobby.creating": "Начинаем игру…",
-      "status.waiting": "ждёт соперника", "status.active": "идёт",
-      "status.finished": "окончена", "status.aborted": "прервана",
-      "turn.you": "Ваш ход.", "turn.other": "Ходит {name}.", "turn.waiting": "Ждём соперника.",
-      "turn.side": "Ходит {name}.",
-      "you": "вы", "bot": "бот", "nobody": "—",
-      "news.move": "Новый ход: {moves}",
-      "offer.mine": "Вы предложили ничью.", "offer.theirs": "{name} предлагает ничью.",
-      "act.join": "Присоединиться", "act.undo": "Отменить ход", "act.drawOffer": "Предложить ничью",
-      "act.drawAccept": "Согласиться на ничью", "act.drawDecline": "Отклонить ничью", "act.resign": "Сдаться",
-      "act.spectators": "Пускать зрителей", "act.export": "Скачать запись партии", "act.cancel": "Отмена",
-      "resign.confirm": "Сдать эту партию?", "resign.yes": "Да, сдаюсь", "resign.no": "Нет, играю дальше",
-      "moves.title": "Ходы", "choose": "Выберите ход:",
-      "sending": "Отправляем…", "spectating": "Вы смотрите эту партию.",
-      "err.login": "Вы не вошли: отправьте боту /web, он пришлёт ссылку для входа.",
-      "err.stale": "Позиция изменилась: вот она.",
-      "err.illegal": "{message} Возможные ходы: {moves}.",
-      "err.rate": "Слишком много запросов: подождите немного.",
-      "err.network": "Сервер недоступен.",
-      "err.notFound": "Такой игры нет.",
-      "err.forbidden": "Эта игра вам не открыта.",
-      "err.miniapp_invalid": "Telegram не передал странице данные для входа: откройте игру кнопкой в Telegram.",
-      "err.miniapp_forged": "Данные для входа подписаны не этим ботом: откройте игру кнопкой в Telegram.",
-      "err.miniapp_stale": "Данные для входа устарели: закройте страницу и откройте её снова кнопкой в Telegram.",
-      "err.miniapp_replayed": "Этот вход уже использован: закройте страницу и откройте её снова кнопкой в Telegram.",
-      "err.miniapp_unknown_user": "Вы ещё не писали этому боту: отправьте ему /start в Telegram и откройте игру снова.",
-    },
-  };
+  // The words come from the bot's catalogue: the server makes /static/words.js of it, in every
+  // language, and the page loads it first (pages.go). Without it, the page shows the keys.
+  const texts = (typeof QB_WORDS === "object" && QB_WORDS) || {};
   let lang = "en";
   let csrf = "";
   let loggedIn = false;
@@ -119,7 +48,7 @@ const QB = (() => {
 
   // t returns the text of key in the page's language, with {name} replaced from vars.
   function t(key, vars) {
-    const s = (texts[lang] && texts[lang][key]) || texts.en[key] || key;
+    const s = (texts[lang] && texts[lang][key]) || (texts.en && texts.en[key]) || key;
     return s.replace(/\{(\w+)\}/g, (m, k) => (vars && k in vars ? String(vars[k]) : m));
   }
 
@@ -181,7 +110,7 @@ const QB = (() => {
         r = await api("POST", "/api/v1/miniapp/login", { init_data: miniApp.data });
         if (!r.ok && r.status === 401) {
           setLang((miniApp.user && miniApp.user.language_code) || navigator.language);
-          refusal = texts[lang]["err." + r.error.code] ? t("err." + r.error.code) : r.error.message;
+          refusal = texts[lang] && texts[lang]["err." + r.error.code] ? t("err." + r.error.code) : r.error.message;
           status(refusal, "error");
         }
       }
