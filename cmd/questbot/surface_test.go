@@ -613,11 +613,25 @@ type surfTournament struct {
 // a minute after the creation at the soonest, is moved to now in the database, so that the walk
 // does not wait for it. It returns the tournament.
 func (s *surface) tournament(t *testing.T, ann, bob *webUser) int64 {
-	m := s.answerTo(t, surfAnn, "/tournament new roundrobin chess 5+0 in 1")
-	match := regexp.MustCompile(`#(\d+)`).FindStringSubmatch(m.Text)
-	if match == nil || !strings.Contains(m.Text, "created") {
-		t.Fatalf("/tournament new: %q", m.Text)
+	// Other messages may come meanwhile (the boards of Ann's games): the answer is the one that
+	// says the tournament was created.
+	const create = "/tournament new roundrobin chess 5+0 in 1"
+	sent, err := s.b.SendText(surfAnn, create)
+	if err != nil {
+		t.Fatal(err)
 	}
+	createdRE := regexp.MustCompile(`Tournament #(\d+) created`)
+	var match []string
+	s.waitFor(t, "the answer to "+create, func() bool {
+		for _, m := range s.b.Messages(surfAnn) {
+			if m.FromBot && m.ID > sent {
+				if match = createdRE.FindStringSubmatch(m.Text); match != nil {
+					return true
+				}
+			}
+		}
+		return false
+	})
 	id, _ := strconv.ParseInt(match[1], 10, 64)
 	path := fmt.Sprintf("/api/v1/tournaments/%d", id)
 	ann.must(t, "POST", path+"/join", "{}", http.StatusOK, nil)
