@@ -593,7 +593,7 @@ func TestRealQuest(t *testing.T) {
 	e.User(7, "Ann", "en")
 	e.Send(t, 7, "/quest")
 	var screen tgemu.Message
-	wait.For(t, 10*time.Second, "a quest screen", func() bool {
+	wait.For(t, wait.Hang, "a quest screen", func() bool {
 		for _, m := range e.BotMessages(7) {
 			if len(m.Keyboard) > 0 && strings.HasPrefix(m.Keyboard[0][0].Data, "q:") {
 				screen = m

@@ -87,7 +87,7 @@ func ends(t *testing.T, what string, w *watched, since time.Time) {
 	select {
 	case <-w.ended:
 		t.Logf("%s: the stream ended %v after the change", what, time.Since(since).Round(time.Millisecond))
-	case <-time.After(5 * time.Second):
+	case <-time.After(wait.Hang):
 		t.Fatalf("%s: the stream is still open", what)
 	}
 }
