@@ -204,7 +204,7 @@ func TestBoardloadArguments(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-pairs", "0", "-bots", "0"}, "-pairs or -bots positive"},
+		{[]string{"-pairs", "0", "-bots", "0"}, "one of them positive"},
 		{[]string{"-pairs", "-1"}, "must not be negative"},
 		{[]string{"-rate", "0"}, "must be positive"},
 		{[]string{"-duration", "-1s"}, "must be positive"},
