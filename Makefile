@@ -8,18 +8,27 @@ GO      ?= go
 .PHONY: run build test check fuzz deep bench loadtest boardload questload clean chromium
 
 run: build
+	@echo "Starting bin/questbot serve (Ctrl-C stops it; its log follows)"
 	./bin/questbot serve
 
+# go build -v names each package as it compiles it: a first build compiles every dependency and
+# takes minutes, a later one only what changed (and names nothing when nothing did).
 build:
-	$(GO) build -ldflags "-X main.version=$(VERSION)" -o bin/ ./cmd/...
+	@echo "Compiling questbot into bin/ (the first build takes minutes; the packages follow as they compile)"
+	$(GO) build -v -ldflags "-X main.version=$(VERSION)" -o bin/ ./cmd/...
 
 # Short fuzzing runs ride along with the tests; `make fuzz` runs the same fuzzers longer.
 FUZZ_SHORT ?= 10s
 # A package's tests may take long on a busy machine (bot/boards took over 9 minutes under load):
 # their time limit is set here rather than left at go test's default of 10 minutes.
 TEST_TIMEOUT ?= 30m
+# The tests run through internal/tools/testsum, which prints what go test prints (a line per
+# package, the output of the tests that fail) and ends with a line per reason that tests were
+# skipped, with their count, and the counts of the tests passed, failed and skipped; it exits
+# with go test's status.
 test: chromium
-	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	$(GO) build -o bin/testsum ./internal/tools/testsum
+	./bin/testsum $(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) ./...
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./formula/
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./qmm/
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./qms/

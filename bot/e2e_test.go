@@ -69,7 +69,7 @@ func TestGreeting(t *testing.T) {
 	e.Send(t, 2, "/start")
 	e.Send(t, 3, "/start")
 	e.Send(t, 1, "hello?")
-	wait.For(t, 10*time.Second, "replies", func() bool {
+	wait.For(t, wait.Hang, "replies", func() bool {
 		return len(e.botTexts(1)) == 2 && len(e.botTexts(2)) == 1 && len(e.botTexts(3)) == 1
 	})
 	for _, c := range []struct {
@@ -132,7 +132,7 @@ func (e *env) numberedChats(t *testing.T, first int64, chats, each int) {
 		})
 	}
 	wg.Wait()
-	wait.For(t, 30*time.Second, "every reply", func() bool {
+	wait.For(t, wait.Hang, "every reply", func() bool {
 		for c := range int64(chats) {
 			if len(e.botTexts(first+c)) < each {
 				return false
@@ -196,7 +196,7 @@ func TestTransientErrors(t *testing.T) {
 	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", Code: 502, Times: 1})
 	e.Bot.InjectFault(tgemu.Fault{Method: "sendMessage", Delay: 300 * time.Millisecond})
 	e.Send(t, 1, "/start")
-	wait.For(t, 10*time.Second, "the reply", func() bool { return len(e.botTexts(1)) >= 1 })
+	wait.For(t, wait.Hang, "the reply", func() bool { return len(e.botTexts(1)) >= 1 })
 	e.WaitIdle(t) // nothing left to send: no copy can come after this
 	if got := e.botTexts(1); len(got) != 1 {
 		t.Errorf("%d replies, want 1", len(got))
@@ -230,12 +230,12 @@ func TestBlockedUser(t *testing.T) {
 	e.User(1, "Ann", "en")
 	e.User(2, "Bob", "en")
 	e.Send(t, 1, "/start")
-	wait.For(t, 5*time.Second, "the greeting", func() bool { return len(e.botTexts(1)) == 1 })
+	wait.For(t, wait.Hang, "the greeting", func() bool { return len(e.botTexts(1)) == 1 })
 	e.Bot.Block(1, true)
 	e.Send(t, 2, "/all")
-	wait.For(t, 5*time.Second, "the news to Bob", func() bool { return len(e.botTexts(2)) == 3 })
+	wait.For(t, wait.Hang, "the news to Bob", func() bool { return len(e.botTexts(2)) == 3 })
 	ctx := context.Background()
-	wait.For(t, 5*time.Second, "Ann marked blocked", func() bool {
+	wait.For(t, wait.Hang, "Ann marked blocked", func() bool {
 		var blocked bool
 		e.Pool.QueryRow(ctx, `SELECT blocked_at IS NOT NULL FROM users WHERE id = 1`).Scan(&blocked)
 		return blocked
@@ -243,7 +243,7 @@ func TestBlockedUser(t *testing.T) {
 	// Telegram's my_chat_member update may mark her blocked before her rows are tried: the
 	// first one tried is answered 403 and the others are dropped with it.
 	var failed, pending int
-	wait.For(t, 5*time.Second, "Ann's rows given up", func() bool {
+	wait.For(t, wait.Hang, "Ann's rows given up", func() bool {
 		e.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'failed'), count(*) FILTER (WHERE status = 'pending') FROM outbox WHERE chat_id = 1`).Scan(&failed, &pending)
 		return failed == 3 && pending == 0
 	})
@@ -255,7 +255,7 @@ func TestBlockedUser(t *testing.T) {
 	}
 	// Writing again unblocks.
 	e.Send(t, 1, "/start")
-	wait.For(t, 5*time.Second, "Ann's second greeting", func() bool { return len(e.botTexts(1)) == 2 })
+	wait.For(t, wait.Hang, "Ann's second greeting", func() bool { return len(e.botTexts(1)) == 2 })
 }
 
 // Ensure nothing is lost when the process stops after an update is stored but before it is
@@ -275,7 +275,7 @@ func TestCrashSafety(t *testing.T) {
 			return true
 		}}})
 		e.Send(t, 1, "/start")
-		wait.For(t, 5*time.Second, "the crash", crashed.Load)
+		wait.For(t, wait.Hang, "the crash", crashed.Load)
 		stop()
 		var stored int
 		e.Pool.QueryRow(ctx, `SELECT count(*) FROM inbox WHERE handled_at IS NULL`).Scan(&stored)
@@ -283,7 +283,7 @@ func TestCrashSafety(t *testing.T) {
 			t.Fatalf("%d unhandled updates stored, want 1", stored)
 		}
 		e.start(t, bot.Config{})
-		wait.For(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botTexts(1)) >= 1 })
+		wait.For(t, wait.Hang, "the greeting after the restart", func() bool { return len(e.botTexts(1)) >= 1 })
 		e.WaitIdle(t) // nothing left to send: no copy can come after this
 		if got := e.botTexts(1); len(got) != 1 {
 			t.Errorf("%d greetings, want 1", len(got))
@@ -307,7 +307,7 @@ func TestCrashSafety(t *testing.T) {
 			}
 			stop = e.start(t, bot.Config{Hooks: hooks})
 			e.Send(t, 1, "/start")
-			wait.For(t, 5*time.Second, "the crash", crashed.Load)
+			wait.For(t, wait.Hang, "the crash", crashed.Load)
 			stop()
 			var pending int
 			e.Pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE status = 'pending'`).Scan(&pending)
@@ -319,7 +319,7 @@ func TestCrashSafety(t *testing.T) {
 			if point == "AfterSend" {
 				want = 2 // sent, crashed before the row was removed: sent once more
 			}
-			wait.For(t, 5*time.Second, "the greeting after the restart", func() bool { return len(e.botTexts(1)) >= want })
+			wait.For(t, wait.Hang, "the greeting after the restart", func() bool { return len(e.botTexts(1)) >= want })
 			e.WaitIdle(t) // nothing left to send: no copy can come after this
 			if got := e.botTexts(1); len(got) != want {
 				t.Errorf("%d greetings, want %d", len(got), want)
@@ -345,14 +345,14 @@ func TestTokenRedacted(t *testing.T) {
 			"chat_id": "1", "text": "<b>oops", "parse_mode": "HTML"}})
 	}})
 	e.Send(t, 1, "/start")
-	wait.For(t, 5*time.Second, "the rejection", func() bool { return e.Bot.Count("400") == 1 })
-	wait.For(t, 5*time.Second, "the rejection logged", func() bool {
+	wait.For(t, wait.Hang, "the rejection", func() bool { return e.Bot.Count("400") == 1 })
+	wait.For(t, wait.Hang, "the rejection logged", func() bool {
 		return strings.Contains(e.Logs.String(), "Telegram rejected a request")
 	})
 	// The server goes away: every poll now fails with an error whose URL holds the token.
 	e.Srv.CloseClientConnections()
 	e.Srv.Close()
-	wait.For(t, 10*time.Second, "a failed poll logged", func() bool {
+	wait.For(t, wait.Hang, "a failed poll logged", func() bool {
 		return strings.Contains(e.Logs.String(), "getUpdates failed")
 	})
 	if !strings.Contains(e.Logs.String(), "<token>") {
@@ -386,9 +386,9 @@ func TestFilesAndMenu(t *testing.T) {
 	}})
 	e.User(1, "Ann", "en")
 	e.Send(t, 1, "one")
-	wait.For(t, 5*time.Second, "the first files", func() bool { return len(e.botTexts(1)) == 2 })
+	wait.For(t, wait.Hang, "the first files", func() bool { return len(e.botTexts(1)) == 2 })
 	e.Send(t, 1, "two")
-	wait.For(t, 5*time.Second, "the second files", func() bool { return len(e.botTexts(1)) == 4 })
+	wait.For(t, wait.Hang, "the second files", func() bool { return len(e.botTexts(1)) == 4 })
 	msgs := e.BotMessages(1)
 	if msgs[0].Photo == "" || msgs[0].Photo != msgs[2].Photo || msgs[1].Document == "" || msgs[1].Document != msgs[3].Document {
 		t.Errorf("files were uploaded again instead of reused: %+v", msgs)
@@ -399,7 +399,7 @@ func TestFilesAndMenu(t *testing.T) {
 	if _, err := e.Bot.Press(1, msgs[0].ID, "ok"); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 5*time.Second, "the button answered", func() bool { return e.Bot.UnansweredCallbacks() == 0 })
+	wait.For(t, wait.Hang, "the button answered", func() bool { return e.Bot.UnansweredCallbacks() == 0 })
 }
 
 // Ensure a handler can download a document the user uploaded.
@@ -419,7 +419,7 @@ func TestDownload(t *testing.T) {
 	if _, err := e.Bot.SendDocument(1, "quest.qmm", "application/octet-stream", []byte("QMM data")); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 5*time.Second, "the reply", func() bool { return len(e.botTexts(1)) == 1 })
+	wait.For(t, wait.Hang, "the reply", func() bool { return len(e.botTexts(1)) == 1 })
 	if got, want := e.botTexts(1)[0], `.qmm: 8 bytes, "QMM data"`; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -514,7 +514,7 @@ func TestTwoBots(t *testing.T) {
 	second.AddUser(tgbotapi.User{ID: 1, FirstName: "Anna", LanguageCode: "ru"})
 	e.Send(t, 1, "/start")
 	second.SendText(1, "/start")
-	wait.For(t, 5*time.Second, "both greetings", func() bool {
+	wait.For(t, wait.Hang, "both greetings", func() bool {
 		return len(e.botTexts(1)) == 1 && len(second.Messages(1)) == 2
 	})
 	if got := second.Messages(1)[1].Text; !strings.HasPrefix(got, "Привет, <b>Anna</b>") {
@@ -550,7 +550,7 @@ func TestTwoProcesses(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	wait.For(t, 20*time.Second, "every reply", func() bool {
+	wait.For(t, wait.Hang, "every reply", func() bool {
 		for c := range int64(chats) {
 			if len(e.botTexts(2000+c)) < each {
 				return false
@@ -591,7 +591,7 @@ func TestStopLetsSendsEnd(t *testing.T) {
 	}
 	e.Start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
 	e.Send(t, 1, "b")
-	wait.For(t, 10*time.Second, "the reply to b", func() bool { return len(e.botTexts(1)) >= 2 })
+	wait.For(t, wait.Hang, "the reply to b", func() bool { return len(e.botTexts(1)) >= 2 })
 	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b" {
 		t.Errorf("replies %s, want got a,got b", got)
 	}

@@ -268,7 +268,7 @@ func (e *fakeEnv) start(t *testing.T, cfg bot.Config) (*bot.Transport, int, func
 			cancel()
 			select {
 			case <-done:
-			case <-time.After(30 * time.Second):
+			case <-time.After(wait.Hang):
 				t.Error("the transport did not stop")
 			}
 		})

@@ -3,7 +3,6 @@ package bot_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
@@ -52,13 +51,13 @@ func TestInlineTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 5*time.Second, "the answer", func() bool { _, ok := e.Bot.InlineAnswer(qid); return ok })
+	wait.For(t, wait.Hang, "the answer", func() bool { _, ok := e.Bot.InlineAnswer(qid); return ok })
 	inlineID, _, err := e.Bot.ChooseInlineResult(qid, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
 	key := bot.InlineKey(inlineID)
-	wait.For(t, 5*time.Second, "both edits done", func() bool {
+	wait.For(t, wait.Hang, "both edits done", func() bool {
 		m, _ := e.Bot.InlineMessage(inlineID)
 		return m.Text == "v1" && e.QueryInt(t, `SELECT count(*) FROM outbox WHERE chat_id = $1`, key) == 0
 	})
@@ -71,7 +70,7 @@ func TestInlineTransport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 5*time.Second, "the press answered and the edit failed", func() bool {
+	wait.For(t, wait.Hang, "the press answered and the edit failed", func() bool {
 		_, answered := e.Bot.CallbackAnswer(cb)
 		return answered && e.QueryInt(t, `SELECT count(*) FROM outbox WHERE chat_id = $1 AND status = 'failed'`, key) == 1
 	})

@@ -49,7 +49,7 @@ func TestPollLeaseTakeover(t *testing.T) {
 		return bot.Config{Store: s, Handler: numbered, Limits: &bot.NoLimits, Clock: clock, PollLease: lease}
 	}
 	p1 := e.Start(t, cfg(first))
-	wait.For(t, 20*time.Second, "the first process to take the lease", first.held.Load)
+	wait.For(t, wait.Hang, "the first process to take the lease", first.held.Load)
 	e.Start(t, cfg(second))
 	const chats, each = 5, 10
 	for c := range int64(chats) {
@@ -77,7 +77,7 @@ func TestPollLeaseTakeover(t *testing.T) {
 		}
 	}
 	sendRange(0, each/2)
-	wait.For(t, 20*time.Second, "the replies to the first half", replies(each/2))
+	wait.For(t, wait.Hang, "the replies to the first half", replies(each/2))
 	if second.held.Load() {
 		t.Fatal("the second process took the lease while the first held it")
 	}
@@ -85,8 +85,8 @@ func TestPollLeaseTakeover(t *testing.T) {
 	p1.Stop()
 	sendRange(each/2, each)
 	clock.Advance(lease + time.Millisecond)
-	wait.For(t, 20*time.Second, "the second process to take the lease over", second.held.Load)
-	wait.For(t, 20*time.Second, "every reply", replies(each))
+	wait.For(t, wait.Hang, "the second process to take the lease over", second.held.Load)
+	wait.For(t, wait.Hang, "every reply", replies(each))
 	e.WaitIdle(t)
 	for c := range int64(chats) {
 		got := e.botTexts(3000 + c)
@@ -164,7 +164,7 @@ func TestRoles(t *testing.T) {
 	e.Start(t, bot.Config{Handler: numbered, Role: bot.RolePoller})
 	e.User(4000, "u", "en")
 	e.Send(t, 4000, "0")
-	wait.For(t, 20*time.Second, "the poller to store the update", func() bool {
+	wait.For(t, wait.Hang, "the poller to store the update", func() bool {
 		return e.QueryInt(t, `SELECT count(*) FROM inbox WHERE chat_id = 4000`) == 1
 	})
 	holder := func() string {

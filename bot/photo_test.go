@@ -64,7 +64,7 @@ func TestEditPhotoByRef(t *testing.T) {
 	photo := func(what string, ok func(m tgemu.Message) bool) tgemu.Message {
 		t.Helper()
 		var m tgemu.Message
-		wait.For(t, 5*time.Second, what, func() bool {
+		wait.For(t, wait.Hang, what, func() bool {
 			msgs := e.BotMessages(1)
 			if len(msgs) != 1 {
 				return false
@@ -97,7 +97,7 @@ func TestEditPhotoByRef(t *testing.T) {
 	// The same edit again (as after a restart between sending it and recording it): Telegram
 	// answers that nothing changed, and the edit counts as delivered, not as a failure.
 	e.Send(t, 1, "caption")
-	wait.For(t, 5*time.Second, "the repeated edit answered", func() bool { return e.Bot.Count("400") == 1 })
+	wait.For(t, wait.Hang, "the repeated edit answered", func() bool { return e.Bot.Count("400") == 1 })
 	e.WaitIdle(t)
 	if n := e.QueryInt(t, `SELECT count(*) FROM outbox`); n != 0 {
 		t.Errorf("%d rows left in the outbox after an edit that changed nothing, want none", n)
@@ -140,7 +140,7 @@ func TestPhotoRefusedByProxy(t *testing.T) {
 	e.Bot.InjectFault(tgemu.Fault{Method: "sendPhoto", ChatID: 1, Code: 413, Page: true, Times: 100})
 	e.Send(t, 1, "photo")
 	e.Send(t, 1, "ping")
-	wait.For(t, 5*time.Second, "the notice and the answer", func() bool {
+	wait.For(t, wait.Hang, "the notice and the answer", func() bool {
 		texts := e.botTexts(1)
 		return len(texts) == 2
 	})
@@ -200,13 +200,13 @@ func TestOnFailureKeepsRefs(t *testing.T) {
 	e.User(1, "Ann", "en")
 	e.Bot.InjectFault(tgemu.Fault{Method: "sendPhoto", ChatID: 1, Code: 400})
 	e.Send(t, 1, "old")
-	wait.For(t, 5*time.Second, "the old board", func() bool { return len(e.botTexts(1)) == 1 })
+	wait.For(t, wait.Hang, "the old board", func() bool { return len(e.botTexts(1)) == 1 })
 	e.Send(t, 1, "photo")
-	wait.For(t, 5*time.Second, "the text in place of the photo", func() bool {
+	wait.For(t, wait.Hang, "the text in place of the photo", func() bool {
 		return strings.Join(e.botTexts(1), "|") == "the new board, as text"
 	})
 	e.Send(t, 1, "edit")
-	wait.For(t, 5*time.Second, "the edit of the text by its ref", func() bool {
+	wait.For(t, wait.Hang, "the edit of the text by its ref", func() bool {
 		return strings.Join(e.botTexts(1), "|") == "the new board, edited"
 	})
 }

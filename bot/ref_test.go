@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
@@ -80,16 +79,16 @@ func TestMessageRefs(t *testing.T) {
 	stop := e.start(t, bot.Config{Handler: refs, Limits: &bot.NoLimits})
 
 	e.Send(t, 1, "prompt a")
-	wait.For(t, 5*time.Second, "the prompt", func() bool { return e.lastText(1) == "prompt a" })
+	wait.For(t, wait.Hang, "the prompt", func() bool { return e.lastText(1) == "prompt a" })
 	prompt := e.Bot.Messages(1)[1].ID
-	wait.For(t, 5*time.Second, "the prompt's record", func() bool {
+	wait.For(t, wait.Hang, "the prompt's record", func() bool {
 		return e.QueryInt(t, `SELECT count(*) FROM sent_ref WHERE ref = 'a'`) == 1
 	})
 	// A restart between the prompt and its deletion: the id is in the database.
 	stop()
 	e.start(t, bot.Config{Handler: refs, Limits: &bot.NoLimits})
 	e.Send(t, 1, "del a")
-	wait.For(t, 5*time.Second, "the deletion", func() bool { return e.lastText(1) == "done del a" })
+	wait.For(t, wait.Hang, "the deletion", func() bool { return e.lastText(1) == "done del a" })
 	if got := e.Bot.Deleted(1); !slices.Equal(got, []int{prompt}) {
 		t.Errorf("deleted %v, want the prompt %d", got, prompt)
 	}
@@ -100,7 +99,7 @@ func TestMessageRefs(t *testing.T) {
 	// A second deletion of the same ref, and one of a ref never used: dropped.
 	e.Send(t, 1, "del a")
 	e.Send(t, 1, "del ghost")
-	wait.For(t, 5*time.Second, "the answers", func() bool { return e.lastText(1) == "done del ghost" })
+	wait.For(t, wait.Hang, "the answers", func() bool { return e.lastText(1) == "done del ghost" })
 	if n := len(e.Bot.Deleted(1)); n != 1 {
 		t.Errorf("%d deletions, want still 1", n)
 	}
@@ -111,9 +110,9 @@ func TestMessageRefs(t *testing.T) {
 	// A split text: both parts go.
 	before := len(e.Bot.Messages(1))
 	e.Send(t, 1, "long b")
-	wait.For(t, 5*time.Second, "the long text", func() bool { return len(e.Bot.Messages(1)) == before+3 })
+	wait.For(t, wait.Hang, "the long text", func() bool { return len(e.Bot.Messages(1)) == before+3 })
 	e.Send(t, 1, "del b")
-	wait.For(t, 5*time.Second, "its deletion", func() bool { return e.lastText(1) == "done del b" })
+	wait.For(t, wait.Hang, "its deletion", func() bool { return e.lastText(1) == "done del b" })
 	if n := len(e.Bot.Deleted(1)); n != 3 {
 		t.Errorf("%d deletions, want 3: %v", n, e.Bot.Deleted(1))
 	}
@@ -124,7 +123,7 @@ func TestMessageRefs(t *testing.T) {
 	// An edit by ref.
 	e.Send(t, 1, "prompt c")
 	e.Send(t, 1, "edit c")
-	wait.For(t, 5*time.Second, "the edit", func() bool { return e.lastText(1) == "done edit c" })
+	wait.For(t, wait.Hang, "the edit", func() bool { return e.lastText(1) == "done edit c" })
 	var edited []tgemu.Message
 	for _, m := range e.Bot.Messages(1) {
 		if m.Edited {
@@ -136,7 +135,7 @@ func TestMessageRefs(t *testing.T) {
 	}
 
 	// The last row is removed just after Telegram has it.
-	wait.For(t, 5*time.Second, "an empty outbox (no failed rows)", func() bool {
+	wait.For(t, wait.Hang, "an empty outbox (no failed rows)", func() bool {
 		return e.QueryInt(t, `SELECT count(*) FROM outbox`) == 0
 	})
 
@@ -168,18 +167,18 @@ func TestMessageRefCrash(t *testing.T) {
 		return true
 	}}})
 	e.Send(t, 1, "both x")
-	wait.For(t, 5*time.Second, "the crash", crashed.Load)
+	wait.For(t, wait.Hang, "the crash", crashed.Load)
 	stop()
 	if n := e.QueryInt(t, `SELECT count(*) FROM outbox WHERE status = 'pending'`); n != 3 {
 		t.Fatalf("%d pending rows, want the prompt, its deletion and the answer", n)
 	}
 	e.start(t, bot.Config{Handler: refs, Limits: &bot.NoLimits})
-	wait.For(t, 5*time.Second, "the answer", func() bool { return e.lastText(1) == "done both x" })
+	wait.For(t, wait.Hang, "the answer", func() bool { return e.lastText(1) == "done both x" })
 	msgs := e.Bot.Messages(1)
 	if len(msgs) != 2 || msgs[0].FromBot || len(e.Bot.Deleted(1)) != 1 {
 		t.Errorf("messages %+v, deleted %v: want the user's, the answer, and the prompt deleted", msgs, e.Bot.Deleted(1))
 	}
-	wait.For(t, 5*time.Second, "empty outbox and sent_ref", func() bool {
+	wait.For(t, wait.Hang, "empty outbox and sent_ref", func() bool {
 		return e.QueryInt(t, `SELECT count(*) FROM outbox`)+e.QueryInt(t, `SELECT count(*) FROM sent_ref`) == 0
 	})
 }

@@ -62,7 +62,7 @@ func TestSchedulerRecovers(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
-	wait.ForShowing(t, 30*time.Second, "two runs of each job", func() bool {
+	wait.ForShowing(t, wait.Hang, "two runs of each job", func() bool {
 		return panics.Load() >= 2 && fails.Load() >= 2 && good.Load() >= 2
 	}, func() string {
 		return fmt.Sprintf("%d panics, %d failures, %d good runs", panics.Load(), fails.Load(), good.Load())
@@ -113,7 +113,7 @@ func TestSchedulerWake(t *testing.T) {
 		s.Run(ctx)
 	}()
 	// Run has started once a wake is taken; until then wakes do nothing.
-	wait.For(t, 10*time.Second, "a wake to run the job", func() bool {
+	wait.For(t, wait.Hang, "a wake to run the job", func() bool {
 		wake()
 		select {
 		case <-started:

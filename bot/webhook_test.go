@@ -97,7 +97,7 @@ func (e *env) startWebhook(t *testing.T, hs *hookServer, cfg bot.Config) *bottes
 	hs.serve(p.Transport.WebhookHandler())
 	want := hs.srv.URL + "/telegram/123456"
 	// A restarted process sets the webhook again.
-	wait.For(t, 10*time.Second, "the webhook set", func() bool {
+	wait.For(t, wait.Hang, "the webhook set", func() bool {
 		return e.Bot.Count("setWebhook") > sets && e.Bot.WebhookInfo().URL == want
 	})
 	return p
@@ -161,7 +161,7 @@ func TestWebhookSecret(t *testing.T) {
 		Hooks: bot.Hooks{BeforeHandle: func(*bot.Update) bool { return true }}})
 	e.User(1, "Ann", "en")
 	e.Send(t, 1, "first")
-	wait.For(t, 10*time.Second, "the update stored", func() bool {
+	wait.For(t, wait.Hang, "the update stored", func() bool {
 		return e.Bot.WebhookInfo().PendingUpdateCount == 0 && e.inboxRows(t) == 1
 	})
 	secret := hs.lastSecret()
@@ -218,7 +218,7 @@ func TestWebhookRestartAndBackToPolling(t *testing.T) {
 	e.User(1, "Ann", "en")
 	e.Send(t, 1, "a")
 	e.Send(t, 1, "b")
-	wait.For(t, 10*time.Second, "both updates delivered", func() bool {
+	wait.For(t, wait.Hang, "both updates delivered", func() bool {
 		return e.Bot.WebhookInfo().PendingUpdateCount == 0 && e.inboxRows(t) == 2
 	})
 	first.Stop()
@@ -228,7 +228,7 @@ func TestWebhookRestartAndBackToPolling(t *testing.T) {
 	}
 	second := e.startWebhook(t, hs, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
 	e.Send(t, 1, "c")
-	wait.For(t, 10*time.Second, "the replies", func() bool { return len(e.botTexts(1)) == 3 })
+	wait.For(t, wait.Hang, "the replies", func() bool { return len(e.botTexts(1)) == 3 })
 	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b,got c" {
 		t.Errorf("replies %s, want got a,got b,got c", got)
 	}
@@ -236,9 +236,9 @@ func TestWebhookRestartAndBackToPolling(t *testing.T) {
 	hs.serve(nil)
 
 	e.Start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
-	wait.For(t, 10*time.Second, "the webhook deleted", func() bool { return e.Bot.WebhookInfo().URL == "" })
+	wait.For(t, wait.Hang, "the webhook deleted", func() bool { return e.Bot.WebhookInfo().URL == "" })
 	e.Send(t, 1, "d")
-	wait.For(t, 10*time.Second, "the polled reply", func() bool { return len(e.botTexts(1)) == 4 })
+	wait.For(t, wait.Hang, "the polled reply", func() bool { return len(e.botTexts(1)) == 4 })
 	if got := e.botTexts(1)[3]; got != "got d" {
 		t.Errorf("reply %q, want got d", got)
 	}
@@ -257,11 +257,11 @@ func TestWebhookSecondDelivery(t *testing.T) {
 	// "a" is stored, handled and answered, and delivered again until its answer gets through.
 	before := hs.loseAnswers(true)
 	e.Send(t, 1, "a")
-	wait.For(t, 10*time.Second, "a second delivery of a", func() bool { return hs.deliveries() >= before+2 })
+	wait.For(t, wait.Hang, "a second delivery of a", func() bool { return hs.deliveries() >= before+2 })
 	hs.loseAnswers(false)
-	wait.For(t, 10*time.Second, "a acknowledged", func() bool { return e.Bot.WebhookInfo().PendingUpdateCount == 0 })
+	wait.For(t, wait.Hang, "a acknowledged", func() bool { return e.Bot.WebhookInfo().PendingUpdateCount == 0 })
 	e.Send(t, 1, "b")
-	wait.For(t, 10*time.Second, "the reply to b", func() bool { return len(e.botTexts(1)) >= 2 })
+	wait.For(t, wait.Hang, "the reply to b", func() bool { return len(e.botTexts(1)) >= 2 })
 	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b" {
 		t.Fatalf("replies %s, want got a,got b", got)
 	}
@@ -270,7 +270,7 @@ func TestWebhookSecondDelivery(t *testing.T) {
 	// process polls and gets it again.
 	before = hs.loseAnswers(true)
 	e.Send(t, 1, "c")
-	wait.For(t, 10*time.Second, "c stored and answered", func() bool {
+	wait.For(t, wait.Hang, "c stored and answered", func() bool {
 		return hs.deliveries() > before && len(e.botTexts(1)) == 3
 	})
 	first.Stop()
@@ -279,12 +279,12 @@ func TestWebhookSecondDelivery(t *testing.T) {
 		t.Fatalf("%d updates pending after the lost answer, want 1 (c)", n)
 	}
 	e.Start(t, bot.Config{Handler: numbered, Limits: &bot.NoLimits})
-	wait.For(t, 10*time.Second, "c polled again", func() bool {
+	wait.For(t, wait.Hang, "c polled again", func() bool {
 		info := e.Bot.WebhookInfo()
 		return info.URL == "" && info.PendingUpdateCount == 0
 	})
 	e.Send(t, 1, "d")
-	wait.For(t, 10*time.Second, "the reply to d", func() bool { return len(e.botTexts(1)) >= 4 })
+	wait.For(t, wait.Hang, "the reply to d", func() bool { return len(e.botTexts(1)) >= 4 })
 	if got := strings.Join(e.botTexts(1), ","); got != "got a,got b,got c,got d" {
 		t.Errorf("replies %s, want got a,got b,got c,got d", got)
 	}
@@ -367,7 +367,7 @@ func TestWebhookSeveralProcesses(t *testing.T) {
 	for i := range n {
 		e.Send(t, 1, fmt.Sprint(i))
 	}
-	wait.For(t, 10*time.Second, "every reply", func() bool { return len(e.botTexts(1)) >= n })
+	wait.For(t, wait.Hang, "every reply", func() bool { return len(e.botTexts(1)) >= n })
 	for i, m := range e.botTexts(1) {
 		if want := fmt.Sprint("got ", i); m != want {
 			t.Fatalf("reply %d: %q, want %q", i, m, want)
@@ -394,7 +394,7 @@ func TestWebhookSeveralProcesses(t *testing.T) {
 		e.Send(t, 1, fmt.Sprint(sent))
 		sent++
 		want := sent
-		wait.For(t, 20*time.Second, "the reply", func() bool { return len(e.botTexts(1)) >= want })
+		wait.For(t, wait.Hang, "the reply", func() bool { return len(e.botTexts(1)) >= want })
 	}
 	for i, m := range e.botTexts(1) {
 		if want := fmt.Sprint("got ", i); m != want {

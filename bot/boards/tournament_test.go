@@ -374,7 +374,7 @@ func TestTournamentTwoProcesses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	for round := 1; round <= 3; round++ {
 		var games []tournament.Pairing
-		wait.For(t, time.Minute, "the round to be paired", func() bool {
+		wait.For(t, wait.Hang, "the round to be paired", func() bool {
 			tab := e.table(tt.ID)
 			games = nil
 			for _, p := range pending(tab) {
@@ -388,7 +388,7 @@ func TestTournamentTwoProcesses(t *testing.T) {
 			e.finish(p, pick(rng))
 		}
 	}
-	wait.For(t, time.Minute, "the tournament to finish", func() bool { return e.table(tt.ID).Tournament.State == tournament.Finished })
+	wait.For(t, wait.Hang, "the tournament to finish", func() bool { return e.table(tt.ID).Tournament.State == tournament.Finished })
 	cancel()
 	wg.Wait()
 	close(errs)

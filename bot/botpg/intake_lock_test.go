@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/questbot/questbot/bot/testkit/wait"
 )
@@ -41,7 +40,7 @@ func TestSaveUpdatesBesideReferences(t *testing.T) {
 	// test, the other passes it.
 	var saveErr error
 	ended, blocked := false, false
-	wait.For(t, 20*time.Second, "the save to end or to wait for the reference's lock", func() bool {
+	wait.For(t, wait.Hang, "the save to end or to wait for the reference's lock", func() bool {
 		select {
 		case saveErr = <-done:
 			ended = true
@@ -83,7 +82,7 @@ func TestSaveUpdatesBesideReferences(t *testing.T) {
 		_, err := s.SaveUpdates(ctx, service, []json.RawMessage{text("2", "again", "")}, 3)
 		done <- err
 	}()
-	wait.For(t, 20*time.Second, "the second save to wait for the first", func() bool {
+	wait.For(t, wait.Hang, "the second save to wait for the first", func() bool {
 		err := pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
 			WHERE wait_event_type = 'Lock' AND $1 = ANY(pg_blocking_pids(pid)))`, pid).Scan(&blocked)
 		if err != nil {

@@ -105,7 +105,7 @@ func TestWatchInboxIgnoresOwnBatches(t *testing.T) {
 		defer mu.Unlock()
 		return len(wakes)
 	}
-	wait.For(t, 30*time.Second, "the watch to listen", func() bool { return count() == 1 })
+	wait.For(t, wait.Hang, "the watch to listen", func() bool { return count() == 1 })
 	for i := 1; i <= 3; i++ {
 		id := strconv.Itoa(i)
 		if _, err := own.SaveUpdates(ctx, service, []json.RawMessage{text(id, "own", "")}, int64(i+1)); err != nil {
@@ -115,7 +115,7 @@ func TestWatchInboxIgnoresOwnBatches(t *testing.T) {
 	if _, err := other.SaveUpdates(ctx, service, []json.RawMessage{text("9", "other", "")}, 10); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 30*time.Second, "the other store's wake-up", func() bool { return count() >= 2 })
+	wait.For(t, wait.Hang, "the other store's wake-up", func() bool { return count() >= 2 })
 	mu.Lock()
 	got := append([]bool(nil), wakes[1:]...)
 	mu.Unlock()

@@ -124,7 +124,7 @@ func (s *stack) last(user int64, after int, want string) (tgemu.Message, bool) {
 func (s *stack) await(t *testing.T, user int64, after int, want string) tgemu.Message {
 	t.Helper()
 	var m tgemu.Message
-	wait.ForShowing(t, 20*time.Second, fmt.Sprintf("user %d: a message with %q after %d", user, want, after),
+	wait.ForShowing(t, wait.Hang, fmt.Sprintf("user %d: a message with %q after %d", user, want, after),
 		func() (ok bool) { m, ok = s.last(user, after, want); return ok },
 		func() string { return "the chat:\n" + s.transcript(user) })
 	return m
@@ -166,7 +166,7 @@ func (s *stack) pressQuery(t *testing.T, user int64, label, want string) (int, s
 	t.Helper()
 	var msg int
 	var data string
-	wait.ForShowing(t, 20*time.Second, fmt.Sprintf("user %d: a button %q", user, label),
+	wait.ForShowing(t, wait.Hang, fmt.Sprintf("user %d: a button %q", user, label),
 		func() bool { msg, data = s.button(user, label); return msg != 0 },
 		func() string { return "the chat:\n" + s.transcript(user) })
 	query, err := s.Bot.Press(user, msg, data)
@@ -187,7 +187,7 @@ func (s *stack) answer(t *testing.T, user int64, label string) string {
 	// The answer to an earlier press may come after this one is made: answers go apart from
 	// the conversation.
 	_, query := s.pressQuery(t, user, label, "")
-	timeout := time.After(20 * time.Second)
+	timeout := time.After(wait.Hang)
 	for {
 		select {
 		case e := <-events:

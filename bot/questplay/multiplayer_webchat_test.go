@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
@@ -56,7 +55,7 @@ func (u *webUser) send(text string) {
 // messages is the user's chat as the page first receives it: the snapshot event of its stream.
 func (u *webUser) messages() []tgemu.Message {
 	u.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait.Hang)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodGet, u.url+"/api/events?user="+jsonInt(u.ID), nil)
 	resp, err := http.DefaultClient.Do(req)

@@ -603,7 +603,7 @@ func TestRealQuest(t *testing.T) {
 	// The catalogue of one quest, which a press starts.
 	e.Press(t, 7, e.WaitText(t, 7, 0, "Choose a quest:"), "Cargo run")
 	var screen tgemu.Message
-	wait.For(t, 10*time.Second, "a quest screen", func() bool {
+	wait.For(t, wait.Hang, "a quest screen", func() bool {
 		for _, m := range e.BotMessages(7) {
 			if len(m.Keyboard) > 0 && strings.HasPrefix(m.Keyboard[0][0].Data, "q:") {
 				screen = m
@@ -671,14 +671,15 @@ func TestHTTPAction(t *testing.T) {
 }
 
 // Ensure a dialogue waiting for an answer survives a restart, and a procedure slower than its
-// timeout takes the error branch without holding the update.
+// timeout takes the error branch without holding the update: the slow one would sleep an hour,
+// far past the wait's limit, so its answer comes only if the timeout cut it.
 func TestRestartAndProcedureTimeout(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.Exec(t, `
 		CREATE FUNCTION slow_echo(p_word text) RETURNS jsonb LANGUAGE plpgsql AS $$
 		BEGIN
-			IF p_word = 'slow' THEN PERFORM pg_sleep(2); END IF;
+			IF p_word = 'slow' THEN PERFORM pg_sleep(3600); END IF;
 			RETURN jsonb_build_object('result_code', 'ok', 'word', upper(p_word));
 		END $$;
 		INSERT INTO param_type (name) VALUES ('WORD');
@@ -696,18 +697,14 @@ func TestRestartAndProcedureTimeout(t *testing.T) {
 	e.Send(t, 9, "/shout")
 	e.WaitText(t, 9, 0, "Say something:")
 	e.WaitIdle(t)
-	e.restart(t, scriptbot.Config{Games: e.games, ProcedureTimeout: 300 * time.Millisecond})
+	e.restart(t, scriptbot.Config{Games: e.games, ProcedureTimeout: 2 * time.Second})
 	e.Send(t, 9, "hello")
 	e.WaitText(t, 9, 0, "HELLO!")
 	e.Send(t, 9, "/shout")
 	n := len(e.BotMessages(9))
 	e.WaitText(t, 9, n-1, "Say something:")
-	start := time.Now()
 	e.Send(t, 9, "slow")
 	e.WaitText(t, 9, n, "Too slow.")
-	if d := time.Since(start); d > 1500*time.Millisecond {
-		t.Errorf("the slow procedure held the update %v", d)
-	}
 	// The timeout did not outlive the call: a later command's statements run normally.
 	e.Send(t, 9, "/help")
 	e.WaitText(t, 9, n, "choose a quest")

@@ -45,6 +45,15 @@ type boardloadOptions struct {
 	// beforeCheck, when set, runs after the drain and before the boards are compared (tests
 	// use it to spoil a board and see the check notice).
 	beforeCheck func(ctx context.Context, l *boardloadPlay) error
+	// atLeast, when set, makes the play go on past the duration until it holds this much: a
+	// test judges what the play did, not how fast a loaded machine did it.
+	atLeast *boardloadMinimum
+}
+
+// boardloadMinimum is the play a test waits for: moves of the pairs, moves of the players
+// against the bot, and games begun.
+type boardloadMinimum struct {
+	moves, botMoves, games int
 }
 
 // The commands the players send in Telegram during the play, whose answers are timed.

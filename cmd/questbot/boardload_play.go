@@ -323,7 +323,7 @@ func (l *boardloadPlay) playHog(ctx context.Context, index int, stopAt time.Time
 	for i := range l.o.hog {
 		wg.Go(func() {
 			rng := boardloadRand(l.o.seed, int64(index*1000+i))
-			for time.Now().Before(stopAt) && ctx.Err() == nil {
+			for l.goesOn(time.Now(), stopAt) && ctx.Err() == nil {
 				g, st, err := l.botGameOf(ctx, p, "strong", true)
 				if err != nil {
 					if !l.failed(ctx, "a game of the player holding games against the bot", err) || !sleepUntil(ctx, time.Now().Add(time.Second)) {
@@ -382,6 +382,21 @@ func (l *boardloadPlay) play(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// goesOn reports whether the play goes on at time at: before stopAt, or until the play holds
+// what o.atLeast asks.
+func (l *boardloadPlay) goesOn(at, stopAt time.Time) bool {
+	if at.Before(stopAt) {
+		return true
+	}
+	m := l.o.atLeast
+	if m == nil {
+		return false
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.moves < m.moves || l.botMoves < m.botMoves || len(l.games) < m.games
+}
+
 // sleepUntil waits until t, or until ctx ends (false).
 func sleepUntil(ctx context.Context, t time.Time) bool {
 	d := time.Until(t)
@@ -414,7 +429,7 @@ func (l *boardloadPlay) startCommands(ctx context.Context, g *loadGame, stop <-c
 func (l *boardloadPlay) playPair(ctx context.Context, index int, stopAt time.Time) {
 	rng := boardloadRand(l.o.seed, int64(index))
 	interval := time.Duration(float64(time.Second) / l.o.rate)
-	for time.Now().Before(stopAt) && ctx.Err() == nil {
+	for l.goesOn(time.Now(), stopAt) && ctx.Err() == nil {
 		g, st, err := l.newPairGame(ctx)
 		if err != nil {
 			if !l.failed(ctx, "a new game", err) || !sleepUntil(ctx, time.Now().Add(time.Second)) {
@@ -428,7 +443,7 @@ func (l *boardloadPlay) playPair(ctx context.Context, index int, stopAt time.Tim
 		start := time.Now()
 		for n := 0; ; n++ {
 			due := start.Add(time.Duration(n) * interval)
-			if !due.Before(stopAt) || !sleepUntil(ctx, due) {
+			if !l.goesOn(due, stopAt) || !sleepUntil(ctx, due) {
 				break
 			}
 			st, err := l.state(ctx, g.players[toMove], g.id)
@@ -473,7 +488,7 @@ func (l *boardloadPlay) playPair(ctx context.Context, index int, stopAt time.Tim
 func (l *boardloadPlay) playBot(ctx context.Context, index int, stopAt time.Time) {
 	rng := boardloadRand(l.o.seed, int64(index))
 	interval := time.Duration(float64(time.Second) / l.o.rate)
-	for time.Now().Before(stopAt) && ctx.Err() == nil {
+	for l.goesOn(time.Now(), stopAt) && ctx.Err() == nil {
 		g, st, err := l.newBotGame(ctx)
 		if err != nil {
 			if !l.failed(ctx, "a new game against the bot", err) || !sleepUntil(ctx, time.Now().Add(time.Second)) {
@@ -563,7 +578,7 @@ func (l *boardloadPlay) playAgainstBot(ctx context.Context, g *loadGame, st *web
 	}
 	next := time.Now()
 	for st.Status == "active" {
-		if !next.Before(stopAt) || !sleepUntil(ctx, next) {
+		if !l.goesOn(next, stopAt) || !sleepUntil(ctx, next) {
 			return nil
 		}
 		next = time.Now().Add(interval)

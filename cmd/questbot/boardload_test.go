@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -23,13 +24,20 @@ import (
 // game when the race detector and the other packages' tests share the machine.
 var boardloadShort = []string{"-pairs", "2", "-rate", "2", "-duration", "8s", "-bots", "1", "-commands", "1s"}
 
+// boardloadShortPlay is the least play the short check goes on for, past its eight seconds when
+// the machine is slow: a few moves of each pair, one against the bot, and the three games.
+var boardloadShortPlay = boardloadMinimum{moves: 4, botMoves: 1, games: 3}
+
 // runBoardloadTest runs boardload with o on a database of its own and returns its output,
 // failing the test unless it exits with want.
 func runBoardloadTest(t *testing.T, o boardloadOptions, want int, args ...string) string {
 	t.Helper()
 	env := map[string]string{"DATABASE_URL": pgtest.ConnString(t)}
 	var out, errs bytes.Buffer
-	code := boardloadWith(context.Background(), o, args, func(k string) string { return env[k] }, &out, &errs)
+	// The play may go on for long on a loaded machine (o.atLeast): the limit bounds a hang only.
+	ctx, cancel := context.WithTimeout(context.Background(), wait.Hang)
+	defer cancel()
+	code := boardloadWith(ctx, o, args, func(k string) string { return env[k] }, &out, &errs)
 	if code != want {
 		t.Fatalf("boardload %v: exit %d, want %d\n%s%s", args, code, want, out.String(), errs.String())
 	}
@@ -62,7 +70,7 @@ func reportInts(t *testing.T, out, re string) []int {
 // searches. No figure of time is judged: the machine may be slow.
 func TestBoardload(t *testing.T) {
 	t.Parallel()
-	out := runBoardloadTest(t, boardloadOptions{}, 0, boardloadShort...)
+	out := runBoardloadTest(t, boardloadOptions{atLeast: &boardloadShortPlay}, 0, boardloadShort...)
 	moves := reportInts(t, out, `(?m)^moves: (\d+) by the pairs .*, (\d+) by the players against the bot; games: (\d+), \d+ finished; API errors: 0$`)
 	if moves[0] < 4 || moves[1] < 1 || moves[2] < 3 {
 		t.Errorf("too little play: %d moves of the pairs, %d against the bot, %d games", moves[0], moves[1], moves[2])
@@ -168,7 +176,7 @@ func TestBoardloadWrongBoard(t *testing.T) {
 		return emuCall(ctx, l.base, emu.Token(), "sendPhoto", url.Values{
 			"chat_id": {strconv.FormatInt(second, 10)}, "photo": {a.Photo}, "parse_mode": {"HTML"}, "caption": {b.Text}})
 	}
-	out := runBoardloadTest(t, boardloadOptions{beforeCheck: spoil}, 1, boardloadShort...)
+	out := runBoardloadTest(t, boardloadOptions{beforeCheck: spoil, atLeast: &boardloadShortPlay}, 1, boardloadShort...)
 	boards := reportInts(t, out, `(?m)^final boards: (\d+) of (\d+) right$`)
 	if boards[0] != boards[1]-2 {
 		t.Errorf("final boards: %d of %d right, want all but the two spoilt", boards[0], boards[1])

@@ -36,7 +36,7 @@ func TestServeUnreachableDataDir(t *testing.T) {
 	cfg.DataDir = filepath.Join(dir, ".data")
 	cfg.PGBin = os.Getenv("PG_BIN")
 	if os.Geteuid() != 0 {
-		waitHealthy(t, startServer(t, cfg), 60*time.Second)
+		waitHealthy(t, startServer(t, cfg), wait.Hang)
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -105,7 +105,7 @@ func greet(t *testing.T, r *running, id int64, n int) {
 	if _, err := b.SendText(id, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 30*time.Second, fmt.Sprintf("greeting %d", n), func() bool {
+	wait.For(t, wait.Hang, fmt.Sprintf("greeting %d", n), func() bool {
 		got := 0
 		for _, m := range b.Messages(id) {
 			if m.FromBot && strings.Contains(m.Text, "Hello") {
@@ -127,16 +127,16 @@ func TestEmbeddedRestart(t *testing.T) {
 	c := embeddedCluster(t, cfg)
 	r := startServerWith(t, &Server{Config: cfg,
 		watch: &watchOptions{Poll: 20 * time.Millisecond, Backoff: 50 * time.Millisecond, MaxBackoff: time.Second, Attempts: 8}})
-	waitHealthy(t, r, 60*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	r.srv.emuBot.AddUser(tgbotapi.User{ID: 5, FirstName: "Ann", LanguageCode: "en"})
 	greet(t, r, 5, 1)
 
 	kill(t, c)
-	wait.For(t, 30*time.Second, "the restart", func() bool {
+	wait.For(t, wait.Hang, "the restart", func() bool {
 		return strings.Contains(r.logs.String(), "Embedded PostgreSQL restarted")
 	})
-	waitHealthy(t, r, 30*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	greet(t, r, 5, 2)
 	if n := strings.Count(r.logs.String(), "The embedded PostgreSQL stopped"); n != 1 {
 		t.Errorf("the death was logged %d times, want once:\n%s", n, r.logs)
@@ -202,10 +202,10 @@ func TestSIGHUPStopsEmbedded(t *testing.T) {
 	var addr string
 	select {
 	case addr = <-addrc:
-	case <-time.After(30 * time.Second):
+	case <-time.After(wait.Hang):
 		t.Fatalf("questbot did not listen:\n%s", logs)
 	}
-	waitHealthy(t, &running{addr: addr, logs: logs, done: make(chan error)}, 60*time.Second)
+	waitHealthy(t, &running{addr: addr, logs: logs, done: make(chan error)}, wait.Hang)
 	if !c.Alive() {
 		t.Fatal("the embedded PostgreSQL is not running")
 	}
@@ -242,7 +242,7 @@ func TestEmbeddedWatchdogOutOfFiles(t *testing.T) {
 	c := embeddedCluster(t, cfg)
 	r := startServerWith(t, &Server{Config: cfg,
 		watch: &watchOptions{Poll: 20 * time.Millisecond, Backoff: 50 * time.Millisecond, MaxBackoff: time.Second, Attempts: 2}})
-	waitHealthy(t, r, 60*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	r.srv.emuBot.AddUser(tgbotapi.User{ID: 5, FirstName: "Ann", LanguageCode: "en"})
 	greet(t, r, 5, 1)
@@ -294,6 +294,6 @@ func TestEmbeddedWatchdogOutOfFiles(t *testing.T) {
 		t.Fatalf("serve stopped: %v", err)
 	default:
 	}
-	waitHealthy(t, r, time.Minute)
+	waitHealthy(t, r, wait.Hang)
 	greet(t, r, 5, 2)
 }

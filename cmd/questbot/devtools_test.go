@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -50,7 +49,7 @@ func TestServeDevelopers(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 15*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	b := r.srv.emuBot
 	b.AddUser(tgbotapi.User{ID: 7, FirstName: "Ada", LanguageCode: "en"})
@@ -69,12 +68,12 @@ func TestServeDevelopers(t *testing.T) {
 		if _, err := b.SendText(u, "/start"); err != nil {
 			t.Fatal(err)
 		}
-		wait.For(t, 10*time.Second, "the greeting", said(u, "Hello"))
+		wait.For(t, wait.Hang, "the greeting", said(u, "Hello"))
 	}
 	if _, err := b.SendDocument(8, "Cargo.qmm", "application/octet-stream", quest); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 10*time.Second, "the upload's answer", said(8, "Quest «Cargo» is uploaded"))
+	wait.For(t, wait.Hang, "the upload's answer", said(8, "Quest «Cargo» is uploaded"))
 	matches, _ := filepath.Glob(filepath.Join(cfg.UploadsDir, "dev", "quests", "*.qmm"))
 	if len(matches) != 1 {
 		t.Errorf("stored quests %q, want one", matches)
@@ -82,7 +81,7 @@ func TestServeDevelopers(t *testing.T) {
 	if _, err := b.SendText(7, "/quests"); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 10*time.Second, "the admin's list", said(7, "Uploaded quests (1 of 1)"))
+	wait.For(t, wait.Hang, "the admin's list", said(7, "Uploaded quests (1 of 1)"))
 	for _, m := range b.Messages(7) {
 		if m.Document != "" || strings.Contains(m.Text, "Cargo.qmm") {
 			t.Errorf("the upload reached the admin: %+v", m)

@@ -52,7 +52,7 @@ func TestServeEmulatorRestart(t *testing.T) {
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	run := func(cfg Config) *running {
 		r := startServer(t, cfg)
-		waitHealthy(t, r, 30*time.Second)
+		waitHealthy(t, r, wait.Hang)
 		<-r.srv.started
 		return r
 	}
@@ -61,7 +61,7 @@ func TestServeEmulatorRestart(t *testing.T) {
 		if _, err := r.srv.emuBot.SendText(id, "/start"); err != nil {
 			t.Fatal(err)
 		}
-		wait.For(t, 20*time.Second, "greeting", func() bool { return greetings(r, id) == want })
+		wait.For(t, wait.Hang, "greeting", func() bool { return greetings(r, id) == want })
 	}
 	stop := func(r *running) {
 		r.stop()
@@ -124,7 +124,7 @@ func TestServeStopsWithOpenPage(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 30*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	id := addWebchatUser(t, r, "Ann")
 	resp, err := http.Get(fmt.Sprintf("http://%s/api/events?user=%d", r.addr, id))
 	if err != nil {
@@ -140,7 +140,7 @@ func TestServeStopsWithOpenPage(t *testing.T) {
 	r.done <- nil
 	select {
 	case <-ended:
-	case <-time.After(30 * time.Second):
+	case <-time.After(wait.Hang):
 		t.Error("the page's event stream is still open after serve stopped")
 		resp.Body.Close()
 	}
@@ -157,14 +157,14 @@ func TestServeStopsWithSilentConnection(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 30*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	conn, err := net.Dial("tcp", r.addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
 	// The server has taken the connection once a request on another one is answered after it.
-	waitHealthy(t, r, 30*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	r.stop()
 	if err := <-r.done; err != nil {
 		t.Fatalf("Run: %v", err)

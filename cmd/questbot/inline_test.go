@@ -3,7 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
@@ -22,7 +21,7 @@ func TestServeInlineWithoutPublicURL(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 2*time.Minute)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	b := r.srv.emuBot
 	const ann, bob, group = 5, 6, -70
@@ -36,7 +35,7 @@ func TestServeInlineWithoutPublicURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	var results []tgemu.InlineResult
-	wait.ForShowing(t, 2*time.Minute, "the answer to the inline query", func() bool {
+	wait.ForShowing(t, wait.Hang, "the answer to the inline query", func() bool {
 		if strings.Contains(r.logs.String(), "WEBDOCUMENT_URL_INVALID") {
 			t.Fatalf("the bot answered with photos Telegram cannot fetch:\n%s", r.logs)
 		}
@@ -57,7 +56,7 @@ func TestServeInlineWithoutPublicURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	var join string
-	wait.ForShowing(t, 2*time.Minute, "the challenge", func() bool {
+	wait.ForShowing(t, wait.Hang, "the challenge", func() bool {
 		m, _ := b.InlineMessage(inlineID)
 		join = m.Button("✅ Join")
 		return join != "" && strings.Contains(m.Text, "wants to play")
@@ -70,7 +69,7 @@ func TestServeInlineWithoutPublicURL(t *testing.T) {
 			t.Fatal(err)
 		}
 		var answer string
-		wait.ForShowing(t, 2*time.Minute, "the answer to Join", func() bool {
+		wait.ForShowing(t, wait.Hang, "the answer to Join", func() bool {
 			var ok bool
 			answer, ok = b.CallbackAnswer(id)
 			return ok
@@ -79,7 +78,7 @@ func TestServeInlineWithoutPublicURL(t *testing.T) {
 			break
 		}
 	}
-	wait.ForShowing(t, 2*time.Minute, "the board as text", func() bool {
+	wait.ForShowing(t, wait.Hang, "the board as text", func() bool {
 		m, _ := b.InlineMessage(inlineID)
 		return strings.Contains(m.Text, "<pre>") && m.Photo == ""
 	}, func() string { m, _ := b.InlineMessage(inlineID); return m.Text + "\n" + r.logs.String() })

@@ -110,7 +110,7 @@ func TestServeConnectionCaps(t *testing.T) {
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	cfg.HTTP.MaxConns, cfg.HTTP.MaxConnsPerAddr = 60, 20
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 60*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	// A client of before, from 127.0.0.1 (with the kept-alive connection of waitHealthy).
 	regular := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
@@ -175,7 +175,7 @@ func TestServeConnectionCaps(t *testing.T) {
 	if _, err := r.srv.emuBot.SendText(7, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, time.Minute, "the bot's answer with the caps held", func() bool { return greetings(r, 7) > 0 })
+	wait.For(t, wait.Hang, "the bot's answer with the caps held", func() bool { return greetings(r, 7) > 0 })
 	t.Logf("%v connections held, %v refused; the bot answered /start in %v", openCount(t, r),
 		refusedCount(t, r, "address")+refusedCount(t, r, "total"), time.Since(start).Round(time.Millisecond))
 	if c := holdConn(t, r.addr, "127.0.0.9"); c != nil {
@@ -188,7 +188,7 @@ func TestServeConnectionCaps(t *testing.T) {
 		c.Close()
 	}
 	held = nil
-	wait.For(t, time.Minute, "a new connection to be let in", func() bool {
+	wait.For(t, wait.Hang, "a new connection to be let in", func() bool {
 		if c := holdConn(t, r.addr, "127.0.0.9"); c != nil {
 			c.Close()
 			return true
@@ -217,7 +217,7 @@ func TestServeConnectionCapsTrustedProxy(t *testing.T) {
 	}
 	cfg.TrustedProxies = proxies
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 60*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	var held []net.Conn
 	defer func() {
 		for _, c := range held {
@@ -268,7 +268,7 @@ func TestServeTimeouts(t *testing.T) {
 	cfg.HTTP = HTTPLimits{HeaderTimeout: 300 * time.Millisecond, ReadTimeout: 500 * time.Millisecond,
 		WriteTimeout: 500 * time.Millisecond, IdleTimeout: 500 * time.Millisecond}
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 60*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 
 	// closed reports whether the server closes c (a read ends) within a minute.

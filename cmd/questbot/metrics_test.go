@@ -6,8 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -38,7 +38,7 @@ func TestServeMetricsAccess(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
-	waitHealthy(t, r, time.Minute)
+	waitHealthy(t, r, wait.Hang)
 	if code, body := metricsStatus(t, r); code != http.StatusOK || !strings.Contains(body, "questbot_http_connections_open") {
 		t.Errorf("/metrics from this machine: %d %.200q", code, body)
 	}
@@ -64,7 +64,7 @@ func TestServeMetricsAccess(t *testing.T) {
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	cfg.MetricsToken = "s3cret-metrics-token"
 	r = startServer(t, cfg)
-	waitHealthy(t, r, time.Minute)
+	waitHealthy(t, r, wait.Hang)
 	for _, auth := range []string{"", "Bearer wrong-token-of-length", "Basic s3cret-metrics-token", "Bearer s3cret-metrics-toke"} {
 		if code, _ := metricsStatus(t, r, "Authorization", auth); code != http.StatusUnauthorized {
 			t.Errorf("/metrics with Authorization %q: %d, want 401", auth, code)

@@ -113,16 +113,16 @@ func TestProcessKilledMidway(t *testing.T) {
 	for r := range rounds / 2 {
 		send(r)
 	}
-	wait.For(t, time.Minute, "600 replies before the kill", func() bool { return answered() >= 600 })
+	wait.For(t, wait.Hang, "600 replies before the kill", func() bool { return answered() >= 600 })
 	var victim int
-	wait.For(t, time.Minute, "a process holding the poll lease", func() bool { victim = leaseHolder(t, pool); return victim != 0 })
+	wait.For(t, wait.Hang, "a process holding the poll lease", func() bool { victim = leaseHolder(t, pool); return victim != 0 })
 	killed := false
 	for _, p := range f.Procs() {
 		if p.Pid() == victim {
 			if err := p.Cmd.Process.Signal(syscall.SIGKILL); err != nil {
 				t.Fatal(err)
 			}
-			wait.For(t, time.Minute, "the killed process to end", p.Exited)
+			wait.For(t, wait.Hang, "the killed process to end", p.Exited)
 			killed = true
 		}
 	}
@@ -133,14 +133,14 @@ func TestProcessKilledMidway(t *testing.T) {
 	for r := rounds / 2; r < rounds; r++ {
 		send(r)
 	}
-	wait.For(t, time.Minute, "another process to take the poll lease over", func() bool {
+	wait.For(t, wait.Hang, "another process to take the poll lease over", func() bool {
 		h := leaseHolder(t, pool)
 		return h != 0 && h != victim
 	})
-	wait.For(t, 2*time.Minute, "every message answered", func() bool { return answered() == chats*rounds })
+	wait.For(t, wait.Hang, "every message answered", func() bool { return answered() == chats*rounds })
 	// The rows the killed process had in flight are sent again before their lanes go on; the
 	// last messages' may be the last rows sent.
-	wait.For(t, time.Minute, "the inbox and the outbox drained", func() bool {
+	wait.For(t, wait.Hang, "the inbox and the outbox drained", func() bool {
 		var n int
 		err := pool.QueryRow(ctx, `SELECT (SELECT count(*) FROM inbox WHERE handled_at IS NULL) +
 			(SELECT count(*) FROM outbox WHERE status = 'pending')`).Scan(&n)
@@ -214,11 +214,11 @@ func TestServePollerAndWorker(t *testing.T) {
 		cfg.BotToken = token
 		cfg.TelegramAPIURL = api.URL
 		r := startServerWith(t, &Server{Config: cfg, Role: role})
-		waitHealthy(t, r, 15*time.Second)
+		waitHealthy(t, r, wait.Hang)
 		return r
 	}
 	poller := start(bot.RolePoller)
-	wait.For(t, 10*time.Second, "the poller to poll", func() bool {
+	wait.For(t, wait.Hang, "the poller to poll", func() bool {
 		return strings.Contains(poller.logs.String(), "took the bot's poll lease")
 	})
 	b.AddUser(tgbotapi.User{ID: 11, FirstName: "Ann", LanguageCode: "en"})
@@ -226,11 +226,11 @@ func TestServePollerAndWorker(t *testing.T) {
 		t.Fatal(err)
 	}
 	worker := start(bot.RoleWorker)
-	wait.For(t, 10*time.Second, "the greeting", func() bool {
+	wait.For(t, wait.Hang, "the greeting", func() bool {
 		msgs := b.Messages(11)
 		return len(msgs) == 2 && msgs[1].FromBot
 	})
-	wait.For(t, 10*time.Second, "the worker's command menu", func() bool { return len(b.Commands("")) > 0 })
+	wait.For(t, wait.Hang, "the worker's command menu", func() bool { return len(b.Commands("")) > 0 })
 	if strings.Contains(worker.logs.String(), "poll lease") {
 		t.Errorf("the worker competed for the poll lease:\n%s", worker.logs)
 	}

@@ -7,10 +7,10 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -57,7 +57,7 @@ func TestServeTrustedProxies(t *testing.T) {
 	}
 	cfg.TrustedProxies = proxies
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 30*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	call := func(client string) int {
 		req, _ := http.NewRequest("GET", "http://"+r.addr+"/api/v1/me", nil)

@@ -61,7 +61,7 @@ func startServerWith(t *testing.T, s *Server) *running {
 		cancel()
 		select {
 		case <-r.done:
-		case <-time.After(30 * time.Second):
+		case <-time.After(wait.Hang):
 			t.Error("server did not stop")
 		}
 	})
@@ -116,8 +116,8 @@ func TestServeDatabaseURL(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 15*time.Second)
-	wait.For(t, 10*time.Second, "the emulator's bot to be registered", func() bool {
+	waitHealthy(t, r, wait.Hang)
+	wait.For(t, wait.Hang, "the emulator's bot to be registered", func() bool {
 		return strings.Contains(r.logs.String(), "Bot registered")
 	})
 	if !strings.Contains(r.logs.String(), "serving the built-in Telegram emulator") {
@@ -149,7 +149,7 @@ func TestServeEmbedded(t *testing.T) {
 
 	first := startServer(t, cfg)
 	// The first run creates the cluster (initdb), which takes seconds and more on a busy machine.
-	took := waitHealthy(t, first, 30*time.Second)
+	took := waitHealthy(t, first, wait.Hang)
 	t.Logf("first run healthy after %v", took)
 
 	// A second process on the same data folder refuses to start.
@@ -173,7 +173,7 @@ func TestServeEmbedded(t *testing.T) {
 	}
 
 	again := startServer(t, cfg)
-	took = waitHealthy(t, again, 10*time.Second)
+	took = waitHealthy(t, again, wait.Hang)
 	t.Logf("second run healthy after %v", took)
 	again.stop()
 	if err := <-again.done; err != nil {
@@ -258,7 +258,7 @@ func TestServeEmulator(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 15*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	if page := get(t, "http://"+r.addr+"/"); !strings.Contains(page, "Questbot web chat") {
 		t.Fatalf("/ is not the web chat:\n%.200s", page)
 	}
@@ -268,11 +268,11 @@ func TestServeEmulator(t *testing.T) {
 	if _, err := b.SendText(5, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 10*time.Second, "the greeting", func() bool {
+	wait.For(t, wait.Hang, "the greeting", func() bool {
 		msgs := b.Messages(5)
 		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Hello, <b>Ann</b>")
 	})
-	wait.For(t, 10*time.Second, "the command menus", func() bool {
+	wait.For(t, wait.Hang, "the command menus", func() bool {
 		return len(b.Commands("")) > 0 && len(b.Commands("ru")) > 0
 	})
 	// The menus come from the command tree in the database.
@@ -299,7 +299,7 @@ func TestServeEmulator(t *testing.T) {
 		return out
 	}
 	var lacks []string
-	wait.ForShowing(t, 10*time.Second, "every metric", func() bool { lacks = missing(); return len(lacks) == 0 },
+	wait.ForShowing(t, wait.Hang, "every metric", func() bool { lacks = missing(); return len(lacks) == 0 },
 		func() string { return fmt.Sprintf("/metrics lacks %q", lacks) })
 	if strings.Contains(r.logs.String(), b.Token()) {
 		t.Error("the emulated bot's token appears in the logs")
@@ -320,12 +320,12 @@ func TestServeTelegram(t *testing.T) {
 	cfg.BotToken = token
 	cfg.TelegramAPIURL = api.URL
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 15*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	b.AddUser(tgbotapi.User{ID: 9, FirstName: "Иван", LanguageCode: "ru"})
 	if _, err := b.SendText(9, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 10*time.Second, "the greeting", func() bool {
+	wait.For(t, wait.Hang, "the greeting", func() bool {
 		msgs := b.Messages(9)
 		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Привет")
 	})
@@ -358,16 +358,16 @@ func TestServeWebhook(t *testing.T) {
 	ln.Close()
 	cfg.WebhookURL = "http://" + cfg.HTTPAddr
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 15*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	b := r.srv.emuBot
 	want := fmt.Sprintf("http://%s/telegram/%d", cfg.HTTPAddr, b.Me().ID)
-	wait.For(t, 10*time.Second, "the webhook set", func() bool { return b.WebhookInfo().URL == want })
+	wait.For(t, wait.Hang, "the webhook set", func() bool { return b.WebhookInfo().URL == want })
 	b.AddUser(tgbotapi.User{ID: 5, FirstName: "Ann", LanguageCode: "en"})
 	if _, err := b.SendText(5, "/start"); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 10*time.Second, "the greeting", func() bool {
+	wait.For(t, wait.Hang, "the greeting", func() bool {
 		msgs := b.Messages(5)
 		return len(msgs) == 2 && strings.Contains(msgs[1].Text, "Hello, <b>Ann</b>")
 	})

@@ -7,7 +7,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5"
@@ -50,7 +49,7 @@ func TestServeSealsTokens(t *testing.T) {
 		cfg.DatabaseURL, cfg.BotToken, cfg.TelegramAPIURL, cfg.TokenKey = url, envToken, srv.URL, key
 		cfg.UploadsDir = t.TempDir()
 		r := startServer(t, cfg)
-		waitHealthy(t, r, 15*time.Second)
+		waitHealthy(t, r, wait.Hang)
 		<-r.srv.started
 		return r
 	}
@@ -107,7 +106,7 @@ func TestServeSealsTokens(t *testing.T) {
 	for _, other := range []string{"", strings.Repeat("ab", 32)} {
 		r = serve(other)
 		greeted(r, envBot)
-		wait.For(t, 5*time.Second, "the report of the sealed token", func() bool {
+		wait.For(t, wait.Hang, "the report of the sealed token", func() bool {
 			return strings.Contains(r.logs.String(), "its token is sealed and TOKEN_KEY does not open it")
 		})
 		stop(r)
@@ -169,7 +168,7 @@ func TestConfigTokenKey(t *testing.T) {
 // waitLogged waits until cond holds; the failure shows the server's logs.
 func waitLogged(t *testing.T, r *running, what string, cond func() bool) {
 	t.Helper()
-	wait.ForShowing(t, 10*time.Second, what, cond, r.logs.String)
+	wait.ForShowing(t, wait.Hang, what, cond, r.logs.String)
 }
 
 // Ensure a bot configured in the database with a malformed token does not run, and says why
@@ -196,7 +195,7 @@ func TestServeSkipsMalformedDatabaseToken(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.DatabaseURL, cfg.BotToken, cfg.TelegramAPIURL = url, envToken, srv.URL
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 15*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	if _, err := envBot.SendText(5, "/start"); err != nil {
 		t.Fatal(err)
 	}

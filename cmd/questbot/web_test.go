@@ -29,7 +29,7 @@ func TestServeWebGameServer(t *testing.T) {
 	cfg := testConfig(t)
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 30*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	base := "http://" + r.addr
 
@@ -49,7 +49,7 @@ func TestServeWebGameServer(t *testing.T) {
 	}
 	linkRE := regexp.MustCompile(regexp.QuoteMeta(base) + `/login/[A-Za-z0-9_-]{22}`)
 	var link string
-	wait.For(t, 20*time.Second, "the login link", func() bool {
+	wait.For(t, wait.Hang, "the login link", func() bool {
 		for _, m := range r.srv.emuBot.Messages(ann) {
 			if m.FromBot && linkRE.MatchString(m.Text) {
 				link = linkRE.FindString(m.Text)
@@ -133,7 +133,7 @@ func TestServeMountsEveryWebRoute(t *testing.T) {
 	cfg.DatabaseURL = pgtest.ConnString(t)
 	cfg.Admins = []int64{ann}
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 30*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	base := "http://" + r.addr
 	emu := r.srv.emuBot
@@ -145,7 +145,7 @@ func TestServeMountsEveryWebRoute(t *testing.T) {
 	}
 	linkRE := regexp.MustCompile(regexp.QuoteMeta(base) + `/login/[A-Za-z0-9_-]{22}`)
 	var link string
-	wait.For(t, 2*time.Minute, "the login link", func() bool {
+	wait.For(t, wait.Hang, "the login link", func() bool {
 		for _, m := range emu.Messages(ann) {
 			if m.FromBot && linkRE.MatchString(m.Text) {
 				link = linkRE.FindString(m.Text)
@@ -177,7 +177,7 @@ func TestServeMountsEveryWebRoute(t *testing.T) {
 		t.Fatal(err)
 	}
 	var tournament int64
-	wait.For(t, 2*time.Minute, "the tournament", func() bool {
+	wait.For(t, wait.Hang, "the tournament", func() bool {
 		var list struct {
 			Tournaments []struct {
 				ID int64 `json:"id"`

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -76,7 +75,7 @@ func TestWebloadURL(t *testing.T) {
 	cfg.Admins = []int64{admin}
 	cfg.WebStreams = 6
 	r := startServer(t, cfg)
-	waitHealthy(t, r, 30*time.Second)
+	waitHealthy(t, r, wait.Hang)
 	<-r.srv.started
 	base := "http://" + r.addr
 	emu := r.srv.emuBot
@@ -88,7 +87,7 @@ func TestWebloadURL(t *testing.T) {
 		}
 	}
 	// /token needs users who have written to the bot: both greetings first.
-	wait.For(t, 20*time.Second, "the greetings", func() bool {
+	wait.For(t, wait.Hang, "the greetings", func() bool {
 		greeted := 0
 		for _, u := range []int64{admin, loader} {
 			for _, m := range emu.Messages(u) {
@@ -105,7 +104,7 @@ func TestWebloadURL(t *testing.T) {
 	}
 	tokRE := regexp.MustCompile(`qbt_[A-Za-z0-9_-]{43}`)
 	var tok string
-	wait.For(t, 20*time.Second, "the API token", func() bool {
+	wait.For(t, wait.Hang, "the API token", func() bool {
 		for _, m := range emu.Messages(admin) {
 			if m.FromBot && tokRE.MatchString(m.Text) {
 				tok = tokRE.FindString(m.Text)

@@ -47,12 +47,15 @@ func (e *AccessError) Unwrap() error { return ErrUnreachable }
 // root (those that exist). Without this check the server programs fail with nothing better than
 // "fork/exec …: permission denied", since the kernel refuses to change into their working folder.
 // It only looks at the mode bits; access control lists are not consulted.
-func (c *Cluster) checkReach() error {
+func (c *Cluster) checkReach() error { return c.checkReachOf(c.root) }
+
+// checkReachOf is checkReach for the way from / down to to.
+func (c *Cluster) checkReachOf(to string) error {
 	if c.cred == nil {
 		return nil
 	}
 	var dirs []string
-	for dir := c.root; ; dir = filepath.Dir(dir) {
+	for dir := to; ; dir = filepath.Dir(dir) {
 		dirs = append(dirs, dir)
 		if dir == filepath.Dir(dir) {
 			break

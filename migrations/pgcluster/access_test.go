@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -87,5 +88,44 @@ func TestMayEnter(t *testing.T) {
 		if got := c.mayEnter(tc.mode, tc.uid, tc.gid); got != tc.want {
 			t.Errorf("mode %o owner %d:%d: got %v, want %v", tc.mode, tc.uid, tc.gid, got, tc.want)
 		}
+	}
+}
+
+// Ensure TestUnreachableRoot holds for a caller who is not root, who may not give folders to
+// another user: run as root, it runs that test again in a copy of this test binary as the nobody
+// user (65534), so both cases are tested wherever the tests run.
+func TestUnreachableRootNotRoot(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("not root: TestUnreachableRoot itself runs as a user who is not root")
+	}
+	t.Parallel()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(self)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A folder the nobody user may enter, holding a copy of the binary it may run.
+	dir, err := os.MkdirTemp("", "pgnotroot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	bin := filepath.Join(dir, "pgcluster.test")
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run", "^TestUnreachableRoot$", "-test.v")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir, "TMPDIR="+os.TempDir())
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "--- PASS: TestUnreachableRoot") {
+		t.Fatalf("TestUnreachableRoot as the nobody user: %v\n%s", err, out)
 	}
 }

@@ -142,6 +142,13 @@ func (c *Cluster) Init(ctx context.Context) error {
 	if c.Initialized() {
 		return nil
 	}
+	// Check the way to the root before making the root: that gives it to the server's user,
+	// which only root may do, so a caller who is not root would otherwise get a bare chown
+	// failure instead of the folder that blocks the way. The root itself is the server's once
+	// made, whoever owned it before.
+	if err := c.checkReachOf(filepath.Dir(c.root)); err != nil {
+		return err
+	}
 	if err := c.mkdir(c.root); err != nil {
 		return err
 	}

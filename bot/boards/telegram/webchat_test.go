@@ -14,6 +14,7 @@ import (
 
 	"github.com/questbot/questbot/bot/emulator/webchat"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions/board"
 )
@@ -21,7 +22,7 @@ import (
 // browser starts a headless Chromium for the test.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	return bottest.Browser(t, 2*time.Minute, 0, 0)
+	return bottest.Browser(t, wait.Hang, 0, 0)
 }
 
 // pageBoard is what the page shows of the newest board picture of the first column.
@@ -46,7 +47,7 @@ const pageBoardJS = `(() => {
 func waitPage(t *testing.T, ctx context.Context, what string, ok func(pageBoard) bool) pageBoard {
 	t.Helper()
 	var last pageBoard
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(wait.Hang)
 	for {
 		got, err := chromedp.Run(ctx, chromedp.Evaluate[pageBoard](pageBoardJS))
 		if err != nil {
@@ -71,7 +72,7 @@ func click(label string) chromedp.Action[chromedp.Void] {
   if (!buttons.length) return false;
   buttons[buttons.length - 1].click();
   return true;
-})()`, label), chromedp.WithPollingTimeout(30*time.Second))
+})()`, label), chromedp.WithPollingTimeout(wait.Hang))
 }
 
 // Ensure the web chat shows the board pictures with their captions and buttons: a user starts a

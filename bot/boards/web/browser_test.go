@@ -440,7 +440,7 @@ func pagesSpot(t *testing.T, im engine.ImageMap, name string) engine.SquareSpot 
 // pagesBrowser starts a headless Chromium for one test.
 func pagesBrowser(t *testing.T) context.Context {
 	t.Helper()
-	return bottest.Browser(t, 120*time.Second, 1200, 900)
+	return bottest.Browser(t, wait.Hang, 1200, 900)
 }
 
 // pagesUntil waits until the JavaScript expression holds in the page. A page that navigates
@@ -448,7 +448,7 @@ func pagesBrowser(t *testing.T) context.Context {
 // expression runs in: the wait then goes on in the new page.
 func pagesUntil(expr string) chromedp.Action[chromedp.Void] {
 	return func(ctx context.Context, tg *chromedp.Target) (chromedp.Void, error) {
-		deadline := time.Now().Add(30 * time.Second)
+		deadline := time.Now().Add(wait.Hang)
 		for {
 			v, err := chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(time.Until(deadline)))(ctx, tg)
 			if err == nil || time.Now().After(deadline) || ctx.Err() != nil || !pagesContextLost(err) {
@@ -461,16 +461,18 @@ func pagesUntil(expr string) chromedp.Action[chromedp.Void] {
 
 // pagesTapUntil taps (tap) and waits a few seconds for expr to hold, and taps again while it
 // does not: a tap while the page is still drawing the state it fetched (its legal moves, the
-// picture's size) selects nothing, which a busy machine makes likely.
+// picture's size) selects nothing, which a busy machine makes likely. It gives up after
+// wait.Hang, a bound on a hang only.
 func pagesTapUntil(ctx context.Context, t *testing.T, what string, tap func(), expr string) {
 	t.Helper()
-	for try := 0; ; try++ {
+	deadline := time.Now().Add(wait.Hang)
+	for {
 		tap()
 		_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](expr, chromedp.WithPollingTimeout(5*time.Second)))
 		if err == nil {
 			return
 		}
-		if try == 5 {
+		if time.Now().After(deadline) || ctx.Err() != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 	}
@@ -554,7 +556,7 @@ func pagesText(ctx context.Context, t *testing.T, sel string) string {
 // itself, so a check may meet the old page going away: it is then tried again.
 func pagesWaitLocation(ctx context.Context, t *testing.T, url string) {
 	t.Helper()
-	wait.For(t, 30*time.Second, "the page at "+url, func() bool {
+	wait.For(t, wait.Hang, "the page at "+url, func() bool {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(
 			`location.href === %q && document.readyState === "complete"`, url)))
 		return err == nil && ok
@@ -565,7 +567,7 @@ func pagesWaitLocation(ctx context.Context, t *testing.T, url string) {
 func pagesWantMove(t *testing.T, a *pagesAPI, i int, text string, ply int) {
 	t.Helper()
 	path := fmt.Sprintf("/games/%d/moves", pagesGameID)
-	wait.For(t, 30*time.Second, fmt.Sprintf("move %d posted", i+1), func() bool { return len(a.postsTo(path)) > i })
+	wait.For(t, wait.Hang, fmt.Sprintf("move %d posted", i+1), func() bool { return len(a.postsTo(path)) > i })
 	p := a.postsTo(path)[i]
 	if p.Body["move"] != text || p.Body["ply"] != float64(ply) || p.CSRF != pagesCSRF {
 		t.Fatalf("move %d posted %v with CSRF %q, want %s at ply %d with %q", i+1, p.Body, p.CSRF, text, ply, pagesCSRF)
@@ -588,7 +590,7 @@ func TestPlayPageMoves(t *testing.T) {
 	}
 	// The page listens to the events and has fetched the state (once, and again when the
 	// stream opened) before anything moves.
-	wait.For(t, 30*time.Second, "the event stream", func() bool {
+	wait.For(t, wait.Hang, "the event stream", func() bool {
 		return a.count(func() int { return len(a.subs) }) == 1 && a.count(func() int { return a.gets }) >= 2
 	})
 	if got := pagesText(ctx, t, "#turn"); got != "Your move." {
@@ -665,7 +667,7 @@ func TestPlayPageMoves(t *testing.T) {
 		t.Fatal("the page showed the move without fetching the state")
 	}
 	seen := fmt.Sprintf("/games/%d/seen", pagesGameID)
-	wait.For(t, 30*time.Second, "the move reported seen", func() bool { return len(a.postsTo(seen)) > 0 })
+	wait.For(t, wait.Hang, "the move reported seen", func() bool { return len(a.postsTo(seen)) > 0 })
 	if p := a.postsTo(seen)[0]; p.Body["ply"] != float64(2) || p.CSRF != pagesCSRF {
 		t.Fatalf("seen posted %v with %q, want ply 2", p.Body, p.CSRF)
 	}
@@ -698,7 +700,7 @@ func TestPlayPageMoves(t *testing.T) {
 	}
 
 	// Every fetch of the state was the first load, the stream's opening or an event.
-	wait.For(t, 30*time.Second, "the last event's fetch", func() bool {
+	wait.For(t, wait.Hang, "the last event's fetch", func() bool {
 		return a.count(func() int { return a.gets }) >= 2 && a.count(func() int { return a.sent }) >= 4
 	})
 	if gets, events := a.count(func() int { return a.gets }), a.count(func() int { return a.sent }); gets > events+2 {
@@ -744,7 +746,7 @@ func TestPlayPageErrors(t *testing.T) {
 	if err := chromedp.Do(ctx, pagesUntil(`document.getElementById("status").textContent === "Позиция изменилась: вот она."`)); err != nil {
 		t.Fatalf("stale: %v", err)
 	}
-	wait.For(t, 30*time.Second, "the board fetched again", func() bool { return a.count(func() int { return a.gets }) > gets })
+	wait.For(t, wait.Hang, "the board fetched again", func() bool { return a.count(func() int { return a.gets }) > gets })
 
 	// Illegal: the message and the legal moves.
 	legal := []string{"a3-b4", "c3-b4", "c3-d4"}
@@ -980,7 +982,7 @@ func TestPlayPageActions(t *testing.T) {
 		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
 		t.Fatalf("open the game: %v", err)
 	}
-	wait.For(t, 30*time.Second, "the event stream", func() bool { return a.count(func() int { return len(a.subs) }) == 1 })
+	wait.For(t, wait.Hang, "the event stream", func() bool { return a.count(func() int { return len(a.subs) }) == 1 })
 	game := fmt.Sprintf("/games/%d", pagesGameID)
 	if got, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("export").getAttribute("href")`)); err != nil || got != "/api/v1"+game+"/export" {
 		t.Errorf("export link %q (%v)", got, err)
@@ -1031,7 +1033,7 @@ func TestPlayPageActions(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click("#spectators"), pagesUntil(`document.getElementById("spectators").checked`)); err != nil {
 		t.Fatalf("spectators: %v", err)
 	}
-	wait.For(t, 30*time.Second, "the switch posted", func() bool { return len(a.postsTo(game+"/spectators")) == 1 })
+	wait.For(t, wait.Hang, "the switch posted", func() bool { return len(a.postsTo(game+"/spectators")) == 1 })
 	if p := a.postsTo(game + "/spectators"); p[0].Body["allow"] != true {
 		t.Fatalf("spectators posts %+v", p)
 	}
@@ -1077,7 +1079,7 @@ func TestPlayPageServer(t *testing.T) {
 		t.Fatalf("start a game: %v", err)
 	}
 	var id int64
-	wait.For(t, 30*time.Second, "the game's page", func() bool {
+	wait.For(t, wait.Hang, "the game's page", func() bool {
 		path, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.readyState === "complete" ? location.pathname : ""`))
 		if err != nil || !strings.HasPrefix(path, "/play/") {
 			return false
@@ -1132,7 +1134,7 @@ func TestPlayPageServer(t *testing.T) {
 			document.querySelector("#moves li:last-child").textContent === %q`, g.Ply(), mv))); err != nil {
 			t.Fatalf("Bob's move %s on Ann's page: %v", mv, err)
 		}
-		wait.For(t, 30*time.Second, "Bob's move seen", func() bool { return e.board(t, id).Seats[annSeat].Seen >= g.Ply() })
+		wait.For(t, wait.Hang, "Bob's move seen", func() bool { return e.board(t, id).Seats[annSeat].Seen >= g.Ply() })
 	}
 	// annMoves clicks the path of one of Ann's legal moves and checks that Bob's board has it.
 	annMoves := func() {
@@ -1158,7 +1160,7 @@ func TestPlayPageServer(t *testing.T) {
 		if _, err := g.Play(mv.String()); err != nil {
 			t.Fatal(err)
 		}
-		wait.For(t, 30*time.Second, "Ann's move on the board", func() bool {
+		wait.For(t, wait.Hang, "Ann's move on the board", func() bool {
 			st := bob.state(t, id)
 			return st.Ply == g.Ply() && st.Moves[len(st.Moves)-1].Text == mv.String()
 		})

@@ -48,7 +48,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 		chromedp.Click("#join")); err != nil {
 		t.Fatalf("join on the page: %v (status %q)", err, pagesText(ctx, t, "#status"))
 	}
-	wait.For(t, 30*time.Second, "the game started", func() bool { return e.board(t, id).Status == board.Active })
+	wait.For(t, wait.Hang, "the game started", func() bool { return e.board(t, id).Status == board.Active })
 	bd := e.board(t, id)
 	annSeat, err := bd.SeatOf(1)
 	if err != nil {
@@ -89,7 +89,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 		if _, err := g.Play(mv.String()); err != nil {
 			t.Fatal(err)
 		}
-		wait.For(t, 30*time.Second, "Ann's move "+mv.String(), func() bool { return e.board(t, id).Ply() == g.Ply() })
+		wait.For(t, wait.Hang, "Ann's move "+mv.String(), func() bool { return e.board(t, id).Ply() == g.Ply() })
 		return mv.String()
 	}
 	// onPage waits until Bob's page shows the move list up to the current ply.
@@ -141,7 +141,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 		if n := evalInt(t, ctx, "window.stateFetches") - fetches; n < 1 || n > 3 {
 			t.Errorf("%d state fetches for one move of Ann's; the page should fetch on events only", n)
 		}
-		wait.For(t, 30*time.Second, "Ann's move seen on the page", func() bool { return e.board(t, id).Seats[bobSeat].Seen >= g.Ply() })
+		wait.For(t, wait.Hang, "Ann's move seen on the page", func() bool { return e.board(t, id).Seats[bobSeat].Seen >= g.Ply() })
 	}
 	// Bob saw every move on the page: nothing was notified to him in Telegram.
 	e.clock.advance(20 * time.Minute)
@@ -174,7 +174,7 @@ func TestTelegramAndBrowser(t *testing.T) {
 
 	// A visitor without a login: refused until a player lets anyone watch, then shown the game
 	// read-only.
-	visitor := bottest.Browser(t, 60*time.Second, 400, 800)
+	visitor := bottest.Browser(t, wait.Hang, 400, 800)
 	if err := chromedp.Do(visitor, chromedp.Navigate(page),
 		pagesUntil(`document.getElementById("status").textContent.includes("/web")`)); err != nil {
 		t.Fatalf("a visitor before spectators are allowed: %v (status %q)", err, pagesText(visitor, t, "#status"))

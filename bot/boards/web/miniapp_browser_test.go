@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -45,7 +44,7 @@ func chatClick(label string) chromedp.Action[chromedp.Void] {
   if (!b.length) return false;
   b[b.length - 1].click();
   return true;
-})()`, annColumn+" .msg.bot .keyboard button", label), chromedp.WithPollingTimeout(30*time.Second))
+})()`, annColumn+" .msg.bot .keyboard button", label), chromedp.WithPollingTimeout(wait.Hang))
 }
 
 // frameJS runs expr, an expression of doc (the Mini App's document), in the frame the web chat
@@ -94,7 +93,7 @@ func TestMiniAppInWebChat(t *testing.T) {
 	}
 	const ann = webchat.FirstUserID
 	id := int64(e.QueryInt(t, `SELECT max(id) FROM board_session`))
-	wait.For(t, 30*time.Second, "the game between Ann and Bob", func() bool {
+	wait.For(t, wait.Hang, "the game between Ann and Bob", func() bool {
 		bd := e.board(t, id)
 		return bd.Seats[0].User != 0 && bd.Seats[1].User != 0
 	})
@@ -116,7 +115,7 @@ func TestMiniAppInWebChat(t *testing.T) {
 		if _, err := g.Play("e2e4"); err != nil {
 			t.Fatal(err)
 		}
-		wait.For(t, 30*time.Second, "Bob's move", func() bool { return e.board(t, id).Ply() == 1 })
+		wait.For(t, wait.Hang, "Bob's move", func() bool { return e.board(t, id).Ply() == 1 })
 	}
 
 	// Ann's board in the web chat has the Mini App's button; pressing it opens the game's page.
@@ -159,7 +158,7 @@ func TestMiniAppInWebChat(t *testing.T) {
 	if _, err := g.Play(mv.String()); err != nil {
 		t.Fatal(err)
 	}
-	wait.For(t, 30*time.Second, "Ann's move on the board", func() bool { return e.board(t, id).Ply() == g.Ply() })
+	wait.For(t, wait.Hang, "Ann's move on the board", func() bool { return e.board(t, id).Ply() == g.Ply() })
 	// It reaches Bob's board in Telegram: his turn, Ann's move the last.
 	e.WaitFor(t, "Ann's move on Bob's board in Telegram", func() bool {
 		msgs := e.BotMessages(bob)

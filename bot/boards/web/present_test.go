@@ -16,6 +16,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/sessions/board"
 )
 
@@ -269,7 +270,7 @@ func TestBotAnswersAtOnce(t *testing.T) {
 			ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "bot": "easy"}, http.StatusCreated, &created)
 			for range 3 {
 				var st web.GameState
-				deadline := time.Now().Add(30 * time.Second)
+				deadline := time.Now().Add(wait.Hang)
 				for st = ann.state(t, created.ID); st.ToMove != st.Seat; st = ann.state(t, created.ID) {
 					if time.Now().After(deadline) {
 						t.Fatalf("the bot never moved at ply %d", st.Ply)

@@ -137,7 +137,7 @@ func TestSwissInWebChat(t *testing.T) {
 			chromedp.SendKeys("#new-name", name),
 			chromedp.SetValue("#new-lang", people[i].lang),
 			chromedp.Click("#add-user"),
-			chromedp.Poll[chromedp.Void](find+".length === 1", chromedp.WithPollingTimeout(30*time.Second)))
+			chromedp.Poll[chromedp.Void](find+".length === 1", chromedp.WithPollingTimeout(wait.Hang)))
 		if err != nil {
 			t.Fatalf("add %s: %v", name, err)
 		}
@@ -214,7 +214,7 @@ func TestSwissInWebChat(t *testing.T) {
   [...ms[ms.length - 1].querySelectorAll(".keyboard button")].filter(b => b.textContent === %q)[0].click();
   return true;
 })()`, mustJSON(t, has), column(u)+" .msg.bot", label, label)
-		if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		if err := chromedp.Do(ctx, chromedp.Poll[chromedp.Void](js, chromedp.WithPollingTimeout(wait.Hang))); err != nil {
 			shown, _ := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).innerText`, column(u))))
 			t.Fatalf("user %d presses %q under %q: %v; the column shows\n%s", u, label, has, err, shown)
 		}
@@ -235,7 +235,7 @@ func TestSwissInWebChat(t *testing.T) {
 		} else {
 			say(p.id, fmt.Sprintf("/start t%d", id))
 		}
-		wait.For(t, 30*time.Second, p.name+" in the tournament", func() bool { return entrants() == i+1 })
+		wait.For(t, wait.Hang, p.name+" in the tournament", func() bool { return entrants() == i+1 })
 	}
 	prog.must(t, "POST", path+"/join", nil, http.StatusOK, nil)
 	players := append(slices.Clone(people), swissPlayer{id: robo, name: "Robo", lang: "en", program: true})
@@ -263,7 +263,7 @@ func TestSwissInWebChat(t *testing.T) {
 	}
 	for round := 1; round <= 3; round++ {
 		var ts web.TournamentState
-		wait.For(t, 30*time.Second, fmt.Sprintf("round %d paired", round), func() bool {
+		wait.For(t, wait.Hang, fmt.Sprintf("round %d paired", round), func() bool {
 			ts = state()
 			return ts.State == "running" && ts.Round == round
 		})
@@ -301,9 +301,9 @@ func TestSwissInWebChat(t *testing.T) {
 		// The standings after the round, as the test reckons them (the next round's bye
 		// scores at its pairing), in the API, in every person's message and on the page.
 		if round < 3 {
-			wait.For(t, 30*time.Second, fmt.Sprintf("round %d paired", round+1), func() bool { return state().Round == round+1 })
+			wait.For(t, wait.Hang, fmt.Sprintf("round %d paired", round+1), func() bool { return state().Round == round+1 })
 		} else {
-			wait.For(t, 30*time.Second, "the tournament over", func() bool { return state().State == "finished" })
+			wait.For(t, wait.Hang, "the tournament over", func() bool { return state().State == "finished" })
 		}
 		ts = state()
 		var allByes []swissPairing
@@ -516,7 +516,7 @@ func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g s
 	}
 	act(g.White, "/moves", map[string]any{"move": "e2e4", "ply": 0}, func(*texts.Catalog) []string { return []string{"e2", "e4"} })
 	lastMove = "1. e4"
-	wait.For(t, 30*time.Second, "white's first move", func() bool { return e.board(t, g.Game).Ply() == 1 })
+	wait.For(t, wait.Hang, "white's first move", func() bool { return e.board(t, g.Game).Ply() == 1 })
 	m.tick(time.Minute)
 	resign := func(u int64) {
 		act(u, "/resign", map[string]any{"ply": 1}, func(c *texts.Catalog) []string { return []string{c.Board.Resign, c.Board.ResignYes} })
@@ -528,10 +528,10 @@ func (e *env) playSwissGame(t *testing.T, m swissMoves, round int, id int64, g s
 		resign(g.White)
 	case tournament.Draw:
 		act(g.Black, "/draw", map[string]any{"action": "offer", "ply": 1}, func(c *texts.Catalog) []string { return []string{c.Board.OfferDraw} })
-		wait.For(t, 30*time.Second, "black's offer of a draw", func() bool { return e.board(t, g.Game).Offer != nil })
+		wait.For(t, wait.Hang, "black's offer of a draw", func() bool { return e.board(t, g.Game).Offer != nil })
 		act(g.White, "/draw", map[string]any{"action": "accept", "ply": 1}, func(c *texts.Catalog) []string { return []string{c.Board.Accept} })
 	}
-	wait.For(t, 30*time.Second, fmt.Sprintf("game %d over", g.Game), func() bool {
+	wait.For(t, wait.Hang, fmt.Sprintf("game %d over", g.Game), func() bool {
 		return e.board(t, g.Game).Status == board.Finished
 	})
 	bd := e.board(t, g.Game)

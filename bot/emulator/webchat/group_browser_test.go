@@ -3,9 +3,10 @@ package webchat_test
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/questbot/questbot/bot/testkit/wait"
 )
 
 // Ensure the page holds seven users (more than a browser's six connections to a host, which a
@@ -31,12 +32,12 @@ func TestWebChatSevenUsersGroupAndInline(t *testing.T) {
 		chromedp.SendKeys(".chat.group input.text", "/demo"),
 		chromedp.Click(".chat.group button.send"),
 		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll(".chat.group .msg.user .author")].some(a => a.textContent === "U3")`,
-			chromedp.WithPollingTimeout(20*time.Second)),
+			chromedp.WithPollingTimeout(wait.Hang)),
 		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll(".chat.group .msg.bot")].some(m => m.textContent.includes("Pick one"))`,
-			chromedp.WithPollingTimeout(20*time.Second)),
+			chromedp.WithPollingTimeout(wait.Hang)),
 		chromedp.Click(`.chat.group .keyboard button[data-data="photo"]`),
 		chromedp.Poll[chromedp.Void](`document.querySelector(".chat.group .msg.bot img") !== null`,
-			chromedp.WithPollingTimeout(20*time.Second)),
+			chromedp.WithPollingTimeout(wait.Hang)),
 	)
 	if err != nil {
 		t.Fatalf("the group: %v", err)
@@ -45,10 +46,10 @@ func TestWebChatSevenUsersGroupAndInline(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.SendKeys(".chat.group input.text", "@questbot chess"),
 		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll(".chat.group .inline-results button")].some(b => b.textContent.includes("Say chess"))`,
-			chromedp.WithPollingTimeout(20*time.Second)),
+			chromedp.WithPollingTimeout(wait.Hang)),
 		chromedp.Click(".chat.group .inline-results button"),
 		chromedp.Poll[chromedp.Void](`[...document.querySelectorAll(".chat.group .msg.user")].some(m => m.textContent.includes("Inline: chess") && m.textContent.includes("via @questbot"))`,
-			chromedp.WithPollingTimeout(20*time.Second)),
+			chromedp.WithPollingTimeout(wait.Hang)),
 	)
 	if err != nil {
 		t.Fatalf("inline mode: %v", err)

@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
@@ -61,7 +60,7 @@ const shownJS = `(() => {
 func waitShown(t *testing.T, ctx context.Context, what string, ok func(shown) bool) shown {
 	t.Helper()
 	var last shown
-	wait.ForShowing(t, 20*time.Second, what, func() bool {
+	wait.ForShowing(t, wait.Hang, what, func() bool {
 		var err error
 		if last, err = chromedp.Run(ctx, chromedp.Evaluate[shown](shownJS)); err != nil {
 			t.Fatalf("%s: %v", what, err)
@@ -135,7 +134,7 @@ func TestWebChatPhotos(t *testing.T) {
 	err = chromedp.Do(ctx,
 		chromedp.Click(col(1, `.msg.has-photo .keyboard button[data-data="delete"]`)),
 		chromedp.Poll[chromedp.Void](`document.querySelectorAll(".chat:nth-of-type(1) .msg.has-photo").length === 0`,
-			chromedp.WithPollingTimeout(20*time.Second)),
+			chromedp.WithPollingTimeout(wait.Hang)),
 	)
 	if err != nil {
 		t.Fatalf("the photo's button: %v", err)

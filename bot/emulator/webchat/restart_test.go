@@ -6,11 +6,11 @@ import (
 	"net"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/questbot/questbot/bot/emulator/webchat"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -32,14 +32,14 @@ func columnIDs(t *testing.T, ctx context.Context) []int64 {
 // columns waits until the page shows n columns.
 func columns(n int) chromedp.Action[chromedp.Void] {
 	return chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelectorAll(".chat").length === %d`, n),
-		chromedp.WithPollingTimeout(20*time.Second))
+		chromedp.WithPollingTimeout(wait.Hang))
 }
 
 // botSaysTimes waits until the n-th column shows text in times bot messages.
 func botSaysTimes(n int, text string, times int) chromedp.Action[chromedp.Void] {
 	return chromedp.Poll[chromedp.Void](fmt.Sprintf(
 		`[...document.querySelectorAll(%q)].filter(m => m.textContent.includes(%q)).length === %d`, col(n, ".msg.bot"), text, times),
-		chromedp.WithPollingTimeout(20*time.Second))
+		chromedp.WithPollingTimeout(wait.Hang))
 }
 
 // Ensure the web chat survives restarts of the bot: with the emulator's state kept, users, chats

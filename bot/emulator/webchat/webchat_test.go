@@ -21,6 +21,7 @@ import (
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
 	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
@@ -167,7 +168,7 @@ func runStack(t *testing.T, o stackOptions) *stack {
 // browser starts a headless Chromium for the test.
 func browser(t *testing.T) context.Context {
 	t.Helper()
-	return bottest.Browser(t, 90*time.Second, 0, 0)
+	return bottest.Browser(t, wait.Hang, 0, 0)
 }
 
 // addUser fills in the header form and waits for the user's column.
@@ -195,7 +196,7 @@ func say(n int, text string) chromedp.Action[chromedp.Void] {
 func botSays(n int, text string) chromedp.Action[chromedp.Void] {
 	return chromedp.Poll[chromedp.Void](fmt.Sprintf(
 		`[...document.querySelectorAll(%q)].some(m => m.textContent.includes(%q))`, col(n, ".msg.bot"), text),
-		chromedp.WithPollingTimeout(20*time.Second))
+		chromedp.WithPollingTimeout(wait.Hang))
 }
 
 // Ensure a user of the web chat types /start and sees the greeting, and two users chatting at
@@ -236,12 +237,12 @@ func TestWebChat(t *testing.T) {
 		botSays(1, "Pick one"),
 		chromedp.Click(col(1, `.keyboard button[data-data="photo"]`)),
 		chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelector(%q) !== null`, col(1, ".msg.bot img")),
-			chromedp.WithPollingTimeout(20*time.Second)),
+			chromedp.WithPollingTimeout(wait.Hang)),
 		botSays(1, "edited"),
 		chromedp.Click(col(1, `.keyboard button[data-data="delete"]`)),
 		chromedp.Poll[chromedp.Void](fmt.Sprintf(
 			`![...document.querySelectorAll(%q)].some(m => m.textContent.includes("edited"))`, col(1, ".msg.bot")),
-			chromedp.WithPollingTimeout(20*time.Second)),
+			chromedp.WithPollingTimeout(wait.Hang)),
 	)
 	if err != nil {
 		t.Fatalf("buttons, edits and photos: %v", err)
@@ -256,7 +257,7 @@ func TestWebChat(t *testing.T) {
 		chromedp.SetUploadFiles(col(2, "input.file"), []string{upload}),
 		chromedp.Poll[chromedp.Void](fmt.Sprintf(
 			`[...document.querySelectorAll(%q)].some(m => m.textContent.includes("quest.qmm"))`, col(2, ".msg.user")),
-			chromedp.WithPollingTimeout(20*time.Second)),
+			chromedp.WithPollingTimeout(wait.Hang)),
 		botSays(2, "Отправьте /start"),
 	)
 	if err != nil {
@@ -276,7 +277,7 @@ func TestWebChat(t *testing.T) {
 		botSays(1, "You replied to: Hello, Ann!"),
 		chromedp.Poll[chromedp.Void](fmt.Sprintf(
 			`[...document.querySelectorAll(%q)].some(m => m.textContent.includes("Hello, Ann!") && m.textContent.includes("thanks"))`,
-			col(1, ".msg.user")), chromedp.WithPollingTimeout(20*time.Second)),
+			col(1, ".msg.user")), chromedp.WithPollingTimeout(wait.Hang)),
 		chromedp.WaitNotVisible(col(1, ".replying")),
 	)
 	if err != nil {

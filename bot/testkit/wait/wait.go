@@ -11,6 +11,13 @@ import (
 	"time"
 )
 
+// Hang is the limit a test gives a wait for something that is bound to happen: it only bounds
+// a hang, so that a stuck test fails naming what it waited for. It is minutes, not seconds, since
+// on a loaded machine (a load of many times the cores) a step that takes milliseconds when idle
+// can take tens of seconds; a test that must see something happen within a time checks that on
+// a clock it controls, never with this limit.
+const Hang = 5 * time.Minute
+
 // Poll is how often For looks at its condition again.
 const Poll = 10 * time.Millisecond
 
