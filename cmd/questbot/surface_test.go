@@ -39,8 +39,9 @@ import (
 //
 // The waits bound hangs only (surfaceWait); nothing in the walk asserts how fast anything is.
 
-// surfaceWait bounds every wait of the walk: generous, for the race detector on a busy machine.
-const surfaceWait = 2 * time.Minute
+// surfaceWait bounds every wait of the walk: a hang's bound, for the race detector on a busy
+// machine.
+const surfaceWait = wait.Hang
 
 // The walk's users: Ann is an admin (ADMINS), who creates the tournament; Ivan speaks Russian.
 const (
