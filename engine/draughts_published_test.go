@@ -51,20 +51,7 @@ func TestDraughtsPublishedPerft(t *testing.T) {
 	for _, tc := range draughtsPerftTables {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var opts []Option
-			if tc.pos != "" {
-				opts = append(opts, WithPosition(tc.pos))
-			}
-			g := mustGame(t, tc.variant, opts...)
-			depth := tc.quick
-			if *deep {
-				depth = len(tc.want)
-			}
-			for d := 1; d <= depth; d++ {
-				if got := g.perft(d); got != tc.want[d-1] {
-					t.Fatalf("perft(%d) = %d, want %d", d, got, tc.want[d-1])
-				}
-			}
+			checkPerft(t, tc.variant, tc.pos, tc.quick, tc.want)
 		})
 	}
 }

@@ -44,25 +44,32 @@ func TestPerft(t *testing.T) {
 	for _, tc := range perftTables {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			var opts []Option
-			if tc.pos != "" {
-				opts = append(opts, WithPosition(tc.pos))
-			}
-			g := mustGame(t, tc.variant, opts...)
-			depth := tc.quick
-			if *deep {
-				depth = len(tc.want)
-			}
-			for d := 1; d <= depth; d++ {
-				if got := g.perft(d); got != tc.want[d-1] {
-					t.Errorf("perft(%d) = %d, want %d", d, got, tc.want[d-1])
-					for _, e := range g.divide(d) {
-						t.Logf("  %s %d", e.Move, e.Nodes)
-					}
-					return
-				}
-			}
+			checkPerft(t, tc.variant, tc.pos, tc.quick, tc.want)
 		})
+	}
+}
+
+// checkPerft compares a game's perft from pos (its start when empty) with a table, to depth
+// quick, or to the table's end with -deep; a level that differs is logged move by move.
+func checkPerft(t *testing.T, variant, pos string, quick int, want []uint64) {
+	t.Helper()
+	var opts []Option
+	if pos != "" {
+		opts = append(opts, WithPosition(pos))
+	}
+	g := mustGame(t, variant, opts...)
+	depth := quick
+	if *deep {
+		depth = len(want)
+	}
+	for d := 1; d <= depth; d++ {
+		if got := g.perft(d); got != want[d-1] {
+			t.Errorf("perft(%d) = %d, want %d", d, got, want[d-1])
+			for _, e := range g.divide(d) {
+				t.Logf("  %s %d", e.Move, e.Nodes)
+			}
+			return
+		}
 	}
 }
 
