@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
+	"github.com/questbot/questbot/internal/hostile"
 	"github.com/questbot/questbot/qms"
 )
 
@@ -34,10 +34,7 @@ func limitOf(t *testing.T, err error) *qms.LimitError {
 // steps per site allowed, not per site asked for.
 func TestBombRefused(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("testdata/bomb.qms")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := []byte(hostile.QMSBomb)
 	steps, err := qms.Steps(src, qms.DefaultLimits)
 	le := limitOf(t, err)
 	if le.Limit != "sites" || le.Max != int64(qms.DefaultLimits.Sites) {
@@ -127,10 +124,7 @@ func (s startFS) Open(name string) (fs.File, error) {
 // wait only catches a compilation that does not stop.
 func TestCancelStopsCompilation(t *testing.T) {
 	t.Parallel()
-	src, err := os.ReadFile("testdata/bomb.qms")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := []byte(hostile.QMSBomb)
 	fsys := startFS{files: fstest.MapFS{"bomb.qms": {Data: src}}, started: make(chan struct{})}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

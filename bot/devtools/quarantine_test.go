@@ -2,25 +2,20 @@ package devtools_test
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/questbot/questbot/bot/devtools"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
+	"github.com/questbot/questbot/internal/hostile"
 	"github.com/questbot/questbot/qms"
 )
 
 // bomb is the source of two nested #for loops that ask for 300×1000 sites in 154 bytes.
 func bomb(t *testing.T) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", "..", "qms", "testdata", "bomb.qms"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return []byte(hostile.QMSBomb)
 }
 
 // compileOnUpload sends a source with the caption /compile and waits for an answer after it

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/questbot/questbot/internal/hostile"
 	"github.com/questbot/questbot/qmm"
 	"github.com/questbot/questbot/quest/questtrace"
 	"github.com/questbot/questbot/quest/questtrace/corpus"
@@ -189,12 +190,8 @@ func TestQmsKeepsExistingFiles(t *testing.T) {
 func TestQmsCompileRefusesBomb(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	bomb, err := os.ReadFile(filepath.Join("..", "..", "qms", "testdata", "bomb.qms"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	src := filepath.Join(dir, "bomb.qms")
-	if err := os.WriteFile(src, bomb, 0o644); err != nil {
+	if err := os.WriteFile(src, []byte(hostile.QMSBomb), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var out, errOut bytes.Buffer
