@@ -2,27 +2,10 @@ package telegram_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
-
-// groupMessage waits for the bot's message in a group that says want, after the message after.
-func (e *env) groupMessage(t *testing.T, group int64, after int, want string) tgemu.Message {
-	t.Helper()
-	var found tgemu.Message
-	e.WaitFor(t, "the group's message saying "+want, func() bool {
-		for _, m := range e.BotMessages(group) {
-			if m.ID > after && strings.Contains(m.Text, want) {
-				found = m
-				return true
-			}
-		}
-		return false
-	})
-	return found
-}
 
 // forge presses data under a group's message msgID as user, data no button of it carries, and
 // returns the bot's answer.
@@ -68,7 +51,7 @@ func TestGroupForgedPresses(t *testing.T) {
 	if _, err := e.Bot.SendGroupText(group, ann, "/games@boards_test_bot"); err != nil {
 		t.Fatal(err)
 	}
-	menu := e.groupMessage(t, group, 0, "Which one?")
+	menu := e.WaitTextAfter(t, group, 0, "Which one?")
 	if got := e.forge(t, group, eve, menu.ID, fmt.Sprintf("G:c:russian:none:%d", eve)); got != stale {
 		t.Errorf("Eve's choice under Ann's menu answered %q", got)
 	}
@@ -92,7 +75,7 @@ func TestGroupForgedPresses(t *testing.T) {
 	if _, err := e.Bot.SendGroupText(group, eve, "/games@boards_test_bot"); err != nil {
 		t.Fatal(err)
 	}
-	evesMenu := e.groupMessage(t, group, menu.ID, "<b>Eve</b> wants to play a board game")
+	evesMenu := e.WaitTextAfter(t, group, menu.ID, "<b>Eve</b> wants to play a board game")
 	if got := e.forge(t, group, eve, evesMenu.ID, fmt.Sprintf("G:j:%d", board)); got != stale {
 		t.Errorf("Ann's board's Join under Eve's menu answered %q", got)
 	}

@@ -31,16 +31,7 @@ func TestPlayerNamedAlike(t *testing.T) {
 	if _, err := e.Bot.SendGroupText(group, ann, "/games@boards_test_bot chess"); err != nil {
 		t.Fatal(err)
 	}
-	var question tgemu.Message
-	e.WaitFor(t, "the choice of a clock", func() bool {
-		for _, m := range e.BotMessages(group) {
-			if strings.Contains(m.Text, "With which clock?") {
-				question = m
-				return true
-			}
-		}
-		return false
-	})
+	question := e.WaitTextAfter(t, group, 0, "With which clock?")
 	if !strings.Contains(question.Text, "<b>"+want+"</b> wants to play") {
 		t.Errorf("the choice of a clock names Ann otherwise:\n%s", question.Text)
 	}
