@@ -57,12 +57,7 @@ func TestTournamentAPI(t *testing.T) {
 	}
 	p := &client{e: e, token: tok}
 
-	do := func(fn func(ctx context.Context, tx bot.Tx) error) {
-		t.Helper()
-		if err := e.proc.Transport.Do(context.Background(), e.service, fn); err != nil {
-			t.Fatal(err)
-		}
-	}
+	do := func(fn func(ctx context.Context, tx bot.Tx) error) { t.Helper(); e.do(t, fn) }
 	var tt *tournament.Tournament
 	do(func(ctx context.Context, tx bot.Tx) error {
 		var err error
@@ -202,12 +197,7 @@ func TestTournamentStandingsPrivate(t *testing.T) {
 		e.Send(t, u, "/start")
 		e.WaitMessage(t, u, after, "the greeting", func(tgemu.Message) bool { return true })
 	}
-	do := func(fn func(ctx context.Context, tx bot.Tx) error) {
-		t.Helper()
-		if err := e.proc.Transport.Do(context.Background(), e.service, fn); err != nil {
-			t.Fatal(err)
-		}
-	}
+	do := func(fn func(ctx context.Context, tx bot.Tx) error) { t.Helper(); e.do(t, fn) }
 	var tt *tournament.Tournament
 	do(func(ctx context.Context, tx bot.Tx) error {
 		var err error
@@ -281,5 +271,13 @@ func TestTournamentStandingsPrivate(t *testing.T) {
 		if s.Me != (s.Name == "@bobby") {
 			t.Errorf("Bob's view of the standings: %+v", s)
 		}
+	}
+}
+
+// do runs fn in a transaction of the env's bot, which must succeed.
+func (e *env) do(t *testing.T, fn func(ctx context.Context, tx bot.Tx) error) {
+	t.Helper()
+	if err := e.proc.Transport.Do(context.Background(), e.service, fn); err != nil {
+		t.Fatal(err)
 	}
 }
