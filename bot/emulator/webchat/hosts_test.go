@@ -18,12 +18,8 @@ import (
 // addresses and the configured host are served.
 func TestHostChecked(t *testing.T) {
 	t.Parallel()
-	emu := tgemu.New(tgemu.Options{})
-	defer emu.Close()
-	b := emu.AddBot("1:T", "b")
+	b, h := adminChat(t)
 	const admin = webchat.FirstUserID
-	b.AddUser(tgbotapi.User{ID: admin, FirstName: "Admin", LanguageCode: "en"})
-	h := webchat.New(emu, b)
 	h.Hosts = []string{"games.example.org"}
 	do := func(method, host, path, body string) *httptest.ResponseRecorder {
 		rq := httptest.NewRequest(method, "http://"+host+path, strings.NewReader(body))
@@ -54,4 +50,15 @@ func TestHostChecked(t *testing.T) {
 			t.Errorf("a send at %s: %d %q, want 200", host, rec.Code, rec.Body.String())
 		}
 	}
+}
+
+// adminChat is a web chat, served by no server, of an emulated bot whose one user is the admin
+// (webchat.FirstUserID).
+func adminChat(t *testing.T) (*tgemu.Bot, *webchat.Handler) {
+	t.Helper()
+	emu := tgemu.New(tgemu.Options{})
+	t.Cleanup(func() { emu.Close() })
+	b := emu.AddBot("1:T", "b")
+	b.AddUser(tgbotapi.User{ID: webchat.FirstUserID, FirstName: "Admin", LanguageCode: "en"})
+	return b, webchat.New(emu, b)
 }

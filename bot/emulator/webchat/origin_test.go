@@ -8,9 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
-
-	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
 )
 
@@ -22,12 +19,8 @@ import (
 // requests (the same origin) go through.
 func TestCrossOriginRefused(t *testing.T) {
 	t.Parallel()
-	emu := tgemu.New(tgemu.Options{})
-	defer emu.Close()
-	b := emu.AddBot("1:T", "b")
+	b, h := adminChat(t)
 	const admin = webchat.FirstUserID
-	b.AddUser(tgbotapi.User{ID: admin, FirstName: "Admin", LanguageCode: "en"})
-	h := webchat.New(emu, b)
 	// The chat is served under the name example.com (PUBLIC_URL's host, say).
 	h.Hosts = []string{"example.com"}
 
