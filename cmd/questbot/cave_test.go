@@ -15,25 +15,25 @@ import (
 	"github.com/questbot/questbot/quest"
 )
 
-// caveSource is the sample quest of the README, as the project ships it.
+// caveSource is the sample quest of the quest authoring guide, as the project ships it.
 const caveSource = "../../uploads/src/cave.qms"
 
-// readmeCave returns the source the README's walk-through of .qms shows (step 1, "Write
-// cave.qms"), without the indentation of its list item.
-func readmeCave(t *testing.T) string {
+// guideCave returns the source the walk-through of .qms in docs/quest-authoring.md shows (step
+// 1, "Write cave.qms"), without the indentation of its list item.
+func guideCave(t *testing.T) string {
 	t.Helper()
-	readme, err := os.ReadFile("../../README.md")
+	guide, err := os.ReadFile("../../docs/quest-authoring.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, rest, ok := strings.Cut(string(readme), "1. Write `cave.qms`")
+	_, rest, ok := strings.Cut(string(guide), "1. Write `cave.qms`")
 	if !ok {
-		t.Fatal("the README has no step writing cave.qms")
+		t.Fatal("docs/quest-authoring.md has no step writing cave.qms")
 	}
 	_, rest, ok = strings.Cut(rest, "```\n")
 	block, _, ok2 := strings.Cut(rest, "   ```\n")
 	if !ok || !ok2 {
-		t.Fatal("the README's cave.qms is not in a code block")
+		t.Fatal("the cave.qms of docs/quest-authoring.md is not in a code block")
 	}
 	var b strings.Builder
 	for _, line := range strings.SplitAfter(block, "\n") {
@@ -42,10 +42,10 @@ func readmeCave(t *testing.T) string {
 	return b.String()
 }
 
-// Ensure the README's sample quest has a way on from every screen whatever the dice: compiled
-// as the README says (questbot qms compile), it is played by the quest player over 200 seeds,
+// Ensure the guide's sample quest has a way on from every screen whatever the dice: compiled
+// as the guide says (questbot qms compile), it is played by the quest player over 200 seeds,
 // every choice of every screen reached, and each screen is an ending or offers a choice; the
-// terminal player (questbot play) reaches an ending for each seed too. The README shows the
+// terminal player (questbot play) reaches an ending for each seed too. The guide shows the
 // source the project ships.
 func TestCaveHasNoDeadEnd(t *testing.T) {
 	t.Parallel()
@@ -53,8 +53,8 @@ func TestCaveHasNoDeadEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := readmeCave(t); got != string(src) {
-		t.Fatalf("the README's cave.qms differs from %s:\n%s", caveSource, got)
+	if got := guideCave(t); got != string(src) {
+		t.Fatalf("the guide's cave.qms differs from %s:\n%s", caveSource, got)
 	}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "cave.qmm")

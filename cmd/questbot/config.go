@@ -23,8 +23,8 @@ import (
 	"github.com/questbot/questbot/qms"
 )
 
-// Config is everything `questbot serve` reads from its environment. The README's configuration
-// table lists the same variables; keep the two in step.
+// Config is everything `questbot serve` reads from its environment. The configuration tables of
+// the README and of docs/operators.md list the same variables; keep them in step.
 type Config struct {
 	// DatabaseURL is a PostgreSQL connection string. Empty means: run a private cluster in
 	// DataDir/postgres (the embedded default).
@@ -103,8 +103,8 @@ type Config struct {
 	HTTP HTTPLimits
 }
 
-// envDefaults are the variables, their defaults and a line of help each, in the order the README
-// lists them.
+// envDefaults are the variables, their defaults and a line of help each, in the order the
+// configuration tables list them.
 var envDefaults = []struct{ name, def, help string }{
 	{"DATABASE_URL", "", "PostgreSQL connection string; empty: a private cluster in DATA_DIR/postgres"},
 	{"DATABASE_SESSION_URL", "", "connection string with session semantics (not PgBouncer's transaction mode) for the migrations and LISTEN; empty: DATABASE_URL"},

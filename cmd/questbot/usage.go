@@ -126,7 +126,7 @@ func serveUsage(w io.Writer) {
 	fmt.Fprintln(w, "Runs the bot until SIGINT, SIGTERM or SIGHUP. --role splits the bot among processes on one")
 	fmt.Fprintln(w, "database: all (the default) receives, handles and sends; poller only receives updates (the long")
 	fmt.Fprintln(w, "poll under a lease per bot, or the webhook); worker handles, sends and runs the scheduled jobs.")
-	fmt.Fprintln(w, "It is configured by these environment variables (the README's configuration table says more):")
+	fmt.Fprintln(w, "It is configured by these environment variables (docs/operators.md says more of each):")
 	for _, e := range envDefaults {
 		def := ""
 		if e.def != "" {
