@@ -4,14 +4,26 @@
 // so do the end-to-end tests that need the whole bot. The features never import each other; each
 // declares the small interfaces it needs of the others, and New passes the implementations in.
 //
-// The path of a button press: the transport's poll stores the update in the inbox; a dispatcher
-// worker claims it and runs Bot.Handle (the router) in the update's transaction; the middleware
-// deliver the news (relay) and refresh the command menus (the tree); the router sends the press
-// by its callback prefix ("q" to the quest player and "qc" to its catalogue, "m" to the command
-// tree, "r" to the relay, "g" to the board games, "tn" to their tournaments);
-// the feature changes its state through its store (quest/questpg for a quest step) and gives the
-// requests of its answer to tx.Send; the transaction commits the state and the outbox rows
-// together; the sender sends them under Telegram's limits.
+// The path of a button press, a quest choice:
+//
+//  1. The transport's poll (bot/intake.go) gets the update from getUpdates. When its chat has
+//     nothing waiting, the poll handles it itself (botpg.HandleAtIntake): one transaction records
+//     its sender, runs Bot.Handle, queues the replies and moves the stored offset, which
+//     acknowledges it. Otherwise (the chat has updates waiting, the handler failed, or the
+//     batch's handling budget, bot.Config.IntakeBudget, is spent) the update is stored in the
+//     inbox in that same transaction, and a dispatcher worker later claims the chat's oldest
+//     update (botpg.HandleBatch, FOR UPDATE SKIP LOCKED) and runs Bot.Handle in the update's
+//     transaction.
+//  2. Bot.Handle is the router: its middleware deliver the news (relay) and keep the command
+//     menus in step with the tree (scriptbot); the press goes by its callback prefix ("q" to
+//     the quest player and "qc" to its catalogue, "m" to the command tree, "r" to the relay,
+//     "g" to the board games and "G" to those a whole chat sees, "tn" to their tournaments).
+//  3. The feature changes its state through its store (for a quest choice, "q:<game>:<step>:<jump>",
+//     questpg.QueueStep, conditional on the game's nonce, so a stale or repeated press changes
+//     nothing) and gives the requests of its answer to tx.Send.
+//  4. The transaction commits the state, the outbox rows and the offset (or the update's
+//     deletion from the inbox) together; the sender (bot/sender.go) sends the rows in the chat's
+//     order under Telegram's limits.
 package app
 
 import (
