@@ -33,7 +33,7 @@ type line struct {
 }
 
 // expect computes the standings of a round robin or a Swiss from the results the test chose,
-// by the rules as the README states them (a win 1, a draw ½, a Swiss bye 1, a round robin's
+// by the rules as docs/players.md states them (a win 1, a draw ½, a Swiss bye 1, a round robin's
 // sit-out nothing; Buchholz the opponents'
 // final scores; Sonneborn–Berger the beaten opponents' scores and half the drawn ones'; a round
 // robin ranks by score, Sonneborn–Berger, wins; a Swiss by score, Buchholz, Sonneborn–Berger,

@@ -12,7 +12,7 @@ import (
 	"github.com/questbot/questbot/migrations/pgtest"
 )
 
-// Ensure serve without PUBLIC_URL offers the inline games as text, as the README promises: its
+// Ensure serve without PUBLIC_URL offers the inline games as text, as docs/players.md promises: its
 // default address is the listener's, which Telegram cannot fetch (and the emulator refuses, as
 // Telegram does), so the results are articles, and the challenge chosen and joined is the board
 // as text, edited in place.

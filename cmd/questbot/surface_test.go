@@ -168,7 +168,7 @@ func failed(text string) bool {
 	return false
 }
 
-// promisedCommands are the commands of the menu that the README documents.
+// promisedCommands are the commands of the menu that docs/players.md documents.
 var promisedCommands = []string{"quest", "games", "mygames", "rating", "top", "tournaments", "notify", "web", "lang", "help"}
 
 // menu sends every command of the bot's menu, as Telegram shows it in English and in Russian,
@@ -193,7 +193,7 @@ func (s *surface) menu(t *testing.T) {
 			}
 		}
 	}
-	// The commands the README promises are in both menus.
+	// The commands docs/players.md promises are in both menus.
 	for _, lang := range []string{"", "ru"} {
 		var names []string
 		for _, c := range s.b.Commands(lang) {
@@ -698,7 +698,7 @@ func (s *surface) tournamentState(t *testing.T, id int64) string {
 	return state
 }
 
-// promisedRoutes are the web game server's pages and calls that the README documents and the
+// promisedRoutes are the web game server's pages and calls that docs/web-api.md documents and the
 // pages use.
 var promisedRoutes = []string{
 	"GET /login/{ticket}",
@@ -750,7 +750,7 @@ func (s *surface) routes(t *testing.T, u *webUser, game, tournament int64) {
 		t.Fatalf("the lobby links no static file:\n%.500s", lobby)
 	}
 	// The web view's own list: a route added there is walked here too; and the routes the
-	// README promises must be in it.
+	// docs/web-api.md promises must be in it.
 	patterns := web.Patterns()
 	for _, p := range promisedRoutes {
 		if !slices.Contains(patterns, p) {

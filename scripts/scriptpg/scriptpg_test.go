@@ -140,7 +140,7 @@ func TestContexts(t *testing.T) {
 	}
 }
 
-// Ensure the README's example of an operator's command loads as a sound command.
+// Ensure the example of an operator's command in docs/operators.md loads as a sound command.
 func TestOperatorExample(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -152,7 +152,7 @@ func TestOperatorExample(t *testing.T) {
 		     a AS (INSERT INTO action (command_id, type, guard)
 		           SELECT id, 'output', 'DEVELOPER == true' FROM c RETURNING id)
 		INSERT INTO localized_string (action_id, lang, text) SELECT id, 'en', 'pong, {NAME}' FROM a;
-		-- The same with the helpers, as the README shows it too.
+		-- The same with the helpers, as docs/operators.md shows it too.
 		SELECT tree_action(tree_command('ping2', 'Ping', 'Пинг'), NULL, 1, 'output', NULL, NULL, NULL,
 		    'DEVELOPER == true', 'pong, {NAME}', 'понг, {NAME}');`)
 	if err != nil {

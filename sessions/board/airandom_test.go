@@ -12,7 +12,7 @@ import (
 )
 
 // aiRandom sets how many games per game and level TestBotLevelsBeatRandomPlay plays; 0 keeps
-// the quick check. The figures of the README: go test ./sessions/board -run BotLevels
+// the quick check. The figures of docs/performance.md: go test ./sessions/board -run BotLevels
 // -airandom 20 -v
 var aiRandom = flag.Int("airandom", 0, "play this many games of each bot level against random play, in each game added as a description, and log the figures")
 

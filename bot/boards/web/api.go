@@ -32,7 +32,7 @@ import (
 // conflict (the operation does not fit the board's state), 422 illegal_move (with "legal", the
 // legal moves), 429 rate_limited (with Retry-After) or too_many_streams (the caller holds
 // Config.Streams event streams open already), 503 unavailable (the bot is not running). The
-// README lists the calls.
+// docs/web-api.md lists the calls.
 //
 // A game the caller may not see (they play no seat in it, and it is neither open to spectators
 // nor a public game waiting for an opponent) is answered exactly as a game that does not exist:

@@ -12,7 +12,7 @@ import (
 //
 // What is counted per address (the requests and the event streams of someone not logged in, the
 // failed logins) is counted per client, which the server learns from the TCP peer. Behind a
-// reverse proxy (the TLS proxy the README recommends) the peer is the proxy, and every visitor
+// reverse proxy (the TLS proxy docs/web-api.md recommends) the peer is the proxy, and every visitor
 // would share its address; so the proxies named in Config.TrustedProxies (TRUSTED_PROXIES) are
 // believed when they say for whom they forward, and nobody else is:
 //
