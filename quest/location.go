@@ -504,61 +504,9 @@ func (e *engine) enterLocation() (int, bool, error) {
 		return 0, false, err
 	}
 
-	// 5. Candidate jumps, in file order.
-	if l.allOut {
-		e.cand = append(e.cand[:0], q.positions[:len(l.out)]...)
-	} else {
-		e.candidates(l)
-	}
-
-	// 6. Sort by showing order, ties broken at random.
-	e.sortJumps(l)
-
-	// 7. Which jumps can be taken.
-	active := slices.Grow(e.active[:0], len(e.cand))[:len(e.cand)]
-	e.active = active
-	switch {
-	case l.switchOn >= 0:
-		v := float64(s.Params[l.switchOn])
-		for i, pos := range e.cand {
-			active[i] = l.cases[pos] == v
-		}
-	case l.plain:
-		vals := s.Params
-		for i, pos := range e.cand {
-			x := &l.exits[pos]
-			active[i] = x.pass == nil || x.test.Holds(vals)
-		}
-	default:
-		for i, pos := range e.cand {
-			a, err := e.jumpActive(&l.exits[pos])
-			if err != nil {
-				return 0, false, err
-			}
-			active[i] = a
-		}
-	}
-
-	// 8. One jump per text, 9. the offered list.
-	e.groupJumps(l)
-	e.clearJumps()
-	withText := false
-	for _, pos := range e.kept {
-		if l.exits[e.cand[pos]].hasText {
-			withText = true
-			break
-		}
-	}
-	for _, pos := range e.kept {
-		x := &l.exits[e.cand[pos]]
-		if withText {
-			if x.hasText {
-				s.Jumps = append(s.Jumps, JumpOption{ID: q.jumps[x.jump].id, Active: e.active[pos]})
-			}
-		} else if e.active[pos] && !x.hasText {
-			s.Jumps = append(s.Jumps, JumpOption{ID: q.jumps[x.jump].id, Active: true})
-			break
-		}
+	// 5.–9. The jumps offered.
+	if err := e.offer(l); err != nil {
+		return 0, false, err
 	}
 
 	// 10. Critical parameters: the last one wins.
@@ -612,6 +560,70 @@ func (e *engine) enterLocation() (int, bool, error) {
 		}
 	}
 	return 0, false, nil
+}
+
+// offer runs steps 5 to 9 of entering location l: it fills the state's list of offered jumps
+// from the jumps leaving l, their order, conditions and texts.
+func (e *engine) offer(l *location) error {
+	q, s := e.q, e.s
+	// 5. Candidate jumps, in file order.
+	if l.allOut {
+		e.cand = append(e.cand[:0], q.positions[:len(l.out)]...)
+	} else {
+		e.candidates(l)
+	}
+
+	// 6. Sort by showing order, ties broken at random.
+	e.sortJumps(l)
+
+	// 7. Which jumps can be taken.
+	active := slices.Grow(e.active[:0], len(e.cand))[:len(e.cand)]
+	e.active = active
+	switch {
+	case l.switchOn >= 0:
+		v := float64(s.Params[l.switchOn])
+		for i, pos := range e.cand {
+			active[i] = l.cases[pos] == v
+		}
+	case l.plain:
+		vals := s.Params
+		for i, pos := range e.cand {
+			x := &l.exits[pos]
+			active[i] = x.pass == nil || x.test.Holds(vals)
+		}
+	default:
+		for i, pos := range e.cand {
+			a, err := e.jumpActive(&l.exits[pos])
+			if err != nil {
+				return err
+			}
+			active[i] = a
+		}
+	}
+
+	// 8. One jump per text, 9. the offered list.
+	e.groupJumps(l)
+	e.clearJumps()
+	withText := false
+	for _, pos := range e.kept {
+		if l.exits[e.cand[pos]].hasText {
+			withText = true
+			break
+		}
+	}
+	for _, pos := range e.kept {
+		x := &l.exits[e.cand[pos]]
+		if withText {
+			if x.hasText {
+				s.Jumps = append(s.Jumps, JumpOption{ID: q.jumps[x.jump].id, Active: e.active[pos]})
+			}
+		} else if e.active[pos] && !x.hasText {
+			s.Jumps = append(s.Jumps, JumpOption{ID: q.jumps[x.jump].id, Active: true})
+			break
+		}
+	}
+
+	return nil
 }
 
 // candidates leaves in e.cand the positions of the jumps leaving l that are not hidden by their

@@ -335,7 +335,8 @@ func describeChange(c qmm.ParamChange) string {
 
 // set is dev.set: /set pN V, /set Money V, /set Ranger NAME on the running sandbox game. A
 // value must lie within the parameter's bounds; Money is the quest's money parameter, whose
-// value is the money the quest's texts show. The tree then shows the game again.
+// value is the money the quest's texts show. The choices of the screen are offered again with
+// the new value (quest.Reoffer). The tree then shows the game again.
 func (t *Tools) set(ctx context.Context, tx bot.Tx, u *bot.Update, args map[string]string) (*scripts.Result, error) {
 	if ok, err := t.mayDevelop(ctx, tx, u); err != nil || !ok {
 		return forbidden, err
@@ -386,9 +387,18 @@ func (t *Tools) set(ctx context.Context, tx bot.Tx, u *bot.Update, args map[stri
 		if v < int(p.Min) || v > int(p.Max) {
 			return result("range", "param", label, "min", strconv.Itoa(int(p.Min)), "max", strconv.Itoa(int(p.Max))), nil
 		}
-		r.gm.State = r.gm.State.Clone()
-		r.gm.State.Params[idx] = v
-		r.gm.Moves = append(r.gm.Moves, questlog.Move{Set: map[int]int{idx: v}})
+		st := r.gm.State.Clone()
+		st.Params[idx] = v
+		// The screen's choices depend on the parameters: they are offered again with the new
+		// value (a jump its condition now allows appears), as the screen is shown again.
+		// The log records both, so that a replay offers the same choices.
+		st, err = r.qf.Reoffer(st, questlog.Rules(string(r.gm.Script.Dialect)))
+		if err != nil {
+			t.log.Warn("Choices not offered again after /set", "script", r.gm.Script.ID, "err", err)
+			return &scripts.Result{Code: "error"}, nil
+		}
+		r.gm.State = st
+		r.gm.Moves = append(r.gm.Moves, questlog.Move{Set: map[int]int{idx: v}}, questlog.Move{Offer: true})
 		value = strconv.Itoa(v)
 	default:
 		return &scripts.Result{Code: "usage"}, nil

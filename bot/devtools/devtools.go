@@ -255,6 +255,8 @@ func (t *Tools) Builtins() map[string]Builtin {
 		"dev.positions": t.positions,
 		"dev.compile":   t.compile,
 		"dev.decompile": t.decompile,
+		"dev.goto":      t.gotoLocation,
+		"dev.replay":    t.replay,
 	}
 }
 
@@ -292,6 +294,18 @@ func newSeed() string {
 // quest that cannot be played, or a state that does not fit it, is an error matching
 // questfs.ErrUnplayable, and nothing changes.
 func (t *Tools) startSandbox(ctx context.Context, tx bot.Tx, u *bot.Update, sc *questpg.Script, st *quest.State, ranger string) error {
+	var moves []questlog.Move
+	if st != nil {
+		// The log of a restored game begins with the state it was restored to.
+		restored := st.Clone()
+		moves = []questlog.Move{{State: &restored}}
+	}
+	return t.startSandboxLog(ctx, tx, u, sc, st, ranger, moves)
+}
+
+// startSandboxLog is startSandbox with the game's log: moves that lead from the start of the
+// game, or from a state they begin with, to st.
+func (t *Tools) startSandboxLog(ctx context.Context, tx bot.Tx, u *bot.Update, sc *questpg.Script, st *quest.State, ranger string, moves []questlog.Move) error {
 	q, err := t.files.Open(sc.File)
 	if err != nil {
 		return err
@@ -308,12 +322,7 @@ func (t *Tools) startSandbox(ctx context.Context, tx bot.Tx, u *bot.Update, sc *
 		return fmt.Errorf("%w: %w", questfs.ErrUnplayable, err)
 	}
 	gm := &questpg.Game{Service: u.Service, User: u.User.ID, Script: *sc, State: state, MoneyParam: moneyParam(q),
-		Ranger: ranger}
-	if st != nil {
-		// The log of a restored game begins with the state it was restored to.
-		restored := state.Clone()
-		gm.Moves = []questlog.Move{{State: &restored}}
-	}
+		Ranger: ranger, Moves: moves}
 	if err := t.store.StartSandbox(ctx, tx.DB(), gm); err != nil {
 		return err
 	}

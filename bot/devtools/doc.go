@@ -8,7 +8,8 @@
 // and Russian. The tree calls the built-ins of this package (Tools.Builtins: dev.find, dev.run,
 // dev.show, dev.set, dev.calc, dev.dump, dev.write, dev.save, dev.quests, dev.log and
 // dev.positions of migration 016 (log.go), dev.compile and dev.decompile of migration 023
-// (source.go)), which check the role again themselves and answer with
+// (source.go), dev.restart of migration 036, dev.goto and dev.replay of migration 040
+// (path.go)), which check the role again themselves and answer with
 // result codes, and stored procedures for what is plain SQL (dev_set_quest, dev_set_developer,
 // dev_developers, dev_delete_upload). Uploads come through Tools.HandleMessage,
 // which the router offers every message the command tree left and which takes every document
@@ -59,7 +60,9 @@
 //
 // An uploaded quest is listed in the language of its texts (questfs.Language), whoever uploads it.
 // The checker's warnings (questfs.Lint: images found nowhere, the editor's default texts,
-// locations no jump reaches, dead ends, parameters nothing uses, a quest without a choice) follow
+// locations no jump reaches, dead ends, parameters nothing uses, a quest without a choice,
+// formulas that do not parse, read a parameter the quest lacks or divide by what is or may be
+// zero) follow
 // the answer to an upload and to /compile, in the developer's language, each naming its place.
 // The commands speak the developer's language throughout: the phases of /show and the failures of
 // /calc too (a formula's syntax error is the reference's message in English, its place in Russian).
@@ -86,7 +89,17 @@
 // game too. /set changes only sandbox games, so that nothing set by hand ever counts; a value
 // must lie within the parameter's bounds. /set Money sets the quest's money parameter, which is
 // what the quest's texts show as money; /set Ranger sets the name the quest's texts call the
-// player, for the rest of that game.
+// player, for the rest of that game. The screen's choices are offered again with the value set
+// (quest.Reoffer), so that a jump its condition now allows is there when the screen is shown again.
+//
+// /goto 12 (or L12) enters a location of the sandbox game by the number the quest's editor shows,
+// as if the game had arrived there: its changes are made and its screen shown. /replay plays the
+// moves of the running sandbox game (its log) again, from the same seed, on the newest version of
+// its quest the developer uploaded, and stops at the first move that version no longer offers,
+// saying where (the move, the location) and why (the jump is gone, leaves another location, is
+// not offered or cannot be taken); the game goes on there in the new version. The answer to the
+// upload of a new version of the quest being run points to /replay. A game that has ended has no
+// log left: /replay works on the running game.
 //
 // /show, /calc, /dump and /write work on any running game and change nothing: /calc draws from
 // a copy of the game's random generator, /dump and /write read the quest's file. The files sent

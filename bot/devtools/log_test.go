@@ -77,9 +77,9 @@ func TestLogPositionsDelete(t *testing.T) {
 			sets++
 		}
 	}
-	// I agree, two choices, the /set, one more choice.
-	if len(l.Moves) != 5 || sets != 1 || l.Header.SHA256 != sha(data) || l.Header.Quest != "Cargo.qmm" {
-		t.Errorf("log %+v with %d moves (%d set), want 5 with one set", l.Header, len(l.Moves), sets)
+	// I agree, two choices, the /set and the choices offered again, one more choice.
+	if len(l.Moves) != 6 || sets != 1 || !l.Moves[4].Offer || l.Header.SHA256 != sha(data) || l.Header.Quest != "Cargo.qmm" {
+		t.Errorf("log %+v with %d moves (%d set), want 6 with one set and its offer", l.Header, len(l.Moves), sets)
 	}
 	d, err := qmm.DecodeBytes(data)
 	if err != nil {

@@ -191,7 +191,15 @@ func (t *Tools) uploadQuest(ctx context.Context, tx bot.Tx, u *bot.Update, label
 	case st.same:
 		return say(ctx, tx, u, withWarnings(escapef(txt.QuestSame, label, st.version, st.script), u, st.warnings))
 	}
-	return say(ctx, tx, u, withWarnings(escapef(txt.QuestStored, st.name, st.script, st.version, st.script), u, st.warnings))
+	answer := escapef(txt.QuestStored, st.name, st.script, st.version, st.script)
+	hint, err := t.replayHint(ctx, tx, u, questKey(label), st.script)
+	if err != nil {
+		return err
+	}
+	if hint != "" {
+		answer += "\n" + hint
+	}
+	return say(ctx, tx, u, withWarnings(answer, u, st.warnings))
 }
 
 // withWarnings is an answer (HTML) followed by the checker's warnings, if any, in the user's

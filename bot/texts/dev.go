@@ -110,6 +110,26 @@ type Dev struct {
 	// when Telegram did not take a file.
 	SaveCaption string
 	FileNotSent string // file name
+
+	// /goto and /replay: no sandbox game to work on (none, or a counted one).
+	NoSandbox, NotSandbox string
+	// /goto: its usage; a location the quest lacks (the quest's name, the location, the list of
+	// its locations); the location entered (its id, the quest's name); one that cannot be
+	// entered (its id, why).
+	GotoUsage, GotoNoLocation, GotoDone, GotoBroken string
+	// /replay: nothing recorded (a game begun before moves were kept); no move yet; no newer
+	// version (the quest's name, its version); all moves replayed (their number, the quest's
+	// name, the version, its number); stopped (the moves replayed, of how many, the name,
+	// version and number, the move it stopped at, the location, the phase, the reason).
+	ReplayIncomplete, ReplayNothing, ReplayNewest, ReplayDone, ReplayStopped string
+	// Why a replay stopped: a jump (its id, its text in the run's version) that no longer
+	// exists, that leaves another location now (its id), that is not offered here now, or is
+	// offered but cannot be taken; a screen whose choices are others (a description, a critical
+	// value's message, where the run had a location); a move that fails (why).
+	ReplayGone, ReplayMoved, ReplayHidden, ReplayInactive, ReplayScreen, ReplayFailed string
+	// ReplayHint follows the answer to the upload of a new version of the quest of the running
+	// sandbox game (the number of the version played).
+	ReplayHint string
 }
 
 var devEN = Dev{
@@ -200,6 +220,25 @@ var devEN = Dev{
 
 	SaveCaption: "Send this file back into this chat to go on from here. A restored game is a sandbox: it moves no credits and counts in no statistics.",
 	FileNotSent: "Telegram did not take the file «%s», so it was not sent. Please try again later.",
+
+	NoSandbox:        "No quest is running. /load <i>quest</i> starts one as a sandbox.",
+	NotSandbox:       "Only a sandbox game is changed by hand, so that nothing done by hand counts. /load the quest to run it as a sandbox.",
+	GotoUsage:        "Usage: /goto <i>location</i>, its number as the quest shows it: <code>/goto 12</code> or <code>/goto L12</code>.",
+	GotoNoLocation:   "«%s» has no location %s. Its locations: %s.",
+	GotoDone:         "➡️ Location %s of «%s»:",
+	GotoBroken:       "Location %s cannot be entered: %s",
+	ReplayIncomplete: "This game began before its moves were kept: there is no path to replay.",
+	ReplayNothing:    "Your game has no move to replay yet.",
+	ReplayNewest:     "«%s» v%s is the newest version. Upload a new one, then /replay plays your path on it.",
+	ReplayDone:       "🔁 All %s moves of your last run are replayed on «%s» v%s (number %s).",
+	ReplayStopped:    "🔁 %s of %s moves of your last run are replayed on «%s» v%s (number %s). Stopped at move %s, at location %s (%s): %s",
+	ReplayGone:       "jump %s «%s» no longer exists.",
+	ReplayMoved:      "jump %s «%s» now leaves location %s, not this one.",
+	ReplayHidden:     "jump %s «%s» is not offered here now (its conditions, priority or limit).",
+	ReplayInactive:   "jump %s «%s» is shown but cannot be taken now.",
+	ReplayScreen:     "this screen is not the one of your run here: its choices differ.",
+	ReplayFailed:     "the move fails: %s",
+	ReplayHint:       "You were playing an older version of this quest (number %s): /replay plays your last path on this version.",
 }
 
 var devRU = Dev{
@@ -290,6 +329,25 @@ var devRU = Dev{
 
 	SaveCaption: "Отправьте этот файл обратно в чат, чтобы продолжить с этого места. Восстановленная игра идёт в песочнице: кредиты не меняются, статистика не ведётся.",
 	FileNotSent: "Telegram не принял файл «%s», поэтому он не отправлен. Пожалуйста, попробуйте позже.",
+
+	NoSandbox:        "Квест не запущен. /load <i>квест</i> запустит его в песочнице.",
+	NotSandbox:       "Вручную меняется только игра в песочнице, чтобы ничего сделанное вручную не засчитывалось. Запустите квест в песочнице командой /load.",
+	GotoUsage:        "Использование: /goto <i>локация</i> — её номер, как его показывает квест: <code>/goto 12</code> или <code>/goto L12</code>.",
+	GotoNoLocation:   "В «%s» нет локации %s. Её локации: %s.",
+	GotoDone:         "➡️ Локация %s квеста «%s»:",
+	GotoBroken:       "В локацию %s не войти: %s",
+	ReplayIncomplete: "Эта игра началась, когда ходы ещё не записывались: повторять нечего.",
+	ReplayNothing:    "В вашей игре ещё нет ходов, которые можно повторить.",
+	ReplayNewest:     "«%s» v%s — самая новая версия. Загрузите новую, и /replay повторит на ней ваш путь.",
+	ReplayDone:       "🔁 Все ходы (%s) вашей последней игры повторены на «%s» v%s (номер %s).",
+	ReplayStopped:    "🔁 Повторено ходов: %s из %s вашей последней игры на «%s» v%s (номер %s). Остановка на ходе %s, в локации %s (%s): %s",
+	ReplayGone:       "перехода %s «%s» больше нет.",
+	ReplayMoved:      "переход %s «%s» теперь ведёт из локации %s, а не из этой.",
+	ReplayHidden:     "переход %s «%s» здесь сейчас не предлагается (его условия, приоритет или лимит).",
+	ReplayInactive:   "переход %s «%s» показан, но сейчас недоступен.",
+	ReplayScreen:     "экран здесь не тот, что был в вашей игре: выбор на нём другой.",
+	ReplayFailed:     "ход не удался: %s",
+	ReplayHint:       "Вы играли в старую версию этого квеста (номер %s): /replay повторит ваш последний путь на этой версии.",
 }
 
 // phaseNames are the words of a game's phases, by language (the English ones are the player's

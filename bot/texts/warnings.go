@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/questbot/questbot/formula"
 	"github.com/questbot/questbot/quest/questfs"
 )
 
@@ -24,28 +25,49 @@ type Warnings struct {
 	// Unreachable, DeadEnd: a location (the place) no path reaches, or where a player is stuck;
 	// UnusedParam: a parameter (the place, its name) nothing changes or reads.
 	Unreachable, DeadEnd, UnusedParam string
+	// FormulaSyntax, NoSuchParam, DivisionByZero: a formula that can fail (the place and which
+	// formula of it, the formula, then the parse error as FormulaSyntaxError words it; the
+	// parameter; the divisor).
+	FormulaSyntax, NoSuchParam, DivisionByZero string
+	// StartFormula, SelectFormula, PassFormula and ChangeFormula (the parameter, as Place words
+	// it) say which formula of a place it is.
+	StartFormula, SelectFormula, PassFormula, ChangeFormula string
 }
 
 var warningsEN = Warnings{
-	Head:          "⚠️ Warnings (%d):",
-	MissingImages: "images found nowhere (%d): %s. Upload them, or put them beside the quest file.",
-	More:          " and %d more",
-	NoChoice:      "the quest has no jump: it offers no choice at all, and players never see it in the catalogue.",
-	DefaultText:   "%s is the editor's default text; players are shown the quest's name (or that they won) instead.",
-	Unreachable:   "%s: no jump leads there from the start.",
-	DeadEnd:       "%s: a dead end, no jump leaves it and it ends nothing.",
-	UnusedParam:   "%s «%s»: nothing changes it, shows it or reads it.",
+	Head:           "⚠️ Warnings (%d):",
+	MissingImages:  "images found nowhere (%d): %s. Upload them, or put them beside the quest file.",
+	More:           " and %d more",
+	NoChoice:       "the quest has no jump: it offers no choice at all, and players never see it in the catalogue.",
+	DefaultText:    "%s is the editor's default text; players are shown the quest's name (or that they won) instead.",
+	Unreachable:    "%s: no jump leads there from the start.",
+	DeadEnd:        "%s: a dead end, no jump leaves it and it ends nothing.",
+	UnusedParam:    "%s «%s»: nothing changes it, shows it or reads it.",
+	FormulaSyntax:  "%s, %s «%s»: the formula does not parse (%s); it fails whenever the game needs it.",
+	NoSuchParam:    "%s, %s «%s»: reads %s, which the quest does not have; it fails whenever the game needs it.",
+	DivisionByZero: "%s, %s «%s»: divides by %s, which is or may be zero (the result is then ±2000000000).",
+	StartFormula:   "the starting value",
+	SelectFormula:  "the choice of text",
+	PassFormula:    "the condition",
+	ChangeFormula:  "the change of %s",
 }
 
 var warningsRU = Warnings{
-	Head:          "⚠️ Предупреждения (%d):",
-	MissingImages: "картинки не найдены (%d): %s. Загрузите их или положите рядом с файлом квеста.",
-	More:          " и ещё %d",
-	NoChoice:      "в квесте нет ни одного перехода: выбора в нём нет, и в каталоге игроки его не увидят.",
-	DefaultText:   "%s — текст редактора по умолчанию; игроки увидят вместо него название квеста (или что они победили).",
-	Unreachable:   "%s: от начала туда не ведёт ни один переход.",
-	DeadEnd:       "%s: тупик, из неё нет переходов, и квест в ней не кончается.",
-	UnusedParam:   "%s «%s»: его ничто не меняет, не показывает и не читает.",
+	Head:           "⚠️ Предупреждения (%d):",
+	MissingImages:  "картинки не найдены (%d): %s. Загрузите их или положите рядом с файлом квеста.",
+	More:           " и ещё %d",
+	NoChoice:       "в квесте нет ни одного перехода: выбора в нём нет, и в каталоге игроки его не увидят.",
+	DefaultText:    "%s — текст редактора по умолчанию; игроки увидят вместо него название квеста (или что они победили).",
+	Unreachable:    "%s: от начала туда не ведёт ни один переход.",
+	DeadEnd:        "%s: тупик, из неё нет переходов, и квест в ней не кончается.",
+	UnusedParam:    "%s «%s»: его ничто не меняет, не показывает и не читает.",
+	FormulaSyntax:  "%s, %s «%s»: формула не разбирается (%s); игра прервётся, как только она понадобится.",
+	NoSuchParam:    "%s, %s «%s»: читает %s, а такого параметра в квесте нет; игра прервётся, как только формула понадобится.",
+	DivisionByZero: "%s, %s «%s»: делит на %s, а это ноль или может оказаться нулём (результат тогда ±2000000000).",
+	StartFormula:   "начальное значение",
+	SelectFormula:  "выбор текста",
+	PassFormula:    "условие",
+	ChangeFormula:  "изменение: %s",
 }
 
 // maxListed bounds the names or lines a warning list shows.
@@ -96,8 +118,29 @@ func (c *Catalog) warning(x questfs.Warning) string {
 		return fmt.Sprintf(w.DeadEnd, upperFirst(c.Place(x.Place)))
 	case questfs.WarnUnusedParam:
 		return fmt.Sprintf(w.UnusedParam, upperFirst(c.Place(x.Place)), x.Name)
+	case questfs.WarnFormulaSyntax:
+		problem := c.FormulaSyntaxError(&formula.SyntaxError{Msg: x.Detail, Pos: x.At - 1})
+		return fmt.Sprintf(w.FormulaSyntax, upperFirst(c.Place(x.Place)), c.whichFormula(x.Formula), x.Name, problem)
+	case questfs.WarnNoSuchParam:
+		return fmt.Sprintf(w.NoSuchParam, upperFirst(c.Place(x.Place)), c.whichFormula(x.Formula), x.Name, x.Detail)
+	case questfs.WarnDivisionByZero:
+		return fmt.Sprintf(w.DivisionByZero, upperFirst(c.Place(x.Place)), c.whichFormula(x.Formula), x.Name, x.Detail)
 	}
 	return fmt.Sprintf("%s: %s %s", x.Kind, c.Place(x.Place), x.Name)
+}
+
+// whichFormula words which formula of a place a warning is about (questfs.Warning.Formula).
+func (c *Catalog) whichFormula(f string) string {
+	w := &c.Warnings
+	switch f {
+	case questfs.FormulaStart:
+		return w.StartFormula
+	case questfs.FormulaSelect:
+		return w.SelectFormula
+	case questfs.FormulaPass:
+		return w.PassFormula
+	}
+	return fmt.Sprintf(w.ChangeFormula, c.Place(f))
 }
 
 // upperFirst is s with its first letter in upper case.

@@ -2,9 +2,11 @@ package questfs
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 
+	"github.com/questbot/questbot/formula"
 	"github.com/questbot/questbot/qmm"
 )
 
@@ -35,6 +37,17 @@ const (
 	// WarnUnusedParam: the active parameter (Place; Name its name) is never changed, shown or
 	// hidden, and never read by a condition, a formula or a text.
 	WarnUnusedParam WarningKind = "unused parameter"
+	// WarnFormulaSyntax: a formula (Formula at Place; Name its text) does not parse: it fails
+	// whenever the game needs it. Detail is the parser's message (the reference's wording), At
+	// the 1-based position of the error.
+	WarnFormulaSyntax WarningKind = "formula syntax"
+	// WarnNoSuchParam: a formula reads a parameter the quest does not have (Detail, "p9"): it
+	// fails whenever the game needs it.
+	WarnNoSuchParam WarningKind = "no such parameter"
+	// WarnDivisionByZero: a formula divides by zero, or by a random value that may be zero
+	// (Detail, the divisor: "0", "[0..3]"). It does not fail, but gives ±2 000 000 000, as the
+	// reference does.
+	WarnDivisionByZero WarningKind = "division by zero"
 )
 
 // IsStub reports whether warnings of Lint tell a stub: a quest that offers no choice at all.
@@ -54,9 +67,24 @@ type Warning struct {
 	// parameter 3 (1-based, as the editor numbers them), "task" or "success"; "" for the quest as
 	// a whole.
 	Place string
-	// Name is what the warning is about (an image's name), "" when the kind says it all.
+	// Name is what the warning is about (an image's name, a parameter's name, a formula's
+	// text), "" when the kind says it all.
 	Name string
+	// Formula is which formula of the place a formula's warning is about: FormulaStart (a
+	// parameter's starting value), FormulaSelect (a location's choice of text), FormulaPass (a
+	// jump's condition), or "P3" for the change of parameter 3 (at a location or jump).
+	Formula string
+	// Detail and At are what is wrong with the formula (see the kinds).
+	Detail string
+	At     int
 }
+
+// The formulas of a place that are not a parameter's change (Warning.Formula).
+const (
+	FormulaStart  = "start"
+	FormulaSelect = "select"
+	FormulaPass   = "pass"
+)
 
 // maxWarnings bounds the warnings Lint returns: a quest with a hundred warnings of a kind does
 // not need them all told.
@@ -110,7 +138,79 @@ func Lint(q *Quest, found func(name string) bool) []Warning {
 			add(Warning{Kind: WarnMissingImage, Place: ref.place, Name: ref.name})
 		}
 	}
+	for _, w := range formulaWarnings(d) {
+		add(w)
+	}
 	return out
+}
+
+// formulaWarnings checks every formula the player evaluates (the starting values, the choices of
+// text, the jumps' conditions and the changes by formula), in the order of the file: a formula
+// that does not parse, one that reads a parameter the quest lacks, one that divides by what is
+// or may be zero. The formulas inside texts ({…}) are not checked.
+func formulaWarnings(d *qmm.Quest) []Warning {
+	var out []Warning
+	check := func(place, which, src string) {
+		shown := clipFormula(src)
+		e, err := formula.Parse(src)
+		var se *formula.SyntaxError
+		if errors.As(err, &se) {
+			out = append(out, Warning{Kind: WarnFormulaSyntax, Place: place, Formula: which, Name: shown,
+				Detail: se.Msg, At: se.Pos + 1})
+			return
+		}
+		if err != nil {
+			return
+		}
+		for _, p := range e.Params() {
+			if p < 0 || p >= len(d.Params) {
+				out = append(out, Warning{Kind: WarnNoSuchParam, Place: place, Formula: which, Name: shown,
+					Detail: "p" + strconv.Itoa(p+1)})
+			}
+		}
+		for _, z := range e.ZeroDivisors() {
+			out = append(out, Warning{Kind: WarnDivisionByZero, Place: place, Formula: which, Name: shown, Detail: z})
+		}
+	}
+	changes := func(place string, list []qmm.ParamChange) {
+		for _, c := range list {
+			if c.IsFormula && c.Formula != "" {
+				check(place, "P"+strconv.Itoa(int(c.Param)+1), c.Formula)
+			}
+		}
+	}
+	for i := range d.Params {
+		if p := &d.Params[i]; p.Active && !p.IsMoney {
+			// The player reads "[0h10]" as "[0..10]", an old way of writing a range.
+			check("P"+strconv.Itoa(i+1), FormulaStart, strings.Replace(p.Starting, "h", "..", 1))
+		}
+	}
+	for i := range d.Locations {
+		l := &d.Locations[i]
+		place := "L" + strconv.Itoa(int(l.ID))
+		if l.TextByFormula && l.TextSelectFormula != "" {
+			check(place, FormulaSelect, l.TextSelectFormula)
+		}
+		changes(place, l.Changes)
+	}
+	for i := range d.Jumps {
+		j := &d.Jumps[i]
+		place := "J" + strconv.Itoa(int(j.ID))
+		if j.FormulaToPass != "" {
+			check(place, FormulaPass, j.FormulaToPass)
+		}
+		changes(place, j.Changes)
+	}
+	return out
+}
+
+// clipFormula is a formula's text on one line, at most 80 characters, for a warning.
+func clipFormula(src string) string {
+	s := strings.Join(strings.Fields(src), " ")
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:80]) + "…"
+	}
+	return s
 }
 
 // reachable returns the locations a jump path leads to from the starting one (conditions aside).

@@ -8,7 +8,7 @@
 // A log file is JSON lines: a header ({"type": "header", "quest": the file's name, "sha256", the
 // seed, the dialect and the language}), then one line per move ({"type": "move", "action": 12},
 // {"type": "move", "set": {"3": 5}}, {"type": "move", "seed": "…"}, {"type": "move", "state":
-// {…}}).
+// {…}}, {"type": "move", "offer": true}, {"type": "move", "goto": 12}).
 package questlog
 
 import (
@@ -34,6 +34,12 @@ type Move struct {
 	Seed string `json:"seed,omitempty"`
 	// State replaces the whole state: the state a saved game was restored to.
 	State *quest.State `json:"state,omitempty"`
+	// Offer offers the choices of the screen again from the parameters as they are
+	// (quest.Reoffer): a developer's /set is followed by one, so that the choices its value
+	// opens are there.
+	Offer bool `json:"offer,omitempty"`
+	// Goto is a location a developer entered by hand (/goto, quest.Goto).
+	Goto *int `json:"goto,omitempty"`
 }
 
 // Act returns the move of an action.
@@ -128,7 +134,7 @@ func Read(r io.Reader) (*Log, error) {
 // kinds counts the fields set in a move.
 func kinds(m Move) int {
 	n := 0
-	for _, set := range []bool{m.Action != nil, m.Set != nil, m.Seed != "", m.State != nil} {
+	for _, set := range []bool{m.Action != nil, m.Set != nil, m.Seed != "", m.State != nil, m.Offer, m.Goto != nil} {
 		if set {
 			n++
 		}
@@ -174,6 +180,14 @@ func Replay(q *quest.Quest, l *Log, o quest.Options, step func(i int, s quest.St
 			s.Alea = alea.New(m.Seed).State()
 		case m.State != nil:
 			s = m.State.Clone()
+		case m.Offer:
+			if s, err = q.Reoffer(s, o); err != nil {
+				return s, fmt.Errorf("move %d (offer): %w", i+1, err)
+			}
+		case m.Goto != nil:
+			if s, err = q.Goto(s, *m.Goto, o); err != nil {
+				return s, fmt.Errorf("move %d (go to location %d): %w", i+1, *m.Goto, err)
+			}
 		}
 		if step != nil {
 			step(i, s)
@@ -193,8 +207,8 @@ func Positions(q *quest.Quest, l *Log) ([]Visit, error) {
 	counts := map[int]int{}
 	o := quest.Options{Passed: func(p quest.Passage) { counts[p.LocationID]++ }}
 	_, err := Replay(q, l, o, func(i int, s quest.State) {
-		// An action that ends on a location's screen entered it.
-		if l.Moves[i].Action != nil && (s.Phase == quest.PhaseLocation || s.Phase == quest.PhaseCritOnLocation) {
+		// An action (or a developer's /goto) that ends on a location's screen entered it.
+		if m := l.Moves[i]; (m.Action != nil || m.Goto != nil) && (s.Phase == quest.PhaseLocation || s.Phase == quest.PhaseCritOnLocation) {
 			counts[s.LocationID]++
 		}
 	})

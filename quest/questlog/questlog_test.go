@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -182,4 +183,53 @@ func TestPositions(t *testing.T) {
 		return
 	}
 	t.Fatal("no walk passed through a location")
+}
+
+// Ensure a developer's moves (a location entered by hand, the choices offered again after a
+// value set by hand) are written, read back and replayed to the state the game reached.
+func TestReplayDeveloperMoves(t *testing.T) {
+	q := load(t, "pizza_eng.qmm")
+	s, err := q.Start("dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = q.Perform(s, quest.JumpIAgree); err != nil {
+		t.Fatal(err)
+	}
+	l := &Log{Header: Header{Quest: "pizza_eng.qmm", Seed: "dev"}, Moves: []Move{Act(quest.JumpIAgree)}}
+	to := 0
+	for id := 2; id < 100 && to == 0; id++ {
+		if g, err := q.Goto(s, id, quest.Options{}); err == nil && g.Phase == quest.PhaseLocation && len(g.Jumps) > 0 {
+			s, to = g, id
+		}
+	}
+	if to == 0 {
+		t.Fatal("no location to go to")
+	}
+	l.Moves = append(l.Moves, Move{Goto: &to})
+	s.Params = append([]int(nil), s.Params...)
+	s.Params[0]++
+	if s, err = q.Reoffer(s, quest.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	l.Moves = append(l.Moves, Move{Set: map[int]int{0: s.Params[0]}}, Move{Offer: true})
+	var buf bytes.Buffer
+	if err := Write(&buf, l); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Replay(q, back, quest.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stateJSON(t, got) != stateJSON(t, s) {
+		t.Errorf("the replay ends in\n%s\nthe game in\n%s", stateJSON(t, got), stateJSON(t, s))
+	}
+	visits, err := Positions(q, back)
+	if err != nil || !slices.ContainsFunc(visits, func(v Visit) bool { return v.Location == to }) {
+		t.Errorf("Positions %v (%v) lacks location %d", visits, err, to)
+	}
 }
