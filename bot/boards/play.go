@@ -20,7 +20,8 @@ func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *board.Boar
 
 // changed is the one path of every change of bd after it is stored: the board's scene is read,
 // once, the bot is woken when it is its turn, the change is counted, each human seat's hearing
-// of it is decided (notice), and the views show it.
+// of it is decided (notice), its events are written into the board's record (events.go), and
+// the views show it.
 func (b *Boards) changed(ctx context.Context, tx bot.Tx, bd *board.Board, c Change) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
@@ -42,6 +43,9 @@ func (b *Boards) changed(ctx context.Context, tx bot.Tx, bd *board.Board, c Chan
 				return err
 			}
 		}
+	}
+	if err := b.record(ctx, tx, ch); err != nil {
+		return err
 	}
 	for _, v := range b.views {
 		if err := v.Changed(ctx, tx, ch); err != nil {

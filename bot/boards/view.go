@@ -86,6 +86,9 @@ type Change struct {
 	Heard [2]Hearing
 	// Invite is the link of an invitation the change opened (Opening.Invite), "" otherwise.
 	Invite string
+	// Recorded are the events as the board's record numbered them (events.go), one per event
+	// of Events, set before the views are handed the change.
+	Recorded []Event
 }
 
 // News is what reached a seat from elsewhere and is to be told to it: its kind (News*), the
