@@ -27,6 +27,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +40,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -128,7 +128,12 @@ func (m *Metrics) Register(r prometheus.Registerer) error {
 // Hub LISTENs for board changes and fans them out to the subscribers of each board. It
 // implements Events. Run it once per process.
 type Hub struct {
-	pool    *pgxpool.Pool
+	pool *pgxpool.Pool
+	// feed is the process's one LISTEN connection the hub follows; own says the hub made it
+	// (NewHub) and runs it.
+	feed    *boards.Feed
+	own     bool
+	
 	log     *slog.Logger
 	metrics *Metrics
 	now     func() time.Time
@@ -167,12 +172,32 @@ type subscriber struct {
 
 var _ Events = (*Hub)(nil)
 
-// NewHub returns a hub that listens on a connection made with pool's settings. log may be nil.
+// NewHub returns a hub that listens on a feed of its own (named ListenerName), made with pool's
+// settings, which Run runs. log may be nil.
 func NewHub(pool *pgxpool.Pool, log *slog.Logger) *Hub {
+	h := NewHubOn(boards.NewFeed(pool, ListenerName, log), pool, log)
+	h.own = true
+	return h
+}
+
+// NewHubOn returns a hub that follows feed, the process's one LISTEN connection, run by its
+// owner; pool is where the streams read the boards' records. log may be nil.
+func NewHubOn(feed *boards.Feed, pool *pgxpool.Pool, log *slog.Logger) *Hub {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Hub{pool: pool, log: log, metrics: NewMetrics(), now: time.Now, boards: map[int64]*watched{}}
+	h := &Hub{pool: pool, feed: feed, log: log, metrics: NewMetrics(), now: time.Now, boards: map[int64]*watched{}}
+	feed.Handle(Channel, h.notified)
+	feed.Handle(RevokedChannel, h.revoked)
+	feed.OnListen(h.listening0)
+	feed.OnLost(func(listened bool) {
+		h.listening.Store(false)
+		h.metrics.Listening.Set(0)
+		if listened {
+			h.metrics.Reconnects.Inc()
+		}
+	})
+	return h
 }
 
 // Metrics returns the hub's metrics, which also count the streams ServeEvents serves from it.
@@ -212,31 +237,25 @@ func (h *Hub) Subscribe(board int64) (<-chan BoardChanged, func()) {
 	}
 }
 
-// Run LISTENs until ctx ends, with the board service's one LISTEN loop (boards.Listener: its
-// own connection named ListenerName, TCP keep-alive, a reconnection after a loss with a pause
-// that doubles from 50 ms to 5 s, the loss logged once). It returns nil when ctx ends.
+// Run runs the hub's own feed (NewHub) until ctx ends: boards.Listener's loop, a connection
+// named ListenerName, TCP keep-alive, a reconnection after a loss with a pause that doubles from
+// 50 ms to 5 s, the loss logged once. A hub on a shared feed (NewHubOn) just waits for ctx. It
+// returns nil when ctx ends.
 func (h *Hub) Run(ctx context.Context) error {
-	l := &boards.Listener{Pool: h.pool, Name: ListenerName, Channels: []string{Channel, RevokedChannel}, Log: h.log,
-		Listening: h.listening0,
-		Notified: func(n *pgconn.Notification) {
-			switch n.Channel {
-			case Channel:
-				h.notified(n.Payload)
-			case RevokedChannel:
-				h.revoked(n.Payload)
-			}
-		},
-		Lost: func(listened bool) {
-			h.listening.Store(false)
-			h.metrics.Listening.Set(0)
-			if listened && ctx.Err() == nil {
-				h.metrics.Reconnects.Inc()
-			}
-		},
+	if h.own {
+		h.feed.Run(ctx)
+		return nil
 	}
-	l.Run(ctx)
+	<-ctx.Done()
 	return nil
 }
+
+// Follow follows a board's numbered events above after (the record, bot/boards events.go), for
+// a stream; Records is where a subscription reads what it missed.
+func (h *Hub) Follow(board, after int64) *boards.Subscription { return h.feed.Subscribe(board, after) }
+
+// Records is the database of the boards' records.
+func (h *Hub) Records() boardpg.DB { return h.pool }
 
 // listening0 is what the hub does on each new LISTEN: it tells it is listening, then hands the
 // current revisions of the watched boards out and rechecks the revocations, for what changed
@@ -402,8 +421,54 @@ func ServeEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64)
 	serveEvents(w, r, ev, board, PingInterval, nil)
 }
 
+// recordFollower is an Events that also follows the boards' numbered records (the Hub).
+type recordFollower interface {
+	Follow(board, after int64) *boards.Subscription
+	Records() boardpg.DB
+}
+
+// LastEventParam is the query parameter that stands in for the Last-Event-ID header, for a
+// client that opens the stream anew itself rather than by EventSource's reconnection.
+const LastEventParam = "last_event_id"
+
+// lastEventID reads the number of the last event a client rendered: the Last-Event-ID header,
+// else LastEventParam; false when there is neither, an error for one that is no number.
+func lastEventID(r *http.Request) (int64, bool, error) {
+	v := r.Header.Get("Last-Event-ID")
+	if v == "" {
+		v = r.URL.Query().Get(LastEventParam)
+	}
+	if v == "" {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, false, fmt.Errorf("last event id %q: want a number", v)
+	}
+	return n, true, nil
+}
+
 // serveEvents is ServeEvents with the interval of its pings, ending too when revoked is closed.
 func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64, ping time.Duration, revoked <-chan struct{}) {
+	var sub *boards.Subscription
+	var records boardpg.DB
+	if f, ok := ev.(recordFollower); ok {
+		after, resumed, err := lastEventID(r)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		records = f.Records()
+		if !resumed {
+			// A new stream renders from now on: the page reads the state itself.
+			if after, err = boards.LastEvent(r.Context(), records, board); err != nil {
+				http.Error(w, "the board's events cannot be read now", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		sub = f.Follow(board, after)
+		defer sub.Close()
+	}
 	ch, unsubscribe := ev.Subscribe(board)
 	defer unsubscribe()
 	obs, _ := ev.(streamObserver)
@@ -430,6 +495,10 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 	if !write(fmt.Sprintf("retry: %d\n%s", RetryMillis, eventText(BoardChanged{Board: board}))) {
 		return
 	}
+	var records0 <-chan struct{}
+	if sub != nil {
+		records0 = sub.C
+	}
 	t := time.NewTicker(ping)
 	defer t.Stop()
 	for {
@@ -438,6 +507,16 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 			return
 		case <-revoked:
 			return
+		case <-records0:
+			evs, err := sub.Next(r.Context(), records)
+			if err != nil {
+				// The subscription stays lost and reads again at the next signal; the client
+				// reconnects with the last number it got if the stream ends.
+				continue
+			}
+			if len(evs) > 0 && !write(recordText(evs)) {
+				return
+			}
 		case bc := <-ch:
 			if !write(eventText(bc)) {
 				return
@@ -456,4 +535,18 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 // eventText is the SSE event of a change.
 func eventText(bc BoardChanged) string {
 	return fmt.Sprintf("event: board\ndata: {\"id\":%d,\"revision\":%d}\n\n", bc.Board, bc.Revision)
+}
+
+// RecordEvent is the SSE event name of an event of a board's record.
+const RecordEvent = "record"
+
+// recordText is the SSE events of a batch of the record's events, each with its number as the
+// event's id (what EventSource sends back as Last-Event-ID) and the event as JSON.
+func recordText(evs []boards.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		data, _ := json.Marshal(e) // plain data: it always marshals
+		fmt.Fprintf(&b, "id: %d\nevent: %s\ndata: %s\n\n", e.ID, RecordEvent, data)
+	}
+	return b.String()
 }
