@@ -92,8 +92,8 @@ type Bot struct {
 	listen *pgxpool.Pool // Config.Listen
 	// feed is the process's one LISTEN connection, made by Web.
 	feed *boards.Feed
-	log    *slog.Logger
-	hub    *web.Hub // the web game server's live updates, once Web built it
+	log  *slog.Logger
+	hub  *web.Hub // the web game server's live updates, once Web built it
 	// publicURL is the web game server's address (Config.Boards.PublicURL).
 	publicURL string
 }

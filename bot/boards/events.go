@@ -107,7 +107,7 @@ type EventData struct {
 	Offer *int `json:"offer"`
 	// ClocksMS are the seats' main times left at the start of the turn, in milliseconds, for a
 	// clock of the game (GameClock); Deadline is when the seat to move runs out of time.
-	ClocksMS *[2]int64 `json:"clocks_ms,omitempty"`
+	ClocksMS *[2]int64  `json:"clocks_ms,omitempty"`
 	Deadline *time.Time `json:"deadline,omitempty"`
 	// Spectators is whether anyone may watch the board (EventKindSpectators).
 	Spectators *bool `json:"spectators,omitempty"`

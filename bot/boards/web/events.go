@@ -131,9 +131,9 @@ type Hub struct {
 	pool *pgxpool.Pool
 	// feed is the process's one LISTEN connection the hub follows; own says the hub made it
 	// (NewHub) and runs it.
-	feed    *boards.Feed
-	own     bool
-	
+	feed *boards.Feed
+	own  bool
+
 	log     *slog.Logger
 	metrics *Metrics
 	now     func() time.Time
