@@ -1,24 +1,28 @@
 // Live updates of the boards: the Hub and the Server-Sent Events stream.
 //
-// Every change of a board that a page must show fires a trigger on board_session
+// What happened on a board is made and stored once, by the board service (bot/boards,
+// events.go): every change an operation commits is written, in its transaction, into the board's
+// numbered record and announced at the commit. Each process follows the commits of every process
+// on one LISTEN connection, the service's Feed (bot/boards, feed.go), which the Hub follows too:
+// the stream of a board renders the record's events from it, each as an SSE event with its number
+// as its id, so that a reconnection with Last-Event-ID (EventSource sends it by itself; or the
+// query parameter LastEventParam) reads exactly what it missed from the record, in order, across
+// a restart of the server too.
+//
+// Beside the record, every save of a board fires a trigger on board_session
 // (migrations/018_board_events.sql) that NOTIFYs the channel board_changed with
-// "<board>:<revision>:<epoch microseconds>". PostgreSQL delivers a notification when its
-// transaction commits, to every session listening, so an event never announces a move that is
-// not there to read, a rolled back move announces nothing, and every process of the server hears
-// every change, whichever process made it.
+// "<board>:<revision>:<epoch microseconds>": the hub hands the latest revision to the
+// subscribers of each board, coalesced (a subscriber's channel holds one value: a new change
+// replaces an unread one, so a slow page never blocks the hub or the other pages, and memory
+// stays one value per subscriber whatever the rate of moves). It covers what no event says (a
+// board changed by hand) and measures the delay of the live updates. PostgreSQL delivers a
+// notification when its transaction commits, so an event never announces a move that is not
+// there to read, and a rolled back move announces nothing. Notifications of boards nobody
+// watches are dropped at once.
 //
-// Each process runs one Hub, which LISTENs on one connection of its own (on board_changed, and
-// on web_revoked for the streams whose credentials end, see revoke.go) (outside the pool, so
-// busy handlers never starve it and it never holds a pool slot) and fans the notifications out
-// to the subscribers of each board, kept in a map guarded by a mutex. A subscriber's channel
-// holds one value: a new change replaces an unread one, so a slow page never blocks the hub or
-// the other pages, and memory stays one value per subscriber whatever the rate of moves; only
-// the latest revision matters, since a page refetches the whole state on each event.
-// Notifications of boards nobody watches are dropped at once.
-//
-// When the connection is lost the hub reconnects with a growing pause. Notifications sent while
-// it was away are lost for good, so after each new LISTEN it reads the current revision of every
-// watched board and hands it to the subscribers: every page refetches once.
+// After each new LISTEN of the feed, the hub reads the current revision of every watched board
+// and hands it to the subscribers (every page refetches once), and the feed reads the record's
+// events numbered above the last it handed out.
 //
 // ServeEvents turns a subscription into an SSE stream. Its first event carries revision 0,
 // meaning "fetch the state now": it covers whatever changed before the stream began.
@@ -407,6 +411,10 @@ func (h *Hub) delivered(bc BoardChanged) {
 //	event: board
 //	data: {"id":7,"revision":0}
 //
+//	id: 130
+//	event: record
+//	data: {"id":130,"board":7,"kind":"moved","seat":0,"actor":0,"by":"web","ply":13,...}
+//
 //	event: board
 //	data: {"id":7,"revision":13}
 //
@@ -414,9 +422,11 @@ func (h *Hub) delivered(bc BoardChanged) {
 //
 // The first event, sent at once, has revision 0: "fetch the state now", since the page may have
 // missed changes before the stream began (the subscription is made before it is sent, so none is
-// missed after). Then one event per change, coalesced: a client that reads slowly gets the latest
-// revision, not every one. A comment line every 25 s keeps an idle stream alive. The caller
-// checks the client's right to watch the board first.
+// missed after). Then, when ev follows the boards' record (the Hub), each event of the record
+// numbered above the request's Last-Event-ID (or LastEventParam; for a new stream, the board's
+// last event when it opens), in order, once; and one "board" event per saved revision, coalesced:
+// a client that reads slowly gets the latest revision, not every one. A comment line every 25 s
+// keeps an idle stream alive. The caller checks the client's right to watch the board first.
 func ServeEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64) {
 	serveEvents(w, r, ev, board, PingInterval, nil)
 }
