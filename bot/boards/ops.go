@@ -241,6 +241,18 @@ type Held struct {
 	p     Player
 	Board *board.Board
 	Seat  int
+	// Recorded are the events the operations on the held board recorded (events.go), in order:
+	// what a view answers the player with, without reading the game again.
+	Recorded []Event
+}
+
+// commit commits what an operation on the held board did, keeping its recorded events.
+func (h *Held) commit(ctx context.Context, ev []board.Event) error {
+	ch, err := h.b.commitChange(ctx, h.tx, h.st, h.Board, ev, h.Seat, h.p.By)
+	if ch != nil {
+		h.Recorded = append(h.Recorded, ch.Recorded...)
+	}
+	return err
 }
 
 // Take locks a board of the player's bot for one of its players. Returns board.ErrNotFound
@@ -325,7 +337,7 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 	}
 	if len(ev) > 0 {
 		// The change shows every seat's board anew, the opponent's button gone with it.
-		return b.commit(ctx, h.tx, h.st, bd, ev, h.Seat, h.p.By)
+		return h.commit(ctx, ev)
 	}
 	if !seen {
 		return nil
@@ -374,7 +386,7 @@ func (h *Held) Expire(ctx context.Context) (bool, error) {
 	if err != nil || len(ev) == 0 {
 		return false, err
 	}
-	return true, h.b.commit(ctx, h.tx, h.st, h.Board, ev, h.Seat, h.p.By)
+	return true, h.commit(ctx, ev)
 }
 
 // Seen records that the player has seen the board at its ply, as an action does.
@@ -411,7 +423,7 @@ func (h *Held) Cancel(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.b.commit(ctx, h.tx, h.st, h.Board, ev, h.Seat, h.p.By)
+	return h.commit(ctx, ev)
 }
 
 // SetSpectators sets whether anyone may watch the game; either player may switch it. The switch
