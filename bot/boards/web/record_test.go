@@ -210,3 +210,32 @@ func TestStreamResumesFromRecord(t *testing.T) {
 		t.Fatalf("live: %s, want %s", describe(live), describe(want))
 	}
 }
+
+// Ensure a POST on a game is answered from the operation's own result: the state after it and
+// the events it recorded, numbered as the record has them, none for a refused one.
+func TestPostAnswersWithEvents(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	ann, boris := e.login(t, 1, "Ann"), e.login(t, 2, "Boris")
+	id, by := e.gameOf(t, ann, boris)
+	st := by[0].state(t, id)
+	var got web.GameState
+	by[0].must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", id), map[string]any{"move": st.Legal[0].Text, "ply": 0}, http.StatusOK, &got)
+	want := e.recorded(t, id, 0)
+	want = want[len(want)-1:]
+	if got.Ply != 1 || describe(got.Events) != describe(want) || got.Events[0].Kind != boards.EventKindMoved ||
+		got.Events[0].Data.Move != st.Legal[0].Text {
+		t.Fatalf("the move's answer: ply %d, events %s, want %s", got.Ply, describe(got.Events), describe(want))
+	}
+	by[1].must(t, "POST", fmt.Sprintf("/api/v1/games/%d/draw", id), map[string]any{"action": "offer", "ply": 1}, http.StatusOK, &got)
+	if len(got.Events) != 1 || got.Events[0].Kind != boards.EventKindDrawOffered || got.Offer == nil {
+		t.Fatalf("the offer's answer: events %s, offer %+v", describe(got.Events), got.Offer)
+	}
+	by[0].refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/undo", id), map[string]any{"ply": 0}, http.StatusConflict, "stale")
+	if after := e.recorded(t, id, got.Events[0].ID); len(after) != 0 {
+		t.Fatalf("the refused undo recorded %s", describe(after))
+	}
+	if got := by[0].state(t, id); len(got.Events) != 0 {
+		t.Fatalf("a GET carries events: %s", describe(got.Events))
+	}
+}
