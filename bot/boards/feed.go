@@ -93,7 +93,8 @@ func (f *Feed) OnListen(fn func(ctx context.Context, conn *pgx.Conn) error) {
 	f.listening = append(f.listening, fn)
 }
 
-// OnLost calls fn each time the feed is without a connection (Listener.Lost).
+// OnLost calls fn each time the feed is without a connection (Listener.Lost): listened is true
+// for the loss of a connection that had listened, not for its close when Run ends.
 func (f *Feed) OnLost(fn func(listened bool)) {
 	f.hmu.Lock()
 	defer f.hmu.Unlock()
@@ -136,7 +137,7 @@ func (f *Feed) Run(ctx context.Context) {
 			fns := append([]func(listened bool){}, f.lost...)
 			f.hmu.Unlock()
 			for _, fn := range fns {
-				fn(listened)
+				fn(listened && ctx.Err() == nil)
 			}
 		},
 	}
