@@ -102,8 +102,10 @@ type Bot struct {
 	TournamentChat *telegram.Tournaments
 
 	listen *pgxpool.Pool // Config.Listen
-	log    *slog.Logger
-	hub    *web.Hub // the web game server's live updates, once Web built it
+	// feed is the process's one LISTEN connection, made by Web.
+	feed *boards.Feed
+	log  *slog.Logger
+	hub  *web.Hub // the web game server's live updates, once Web built it
 	// publicURL is the web game server's address (Config.Boards.PublicURL).
 	publicURL string
 }
@@ -317,31 +319,34 @@ type WebConfig struct {
 }
 
 // Web builds the web game server, a view of the board service, over pool and through the
-// transport tr: its handler, and the run of its live updates (a hub that listens for the boards'
-// commits, and one for the tournaments' changes, each on a connection of Config.Listen, or pool,
-// until ctx is done), which every process runs whatever its role. It is called once, before Register.
+// transport tr: its handler, and the run of the process's one LISTEN connection (a boards.Feed
+// on Config.Listen, or pool, until ctx is done), which every process runs whatever its role: the
+// web's live updates of boards and tournaments and the AI's wake-ups all follow it. It is called
+// once, before Register and Run.
 func (b *Bot) Web(pool *pgxpool.Pool, tr *bot.Transport, cfg WebConfig) (h http.Handler, run func(ctx context.Context) error) {
 	listen := b.listen
 	if listen == nil {
 		listen = pool
 	}
-	b.hub = web.NewHub(listen, b.log)
-	tournaments := web.NewTournamentHub(listen, b.log)
+	b.feed = boards.NewFeed(listen, "", b.log)
+	b.Boards.FollowAI(b.feed)
+	b.hub = web.NewHubOn(b.feed, pool, b.log)
+	tournaments := web.NewTournamentHubOn(b.feed, b.log)
 	h = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: b.publicURL, Events: b.hub, MiniApps: tr,
 		Pages: web.Pages(), Log: b.log, Streams: cfg.Streams, TrustedProxies: cfg.TrustedProxies,
 		Tournaments: b.Tournaments, TournamentEvents: tournaments}).Handler()
+	feed := b.feed
 	return h, func(ctx context.Context) error {
-		var wg sync.WaitGroup
-		wg.Go(func() { tournaments.Run(ctx) })
-		defer wg.Wait()
-		return b.hub.Run(ctx)
+		feed.Run(ctx)
+		return nil
 	}
 }
 
 // Run runs the bot's own workers beside the transport tr until ctx is done: the downloads of the
-// files users send into the chat (devtools.Tools.RunFetches), and the watch of the bots' turns
-// that wakes the AI (boards.Boards.WatchAI), each listening on a connection of Config.Listen (or
-// pool). questbot serve runs it with the transport and the scheduler.
+// files users send into the chat (devtools.Tools.RunFetches), and, in a process without the web
+// game server's feed (Web), a watch of the bots' turns that wakes the AI
+// (boards.Boards.WatchAI), listening on a connection of Config.Listen (or pool). questbot serve
+// runs it with the transport and the scheduler.
 //
 // The downloads claim each file with a lease, so one process downloads it. Files live in
 // UPLOADS_DIR, which several processes must share (one machine, or a shared file system): a
@@ -352,7 +357,9 @@ func (b *Bot) Run(ctx context.Context, pool *pgxpool.Pool, tr *bot.Transport) {
 		listen = pool
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { b.Boards.WatchAI(ctx, listen) })
+	if b.feed == nil {
+		wg.Go(func() { b.Boards.WatchAI(ctx, listen) })
+	}
 	b.Tools.RunFetches(ctx, pool, tr)
 	wg.Wait()
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
@@ -44,7 +43,7 @@ import (
 //
 // A commit that makes it the bot's turn wakes the AI at once: in this process after the commit
 // (bot.Tx.AfterCommit), and in every process by a notification on AIChannel sent by the same
-// transaction (PostgreSQL delivers it at the commit; WatchAI listens). A run under way claims the
+// transaction (PostgreSQL delivers it at the commit; the process's Feed listens, FollowAI). A run under way claims the
 // new turn at once; otherwise a run starts (SetAIWake: the scheduler's wake of the AI job). The
 // job's schedule, every second, stays the fallback for turns no wake announced: those left by a
 // process that stopped mid-search, or committed while no process listened.
@@ -77,18 +76,23 @@ func (b *Boards) wakeAI() {
 // AIListenerName is the application_name of the connection on which WatchAI listens.
 const AIListenerName = "questbot board AI"
 
-// WatchAI wakes the AI whenever any process commits a bot's turn, and once each time it starts
-// listening (for what was announced while nobody listened), until ctx is done; pool gives the
-// settings of the connection that listens (a Listener).
+// FollowAI has the feed of this process wake the AI whenever any process commits a bot's turn,
+// and once each time the feed starts listening (for what was announced while nobody listened).
+// Call it before the feed runs.
+func (b *Boards) FollowAI(f *Feed) {
+	f.Handle(AIChannel, func(string) { b.wakeAI() })
+	f.OnListen(func(context.Context, *pgx.Conn) error {
+		b.wakeAI()
+		return nil
+	})
+}
+
+// WatchAI is FollowAI on a feed of its own (named AIListenerName), for a process that runs no
+// other feed, until ctx is done; pool gives the settings of the connection that listens.
 func (b *Boards) WatchAI(ctx context.Context, pool *pgxpool.Pool) {
-	l := &Listener{Pool: pool, Name: AIListenerName, Channels: []string{AIChannel}, Log: b.log,
-		Listening: func(context.Context, *pgx.Conn) error {
-			b.wakeAI()
-			return nil
-		},
-		Notified: func(*pgconn.Notification) { b.wakeAI() },
-	}
-	l.Run(ctx)
+	f := NewFeed(pool, AIListenerName, b.log)
+	b.FollowAI(f)
+	f.Run(ctx)
 }
 
 // botTurn announces, in tx, that it is the bot's turn on bd when it is: the AI is woken when tx

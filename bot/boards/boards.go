@@ -27,6 +27,8 @@ type Store interface {
 	board.Jobs
 	board.Views
 	board.Ratings
+	// AppendEvents appends events to the boards' record (events.go), numbering them.
+	AppendEvents(ctx context.Context, evs []boardpg.EventRow) error
 }
 
 // Users gives the players as others see them (bot/botpg implements it): their chat, name and

@@ -10,10 +10,10 @@
 // player decided on, the one rule of every view; Seen, SeenUpTo, Cancel, SetSpectators) exist once,
 // whoever asks, and return what happened: a Change (the events of package board, who did it,
 // how each seat hears of it), which the service hands to its views (View) in the transaction
-// that makes it. The views render it: the Telegram view (bot/boards/telegram: the boards as
-// pictures in the players' chats, the commands, buttons and typed moves), and the web game
-// server (bot/boards/web: the JSON API, the pages, the live updates), which reads the boards and
-// follows their commits.
+// that makes it, and writes into the board's numbered record of events. The views render it: the
+// Telegram view (bot/boards/telegram: the boards as pictures in the players' chats, the
+// commands, buttons and typed moves), and the web game server (bot/boards/web: the JSON API, the
+// pages, the live updates), which reads the boards and follows the record.
 //
 // # Authority
 //
@@ -54,13 +54,27 @@
 // of changes records a finished board's result and pairs what follows at once; the Tournaments
 // job starts them at their time and is the fallback of the rest.
 //
+// # Events: made, stored, rendered
+//
+// What happened on a board is made once, by the operation (the events of package board in a
+// Change), stored once, in the transaction of the change, as the board's numbered record
+// (events.go: the table board_event of sessions/board/boardpg, migration 037; a board's events
+// stay with it as its game record), and rendered by each view: the Telegram view from the Change
+// it is handed in the transaction, the web view from the record, which its event stream sends
+// with the events' numbers (a reconnection with Last-Event-ID reads what it missed from the
+// record, across a restart too). The refresh of a seat's board (its undo button went) and a
+// switch of spectators are recorded too.
+//
 // # Listening
 //
-// Every LISTEN of the service and its views (the AI's wake-ups here, the web's board and
-// tournament events) runs in one loop, Listener (listen.go): a connection of its own named by
-// its application_name, with TCP keep-alive, connected again after a loss with a pause that
-// doubles from 50 ms to 5 s, and a call on each new LISTEN for what was announced while nobody
-// listened.
+// Each process listens on one connection: the Feed (feed.go), a Listener (listen.go: a
+// connection of its own named by its application_name, with TCP keep-alive, connected again
+// after a loss with a pause that doubles from 50 ms to 5 s). It reads the record's new events of
+// the boards somebody follows, once per announcement, and hands them to its subscribers (bounded:
+// a slow one is told it lost events and reads them from the record itself); after every
+// (re)connection it reads, board by board, the events numbered above the last it handed out. The
+// other channels of the service and its views (the bots' turns, FollowAI; the tournaments'
+// changes, the web's board revisions and revoked grants) are handled on the same connection.
 //
 // # Metrics
 //

@@ -45,6 +45,10 @@ type Listener struct {
 	Listening func(ctx context.Context, conn *pgx.Conn) error
 	// Notified is called with each notification, in order, on the loop's goroutine.
 	Notified func(n *pgconn.Notification)
+	// Read, if not nil, is called instead of Notified with the connection too, on which it may
+	// read what the notification announces (the Feed reads the record's new events); an error
+	// drops the connection.
+	Read func(ctx context.Context, conn *pgx.Conn, n *pgconn.Notification) error
 	// Lost, if not nil, is called each time the loop is without a connection: after a loss
 	// (listened true: LISTEN had succeeded) or a failed attempt.
 	Lost func(listened bool)
@@ -124,6 +128,12 @@ func (l *Listener) listen(ctx context.Context, listening func()) (listened bool,
 		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
 			return true, fmt.Errorf("%s: wait: %w", l.Name, err)
+		}
+		if l.Read != nil {
+			if err := l.Read(ctx, conn, n); err != nil {
+				return true, err
+			}
+			continue
 		}
 		l.Notified(n)
 	}

@@ -241,6 +241,18 @@ type Held struct {
 	p     Player
 	Board *board.Board
 	Seat  int
+	// Recorded are the events the operations on the held board recorded (events.go), in order:
+	// what a view answers the player with, without reading the game again.
+	Recorded []Event
+}
+
+// commit commits what an operation on the held board did, keeping its recorded events.
+func (h *Held) commit(ctx context.Context, ev []board.Event) error {
+	ch, err := h.b.commitChange(ctx, h.tx, h.st, h.Board, ev, h.Seat, h.p.By)
+	if ch != nil {
+		h.Recorded = append(h.Recorded, ch.Recorded...)
+	}
+	return err
 }
 
 // Take locks a board of the player's bot for one of its players. Returns board.ErrNotFound
@@ -325,7 +337,7 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 	}
 	if len(ev) > 0 {
 		// The change shows every seat's board anew, the opponent's button gone with it.
-		return b.commit(ctx, h.tx, h.st, bd, ev, h.Seat, h.p.By)
+		return h.commit(ctx, ev)
 	}
 	if !seen {
 		return nil
@@ -336,7 +348,7 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 	if !refresh {
 		return nil
 	}
-	return b.refresh(ctx, h.tx, bd, 1-h.Seat)
+	return b.refresh(ctx, h.tx, bd, 1-h.Seat, h.p.By)
 }
 
 // InPlay is the one rule every view applies before an operation a player made on the board as
@@ -374,7 +386,7 @@ func (h *Held) Expire(ctx context.Context) (bool, error) {
 	if err != nil || len(ev) == 0 {
 		return false, err
 	}
-	return true, h.b.commit(ctx, h.tx, h.st, h.Board, ev, h.Seat, h.p.By)
+	return true, h.commit(ctx, ev)
 }
 
 // Seen records that the player has seen the board at its ply, as an action does.
@@ -402,7 +414,7 @@ func (h *Held) SeenUpTo(ctx context.Context, ply int) error {
 	if !could || CanUndo(bd, other) || !bd.Seats[other].Human() {
 		return nil
 	}
-	return b.refresh(ctx, h.tx, bd, other)
+	return b.refresh(ctx, h.tx, bd, other, h.p.By)
 }
 
 // Cancel withdraws a waiting board for its creator.
@@ -411,12 +423,18 @@ func (h *Held) Cancel(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return h.b.commit(ctx, h.tx, h.st, h.Board, ev, h.Seat, h.p.By)
+	return h.commit(ctx, ev)
 }
 
-// SetSpectators sets whether anyone may watch the game; either player may switch it.
+// SetSpectators sets whether anyone may watch the game; either player may switch it. The switch
+// is recorded (EventKindSpectators).
 func (h *Held) SetSpectators(ctx context.Context, allow bool) error {
-	return h.st.SetSpectators(ctx, h.Board.ID, allow, h.p.User, h.b.now())
+	if err := h.st.SetSpectators(ctx, h.Board.ID, allow, h.p.User, h.b.now()); err != nil {
+		return err
+	}
+	d := boardData(h.Board)
+	d.Spectators = &allow
+	return h.b.recordOne(ctx, h.tx, h.Board, EventKindSpectators, h.Seat, h.Seat, h.p.By, d)
 }
 
 // seen records that a seat has seen its board at the current ply, as an action does (markSeen),
@@ -432,7 +450,7 @@ func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *board.Board,
 	if !refresh {
 		return nil
 	}
-	return b.refresh(ctx, tx, bd, 1-seat)
+	return b.refresh(ctx, tx, bd, 1-seat, by)
 }
 
 // markSeen marks that a seat has seen its board at the current ply, when the opponent is a
@@ -458,8 +476,12 @@ func (b *Boards) markSeen(ctx context.Context, tx bot.Tx, st Store, bd *board.Bo
 	return changed, changed && could, err
 }
 
-// refresh has the views show a seat its board again in place.
-func (b *Boards) refresh(ctx context.Context, tx bot.Tx, bd *board.Board, seat int) error {
+// refresh has the views show a seat its board again in place, and records it (EventKindSeen:
+// the seat's undo button went, its opponent having seen the move).
+func (b *Boards) refresh(ctx context.Context, tx bot.Tx, bd *board.Board, seat int, by Source) error {
+	if err := b.recordOne(ctx, tx, bd, EventKindSeen, seat, 1-seat, by, boardData(bd)); err != nil {
+		return err
+	}
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err

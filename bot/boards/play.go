@@ -9,25 +9,37 @@ import (
 
 // commit saves what an operation did to a board locked in tx and hands it on (changed).
 func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, ev []board.Event, actor int, by Source) error {
+	_, err := b.commitChange(ctx, tx, st, bd, ev, actor, by)
+	return err
+}
+
+// commitChange is commit, returning the change it handed on (nil when there was none).
+func (b *Boards) commitChange(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, ev []board.Event, actor int, by Source) (*Change, error) {
 	if len(ev) == 0 {
-		return nil
+		return nil, nil
 	}
 	if err := st.Save(ctx, bd); err != nil {
-		return err
+		return nil, err
 	}
-	return b.changed(ctx, tx, bd, Change{Events: ev, Actor: actor, By: by})
+	ch := &Change{Events: ev, Actor: actor, By: by}
+	return ch, b.change(ctx, tx, bd, ch)
 }
 
 // changed is the one path of every change of bd after it is stored: the board's scene is read,
 // once, the bot is woken when it is its turn, the change is counted, each human seat's hearing
-// of it is decided (notice), and the views show it.
+// of it is decided (notice), its events are written into the board's record (events.go), and
+// the views show it.
 func (b *Boards) changed(ctx context.Context, tx bot.Tx, bd *board.Board, c Change) error {
+	return b.change(ctx, tx, bd, &c)
+}
+
+// change is changed on a change the caller keeps: its scene and recorded events are filled in.
+func (b *Boards) change(ctx context.Context, tx bot.Tx, bd *board.Board, ch *Change) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err
 	}
-	c.Scene = sc
-	ch := &c
+	ch.Scene = sc
 	if err := b.botTurn(ctx, tx, bd); err != nil {
 		return err
 	}
@@ -42,6 +54,9 @@ func (b *Boards) changed(ctx context.Context, tx bot.Tx, bd *board.Board, c Chan
 				return err
 			}
 		}
+	}
+	if err := b.record(ctx, tx, ch); err != nil {
+		return err
 	}
 	for _, v := range b.views {
 		if err := v.Changed(ctx, tx, ch); err != nil {

@@ -86,6 +86,9 @@ type Change struct {
 	Heard [2]Hearing
 	// Invite is the link of an invitation the change opened (Opening.Invite), "" otherwise.
 	Invite string
+	// Recorded are the events as the board's record numbered them (events.go), one per event
+	// of Events, set before the views are handed the change.
+	Recorded []Event
 }
 
 // News is what reached a seat from elsewhere and is to be told to it: its kind (News*), the
@@ -107,8 +110,8 @@ const (
 // A View shows the boards to their players in one medium. The service hands every change to its
 // views (AddView) in the transaction that makes it, so what a view queues commits with the
 // change. The Telegram view (bot/boards/telegram) is one; the web game server (bot/boards/web)
-// needs no call: its pages read the boards and follow their commits (the store's
-// notifications).
+// needs no call: its pages read the boards and follow the boards' record of events (events.go,
+// the Feed).
 type View interface {
 	// Changed shows a change to the board's players.
 	Changed(ctx context.Context, tx bot.Tx, ch *Change) error

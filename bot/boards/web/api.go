@@ -556,8 +556,7 @@ func (s *Server) viewState(ctx context.Context, c *caller, id int64) (*GameState
 	if err != nil {
 		return nil, nil, err
 	}
-	st.Picture.URL = fmt.Sprintf("/api/v1/games/%d/picture.png?seat=%d&ply=%d&v=%s", st.ID, st.Picture.Viewer, st.Ply,
-		st.Picture.Version)
+	st.Picture.URL = pictureURL(st)
 	return st, bd, nil
 }
 
@@ -580,8 +579,10 @@ func (s *Server) answerState(w http.ResponseWriter, r *http.Request, c *caller, 
 	return nil
 }
 
-// boardOp is an operation of a player on a game, with the request.
-type boardOp func(ctx context.Context, tx bot.Tx, r *http.Request, c *caller, id int64) error
+// boardOp is an operation of a player on a game, with the request. It returns the state it
+// answers with, built in its transaction from its own result (the board as it left it and the
+// events it recorded), or nil for the state read after it.
+type boardOp func(ctx context.Context, tx bot.Tx, r *http.Request, c *caller, id int64) (*GameState, error)
 
 // op wraps a board operation: its body is read first, it runs in the bot's transaction, and the
 // state after it is the answer.
@@ -595,12 +596,52 @@ func (s *Server) op(fn func(r *http.Request) (boardOp, error)) apiFunc {
 		if err != nil {
 			return err
 		}
-		err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error { return do(ctx, tx, r, c, id) })
+		var st *GameState
+		err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error {
+			st, err = do(ctx, tx, r, c, id)
+			return err
+		})
 		if err != nil {
 			return s.refusal(r.Context(), c, id, err)
 		}
+		if st != nil {
+			writeJSON(w, http.StatusOK, st)
+			return nil
+		}
 		return s.answerState(w, r, c, id)
 	}
+}
+
+// heldState is the state of a board its player holds (boards.Held) after an operation, in the
+// operation's transaction: the board as the operation left it, no second read of the game, and
+// the events the operation recorded.
+func (s *Server) heldState(ctx context.Context, tx bot.Tx, h *boards.Held) (*GameState, error) {
+	db := tx.DB()
+	spect, err := s.cfg.Boards.Store(db).Spectators(ctx, h.Board.ID)
+	if err != nil {
+		return nil, err
+	}
+	lang := "en"
+	p, err := s.cfg.Boards.Profile(ctx, db, h.Board.Seats[h.Seat].User)
+	if err != nil {
+		return nil, err
+	}
+	if p != nil {
+		lang = p.Lang
+	}
+	st, err := boardState(ctx, db, s.cfg.Boards, h.Board, h.Seat, texts.For(lang))
+	if err != nil {
+		return nil, err
+	}
+	st.Spectators = spect
+	st.Events = h.Recorded
+	st.Picture.URL = pictureURL(st)
+	return st, nil
+}
+
+// pictureURL is the address of the picture of a state.
+func pictureURL(st *GameState) string {
+	return fmt.Sprintf("/api/v1/games/%d/picture.png?seat=%d&ply=%d&v=%s", st.ID, st.Picture.Viewer, st.Ply, st.Picture.Version)
 }
 
 // refusal is the answer to an operation on game id that failed with err. When the caller may
@@ -627,18 +668,21 @@ func (s *Server) refusal(ctx context.Context, c *caller, id int64, err error) er
 // drawOps are the operations of POST /api/v1/games/{id}/draw, by its action.
 var drawOps = map[string]boards.Op{"offer": boards.OpOfferDraw, "accept": boards.OpAcceptDraw, "decline": boards.OpDeclineDraw}
 
-// act carries out a player's action on their game.
-func (s *Server) act(ctx context.Context, tx bot.Tx, c *caller, id int64, a boards.Action) error {
+// act carries out a player's action on their game and returns the state it leaves.
+func (s *Server) act(ctx context.Context, tx bot.Tx, c *caller, id int64, a boards.Action) (*GameState, error) {
 	h, err := s.cfg.Boards.Take(ctx, tx, c.player(), id)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return h.Act(ctx, a)
+	if err := h.Act(ctx, a); err != nil {
+		return nil, err
+	}
+	return s.heldState(ctx, tx, h)
 }
 
 func (s *Server) join(*http.Request) (boardOp, error) {
-	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
-		return s.cfg.Boards.Join(ctx, tx, c.player(), id)
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) (*GameState, error) {
+		return nil, s.cfg.Boards.Join(ctx, tx, c.player(), id)
 	}, nil
 }
 
@@ -683,15 +727,22 @@ func (s *Server) actAt(r *http.Request, op boards.Op) (boardOp, error) {
 // opAt is op made at ply: refused as stale when the game has moved on since, by the service's
 // rule of every view (boards.Held.InPlay).
 func (s *Server) opAt(op boards.Op, ply int) boardOp {
-	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) (*GameState, error) {
 		h, err := s.cfg.Boards.Take(ctx, tx, c.player(), id)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if goOn, err := h.InPlay(ctx, ply); !goOn {
-			return err
+		goOn, err := h.InPlay(ctx, ply)
+		if err != nil {
+			return nil, err
 		}
-		return h.Act(ctx, boards.Action{Op: op})
+		if goOn {
+			if err := h.Act(ctx, boards.Action{Op: op}); err != nil {
+				return nil, err
+			}
+		}
+		// Carried out, or the game ended on time instead.
+		return s.heldState(ctx, tx, h)
 	}
 }
 
@@ -700,12 +751,15 @@ func (s *Server) seen(r *http.Request) (boardOp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) (*GameState, error) {
 		h, err := s.cfg.Boards.Take(ctx, tx, c.player(), id)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return h.SeenUpTo(ctx, ply)
+		if err := h.SeenUpTo(ctx, ply); err != nil {
+			return nil, err
+		}
+		return s.heldState(ctx, tx, h)
 	}, nil
 }
 
@@ -714,12 +768,15 @@ func (s *Server) spectators(r *http.Request) (boardOp, error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) error {
+	return func(ctx context.Context, tx bot.Tx, _ *http.Request, c *caller, id int64) (*GameState, error) {
 		h, err := s.cfg.Boards.Take(ctx, tx, c.player(), id)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		return h.SetSpectators(ctx, allow)
+		if err := h.SetSpectators(ctx, allow); err != nil {
+			return nil, err
+		}
+		return s.heldState(ctx, tx, h)
 	}, nil
 }
 
@@ -740,8 +797,10 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, c *caller) error {
 	if req.Move == "" || req.Ply == nil {
 		return apiErr(http.StatusBadRequest, "bad_request", `"move" and "ply" are required.`)
 	}
-	err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) error {
-		return s.act(ctx, tx, c, id, boards.Action{Op: boards.OpMove, Move: req.Move, Ply: *req.Ply})
+	var st *GameState
+	err = s.do(r.Context(), c, func(ctx context.Context, tx bot.Tx) (err error) {
+		st, err = s.act(ctx, tx, c, id, boards.Action{Op: boards.OpMove, Move: req.Move, Ply: *req.Ply})
+		return err
 	})
 	if err != nil {
 		ae := s.mapErr(s.refusal(r.Context(), c, id, err), c)
@@ -754,7 +813,8 @@ func (s *Server) move(w http.ResponseWriter, r *http.Request, c *caller) error {
 		}
 		return ae
 	}
-	return s.answerState(w, r, c, id)
+	writeJSON(w, http.StatusOK, st)
+	return nil
 }
 
 // export is GET /api/v1/games/{id}/export: the moves as text (PGN, PDN or a list).

@@ -1,24 +1,28 @@
 // Live updates of the boards: the Hub and the Server-Sent Events stream.
 //
-// Every change of a board that a page must show fires a trigger on board_session
+// What happened on a board is made and stored once, by the board service (bot/boards,
+// events.go): every change an operation commits is written, in its transaction, into the board's
+// numbered record and announced at the commit. Each process follows the commits of every process
+// on one LISTEN connection, the service's Feed (bot/boards, feed.go), which the Hub follows too:
+// the stream of a board renders the record's events from it, each as an SSE event with its number
+// as its id, so that a reconnection with Last-Event-ID (EventSource sends it by itself; or the
+// query parameter LastEventParam) reads exactly what it missed from the record, in order, across
+// a restart of the server too.
+//
+// Beside the record, every save of a board fires a trigger on board_session
 // (migrations/018_board_events.sql) that NOTIFYs the channel board_changed with
-// "<board>:<revision>:<epoch microseconds>". PostgreSQL delivers a notification when its
-// transaction commits, to every session listening, so an event never announces a move that is
-// not there to read, a rolled back move announces nothing, and every process of the server hears
-// every change, whichever process made it.
+// "<board>:<revision>:<epoch microseconds>": the hub hands the latest revision to the
+// subscribers of each board, coalesced (a subscriber's channel holds one value: a new change
+// replaces an unread one, so a slow page never blocks the hub or the other pages, and memory
+// stays one value per subscriber whatever the rate of moves). It covers what no event says (a
+// board changed by hand) and measures the delay of the live updates. PostgreSQL delivers a
+// notification when its transaction commits, so an event never announces a move that is not
+// there to read, and a rolled back move announces nothing. Notifications of boards nobody
+// watches are dropped at once.
 //
-// Each process runs one Hub, which LISTENs on one connection of its own (on board_changed, and
-// on web_revoked for the streams whose credentials end, see revoke.go) (outside the pool, so
-// busy handlers never starve it and it never holds a pool slot) and fans the notifications out
-// to the subscribers of each board, kept in a map guarded by a mutex. A subscriber's channel
-// holds one value: a new change replaces an unread one, so a slow page never blocks the hub or
-// the other pages, and memory stays one value per subscriber whatever the rate of moves; only
-// the latest revision matters, since a page refetches the whole state on each event.
-// Notifications of boards nobody watches are dropped at once.
-//
-// When the connection is lost the hub reconnects with a growing pause. Notifications sent while
-// it was away are lost for good, so after each new LISTEN it reads the current revision of every
-// watched board and hands it to the subscribers: every page refetches once.
+// After each new LISTEN of the feed, the hub reads the current revision of every watched board
+// and hands it to the subscribers (every page refetches once), and the feed reads the record's
+// events numbered above the last it handed out.
 //
 // ServeEvents turns a subscription into an SSE stream. Its first event carries revision 0,
 // meaning "fetch the state now": it covers whatever changed before the stream began.
@@ -27,6 +31,7 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,7 +44,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -128,7 +132,12 @@ func (m *Metrics) Register(r prometheus.Registerer) error {
 // Hub LISTENs for board changes and fans them out to the subscribers of each board. It
 // implements Events. Run it once per process.
 type Hub struct {
-	pool    *pgxpool.Pool
+	pool *pgxpool.Pool
+	// feed is the process's one LISTEN connection the hub follows; own says the hub made it
+	// (NewHub) and runs it.
+	feed *boards.Feed
+	own  bool
+
 	log     *slog.Logger
 	metrics *Metrics
 	now     func() time.Time
@@ -167,12 +176,32 @@ type subscriber struct {
 
 var _ Events = (*Hub)(nil)
 
-// NewHub returns a hub that listens on a connection made with pool's settings. log may be nil.
+// NewHub returns a hub that listens on a feed of its own (named ListenerName), made with pool's
+// settings, which Run runs. log may be nil.
 func NewHub(pool *pgxpool.Pool, log *slog.Logger) *Hub {
+	h := NewHubOn(boards.NewFeed(pool, ListenerName, log), pool, log)
+	h.own = true
+	return h
+}
+
+// NewHubOn returns a hub that follows feed, the process's one LISTEN connection, run by its
+// owner; pool is where the streams read the boards' records. log may be nil.
+func NewHubOn(feed *boards.Feed, pool *pgxpool.Pool, log *slog.Logger) *Hub {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Hub{pool: pool, log: log, metrics: NewMetrics(), now: time.Now, boards: map[int64]*watched{}}
+	h := &Hub{pool: pool, feed: feed, log: log, metrics: NewMetrics(), now: time.Now, boards: map[int64]*watched{}}
+	feed.Handle(Channel, h.notified)
+	feed.Handle(RevokedChannel, h.revoked)
+	feed.OnListen(h.listening0)
+	feed.OnLost(func(listened bool) {
+		h.listening.Store(false)
+		h.metrics.Listening.Set(0)
+		if listened {
+			h.metrics.Reconnects.Inc()
+		}
+	})
+	return h
 }
 
 // Metrics returns the hub's metrics, which also count the streams ServeEvents serves from it.
@@ -212,31 +241,25 @@ func (h *Hub) Subscribe(board int64) (<-chan BoardChanged, func()) {
 	}
 }
 
-// Run LISTENs until ctx ends, with the board service's one LISTEN loop (boards.Listener: its
-// own connection named ListenerName, TCP keep-alive, a reconnection after a loss with a pause
-// that doubles from 50 ms to 5 s, the loss logged once). It returns nil when ctx ends.
+// Run runs the hub's own feed (NewHub) until ctx ends: boards.Listener's loop, a connection
+// named ListenerName, TCP keep-alive, a reconnection after a loss with a pause that doubles from
+// 50 ms to 5 s, the loss logged once. A hub on a shared feed (NewHubOn) just waits for ctx. It
+// returns nil when ctx ends.
 func (h *Hub) Run(ctx context.Context) error {
-	l := &boards.Listener{Pool: h.pool, Name: ListenerName, Channels: []string{Channel, RevokedChannel}, Log: h.log,
-		Listening: h.listening0,
-		Notified: func(n *pgconn.Notification) {
-			switch n.Channel {
-			case Channel:
-				h.notified(n.Payload)
-			case RevokedChannel:
-				h.revoked(n.Payload)
-			}
-		},
-		Lost: func(listened bool) {
-			h.listening.Store(false)
-			h.metrics.Listening.Set(0)
-			if listened && ctx.Err() == nil {
-				h.metrics.Reconnects.Inc()
-			}
-		},
+	if h.own {
+		h.feed.Run(ctx)
+		return nil
 	}
-	l.Run(ctx)
+	<-ctx.Done()
 	return nil
 }
+
+// Follow follows a board's numbered events above after (the record, bot/boards events.go), for
+// a stream; Records is where a subscription reads what it missed.
+func (h *Hub) Follow(board, after int64) *boards.Subscription { return h.feed.Subscribe(board, after) }
+
+// Records is the database of the boards' records.
+func (h *Hub) Records() boardpg.DB { return h.pool }
 
 // listening0 is what the hub does on each new LISTEN: it tells it is listening, then hands the
 // current revisions of the watched boards out and rechecks the revocations, for what changed
@@ -388,6 +411,10 @@ func (h *Hub) delivered(bc BoardChanged) {
 //	event: board
 //	data: {"id":7,"revision":0}
 //
+//	id: 130
+//	event: record
+//	data: {"id":130,"board":7,"kind":"moved","seat":0,"actor":0,"by":"web","ply":13,...}
+//
 //	event: board
 //	data: {"id":7,"revision":13}
 //
@@ -395,15 +422,63 @@ func (h *Hub) delivered(bc BoardChanged) {
 //
 // The first event, sent at once, has revision 0: "fetch the state now", since the page may have
 // missed changes before the stream began (the subscription is made before it is sent, so none is
-// missed after). Then one event per change, coalesced: a client that reads slowly gets the latest
-// revision, not every one. A comment line every 25 s keeps an idle stream alive. The caller
-// checks the client's right to watch the board first.
+// missed after). Then, when ev follows the boards' record (the Hub), each event of the record
+// numbered above the request's Last-Event-ID (or LastEventParam; for a new stream, the board's
+// last event when it opens), in order, once; and one "board" event per saved revision, coalesced:
+// a client that reads slowly gets the latest revision, not every one. A comment line every 25 s
+// keeps an idle stream alive. The caller checks the client's right to watch the board first.
 func ServeEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64) {
 	serveEvents(w, r, ev, board, PingInterval, nil)
 }
 
+// recordFollower is an Events that also follows the boards' numbered records (the Hub).
+type recordFollower interface {
+	Follow(board, after int64) *boards.Subscription
+	Records() boardpg.DB
+}
+
+// LastEventParam is the query parameter that stands in for the Last-Event-ID header, for a
+// client that opens the stream anew itself rather than by EventSource's reconnection.
+const LastEventParam = "last_event_id"
+
+// lastEventID reads the number of the last event a client rendered: the Last-Event-ID header,
+// else LastEventParam; false when there is neither, an error for one that is no number.
+func lastEventID(r *http.Request) (int64, bool, error) {
+	v := r.Header.Get("Last-Event-ID")
+	if v == "" {
+		v = r.URL.Query().Get(LastEventParam)
+	}
+	if v == "" {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, false, fmt.Errorf("last event id %q: want a number", v)
+	}
+	return n, true, nil
+}
+
 // serveEvents is ServeEvents with the interval of its pings, ending too when revoked is closed.
 func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64, ping time.Duration, revoked <-chan struct{}) {
+	var sub *boards.Subscription
+	var records boardpg.DB
+	if f, ok := ev.(recordFollower); ok {
+		after, resumed, err := lastEventID(r)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		records = f.Records()
+		if !resumed {
+			// A new stream renders from now on: the page reads the state itself.
+			if after, err = boards.LastEvent(r.Context(), records, board); err != nil {
+				http.Error(w, "the board's events cannot be read now", http.StatusServiceUnavailable)
+				return
+			}
+		}
+		sub = f.Follow(board, after)
+		defer sub.Close()
+	}
 	ch, unsubscribe := ev.Subscribe(board)
 	defer unsubscribe()
 	obs, _ := ev.(streamObserver)
@@ -430,6 +505,10 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 	if !write(fmt.Sprintf("retry: %d\n%s", RetryMillis, eventText(BoardChanged{Board: board}))) {
 		return
 	}
+	var records0 <-chan struct{}
+	if sub != nil {
+		records0 = sub.C
+	}
 	t := time.NewTicker(ping)
 	defer t.Stop()
 	for {
@@ -438,6 +517,16 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 			return
 		case <-revoked:
 			return
+		case <-records0:
+			evs, err := sub.Next(r.Context(), records)
+			if err != nil {
+				// The subscription stays lost and reads again at the next signal; the client
+				// reconnects with the last number it got if the stream ends.
+				continue
+			}
+			if len(evs) > 0 && !write(recordText(evs)) {
+				return
+			}
 		case bc := <-ch:
 			if !write(eventText(bc)) {
 				return
@@ -456,4 +545,18 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 // eventText is the SSE event of a change.
 func eventText(bc BoardChanged) string {
 	return fmt.Sprintf("event: board\ndata: {\"id\":%d,\"revision\":%d}\n\n", bc.Board, bc.Revision)
+}
+
+// RecordEvent is the SSE event name of an event of a board's record.
+const RecordEvent = "record"
+
+// recordText is the SSE events of a batch of the record's events, each with its number as the
+// event's id (what EventSource sends back as Last-Event-ID) and the event as JSON.
+func recordText(evs []boards.Event) string {
+	var b strings.Builder
+	for _, e := range evs {
+		data, _ := json.Marshal(e) // plain data: it always marshals
+		fmt.Fprintf(&b, "id: %d\nevent: %s\ndata: %s\n\n", e.ID, RecordEvent, data)
+	}
+	return b.String()
 }

@@ -59,6 +59,9 @@ type GameState struct {
 	Picture    PictureState   `json:"picture"`
 	// Tournament is the tournament the game is played in; absent for a game of none.
 	Tournament *GameTournament `json:"tournament,omitempty"`
+	// Events are the events of the board's record the operation answered with recorded (a
+	// POST's answer only), in order: their numbers go on from where the event stream is.
+	Events []boards.Event `json:"events,omitempty"`
 }
 
 // GameTournament is the tournament of a game: its id, system, the game's round and the rounds

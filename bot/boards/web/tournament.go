@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
@@ -393,14 +392,14 @@ var loadTournamentPage = sync.OnceValues(func() (*pageFile, error) {
 	return newPageFile(body, pageTypes[".html"]), nil
 })
 
-// TournamentHub LISTENs for tournament changes (TournamentChannel) and fans them out to the
-// subscribers of each tournament: the Events of the tournaments' streams. Like the boards' Hub,
-// a subscriber's channel holds one value (a newer change replaces an unread one), and after each
-// new LISTEN every subscriber is told to fetch again, for what changed while it was away. Run it
-// once per process.
+// TournamentHub follows the tournaments' changes (TournamentChannel, on the process's feed) and
+// fans them out to the subscribers of each tournament: the Events of the tournaments' streams.
+// Like the boards' Hub, a subscriber's channel holds one value (a newer change replaces an
+// unread one), and after each new LISTEN every subscriber is told to fetch again, for what
+// changed while it was away.
 type TournamentHub struct {
-	pool *pgxpool.Pool
-	log  *slog.Logger
+	feed *boards.Feed
+	own  bool
 	seq  atomic.Int64
 
 	mu   sync.Mutex
@@ -409,12 +408,34 @@ type TournamentHub struct {
 
 var _ Events = (*TournamentHub)(nil)
 
-// NewTournamentHub returns a hub that listens on a connection made with pool's settings.
+// NewTournamentHub returns a hub that listens on a feed of its own (named
+// TournamentListenerName), made with pool's settings, which Run runs.
 func NewTournamentHub(pool *pgxpool.Pool, log *slog.Logger) *TournamentHub {
+	h := NewTournamentHubOn(boards.NewFeed(pool, TournamentListenerName, log), log)
+	h.own = true
+	return h
+}
+
+// NewTournamentHubOn returns a hub that follows feed, the process's one LISTEN connection, run
+// by its owner.
+func NewTournamentHubOn(feed *boards.Feed, log *slog.Logger) *TournamentHub {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &TournamentHub{pool: pool, log: log, subs: map[int64]map[chan BoardChanged]struct{}{}}
+	h := &TournamentHub{feed: feed, subs: map[int64]map[chan BoardChanged]struct{}{}}
+	feed.Handle(TournamentChannel, func(payload string) {
+		id, err := strconv.ParseInt(payload, 10, 64)
+		if err != nil {
+			log.Warn("Tournament events: an unreadable notification", slog.String("payload", payload))
+			return
+		}
+		h.publish(id)
+	})
+	feed.OnListen(func(context.Context, *pgx.Conn) error {
+		h.publish(0)
+		return nil
+	})
+	return h
 }
 
 // Subscribe returns a channel of a tournament's changes, coalesced, and the end of the
@@ -467,28 +488,16 @@ func (h *TournamentHub) publish(id int64) {
 	}
 }
 
-// TournamentListenerName is the application_name of the tournament hub's connection.
+// TournamentListenerName is the application_name of the tournament hub's own feed.
 const TournamentListenerName = "questbot tournament events"
 
-// Run LISTENs until ctx ends, with the board service's one LISTEN loop (boards.Listener: its
-// own connection named TournamentListenerName, TCP keep-alive, a reconnection after a loss
-// with a pause that doubles from 50 ms to 5 s); on each new LISTEN every subscriber is told to
-// fetch again. It returns nil when ctx ends.
+// Run runs the hub's own feed (NewTournamentHub) until ctx ends; a hub on a shared feed
+// (NewTournamentHubOn) just waits for ctx. It returns nil when ctx ends.
 func (h *TournamentHub) Run(ctx context.Context) error {
-	l := &boards.Listener{Pool: h.pool, Name: TournamentListenerName, Channels: []string{TournamentChannel}, Log: h.log,
-		Listening: func(context.Context, *pgx.Conn) error {
-			h.publish(0)
-			return nil
-		},
-		Notified: func(n *pgconn.Notification) {
-			id, err := strconv.ParseInt(n.Payload, 10, 64)
-			if err != nil {
-				h.log.Warn("Tournament events: an unreadable notification", slog.String("payload", n.Payload))
-				return
-			}
-			h.publish(id)
-		},
+	if h.own {
+		h.feed.Run(ctx)
+		return nil
 	}
-	l.Run(ctx)
+	<-ctx.Done()
 	return nil
 }

@@ -6,7 +6,9 @@
 // ply, with the position after it, so that a replay can be checked), board_invite (single-use
 // invite codes, stored as SHA-256 hashes), board_stats (per bot, user and variant: games, results
 // and the Glicko-2 rating, migration 028_ratings.sql), board_rating_history (a player's rating after
-// each rated game) and board_time_control (the catalogue of clocks). It works inside the caller's
+// each rated game), board_time_control (the catalogue of clocks) and board_event (the numbered
+// record of what happened on each board, migration 037_board_event_record.sql: events.go). It
+// works inside the caller's
 // transaction (New(tx)): a move made in Telegram is stored with the messages it sends, or not at
 // all.
 //

@@ -351,11 +351,20 @@
     }
   }
 
-  // listen follows the game's events; EventSource reconnects by itself after a lost stream,
-  // and a refused stream (the server has no live updates) is tried again later.
+  // listen follows the game's events; EventSource reconnects by itself after a lost stream
+  // (sending the number of the last event of the record it got, Last-Event-ID, so the server
+  // sends what it missed), and a refused stream (the server has no live updates) is tried again
+  // later. The events of one read arrive together: they are answered by one fetch of the state.
+  let soon = false;
+  function changed() {
+    if (soon) return;
+    soon = true;
+    setTimeout(() => { soon = false; refresh(); }, 0);
+  }
   function listen() {
     const es = new EventSource(base + "/events");
-    es.addEventListener("board", () => refresh());
+    es.addEventListener("board", changed);
+    es.addEventListener("record", changed);
     es.onopen = () => {
       $("live").textContent = t("live.on");
       $("live").classList.add("on");
