@@ -15,7 +15,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/sessions/board"
 	"github.com/questbot/questbot/sessions/board/boardpg"
@@ -36,10 +35,33 @@ type Users interface {
 	Profile(ctx context.Context, db pgx.Tx, id int64) (*botpg.Profile, error)
 }
 
+// Tx is the transaction an operation runs in: the caller's (the transport's transaction of an
+// update, or of Doer), of which the service uses only the database and the work to do once it has
+// committed. What a view queues in it (View) commits with the change; a view that needs more of
+// its transaction (the Telegram view's outbox) is handed the one its caller gave.
+type Tx interface {
+	// DB is the database transaction, for the stores; never committed or rolled back here.
+	DB() pgx.Tx
+	// AfterCommit calls fn once the transaction has committed, never when it is rolled back.
+	AfterCommit(fn func())
+}
+
 // Doer runs work in a transaction of its own outside any update, whose messages go to the outbox
-// of a bot (bot.Transport.Do); the scheduled jobs and the AI use it.
+// of a bot (the transport's Do, through DoerOf); the scheduled jobs and the AI use it.
 type Doer interface {
-	Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error
+	Do(ctx context.Context, service int, fn func(ctx context.Context, tx Tx) error) error
+}
+
+// DoerOf is the Doer of a transport's Do, whose transactions are of the transport's own type T
+// (any Tx: the bot's bot.Tx), so that the service needs no more of the transport than Tx.
+func DoerOf[T Tx](do func(ctx context.Context, service int, fn func(ctx context.Context, tx T) error) error) Doer {
+	return doerOf[T](do)
+}
+
+type doerOf[T Tx] func(ctx context.Context, service int, fn func(ctx context.Context, tx T) error) error
+
+func (d doerOf[T]) Do(ctx context.Context, service int, fn func(ctx context.Context, tx Tx) error) error {
+	return d(ctx, service, func(ctx context.Context, tx T) error { return fn(ctx, tx) })
 }
 
 // Config configures Boards. Only Dir is needed; the rest have production defaults and exist for
@@ -81,8 +103,8 @@ type Config struct {
 	// StartPictureURL give none, and inline messages show the board as text).
 	PublicURLLocal bool
 	// TestEnvironment says that the bots talk to Telegram's test environment (the built-in Bot
-	// API emulator is one), which opens Mini Apps from http loopback addresses too: see
-	// MiniAppURL.
+	// API emulator is one), which opens Mini Apps from http loopback addresses too (the
+	// Telegram view's web_app buttons).
 	TestEnvironment bool
 	// Seed gives the seed of a new board (it draws a random side and seeds the AI); the system's
 	// random source when nil. Tests fix it.

@@ -3,12 +3,11 @@ package boards
 import (
 	"context"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/sessions/board"
 )
 
 // commit saves what an operation did to a board locked in tx and hands it on (changed).
-func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, ev []board.Event, actor int, by Source) error {
+func (b *Boards) commit(ctx context.Context, tx Tx, st Store, bd *board.Board, ev []board.Event, actor int, by Source) error {
 	if len(ev) == 0 {
 		return nil
 	}
@@ -21,7 +20,7 @@ func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *board.Boar
 // changed is the one path of every change of bd after it is stored: the board's scene is read,
 // once, the bot is woken when it is its turn, the change is counted, each human seat's hearing
 // of it is decided (notice), and the views show it.
-func (b *Boards) changed(ctx context.Context, tx bot.Tx, bd *board.Board, c Change) error {
+func (b *Boards) changed(ctx context.Context, tx Tx, bd *board.Board, c Change) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err

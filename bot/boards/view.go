@@ -10,7 +10,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
@@ -111,14 +110,14 @@ const (
 // notifications).
 type View interface {
 	// Changed shows a change to the board's players.
-	Changed(ctx context.Context, tx bot.Tx, ch *Change) error
+	Changed(ctx context.Context, tx Tx, ch *Change) error
 	// Refresh shows a seat its board again in place: a button of it went (the opponent saw the
 	// move it could take back).
-	Refresh(ctx context.Context, tx bot.Tx, sc *Scene, seat int) error
+	Refresh(ctx context.Context, tx Tx, sc *Scene, seat int) error
 	// Notify tells a seat news whose notification came due (the Notify job).
-	Notify(ctx context.Context, tx bot.Tx, sc *Scene, seat int, n News) error
+	Notify(ctx context.Context, tx Tx, sc *Scene, seat int, n News) error
 	// Remind warns the seat to move that its clock runs out.
-	Remind(ctx context.Context, tx bot.Tx, sc *Scene, seat int, w Warning) error
+	Remind(ctx context.Context, tx Tx, sc *Scene, seat int, w Warning) error
 }
 
 // Warning is a reminder of a seat's clock (View.Remind): the time left, whether it rings (the

@@ -108,7 +108,7 @@ func (e *env) start(t *testing.T) *bottest.Process {
 	jobs := &bottest.Jobs{}
 	every := func(on bool, job func(context.Context, boards.Doer) error) {
 		if on {
-			also = append(also, jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return job(ctx, tr) }))
+			also = append(also, jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return job(ctx, boards.DoerOf(tr.Do)) }))
 		}
 	}
 	every(e.jobs.deadlines, b.Boards.Deadlines)
@@ -116,7 +116,12 @@ func (e *env) start(t *testing.T) *bottest.Process {
 	every(e.jobs.ai, b.Boards.Think)
 	every(e.jobs.cleanup, b.Boards.Cleanup)
 	every(e.jobs.notify, b.Boards.Notify)
-	every(e.jobs.undelivered, func(ctx context.Context, do boards.Doer) error { return telegram.Undelivered(ctx, do, e.Log()) })
+	also = append(also, jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
+		if !e.jobs.undelivered {
+			return nil
+		}
+		return telegram.Undelivered(ctx, tr, e.Log())
+	}))
 	seen := func(row *bot.OutboxRow) bool {
 		if f := e.beforeSend.Load(); f != nil {
 			(*f)(row)

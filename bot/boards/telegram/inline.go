@@ -879,7 +879,7 @@ const expireBatch = 100
 // invitation's lifetime (boards.InviteLifetime), each in a transaction of its own through do
 // with its board locked (a board another run closed meanwhile is left), as a withdrawal by the
 // clock: its message says the challenge expired.
-func (v *View) ExpireChallenges(ctx context.Context, do boards.Doer) error {
+func (v *View) ExpireChallenges(ctx context.Context, do Doer) error {
 	var refs []board.Ref
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
 		var err error

@@ -41,7 +41,7 @@ var kinds = []string{KindToken, KindTicket}
 
 // Undelivered revokes the API tokens and login links whose message could not be delivered, and
 // tells the admins who asked for the tokens; each bot's in transactions of its own through do.
-func Undelivered(ctx context.Context, do boards.Doer, log *slog.Logger) error {
+func Undelivered(ctx context.Context, do Doer, log *slog.Logger) error {
 	var services []int
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
 		var err error

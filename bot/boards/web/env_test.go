@@ -125,10 +125,12 @@ func (e *env) startBot(t *testing.T) {
 	t.Helper()
 	e.jobs = &bottest.Jobs{}
 	jobs := []func(context.Context, *bot.Transport){
-		e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Notify(ctx, tr) })}
+		e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
+			return e.app.Boards.Notify(ctx, boards.DoerOf(tr.Do))
+		})}
 	if e.opts.think {
 		jobs = append(jobs, e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
-			return e.app.Boards.Think(ctx, tr)
+			return e.app.Boards.Think(ctx, boards.DoerOf(tr.Do))
 		}))
 	}
 	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: e.opts.limits, Rescan: 50 * time.Millisecond}, jobs...)

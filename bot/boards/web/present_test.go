@@ -252,7 +252,7 @@ func TestBotAnswersAtOnce(t *testing.T) {
 				t.Cleanup(func() { cancel(); <-done })
 			}
 			wake, err := sched.AddWakeable("board-ai", "@every 1h", func(ctx context.Context) error {
-				return thinker.Think(ctx, e.proc.Transport)
+				return thinker.Think(ctx, boards.DoerOf(e.proc.Transport.Do))
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
@@ -249,7 +250,7 @@ func TestSwissInWebChat(t *testing.T) {
 
 	// The clock starts it.
 	tick(2 * time.Minute)
-	if err := e.app.Tournaments.Tournaments(context.Background(), e.proc.Transport); err != nil {
+	if err := e.app.Tournaments.Tournaments(context.Background(), boards.DoerOf(e.proc.Transport.Do)); err != nil {
 		t.Fatal(err)
 	}
 
