@@ -29,6 +29,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/boards/telegram"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
@@ -144,7 +145,7 @@ func New(cfg Config) *Bot {
 		bc.Now = cfg.Now
 	}
 	if bc.Users == nil {
-		bc.Users = b.Users
+		bc.Users = botusers.Users{}
 	}
 	b.Boards = boards.New(bc)
 	b.publicURL = bc.PublicURL

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -15,7 +16,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/sessions/board"
 	"github.com/questbot/questbot/sessions/board/boardpg"
 )
@@ -28,11 +28,41 @@ type Store interface {
 	board.Ratings
 }
 
-// Users gives the players as others see them (bot/botpg implements it): their chat, name and
-// language. db is the caller's transaction.
+// Users gives the players as others see them (bot/boards/botusers gives the bot's users): their
+// chat, name and language, and which of them are programs. db is the caller's transaction.
 type Users interface {
-	// Profile returns a user; botpg.ErrNoUser when there is none.
-	Profile(ctx context.Context, db pgx.Tx, id int64) (*botpg.Profile, error)
+	// Profile returns a user; nil, without an error, when there is none (a user row removed by
+	// hand).
+	Profile(ctx context.Context, db pgx.Tx, id int64) (*Profile, error)
+	// Programs reports which of users play in the bot service through an API token (programs,
+	// which the leaderboards mark as bots).
+	Programs(ctx context.Context, db pgx.Tx, service int, users []int64) (map[int64]bool, error)
+}
+
+// ErrNoUsers is the error of every read of a player by a service configured without Users.
+var ErrNoUsers = errors.New("boards: no Users configured")
+
+// noUsers are the Users of a service configured without them.
+type noUsers struct{}
+
+func (noUsers) Profile(context.Context, pgx.Tx, int64) (*Profile, error) { return nil, ErrNoUsers }
+func (noUsers) Programs(context.Context, pgx.Tx, int, []int64) (map[int64]bool, error) {
+	return nil, ErrNoUsers
+}
+
+// Profile is a player as the views show them: the bot's user, as plain data.
+type Profile struct {
+	ID   int64
+	Chat int64
+	// FirstName and Username (without the @) are the user's in Telegram, either maybe empty:
+	// PlayerName names them.
+	FirstName string
+	Username  string
+	// Lang is the user's language code.
+	Lang  string
+	Admin bool
+	// Blocked: the user blocked the bot.
+	Blocked bool
 }
 
 // Tx is the transaction an operation runs in: the caller's (the transport's transaction of an
@@ -76,7 +106,8 @@ type Config struct {
 	Now func() time.Time
 	// Store returns the board store of a transaction; boardpg's when nil.
 	Store func(tx pgx.Tx) Store
-	// Users gives the players' profiles; botpg's when nil.
+	// Users gives the players' profiles (bot/boards/botusers: the bot's users); without it
+	// every read of a player fails (ErrNoUsers).
 	Users Users
 	// Workers bounds the AI searches run at once; runtime.NumCPU() when 0.
 	Workers int
@@ -180,7 +211,7 @@ func New(cfg Config) *Boards {
 		b.store = func(tx pgx.Tx) Store { return boardpg.New(tx) }
 	}
 	if b.users == nil {
-		b.users = botpg.NewUsers()
+		b.users = noUsers{}
 	}
 	if b.seed == nil {
 		b.seed = newSeed

@@ -14,6 +14,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/sessions/board"
@@ -99,7 +100,7 @@ func newTEnv(t *testing.T, players, procs int) *tenv {
 	var seed atomic.Uint64
 	dir := t.TempDir()
 	for range procs {
-		svc := boards.New(boards.Config{Dir: dir, Now: e.clk.now, Seed: func() uint64 { return seed.Add(1) }})
+		svc := boards.New(boards.Config{Users: botusers.Users{}, Dir: dir, Now: e.clk.now, Seed: func() uint64 { return seed.Add(1) }})
 		e.procs = append(e.procs, boards.NewTournaments(svc))
 	}
 	return e

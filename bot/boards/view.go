@@ -2,7 +2,6 @@ package boards
 
 import (
 	"context"
-	"errors"
 	"html"
 	"strconv"
 	"strings"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
@@ -48,7 +46,7 @@ type Scene struct {
 	Game  *engine.Game
 	// Players are the profiles of the human seats (nil for the bot, an empty seat, or a user
 	// row removed by hand: nobody to show the board to).
-	Players [2]*botpg.Profile
+	Players [2]*Profile
 	// Sent is when each seat's board message was last sent in Telegram (zero: never).
 	Sent [2]time.Time
 	// Web is when each seat's player last acted on the game on the web (zero: never).
@@ -174,12 +172,8 @@ func (b *Boards) Players(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scen
 }
 
 // Profile returns a user's profile (nil, without an error, for a user row removed by hand).
-func (b *Boards) Profile(ctx context.Context, db pgx.Tx, user int64) (*botpg.Profile, error) {
-	p, err := b.users.Profile(ctx, db, user)
-	if errors.Is(err, botpg.ErrNoUser) {
-		return nil, nil
-	}
-	return p, err
+func (b *Boards) Profile(ctx context.Context, db pgx.Tx, user int64) (*Profile, error) {
+	return b.users.Profile(ctx, db, user)
 }
 
 // Store returns the board store of a transaction, for the views' reads (lists, statistics, the
@@ -206,7 +200,7 @@ func (sc *Scene) Name(c *texts.Catalog, seat int) string {
 // user's id where only the user sees it, their number in a tournament's public standings). It
 // is plain text, the same in every language: each view escapes it for its markup. A nil
 // profile (a player the bot has not met) is named by the number alone.
-func PlayerName(p *botpg.Profile, number int64) string {
+func PlayerName(p *Profile, number int64) string {
 	switch {
 	case p != nil && strings.TrimSpace(p.FirstName) != "":
 		return p.FirstName

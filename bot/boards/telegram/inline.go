@@ -14,7 +14,6 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
@@ -169,7 +168,7 @@ func gameAndClock(c *texts.Catalog, variant, control string) string {
 
 // displayName is the name of an update's sender as a challenge shows it (plain).
 func displayName(u *bot.Update) string {
-	return boards.PlayerName(&botpg.Profile{ID: u.User.ID, FirstName: u.User.FirstName, Username: u.User.Username}, u.User.ID)
+	return boards.PlayerName(&boards.Profile{ID: u.User.ID, FirstName: u.User.FirstName, Username: u.User.Username}, u.User.ID)
 }
 
 // maxInlineMessageID bounds the inline_message_id of a message a game is recorded against:

@@ -10,7 +10,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
@@ -311,7 +310,7 @@ func legalMoves(bd *board.Board) []string {
 }
 
 // webName names a player of a board of the game variant in plain text, for lists.
-func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat, variant string) string {
+func webName(c *texts.Catalog, p *boards.Profile, s board.Seat, variant string) string {
 	switch {
 	case s.Bot != board.NoBot:
 		return c.BotName(variant, s.Bot)
@@ -324,7 +323,7 @@ func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat, variant string) s
 // opponentName names the opponent of a user's board of the game variant in a list, in plain
 // text, in the language of lang ("" while nobody has joined).
 func (s *Server) opponentName(ctx context.Context, db pgx.Tx, lang string, seat board.Seat, variant string) (string, error) {
-	var p *botpg.Profile
+	var p *boards.Profile
 	if seat.Human() {
 		var err error
 		if p, err = s.cfg.Boards.Profile(ctx, db, seat.User); err != nil {
