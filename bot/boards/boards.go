@@ -183,7 +183,9 @@ type Boards struct {
 	seed    func() uint64
 	public  string
 	testEnv bool // Config.TestEnvironment
-	views   []View
+	// sharedInvites are the Telegram view's (SetSharedInvites).
+	sharedInvites SharedInvites
+	views         []View
 	// tourney are the tournaments (NewTournaments), which follow the boards' changes; nil
 	// without them.
 	tourney *Tournaments
@@ -325,4 +327,21 @@ func (b *Boards) PlayURL(board int64) string {
 		return ""
 	}
 	return fmt.Sprintf("%s/play/%d", b.public, board)
+}
+
+// InviteDigest is the digest of an invitation's code, which a view may keep instead of the
+// code (the Telegram view's shared messages) and redeem with RedeemDigest.
+func InviteDigest(code string) string { return boardpg.InviteDigest(code) }
+
+// Revisions returns the revisions of the boards ids (the boards deleted are missing), read on
+// db, a connection outside any transaction of the service: the web's live updates catch up with
+// it after a reconnection.
+func Revisions(ctx context.Context, db boardpg.DB, ids []int64) (map[int64]int64, error) {
+	return boardpg.Revisions(ctx, db, ids)
+}
+
+// Spectators reports whether anyone may watch a board (Held.SetSpectators switches it), for a
+// reader that holds no service (the web's check of the grants of its live updates).
+func Spectators(ctx context.Context, db pgx.Tx, board int64) (bool, error) {
+	return boardpg.New(db).Spectators(ctx, board)
 }

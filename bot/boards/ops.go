@@ -177,7 +177,7 @@ func (b *Boards) Redeem(ctx context.Context, tx Tx, p Player, code string) error
 	return b.join(ctx, tx, st, bd, p)
 }
 
-// RedeemDigest is Redeem by the digest of the invitation's code (boardpg.InviteDigest), as a
+// RedeemDigest is Redeem by the digest of the invitation's code (InviteDigest), as a
 // message whose button redeems the invitation keeps it.
 func (b *Boards) RedeemDigest(ctx context.Context, tx Tx, p Player, digest string) error {
 	st := b.store(tx.DB())

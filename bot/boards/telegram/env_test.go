@@ -24,7 +24,6 @@ import (
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -240,7 +239,7 @@ func (e *env) board(t *testing.T, id int64) *board.Board {
 	var bd *board.Board
 	err := pgx.BeginTxFunc(context.Background(), e.Pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
 		var err error
-		bd, err = boardpg.New(tx).Get(context.Background(), id)
+		bd, err = e.app.Boards.Store(tx).Get(context.Background(), id)
 		return err
 	})
 	if err != nil {

@@ -14,16 +14,16 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/telegram/tgstore"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # Games a whole chat sees
 //
 // Besides the boards in the players' own chats, a game may be played in one message that a whole
-// chat sees (migration 027, boardpg.Shared):
+// chat sees (migration 027, tgstore.Shared):
 //
 //   - Inline mode: "@<bot> query" in any chat lists the games, each with each time control of
 //     the catalogue (no clock first), whose name (in the user's language), variant or clock
@@ -191,7 +191,7 @@ func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.U
 			slog.Int("length", len(r.InlineMessageID)), slog.Int("max", maxInlineMessageID))
 		return nil
 	}
-	st := boardpg.New(tx.DB())
+	st := tgstore.New(tx.DB())
 	if _, ok, err := st.SharedByInline(ctx, r.InlineMessageID); ok || err != nil {
 		return err // told twice
 	}
@@ -204,11 +204,11 @@ func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.U
 		return err
 	}
 	// The message already shows the challenge, as the result posted it.
-	return st.PlaceShared(ctx, boardpg.Shared{Board: bd.ID, InlineMessageID: r.InlineMessageID, Invite: code, Picture: picture})
+	return st.PlaceShared(ctx, tgstore.Shared{Board: bd.ID, InlineMessageID: r.InlineMessageID, Invite: code, Picture: picture, Opened: bd.Created})
 }
 
 // openShared opens a game between players, waiting for whoever joins by the message's button,
-// and returns the digest of its invitation's code (boardpg.InviteDigest).
+// and returns the digest of its invitation's code (boards.InviteDigest).
 func (v *View) openShared(ctx context.Context, tx bot.Tx, u *bot.Update, variant, control string) (*board.Board, string, error) {
 	var digest string
 	if control == "" {
@@ -217,7 +217,7 @@ func (v *View) openShared(ctx context.Context, tx bot.Tx, u *bot.Update, variant
 	// The message keeps the digest of its invitation's code, which only its Join redeems
 	// (boards.RedeemDigest): the code itself, a link's, is kept nowhere.
 	bd, _, err := v.svc.Open(ctx, tx, player(u), boards.Opening{Variant: variant, Control: control,
-		Invite: func(c string) string { digest = boardpg.InviteDigest(c); return sharedInvite }})
+		Invite: func(c string) string { digest = boards.InviteDigest(c); return sharedInvite }})
 	return bd, digest, err
 }
 
@@ -301,8 +301,8 @@ func (v *View) challengeInGroup(ctx context.Context, tx bot.Tx, u *bot.Update, c
 	if err != nil {
 		return err
 	}
-	sh := boardpg.Shared{Board: bd.ID, Chat: chat, MessageID: msgID, Invite: code, Picture: true}
-	if err := boardpg.New(tx.DB()).PlaceShared(ctx, sh); err != nil {
+	sh := tgstore.Shared{Board: bd.ID, Chat: chat, MessageID: msgID, Invite: code, Picture: true, Opened: bd.Created}
+	if err := tgstore.New(tx.DB()).PlaceShared(ctx, sh); err != nil {
 		return err
 	}
 	return v.showSharedBoard(ctx, tx, bd, sh, sharedLook{})
@@ -434,7 +434,7 @@ func (v *View) HandleShared(ctx context.Context, tx bot.Tx, u *bot.Update) error
 func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp sharedPress) (string, error) {
 	cq := u.CallbackQuery
 	c := texts.For(u.User.Language)
-	st := boardpg.New(tx.DB())
+	st := tgstore.New(tx.DB())
 	if sp.kind == 'o' || sp.kind == 'c' {
 		if cq.Message == nil || cq.Message.Chat == nil {
 			return "", errForged
@@ -458,7 +458,7 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		return "", v.challengeInGroup(ctx, tx, u, cq.Message.Chat.ID, cq.Message.MessageID, sp.variant, sp.control)
 	}
 	// The message pressed, and its board.
-	var sh boardpg.Shared
+	var sh tgstore.Shared
 	var ok bool
 	var err error
 	if len(cq.InlineMessageID) > maxInlineMessageID {
@@ -539,7 +539,7 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 
 // joinShared seats the presser of Join in the challenge's game. A challenge whose invitation has
 // expired is closed, and says so.
-func (v *View) joinShared(ctx context.Context, tx bot.Tx, u *bot.Update, bd *board.Board, sh boardpg.Shared) (string, error) {
+func (v *View) joinShared(ctx context.Context, tx bot.Tx, u *bot.Update, bd *board.Board, sh tgstore.Shared) (string, error) {
 	c := texts.For(u.User.Language)
 	if bd.Status != board.Waiting {
 		if _, err := bd.SeatOf(u.User.ID); err == nil {
@@ -570,7 +570,7 @@ func (v *View) joinShared(ctx context.Context, tx bot.Tx, u *bot.Update, bd *boa
 
 // playShared carries out a player's press of a shared board's game buttons, as pressed does in
 // a private chat.
-func (v *View) playShared(ctx context.Context, tx bot.Tx, u *bot.Update, sh boardpg.Shared, sp sharedPress) error {
+func (v *View) playShared(ctx context.Context, tx bot.Tx, u *bot.Update, sh tgstore.Shared, sp sharedPress) error {
 	p := sp.p
 	h, err := v.svc.Take(ctx, tx, player(u), p.board)
 	if err != nil {
@@ -651,7 +651,7 @@ func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) 
 	if strings.HasPrefix(ch.Invite, sharedInvite) {
 		return true, nil
 	}
-	sh, ok, err := boardpg.New(tx.DB()).SharedOf(ctx, ch.Board.ID)
+	sh, ok, err := tgstore.New(tx.DB()).SharedOf(ctx, ch.Board.ID)
 	if !ok || err != nil {
 		return false, err
 	}
@@ -673,14 +673,14 @@ func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) 
 // (Notify): the message showed them when they happened, and showing it again would wipe the
 // squares a player has tapped.
 func (v *View) isShared(ctx context.Context, tx bot.Tx, sc *boards.Scene) (bool, error) {
-	_, ok, err := boardpg.New(tx.DB()).SharedOf(ctx, sc.Board.ID)
+	_, ok, err := tgstore.New(tx.DB()).SharedOf(ctx, sc.Board.ID)
 	return ok, err
 }
 
 // sharedShown shows a shared board in its message as it is (for Refresh and Remind: the chat
 // sees the board, there is nobody's chat to ring), and reports whether the board is shared.
 func (v *View) sharedShown(ctx context.Context, tx bot.Tx, sc *boards.Scene) (bool, error) {
-	sh, ok, err := boardpg.New(tx.DB()).SharedOf(ctx, sc.Board.ID)
+	sh, ok, err := tgstore.New(tx.DB()).SharedOf(ctx, sc.Board.ID)
 	if !ok || err != nil {
 		return false, err
 	}
@@ -691,7 +691,7 @@ func (v *View) sharedShown(ctx context.Context, tx bot.Tx, sc *boards.Scene) (bo
 // that message, shown again there as it is (not copied to the player's chat, where it would go
 // stale); it reports whether the board is shared.
 func (v *View) sharedView(ctx context.Context, tx bot.Tx, bd *board.Board) (bool, error) {
-	sh, ok, err := boardpg.New(tx.DB()).SharedOf(ctx, bd.ID)
+	sh, ok, err := tgstore.New(tx.DB()).SharedOf(ctx, bd.ID)
 	if !ok || err != nil {
 		return false, err
 	}
@@ -707,7 +707,7 @@ func (v *View) sharedCatalog(sc *boards.Scene) *texts.Catalog {
 }
 
 // showSharedBoard reads the scene of a board and shows it in its shared message.
-func (v *View) showSharedBoard(ctx context.Context, tx bot.Tx, bd *board.Board, sh boardpg.Shared, l sharedLook) error {
+func (v *View) showSharedBoard(ctx context.Context, tx bot.Tx, bd *board.Board, sh tgstore.Shared, l sharedLook) error {
 	sc, err := v.svc.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err
@@ -718,7 +718,7 @@ func (v *View) showSharedBoard(ctx context.Context, tx bot.Tx, bd *board.Board, 
 // showShared edits a shared board's message to show the board: by its inline_message_id, or in
 // the group by its message_id, or by its ref until a press told the message_id. A photo message
 // is sharedpicture.go's.
-func (v *View) showShared(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh boardpg.Shared, l sharedLook) error {
+func (v *View) showShared(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh tgstore.Shared, l sharedLook) error {
 	if sh.Picture {
 		return v.showSharedPicture(ctx, tx, sc, sh, l)
 	}
@@ -749,7 +749,7 @@ func (v *View) showShared(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh b
 // sharedText is the text and keyboard of a shared board's message: the challenge while it
 // waits, its end when withdrawn or expired, else the board (as a diagram in a text message; a
 // photo's caption leaves it to the picture).
-func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (string, bot.Keyboard) {
+func (v *View) sharedText(sc *boards.Scene, sh tgstore.Shared, l sharedLook) (string, bot.Keyboard) {
 	c := v.sharedCatalog(sc)
 	bd := sc.Board
 	game := html.EscapeString(gameAndClock(c, bd.Variant, bd.Control.Name))
@@ -881,8 +881,14 @@ const expireBatch = 100
 func (v *View) ExpireChallenges(ctx context.Context, do Doer) error {
 	var refs []board.Ref
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
-		var err error
-		refs, err = boardpg.New(tx.DB()).StaleChallenges(ctx, v.svc.Now().Add(-v.svc.InviteLifetime()), expireBatch)
+		// A board waits for an opponent board.WaitingLifetime at most (the service's Cleanup
+		// closes it then): the shared messages of older boards hold no challenge.
+		now := v.svc.Now()
+		ids, err := tgstore.New(tx.DB()).Challenges(ctx, now.Add(-board.WaitingLifetime), now.Add(-v.svc.InviteLifetime()))
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		refs, err = v.svc.Store(tx.DB()).WaitingAmong(ctx, ids, now.Add(-v.svc.InviteLifetime()), expireBatch)
 		return err
 	})
 	if err != nil {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/telegram/tgstore"
 	"github.com/questbot/questbot/scripts"
 )
 
@@ -27,6 +30,10 @@ func New(svc *boards.Boards, log *slog.Logger) *View {
 	}
 	v := &View{svc: svc, log: log}
 	svc.AddView(serviceView{v})
+	svc.SetSharedInvites(func(ctx context.Context, db pgx.Tx, board int64) (string, bool, error) {
+		sh, ok, err := tgstore.New(db).SharedOf(ctx, board)
+		return sh.Invite, ok, err
+	})
 	return v
 }
 

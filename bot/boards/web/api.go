@@ -21,7 +21,6 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # The JSON API
@@ -391,7 +390,7 @@ func (s *Server) variants(w http.ResponseWriter, r *http.Request, c *caller) err
 		if err != nil {
 			return err
 		}
-		tcs, err := boardpg.New(db).TimeControls(ctx)
+		tcs, err := s.cfg.Boards.Store(db).TimeControls(ctx)
 		if err != nil {
 			return err
 		}
@@ -452,7 +451,7 @@ func (s *Server) games(w http.ResponseWriter, r *http.Request, c *caller) error 
 		if err != nil {
 			return err
 		}
-		bis, err := boardpg.New(db).UserBoards(ctx, c.service, c.user, 0)
+		bis, err := s.cfg.Boards.Store(db).UserBoards(ctx, c.service, c.user, 0)
 		if err != nil {
 			return err
 		}
@@ -483,7 +482,7 @@ func (s *Server) waiting(w http.ResponseWriter, r *http.Request, c *caller) erro
 		if err != nil {
 			return err
 		}
-		st := boardpg.New(db)
+		st := s.cfg.Boards.Store(db)
 		ids, err := st.WaitingBoards(ctx, c.service, c.user, maxWaiting)
 		if err != nil {
 			return fmt.Errorf("web: %w", err)

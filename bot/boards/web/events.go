@@ -44,7 +44,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // Channel is the PostgreSQL notification channel of board changes.
@@ -263,7 +262,7 @@ func (h *Hub) refetch(ctx context.Context, conn *pgx.Conn) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	revs, err := boardpg.Revisions(ctx, conn, ids)
+	revs, err := boards.Revisions(ctx, conn, ids)
 	// Even when the read fails, every subscriber is told to refetch: with the last revision it
 	// was given (a board deleted since, or an error, leaves that one).
 	for _, id := range ids {

@@ -29,7 +29,6 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 	"github.com/questbot/questbot/sessions/tournament"
 )
 
@@ -435,7 +434,7 @@ func TestSwissInWebChat(t *testing.T) {
 		var stats []board.Stats
 		err := pgx.BeginTxFunc(context.Background(), e.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 			var err error
-			stats, err = boardpg.New(tx).UserStats(context.Background(), e.service, p.id)
+			stats, err = e.app.Boards.Store(tx).UserStats(context.Background(), e.service, p.id)
 			return err
 		})
 		if err != nil {
