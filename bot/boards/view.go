@@ -2,7 +2,6 @@ package boards
 
 import (
 	"context"
-	"html"
 	"strconv"
 	"strings"
 	"time"
@@ -183,14 +182,15 @@ func (b *Boards) Store(db pgx.Tx) Store { return b.store(db) }
 // Now is the clock of the games.
 func (b *Boards) Now() time.Time { return b.now() }
 
-// Name is a seat's player as the catalogue c names them, HTML-escaped ("…" for nobody).
+// Name is a seat's player as the catalogue c names them ("…" for nobody), in plain text: each
+// view escapes it for its markup.
 func (sc *Scene) Name(c *texts.Catalog, seat int) string {
 	s := sc.Board.Seats[seat]
 	if s.Bot != board.NoBot {
-		return html.EscapeString(c.BotName(sc.Board.Variant, s.Bot))
+		return c.BotName(sc.Board.Variant, s.Bot)
 	}
 	if p := sc.Players[seat]; p != nil {
-		return html.EscapeString(PlayerName(p, p.ID))
+		return PlayerName(p, p.ID)
 	}
 	return "…"
 }
@@ -210,7 +210,7 @@ func PlayerName(p *Profile, number int64) string {
 	return "#" + strconv.FormatInt(number, 10)
 }
 
-// EndReason words, in HTML, why a finished game ended: the rule of the final position, a
+// EndReason words, in plain text, why a finished game ended: the rule of the final position, a
 // timeout, a resignation, an agreed draw...
 func (sc *Scene) EndReason(c *texts.Catalog) string {
 	o := sc.Board.Outcome
@@ -231,7 +231,7 @@ func (sc *Scene) EndReason(c *texts.Catalog) string {
 	default:
 		reason = c.Reason(o.End.String())
 	}
-	return html.EscapeString(reason)
+	return reason
 }
 
 // noPieces reports whether the side to move has no piece left on the board (it has no moves

@@ -530,9 +530,9 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		if err == nil {
 			// The other player's answer to a resignation to confirm, or the offerer's to their
 			// own draw offer: the question is not theirs, and their press changes nothing.
-			return fmt.Sprintf(c.Shared.OnlyAnswerer, sc.Name(c, asked)), nil
+			return fmt.Sprintf(c.Shared.OnlyAnswerer, htmlName(c, sc, asked)), nil
 		}
-		return fmt.Sprintf(c.Shared.Between, sc.Name(c, 0), sc.Name(c, 1)), nil
+		return fmt.Sprintf(c.Shared.Between, htmlName(c, sc, 0), htmlName(c, sc, 1)), nil
 	}
 	return "", v.playShared(ctx, tx, u, sh, sp)
 }
@@ -660,10 +660,10 @@ func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) 
 	for _, ev := range ch.Events {
 		switch ev.Kind {
 		case board.EventUndone:
-			notes = append(notes, fmt.Sprintf(c.Board.UndoneThem, ch.Name(c, ev.Seat)))
+			notes = append(notes, fmt.Sprintf(c.Board.UndoneThem, htmlName(c, ch.Scene, ev.Seat)))
 		case board.EventDrawDeclined:
 			// The whole chat reads it: who declined, not "your offer".
-			notes = append(notes, fmt.Sprintf(c.Shared.DeclinedBy, ch.Name(c, ev.Seat)))
+			notes = append(notes, fmt.Sprintf(c.Shared.DeclinedBy, htmlName(c, ch.Scene, ev.Seat)))
 		}
 	}
 	return true, v.showShared(ctx, tx, ch.Scene, sh, sharedLook{note: strings.Join(notes, "\n")})
@@ -755,7 +755,7 @@ func (v *View) sharedText(sc *boards.Scene, sh tgstore.Shared, l sharedLook) (st
 	game := html.EscapeString(gameAndClock(c, bd.Variant, bd.Control.Name))
 	creator := "…"
 	if seat, err := bd.SeatOf(bd.Creator); err == nil {
-		creator = sc.Name(c, seat)
+		creator = htmlName(c, sc, seat)
 	}
 	switch bd.Status {
 	case board.Waiting:
@@ -783,7 +783,7 @@ func (v *View) sharedText(sc *boards.Scene, sh tgstore.Shared, l sharedLook) (st
 		if bd.Status == board.Active && bd.ToMove == i {
 			mark = "▶️ "
 		}
-		line := mark + fmt.Sprintf(t.Seat, html.EscapeString(side(c, sc, i)), sc.Name(c, i))
+		line := mark + fmt.Sprintf(t.Seat, html.EscapeString(side(c, sc, i)), htmlName(c, sc, i))
 		if timed && bd.Status == board.Active {
 			line += fmt.Sprintf(t.Clock, c.Duration(clocks[i]))
 		}
@@ -795,24 +795,24 @@ func (v *View) sharedText(sc *boards.Scene, sh tgstore.Shared, l sharedLook) (st
 	}
 	if n := bd.Ply(); n > 0 {
 		last := bd.Moves[n-1]
-		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(sc.Numbered(n)), sc.Name(c, last.Seat)))
+		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(sc.Numbered(n)), htmlName(c, sc, last.Seat)))
 	}
 	switch bd.Status {
 	case board.Finished:
 		if o := bd.Outcome; o != nil {
 			if o.Draw {
-				lines = append(lines, fmt.Sprintf(t.Draw, sc.EndReason(c)))
+				lines = append(lines, fmt.Sprintf(t.Draw, htmlReason(c, sc)))
 			} else {
-				lines = append(lines, fmt.Sprintf(t.Win, sc.Name(c, o.Winner), sc.EndReason(c)))
+				lines = append(lines, fmt.Sprintf(t.Win, htmlName(c, sc, o.Winner), htmlReason(c, sc)))
 			}
 		}
 	case board.Active:
-		lines = append(lines, fmt.Sprintf(c.Shared.Turn, sc.Name(c, bd.ToMove)))
+		lines = append(lines, fmt.Sprintf(c.Shared.Turn, htmlName(c, sc, bd.ToMove)))
 		if !bd.Deadline.IsZero() {
 			lines = append(lines, fmt.Sprintf(t.TimeLeft, c.Duration(bd.Deadline.Sub(now))))
 		}
 		if o := bd.Offer; o != nil {
-			lines = append(lines, fmt.Sprintf(t.Offers, sc.Name(c, o.Seat)))
+			lines = append(lines, fmt.Sprintf(t.Offers, htmlName(c, sc, o.Seat)))
 		}
 	}
 	if l.note != "" {
@@ -822,7 +822,7 @@ func (v *View) sharedText(sc *boards.Scene, sh tgstore.Shared, l sharedLook) (st
 		lines = append(lines, fmt.Sprintf(t.Selected, html.EscapeString(strings.Join(ent.squares, "-"))))
 	}
 	if l.confirm > 0 {
-		lines = append(lines, fmt.Sprintf(c.Shared.ResignAsk, sc.Name(c, l.confirm-1)))
+		lines = append(lines, fmt.Sprintf(c.Shared.ResignAsk, htmlName(c, sc, l.confirm-1)))
 	}
 	return strings.Join(lines, "\n"), v.sharedKeyboard(c, sc, l)
 }

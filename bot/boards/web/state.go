@@ -3,8 +3,6 @@ package web
 import (
 	"context"
 	"fmt"
-	"html"
-	"regexp"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -202,12 +200,6 @@ func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user
 	return st, bd, nil
 }
 
-// tagRE matches the HTML tags of the catalogue's texts.
-var tagRE = regexp.MustCompile(`<[^>]*>`)
-
-// plain turns a text of the catalogue (HTML) into plain text.
-func plain(s string) string { return html.UnescapeString(tagRE.ReplaceAllString(s, "")) }
-
 // boardState builds the state of a board for a seat (-1: a spectator) in c's language.
 func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Board, seat int, c *texts.Catalog) (*GameState, error) {
 	sc, err := svc.Players(ctx, db, bd)
@@ -227,7 +219,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	for i, s := range bd.Seats {
 		st.Seats[i] = SeatState{Bot: s.Bot.String(), Level: c.Level(bd.Variant, s.Bot), ClockMS: clocks[i].Milliseconds()}
 		if !s.Empty() {
-			st.Seats[i].Name = plain(sc.Name(c, i))
+			st.Seats[i].Name = sc.Name(c, i)
 		}
 	}
 	if !bd.Deadline.IsZero() {
@@ -257,7 +249,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 		if bd.Seats[1-seat].Bot != board.NoBot {
 			text = c.Board.BotDeclines
 		}
-		st.Declined = &DeclinedState{Seat: 1 - seat, Text: plain(text)}
+		st.Declined = &DeclinedState{Seat: 1 - seat, Text: texts.Plain(text)}
 	}
 	st.CanUndo = seat >= 0 && boards.CanUndo(bd, seat)
 	if bd.Status == board.Finished && bd.Outcome != nil {
@@ -279,19 +271,18 @@ func webResult(c *texts.Catalog, sc *boards.Scene, seat int) *ResultState {
 	res := &ResultState{}
 	switch {
 	case o.Draw:
-		res.Text = fmt.Sprintf(t.Draw, reason)
+		res.Text = fmt.Sprintf(texts.Plain(t.Draw), reason)
 	case seat >= 0 && sc.Board.Seats[seat].Human() && o.Winner == seat:
-		res.Text = fmt.Sprintf(t.YouWin, reason)
+		res.Text = fmt.Sprintf(texts.Plain(t.YouWin), reason)
 	case seat >= 0 && sc.Board.Seats[seat].Human():
-		res.Text = fmt.Sprintf(t.YouLose, reason)
+		res.Text = fmt.Sprintf(texts.Plain(t.YouLose), reason)
 	default:
-		res.Text = fmt.Sprintf(t.Win, sc.Name(c, o.Winner), reason)
+		res.Text = fmt.Sprintf(texts.Plain(t.Win), sc.Name(c, o.Winner), reason)
 	}
 	if !o.Draw {
 		w := o.Winner
 		res.Winner = &w
 	}
-	res.Text = plain(res.Text)
 	return res
 }
 
