@@ -22,7 +22,9 @@
 // service's store; a board as one viewer sees it is state.go's); writes are the service's
 // operations (boards.Boards.Open, Join, Take and Held.Act, ...) in a transaction of the board's
 // bot (Config.Doer, the transport), so that what the Telegram view sends commits with the
-// change.
+// change. The domain store is reached through the service only (boards.Boards.Store, boards.Revisions,
+// boards.Spectators; make check), and the service's scenes are plain text, which the server
+// answers as they are, with the catalogue's words made plain (texts.Plain).
 package web
 
 import (
