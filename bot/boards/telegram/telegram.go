@@ -43,6 +43,9 @@ type Doer interface {
 	Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error
 }
 
+// The bot's transactions are the service's.
+var _ boards.Tx = bot.Tx(nil)
+
 // botTx is the bot's transaction a change is handed to the view in: the service speaks its own
 // Tx, and its callers (the bot's handlers, the web through the bot's Doer, the jobs through
 // boards.DoerOf of the transport) give it the bot's, whose outbox the view sends to.
@@ -57,6 +60,8 @@ func botTx(tx boards.Tx) (bot.Tx, error) {
 // serviceView is the view as the service hands it its changes (boards.View), in the bot's
 // transaction (botTx).
 type serviceView struct{ v *View }
+
+var _ boards.View = serviceView{}
 
 func (s serviceView) Changed(ctx context.Context, tx boards.Tx, ch *boards.Change) error {
 	t, err := botTx(tx)
