@@ -38,7 +38,11 @@ test: chromium
 # imports the transport, the stores and the core, never another feature, nor the harness (bot/app,
 # the composition root, is the one package that knows them all), a view of the board service
 # never imports the other view, and every table is named in SQL by one package only, its store
-# (migrations/owners_test.go).
+# (migrations/owners_test.go). The board service (bot/boards, without its views) speaks its own
+# Tx and plain data: it never depends on the transport's root package (bot), directly or
+# through another package (the bot's stores import it); and its views (their own stores and
+# tests included) reach the domain store (sessions/board/boardpg) through the service, never by
+# importing it.
 PURE     := "qmm:qmm" "formula:formula" "engine:engine" "quest:quest qmm formula" \
             "scripts:scripts quest formula github.com/casbin/govaluate" "sessions:sessions engine" \
             "sessions/board:sessions engine" "sessions/tournament:sessions/tournament" \
@@ -75,6 +79,15 @@ check:
 	      case $$dep in $(MODULE)/bot/$$other|$(MODULE)/bot/$$other/*) \
 	        echo "dependency rule: the view bot/$$v must not import bot/$$other"; exit 1;; esac; \
 	    done; \
+	  done; \
+	done
+	@for dep in $$($(GO) list -deps -f '{{.ImportPath}}' ./bot/boards); do \
+	  case $$dep in $(MODULE)/bot) echo "dependency rule: the board service bot/boards must not import the transport $(MODULE)/bot"; exit 1;; esac; \
+	done
+	@for v in $(VIEWS); do \
+	  for dep in $$($(GO) list -f '{{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./bot/$$v/...); do \
+	    case $$dep in $(MODULE)/sessions/board/boardpg) \
+	      echo "dependency rule: the view bot/$$v must not import sessions/board/boardpg (it goes through the service)"; exit 1;; esac; \
 	  done; \
 	done
 

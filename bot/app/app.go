@@ -41,6 +41,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/boards/telegram"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
@@ -158,7 +159,7 @@ func New(cfg Config) *Bot {
 		bc.Now = cfg.Now
 	}
 	if bc.Users == nil {
-		bc.Users = b.Users
+		bc.Users = botusers.Users{}
 	}
 	b.Boards = boards.New(bc)
 	b.publicURL = bc.PublicURL
@@ -268,6 +269,8 @@ func (b *Bot) Handle(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 //     upload under way needs them; two sweeps removing one file is harmless. inbox-cleanup
 //     (bot.Transport.Cleanup) only deletes old records; outbox-metrics only reads.
 func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
+	// The board service's jobs run in its own Tx, which the transport's are.
+	do := boards.DoerOf(tr.Do)
 	jobs := []struct {
 		name, spec string
 		job        bot.Job
@@ -276,12 +279,12 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		{"broadcasts", relay.BroadcastSpec, func(ctx context.Context) error { return b.Relay.Broadcast(ctx, tr) }},
 		{"relay-cleanup", relay.CleanupSpec, func(ctx context.Context) error { return b.Relay.Cleanup(ctx, tr) }},
 		{"upload-sweep", devtools.SweepSpec, func(ctx context.Context) error { _, err := b.Tools.Sweep(ctx, tr); return err }},
-		{"board-deadlines", boards.DeadlinesSpec, func(ctx context.Context) error { return b.Boards.Deadlines(ctx, tr) }},
-		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, tr) }},
-		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, tr) }},
-		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, tr) }},
+		{"board-deadlines", boards.DeadlinesSpec, func(ctx context.Context) error { return b.Boards.Deadlines(ctx, do) }},
+		{"board-reminders", boards.RemindersSpec, func(ctx context.Context) error { return b.Boards.Reminders(ctx, do) }},
+		{"board-notify", boards.NotifySpec, func(ctx context.Context) error { return b.Boards.Notify(ctx, do) }},
+		{"board-cleanup", boards.CleanupSpec, func(ctx context.Context) error { return b.Boards.Cleanup(ctx, do) }},
 		{"board-challenges", telegram.ExpireChallengesSpec, func(ctx context.Context) error { return b.BoardChat.ExpireChallenges(ctx, tr) }},
-		{"tournaments", boards.TournamentsSpec, func(ctx context.Context) error { return b.Tournaments.Tournaments(ctx, tr) }},
+		{"tournaments", boards.TournamentsSpec, func(ctx context.Context) error { return b.Tournaments.Tournaments(ctx, do) }},
 		{"web-undelivered", telegram.UndeliveredSpec, func(ctx context.Context) error { return telegram.Undelivered(ctx, tr, b.log) }},
 		{"inbox-cleanup", bot.CleanupSpec, tr.Cleanup},
 		{"outbox-metrics", bot.OutboxMetricsSpec, tr.OutboxMetrics},
@@ -292,7 +295,7 @@ func (b *Bot) Schedule(s *bot.Scheduler, tr *bot.Transport) error {
 		}
 	}
 	// The AI's job is also woken by the commits that make it a bot's turn (see Run).
-	wake, err := s.AddWakeable("board-ai", boards.AISpec, func(ctx context.Context) error { return b.Boards.Think(ctx, tr) })
+	wake, err := s.AddWakeable("board-ai", boards.AISpec, func(ctx context.Context) error { return b.Boards.Think(ctx, do) })
 	if err != nil {
 		return err
 	}

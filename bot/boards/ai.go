@@ -11,7 +11,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/board"
@@ -42,7 +41,7 @@ import (
 // # Waking the AI
 //
 // A commit that makes it the bot's turn wakes the AI at once: in this process after the commit
-// (bot.Tx.AfterCommit), and in every process by a notification on AIChannel sent by the same
+// (Tx.AfterCommit), and in every process by a notification on AIChannel sent by the same
 // transaction (PostgreSQL delivers it at the commit; the process's Feed listens, FollowAI). A run under way claims the
 // new turn at once; otherwise a run starts (SetAIWake: the scheduler's wake of the AI job). The
 // job's schedule, every second, stays the fallback for turns no wake announced: those left by a
@@ -97,7 +96,7 @@ func (b *Boards) WatchAI(ctx context.Context, pool *pgxpool.Pool) {
 
 // botTurn announces, in tx, that it is the bot's turn on bd when it is: the AI is woken when tx
 // commits, here and in the other processes.
-func (b *Boards) botTurn(ctx context.Context, tx bot.Tx, bd *board.Board) error {
+func (b *Boards) botTurn(ctx context.Context, tx Tx, bd *board.Board) error {
 	if bd.Status != board.Active || bd.Seats[bd.ToMove].Bot == board.NoBot {
 		return nil
 	}
@@ -181,7 +180,7 @@ func (b *Boards) perPlayer() int { return max(1, cap(b.slots)-1) }
 // claimTurns leases at most n bots' turns.
 func (b *Boards) claimTurns(ctx context.Context, do Doer, n int) ([]*board.Board, error) {
 	var boards []*board.Board
-	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+	err := do.Do(ctx, 0, func(ctx context.Context, tx Tx) error {
 		var err error
 		boards, err = b.store(tx.DB()).ClaimBotTurns(ctx, b.now(), b.lease, n, b.perPlayer())
 		return err
@@ -217,7 +216,7 @@ func (b *Boards) search(ctx context.Context, do Doer, bd *board.Board) {
 		return // stopping: the lease runs out and the turn is claimed again
 	}
 	b.metrics.Think.WithLabelValues(bd.Variant, level.String()).Observe(spent.Seconds())
-	err = do.Do(ctx, bd.Service, func(ctx context.Context, tx bot.Tx) error {
+	err = do.Do(ctx, bd.Service, func(ctx context.Context, tx Tx) error {
 		st := b.store(tx.DB())
 		cur, err := st.Lock(ctx, bd.ID)
 		if err != nil {

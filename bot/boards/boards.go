@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -15,8 +16,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/sessions/board"
 	"github.com/questbot/questbot/sessions/board/boardpg"
 )
@@ -31,17 +30,70 @@ type Store interface {
 	AppendEvents(ctx context.Context, evs []boardpg.EventRow) error
 }
 
-// Users gives the players as others see them (bot/botpg implements it): their chat, name and
-// language. db is the caller's transaction.
+// Users gives the players as others see them (bot/boards/botusers gives the bot's users): their
+// chat, name and language, and which of them are programs. db is the caller's transaction.
 type Users interface {
-	// Profile returns a user; botpg.ErrNoUser when there is none.
-	Profile(ctx context.Context, db pgx.Tx, id int64) (*botpg.Profile, error)
+	// Profile returns a user; nil, without an error, when there is none (a user row removed by
+	// hand).
+	Profile(ctx context.Context, db pgx.Tx, id int64) (*Profile, error)
+	// Programs reports which of users play in the bot service through an API token (programs,
+	// which the leaderboards mark as bots).
+	Programs(ctx context.Context, db pgx.Tx, service int, users []int64) (map[int64]bool, error)
+}
+
+// ErrNoUsers is the error of every read of a player by a service configured without Users.
+var ErrNoUsers = errors.New("boards: no Users configured")
+
+// noUsers are the Users of a service configured without them.
+type noUsers struct{}
+
+func (noUsers) Profile(context.Context, pgx.Tx, int64) (*Profile, error) { return nil, ErrNoUsers }
+func (noUsers) Programs(context.Context, pgx.Tx, int, []int64) (map[int64]bool, error) {
+	return nil, ErrNoUsers
+}
+
+// Profile is a player as the views show them: the bot's user, as plain data.
+type Profile struct {
+	ID   int64
+	Chat int64
+	// FirstName and Username (without the @) are the user's in Telegram, either maybe empty:
+	// PlayerName names them.
+	FirstName string
+	Username  string
+	// Lang is the user's language code.
+	Lang  string
+	Admin bool
+	// Blocked: the user blocked the bot.
+	Blocked bool
+}
+
+// Tx is the transaction an operation runs in: the caller's (the transport's transaction of an
+// update, or of Doer), of which the service uses only the database and the work to do once it has
+// committed. What a view queues in it (View) commits with the change; a view that needs more of
+// its transaction (the Telegram view's outbox) is handed the one its caller gave.
+type Tx interface {
+	// DB is the database transaction, for the stores; never committed or rolled back here.
+	DB() pgx.Tx
+	// AfterCommit calls fn once the transaction has committed, never when it is rolled back.
+	AfterCommit(fn func())
 }
 
 // Doer runs work in a transaction of its own outside any update, whose messages go to the outbox
-// of a bot (bot.Transport.Do); the scheduled jobs and the AI use it.
+// of a bot (the transport's Do, through DoerOf); the scheduled jobs and the AI use it.
 type Doer interface {
-	Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error
+	Do(ctx context.Context, service int, fn func(ctx context.Context, tx Tx) error) error
+}
+
+// DoerOf is the Doer of a transport's Do, whose transactions are of the transport's own type T
+// (any Tx: the bot's bot.Tx), so that the service needs no more of the transport than Tx.
+func DoerOf[T Tx](do func(ctx context.Context, service int, fn func(ctx context.Context, tx T) error) error) Doer {
+	return doerOf[T](do)
+}
+
+type doerOf[T Tx] func(ctx context.Context, service int, fn func(ctx context.Context, tx T) error) error
+
+func (d doerOf[T]) Do(ctx context.Context, service int, fn func(ctx context.Context, tx Tx) error) error {
+	return d(ctx, service, func(ctx context.Context, tx T) error { return fn(ctx, tx) })
 }
 
 // Config configures Boards. Only Dir is needed; the rest have production defaults and exist for
@@ -56,7 +108,8 @@ type Config struct {
 	Now func() time.Time
 	// Store returns the board store of a transaction; boardpg's when nil.
 	Store func(tx pgx.Tx) Store
-	// Users gives the players' profiles; botpg's when nil.
+	// Users gives the players' profiles (bot/boards/botusers: the bot's users); without it
+	// every read of a player fails (ErrNoUsers).
 	Users Users
 	// Workers bounds the AI searches run at once; runtime.NumCPU() when 0.
 	Workers int
@@ -83,8 +136,8 @@ type Config struct {
 	// StartPictureURL give none, and inline messages show the board as text).
 	PublicURLLocal bool
 	// TestEnvironment says that the bots talk to Telegram's test environment (the built-in Bot
-	// API emulator is one), which opens Mini Apps from http loopback addresses too: see
-	// MiniAppURL.
+	// API emulator is one), which opens Mini Apps from http loopback addresses too (the
+	// Telegram view's web_app buttons).
 	TestEnvironment bool
 	// Seed gives the seed of a new board (it draws a random side and seeds the AI); the system's
 	// random source when nil. Tests fix it.
@@ -132,7 +185,9 @@ type Boards struct {
 	seed    func() uint64
 	public  string
 	testEnv bool // Config.TestEnvironment
-	views   []View
+	// sharedInvites are the Telegram view's (SetSharedInvites).
+	sharedInvites SharedInvites
+	views         []View
 	// tourney are the tournaments (NewTournaments), which follow the boards' changes; nil
 	// without them.
 	tourney *Tournaments
@@ -160,7 +215,7 @@ func New(cfg Config) *Boards {
 		b.store = func(tx pgx.Tx) Store { return boardpg.New(tx) }
 	}
 	if b.users == nil {
-		b.users = botpg.NewUsers()
+		b.users = noUsers{}
 	}
 	if b.seed == nil {
 		b.seed = newSeed
@@ -274,4 +329,25 @@ func (b *Boards) PlayURL(board int64) string {
 		return ""
 	}
 	return fmt.Sprintf("%s/play/%d", b.public, board)
+}
+
+// InviteDigest is the digest of an invitation's code, which a view may keep instead of the
+// code (the Telegram view's shared messages) and redeem with RedeemDigest.
+func InviteDigest(code string) string { return boardpg.InviteDigest(code) }
+
+// DB reads the boards outside any transaction of the service: a pool, a connection or a
+// transaction. The views' live updates read the record and the revisions with it.
+type DB = boardpg.DB
+
+// Revisions returns the revisions of the boards ids (the boards deleted are missing), read on
+// db, a connection outside any transaction of the service: the web's live updates catch up with
+// it after a reconnection.
+func Revisions(ctx context.Context, db boardpg.DB, ids []int64) (map[int64]int64, error) {
+	return boardpg.Revisions(ctx, db, ids)
+}
+
+// Spectators reports whether anyone may watch a board (Held.SetSpectators switches it), for a
+// reader that holds no service (the web's check of the grants of its live updates).
+func Spectators(ctx context.Context, db pgx.Tx, board int64) (bool, error) {
+	return boardpg.New(db).Spectators(ctx, board)
 }

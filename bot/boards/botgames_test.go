@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/sessions/board"
 )
@@ -18,7 +17,7 @@ func TestBotGamesCap(t *testing.T) {
 	e := newTEnv(t, 2, 1)
 	open := func(user int64) (*board.Board, error) {
 		var bd *board.Board
-		err := e.do.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+		err := e.do.Do(context.Background(), e.service, func(ctx context.Context, tx boards.Tx) error {
 			var err error
 			bd, _, err = e.svc().Open(ctx, tx, e.player(user), boards.Opening{Variant: "russian", Level: board.BotEasy})
 			return err

@@ -15,6 +15,19 @@
 // commands, buttons and typed moves), and the web game server (bot/boards/web: the JSON API, the
 // pages, the live updates), which reads the boards and follows the record.
 //
+// # Layering
+//
+// The service is below its views and knows no medium. It runs in its own transaction, Tx (the
+// database and the work after the commit), which the transport's transactions are: the views
+// pass theirs, and the jobs get theirs from the transport's Do through DoerOf. It speaks plain
+// data: a player is a Profile (Config.Users gives them: bot/boards/botusers reads the bot's
+// users), a Scene's names and end reasons are plain text, and the markup is each view's, made
+// from bot/texts (escaped HTML in Telegram, plain text on the web). It imports neither the
+// transport's root package (bot) nor the transport's stores, which do. The game is kept by the
+// domain store, sessions/board/boardpg, which the views reach through the service only
+// (Boards.Store, Revisions, Spectators); a view's own records are its own store's (the Telegram
+// view's shared messages: bot/boards/telegram/tgstore). make check enforces both rules.
+//
 // # Authority
 //
 // Every move, a player's or the bot's, goes through one path (commit): the board is locked in

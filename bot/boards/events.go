@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/sessions/board"
 	"github.com/questbot/questbot/sessions/board/boardpg"
 )
@@ -141,7 +140,7 @@ func boardData(bd *board.Board) EventData {
 
 // record writes the events of a change into the board's record, in tx, and keeps them in the
 // change (Recorded).
-func (b *Boards) record(ctx context.Context, tx bot.Tx, ch *Change) error {
+func (b *Boards) record(ctx context.Context, tx Tx, ch *Change) error {
 	bd := ch.Board
 	rows := make([]boardpg.EventRow, 0, len(ch.Events))
 	heard := [2]string{ch.Heard[0].String(), ch.Heard[1].String()}
@@ -174,7 +173,7 @@ func (b *Boards) record(ctx context.Context, tx bot.Tx, ch *Change) error {
 }
 
 // recordOne writes one event that is no event of package board (seen, spectators).
-func (b *Boards) recordOne(ctx context.Context, tx bot.Tx, bd *board.Board, kind string, seat, actor int, by Source, d EventData) error {
+func (b *Boards) recordOne(ctx context.Context, tx Tx, bd *board.Board, kind string, seat, actor int, by Source, d EventData) error {
 	row := b.eventRow(bd.ID, kind, seat, actor, by, bd.Ply(), [2]string{Unheard.String(), Unheard.String()}, d, b.now())
 	_, err := b.appendEvents(ctx, tx, []boardpg.EventRow{row})
 	return err
@@ -194,7 +193,7 @@ func (b *Boards) eventRow(id int64, kind string, seat, actor int, by Source, ply
 }
 
 // appendEvents appends rows to the record in tx and returns them as events, numbered.
-func (b *Boards) appendEvents(ctx context.Context, tx bot.Tx, rows []boardpg.EventRow) ([]Event, error) {
+func (b *Boards) appendEvents(ctx context.Context, tx Tx, rows []boardpg.EventRow) ([]Event, error) {
 	if len(rows) == 0 {
 		return nil, nil
 	}

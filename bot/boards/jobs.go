@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/sessions/board"
 )
 
@@ -50,7 +49,7 @@ type due struct {
 // peek runs a store's claim in a transaction it rolls back, and returns the boards it found.
 func (b *Boards) peek(ctx context.Context, do Doer, claim func(ctx context.Context, st Store) ([]due, error)) ([]due, error) {
 	var found []due
-	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+	err := do.Do(ctx, 0, func(ctx context.Context, tx Tx) error {
 		var err error
 		if found, err = claim(ctx, b.store(tx.DB())); err != nil {
 			return err
@@ -65,10 +64,10 @@ func (b *Boards) peek(ctx context.Context, do Doer, claim func(ctx context.Conte
 
 // settle runs fn on each board in a transaction of its bot with the board locked, and returns
 // the failures joined (each logged).
-func (b *Boards) settle(ctx context.Context, do Doer, job string, boards []due, fn func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error) error {
+func (b *Boards) settle(ctx context.Context, do Doer, job string, boards []due, fn func(ctx context.Context, tx Tx, st Store, bd *board.Board) error) error {
 	var failed error
 	for _, d := range boards {
-		err := do.Do(ctx, d.service, func(ctx context.Context, tx bot.Tx) error {
+		err := do.Do(ctx, d.service, func(ctx context.Context, tx Tx) error {
 			st := b.store(tx.DB())
 			bd, err := st.Lock(ctx, d.id)
 			if err != nil {
@@ -102,7 +101,7 @@ func (b *Boards) Deadlines(ctx context.Context, do Doer) error {
 	if err != nil {
 		return fmt.Errorf("boards: deadlines: %w", err)
 	}
-	return b.settle(ctx, do, "deadlines", boards, func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
+	return b.settle(ctx, do, "deadlines", boards, func(ctx context.Context, tx Tx, st Store, bd *board.Board) error {
 		ev, err := bd.Expire(b.now())
 		if err != nil {
 			return err
@@ -133,7 +132,7 @@ func (b *Boards) corrReminders(ctx context.Context, do Doer) error {
 	if err != nil {
 		return fmt.Errorf("boards: reminders: %w", err)
 	}
-	return b.settle(ctx, do, "reminders", boards, func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
+	return b.settle(ctx, do, "reminders", boards, func(ctx context.Context, tx Tx, st Store, bd *board.Board) error {
 		now := b.now()
 		if !bd.Remind(now) {
 			return nil // reminded already, or the player moved
@@ -173,7 +172,7 @@ func (b *Boards) Cleanup(ctx context.Context, do Doer) error {
 			done = true
 			break
 		}
-		expire := func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
+		expire := func(ctx context.Context, tx Tx, st Store, bd *board.Board) error {
 			return b.expireWaiting(ctx, tx, st, bd, now)
 		}
 		if err := b.settle(ctx, do, "cleanup", stale, expire); err != nil {
@@ -183,7 +182,7 @@ func (b *Boards) Cleanup(ctx context.Context, do Doer) error {
 	}
 	if done {
 		// The invites that expired; no game is left to close at this instant.
-		err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+		err := do.Do(ctx, 0, func(ctx context.Context, tx Tx) error {
 			_, _, err := b.store(tx.DB()).Cleanup(ctx, now, maxSettle)
 			return err
 		})
@@ -204,7 +203,7 @@ const maxCleanupRounds = 10
 
 // expireWaiting closes a game that has waited for an opponent too long at now; the views tell
 // its creator.
-func (b *Boards) expireWaiting(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, now time.Time) error {
+func (b *Boards) expireWaiting(ctx context.Context, tx Tx, st Store, bd *board.Board, now time.Time) error {
 	if bd.Status != board.Waiting || now.Sub(bd.Created) <= board.WaitingLifetime {
 		return nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
 )
@@ -125,7 +126,7 @@ func TestListenerReconnects(t *testing.T) {
 func TestWatchAIListener(t *testing.T) {
 	t.Parallel()
 	pool := pgtest.New(t)
-	b := boards.New(boards.Config{Log: slog.New(slog.NewTextHandler(t.Output(), nil))})
+	b := boards.New(boards.Config{Users: botusers.Users{}, Log: slog.New(slog.NewTextHandler(t.Output(), nil))})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {

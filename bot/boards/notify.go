@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/sessions/board"
 )
 
@@ -118,7 +117,7 @@ func quietUntil(s board.NotifySetting, t time.Time) time.Time {
 
 // notice decides how news reaches a human seat (see the top of this file): at once, or later
 // (a notification pending) or never, the board shown silently meanwhile.
-func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *Scene, seat int, n News) (Hearing, error) {
+func (b *Boards) notice(ctx context.Context, tx Tx, sc *Scene, seat int, n News) (Hearing, error) {
 	bd := sc.Board
 	st := b.store(tx.DB())
 	set, err := st.NotifySetting(ctx, bd.Seats[seat].User)
@@ -150,7 +149,7 @@ func (b *Boards) notice(ctx context.Context, tx bot.Tx, sc *Scene, seat int, n N
 }
 
 // cancelNotice drops a seat's pending notification of a board: the player has seen the board.
-func (b *Boards) cancelNotice(ctx context.Context, tx bot.Tx, id int64, seat int) error {
+func (b *Boards) cancelNotice(ctx context.Context, tx Tx, id int64, seat int) error {
 	dropped, err := b.store(tx.DB()).DropNotice(ctx, id, seat)
 	if err != nil {
 		return err
@@ -170,14 +169,14 @@ func (b *Boards) Notify(ctx context.Context, do Doer) error {
 	if err != nil {
 		return fmt.Errorf("boards: notifications: %w", err)
 	}
-	return b.settle(ctx, do, "notify", found, func(ctx context.Context, tx bot.Tx, _ Store, bd *board.Board) error {
+	return b.settle(ctx, do, "notify", found, func(ctx context.Context, tx Tx, _ Store, bd *board.Board) error {
 		return b.deliver(ctx, tx, bd)
 	})
 }
 
 // deliver tells the due notifications of a board locked in tx, or drops them, deleting their
 // rows.
-func (b *Boards) deliver(ctx context.Context, tx bot.Tx, bd *board.Board) error {
+func (b *Boards) deliver(ctx context.Context, tx Tx, bd *board.Board) error {
 	st := b.store(tx.DB())
 	notices, err := st.ClaimNotices(ctx, bd.ID, b.now())
 	if err != nil {
@@ -267,7 +266,7 @@ func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
 	if err != nil {
 		return fmt.Errorf("boards: clock reminders: %w", err)
 	}
-	return b.settle(ctx, do, "clock-reminders", found, func(ctx context.Context, tx bot.Tx, st Store, bd *board.Board) error {
+	return b.settle(ctx, do, "clock-reminders", found, func(ctx context.Context, tx Tx, st Store, bd *board.Board) error {
 		now := b.now()
 		seat := bd.ToMove
 		if bd.Status != board.Active || !clocked(bd.Control) || !bd.NeedsClockReminder(now) || !bd.Seats[seat].Human() {
@@ -290,7 +289,7 @@ func (b *Boards) clockReminders(ctx context.Context, do Doer) error {
 // remind has the views bring the board of the player to move back to the bottom of their chat
 // with the time left; for a player who wants no notifications the board is changed in place.
 // A notification still pending for the seat goes with the reminder.
-func (b *Boards) remind(ctx context.Context, tx bot.Tx, bd *board.Board, now time.Time) error {
+func (b *Boards) remind(ctx context.Context, tx Tx, bd *board.Board, now time.Time) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err

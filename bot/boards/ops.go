@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/board"
 )
@@ -62,7 +61,7 @@ type Opening struct {
 // again set. With an invitation, a new game waits for the invited. Returns board.ErrInvalid
 // for a game, level or clock not offered, and board.ErrTooManyBotGames for a game against the
 // bot when the player has Config.BotGames of them going.
-func (b *Boards) Open(ctx context.Context, tx bot.Tx, p Player, o Opening) (bd *board.Board, again bool, err error) {
+func (b *Boards) Open(ctx context.Context, tx Tx, p Player, o Opening) (bd *board.Board, again bool, err error) {
 	if !Offered(o.Variant) || o.Level != board.NoBot && !slices.Contains(Levels(o.Variant), o.Level) {
 		return nil, false, fmt.Errorf("%w: game %q, level %q", board.ErrInvalid, o.Variant, o.Level)
 	}
@@ -169,7 +168,7 @@ func (b *Boards) InviteLifetime() time.Duration { return b.invite }
 // Redeem seats a player in the game of an invitation (its code) and starts it. Returns
 // board.ErrInviteUsed, board.ErrInviteExpired, board.ErrNotFound, or
 // board.ErrAlreadySeated for the invitation's own creator.
-func (b *Boards) Redeem(ctx context.Context, tx bot.Tx, p Player, code string) error {
+func (b *Boards) Redeem(ctx context.Context, tx Tx, p Player, code string) error {
 	st := b.store(tx.DB())
 	bd, err := st.RedeemInvite(ctx, code, p.User, b.now())
 	if err != nil {
@@ -178,9 +177,9 @@ func (b *Boards) Redeem(ctx context.Context, tx bot.Tx, p Player, code string) e
 	return b.join(ctx, tx, st, bd, p)
 }
 
-// RedeemDigest is Redeem by the digest of the invitation's code (boardpg.InviteDigest), as a
+// RedeemDigest is Redeem by the digest of the invitation's code (InviteDigest), as a
 // message whose button redeems the invitation keeps it.
-func (b *Boards) RedeemDigest(ctx context.Context, tx bot.Tx, p Player, digest string) error {
+func (b *Boards) RedeemDigest(ctx context.Context, tx Tx, p Player, digest string) error {
 	st := b.store(tx.DB())
 	bd, err := st.RedeemInviteDigest(ctx, digest, p.User, b.now())
 	if err != nil {
@@ -192,7 +191,7 @@ func (b *Boards) RedeemDigest(ctx context.Context, tx bot.Tx, p Player, digest s
 // Join seats a player in a public game of their bot that waits for an opponent, and starts it.
 // Returns ErrPrivate for a game joined by invite only, board.ErrFull when it has started,
 // board.ErrAlreadySeated for its creator.
-func (b *Boards) Join(ctx context.Context, tx bot.Tx, p Player, id int64) error {
+func (b *Boards) Join(ctx context.Context, tx Tx, p Player, id int64) error {
 	st := b.store(tx.DB())
 	bd, err := lockOf(ctx, st, p, id)
 	if err != nil {
@@ -208,7 +207,7 @@ func (b *Boards) Join(ctx context.Context, tx bot.Tx, p Player, id int64) error 
 }
 
 // join seats a player in a waiting board locked in tx and starts the game.
-func (b *Boards) join(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, p Player) error {
+func (b *Boards) join(ctx context.Context, tx Tx, st Store, bd *board.Board, p Player) error {
 	ev, err := bd.Join(p.User, b.now())
 	if err != nil {
 		return err
@@ -236,7 +235,7 @@ func lockOf(ctx context.Context, st Store, p Player, id int64) (*board.Board, er
 // seat.
 type Held struct {
 	b     *Boards
-	tx    bot.Tx
+	tx    Tx
 	st    Store
 	p     Player
 	Board *board.Board
@@ -257,7 +256,7 @@ func (h *Held) commit(ctx context.Context, ev []board.Event) error {
 
 // Take locks a board of the player's bot for one of its players. Returns board.ErrNotFound
 // for a board of another bot or none, board.ErrNotSeated for anyone but its players.
-func (b *Boards) Take(ctx context.Context, tx bot.Tx, p Player, id int64) (*Held, error) {
+func (b *Boards) Take(ctx context.Context, tx Tx, p Player, id int64) (*Held, error) {
 	st := b.store(tx.DB())
 	bd, err := lockOf(ctx, st, p, id)
 	if err != nil {
@@ -439,7 +438,7 @@ func (h *Held) SetSpectators(ctx context.Context, allow bool) error {
 
 // seen records that a seat has seen its board at the current ply, as an action does (markSeen),
 // and saves it: the opponent's board is shown again when it lost its button.
-func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, seat int, by Source) error {
+func (b *Boards) seen(ctx context.Context, tx Tx, st Store, bd *board.Board, seat int, by Source) error {
 	changed, refresh, err := b.markSeen(ctx, tx, st, bd, seat, by)
 	if err != nil || !changed {
 		return err
@@ -458,7 +457,7 @@ func (b *Boards) seen(ctx context.Context, tx bot.Tx, st Store, bd *board.Board,
 // and reports whether the board changed, not saved yet, and whether the opponent's board lost
 // its button. The seat's pending notification of the board, if any, is dropped: it has seen the
 // news. A player who acts in Telegram is no longer on the web.
-func (b *Boards) markSeen(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, seat int, by Source) (changed, refresh bool, err error) {
+func (b *Boards) markSeen(ctx context.Context, tx Tx, st Store, bd *board.Board, seat int, by Source) (changed, refresh bool, err error) {
 	if err := b.cancelNotice(ctx, tx, bd.ID, seat); err != nil {
 		return false, false, err
 	}
@@ -478,7 +477,7 @@ func (b *Boards) markSeen(ctx context.Context, tx bot.Tx, st Store, bd *board.Bo
 
 // refresh has the views show a seat its board again in place, and records it (EventKindSeen:
 // the seat's undo button went, its opponent having seen the move).
-func (b *Boards) refresh(ctx context.Context, tx bot.Tx, bd *board.Board, seat int, by Source) error {
+func (b *Boards) refresh(ctx context.Context, tx Tx, bd *board.Board, seat int, by Source) error {
 	if err := b.recordOne(ctx, tx, bd, EventKindSeen, seat, 1-seat, by, boardData(bd)); err != nil {
 		return err
 	}
@@ -496,7 +495,7 @@ func (b *Boards) refresh(ctx context.Context, tx bot.Tx, bd *board.Board, seat i
 
 // onWeb records that a seat's player acts on the game on the web now, when p is there (see
 // notify.go).
-func (b *Boards) onWeb(ctx context.Context, tx bot.Tx, p Player, id int64, seat int) error {
+func (b *Boards) onWeb(ctx context.Context, tx Tx, p Player, id int64, seat int) error {
 	if p.By != ByWeb {
 		return nil
 	}

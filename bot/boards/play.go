@@ -3,18 +3,17 @@ package boards
 import (
 	"context"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/sessions/board"
 )
 
 // commit saves what an operation did to a board locked in tx and hands it on (changed).
-func (b *Boards) commit(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, ev []board.Event, actor int, by Source) error {
+func (b *Boards) commit(ctx context.Context, tx Tx, st Store, bd *board.Board, ev []board.Event, actor int, by Source) error {
 	_, err := b.commitChange(ctx, tx, st, bd, ev, actor, by)
 	return err
 }
 
 // commitChange is commit, returning the change it handed on (nil when there was none).
-func (b *Boards) commitChange(ctx context.Context, tx bot.Tx, st Store, bd *board.Board, ev []board.Event, actor int, by Source) (*Change, error) {
+func (b *Boards) commitChange(ctx context.Context, tx Tx, st Store, bd *board.Board, ev []board.Event, actor int, by Source) (*Change, error) {
 	if len(ev) == 0 {
 		return nil, nil
 	}
@@ -29,12 +28,12 @@ func (b *Boards) commitChange(ctx context.Context, tx bot.Tx, st Store, bd *boar
 // once, the bot is woken when it is its turn, the change is counted, each human seat's hearing
 // of it is decided (notice), its events are written into the board's record (events.go), and
 // the views show it.
-func (b *Boards) changed(ctx context.Context, tx bot.Tx, bd *board.Board, c Change) error {
+func (b *Boards) changed(ctx context.Context, tx Tx, bd *board.Board, c Change) error {
 	return b.change(ctx, tx, bd, &c)
 }
 
 // change is changed on a change the caller keeps: its scene and recorded events are filled in.
-func (b *Boards) change(ctx context.Context, tx bot.Tx, bd *board.Board, ch *Change) error {
+func (b *Boards) change(ctx context.Context, tx Tx, bd *board.Board, ch *Change) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err

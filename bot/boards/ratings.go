@@ -14,7 +14,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
 )
@@ -36,8 +35,8 @@ const LeaderboardSize = 10
 type Ranked struct {
 	board.Standing
 	// Profile is the player's (nil for a user row removed by hand); Program is set for a
-	// program playing through an API token (botpg.Credentials.Programs), marked as a bot.
-	Profile *botpg.Profile
+	// program playing through an API token (Users.Programs), marked as a bot.
+	Profile *Profile
 	Program bool
 }
 
@@ -67,7 +66,7 @@ func (b *Boards) Leaderboard(ctx context.Context, db pgx.Tx, service int, varian
 	for i, s := range all {
 		ids[i] = s.User
 	}
-	programs, err := botpg.Credentials{}.Programs(ctx, db, service, ids)
+	programs, err := b.users.Programs(ctx, db, service, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -1,11 +1,14 @@
 package boards
 
 import (
+	"context"
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
 	"net/url"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
@@ -38,6 +41,29 @@ func SharedPictureKey(invite string) string {
 // invite, in constant time.
 func SharedPictureKeyValid(invite, key string) bool {
 	return invite != "" && subtle.ConstantTimeCompare([]byte(SharedPictureKey(invite)), []byte(key)) == 1
+}
+
+// SharedInvites gives the invitation (its digest) of the message a board is played in when a
+// whole chat sees it, a record of the Telegram view, which hands it to the service
+// (SetSharedInvites); false when the board has none. db is the caller's transaction.
+type SharedInvites func(ctx context.Context, db pgx.Tx, board int64) (invite string, ok bool, err error)
+
+// SetSharedInvites gives the service the invitations of the shared messages, for
+// SharedPictureOpens. It is called while the bot is composed, before any request.
+func (b *Boards) SetSharedInvites(f SharedInvites) { b.sharedInvites = f }
+
+// SharedPictureOpens reports whether key opens the picture of a board to whoever gives it: the
+// board is played in a shared message, and key is the picture key of its invitation
+// (SharedPictureKey). Without the view that keeps the shared messages, no key opens any.
+func (b *Boards) SharedPictureOpens(ctx context.Context, db pgx.Tx, board int64, key string) (bool, error) {
+	if b.sharedInvites == nil {
+		return false, nil
+	}
+	invite, ok, err := b.sharedInvites(ctx, db, board)
+	if err != nil || !ok {
+		return false, err
+	}
+	return SharedPictureKeyValid(invite, key), nil
 }
 
 // SharedPictureURL returns the address, on the web game server, of the picture of a board played

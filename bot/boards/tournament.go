@@ -12,7 +12,6 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/board"
 	"github.com/questbot/questbot/sessions/tournament"
@@ -210,7 +209,7 @@ type TournamentChange struct {
 // TournamentView shows tournaments in a medium (the Telegram view: the standings messages and
 // the final announcements). Changes are handed to it in the transaction that makes them.
 type TournamentView interface {
-	TournamentChanged(ctx context.Context, tx bot.Tx, ch *TournamentChange) error
+	TournamentChanged(ctx context.Context, tx Tx, ch *TournamentChange) error
 }
 
 // Tournaments runs the tournaments of the board service; safe for concurrent use.
@@ -268,7 +267,7 @@ func (t *Tournaments) Control(ctx context.Context, db pgx.Tx, name string) (boar
 // Create creates a tournament for a player: an admin, or a user when the bot's setting allows it
 // and within its limit of open tournaments (ErrMayNotCreate, ErrTooManyOpen). Returns
 // board.ErrInvalid for a game, clock, system or size not offered.
-func (t *Tournaments) Create(ctx context.Context, tx bot.Tx, p Player, admin bool, spec TournamentSpec) (*tournament.Tournament, error) {
+func (t *Tournaments) Create(ctx context.Context, tx Tx, p Player, admin bool, spec TournamentSpec) (*tournament.Tournament, error) {
 	st := t.store(tx.DB())
 	if !admin {
 		set, err := st.Setting(ctx, p.Service)
@@ -354,7 +353,7 @@ func (t *Tournaments) lock(ctx context.Context, st TournamentStore, service int,
 
 // Join enters a player in a tournament before its start; program says a program joins through
 // the API. Returns ErrNoTournament, ErrTournamentStarted, ErrTournamentFull or ErrEntered.
-func (t *Tournaments) Join(ctx context.Context, tx bot.Tx, p Player, id int64, program bool) error {
+func (t *Tournaments) Join(ctx context.Context, tx Tx, p Player, id int64, program bool) error {
 	st := t.store(tx.DB())
 	tt, err := t.lock(ctx, st, p.Service, id)
 	if err != nil {
@@ -381,7 +380,7 @@ func (t *Tournaments) Join(ctx context.Context, tx bot.Tx, p Player, id int64, p
 
 // Leave withdraws a player from a tournament before its start. Returns ErrNoTournament,
 // ErrTournamentStarted or ErrNotEntered.
-func (t *Tournaments) Leave(ctx context.Context, tx bot.Tx, p Player, id int64) error {
+func (t *Tournaments) Leave(ctx context.Context, tx Tx, p Player, id int64) error {
 	st := t.store(tx.DB())
 	tt, err := t.lock(ctx, st, p.Service, id)
 	if err != nil {
@@ -497,7 +496,7 @@ func (t *Tournaments) seedRating(ctx context.Context, db pgx.Tx, tt *tournament.
 }
 
 // tell hands a change of a tournament to the views, with the table after it.
-func (t *Tournaments) tell(ctx context.Context, tx bot.Tx, st TournamentStore, tt *tournament.Tournament, ch TournamentChange) error {
+func (t *Tournaments) tell(ctx context.Context, tx Tx, st TournamentStore, tt *tournament.Tournament, ch TournamentChange) error {
 	if len(t.views) == 0 {
 		return nil
 	}
@@ -517,7 +516,7 @@ func (t *Tournaments) tell(ctx context.Context, tx bot.Tx, st TournamentStore, t
 // boardChanged is the tournaments' part of the one path of a board's changes (changed): a
 // finished game of a tournament records its result, with the tournament locked, and the
 // tournament goes on at once (advance).
-func (t *Tournaments) boardChanged(ctx context.Context, tx bot.Tx, bd *board.Board, c *Change) error {
+func (t *Tournaments) boardChanged(ctx context.Context, tx Tx, bd *board.Board, c *Change) error {
 	if !slices.ContainsFunc(c.Events, func(ev board.Event) bool { return ev.Kind == board.EventFinished }) {
 		return nil
 	}
@@ -558,7 +557,7 @@ func (t *Tournaments) boardChanged(ctx context.Context, tx bot.Tx, bd *board.Boa
 // tournament locked and its state checked again.
 func (t *Tournaments) Tournaments(ctx context.Context, do Doer) error {
 	var found []board.Ref
-	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
+	err := do.Do(ctx, 0, func(ctx context.Context, tx Tx) error {
 		var err error
 		if found, err = t.store(tx.DB()).ClaimDue(ctx, t.b.now(), maxSettle); err != nil {
 			return err
@@ -570,7 +569,7 @@ func (t *Tournaments) Tournaments(ctx context.Context, do Doer) error {
 	}
 	var failed error
 	for _, r := range found {
-		err := do.Do(ctx, r.Service, func(ctx context.Context, tx bot.Tx) error {
+		err := do.Do(ctx, r.Service, func(ctx context.Context, tx Tx) error {
 			st := t.store(tx.DB())
 			tt, err := st.Lock(ctx, r.ID)
 			if err != nil || tt == nil {
@@ -600,7 +599,7 @@ func (t *Tournaments) Tournaments(ctx context.Context, do Doer) error {
 
 // start starts a tournament locked in tx: called off with fewer than two players; otherwise the
 // players are seeded by rating and the first round (an arena: every player) paired.
-func (t *Tournaments) start(ctx context.Context, tx bot.Tx, st TournamentStore, tt *tournament.Tournament) error {
+func (t *Tournaments) start(ctx context.Context, tx Tx, st TournamentStore, tt *tournament.Tournament) error {
 	now := t.b.now()
 	es, err := st.Entrants(ctx, tt.ID)
 	if err != nil {
@@ -647,7 +646,7 @@ func (t *Tournaments) start(ctx context.Context, tx bot.Tx, st TournamentStore, 
 // finished, or finishes after the last; an arena pairs its free players until its end, and
 // finishes once it is over and no game is left. A result that leads to nothing more is told
 // to the views as such.
-func (t *Tournaments) advance(ctx context.Context, tx bot.Tx, st TournamentStore, tt *tournament.Tournament, result bool) error {
+func (t *Tournaments) advance(ctx context.Context, tx Tx, st TournamentStore, tt *tournament.Tournament, result bool) error {
 	if tt.State != tournament.Running {
 		return nil
 	}
@@ -751,7 +750,7 @@ func (t *Tournaments) arenaPairs(es []tournament.Entrant, ps []tournament.Pairin
 // pair stores a round's games in a tournament locked in tx: each game an ordinary board opened
 // between its players with the tournament's clock, a bye a pairing without a board; the
 // tournament's round moves on, and the boards' changes are shown as any board's.
-func (t *Tournaments) pair(ctx context.Context, tx bot.Tx, st TournamentStore, tt *tournament.Tournament, games []tournament.Game) ([]tournament.Pairing, error) {
+func (t *Tournaments) pair(ctx context.Context, tx Tx, st TournamentStore, tt *tournament.Tournament, games []tournament.Game) ([]tournament.Pairing, error) {
 	tc, err := t.Control(ctx, tx.DB(), tt.Control)
 	if err != nil {
 		return nil, err
@@ -798,7 +797,7 @@ func (t *Tournaments) pair(ctx context.Context, tx bot.Tx, st TournamentStore, t
 // open opens a tournament's game: a board of the tournament's game and clock between its white
 // (seat 0) and black (seat 1), started at once, its clock running. It is private: nobody else
 // can join it.
-func (t *Tournaments) open(ctx context.Context, tx bot.Tx, tt *tournament.Tournament, tc board.TimeControl, g tournament.Game) (*board.Board, []board.Event, error) {
+func (t *Tournaments) open(ctx context.Context, tx Tx, tt *tournament.Tournament, tc board.TimeControl, g tournament.Game) (*board.Board, []board.Event, error) {
 	now := t.b.now()
 	st := t.b.store(tx.DB())
 	spec := board.Spec{Service: tt.Service, Creator: g.White, Variant: tt.Variant, Seed: t.b.seed(), Control: tc,
@@ -821,7 +820,7 @@ func (t *Tournaments) open(ctx context.Context, tx bot.Tx, tt *tournament.Tourna
 }
 
 // SetSetting stores who may create tournaments in a bot (an admin's command).
-func (t *Tournaments) SetSetting(ctx context.Context, tx bot.Tx, service int, s tournament.Setting) error {
+func (t *Tournaments) SetSetting(ctx context.Context, tx Tx, service int, s tournament.Setting) error {
 	if s.MaxOpen < 0 {
 		return fmt.Errorf("%w: a limit of %d", board.ErrInvalid, s.MaxOpen)
 	}

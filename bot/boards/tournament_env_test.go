@@ -14,6 +14,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/sessions/board"
@@ -54,8 +55,8 @@ func (c *clock) set(t time.Time) {
 // real outbox (nothing sends them here).
 type doer struct{ st *botpg.Store }
 
-func (d doer) Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error {
-	_, err := d.st.Run(ctx, service, fn)
+func (d doer) Do(ctx context.Context, service int, fn func(ctx context.Context, tx boards.Tx) error) error {
+	_, err := d.st.Run(ctx, service, func(ctx context.Context, tx bot.Tx) error { return fn(ctx, tx) })
 	return err
 }
 
@@ -99,7 +100,7 @@ func newTEnv(t *testing.T, players, procs int) *tenv {
 	var seed atomic.Uint64
 	dir := t.TempDir()
 	for range procs {
-		svc := boards.New(boards.Config{Dir: dir, Now: e.clk.now, Seed: func() uint64 { return seed.Add(1) }})
+		svc := boards.New(boards.Config{Users: botusers.Users{}, Dir: dir, Now: e.clk.now, Seed: func() uint64 { return seed.Add(1) }})
 		e.procs = append(e.procs, boards.NewTournaments(svc))
 	}
 	return e
@@ -114,7 +115,7 @@ func (e *tenv) player(user int64) boards.Player {
 }
 
 // run runs fn in a transaction of the bot, which must succeed.
-func (e *tenv) run(fn func(ctx context.Context, tx bot.Tx) error) {
+func (e *tenv) run(fn func(ctx context.Context, tx boards.Tx) error) {
 	e.t.Helper()
 	if err := e.do.Do(context.Background(), e.service, fn); err != nil {
 		e.t.Fatal(err)
@@ -125,13 +126,13 @@ func (e *tenv) run(fn func(ctx context.Context, tx bot.Tx) error) {
 func (e *tenv) create(spec boards.TournamentSpec) *tournament.Tournament {
 	e.t.Helper()
 	var tt *tournament.Tournament
-	e.run(func(ctx context.Context, tx bot.Tx) error {
+	e.run(func(ctx context.Context, tx boards.Tx) error {
 		var err error
 		tt, err = e.tn().Create(ctx, tx, e.player(e.admin), true, spec)
 		return err
 	})
 	for _, p := range e.players {
-		e.run(func(ctx context.Context, tx bot.Tx) error { return e.tn().Join(ctx, tx, e.player(p), tt.ID, false) })
+		e.run(func(ctx context.Context, tx boards.Tx) error { return e.tn().Join(ctx, tx, e.player(p), tt.ID, false) })
 	}
 	return tt
 }
@@ -173,7 +174,7 @@ func pending(tab *boards.TournamentTable) []tournament.Pairing {
 // act has a player act on a board through the service.
 func (e *tenv) act(user, boardID int64, a boards.Action) {
 	e.t.Helper()
-	e.run(func(ctx context.Context, tx bot.Tx) error {
+	e.run(func(ctx context.Context, tx boards.Tx) error {
 		h, err := e.svc().Take(ctx, tx, e.player(user), boardID)
 		if err != nil {
 			return err

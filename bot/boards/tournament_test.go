@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/sessions/board"
@@ -184,7 +183,7 @@ func TestTournamentSwiss(t *testing.T) {
 			tt := e.create(boards.TournamentSpec{Variant: "russian", Control: "5+3", System: tournament.Swiss, Rounds: 4})
 			if n == 9 {
 				left := e.players[4]
-				e.run(func(ctx context.Context, tx bot.Tx) error { return e.tn().Leave(ctx, tx, e.player(left), tt.ID) })
+				e.run(func(ctx context.Context, tx boards.Tx) error { return e.tn().Leave(ctx, tx, e.player(left), tt.ID) })
 				e.players = slices.Delete(e.players, 4, 5)
 			}
 			e.clk.set(tt.StartsAt)
@@ -427,7 +426,7 @@ func TestTournamentRefusals(t *testing.T) {
 	spec := boards.TournamentSpec{Variant: "russian", Control: "5+3", System: tournament.Swiss, Rounds: 3, MaxPlayers: 2}
 	create := func(p int64, admin bool, s boards.TournamentSpec) (*tournament.Tournament, error) {
 		var tt *tournament.Tournament
-		err := e.do.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+		err := e.do.Do(context.Background(), e.service, func(ctx context.Context, tx boards.Tx) error {
 			var err error
 			tt, err = e.tn().Create(ctx, tx, e.player(p), admin, s)
 			return err
@@ -437,7 +436,7 @@ func TestTournamentRefusals(t *testing.T) {
 	if _, err := create(user, false, spec); !errors.Is(err, boards.ErrMayNotCreate) {
 		t.Fatalf("a user's tournament by default: %v, want ErrMayNotCreate", err)
 	}
-	e.run(func(ctx context.Context, tx bot.Tx) error {
+	e.run(func(ctx context.Context, tx boards.Tx) error {
 		return e.tn().SetSetting(ctx, tx, e.service, tournament.Setting{UsersMayCreate: true, MaxOpen: 1})
 	})
 	tt, err := create(user, false, spec)
@@ -462,7 +461,7 @@ func TestTournamentRefusals(t *testing.T) {
 		}
 	}
 	join := func(p, id int64) error {
-		return e.do.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+		return e.do.Do(context.Background(), e.service, func(ctx context.Context, tx boards.Tx) error {
 			return e.tn().Join(ctx, tx, e.player(p), id, false)
 		})
 	}
@@ -485,7 +484,7 @@ func TestTournamentRefusals(t *testing.T) {
 	lonely := e.create(boards.TournamentSpec{Variant: "chess", Control: "blitz10+5", System: tournament.Arena,
 		Duration: 10 * time.Minute, StartsAt: t0.Add(10 * time.Minute)})
 	for _, p := range e.players[1:] {
-		e.run(func(ctx context.Context, tx bot.Tx) error { return e.tn().Leave(ctx, tx, e.player(p), lonely.ID) })
+		e.run(func(ctx context.Context, tx boards.Tx) error { return e.tn().Leave(ctx, tx, e.player(p), lonely.ID) })
 	}
 	e.clk.set(t0.Add(10 * time.Minute))
 	e.job(0)

@@ -2,16 +2,12 @@ package boards
 
 import (
 	"context"
-	"errors"
-	"html"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/questbot/questbot/bot"
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
@@ -49,7 +45,7 @@ type Scene struct {
 	Game  *engine.Game
 	// Players are the profiles of the human seats (nil for the bot, an empty seat, or a user
 	// row removed by hand: nobody to show the board to).
-	Players [2]*botpg.Profile
+	Players [2]*Profile
 	// Sent is when each seat's board message was last sent in Telegram (zero: never).
 	Sent [2]time.Time
 	// Web is when each seat's player last acted on the game on the web (zero: never).
@@ -114,14 +110,14 @@ const (
 // the Feed).
 type View interface {
 	// Changed shows a change to the board's players.
-	Changed(ctx context.Context, tx bot.Tx, ch *Change) error
+	Changed(ctx context.Context, tx Tx, ch *Change) error
 	// Refresh shows a seat its board again in place: a button of it went (the opponent saw the
 	// move it could take back).
-	Refresh(ctx context.Context, tx bot.Tx, sc *Scene, seat int) error
+	Refresh(ctx context.Context, tx Tx, sc *Scene, seat int) error
 	// Notify tells a seat news whose notification came due (the Notify job).
-	Notify(ctx context.Context, tx bot.Tx, sc *Scene, seat int, n News) error
+	Notify(ctx context.Context, tx Tx, sc *Scene, seat int, n News) error
 	// Remind warns the seat to move that its clock runs out.
-	Remind(ctx context.Context, tx bot.Tx, sc *Scene, seat int, w Warning) error
+	Remind(ctx context.Context, tx Tx, sc *Scene, seat int, w Warning) error
 }
 
 // Warning is a reminder of a seat's clock (View.Remind): the time left, whether it rings (the
@@ -178,12 +174,8 @@ func (b *Boards) Players(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scen
 }
 
 // Profile returns a user's profile (nil, without an error, for a user row removed by hand).
-func (b *Boards) Profile(ctx context.Context, db pgx.Tx, user int64) (*botpg.Profile, error) {
-	p, err := b.users.Profile(ctx, db, user)
-	if errors.Is(err, botpg.ErrNoUser) {
-		return nil, nil
-	}
-	return p, err
+func (b *Boards) Profile(ctx context.Context, db pgx.Tx, user int64) (*Profile, error) {
+	return b.users.Profile(ctx, db, user)
 }
 
 // Store returns the board store of a transaction, for the views' reads (lists, statistics, the
@@ -193,14 +185,15 @@ func (b *Boards) Store(db pgx.Tx) Store { return b.store(db) }
 // Now is the clock of the games.
 func (b *Boards) Now() time.Time { return b.now() }
 
-// Name is a seat's player as the catalogue c names them, HTML-escaped ("…" for nobody).
+// Name is a seat's player as the catalogue c names them ("…" for nobody), in plain text: each
+// view escapes it for its markup.
 func (sc *Scene) Name(c *texts.Catalog, seat int) string {
 	s := sc.Board.Seats[seat]
 	if s.Bot != board.NoBot {
-		return html.EscapeString(c.BotName(sc.Board.Variant, s.Bot))
+		return c.BotName(sc.Board.Variant, s.Bot)
 	}
 	if p := sc.Players[seat]; p != nil {
-		return html.EscapeString(PlayerName(p, p.ID))
+		return PlayerName(p, p.ID)
 	}
 	return "…"
 }
@@ -210,7 +203,7 @@ func (sc *Scene) Name(c *texts.Catalog, seat int) string {
 // user's id where only the user sees it, their number in a tournament's public standings). It
 // is plain text, the same in every language: each view escapes it for its markup. A nil
 // profile (a player the bot has not met) is named by the number alone.
-func PlayerName(p *botpg.Profile, number int64) string {
+func PlayerName(p *Profile, number int64) string {
 	switch {
 	case p != nil && strings.TrimSpace(p.FirstName) != "":
 		return p.FirstName
@@ -220,7 +213,7 @@ func PlayerName(p *botpg.Profile, number int64) string {
 	return "#" + strconv.FormatInt(number, 10)
 }
 
-// EndReason words, in HTML, why a finished game ended: the rule of the final position, a
+// EndReason words, in plain text, why a finished game ended: the rule of the final position, a
 // timeout, a resignation, an agreed draw...
 func (sc *Scene) EndReason(c *texts.Catalog) string {
 	o := sc.Board.Outcome
@@ -241,7 +234,7 @@ func (sc *Scene) EndReason(c *texts.Catalog) string {
 	default:
 		reason = c.Reason(o.End.String())
 	}
-	return html.EscapeString(reason)
+	return reason
 }
 
 // noPieces reports whether the side to move has no piece left on the board (it has no moves

@@ -46,6 +46,9 @@ type Store interface {
 	// first those where it is the user's turn (the nearest deadline first), then those where
 	// the opponent is to move, then those still waiting.
 	UserBoards(ctx context.Context, service int, user int64, limit int) ([]Info, error)
+	// WaitingBoards returns the public boards of a bot that wait for an opponent, opened by
+	// others than except, oldest first (the order of matchmaking), at most limit.
+	WaitingBoards(ctx context.Context, service int, except int64, limit int) ([]int64, error)
 	// UserStats returns a user's statistics and ratings in a bot, one per variant played.
 	UserStats(ctx context.Context, service int, user int64) ([]Stats, error)
 	// TimeControls returns the catalogue of time controls a player chooses from, in menu
@@ -76,6 +79,9 @@ type Jobs interface {
 	// WaitingLifetime, returning them (User: the creator), and deletes the invites expired
 	// before now, returning how many.
 	Cleanup(ctx context.Context, now time.Time, limit int) ([]Info, int, error)
+	// WaitingAmong returns, of the boards ids, at most limit that still wait for an opponent
+	// and were opened at or before before, the oldest first (a view's challenges to expire).
+	WaitingAmong(ctx context.Context, ids []int64, before time.Time, limit int) ([]Ref, error)
 }
 
 // Info is a board as a user's list shows it.

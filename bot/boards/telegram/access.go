@@ -10,6 +10,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/scripts"
 )
@@ -129,7 +130,7 @@ func token(ctx context.Context, tx bot.Tx, u *bot.Update, args string, now time.
 	if !joined {
 		return result("unknown", map[string]any{"who": f[0]})
 	}
-	p, err := users.Profile(ctx, tx.DB(), user)
+	p, err := botusers.Users{}.Profile(ctx, tx.DB(), user)
 	if err != nil {
 		return nil, fmt.Errorf("/token: %w", err)
 	}

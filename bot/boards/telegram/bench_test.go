@@ -21,7 +21,6 @@ import (
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // benchGames is how many games run at once in BenchmarkHumanMove.
@@ -103,7 +102,7 @@ func BenchmarkHumanMove(b *testing.B) {
 			e.Exec(b, `INSERT INTO users (id, chat_id, first_name, language) VALUES ($1, $1, $2, 'en')`, u, fmt.Sprint("P", u))
 		}
 		err := pgx.BeginFunc(ctx, e.Pool, func(tx pgx.Tx) error {
-			st := boardpg.New(tx)
+			st := a.Boards.Store(tx)
 			bd, _, err := board.Open(board.Spec{Service: 1, Creator: white, Variant: "chess",
 				Seed: uint64(i + 1), Control: board.TimeControl{Name: "none"}, Side: board.SideFirst}, time.Now())
 			if err != nil {

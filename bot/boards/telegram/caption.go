@@ -43,7 +43,7 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 		if bd.Status == board.Active && bd.ToMove == i {
 			mark = "▶️ "
 		}
-		line := mark + fmt.Sprintf(t.Seat, html.EscapeString(side(c, sc, i)), sc.Name(c, i))
+		line := mark + fmt.Sprintf(t.Seat, html.EscapeString(side(c, sc, i)), htmlName(c, sc, i))
 		if timed && bd.Status == board.Active {
 			line += fmt.Sprintf(t.Clock, c.Duration(clocks[i]))
 		}
@@ -51,7 +51,7 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 	}
 	if n := bd.Ply(); n > 0 {
 		last := bd.Moves[n-1]
-		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(sc.Numbered(n)), sc.Name(c, last.Seat)))
+		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(sc.Numbered(n)), htmlName(c, sc, last.Seat)))
 	}
 	switch bd.Status {
 	case board.Finished:
@@ -63,7 +63,7 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 		case bd.Seats[bd.ToMove].Bot != board.NoBot:
 			lines = append(lines, t.BotThinking)
 		default:
-			lines = append(lines, fmt.Sprintf(t.TheirTurn, sc.Name(c, bd.ToMove)))
+			lines = append(lines, fmt.Sprintf(t.TheirTurn, htmlName(c, sc, bd.ToMove)))
 		}
 		switch left := c.Duration(bd.Deadline.Sub(now)); {
 		case bd.Deadline.IsZero():
@@ -78,7 +78,7 @@ func (v *View) caption(c *texts.Catalog, sc *boards.Scene, seat int, l look) str
 			if o.Seat == seat {
 				lines = append(lines, t.Offered)
 			} else {
-				lines = append(lines, fmt.Sprintf(t.Offers, sc.Name(c, o.Seat)))
+				lines = append(lines, fmt.Sprintf(t.Offers, htmlName(c, sc, o.Seat)))
 			}
 		}
 	}
@@ -121,7 +121,7 @@ func (v *View) result(c *texts.Catalog, sc *boards.Scene, seat int) []string {
 	if o == nil {
 		return nil
 	}
-	reason := sc.EndReason(c)
+	reason := htmlReason(c, sc)
 	var lines []string
 	switch {
 	case o.Draw:
@@ -131,7 +131,7 @@ func (v *View) result(c *texts.Catalog, sc *boards.Scene, seat int) []string {
 	case sc.Board.Seats[seat].Human():
 		lines = append(lines, fmt.Sprintf(t.YouLose, reason))
 	default:
-		lines = append(lines, fmt.Sprintf(t.Win, sc.Name(c, o.Winner), reason))
+		lines = append(lines, fmt.Sprintf(t.Win, htmlName(c, sc, o.Winner), reason))
 	}
 	if s := sc.Board.Seats[seat]; sc.Board.Rated && (s.RatingBefore != 0 || s.RatingAfter != 0) {
 		lines = append(lines, fmt.Sprintf(t.Rating, s.RatingAfter, fmt.Sprintf("%+d", s.RatingAfter-s.RatingBefore)))

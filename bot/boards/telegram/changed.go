@@ -58,7 +58,7 @@ func effect(c *texts.Catalog, sc *boards.Scene, seat int, ch *boards.Change) (sh
 		case board.EventStarted:
 			raise(showNew)
 			if seat != ch.Actor && ch.Actor != boards.NoSeat {
-				notes = append(notes, fmt.Sprintf(t.Joined, sc.Name(c, ch.Actor)))
+				notes = append(notes, fmt.Sprintf(t.Joined, htmlName(c, sc, ch.Actor)))
 			}
 		case board.EventMoved, board.EventFinished:
 			raise(showPicture)
@@ -67,7 +67,7 @@ func effect(c *texts.Catalog, sc *boards.Scene, seat int, ch *boards.Change) (sh
 			if ev.Seat == seat {
 				notes = append(notes, t.UndoneYou)
 			} else {
-				notes = append(notes, fmt.Sprintf(t.UndoneThem, sc.Name(c, ev.Seat)))
+				notes = append(notes, fmt.Sprintf(t.UndoneThem, htmlName(c, sc, ev.Seat)))
 			}
 		case board.EventDrawOffered:
 			if ev.Seat != seat {

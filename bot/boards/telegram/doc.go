@@ -41,7 +41,19 @@
 //
 // A game may also be played in one message a whole chat sees: posted from the bot's inline
 // results in any chat, or by /games in a group; that message is its board, for both players
-// (inline.go).
+// (inline.go). Those messages are this view's records, kept by its own store
+// (bot/boards/telegram/tgstore), which no other view reads: the web's picture of such a board
+// asks the service whether a key opens it (boards.Boards.SharedPictureOpens), which asks this
+// view.
+//
+// # Layers
+//
+// The service hands the view its changes in its own transaction (boards.Tx), which is the bot's
+// transaction its caller gave (a handler's, the web's through the bot, a job's): the view takes
+// the bot's back (botTx) to send to its outbox. The service's scenes are plain text, which the
+// view escapes where they enter the catalogue's HTML (words.go). The board itself, and every
+// other record of the domain, the view reads and writes through the service, never through the
+// domain store's package (make check).
 //
 // # Entering a move
 //

@@ -24,7 +24,6 @@ import (
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -108,7 +107,7 @@ func (e *env) start(t *testing.T) *bottest.Process {
 	jobs := &bottest.Jobs{}
 	every := func(on bool, job func(context.Context, boards.Doer) error) {
 		if on {
-			also = append(also, jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return job(ctx, tr) }))
+			also = append(also, jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return job(ctx, boards.DoerOf(tr.Do)) }))
 		}
 	}
 	every(e.jobs.deadlines, b.Boards.Deadlines)
@@ -116,7 +115,12 @@ func (e *env) start(t *testing.T) *bottest.Process {
 	every(e.jobs.ai, b.Boards.Think)
 	every(e.jobs.cleanup, b.Boards.Cleanup)
 	every(e.jobs.notify, b.Boards.Notify)
-	every(e.jobs.undelivered, func(ctx context.Context, do boards.Doer) error { return telegram.Undelivered(ctx, do, e.Log()) })
+	also = append(also, jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
+		if !e.jobs.undelivered {
+			return nil
+		}
+		return telegram.Undelivered(ctx, tr, e.Log())
+	}))
 	seen := func(row *bot.OutboxRow) bool {
 		if f := e.beforeSend.Load(); f != nil {
 			(*f)(row)
@@ -235,7 +239,7 @@ func (e *env) board(t *testing.T, id int64) *board.Board {
 	var bd *board.Board
 	err := pgx.BeginTxFunc(context.Background(), e.Pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
 		var err error
-		bd, err = boardpg.New(tx).Get(context.Background(), id)
+		bd, err = e.app.Boards.Store(tx).Get(context.Background(), id)
 		return err
 	})
 	if err != nil {

@@ -14,17 +14,16 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/bot/botpg"
+	"github.com/questbot/questbot/bot/boards/telegram/tgstore"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # Games a whole chat sees
 //
 // Besides the boards in the players' own chats, a game may be played in one message that a whole
-// chat sees (migration 027, boardpg.Shared):
+// chat sees (migration 027, tgstore.Shared):
 //
 //   - Inline mode: "@<bot> query" in any chat lists the games, each with each time control of
 //     the catalogue (no clock first), whose name (in the user's language), variant or clock
@@ -169,7 +168,7 @@ func gameAndClock(c *texts.Catalog, variant, control string) string {
 
 // displayName is the name of an update's sender as a challenge shows it (plain).
 func displayName(u *bot.Update) string {
-	return boards.PlayerName(&botpg.Profile{ID: u.User.ID, FirstName: u.User.FirstName, Username: u.User.Username}, u.User.ID)
+	return boards.PlayerName(&boards.Profile{ID: u.User.ID, FirstName: u.User.FirstName, Username: u.User.Username}, u.User.ID)
 }
 
 // maxInlineMessageID bounds the inline_message_id of a message a game is recorded against:
@@ -192,7 +191,7 @@ func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.U
 			slog.Int("length", len(r.InlineMessageID)), slog.Int("max", maxInlineMessageID))
 		return nil
 	}
-	st := boardpg.New(tx.DB())
+	st := tgstore.New(tx.DB())
 	if _, ok, err := st.SharedByInline(ctx, r.InlineMessageID); ok || err != nil {
 		return err // told twice
 	}
@@ -205,11 +204,11 @@ func (v *View) HandleChosenInlineResult(ctx context.Context, tx bot.Tx, u *bot.U
 		return err
 	}
 	// The message already shows the challenge, as the result posted it.
-	return st.PlaceShared(ctx, boardpg.Shared{Board: bd.ID, InlineMessageID: r.InlineMessageID, Invite: code, Picture: picture})
+	return st.PlaceShared(ctx, tgstore.Shared{Board: bd.ID, InlineMessageID: r.InlineMessageID, Invite: code, Picture: picture, Opened: bd.Created})
 }
 
 // openShared opens a game between players, waiting for whoever joins by the message's button,
-// and returns the digest of its invitation's code (boardpg.InviteDigest).
+// and returns the digest of its invitation's code (boards.InviteDigest).
 func (v *View) openShared(ctx context.Context, tx bot.Tx, u *bot.Update, variant, control string) (*board.Board, string, error) {
 	var digest string
 	if control == "" {
@@ -218,7 +217,7 @@ func (v *View) openShared(ctx context.Context, tx bot.Tx, u *bot.Update, variant
 	// The message keeps the digest of its invitation's code, which only its Join redeems
 	// (boards.RedeemDigest): the code itself, a link's, is kept nowhere.
 	bd, _, err := v.svc.Open(ctx, tx, player(u), boards.Opening{Variant: variant, Control: control,
-		Invite: func(c string) string { digest = boardpg.InviteDigest(c); return sharedInvite }})
+		Invite: func(c string) string { digest = boards.InviteDigest(c); return sharedInvite }})
 	return bd, digest, err
 }
 
@@ -302,8 +301,8 @@ func (v *View) challengeInGroup(ctx context.Context, tx bot.Tx, u *bot.Update, c
 	if err != nil {
 		return err
 	}
-	sh := boardpg.Shared{Board: bd.ID, Chat: chat, MessageID: msgID, Invite: code, Picture: true}
-	if err := boardpg.New(tx.DB()).PlaceShared(ctx, sh); err != nil {
+	sh := tgstore.Shared{Board: bd.ID, Chat: chat, MessageID: msgID, Invite: code, Picture: true, Opened: bd.Created}
+	if err := tgstore.New(tx.DB()).PlaceShared(ctx, sh); err != nil {
 		return err
 	}
 	return v.showSharedBoard(ctx, tx, bd, sh, sharedLook{})
@@ -435,7 +434,7 @@ func (v *View) HandleShared(ctx context.Context, tx bot.Tx, u *bot.Update) error
 func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp sharedPress) (string, error) {
 	cq := u.CallbackQuery
 	c := texts.For(u.User.Language)
-	st := boardpg.New(tx.DB())
+	st := tgstore.New(tx.DB())
 	if sp.kind == 'o' || sp.kind == 'c' {
 		if cq.Message == nil || cq.Message.Chat == nil {
 			return "", errForged
@@ -459,7 +458,7 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		return "", v.challengeInGroup(ctx, tx, u, cq.Message.Chat.ID, cq.Message.MessageID, sp.variant, sp.control)
 	}
 	// The message pressed, and its board.
-	var sh boardpg.Shared
+	var sh tgstore.Shared
 	var ok bool
 	var err error
 	if len(cq.InlineMessageID) > maxInlineMessageID {
@@ -531,16 +530,16 @@ func (v *View) sharedPressed(ctx context.Context, tx bot.Tx, u *bot.Update, sp s
 		if err == nil {
 			// The other player's answer to a resignation to confirm, or the offerer's to their
 			// own draw offer: the question is not theirs, and their press changes nothing.
-			return fmt.Sprintf(c.Shared.OnlyAnswerer, sc.Name(c, asked)), nil
+			return fmt.Sprintf(c.Shared.OnlyAnswerer, htmlName(c, sc, asked)), nil
 		}
-		return fmt.Sprintf(c.Shared.Between, sc.Name(c, 0), sc.Name(c, 1)), nil
+		return fmt.Sprintf(c.Shared.Between, htmlName(c, sc, 0), htmlName(c, sc, 1)), nil
 	}
 	return "", v.playShared(ctx, tx, u, sh, sp)
 }
 
 // joinShared seats the presser of Join in the challenge's game. A challenge whose invitation has
 // expired is closed, and says so.
-func (v *View) joinShared(ctx context.Context, tx bot.Tx, u *bot.Update, bd *board.Board, sh boardpg.Shared) (string, error) {
+func (v *View) joinShared(ctx context.Context, tx bot.Tx, u *bot.Update, bd *board.Board, sh tgstore.Shared) (string, error) {
 	c := texts.For(u.User.Language)
 	if bd.Status != board.Waiting {
 		if _, err := bd.SeatOf(u.User.ID); err == nil {
@@ -571,7 +570,7 @@ func (v *View) joinShared(ctx context.Context, tx bot.Tx, u *bot.Update, bd *boa
 
 // playShared carries out a player's press of a shared board's game buttons, as pressed does in
 // a private chat.
-func (v *View) playShared(ctx context.Context, tx bot.Tx, u *bot.Update, sh boardpg.Shared, sp sharedPress) error {
+func (v *View) playShared(ctx context.Context, tx bot.Tx, u *bot.Update, sh tgstore.Shared, sp sharedPress) error {
 	p := sp.p
 	h, err := v.svc.Take(ctx, tx, player(u), p.board)
 	if err != nil {
@@ -652,7 +651,7 @@ func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) 
 	if strings.HasPrefix(ch.Invite, sharedInvite) {
 		return true, nil
 	}
-	sh, ok, err := boardpg.New(tx.DB()).SharedOf(ctx, ch.Board.ID)
+	sh, ok, err := tgstore.New(tx.DB()).SharedOf(ctx, ch.Board.ID)
 	if !ok || err != nil {
 		return false, err
 	}
@@ -661,10 +660,10 @@ func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) 
 	for _, ev := range ch.Events {
 		switch ev.Kind {
 		case board.EventUndone:
-			notes = append(notes, fmt.Sprintf(c.Board.UndoneThem, ch.Name(c, ev.Seat)))
+			notes = append(notes, fmt.Sprintf(c.Board.UndoneThem, htmlName(c, ch.Scene, ev.Seat)))
 		case board.EventDrawDeclined:
 			// The whole chat reads it: who declined, not "your offer".
-			notes = append(notes, fmt.Sprintf(c.Shared.DeclinedBy, ch.Name(c, ev.Seat)))
+			notes = append(notes, fmt.Sprintf(c.Shared.DeclinedBy, htmlName(c, ch.Scene, ev.Seat)))
 		}
 	}
 	return true, v.showShared(ctx, tx, ch.Scene, sh, sharedLook{note: strings.Join(notes, "\n")})
@@ -674,14 +673,14 @@ func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) 
 // (Notify): the message showed them when they happened, and showing it again would wipe the
 // squares a player has tapped.
 func (v *View) isShared(ctx context.Context, tx bot.Tx, sc *boards.Scene) (bool, error) {
-	_, ok, err := boardpg.New(tx.DB()).SharedOf(ctx, sc.Board.ID)
+	_, ok, err := tgstore.New(tx.DB()).SharedOf(ctx, sc.Board.ID)
 	return ok, err
 }
 
 // sharedShown shows a shared board in its message as it is (for Refresh and Remind: the chat
 // sees the board, there is nobody's chat to ring), and reports whether the board is shared.
 func (v *View) sharedShown(ctx context.Context, tx bot.Tx, sc *boards.Scene) (bool, error) {
-	sh, ok, err := boardpg.New(tx.DB()).SharedOf(ctx, sc.Board.ID)
+	sh, ok, err := tgstore.New(tx.DB()).SharedOf(ctx, sc.Board.ID)
 	if !ok || err != nil {
 		return false, err
 	}
@@ -692,7 +691,7 @@ func (v *View) sharedShown(ctx context.Context, tx bot.Tx, sc *boards.Scene) (bo
 // that message, shown again there as it is (not copied to the player's chat, where it would go
 // stale); it reports whether the board is shared.
 func (v *View) sharedView(ctx context.Context, tx bot.Tx, bd *board.Board) (bool, error) {
-	sh, ok, err := boardpg.New(tx.DB()).SharedOf(ctx, bd.ID)
+	sh, ok, err := tgstore.New(tx.DB()).SharedOf(ctx, bd.ID)
 	if !ok || err != nil {
 		return false, err
 	}
@@ -708,7 +707,7 @@ func (v *View) sharedCatalog(sc *boards.Scene) *texts.Catalog {
 }
 
 // showSharedBoard reads the scene of a board and shows it in its shared message.
-func (v *View) showSharedBoard(ctx context.Context, tx bot.Tx, bd *board.Board, sh boardpg.Shared, l sharedLook) error {
+func (v *View) showSharedBoard(ctx context.Context, tx bot.Tx, bd *board.Board, sh tgstore.Shared, l sharedLook) error {
 	sc, err := v.svc.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err
@@ -719,7 +718,7 @@ func (v *View) showSharedBoard(ctx context.Context, tx bot.Tx, bd *board.Board, 
 // showShared edits a shared board's message to show the board: by its inline_message_id, or in
 // the group by its message_id, or by its ref until a press told the message_id. A photo message
 // is sharedpicture.go's.
-func (v *View) showShared(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh boardpg.Shared, l sharedLook) error {
+func (v *View) showShared(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh tgstore.Shared, l sharedLook) error {
 	if sh.Picture {
 		return v.showSharedPicture(ctx, tx, sc, sh, l)
 	}
@@ -750,13 +749,13 @@ func (v *View) showShared(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh b
 // sharedText is the text and keyboard of a shared board's message: the challenge while it
 // waits, its end when withdrawn or expired, else the board (as a diagram in a text message; a
 // photo's caption leaves it to the picture).
-func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (string, bot.Keyboard) {
+func (v *View) sharedText(sc *boards.Scene, sh tgstore.Shared, l sharedLook) (string, bot.Keyboard) {
 	c := v.sharedCatalog(sc)
 	bd := sc.Board
 	game := html.EscapeString(gameAndClock(c, bd.Variant, bd.Control.Name))
 	creator := "…"
 	if seat, err := bd.SeatOf(bd.Creator); err == nil {
-		creator = sc.Name(c, seat)
+		creator = htmlName(c, sc, seat)
 	}
 	switch bd.Status {
 	case board.Waiting:
@@ -784,7 +783,7 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 		if bd.Status == board.Active && bd.ToMove == i {
 			mark = "▶️ "
 		}
-		line := mark + fmt.Sprintf(t.Seat, html.EscapeString(side(c, sc, i)), sc.Name(c, i))
+		line := mark + fmt.Sprintf(t.Seat, html.EscapeString(side(c, sc, i)), htmlName(c, sc, i))
 		if timed && bd.Status == board.Active {
 			line += fmt.Sprintf(t.Clock, c.Duration(clocks[i]))
 		}
@@ -796,24 +795,24 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 	}
 	if n := bd.Ply(); n > 0 {
 		last := bd.Moves[n-1]
-		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(sc.Numbered(n)), sc.Name(c, last.Seat)))
+		lines = append(lines, fmt.Sprintf(t.LastMove, html.EscapeString(sc.Numbered(n)), htmlName(c, sc, last.Seat)))
 	}
 	switch bd.Status {
 	case board.Finished:
 		if o := bd.Outcome; o != nil {
 			if o.Draw {
-				lines = append(lines, fmt.Sprintf(t.Draw, sc.EndReason(c)))
+				lines = append(lines, fmt.Sprintf(t.Draw, htmlReason(c, sc)))
 			} else {
-				lines = append(lines, fmt.Sprintf(t.Win, sc.Name(c, o.Winner), sc.EndReason(c)))
+				lines = append(lines, fmt.Sprintf(t.Win, htmlName(c, sc, o.Winner), htmlReason(c, sc)))
 			}
 		}
 	case board.Active:
-		lines = append(lines, fmt.Sprintf(c.Shared.Turn, sc.Name(c, bd.ToMove)))
+		lines = append(lines, fmt.Sprintf(c.Shared.Turn, htmlName(c, sc, bd.ToMove)))
 		if !bd.Deadline.IsZero() {
 			lines = append(lines, fmt.Sprintf(t.TimeLeft, c.Duration(bd.Deadline.Sub(now))))
 		}
 		if o := bd.Offer; o != nil {
-			lines = append(lines, fmt.Sprintf(t.Offers, sc.Name(c, o.Seat)))
+			lines = append(lines, fmt.Sprintf(t.Offers, htmlName(c, sc, o.Seat)))
 		}
 	}
 	if l.note != "" {
@@ -823,7 +822,7 @@ func (v *View) sharedText(sc *boards.Scene, sh boardpg.Shared, l sharedLook) (st
 		lines = append(lines, fmt.Sprintf(t.Selected, html.EscapeString(strings.Join(ent.squares, "-"))))
 	}
 	if l.confirm > 0 {
-		lines = append(lines, fmt.Sprintf(c.Shared.ResignAsk, sc.Name(c, l.confirm-1)))
+		lines = append(lines, fmt.Sprintf(c.Shared.ResignAsk, htmlName(c, sc, l.confirm-1)))
 	}
 	return strings.Join(lines, "\n"), v.sharedKeyboard(c, sc, l)
 }
@@ -879,11 +878,17 @@ const expireBatch = 100
 // invitation's lifetime (boards.InviteLifetime), each in a transaction of its own through do
 // with its board locked (a board another run closed meanwhile is left), as a withdrawal by the
 // clock: its message says the challenge expired.
-func (v *View) ExpireChallenges(ctx context.Context, do boards.Doer) error {
+func (v *View) ExpireChallenges(ctx context.Context, do Doer) error {
 	var refs []board.Ref
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
-		var err error
-		refs, err = boardpg.New(tx.DB()).StaleChallenges(ctx, v.svc.Now().Add(-v.svc.InviteLifetime()), expireBatch)
+		// A board waits for an opponent board.WaitingLifetime at most (the service's Cleanup
+		// closes it then): the shared messages of older boards hold no challenge.
+		now := v.svc.Now()
+		ids, err := tgstore.New(tx.DB()).Challenges(ctx, now.Add(-board.WaitingLifetime), now.Add(-v.svc.InviteLifetime()))
+		if err != nil || len(ids) == 0 {
+			return err
+		}
+		refs, err = v.svc.Store(tx.DB()).WaitingAmong(ctx, ids, now.Add(-v.svc.InviteLifetime()), expireBatch)
 		return err
 	})
 	if err != nil {

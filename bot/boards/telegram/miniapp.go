@@ -10,8 +10,7 @@ import (
 // # The game's page inside Telegram
 //
 // When Telegram can open the web game server's page of a game as a Mini App
-// (boards.Boards.MiniAppURL: an https PUBLIC_URL, or an http loopback address on the built-in
-// emulator), each player's keyboard ends with a row "Open", a web_app button that opens it:
+// (miniAppURL: an https PUBLIC_URL, or an http loopback address on the built-in emulator), each player's keyboard ends with a row "Open", a web_app button that opens it:
 // the page logs the player in with the data Telegram signs for them, so it needs no /web link
 // (bot/boards/web, miniapp.go). Telegram allows web_app buttons in private chats only, so a
 // board in any other chat has none; nor has the question whether to resign, which waits for
@@ -24,11 +23,24 @@ func (v *View) withOpen(c *texts.Catalog, sc *boards.Scene, seat int, kb bot.Key
 	if confirm || sc.Board.Status != board.Active || p == nil || !privateChat(p.Chat, p.ID) {
 		return kb
 	}
-	u := v.svc.MiniAppURL(sc.Board.ID)
+	u := v.miniAppURL(sc.Board.ID)
 	if u == "" {
 		return kb
 	}
 	return append(kb, []bot.Button{{Text: c.Board.Open, WebApp: u}})
+}
+
+// miniAppURL returns the address of a game's web page to open inside Telegram as a Mini App (a
+// web_app button), or "" when Telegram would not open it: without a web game server, and at an
+// address other than https, but for an http loopback address in Telegram's test environment
+// (boards.Config.TestEnvironment, the built-in emulator). The page logs its user in with the
+// data Telegram signs for it (bot/boards/web, miniapp.go).
+func (v *View) miniAppURL(board int64) string {
+	u := v.svc.PlayURL(board)
+	if u == "" || !bot.MiniAppURL(u, v.svc.TestEnvironment()) {
+		return ""
+	}
+	return u
 }
 
 // privateChat reports whether chat is the private chat of user: in Telegram its id is the

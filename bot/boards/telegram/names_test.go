@@ -9,6 +9,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
@@ -63,7 +64,7 @@ func TestPlayerNamedAlike(t *testing.T) {
 		e.WaitMessage(t, u, after, "joined", func(m tgemu.Message) bool { return strings.Contains(m.Text, "You are in") })
 	}
 	e.clock.advance(3 * time.Minute)
-	if err := e.app.Tournaments.Tournaments(context.Background(), e.proc.Transport); err != nil {
+	if err := e.app.Tournaments.Tournaments(context.Background(), boards.DoerOf(e.proc.Transport.Do)); err != nil {
 		t.Fatal(err)
 	}
 	e.WaitFor(t, "Bob's standings", func() bool {

@@ -25,11 +25,11 @@ func (v *View) noticeNote(c *texts.Catalog, sc *boards.Scene, seat int, n boards
 	switch n.Kind {
 	case boards.NewsMove:
 		m := bd.Moves[n.Ply-1]
-		note = fmt.Sprintf(t.NotifyMoved, sc.Name(c, m.Seat), html.EscapeString(sc.Numbered(n.Ply)), game)
+		note = fmt.Sprintf(t.NotifyMoved, htmlName(c, sc, m.Seat), html.EscapeString(sc.Numbered(n.Ply)), game)
 	case boards.NewsOffer:
-		note = fmt.Sprintf(t.NotifyOffer, sc.Name(c, bd.Offer.Seat), game)
+		note = fmt.Sprintf(t.NotifyOffer, htmlName(c, sc, bd.Offer.Seat), game)
 	case boards.NewsStart:
-		note = fmt.Sprintf(t.NotifyStart, sc.Name(c, 1-seat), game)
+		note = fmt.Sprintf(t.NotifyStart, htmlName(c, sc, 1-seat), game)
 	default:
 		note = fmt.Sprintf(t.NotifyEnd, game)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 )
 
@@ -298,7 +299,7 @@ func TestNotifyOnce(t *testing.T) {
 			if i%2 == 1 {
 				b = other.Boards
 			}
-			if err := b.Notify(context.Background(), e.proc.Transport); err != nil {
+			if err := b.Notify(context.Background(), boards.DoerOf(e.proc.Transport.Do)); err != nil {
 				t.Errorf("the job: %v", err)
 			}
 		}()

@@ -8,8 +8,8 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/telegram/tgstore"
 	"github.com/questbot/questbot/bot/texts"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # The picture of a board a whole chat sees
@@ -34,7 +34,7 @@ import (
 //
 // Telegram changes neither kind of message into the other by the edits that keep the board
 // (editMessageText refuses a photo), so the kind is chosen when the message is posted and
-// recorded with it (boardpg.Shared.Picture): a challenge posted as a photo stays a photo, a
+// recorded with it (tgstore.Shared.Picture): a challenge posted as a photo stays a photo, a
 // text stays a text (the boards posted before pictures, and those of a bot without PUBLIC_URL),
 // whatever the configuration says later. An inline photo whose address is gone (PUBLIC_URL
 // removed since) keeps its last picture and has its caption edited. An edit of the picture that
@@ -86,7 +86,7 @@ func chosenResult(id string) (variant, control string, picture bool) {
 // showSharedPicture edits a shared board's photo message to show the board: an inline message's
 // photo by the address of the board's picture, a group's by the picture uploaded (by its
 // message_id, or by its ref until a press told the message_id).
-func (v *View) showSharedPicture(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh boardpg.Shared, l sharedLook) error {
+func (v *View) showSharedPicture(ctx context.Context, tx bot.Tx, sc *boards.Scene, sh tgstore.Shared, l sharedLook) error {
 	caption, kb := v.sharedText(sc, sh, l)
 	state := sharedState(sh.Board)
 	if sh.InlineMessageID != "" {

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/telegram/tgstore"
 	"github.com/questbot/questbot/scripts"
 )
 
@@ -26,8 +29,70 @@ func New(svc *boards.Boards, log *slog.Logger) *View {
 		log = slog.New(slog.DiscardHandler)
 	}
 	v := &View{svc: svc, log: log}
-	svc.AddView(v)
+	svc.AddView(serviceView{v})
+	svc.SetSharedInvites(func(ctx context.Context, db pgx.Tx, board int64) (string, bool, error) {
+		sh, ok, err := tgstore.New(db).SharedOf(ctx, board)
+		return sh.Invite, ok, err
+	})
 	return v
+}
+
+// Doer runs work in a transaction of the bot's own outside any update, whose messages go to the
+// outbox of a bot (bot.Transport.Do): the view's jobs use it.
+type Doer interface {
+	Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error
+}
+
+// The bot's transactions are the service's.
+var _ boards.Tx = bot.Tx(nil)
+
+// botTx is the bot's transaction a change is handed to the view in: the service speaks its own
+// Tx, and its callers (the bot's handlers, the web through the bot's Doer, the jobs through
+// boards.DoerOf of the transport) give it the bot's, whose outbox the view sends to.
+func botTx(tx boards.Tx) (bot.Tx, error) {
+	t, ok := tx.(bot.Tx)
+	if !ok {
+		return nil, fmt.Errorf("telegram: a board change in a transaction of %T, not of the bot: nothing can be sent in it", tx)
+	}
+	return t, nil
+}
+
+// serviceView is the view as the service hands it its changes (boards.View), in the bot's
+// transaction (botTx).
+type serviceView struct{ v *View }
+
+var _ boards.View = serviceView{}
+
+func (s serviceView) Changed(ctx context.Context, tx boards.Tx, ch *boards.Change) error {
+	t, err := botTx(tx)
+	if err != nil {
+		return err
+	}
+	return s.v.Changed(ctx, t, ch)
+}
+
+func (s serviceView) Refresh(ctx context.Context, tx boards.Tx, sc *boards.Scene, seat int) error {
+	t, err := botTx(tx)
+	if err != nil {
+		return err
+	}
+	return s.v.Refresh(ctx, t, sc, seat)
+}
+
+func (s serviceView) Notify(ctx context.Context, tx boards.Tx, sc *boards.Scene, seat int, n boards.News) error {
+	t, err := botTx(tx)
+	if err != nil {
+		return err
+	}
+	return s.v.Notify(ctx, t, sc, seat, n)
+}
+
+func (s serviceView) Remind(ctx context.Context, tx boards.Tx, sc *boards.Scene, seat int, w boards.Warning) error {
+	t, err := botTx(tx)
+	if err != nil {
+		return err
+	}
+	return s.v.Remind(ctx, t, sc, seat, w)
 }
 
 // Builtin is an operation the command tree calls by name (the shape of scriptbot.Builtin): see

@@ -64,8 +64,20 @@ func NewTournaments(tn *boards.Tournaments, log *slog.Logger) *Tournaments {
 		log = slog.New(slog.DiscardHandler)
 	}
 	v := &Tournaments{tn: tn, svc: tn.Boards(), log: log}
-	tn.AddView(v)
+	tn.AddView(serviceTournaments{v})
 	return v
+}
+
+// serviceTournaments is the view as the service hands it its changes (boards.TournamentView),
+// in the bot's transaction (botTx).
+type serviceTournaments struct{ v *Tournaments }
+
+func (s serviceTournaments) TournamentChanged(ctx context.Context, tx boards.Tx, ch *boards.TournamentChange) error {
+	t, err := botTx(tx)
+	if err != nil {
+		return err
+	}
+	return s.v.TournamentChanged(ctx, t, ch)
 }
 
 // tournamentRef is the ref and the state of a player's standings message.

@@ -84,7 +84,7 @@ func TestTournamentInTelegram(t *testing.T) {
 
 	// The start: both are paired, and see their board and their standings.
 	e.clock.advance(3 * time.Minute)
-	if err := e.app.Tournaments.Tournaments(context.Background(), e.proc.Transport); err != nil {
+	if err := e.app.Tournaments.Tournaments(context.Background(), boards.DoerOf(e.proc.Transport.Do)); err != nil {
 		t.Fatal(err)
 	}
 	standings := func(user int64, what string, ok func(m tgemu.Message) bool) tgemu.Message {

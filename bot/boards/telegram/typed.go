@@ -105,7 +105,7 @@ func (v *View) played(ctx context.Context, tx bot.Tx, u *bot.Update, h *boards.H
 		return err
 	}
 	text := fmt.Sprintf(c.Board.TypedPlayed, html.EscapeString(sc.Numbered(ply)), html.EscapeString(c.Game(h.Board.Variant)),
-		sc.Name(c, 1-h.Seat))
+		htmlName(c, sc, 1-h.Seat))
 	show := press{board: h.Board.ID, op: opView}
 	reqs, err := bot.SendHTML(u.Chat, text, bot.Keyboard{{{Text: c.Board.ToBoard, Data: show.data()}}})
 	if err != nil {

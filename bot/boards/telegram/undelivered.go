@@ -10,6 +10,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 )
@@ -41,7 +42,7 @@ var kinds = []string{KindToken, KindTicket}
 
 // Undelivered revokes the API tokens and login links whose message could not be delivered, and
 // tells the admins who asked for the tokens; each bot's in transactions of its own through do.
-func Undelivered(ctx context.Context, do boards.Doer, log *slog.Logger) error {
+func Undelivered(ctx context.Context, do Doer, log *slog.Logger) error {
 	var services []int
 	err := do.Do(ctx, 0, func(ctx context.Context, tx bot.Tx) error {
 		var err error
@@ -112,10 +113,12 @@ func settle(ctx context.Context, tx bot.Tx, f bot.SecretFailure, log *slog.Logge
 			return err
 		}
 		name := ""
-		if p, err := users.Profile(ctx, tx.DB(), user); err == nil {
-			name = boards.PlayerName(p, p.ID)
-		} else if !errors.Is(err, botpg.ErrNoUser) {
+		p, err := botusers.Users{}.Profile(ctx, tx.DB(), user)
+		if err != nil {
 			return err
+		}
+		if p != nil {
+			name = boards.PlayerName(p, p.ID)
 		}
 		who := fmt.Sprintf("«%s» (%d)", html.EscapeString(name), user)
 		reqs, err := bot.SendHTML(to.Chat, fmt.Sprintf(texts.For(to.Lang).Board.TokenUndelivered, id, who, user), nil)

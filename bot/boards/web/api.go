@@ -16,11 +16,11 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # The JSON API
@@ -327,19 +327,19 @@ func boardID(r *http.Request) (int64, error) {
 }
 
 // profile reads the caller's profile; nil for someone not logged in.
-func profile(ctx context.Context, db pgxTx, c *caller) (*botpg.Profile, error) {
+func profile(ctx context.Context, db pgxTx, c *caller) (*boards.Profile, error) {
 	if c.anonymous() {
 		return nil, nil
 	}
-	p, err := botpg.NewUsers().Profile(ctx, db, c.user)
-	if errors.Is(err, botpg.ErrNoUser) {
+	p, err := botusers.Users{}.Profile(ctx, db, c.user)
+	if err == nil && p == nil {
 		return nil, apiErr(http.StatusUnauthorized, "unauthorized", "This user is gone.")
 	}
 	return p, err
 }
 
 // lang is the caller's language.
-func lang(p *botpg.Profile) string {
+func lang(p *boards.Profile) string {
 	if p == nil {
 		return "en"
 	}
@@ -348,7 +348,7 @@ func lang(p *botpg.Profile) string {
 
 // me is GET /api/v1/me: the caller, and the CSRF token of their session.
 func (s *Server) me(w http.ResponseWriter, r *http.Request, c *caller) error {
-	var p *botpg.Profile
+	var p *boards.Profile
 	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
 		var err error
 		p, err = profile(ctx, db, c)
@@ -390,7 +390,7 @@ func (s *Server) variants(w http.ResponseWriter, r *http.Request, c *caller) err
 		if err != nil {
 			return err
 		}
-		tcs, err := boardpg.New(db).TimeControls(ctx)
+		tcs, err := s.cfg.Boards.Store(db).TimeControls(ctx)
 		if err != nil {
 			return err
 		}
@@ -451,7 +451,7 @@ func (s *Server) games(w http.ResponseWriter, r *http.Request, c *caller) error 
 		if err != nil {
 			return err
 		}
-		bis, err := boardpg.New(db).UserBoards(ctx, c.service, c.user, 0)
+		bis, err := s.cfg.Boards.Store(db).UserBoards(ctx, c.service, c.user, 0)
 		if err != nil {
 			return err
 		}
@@ -482,7 +482,7 @@ func (s *Server) waiting(w http.ResponseWriter, r *http.Request, c *caller) erro
 		if err != nil {
 			return err
 		}
-		st := boardpg.New(db)
+		st := s.cfg.Boards.Store(db)
 		ids, err := st.WaitingBoards(ctx, c.service, c.user, maxWaiting)
 		if err != nil {
 			return fmt.Errorf("web: %w", err)

@@ -80,7 +80,7 @@ func (e *env) playScript(t *testing.T, v scriptView, steps []step, timeout bool)
 	}
 	if timeout {
 		e.clock.advance(25 * time.Hour)
-		if err := e.app.Boards.Deadlines(context.Background(), e.proc.Transport); err != nil {
+		if err := e.app.Boards.Deadlines(context.Background(), boards.DoerOf(e.proc.Transport.Do)); err != nil {
 			t.Fatal(err)
 		}
 		e.clock.advance(-25 * time.Hour)

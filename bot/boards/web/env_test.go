@@ -26,7 +26,6 @@ import (
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/migrations/pgtest"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -125,10 +124,12 @@ func (e *env) startBot(t *testing.T) {
 	t.Helper()
 	e.jobs = &bottest.Jobs{}
 	jobs := []func(context.Context, *bot.Transport){
-		e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error { return e.app.Boards.Notify(ctx, tr) })}
+		e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
+			return e.app.Boards.Notify(ctx, boards.DoerOf(tr.Do))
+		})}
 	if e.opts.think {
 		jobs = append(jobs, e.jobs.Every(50*time.Millisecond, func(ctx context.Context, tr *bot.Transport) error {
-			return e.app.Boards.Think(ctx, tr)
+			return e.app.Boards.Think(ctx, boards.DoerOf(tr.Do))
 		}))
 	}
 	e.proc = e.Start(t, bot.Config{Handler: e.app.Handle, Limits: e.opts.limits, Rescan: 50 * time.Millisecond}, jobs...)
@@ -371,7 +372,7 @@ func (e *env) board(t *testing.T, id int64) *board.Board {
 	var bd *board.Board
 	err := pgx.BeginTxFunc(context.Background(), e.Pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead}, func(tx pgx.Tx) error {
 		var err error
-		bd, err = boardpg.New(tx).Get(context.Background(), id)
+		bd, err = e.app.Boards.Store(tx).Get(context.Background(), id)
 		return err
 	})
 	if err != nil {

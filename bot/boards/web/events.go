@@ -48,7 +48,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // Channel is the PostgreSQL notification channel of board changes.
@@ -259,7 +258,7 @@ func (h *Hub) Run(ctx context.Context) error {
 func (h *Hub) Follow(board, after int64) *boards.Subscription { return h.feed.Subscribe(board, after) }
 
 // Records is the database of the boards' records.
-func (h *Hub) Records() boardpg.DB { return h.pool }
+func (h *Hub) Records() boards.DB { return h.pool }
 
 // listening0 is what the hub does on each new LISTEN: it tells it is listening, then hands the
 // current revisions of the watched boards out and rechecks the revocations, for what changed
@@ -286,7 +285,7 @@ func (h *Hub) refetch(ctx context.Context, conn *pgx.Conn) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	revs, err := boardpg.Revisions(ctx, conn, ids)
+	revs, err := boards.Revisions(ctx, conn, ids)
 	// Even when the read fails, every subscriber is told to refetch: with the last revision it
 	// was given (a board deleted since, or an error, leaves that one).
 	for _, id := range ids {
@@ -434,7 +433,7 @@ func ServeEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64)
 // recordFollower is an Events that also follows the boards' numbered records (the Hub).
 type recordFollower interface {
 	Follow(board, after int64) *boards.Subscription
-	Records() boardpg.DB
+	Records() boards.DB
 }
 
 // LastEventParam is the query parameter that stands in for the Last-Event-ID header, for a
@@ -461,7 +460,7 @@ func lastEventID(r *http.Request) (int64, bool, error) {
 // serveEvents is ServeEvents with the interval of its pings, ending too when revoked is closed.
 func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64, ping time.Duration, revoked <-chan struct{}) {
 	var sub *boards.Subscription
-	var records boardpg.DB
+	var records boards.DB
 	if f, ok := ev.(recordFollower); ok {
 		after, resumed, err := lastEventID(r)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/botpg"
 )
 
@@ -84,7 +85,7 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	now := s.now()
 	var secret string
-	var p *botpg.Profile
+	var p *boards.Profile
 	err := s.write(r.Context(), func(ctx context.Context, db pgxTx) error {
 		if _, ok, err := botpg.NewUsers().JoinedAt(ctx, db, service, d.User.ID); err != nil || !ok {
 			if err == nil {
@@ -97,11 +98,13 @@ func (s *Server) miniAppLogin(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		p, err = botpg.NewUsers().Profile(ctx, db, d.User.ID)
+		if p, err = (botusers.Users{}).Profile(ctx, db, d.User.ID); err == nil && p == nil {
+			err = errUnknownMiniAppUser
+		}
 		return err
 	})
 	switch {
-	case errors.Is(err, errUnknownMiniAppUser), errors.Is(err, botpg.ErrNoUser):
+	case errors.Is(err, errUnknownMiniAppUser):
 		s.loginFailed(r)
 		writeError(w, r, miniAppRefusal("miniapp_unknown_user",
 			"You have not talked to this bot yet: open it in Telegram, send /start, then open the game again."))

@@ -14,6 +14,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/botusers"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/testkit/wait"
@@ -245,14 +246,14 @@ func TestBotAnswersAtOnce(t *testing.T) {
 			thinker := e.app.Boards
 			if viaNotify {
 				// Another process's AI, which hears of the turn only by the notification.
-				thinker = boards.New(boards.Config{Dir: t.TempDir(), Log: e.Log(), Now: e.clock.now})
+				thinker = boards.New(boards.Config{Users: botusers.Users{}, Dir: t.TempDir(), Log: e.Log(), Now: e.clock.now})
 				ctx, cancel := context.WithCancel(context.Background())
 				done := make(chan struct{})
 				go func() { defer close(done); thinker.WatchAI(ctx, e.Pool) }()
 				t.Cleanup(func() { cancel(); <-done })
 			}
 			wake, err := sched.AddWakeable("board-ai", "@every 1h", func(ctx context.Context) error {
-				return thinker.Think(ctx, e.proc.Transport)
+				return thinker.Think(ctx, boards.DoerOf(e.proc.Transport.Do))
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -97,10 +97,10 @@ func topJSON(t *texts.Catalog, rk *boards.Ranking, user int64) *topAnswer {
 	title := t.Game(rk.Variant)
 	ans := &topAnswer{Game: rk.Variant, Title: title, Established: []standing{}, Provisional: []standing{},
 		Texts: map[string]string{
-			"heading":     plain(fmt.Sprintf(t.Ratings.Top, title)),
-			"provisional": plain(t.Ratings.TopProvisional),
-			"empty":       plain(fmt.Sprintf(t.Ratings.TopEmpty, title)),
-			"place":       plain(t.Ratings.TopNone),
+			"heading":     fmt.Sprintf(texts.Plain(t.Ratings.Top), title),
+			"provisional": texts.Plain(t.Ratings.TopProvisional),
+			"empty":       fmt.Sprintf(texts.Plain(t.Ratings.TopEmpty), title),
+			"place":       texts.Plain(t.Ratings.TopNone),
 		}}
 	for _, r := range rk.Established {
 		ans.Established = append(ans.Established, one(r))
@@ -111,9 +111,9 @@ func topJSON(t *texts.Catalog, rk *boards.Ranking, user int64) *topAnswer {
 	if rk.Me != nil {
 		me := one(*rk.Me)
 		ans.Me = &me
-		ans.Texts["place"] = plain(fmt.Sprintf(t.Ratings.TopMe, me.Place))
+		ans.Texts["place"] = fmt.Sprintf(texts.Plain(t.Ratings.TopMe), me.Place)
 		if me.Provisional {
-			ans.Texts["place"] = plain(fmt.Sprintf(t.Ratings.TopMeProvisional, me.Place))
+			ans.Texts["place"] = fmt.Sprintf(texts.Plain(t.Ratings.TopMeProvisional), me.Place)
 		}
 	}
 	return ans

@@ -13,8 +13,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/botpg"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # Streams end with their credentials
@@ -216,7 +216,7 @@ func granted(ctx context.Context, db pgx.Tx, g Grant) (bool, error) {
 		}
 	}
 	if g.Spectator {
-		return boardpg.New(db).Spectators(ctx, g.Board)
+		return boards.Spectators(ctx, db, g.Board)
 	}
 	return true, nil
 }

@@ -22,10 +22,13 @@
 // service's store; a board as one viewer sees it is state.go's); writes are the service's
 // operations (boards.Boards.Open, Join, Take and Held.Act, ...) in a transaction of the board's
 // bot (Config.Doer, the transport), so that what the Telegram view sends commits with the
-// change.
+// change. The domain store is reached through the service only (boards.Boards.Store, boards.Revisions,
+// boards.Spectators; make check), and the service's scenes are plain text, which the server
+// answers as they are, with the catalogue's words made plain (texts.Plain).
 package web
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -34,6 +37,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 )
 
@@ -50,13 +54,19 @@ type BoardChanged struct {
 	Revision int64
 }
 
+// Doer runs work in a transaction of a bot (bot.Transport.Do), so that what the Telegram view
+// queues for a change the web makes commits with it.
+type Doer interface {
+	Do(ctx context.Context, service int, fn func(ctx context.Context, tx bot.Tx) error) error
+}
+
 // Config configures a Server.
 type Config struct {
 	// Pool is the database.
 	Pool *pgxpool.Pool
 	// Doer runs an operation in a transaction whose messages go to a bot's outbox
 	// (bot.Transport); an error matching ErrUnavailable is answered 503.
-	Doer boards.Doer
+	Doer Doer
 	// Boards are the board operations.
 	Boards *boards.Boards
 	// PublicURL is the server's address as users reach it, without a trailing slash, e.g.

@@ -4,9 +4,7 @@ import (
 	"context"
 	"net/http"
 
-	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # Pictures of the messages a whole chat sees
@@ -34,8 +32,8 @@ import (
 func (s *Server) sharedPicture(w http.ResponseWriter, r *http.Request, c *caller, id int64, key string) error {
 	var bd *board.Board
 	err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
-		sh, ok, err := boardpg.New(db).SharedOf(ctx, id)
-		if err != nil || !ok || !boards.SharedPictureKeyValid(sh.Invite, key) {
+		ok, err := s.cfg.Boards.SharedPictureOpens(ctx, db, id, key)
+		if err != nil || !ok {
 			return err
 		}
 		bd, err = s.cfg.Boards.Store(db).Get(ctx, id)

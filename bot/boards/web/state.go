@@ -3,14 +3,11 @@ package web
 import (
 	"context"
 	"fmt"
-	"html"
-	"regexp"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
@@ -206,12 +203,6 @@ func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user
 	return st, bd, nil
 }
 
-// tagRE matches the HTML tags of the catalogue's texts.
-var tagRE = regexp.MustCompile(`<[^>]*>`)
-
-// plain turns a text of the catalogue (HTML) into plain text.
-func plain(s string) string { return html.UnescapeString(tagRE.ReplaceAllString(s, "")) }
-
 // boardState builds the state of a board for a seat (-1: a spectator) in c's language.
 func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Board, seat int, c *texts.Catalog) (*GameState, error) {
 	sc, err := svc.Players(ctx, db, bd)
@@ -231,7 +222,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	for i, s := range bd.Seats {
 		st.Seats[i] = SeatState{Bot: s.Bot.String(), Level: c.Level(bd.Variant, s.Bot), ClockMS: clocks[i].Milliseconds()}
 		if !s.Empty() {
-			st.Seats[i].Name = plain(sc.Name(c, i))
+			st.Seats[i].Name = sc.Name(c, i)
 		}
 	}
 	if !bd.Deadline.IsZero() {
@@ -261,7 +252,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 		if bd.Seats[1-seat].Bot != board.NoBot {
 			text = c.Board.BotDeclines
 		}
-		st.Declined = &DeclinedState{Seat: 1 - seat, Text: plain(text)}
+		st.Declined = &DeclinedState{Seat: 1 - seat, Text: texts.Plain(text)}
 	}
 	st.CanUndo = seat >= 0 && boards.CanUndo(bd, seat)
 	if bd.Status == board.Finished && bd.Outcome != nil {
@@ -283,19 +274,18 @@ func webResult(c *texts.Catalog, sc *boards.Scene, seat int) *ResultState {
 	res := &ResultState{}
 	switch {
 	case o.Draw:
-		res.Text = fmt.Sprintf(t.Draw, reason)
+		res.Text = fmt.Sprintf(texts.Plain(t.Draw), reason)
 	case seat >= 0 && sc.Board.Seats[seat].Human() && o.Winner == seat:
-		res.Text = fmt.Sprintf(t.YouWin, reason)
+		res.Text = fmt.Sprintf(texts.Plain(t.YouWin), reason)
 	case seat >= 0 && sc.Board.Seats[seat].Human():
-		res.Text = fmt.Sprintf(t.YouLose, reason)
+		res.Text = fmt.Sprintf(texts.Plain(t.YouLose), reason)
 	default:
-		res.Text = fmt.Sprintf(t.Win, sc.Name(c, o.Winner), reason)
+		res.Text = fmt.Sprintf(texts.Plain(t.Win), sc.Name(c, o.Winner), reason)
 	}
 	if !o.Draw {
 		w := o.Winner
 		res.Winner = &w
 	}
-	res.Text = plain(res.Text)
 	return res
 }
 
@@ -314,7 +304,7 @@ func legalMoves(bd *board.Board) []string {
 }
 
 // webName names a player of a board of the game variant in plain text, for lists.
-func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat, variant string) string {
+func webName(c *texts.Catalog, p *boards.Profile, s board.Seat, variant string) string {
 	switch {
 	case s.Bot != board.NoBot:
 		return c.BotName(variant, s.Bot)
@@ -327,7 +317,7 @@ func webName(c *texts.Catalog, p *botpg.Profile, s board.Seat, variant string) s
 // opponentName names the opponent of a user's board of the game variant in a list, in plain
 // text, in the language of lang ("" while nobody has joined).
 func (s *Server) opponentName(ctx context.Context, db pgx.Tx, lang string, seat board.Seat, variant string) (string, error) {
-	var p *botpg.Profile
+	var p *boards.Profile
 	if seat.Human() {
 		var err error
 		if p, err = s.cfg.Boards.Profile(ctx, db, seat.User); err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/questbot/questbot/bot"
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/emulator/webchat"
@@ -28,7 +29,6 @@ import (
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 	"github.com/questbot/questbot/sessions/tournament"
 )
 
@@ -249,7 +249,7 @@ func TestSwissInWebChat(t *testing.T) {
 
 	// The clock starts it.
 	tick(2 * time.Minute)
-	if err := e.app.Tournaments.Tournaments(context.Background(), e.proc.Transport); err != nil {
+	if err := e.app.Tournaments.Tournaments(context.Background(), boards.DoerOf(e.proc.Transport.Do)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -434,7 +434,7 @@ func TestSwissInWebChat(t *testing.T) {
 		var stats []board.Stats
 		err := pgx.BeginTxFunc(context.Background(), e.Pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
 			var err error
-			stats, err = boardpg.New(tx).UserStats(context.Background(), e.service, p.id)
+			stats, err = e.app.Boards.Store(tx).UserStats(context.Background(), e.service, p.id)
 			return err
 		})
 		if err != nil {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
-	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions/tournament"
 )
@@ -291,7 +290,7 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 // publicName is how the public standings name a player: their first name, else their
 // @username (both shown to anyone by Telegram), else "#" and their number in the tournament;
 // never their Telegram id.
-func publicName(p *botpg.Profile, number int) string {
+func publicName(p *boards.Profile, number int) string {
 	return boards.PlayerName(p, int64(number))
 }
 

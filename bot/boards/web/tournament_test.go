@@ -113,7 +113,7 @@ func TestTournamentAPI(t *testing.T) {
 	}
 
 	e.clock.advance(2 * time.Minute)
-	if err := e.app.Tournaments.Tournaments(context.Background(), e.proc.Transport); err != nil {
+	if err := e.app.Tournaments.Tournaments(context.Background(), boards.DoerOf(e.proc.Transport.Do)); err != nil {
 		t.Fatal(err)
 	}
 	e.WaitFor(t, "an event of the start", func() bool {
@@ -212,7 +212,7 @@ func TestTournamentStandingsPrivate(t *testing.T) {
 		})
 	}
 	e.clock.advance(2 * time.Minute)
-	if err := e.app.Tournaments.Tournaments(context.Background(), e.proc.Transport); err != nil {
+	if err := e.app.Tournaments.Tournaments(context.Background(), boards.DoerOf(e.proc.Transport.Do)); err != nil {
 		t.Fatal(err)
 	}
 	path := fmt.Sprintf("/api/v1/tournaments/%d", tt.ID)
