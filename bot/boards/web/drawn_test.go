@@ -1,8 +1,11 @@
 package web_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"testing"
 
 	"github.com/questbot/questbot/bot/boards"
@@ -45,6 +48,27 @@ func TestWebMoveDrawsNoPicture(t *testing.T) {
 		bd = e.board(t, id)
 		for seat, s := range bd.Seats {
 			checkFinalBoard(t, e, bd, seat, s.User)
+		}
+	}
+	// The web answers the picture the sender drew, as it is: a version is drawn once.
+	bd := e.board(t, id)
+	for seat, s := range bd.Seats {
+		path, _, err := e.app.Boards.PictureFile(context.Background(), bd, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := os.ReadFile(path)
+		st := clients[s.User].state(t, id)
+		code, _, got := clients[s.User].call(t, "GET", st.Picture.URL, nil)
+		if code != http.StatusOK || !bytes.Equal(got, want) {
+			t.Errorf("seat %d: the web's picture (%d) is not the one sent to Telegram", seat, code)
+		}
+		if after, err := os.Stat(path); err != nil || !after.ModTime().Equal(before.ModTime()) {
+			t.Errorf("seat %d: the web drew the picture the sender drew again", seat)
 		}
 	}
 }
