@@ -51,9 +51,9 @@ type boardloadOptions struct {
 	// compare plays twice, first with the players' Telegram copies off (noTelegram), then live,
 	// and compares the time of a web move's request in the two (boardloadCompare).
 	compare bool
-	// noTelegram makes every player one who blocked the bot once they have their token: their
-	// games are played on the web alone, no Telegram board is sent, no command written, no
-	// board checked.
+	// noTelegram makes every player one who blocks the bot once they have their token: their
+	// games are played on the web alone (the bot learns they blocked it and sends them no
+	// board), no command written, no board checked.
 	noTelegram bool
 }
 
@@ -97,9 +97,9 @@ const boardloadPendingBound = 6
 // (boards.PicturesDrawn): inside web requests there must be none, since a move only queues the
 // players' Telegram boards and the sender draws their pictures as they go; a picture drawn in a
 // web request fails the check. With -compare the check plays twice, each time on a bot and a
-// database of its own: first with players who blocked the bot once they had their token (their
-// games are played on the web alone: no Telegram board is sent, no command written, no board
-// checked), then as above with both players' Telegram copies live; it prints both reports and a
+// database of its own: first with players who block the bot once they have their token (their
+// games are played on the web alone: the bot learns they blocked it and sends them no board,
+// no command written, no board checked), then as above with both players' Telegram copies live; it prints both reports and a
 // last line with the p50 and p99 of the move's request time of both runs and their ratio, whose
 // target is 1.2 at most, and the pictures drawn inside web requests:
 //

@@ -239,10 +239,9 @@ func (l *boardloadPlay) newPlayer(ctx context.Context) (*loadPlayer, error) {
 		return nil, fmt.Errorf("user %d: %w", id, err)
 	}
 	if l.o.noTelegram {
-		// A player who blocked the bot: the service shows them no board in Telegram.
-		if _, err := l.pool.Exec(ctx, `UPDATE users SET blocked_at = now() WHERE id = $1`, id); err != nil {
-			return nil, fmt.Errorf("user %d: block the bot: %w", id, err)
-		}
+		// A player who blocks the bot: the bot learns it (Telegram's my_chat_member update, or
+		// the refusal of a board sent before that), and shows them no board from then on.
+		emu.Block(id, true)
 	}
 	return p, nil
 }
