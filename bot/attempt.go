@@ -85,6 +85,20 @@ func (s *sender) attempt(ctx context.Context, row *OutboxRow) (out Outcome) {
 			return Outcome{Kind: OutcomeAbandon}
 		}
 	}
+	if req.Draw != nil {
+		// The file is drawn now, as the request goes (see Request.Draw).
+		if err := drawFile(ctx, req); err != nil {
+			if errors.Is(err, ErrNoDrawer) {
+				log.Error("The file of the request cannot be drawn in this process", slog.Any("error", err))
+				return s.outcome(req, Outcome{Kind: OutcomeFailed, Err: err.Error()})
+			}
+			if ctx.Err() != nil {
+				return Outcome{Kind: OutcomeAbandon}
+			}
+			log.Warn("Drawing the file of the request failed", slog.Any("error", err))
+			return s.retry(row, req, now, err, log)
+		}
+	}
 	var fileID string
 	var st os.FileInfo
 	if req.FilePath != "" {

@@ -27,7 +27,9 @@
 //     menu, and the updates (the states of objects that changed elsewhere, below), which do not
 //     wait for each other. The first rows of several lanes go to Telegram at once and are
 //     recorded together; a chat waiting or failing holds no other chat back, and a chat whose
-//     answers were slow is sent alone for a while.
+//     answers were slow is sent alone for a while. A file a request names by its description
+//     (Request.Draw, draw.go) is drawn by the sender as the request goes, so the transaction
+//     that queued it pays nothing for it and a superseded state is never drawn.
 //
 // The cost of an update: the path is built to ask PostgreSQL as little as possible per update,
 // since on a small machine the bot and the database share the same cores. Each stage works on

@@ -41,6 +41,14 @@ type Request struct {
 	// FilePath is the local file that sendPhoto and sendDocument upload (as the "photo" or
 	// "document" parameter) unless Telegram already has it.
 	FilePath string
+	// Draw, when set, says how the file at FilePath is made: the sender has the drawer it names
+	// draw it (see RegisterDrawer) when the request's turn comes, right before it is sent, and
+	// sends the file then. So a request that shows a picture of an object (a board's, with a
+	// State) costs nothing to queue, and a request superseded before it is sent is never drawn:
+	// only the newest state's picture is. A file already there is not drawn again. A drawing
+	// that fails is a failure of the request, retried as a transient one and, once given up,
+	// replaced by its OnFailure; a drawer this process does not know fails it for good.
+	Draw *Drawing
 	// Ref names the message this request sends, so that a later request of the same chat can
 	// target it by name (TargetRef) without knowing its message_id. When Telegram accepts the
 	// request, the message_id it returns is recorded under (bot, chat, Ref) in the transaction

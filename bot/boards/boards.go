@@ -248,6 +248,11 @@ func New(cfg Config) *Boards {
 		dir = cfg.Dir
 	}
 	b.pics = &pictures{dir: dir, keep: keep, now: time.Now}
+	// The digest of the engine's drawing, which names every picture, is made now, once per
+	// process, rather than inside the first change that shows a board.
+	if _, err := drawing(); err != nil {
+		b.log.Error("The board pictures cannot be named", slog.Any("error", err))
+	}
 	return b
 }
 
@@ -272,8 +277,11 @@ type Metrics struct {
 	Moves *prometheus.CounterVec
 	// Think is the time of the AI's searches, by variant and level.
 	Think *prometheus.HistogramVec
-	// Render is the time to draw and write a board picture.
+	// Render is the time to draw and write a board picture, and Drawn counts the pictures drawn
+	// by where (DrawnAtSend, DrawnWebRequest, ...). Both are the process's, whichever service
+	// draws (the sender draws for all: DrawPicture).
 	Render prometheus.Histogram
+	Drawn  *prometheus.CounterVec
 	// Notifications counts the notifications of pending moves by outcome: sent by the job
 	// ("sent") or with the move ("at_once"), or dropped because the player had seen the news
 	// ("seen"), had blocked the bot ("blocked") or it was no longer news ("stale").
@@ -297,11 +305,8 @@ func NewMetrics() *Metrics {
 			Help:    "Time of the AI's searches for a move, by game and level.",
 			Buckets: []float64{.005, .01, .025, .05, .1, .25, .5, 1, 1.5, 2, 3, 5},
 		}, []string{"game", "level"}),
-		Render: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name:    "questbot_board_render_seconds",
-			Help:    "Time to draw a board picture and write it to its file.",
-			Buckets: []float64{.001, .002, .005, .01, .02, .05, .1, .2},
-		}),
+		Render: renderSeconds,
+		Drawn:  picturesDrawn,
 		Notifications: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "questbot_board_notifications_total",
 			Help: "Notifications of pending moves: sent (by the job, or at once) or dropped (seen, blocked, stale).",
@@ -311,7 +316,7 @@ func NewMetrics() *Metrics {
 
 // Register registers every metric with r.
 func (m *Metrics) Register(r prometheus.Registerer) error {
-	for _, c := range []prometheus.Collector{m.Started, m.Finished, m.Moves, m.Think, m.Render, m.Notifications} {
+	for _, c := range []prometheus.Collector{m.Started, m.Finished, m.Moves, m.Think, m.Render, m.Drawn, m.Notifications} {
 		if err := r.Register(c); err != nil {
 			return err
 		}

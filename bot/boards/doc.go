@@ -92,6 +92,7 @@
 // # Metrics
 //
 // Games started and finished per game, moves by game and by whom (their rate is the moves per
-// second), the AI's think time, the time to draw a picture, and the notifications sent and
-// dropped (Metrics).
+// second), the AI's think time, the time to draw a picture and the pictures drawn by where (as
+// their Telegram requests are sent, for the web's picture addresses, inside another web
+// request: none should be, see picture.go), and the notifications sent and dropped (Metrics).
 package boards

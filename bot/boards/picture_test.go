@@ -1,6 +1,7 @@
 package boards
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/questbot/questbot/engine"
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure a picture is written once under a name made from what it shows, found again for the
@@ -100,6 +102,80 @@ func BenchmarkPicture(b *testing.B) {
 		g.Apply(mv)
 		if _, _, err := p.path(g, engine.ImageOptions{Viewer: engine.Player(i % 2)}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Ensure a picture described for the sender (PictureToSend) is named as the picture drawn at
+// once is, is not drawn until the drawer draws it (DrawPicture, counted as drawn at send), is
+// the same picture byte for byte, and is not drawn again while its file is there; and that a
+// description the drawer cannot replay is an error, not a picture.
+func TestPictureToSend(t *testing.T) {
+	t.Parallel()
+	b := New(Config{Dir: t.TempDir()})
+	now := time.Now()
+	bd, _, err := board.Open(board.Spec{Service: 1, Creator: 1, Variant: "chess960", Seed: 7,
+		Options: board.Options{PlyLimit: 80}}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bd.Join(2, now); err != nil {
+		t.Fatal(err)
+	}
+	g, err := bd.Game()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		mv := g.LegalMoves()[0].String()
+		if _, err := bd.Move(bd.Seats[bd.ToMove].User, mv, bd.Ply(), now); err != nil {
+			t.Fatal(err)
+		}
+		if g, err = bd.Game(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt := engine.ImageOptions{Viewer: engine.Second, Selected: []string{"a7"}, Targets: []string{"a6"}}
+	path, key, err := b.PictureToSend(bd, g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Fatalf("the picture to send was drawn before it was sent: %v", err)
+	}
+	before := PicturesDrawn(DrawnAtSend)
+	if err := DrawPicture(context.Background(), key, path); err != nil {
+		t.Fatal(err)
+	}
+	sent, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := PicturesDrawn(DrawnAtSend) - before; n < 1 {
+		t.Errorf("the drawing at send is not counted")
+	}
+	// The same picture drawn at once, in another folder: the same name, the same bytes.
+	other := New(Config{Dir: t.TempDir()})
+	now2, err := other.picture(context.Background(), g, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if filepath.Base(now2) != filepath.Base(path) {
+		t.Errorf("the picture to send is named %s, drawn at once %s", filepath.Base(path), filepath.Base(now2))
+	}
+	if data, _ := os.ReadFile(now2); !bytes.Equal(data, sent) {
+		t.Error("the picture drawn at send differs from the one drawn at once")
+	}
+	st, _ := os.Stat(path)
+	if err := DrawPicture(context.Background(), key, path); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.Stat(path); !again.ModTime().Equal(st.ModTime()) {
+		t.Error("a picture already there was drawn again")
+	}
+	for _, key := range []string{"{", `{"variant":"chess","moves":["e2e5"]}`, `{"variant":"nope"}`, `{"variant":"chess","viewer":3}`} {
+		if err := DrawPicture(context.Background(), key, filepath.Join(t.TempDir(), "x.png")); err == nil {
+			t.Errorf("the description %s was drawn", key)
 		}
 	}
 }

@@ -101,7 +101,7 @@ func (b *Boards) StartPictureURL(variant string) (u string, width, height int, e
 // StartPicture returns the file of the picture of a game's start position, White's or the first
 // side's view, and its version (PictureVersion). Only the games offered (Offered) have one:
 // board.ErrNotFound for any other name.
-func (b *Boards) StartPicture(variant string) (path, version string, err error) {
+func (b *Boards) StartPicture(ctx context.Context, variant string) (path, version string, err error) {
 	if !Offered(variant) {
 		return "", "", fmt.Errorf("boards: start picture of %q: %w", variant, board.ErrNotFound)
 	}
@@ -109,6 +109,6 @@ func (b *Boards) StartPicture(variant string) (path, version string, err error) 
 	if err != nil {
 		return "", "", err
 	}
-	path, err = b.Picture(g, engine.ImageOptions{Viewer: engine.Player(0)})
+	path, err = b.picture(ctx, g, engine.ImageOptions{Viewer: engine.Player(0)})
 	return path, PictureVersion(g), err
 }

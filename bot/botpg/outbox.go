@@ -79,7 +79,7 @@ func (w *outboxWriter) add(service int, reqs []bot.Request, replyTo int64) []bot
 		run.append(batch, replyTo)
 		mode, methods, ref, msg := supersedes(batch)
 		w.b.Queue(supersedeSQL, service, batch[0].ChatID, st, mode, methods,
-			run.methods, run.params, run.files, run.refs, run.targets, run.lanes, run.fallbacks, ref, msg).
+			run.methods, run.params, run.files, run.refs, run.targets, run.lanes, run.fallbacks, ref, msg, run.draws).
 			QueryRow(func(r pgx.Row) error {
 				var gone int64
 				if err := r.Scan(&gone); err != nil {
@@ -101,7 +101,7 @@ func (w *outboxWriter) flush() {
 		return
 	}
 	r := w.rows
-	w.b.Queue(insertSQL, w.services, r.chats, r.methods, r.params, r.files, r.refs, r.targets, r.lanes, r.fallbacks)
+	w.b.Queue(insertSQL, w.services, r.chats, r.methods, r.params, r.files, r.refs, r.targets, r.lanes, r.fallbacks, r.draws)
 	w.services, w.rows = nil, rows{}
 }
 
@@ -147,6 +147,7 @@ type rows struct {
 	chats                           []int64
 	methods, params                 []string
 	files, refs, targets, fallbacks []*string
+	draws                           []*string
 	lanes                           []int16
 }
 
@@ -154,9 +155,14 @@ type rows struct {
 func (r *rows) append(reqs []bot.Request, replyTo int64) {
 	for _, q := range reqs {
 		raw, _ := json.Marshal(q.Params) // a map of strings always marshals
-		var file, ref, target, fallback *string
+		var file, ref, target, fallback, draw *string
 		if q.FilePath != "" {
 			file = &q.FilePath
+		}
+		if q.Draw != nil {
+			raw, _ := json.Marshal(q.Draw) // two strings always marshal
+			d := string(raw)
+			draw = &d
 		}
 		if q.Ref != "" {
 			ref = &q.Ref
@@ -174,16 +180,17 @@ func (r *rows) append(reqs []bot.Request, replyTo int64) {
 		r.refs = append(r.refs, ref)
 		r.targets = append(r.targets, target)
 		r.fallbacks = append(r.fallbacks, fallback)
+		r.draws = append(r.draws, draw)
 		r.lanes = append(r.lanes, int16(bot.QueueLane(q, replyTo)))
 	}
 }
 
 // insertSQL queues requests without a state, each of its own bot ($1), in the order given.
 const insertSQL = `
-	INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure)
-	SELECT r.service, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.lane, r.fallback::jsonb
+	INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure, draw)
+	SELECT r.service, r.chat, r.method, r.params::jsonb, r.file, r.ref, r.target, r.lane, r.fallback::jsonb, r.draw::jsonb
 	FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::smallint[],
-		$9::text[]) WITH ORDINALITY AS r (service, chat, method, params, file, ref, target, lane, fallback, n)
+		$9::text[], $10::text[]) WITH ORDINALITY AS r (service, chat, method, params, file, ref, target, lane, fallback, draw, n)
 	ORDER BY r.n`
 
 // The supersession modes of supersedeSQL: what pending rows of the state the new ones drop.
@@ -220,13 +227,13 @@ const supersedeSQL = `
 		SELECT EXISTS (SELECT 1 FROM gone
 			WHERE method LIKE 'send%' AND coalesce(params->>'disable_notification', '') <> 'true') AS l),
 	ins AS (
-		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure, state)
+		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure, state, draw)
 		SELECT $1, $2, r.method,
 			CASE WHEN r.method LIKE 'send%' AND (SELECT l FROM loud) THEN r.params::jsonb - 'disable_notification'
 				ELSE r.params::jsonb END,
-			r.file, r.ref, r.target, r.lane, r.fallback::jsonb, $3
-		FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::smallint[], $12::text[])
-			WITH ORDINALITY AS r (method, params, file, ref, target, lane, fallback, n)
+			r.file, r.ref, r.target, r.lane, r.fallback::jsonb, $3, r.draw::jsonb
+		FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::smallint[], $12::text[], $15::text[])
+			WITH ORDINALITY AS r (method, params, file, ref, target, lane, fallback, draw, n)
 		ORDER BY r.n
 		RETURNING 1)
 	SELECT count(*) FROM gone`
@@ -360,7 +367,7 @@ const sendClaimSQL = `
 		c.created_at, c.not_before, c.failing_since, f.file_id, f.size, f.mod_time, c.ref, c.target_ref, c.state,
 		(SELECT array_agg(r.message_id ORDER BY r.sent_at, r.message_id) FROM sent_ref r
 		 WHERE r.service_id = c.service_id AND r.chat_id = c.chat_id AND r.ref = c.target_ref), c.secrets,
-		c.on_failure IS NOT NULL
+		c.on_failure IS NOT NULL, c.draw
 	FROM h LEFT JOIN c ON c.id = h.id
 	LEFT JOIN tg_file f ON f.service_id = c.service_id AND f.path = c.file_path`
 
@@ -462,8 +469,9 @@ func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
 	var refIDs []int64
 	var secrets []byte
 	var fallback *bool
+	var draw []byte
 	if err := r.Scan(&svc, &chat, &lane, &n, &id, &method, &params, &filePath, &attempts, &created, &due, &failing,
-		&fileID, &fileSize, &fileMod, &ref, &target, &state, &refIDs, &secrets, &fallback); err != nil {
+		&fileID, &fileSize, &fileMod, &ref, &target, &state, &refIDs, &secrets, &fallback, &draw); err != nil {
 		return nil, 0, time.Time{}, err
 	}
 	row := &bot.OutboxRow{Chat: bot.ChatKey{Service: int(svc), Chat: chat, Lane: bot.Lane(lane)}}
@@ -478,6 +486,12 @@ func scanClaim(r pgx.Rows) (*bot.OutboxRow, int64, time.Time, error) {
 	}
 	if failing != nil {
 		row.FailingSince = *failing
+	}
+	if draw != nil {
+		row.Request.Draw = &bot.Drawing{}
+		if err := json.Unmarshal(draw, row.Request.Draw); err != nil {
+			return nil, 0, time.Time{}, fmt.Errorf("decode the drawing of row %d: %w", *id, err)
+		}
 	}
 	if err := decodeSecrets(row, secrets); err != nil {
 		return nil, 0, time.Time{}, err

@@ -48,6 +48,13 @@ type boardloadOptions struct {
 	// atLeast, when set, makes the play go on past the duration until it holds this much: a
 	// test judges what the play did, not how fast a loaded machine did it.
 	atLeast *boardloadMinimum
+	// compare plays twice, first with the players' Telegram copies off (noTelegram), then live,
+	// and compares the time of a web move's request in the two (boardloadCompare).
+	compare bool
+	// noTelegram makes every player one who blocks the bot once they have their token: their
+	// games are played on the web alone (the bot learns they blocked it and sends them no
+	// board), no command written, no board checked.
+	noTelegram bool
 }
 
 // boardloadMinimum is the play a test waits for: moves of the pairs, moves of the players
@@ -82,6 +89,21 @@ const boardloadPendingBound = 6
 // of each lane, the commands' reply latency, whether every final board is right and the bot's
 // reply latency beside its search time; it exits 1 when a board is wrong, a command or a bot's
 // move went unanswered, an API call failed or the outbox did not drain.
+//
+// # What a web move costs with Telegram
+//
+// Every web move's request (POST /api/v1/games/{id}/moves, from the call to its answer read) is
+// timed, and the board pictures the process drew meanwhile are counted by where
+// (boards.PicturesDrawn): inside web requests there must be none, since a move only queues the
+// players' Telegram boards and the sender draws their pictures as they go; a picture drawn in a
+// web request fails the check. With -compare the check plays twice, each time on a bot and a
+// database of its own: first with players who block the bot once they have their token (their
+// games are played on the web alone: the bot learns they blocked it and sends them no board,
+// no command written, no board checked), then as above with both players' Telegram copies live; it prints both reports and a
+// last line with the p50 and p99 of the move's request time of both runs and their ratio, whose
+// target is 1.2 at most, and the pictures drawn inside web requests:
+//
+//	questbot boardload -compare -pairs 4 -rate 2 -duration 30s -bots 0
 func boardload(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	return boardloadWith(ctx, boardloadOptions{}, args, getenv, stdout, stderr)
 }
@@ -100,8 +122,9 @@ func boardloadWith(ctx context.Context, o boardloadOptions, args []string, geten
 	fs.DurationVar(&o.commands, "commands", 5*time.Second, "how often, on average, each player sends /web or /mygames in Telegram")
 	fs.DurationVar(&o.settle, "settle", 2*time.Minute, "how long the outbox may take to drain after the play")
 	fs.Uint64Var(&o.seed, "seed", 1, "the seed of the players' choices (moves, games, when they write)")
+	fs.BoolVar(&o.compare, "compare", false, "play twice, without the players' Telegram copies and with them, and compare the web moves' request times")
 	help := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: questbot boardload [-pairs N] [-rate M] [-duration D] [-bots K] [-hog H] [-games G,...] [-commands D] [-settle D] [-seed S]")
+		fmt.Fprintln(w, "usage: questbot boardload [-pairs N] [-rate M] [-duration D] [-bots K] [-hog H] [-games G,...] [-commands D] [-settle D] [-seed S] [-compare]")
 		fmt.Fprintln(w, "Runs the whole bot in this process (the Bot API emulator and the transport with Telegram's limits,")
 		fmt.Fprintln(w, "the web game server), plays N games between API players at M moves a second each (and K against")
 		fmt.Fprintln(w, "the bot), has every player send /web and /mygames in Telegram meanwhile, and reports the rows")
@@ -109,7 +132,10 @@ func boardloadWith(ctx context.Context, o boardloadOptions, args []string, geten
 		fmt.Fprintln(w, "every Telegram board ends on its game's final position, and the bot's reply latency. The database")
 		fmt.Fprintln(w, "is DATABASE_URL (one no other questbot serves), or a private PostgreSQL with fsync on. With -hog, one")
 		fmt.Fprintln(w, "more player holds H games against the strong bot, moving at once in each, and the report gives the")
-		fmt.Fprintln(w, "bot's reply to that player beside its reply to the others.")
+		fmt.Fprintln(w, "bot's reply to that player beside its reply to the others. It times every web move's request and")
+		fmt.Fprintln(w, "counts the pictures drawn inside web requests (there must be none). With -compare it plays twice, first")
+		fmt.Fprintln(w, "with players who blocked the bot (no Telegram copy of any board), then as above, and reports the web")
+		fmt.Fprintln(w, "moves' request time of both, p50 and p99, and their ratio (the target: 1.2 at most).")
 	}
 	operands, code, ok := parseOperands(fs, args, help, stdout, stderr)
 	if !ok {
@@ -145,6 +171,9 @@ func boardloadWith(ctx context.Context, o boardloadOptions, args []string, geten
 		fmt.Fprintf(stderr, "questbot: %v\n", err)
 		return 2
 	}
+	if o.compare {
+		return boardloadCompare(ctx, o, cfg, getenv, stdout, stderr)
+	}
 	rep, err := boardloadRun(ctx, o, cfg, getenv, stdout, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "questbot boardload: %v\n", err)
@@ -155,6 +184,60 @@ func boardloadWith(ctx context.Context, o boardloadOptions, args []string, geten
 		return 1
 	}
 	return 0
+}
+
+// boardloadCompare plays the check twice with o, first without the players' Telegram copies
+// (o.noTelegram) and then with them, each on a bot and a database of its own, prints both
+// reports and compares the web moves' request times. It fails when a run fails or a picture
+// was drawn inside a web request; the ratio of the times is for people (a shared machine's
+// figures are no verdict).
+func boardloadCompare(ctx context.Context, o boardloadOptions, cfg Config, getenv func(string) string, stdout, stderr io.Writer) int {
+	var reps [2]*boardloadReport
+	for i, off := range []bool{true, false} {
+		run := o
+		run.noTelegram = off
+		fmt.Fprintf(stdout, "run %d of 2: %s\n", i+1, map[bool]string{true: "the players' Telegram copies off (they blocked the bot)",
+			false: "both players' Telegram copies live"}[off])
+		rep, err := boardloadRun(ctx, run, cfg, getenv, stdout, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "questbot boardload: %v\n", err)
+			return 1
+		}
+		fmt.Fprint(stdout, rep)
+		reps[i] = rep
+	}
+	fmt.Fprint(stdout, compareLine(reps[0], reps[1]))
+	if !reps[0].passed() || !reps[1].passed() {
+		return 1
+	}
+	return 0
+}
+
+// boardloadRatioTarget is the most a web move's request may take with the players' Telegram
+// copies live, in times what it takes without them.
+const boardloadRatioTarget = 1.2
+
+// compareLine compares the web moves' request times without the Telegram copies (off) and with
+// them (on).
+func compareLine(off, on *boardloadReport) string {
+	a, b := slices.Clone(off.moveLat), slices.Clone(on.moveLat)
+	slices.Sort(a)
+	slices.Sort(b)
+	ratio := func(q float64) float64 {
+		if len(a) == 0 || len(b) == 0 || percentile(a, q) <= 0 {
+			return math.Inf(1)
+		}
+		return float64(percentile(b, q)) / float64(percentile(a, q))
+	}
+	r50, r99 := ratio(.5), ratio(.99)
+	verdict := "met"
+	if r50 > boardloadRatioTarget || r99 > boardloadRatioTarget || on.drawnInRequests+off.drawnInRequests != 0 {
+		verdict = "NOT met"
+	}
+	return fmt.Sprintf("web move request, Telegram copies live vs off: p50 %s vs %s (ratio %.2f), p99 %s vs %s (ratio %.2f); "+
+		"pictures drawn inside web requests: %d; target (ratio at most %.1f, no picture drawn in a web request): %s\n",
+		fmtMS(percentile(b, .5)), fmtMS(percentile(a, .5)), r50, fmtMS(percentile(b, .99)), fmtMS(percentile(a, .99)), r99,
+		on.drawnInRequests+off.drawnInRequests, boardloadRatioTarget, verdict)
 }
 
 // boardloadRun starts the bot, plays, drains, checks and reports.
@@ -209,6 +292,8 @@ func boardloadRun(ctx context.Context, o boardloadOptions, cfg Config, getenv fu
 		return nil, ctx.Err()
 	}
 	pool := srv.pool.Load()
+	// The pictures drawn meanwhile, counted by the process (boards.PicturesDrawn).
+	inRequests, atSend := boards.PicturesDrawn(boards.DrawnWebRequest), boards.PicturesDrawn(boards.DrawnAtSend)
 	service, err := botpg.ServiceOfBot(ctx, pool, srv.emuBot.Me().ID)
 	if err != nil {
 		return nil, fmt.Errorf("the emulated bot's service: %w", err)
@@ -266,6 +351,8 @@ func boardloadRun(ctx context.Context, o boardloadOptions, cfg Config, getenv fu
 
 	rep := &boardloadReport{opts: o, drained: drained, drainTime: drainTime, boards: checks}
 	rep.fill(l, sampler)
+	rep.drawnInRequests = boards.PicturesDrawn(boards.DrawnWebRequest) - inRequests
+	rep.drawnAtSend = boards.PicturesDrawn(boards.DrawnAtSend) - atSend
 	if rep.superseded, err = gatherCounter(srv.registry, "questbot_outbox_superseded_total"); err != nil {
 		return nil, err
 	}
@@ -534,6 +621,11 @@ type boardloadReport struct {
 	// sent are the requests Telegram took, by method; floodWaits the 429 answers.
 	sent       map[string]float64
 	floodWaits float64
+	// moveLat is the time of the web moves' requests (POST /api/v1/games/{id}/moves, from the
+	// call to its answer read); drawnInRequests the board pictures drawn inside web requests
+	// meanwhile (none should be), drawnAtSend those drawn as their Telegram requests went.
+	moveLat                      []time.Duration
+	drawnInRequests, drawnAtSend int64
 }
 
 // fill copies the figures of the play and the samples.
@@ -548,6 +640,7 @@ func (r *boardloadReport) fill(l *boardloadPlay, s *outboxSampler) {
 	r.apiErrors, r.cmdSent, r.cmdMissing = l.apiErrors, l.cmdSent, l.cmdMissing
 	r.cmdLat, r.botLat, r.botMissing, r.botPolled = l.cmdLat, l.botLat, l.botMissing, l.botPolled
 	r.hogLat, r.hogMoves = l.hogLat, l.hogMoves
+	r.moveLat = l.moveLat
 	l.mu.Unlock()
 	s.mu.Lock()
 	r.outboxFigures = s.outboxFigures
@@ -577,7 +670,8 @@ func (r *boardloadReport) passed() bool {
 	for _, n := range r.apiErrors {
 		errs += n
 	}
-	return r.drained && missing == 0 && errs == 0 && len(r.boards) > 0 && r.boardsRight() == len(r.boards)
+	boardsOK := r.boardsRight() == len(r.boards) && (len(r.boards) > 0 || r.opts.noTelegram)
+	return r.drained && missing == 0 && errs == 0 && boardsOK && r.drawnInRequests == 0
 }
 
 func fmtMS(d time.Duration) string {
@@ -642,6 +736,12 @@ func (r *boardloadReport) String() string {
 		sends = append(sends, fmt.Sprintf("%s %.0f", m, r.sent[m]))
 	}
 	fmt.Fprintf(&b, "sent to Telegram: %s; 429 answers: %.0f\n", strings.Join(sends, ", "), r.floodWaits)
+	copies := "both players' Telegram copies live"
+	if o.noTelegram {
+		copies = "no Telegram copies"
+	}
+	fmt.Fprintf(&b, "web move request (%s): %s; pictures drawn inside web requests: %d, as their Telegram requests were sent: %d\n",
+		copies, latencyLine(r.moveLat), r.drawnInRequests, r.drawnAtSend)
 	for _, cmd := range []string{cmdWeb, cmdMyGames} {
 		fmt.Fprintf(&b, "%s reply: %d sent, %d unanswered; %s\n", cmd, r.cmdSent[cmd], r.cmdMissing[cmd], latencyLine(r.cmdLat[cmd]))
 	}
@@ -668,8 +768,8 @@ func (r *boardloadReport) String() string {
 	web := slices.Clone(r.cmdLat[cmdWeb])
 	slices.Sort(web)
 	verdict := "met"
-	if len(web) == 0 || percentile(web, .99) >= 2*time.Second || r.chatMax > boardloadPendingBound || !r.drained ||
-		r.boardsRight() != len(r.boards) {
+	if !o.noTelegram && (len(web) == 0 || percentile(web, .99) >= 2*time.Second) || r.chatMax > boardloadPendingBound ||
+		!r.drained || r.boardsRight() != len(r.boards) {
 		verdict = "NOT met"
 	}
 	fmt.Fprintf(&b, "target (/web reply p99 under 2 s, pending rows per chat at most %d, every final board right): %s\n",

@@ -65,6 +65,8 @@ type boardloadPlay struct {
 	hogLat     []time.Duration
 	hogMoves   int
 	botMissing int
+	// moveLat is the time of each web move's request.
+	moveLat []time.Duration
 	// botPolled counts the bot's moves seen by polling the state whose event did not come.
 	botPolled int
 	// errorsLogged bounds the API errors written out one by one.
@@ -163,11 +165,16 @@ func (l *boardloadPlay) move(ctx context.Context, p *loadPlayer, st *web.GameSta
 	}
 	mv := st.Legal[rng.IntN(len(st.Legal))]
 	var after web.GameState
+	start := time.Now()
 	err := l.call(ctx, p, http.MethodPost, fmt.Sprintf("/api/v1/games/%d/moves", st.ID),
 		map[string]any{"move": mv.Text, "ply": st.Ply}, &after)
 	if err != nil {
 		return nil, err
 	}
+	took := time.Since(start)
+	l.mu.Lock()
+	l.moveLat = append(l.moveLat, took)
+	l.mu.Unlock()
 	return &after, nil
 }
 
@@ -230,6 +237,11 @@ func (l *boardloadPlay) newPlayer(ctx context.Context) (*loadPlayer, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("user %d: %w", id, err)
+	}
+	if l.o.noTelegram {
+		// A player who blocks the bot: the bot learns it (Telegram's my_chat_member update, or
+		// the refusal of a board sent before that), and shows them no board from then on.
+		emu.Block(id, true)
 	}
 	return p, nil
 }
@@ -415,6 +427,9 @@ func sleepUntil(ctx context.Context, t time.Time) bool {
 
 // startCommands has each human player of g send commands until stop closes.
 func (l *boardloadPlay) startCommands(ctx context.Context, g *loadGame, stop <-chan struct{}) {
+	if l.o.noTelegram {
+		return // players who blocked the bot write nothing to it
+	}
 	for _, p := range g.players {
 		if p != nil {
 			l.commands.Go(func() { l.sendCommands(ctx, p, stop) })
@@ -878,6 +893,9 @@ const boardloadRechecks = 3
 // the web comes anew, the old copy deleted a second before the new one is sent) must not pass
 // for a wrong board, while a wrong board stays wrong.
 func (l *boardloadPlay) checkBoards(ctx context.Context, store *botpg.Store, deadline time.Time) ([]boardCheck, error) {
+	if l.o.noTelegram {
+		return nil, nil // no board was sent to Telegram
+	}
 	l.mu.Lock()
 	games := append([]*loadGame(nil), l.games...)
 	l.mu.Unlock()

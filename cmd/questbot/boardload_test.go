@@ -100,6 +100,32 @@ func TestBoardload(t *testing.T) {
 	if strings.Contains(out, "wrong board:") {
 		t.Errorf("a wrong board is reported:\n%s", out)
 	}
+	web := reportInts(t, out, `(?m)^web move request \(both players' Telegram copies live\): (\d+) samples; p50 [0-9.]+ ms, p99 [0-9.]+ ms, max [0-9.]+ ms; pictures drawn inside web requests: (\d+), as their Telegram requests were sent: (\d+)$`)
+	if web[0] < moves[0] || web[1] != 0 || web[2] < 1 {
+		t.Errorf("web moves: %d timed of %d, %d pictures drawn inside web requests, %d as sent; want all timed, none inside and some as sent",
+			web[0], moves[0], web[1], web[2])
+	}
+}
+
+// Ensure -compare plays twice, without the players' Telegram copies and with them, and compares
+// the web moves' request times: no Telegram board in the first run, every board right in the
+// second, no picture drawn inside a web request in either. The ratio is not judged: the machine
+// may be busy.
+func TestBoardloadCompare(t *testing.T) {
+	t.Parallel()
+	out := runBoardloadTest(t, boardloadOptions{atLeast: &boardloadMinimum{moves: 4, games: 1}}, 0,
+		"-compare", "-pairs", "1", "-rate", "4", "-duration", "3s", "-commands", "1s")
+	for _, copies := range []string{"no Telegram copies", "both players' Telegram copies live"} {
+		web := reportInts(t, out, `(?m)^web move request \(`+regexp.QuoteMeta(copies)+`\): (\d+) samples; .*; pictures drawn inside web requests: (\d+), as their Telegram requests were sent: (\d+)$`)
+		if web[0] < 4 || web[1] != 0 {
+			t.Errorf("%s: %d web moves timed, %d pictures drawn inside web requests; want at least 4 and none", copies, web[0], web[1])
+		}
+	}
+	boards := regexp.MustCompile(`(?m)^final boards: (\d+) of (\d+) right$`).FindAllStringSubmatch(out, -1)
+	if len(boards) != 2 || boards[0][2] != "0" || boards[1][1] != boards[1][2] || boards[1][2] == "0" {
+		t.Errorf("final boards of the two runs: %v; want none without the copies, all right with them", boards)
+	}
+	reportInts(t, out, `(?m)^web move request, Telegram copies live vs off: p50 [0-9.]+ ms vs [0-9.]+ ms \(ratio [0-9.]+\), p99 [0-9.]+ ms vs [0-9.]+ ms \(ratio [0-9.]+\); pictures drawn inside web requests: (0); target`)
 }
 
 // emuCall calls a method of the emulated Bot API as the bot, waiting out its flood limit.

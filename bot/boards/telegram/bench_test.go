@@ -27,9 +27,10 @@ import (
 const benchGames = 100
 
 // BenchmarkHumanMove measures a player's move with benchGames chess games between players
-// running at once, to the sender taking the mover's new board from the outbox (after the handler
-// locked the board, replayed and checked the move, drew the pictures and committed the move with
-// the boards' requests): "update", from the transport claiming the update, and "client", from
+// running at once, to the sender taking the mover's new board from the outbox, its picture drawn
+// (after the handler locked the board, replayed and checked the move and committed the move with
+// the boards' requests; the pictures are drawn as they are sent): "update", from the transport
+// claiming the update, and "client", from
 // the typed move leaving the player's client (the emulator), which adds the long poll and the
 // storing of the update in the inbox. In each game the players move in turn, a random legal move
 // each time, each thinking BOARDS_BENCH_THINK on average (a Go duration, 10s unless set;

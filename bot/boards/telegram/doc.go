@@ -36,7 +36,10 @@
 // sent anew at the bottom of the chat when the player hears of a change now (show.go, changed.go;
 // when, is the service's notification policy): Telegram notifies new messages, not edits. The
 // pictures are the service's files, named after what they show, so Telegram's file_id is reused
-// for a position seen before. A picture the Bot API server refuses for good is replaced by the
+// for a position seen before; they are drawn by the outbox's sender as their requests go
+// (boards.PictureToSend, bot.Request.Draw), never in the change that shows them, so a move made
+// on the web pays for no picture and a board superseded before it is sent is never drawn. A
+// picture the Bot API server refuses for good, or that cannot be drawn, is replaced by the
 // board as text, with the same caption and buttons (fallback.go).
 //
 // A game may also be played in one message a whole chat sees: posted from the bot's inline

@@ -110,7 +110,7 @@ func (v *View) showSharedPicture(ctx context.Context, tx bot.Tx, sc *boards.Scen
 		req.State, req.OnFailure = state, []bot.Request{fallback}
 		return tx.Send(ctx, req)
 	}
-	path, err := v.picture(sc.Game, 0, l.ent)
+	path, draw, err := v.picture(sc, 0, l.ent)
 	if err != nil {
 		return err
 	}
@@ -141,6 +141,6 @@ func (v *View) showSharedPicture(ctx context.Context, tx bot.Tx, sc *boards.Scen
 	if kb == nil {
 		textEdit.Params["reply_markup"] = `{"inline_keyboard":[]}`
 	}
-	req.State, req.OnFailure = state, []bot.Request{captionEdit, textEdit}
+	req.State, req.OnFailure, req.Draw = state, []bot.Request{captionEdit, textEdit}, draw
 	return tx.Send(ctx, req)
 }

@@ -106,7 +106,7 @@ func (v *View) show(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, 
 		req.State, req.OnFailure = r, editAsText
 		return tx.Send(ctx, req)
 	}
-	path, err := v.picture(sc.Game, seat, l.ent)
+	path, draw, err := v.picture(sc, seat, l.ent)
 	if err != nil {
 		return err
 	}
@@ -122,14 +122,14 @@ func (v *View) show(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, 
 		if err != nil {
 			return err
 		}
-		req.State, req.OnFailure = r, editAsText
+		req.State, req.OnFailure, req.Draw = r, editAsText, draw
 		return tx.Send(ctx, req)
 	}
 	send, err := bot.SendPhoto(p.Chat, path, caption, kb)
 	if err != nil {
 		return err
 	}
-	send.Ref, send.OnFailure = r, asText
+	send.Ref, send.OnFailure, send.Draw = r, asText, draw
 	if silent {
 		send.Params["disable_notification"] = "true"
 	}
@@ -140,14 +140,19 @@ func (v *View) show(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, 
 	return tx.Send(ctx, bot.WithState(r, bot.DeleteRef(p.Chat, r), send)...)
 }
 
-// picture returns the file of g's picture as a seat sees it, with the squares of a move being
-// entered.
-func (v *View) picture(g *engine.Game, seat int, ent *entry) (string, error) {
+// picture returns the file of the picture of a scene's board as a seat sees it, with the squares
+// of a move being entered, and how the sender draws it: nothing is drawn now (see
+// boards.PictureToSend), only when the request that shows it is sent.
+func (v *View) picture(sc *boards.Scene, seat int, ent *entry) (string, *bot.Drawing, error) {
 	opt := engine.ImageOptions{Viewer: engine.Player(seat)}
 	if ent != nil && len(ent.squares) > 0 {
 		opt.Selected, opt.Targets = ent.squares, ent.steps.Next
 	}
-	return v.svc.Picture(g, opt)
+	path, key, err := v.svc.PictureToSend(sc.Board, sc.Game, opt)
+	if err != nil {
+		return "", nil, err
+	}
+	return path, &bot.Drawing{Drawer: boards.PictureDrawer, Key: key}, nil
 }
 
 // markSent records that a seat's board message was sent now.

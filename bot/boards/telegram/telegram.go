@@ -22,7 +22,8 @@ type View struct {
 }
 
 // New returns the Telegram view of the board service svc, and adds it to svc's views, so that
-// every change of a board is shown in its players' chats. log receives what goes wrong; nil
+// every change of a board is shown in its players' chats, and registers the drawer of the
+// boards' pictures with the transport's sender (boards.PictureDrawer). log receives what goes wrong; nil
 // discards it.
 func New(svc *boards.Boards, log *slog.Logger) *View {
 	if log == nil {
@@ -34,6 +35,10 @@ func New(svc *boards.Boards, log *slog.Logger) *View {
 		sh, ok, err := tgstore.New(db).SharedOf(ctx, board)
 		return sh.Invite, ok, err
 	})
+	// The boards' pictures are drawn by the sender, as their requests go (show.go).
+	if err := bot.RegisterDrawer(boards.PictureDrawer, boards.DrawPicture); err != nil {
+		log.Error("The board pictures cannot be drawn", slog.Any("error", err))
+	}
 	return v
 }
 

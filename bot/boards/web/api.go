@@ -246,6 +246,9 @@ func (s *Server) api(kind int, h apiFunc) http.HandlerFunc {
 			writeError(w, r, apiErr(http.StatusForbidden, "csrf", "The X-CSRF-Token header is missing or wrong."))
 			return
 		}
+		// A picture drawn inside the request is counted as such (a move must draw none: the
+		// Telegram boards it changes are drawn as they are sent, see boards.DrawnIn).
+		r = r.WithContext(boards.DrawnIn(r.Context(), boards.DrawnWebRequest))
 		if err := h(w, r, c); err != nil {
 			if r.Context().Err() != nil {
 				return // the client went away, as above
@@ -911,7 +914,7 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) erro
 			return apiErr(http.StatusBadRequest, "bad_request", "seat is 0 or 1.")
 		}
 	}
-	path, version, err := s.cfg.Boards.PictureFile(bd, seat)
+	path, version, err := s.cfg.Boards.PictureFile(boards.DrawnIn(r.Context(), boards.DrawnWebPicture), bd, seat)
 	if err != nil {
 		return err
 	}

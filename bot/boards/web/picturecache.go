@@ -16,7 +16,9 @@ import (
 //
 // Every picture the server answers (a board's, as a seat sees it, in PNG or JPEG; a game's
 // start) is a PNG file the board service drew once (boards.Boards.PictureFile), named after what
-// it shows: its game, position, last move, the side at the bottom and the engine's drawing. The
+// it shows: its game, position, last move, the side at the bottom and the engine's drawing; the
+// same file the outbox's sender drew for the players' Telegram boards, when it drew it first
+// (a version is drawn once in a process, whoever asks first). The
 // server reads each file and encodes it into each format it is asked for once, and keeps the
 // bytes in memory by that file and format (pictureCache), so that a picture fetched again,
 // however often and by however many at once, costs no decoding or encoding (a JPEG is about

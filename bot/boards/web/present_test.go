@@ -218,7 +218,7 @@ func checkFinalBoard(t *testing.T, e *env, bd *board.Board, seat int, user int64
 		t.Errorf("board %d, seat %d, ply %d: the Telegram board says %q, not the last move %s", bd.ID, seat, bd.Ply(),
 			m.Text, last)
 	}
-	path, _, err := e.app.Boards.PictureFile(bd, seat)
+	path, _, err := e.app.Boards.PictureFile(context.Background(), bd, seat)
 	if err != nil {
 		t.Fatal(err)
 	}

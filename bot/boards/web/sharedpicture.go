@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/sessions/board"
 )
 
@@ -53,7 +54,7 @@ func (s *Server) sharedPicture(w http.ResponseWriter, r *http.Request, c *caller
 		e.retry = wait
 		return e
 	}
-	path, version, err := s.cfg.Boards.PictureFile(bd, 0)
+	path, version, err := s.cfg.Boards.PictureFile(boards.DrawnIn(r.Context(), boards.DrawnWebPicture), bd, 0)
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func (s *Server) limited(c *caller, r *http.Request) error {
 // startPicture is GET /api/v1/variants/{variant}/picture.png: the start position of a game the
 // bot offers.
 func (s *Server) startPicture(w http.ResponseWriter, r *http.Request, c *caller) error {
-	path, version, err := s.cfg.Boards.StartPicture(r.PathValue("variant"))
+	path, version, err := s.cfg.Boards.StartPicture(boards.DrawnIn(r.Context(), boards.DrawnWebPicture), r.PathValue("variant"))
 	if err != nil {
 		return err
 	}
