@@ -227,14 +227,42 @@ func (s *QuestSession) Player(game int64) *QuestPlayer {
 // Full reports whether the session has its maximum of players.
 func (s *QuestSession) Full() bool { return len(s.Players) >= s.Type.Max }
 
-// Names returns the players' names by number (<1> is Names()[0]); nil once the session ended.
+// Names returns the players' names by number (<1> is Names()[0]). Once the session has ended,
+// they are the names of the players still seated in it, who have not reached a multiplayer jump
+// since, so that their screens until then, which are of the rounds played with the others, name
+// those players: a seat whose player left is named by EndedBy when it is the only empty one (a
+// session being played ends as its first player leaves, its game over or replaced; so the winner
+// of a last round whose opponent went on first still sees the opponent), any other empty seat
+// (its player went on against the bot) is "". Nil once nobody is seated.
 func (s *QuestSession) Names() []string {
-	if s.Status == QuestEnded {
+	if s.Status != QuestEnded {
+		names := make([]string, len(s.Players))
+		for i, p := range s.Players {
+			names[i] = p.Name
+		}
+		return names
+	}
+	if len(s.Players) == 0 {
 		return nil
 	}
-	names := make([]string, len(s.Players))
-	for i, p := range s.Players {
-		names[i] = p.Name
+	// Players are ordered by number; a session played had at least the type's minimum.
+	names := make([]string, max(s.Type.Min, s.Players[len(s.Players)-1].Num))
+	for _, p := range s.Players {
+		names[p.Num-1] = p.Name
+	}
+	if s.Reason == ReasonLeft {
+		empty := -1
+		for i, n := range names {
+			if n == "" {
+				if empty >= 0 {
+					return names
+				}
+				empty = i
+			}
+		}
+		if empty >= 0 {
+			names[empty] = s.EndedBy
+		}
 	}
 	return names
 }

@@ -284,7 +284,8 @@ func (g *Games) multiText(c *compiled, gm *game, s, own string) string {
 }
 
 // playerNames replaces the tags <1>, <2>, … of a text by the players' names: names[k-1], or
-// botName for a number beyond them.
+// botName for a number beyond them or an empty name (a seat of an ended session whose player
+// went on against the bot, sessions.QuestSession.Names).
 func playerNames(s string, names []string, botName string) string {
 	if !strings.Contains(s, "<") {
 		return s
@@ -302,7 +303,7 @@ func playerNames(s string, names []string, botName string) string {
 					k = k*10 + int(d-'0')
 				}
 				n := botName
-				if k <= len(names) {
+				if k <= len(names) && names[k-1] != "" {
 					n = names[k-1]
 				}
 				b.WriteString(inert(n))
