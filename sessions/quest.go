@@ -17,7 +17,8 @@ const (
 	// ends, set by its first block.
 	QuestPlaying
 	// QuestEnded: a player left or missed a round, or nobody joined in time; the players still
-	// in their games play the bot, and are told why when they next reach a multiplayer jump.
+	// in their games play the bot, and are told why when they next reach a multiplayer jump (at
+	// once, when a player quit: Quit).
 	QuestEnded
 )
 
@@ -116,7 +117,8 @@ type QuestPlayer struct {
 	// when a player leaves.
 	Num int
 	// Waiting: parked at a !session or !wait jump until the session starts or the round
-	// completes.
+	// completes. Once the session has ended (its waiting players leave it as it ends), it marks
+	// instead a player already told why it ended (Quit), who is not told again (consume).
 	Waiting bool
 	// Gone: the player's game is over (ended, cancelled or replaced); Settle takes it out.
 	Gone bool
@@ -180,6 +182,9 @@ type Resume struct {
 	Set    Values
 	Seed   string
 	Notice *Notice
+	// Tell: the player does not wait, and only the Notice is for now: it goes on against the bot
+	// when it next reaches a multiplayer jump (Quit).
+	Tell bool
 }
 
 // Waiting is what a waiting player waits for.
@@ -386,6 +391,27 @@ func (s *QuestSession) Leave(game int64, now time.Time) []Resume {
 	return nil
 }
 
+// Quit is a game leaving its session on purpose (its player cancelled it or started another
+// quest): it leaves as Leave says, and when that ends the session, the players still seated, who
+// do not wait, are told at once (a Resume that only tells, Resume.Tell) that the bot takes the
+// seat; they are not told again when they next reach a multiplayer jump and go on against the
+// bot. The names of their session stay (Names) for their screens until then.
+func (s *QuestSession) Quit(game int64, now time.Time) []Resume {
+	playing := s.Status == QuestPlaying && s.Player(game) != nil
+	rs := s.Leave(game, now)
+	if !playing {
+		return rs
+	}
+	for i := range s.Players {
+		p := &s.Players[i]
+		if !p.Waiting {
+			p.Waiting = true // told (see QuestPlayer.Waiting)
+			rs = append(rs, Resume{Member: p.Member, Tell: true, Notice: &Notice{Reason: s.Reason, By: s.EndedBy}})
+		}
+	}
+	return rs
+}
+
 // remove takes a game's player out of the list.
 func (s *QuestSession) remove(game int64) {
 	s.Players = slices.DeleteFunc(s.Players, func(p QuestPlayer) bool { return p.Game == game })
@@ -418,14 +444,16 @@ func (s *QuestSession) end(reason EndReason, by string, now time.Time) []Resume 
 	return rs
 }
 
-// consume is a player of an ended session at a multiplayer jump: told why, it proceeds against
-// the bot and leaves the session.
+// consume is a player of an ended session at a multiplayer jump: told why (unless it was told
+// as the session ended, Quit), it proceeds against the bot and leaves the session.
 func (s *QuestSession) consume(p *QuestPlayer, k Kind) QuestOutcome {
 	out := QuestOutcome{Proceed: true, Set: s.Type.Fallback()}
 	if k == Join {
 		out.Set = Values{s.Type.Index - 1: 0}
 	}
-	out.Notice = &Notice{Reason: s.Reason, By: s.EndedBy, Self: k == Barrier && s.Reason == ReasonTimeout}
+	if !p.Waiting { // not told yet (Quit)
+		out.Notice = &Notice{Reason: s.Reason, By: s.EndedBy, Self: k == Barrier && s.Reason == ReasonTimeout}
+	}
 	s.remove(p.Game)
 	return out
 }

@@ -34,3 +34,35 @@ func TestNamesAfterAPlayerLeft(t *testing.T) {
 		t.Errorf("names %q, want the seats of U1 and U2 empty", got)
 	}
 }
+
+// Ensure a player quitting a session being played ends it: a player waiting for the quitter goes
+// on against the bot at once, told why; one who does not wait is told at once (a Resume that only
+// tells), keeps the session's names, and goes on against the bot at its next multiplayer jump
+// without being told again. Quitting an open session tells nobody.
+func TestQuit(t *testing.T) {
+	t.Parallel()
+	left := Notice{Reason: ReasonLeft, By: "U1"}
+	s := session(pair, 2)
+	rs := s.Quit(101, t0)
+	if len(rs) != 1 || rs[0].Game != 102 || !rs[0].Tell || *rs[0].Notice != left || s.Status != QuestEnded {
+		t.Fatalf("the other does not wait: %+v", rs)
+	}
+	if got := s.Names(); !slices.Equal(got, []string{"U1", "U2"}) {
+		t.Errorf("names %q", got)
+	}
+	if out := s.Post(102, []int{2, 1, 0, 0}, t0, 30*time.Second); !out.Proceed || out.Notice != nil || len(s.Players) != 0 {
+		t.Errorf("the other at its next jump: %+v", out)
+	}
+
+	s = session(pair, 2)
+	s.Post(102, []int{2, 1, 0, 0}, t0, 30*time.Second)
+	rs = s.Quit(101, t0)
+	if len(rs) != 1 || rs[0].Game != 102 || rs[0].Tell || rs[0].Kind != Barrier || *rs[0].Notice != left || len(s.Players) != 0 {
+		t.Fatalf("the other waits: %+v", rs)
+	}
+
+	s = session(pair, 1)
+	if rs := s.Quit(101, t0); len(rs) != 0 || len(s.Players) != 0 {
+		t.Errorf("quitting an open session: %+v", rs)
+	}
+}
