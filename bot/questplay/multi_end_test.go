@@ -29,7 +29,7 @@ func TestSpockWinnerLastScreenAfterLoserLeft(t *testing.T) {
 			t.Fatalf("no end after 30 rounds:\n%s", s.transcript(1))
 		}
 		a = s.press(t, 1, spockRock, "⏳ Ждём: Bob")
-		b = s.press(t, 2, spockScissr, "Bob: Ножницы")
+		s.press(t, 2, spockScissr, "Bob: Ножницы")
 		res := s.await(t, 1, a, "Bob: Ножницы")
 		if strings.Contains(res.Text, "Alice побеждает!") {
 			wins++
