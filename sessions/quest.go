@@ -17,7 +17,8 @@ const (
 	// ends, set by its first block.
 	QuestPlaying
 	// QuestEnded: a player left or missed a round, or nobody joined in time; the players still
-	// in their games play the bot, and are told why when they next reach a multiplayer jump.
+	// in their games play the bot, and are told why when they next reach a multiplayer jump (at
+	// once, when a player quit: Quit).
 	QuestEnded
 )
 
@@ -116,7 +117,8 @@ type QuestPlayer struct {
 	// when a player leaves.
 	Num int
 	// Waiting: parked at a !session or !wait jump until the session starts or the round
-	// completes.
+	// completes. Once the session has ended (its waiting players leave it as it ends), it marks
+	// instead a player already told why it ended (Quit), who is not told again (consume).
 	Waiting bool
 	// Gone: the player's game is over (ended, cancelled or replaced); Settle takes it out.
 	Gone bool
@@ -180,6 +182,9 @@ type Resume struct {
 	Set    Values
 	Seed   string
 	Notice *Notice
+	// Tell: the player does not wait, and only the Notice is for now: it goes on against the bot
+	// when it next reaches a multiplayer jump (Quit).
+	Tell bool
 }
 
 // Waiting is what a waiting player waits for.
@@ -227,14 +232,42 @@ func (s *QuestSession) Player(game int64) *QuestPlayer {
 // Full reports whether the session has its maximum of players.
 func (s *QuestSession) Full() bool { return len(s.Players) >= s.Type.Max }
 
-// Names returns the players' names by number (<1> is Names()[0]); nil once the session ended.
+// Names returns the players' names by number (<1> is Names()[0]). Once the session has ended,
+// they are the names of the players still seated in it, who have not reached a multiplayer jump
+// since, so that their screens until then, which are of the rounds played with the others, name
+// those players: a seat whose player left is named by EndedBy when it is the only empty one (a
+// session being played ends as its first player leaves, its game over or replaced; so the winner
+// of a last round whose opponent went on first still sees the opponent), any other empty seat
+// (its player went on against the bot) is "". Nil once nobody is seated.
 func (s *QuestSession) Names() []string {
-	if s.Status == QuestEnded {
+	if s.Status != QuestEnded {
+		names := make([]string, len(s.Players))
+		for i, p := range s.Players {
+			names[i] = p.Name
+		}
+		return names
+	}
+	if len(s.Players) == 0 {
 		return nil
 	}
-	names := make([]string, len(s.Players))
-	for i, p := range s.Players {
-		names[i] = p.Name
+	// Players are ordered by number; a session played had at least the type's minimum.
+	names := make([]string, max(s.Type.Min, s.Players[len(s.Players)-1].Num))
+	for _, p := range s.Players {
+		names[p.Num-1] = p.Name
+	}
+	if s.Reason == ReasonLeft {
+		empty := -1
+		for i, n := range names {
+			if n == "" {
+				if empty >= 0 {
+					return names
+				}
+				empty = i
+			}
+		}
+		if empty >= 0 {
+			names[empty] = s.EndedBy
+		}
 	}
 	return names
 }
@@ -358,6 +391,27 @@ func (s *QuestSession) Leave(game int64, now time.Time) []Resume {
 	return nil
 }
 
+// Quit is a game leaving its session on purpose (its player cancelled it or started another
+// quest): it leaves as Leave says, and when that ends the session, the players still seated, who
+// do not wait, are told at once (a Resume that only tells, Resume.Tell) that the bot takes the
+// seat; they are not told again when they next reach a multiplayer jump and go on against the
+// bot. The names of their session stay (Names) for their screens until then.
+func (s *QuestSession) Quit(game int64, now time.Time) []Resume {
+	playing := s.Status == QuestPlaying && s.Player(game) != nil
+	rs := s.Leave(game, now)
+	if !playing {
+		return rs
+	}
+	for i := range s.Players {
+		p := &s.Players[i]
+		if !p.Waiting {
+			p.Waiting = true // told (see QuestPlayer.Waiting)
+			rs = append(rs, Resume{Member: p.Member, Tell: true, Notice: &Notice{Reason: s.Reason, By: s.EndedBy}})
+		}
+	}
+	return rs
+}
+
 // remove takes a game's player out of the list.
 func (s *QuestSession) remove(game int64) {
 	s.Players = slices.DeleteFunc(s.Players, func(p QuestPlayer) bool { return p.Game == game })
@@ -390,14 +444,16 @@ func (s *QuestSession) end(reason EndReason, by string, now time.Time) []Resume 
 	return rs
 }
 
-// consume is a player of an ended session at a multiplayer jump: told why, it proceeds against
-// the bot and leaves the session.
+// consume is a player of an ended session at a multiplayer jump: told why (unless it was told
+// as the session ended, Quit), it proceeds against the bot and leaves the session.
 func (s *QuestSession) consume(p *QuestPlayer, k Kind) QuestOutcome {
 	out := QuestOutcome{Proceed: true, Set: s.Type.Fallback()}
 	if k == Join {
 		out.Set = Values{s.Type.Index - 1: 0}
 	}
-	out.Notice = &Notice{Reason: s.Reason, By: s.EndedBy, Self: k == Barrier && s.Reason == ReasonTimeout}
+	if !p.Waiting { // not told yet (Quit)
+		out.Notice = &Notice{Reason: s.Reason, By: s.EndedBy, Self: k == Barrier && s.Reason == ReasonTimeout}
+	}
 	s.remove(p.Game)
 	return out
 }

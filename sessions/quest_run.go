@@ -187,6 +187,18 @@ func (m *QuestSessions) Post(ctx context.Context, st QuestStore, me Member, q Qu
 	return out, st.Save(ctx, s)
 }
 
+// Quit takes a game out of its session because its player leaves it on purpose, before the game
+// is cancelled or replaced (QuestSession.Quit), and returns the players to resume or to tell; none
+// when the game is in no session.
+func (m *QuestSessions) Quit(ctx context.Context, st QuestStore, game int64) ([]Resume, error) {
+	s, err := st.SessionOf(ctx, game)
+	if err != nil || s == nil {
+		return nil, err
+	}
+	rs := s.Quit(game, m.now())
+	return rs, st.Save(ctx, s)
+}
+
 // Names returns the names of the players of a game's session by number (<1> is Names[0]); nil
 // when the game is in no session or its session has ended.
 func (m *QuestSessions) Names(ctx context.Context, st QuestStore, game int64) ([]string, error) {

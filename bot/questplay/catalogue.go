@@ -34,7 +34,7 @@ import (
 // A quest is started only when the bot offers it to everyone (listed, or shipped); a player who
 // plays another quest is asked first, from the catalogue, an ending, /quest <name> and /start
 // <id> alike (quest.offer), and told when the game they would leave is played with others, who
-// go on against the bot.
+// go on against the bot, told so at once when the player leaves (quitSession, multi.go).
 
 // CataloguePrefix is the prefix of the callback data of the catalogue's buttons and of the
 // endings' buttons.

@@ -583,7 +583,8 @@ func (g *Games) apology(ctx context.Context, tx bot.Tx, chat int64, text string)
 }
 
 // Launch starts quest scriptID (a catalogue row) for the update's user, replacing any running
-// game, and sends the first screen. A quest the bot does not offer, or whose file cannot be
+// game (whose multiplayer session's other players are told at once, quitSession), and sends
+// the first screen. A quest the bot does not offer, or whose file cannot be
 // played, gets an apology and changes nothing.
 func (g *Games) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID int64) error {
 	service, user, chat, err := who(u)
@@ -607,6 +608,9 @@ func (g *Games) Launch(ctx context.Context, tx bot.Tx, u *bot.Update, scriptID i
 	if err != nil {
 		g.log.Error("Quest cannot start", slog.Int64("script", scriptID), slog.Any("error", err))
 		return g.apology(ctx, tx, chat, texts.For(sc.Lang).Error(fmt.Errorf("%w: %w", questfs.ErrUnplayable, err)))
+	}
+	if err := g.quitSession(ctx, tx, service, user); err != nil {
+		return err
 	}
 	g.live.forget(service, user)
 	names, err := g.store.PlayerNames(ctx, db, user)
@@ -650,10 +654,14 @@ func (g *Games) runningScript(ctx context.Context, tx bot.Tx, u *bot.Update) (sc
 }
 
 // Cancel ends the user's running game without a result (quest/questpg says what happens to its
-// money). Its buttons left in the chat are stale from then on. Without a game it does nothing.
+// money); the other players of its multiplayer session are told at once (quitSession). Its
+// buttons left in the chat are stale from then on. Without a game it does nothing.
 func (g *Games) Cancel(ctx context.Context, tx bot.Tx, u *bot.Update) error {
 	service, user, _, err := who(u)
 	if err != nil {
+		return err
+	}
+	if err := g.quitSession(ctx, tx, service, user); err != nil {
 		return err
 	}
 	g.live.forget(service, user)

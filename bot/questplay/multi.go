@@ -40,6 +40,11 @@ import (
 // texts of a quest with multiplayer points, <1>, <2>, … are the session's players' names;
 // outside a session <1> is the player and the others are the bot. A '<' in a name is shown as
 // '‹', so that a name is never read as quest markup.
+//
+// A player who leaves a game played with others (cancels it, or starts another quest, which the
+// bot asks first) leaves its session in that transaction (quitSession): the others hear of it at
+// once, in a message in their chats, that the bot takes the seat; those who waited for the
+// leaver go on against the bot at once, the others at their next move, without a second word.
 
 // maxPointsPerRun bounds the multiplayer points one run settles, so that a quest whose points
 // follow each other without a choice between them cannot loop for ever.
@@ -284,7 +289,8 @@ func (g *Games) multiText(c *compiled, gm *game, s, own string) string {
 }
 
 // playerNames replaces the tags <1>, <2>, … of a text by the players' names: names[k-1], or
-// botName for a number beyond them.
+// botName for a number beyond them or an empty name (a seat of an ended session whose player
+// went on against the bot, sessions.QuestSession.Names).
 func playerNames(s string, names []string, botName string) string {
 	if !strings.Contains(s, "<") {
 		return s
@@ -302,7 +308,7 @@ func playerNames(s string, names []string, botName string) string {
 					k = k*10 + int(d-'0')
 				}
 				n := botName
-				if k <= len(names) {
+				if k <= len(names) && names[k-1] != "" {
 					n = names[k-1]
 				}
 				b.WriteString(inert(n))
@@ -443,6 +449,38 @@ func (r *run) fail(mg *runGame, err error) error {
 	return nil
 }
 
+// tell sends a player the notice of why they now play the bot, in a message of its own.
+func (g *Games) tell(ctx context.Context, tx bot.Tx, me sessions.Member, n *sessions.Notice) error {
+	text := noticeText(texts.For(me.Lang), n)
+	if text == "" {
+		return nil
+	}
+	reqs, err := bot.SendHTML(me.Chat, escape(text), nil)
+	if err != nil {
+		return err
+	}
+	return tx.Send(ctx, reqs...)
+}
+
+// quitSession takes the user's running game out of its multiplayer session, in the transaction
+// that cancels or replaces it (Cancel, Launch), so that the other players hear of it at once, in
+// their chats and languages, and of what happens next: those who wait go on against the bot now,
+// the others are told that the bot takes the seat (sessions.QuestSession.Quit). Without a game,
+// or with one in no session, it does nothing.
+func (g *Games) quitSession(ctx context.Context, tx bot.Tx, service int, user int64) error {
+	gm, err := g.running(ctx, tx.DB(), service, user)
+	if err != nil || gm == nil || gm.Script.SessionType == 0 {
+		return err
+	}
+	rs, err := g.mp.Quit(ctx, sessionpg.NewQuests(tx.DB()), gm.ID)
+	if err != nil || len(rs) == 0 {
+		return err
+	}
+	r := g.newRun(tx)
+	r.queue = rs
+	return r.finish(ctx)
+}
+
 func (r *run) notice(mg *runGame, n *sessions.Notice) {
 	text := noticeText(texts.For(mg.me.Lang), n)
 	if text == "" {
@@ -484,6 +522,13 @@ func (r *run) finish(ctx context.Context) error {
 	for len(r.queue) > 0 {
 		rs := r.queue[0]
 		r.queue = r.queue[1:]
+		if rs.Tell {
+			// A player seated in a session that a quit ended: told now, moved on later.
+			if err := r.g.tell(ctx, r.tx, rs.Member, rs.Notice); err != nil {
+				return err
+			}
+			continue
+		}
 		mg, err := r.load(ctx, rs.Member)
 		if err != nil {
 			return err

@@ -37,7 +37,8 @@ import (
 // which are never listed (questfs.Found.Hidden); --dialect sets the dialect they are played in
 // (new ones: reference). A new quest's win bonus is its file's money string. A quests.json beside
 // the files (questfs.Manifest) gives the quests' titles and descriptions in each language, which
-// the catalogue shows and searches.
+// the catalogue shows and searches; the files of the shared quest corpus, which is read-only, get
+// them from the project's own list of its files (quest/questfs/corpus.json) when it gives none.
 //
 // The database is DATABASE_URL, or the embedded one of DATA_DIR: the running bot's when one
 // runs on it, else started for the command. It prints a table of what it did, then a summary.

@@ -176,7 +176,7 @@ func TestQuestsAddManifest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"gs:Gs:false", "perudo_debug:Perudo debug:false", "prison:Тюрьма:true", "test:Test:false", "tetris:Tetris:false"}
+	want := []string{"gs:Gs:false", "perudo_debug:Перудо (отладка):false", "prison:Тюрьма:true", "test:Test:false", "tetris:Tetris:false"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("catalogue %q, want %q", got, want)
 	}

@@ -122,11 +122,14 @@ func find(path, imagesDir string, m Manifest) Found {
 		base, f.Lang = base[:len(base)-len(engSuffix)], "en"
 	}
 	f.Name, f.CommonName = displayName(base), commonName(base)
-	entry := m.entry(base, f.CommonName)
-	f.Titles = entry.titles()
-	if isTestName(base) || entry.Hidden {
-		f.Hidden = HiddenTest
+	entry, named := m.entry(base, f.CommonName)
+	apply := func(e ManifestEntry) {
+		f.Titles, f.Hidden = e.titles(), ""
+		if hidden := isTestName(base); e.Hidden != nil && *e.Hidden || e.Hidden == nil && hidden {
+			f.Hidden = HiddenTest
+		}
 	}
+	apply(entry)
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil:
@@ -145,6 +148,9 @@ func find(path, imagesDir string, m Manifest) Found {
 		return f
 	}
 	f.Quest.Path, f.Quest.Dir = path, filepath.Dir(path)
+	if c, ok := corpusEntry(f.Quest.SHA256); ok && !named {
+		apply(c)
+	}
 	if f.Lang != "en" {
 		f.Lang = Language(f.Quest.Doc)
 	}
@@ -169,8 +175,8 @@ func find(path, imagesDir string, m Manifest) Found {
 
 // Why a quest is kept out of the players' catalogue (Found.Hidden).
 const (
-	// HiddenTest: a test quest, by its file name (test, testing, or ending in debug) or by the
-	// manifest's "hidden".
+	// HiddenTest: a test quest, by its file name (test, testing, or ending in debug) unless a
+	// manifest says otherwise, or by a manifest's "hidden".
 	HiddenTest = "test quest"
 	// HiddenStub: a stub, which offers no choice at all (see IsStub).
 	HiddenStub = "stub: no choice at all"

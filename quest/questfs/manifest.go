@@ -26,14 +26,17 @@ const ManifestName = "quests.json"
 //	  "sandbox_debug": {"hidden": true}
 //	}
 //
-// A quest the manifest does not name keeps the words of its file name.
+// "hidden" keeps a quest out of the players' catalogue, or, false, lists a quest that its file
+// name alone would keep out (a real quest named testing, say). A quest the manifest does not
+// name keeps the words of its file name, unless it is one of the shared corpus of quests that
+// the project knows (corpus.json, applied by the file's content).
 type Manifest map[string]ManifestEntry
 
 // ManifestEntry is a quest's entry in a Manifest.
 type ManifestEntry struct {
 	EN     *Title `json:"en,omitempty"`
 	RU     *Title `json:"ru,omitempty"`
-	Hidden bool   `json:"hidden,omitempty"`
+	Hidden *bool  `json:"hidden,omitempty"`
 }
 
 // Title is a quest's title and description in one language.
@@ -60,38 +63,53 @@ func ReadManifest(dir string) (Manifest, error) {
 		return nil, err
 	}
 	var raw Manifest
-	dec := json.NewDecoder(strings.NewReader(string(data)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&raw); err != nil {
+	if err := decodeStrict(data, &raw); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	m := make(Manifest, len(raw))
 	for k, e := range raw {
-		for lang, t := range map[string]*Title{"en": e.EN, "ru": e.RU} {
-			if t == nil {
-				continue
-			}
-			t.Title, t.Description = strings.TrimSpace(t.Title), strings.TrimSpace(t.Description)
-			switch {
-			case t.Title == "":
-				return nil, fmt.Errorf("%s: %q: the %s title is empty", path, k, lang)
-			case utf8.RuneCountInString(t.Title) > maxTitle:
-				return nil, fmt.Errorf("%s: %q: the %s title is longer than %d characters", path, k, lang, maxTitle)
-			case utf8.RuneCountInString(t.Description) > maxDescription:
-				return nil, fmt.Errorf("%s: %q: the %s description is longer than %d characters", path, k, lang, maxDescription)
-			}
+		if err := e.check(); err != nil {
+			return nil, fmt.Errorf("%s: %q: %w", path, k, err)
 		}
 		m[strings.ToLower(strings.TrimSpace(k))] = e
 	}
 	return m, nil
 }
 
-// entry is the entry of a quest of file base name base (without _eng) and common name common.
-func (m Manifest) entry(base, common string) ManifestEntry {
-	if e, ok := m[strings.ToLower(base)]; ok {
-		return e
+// decodeStrict decodes JSON data into v, refusing fields v does not have.
+func decodeStrict(data []byte, v any) error {
+	dec := json.NewDecoder(strings.NewReader(string(data)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// check trims an entry's words and checks their limits.
+func (e ManifestEntry) check() error {
+	for lang, t := range map[string]*Title{"en": e.EN, "ru": e.RU} {
+		if t == nil {
+			continue
+		}
+		t.Title, t.Description = strings.TrimSpace(t.Title), strings.TrimSpace(t.Description)
+		switch {
+		case t.Title == "":
+			return fmt.Errorf("the %s title is empty", lang)
+		case utf8.RuneCountInString(t.Title) > maxTitle:
+			return fmt.Errorf("the %s title is longer than %d characters", lang, maxTitle)
+		case utf8.RuneCountInString(t.Description) > maxDescription:
+			return fmt.Errorf("the %s description is longer than %d characters", lang, maxDescription)
+		}
 	}
-	return m[common]
+	return nil
+}
+
+// entry is the entry of a quest of file base name base (without _eng) and common name common,
+// and whether the manifest has one.
+func (m Manifest) entry(base, common string) (ManifestEntry, bool) {
+	if e, ok := m[strings.ToLower(base)]; ok {
+		return e, true
+	}
+	e, ok := m[common]
+	return e, ok
 }
 
 // titles are an entry's titles by language, nil for none.
