@@ -66,6 +66,10 @@ var pageEN = map[string]string{
 	"err.miniapp_stale":        "The login data is out of date: close this page and open it again from the button in Telegram.",
 	"err.miniapp_replayed":     "This login was used already: close this page and open it again from the button in Telegram.",
 	"err.miniapp_unknown_user": "You have not talked to this bot yet: send it /start in Telegram, then open the game again.",
+	"lobby.leftYou":            "you have {time}",
+	"lobby.leftThem":           "they have {time}",
+	"time.days":                "{d} d {h} h",
+	"time.hours":               "{h} h {m} min",
 }
 
 var pageRU = map[string]string{
@@ -133,4 +137,8 @@ var pageRU = map[string]string{
 	"err.miniapp_stale":        "Данные для входа устарели: закройте страницу и откройте её снова кнопкой в Telegram.",
 	"err.miniapp_replayed":     "Этот вход уже использован: закройте страницу и откройте её снова кнопкой в Telegram.",
 	"err.miniapp_unknown_user": "Вы ещё не писали этому боту: отправьте ему /start в Telegram и откройте игру снова.",
+	"lobby.leftYou":            "у вас {time}",
+	"lobby.leftThem":           "у соперника {time}",
+	"time.days":                "{d} д {h} ч",
+	"time.hours":               "{h} ч {m} мин",
 }

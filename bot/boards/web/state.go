@@ -59,6 +59,10 @@ type GameState struct {
 	Picture    PictureState   `json:"picture"`
 	// Tournament is the tournament the game is played in; absent for a game of none.
 	Tournament *GameTournament `json:"tournament,omitempty"`
+
+	// MainMS is each side's initial time of the control in milliseconds (0 without one), by
+	// which a page tells when a clock runs low.
+	MainMS int64 `json:"main_ms"`
 }
 
 // GameTournament is the tournament of a game: its id, system, the game's round and the rounds
@@ -220,6 +224,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	st := &GameState{ID: bd.ID, Variant: bd.Variant, Title: c.Game(bd.Variant), Control: bd.Control.Name,
 		ControlTitle: c.Control(bd.Control.Name), Status: bd.Status.String(), Revision: bd.Revision(), Seat: seat,
 		ToMove: bd.ToMove, Ply: bd.Ply(), Moves: []MoveState{}, Unseen: []int{}, Legal: []LegalMove{}}
+	st.MainMS = bd.Control.Main.Milliseconds()
 	if tg := sc.Tournament; tg != nil {
 		st.Tournament = &GameTournament{ID: tg.ID, System: string(tg.System), Round: tg.Round, Rounds: tg.Rounds,
 			Title: c.Tournament().Heading(tg.ID, tg.System == tournament.Arena, tg.Round, tg.Rounds)}
