@@ -38,6 +38,20 @@ func (g *Game) Record() []string {
 	return out
 }
 
+// LastDisplay returns the last move played as people read it (Display of it in the position
+// it was played in, as Record writes it), or "" before the first move.
+func (g *Game) LastDisplay() string {
+	n := len(g.moves)
+	if n == 0 {
+		return ""
+	}
+	if g.r.inCheck == nil {
+		return g.moves[n-1].text
+	}
+	before := &Game{r: g.r, cfg: g.cfg, hist: []State{g.hist[len(g.hist)-2]}, c: g.r.newCtx()}
+	return before.san(g.moves[n-1])
+}
+
 // san writes a legal chess move of the current position in standard
 // algebraic notation, with its check or mate mark.
 func (g *Game) san(mv Move) string {

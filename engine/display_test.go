@@ -57,3 +57,40 @@ func TestRecord(t *testing.T) {
 		}
 	}
 }
+
+// Ensure the last move is written as the move list writes it, in the bar above the board too:
+// "O-O" where the engine's notation is "e1g1".
+func TestLastDisplay(t *testing.T) {
+	for _, tc := range []struct {
+		variant, pos string
+		moves        []string
+		bar          string
+	}{
+		{"chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", []string{"e1g1"}, "1. O-O"},
+		{"chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", []string{"e1g1", "e8c8"}, "1... O-O-O"},
+		{"chess", "", []string{"e2e4", "e7e5", "d1h5", "b8c6", "f1c4", "g8f6", "h5f7"}, "4. Qxf7#"},
+		{"chess", "4k3/8/8/N7/8/8/8/N3K3 w - - 0 1", []string{"a1b3"}, "1. N1b3"},
+		{"russian", "", []string{"c3-d4", "f6-g5"}, "1... f6-g5"},
+	} {
+		var opts []Option
+		if tc.pos != "" {
+			opts = append(opts, WithPosition(tc.pos))
+		}
+		g := mustGame(t, tc.variant, opts...)
+		if got := g.LastDisplay(); got != "" || g.barMove() != "" {
+			t.Errorf("%s before a move: %q %q", tc.variant, got, g.barMove())
+		}
+		for _, m := range tc.moves {
+			if _, err := g.Play(m); err != nil {
+				t.Fatalf("%s %s: %v", tc.variant, m, err)
+			}
+			rec := g.Record()
+			if got := g.LastDisplay(); got != rec[len(rec)-1] {
+				t.Errorf("%s after %s: LastDisplay %q, Record %q", tc.variant, m, got, rec[len(rec)-1])
+			}
+		}
+		if got := g.barMove(); got != tc.bar {
+			t.Errorf("%s %v: bar %q, want %q", tc.variant, tc.moves, got, tc.bar)
+		}
+	}
+}

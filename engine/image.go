@@ -420,17 +420,27 @@ func (g *Game) drawBar(cv *canvas, l layout) {
 	case st.Result == Draw:
 		cv.textAt(x, int(y)-7, 2, "1/2", colGold)
 	}
-	if n := len(g.moves); n > 0 {
-		text := strconv.Itoa((n+1)/2) + "."
-		if n%2 == 0 {
-			text += ".."
-		}
-		text += " " + g.moves[n-1].text
-		if len(text) > 40 {
-			text = text[:37] + "..."
-		}
+	if text := g.barMove(); text != "" {
 		cv.textAt(l.w-sideW-12*len(text), int(y)-7, 2, text, colLabel)
 	}
+}
+
+// barMove is the last move as the bar writes it: its number and the move as the move list
+// writes it (LastDisplay: "O-O", not the engine's "e1g1"), cut to 40 characters.
+func (g *Game) barMove() string {
+	n := len(g.moves)
+	if n == 0 {
+		return ""
+	}
+	text := strconv.Itoa((n+1)/2) + "."
+	if n%2 == 0 {
+		text += ".."
+	}
+	text += " " + g.LastDisplay()
+	if len(text) > 40 {
+		text = text[:37] + "..."
+	}
+	return text
 }
 
 // sideColours returns the fill and outline of a side's marker.

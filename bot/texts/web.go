@@ -16,11 +16,11 @@ type Web struct {
 	BadLogin string
 	// RateLimited answers a caller over the rate limit.
 	RateLimited string
-	// Page is the words of the web pages' scripts (the lobby, a game, the leaderboards), by the
-	// key a script names them with ("lobby.title", "err.stale"...). The server puts both
-	// languages in every page it serves and a script picks the viewer's, so that the pages
-	// speak with the bot's catalogue and keep no copy of their own. Plain text; a "{name}" in
-	// a text is replaced by the script.
+	// Page is the words of the web pages' scripts (the lobby, a game, the leaderboards, a
+	// tournament), by the key a script names them with ("lobby.title", "err.stale"...). The
+	// server puts both languages in every page it serves and a script picks the viewer's, so
+	// that the pages speak with the bot's catalogue and keep no copy of their own. Plain text;
+	// a "{name}" in a text is replaced by the script.
 	Page map[string]string
 }
 

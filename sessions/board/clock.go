@@ -164,6 +164,20 @@ func (tc TimeControl) charge(mover, other, spent time.Duration) (time.Duration, 
 	return mover, other
 }
 
+// stop returns the main times of the side to move and of its opponent when the game ends
+// during its turn, after thinking for spent: charged as a move would be, but without the
+// Fischer increment (no move earned it), and never below zero.
+func (tc TimeControl) stop(mover, other, spent time.Duration) (time.Duration, time.Duration) {
+	switch tc.Mode {
+	case ClockFischer, ClockByoyomi:
+		return max(mover-spent, 0), other
+	case ClockSandglass:
+		spent = min(spent, mover)
+		return mover - spent, other + spent
+	}
+	return mover, other
+}
+
 // running returns what is left of a main time after thinking for elapsed, as a clock shows
 // it while the turn goes on.
 func (tc TimeControl) running(clock, elapsed time.Duration) time.Duration {

@@ -32,6 +32,8 @@
 // passed (Expire). Every operation of a player does the same first when the clock has run out.
 // A timeout loses, except when the opponent could not have won (in chess, a bare king): then
 // the game is drawn. The bot never loses on time: no clock runs on its turn.
+// A game that ends during a turn (resignation, agreement, timeout) charges that turn's thinking
+// to the side to move, without the increment, so a finished board shows the time that was left.
 //
 // # Undo and draws
 //

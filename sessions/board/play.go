@@ -67,6 +67,7 @@ func (b *Board) Move(user int64, text string, ply int, now time.Time) ([]Event, 
 		if !o.Draw {
 			o.Winner = int(st.Winner)
 		}
+		b.Deadline = time.Time{} // the mover's turn is over and charged: no clock runs
 		return append(ev, b.finish(o, seat, now)...), nil
 	}
 	b.ToMove = int(g.ToMove())
@@ -260,8 +261,16 @@ func cannotWin(g *engine.Game, side int) bool {
 	return pieces <= 1
 }
 
-// finish ends the game with outcome o, caused by seat.
+// finish ends the game with outcome o, caused by seat. The clock of the side to move, when
+// one runs, stops at now: it is charged the turn's thinking so far (never beyond what it had,
+// and without the increment, which rewards a move made), so that the finished game shows the
+// time each side had left: none for the player who lost on time.
 func (b *Board) finish(o Outcome, seat int, now time.Time) []Event {
+	if !b.Deadline.IsZero() {
+		mover := b.ToMove
+		spent := min(max(now.Sub(b.TurnStarted), 0), b.Deadline.Sub(b.TurnStarted))
+		b.Seats[mover].Clock, b.Seats[1-mover].Clock = b.Control.stop(b.Seats[mover].Clock, b.Seats[1-mover].Clock, spent)
+	}
 	b.Status = Finished
 	b.Outcome = &o
 	b.Ended = now

@@ -485,3 +485,99 @@ func TestGameKeptInStep(t *testing.T) {
 		t.Errorf("position %q", b.Position)
 	}
 }
+
+// TestFinishStopsTheClock checks that a game ending during a turn charges that turn's
+// thinking to the side to move, without the increment: the finished board shows the time
+// each side had left, not the clock as it was when the turn began.
+func TestFinishStopsTheClock(t *testing.T) {
+	blitz := TimeControl{Name: "10+5", Mode: ClockFischer, Main: 10 * time.Minute, Extra: 5 * time.Second}
+	short := TimeControl{Name: "5+0", Mode: ClockFischer, Main: 5 * time.Minute}
+	sand := TimeControl{Name: "sand", Mode: ClockSandglass, Main: 3 * time.Minute}
+	byo := TimeControl{Name: "byo", Mode: ClockByoyomi, Main: time.Minute, Extra: 30 * time.Second}
+	corr, _ := ControlByName("corr1d")
+	// In every case alice plays e4 10 s after the start; then bob thinks and the game ends.
+	tests := []struct {
+		name string
+		tc   TimeControl
+		end  func(b *Board) ([]Event, error)
+		want [2]time.Duration
+	}{
+		{"resignation after 20 s of thought", blitz,
+			func(b *Board) ([]Event, error) { return b.Resign(bob, at(30*time.Second)) },
+			[2]time.Duration{10*time.Minute - 10*time.Second + 5*time.Second, 10*time.Minute - 20*time.Second}},
+		{"the opponent resigns on the mover's turn", blitz,
+			func(b *Board) ([]Event, error) { return b.Resign(alice, at(40*time.Second)) },
+			[2]time.Duration{10*time.Minute - 5*time.Second, 10*time.Minute - 30*time.Second}},
+		{"lost on time shows nothing left", short,
+			func(b *Board) ([]Event, error) { return b.Expire(at(10*time.Second + 5*time.Minute + time.Second)) },
+			[2]time.Duration{5*time.Minute - 10*time.Second, 0}},
+		{"a late move ends on time", short,
+			func(b *Board) ([]Event, error) { return b.Move(bob, "e5", 1, at(time.Hour)) },
+			[2]time.Duration{5*time.Minute - 10*time.Second, 0}},
+		{"a draw accepted", blitz,
+			func(b *Board) ([]Event, error) {
+				if _, err := b.OfferDraw(alice, at(12*time.Second)); err != nil {
+					return nil, err
+				}
+				return b.AcceptDraw(bob, at(70*time.Second))
+			},
+			[2]time.Duration{10*time.Minute - 5*time.Second, 10*time.Minute - time.Minute}},
+		{"sandglass gives the time to the opponent", sand,
+			func(b *Board) ([]Event, error) { return b.Resign(bob, at(40*time.Second)) },
+			[2]time.Duration{3*time.Minute - 10*time.Second + 30*time.Second, 3*time.Minute + 10*time.Second - 30*time.Second}},
+		{"sandglass out of time", sand,
+			func(b *Board) ([]Event, error) { return b.Expire(at(time.Hour)) },
+			[2]time.Duration{6 * time.Minute, 0}},
+		{"byo-yomi eats the main time first", byo,
+			func(b *Board) ([]Event, error) { return b.Resign(bob, at(80*time.Second)) },
+			[2]time.Duration{50 * time.Second, 0}},
+		{"correspondence has no main time", corr,
+			func(b *Board) ([]Event, error) { return b.Resign(bob, at(time.Hour)) },
+			[2]time.Duration{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := openHuman(t, "chess", tt.tc, Options{})
+			play(t, b, at(10*time.Second), "e4")
+			ev, err := tt.end(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantKinds(t, ev[len(ev)-1:], EventFinished)
+			if got := [2]time.Duration{b.Seats[0].Clock, b.Seats[1].Clock}; got != tt.want {
+				t.Errorf("clocks %v, want %v", got, tt.want)
+			}
+			if got := b.Clocks(at(2 * time.Hour)); got != tt.want {
+				t.Errorf("displayed clocks %v, want %v", got, tt.want)
+			}
+		})
+	}
+
+	t.Run("a mate charges the mover once, with the increment", func(t *testing.T) {
+		b := openHuman(t, "chess", blitz, Options{})
+		play(t, b, at(10*time.Second), "f3")
+		play(t, b, at(20*time.Second), "e5")
+		play(t, b, at(30*time.Second), "g4")
+		ev := play(t, b, at(50*time.Second), "Qh4#")
+		wantKinds(t, ev, EventMoved, EventFinished)
+		want := [2]time.Duration{10*time.Minute - 20*time.Second + 10*time.Second, 10*time.Minute - 30*time.Second + 10*time.Second}
+		if got := [2]time.Duration{b.Seats[0].Clock, b.Seats[1].Clock}; got != want {
+			t.Errorf("clocks %v, want %v", got, want)
+		}
+	})
+
+	t.Run("no clock runs on the bot's turn", func(t *testing.T) {
+		b, _, err := Open(Spec{Service: 1, Creator: alice, Variant: "chess", Bot: BotEasy, Control: blitz}, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		play(t, b, at(10*time.Second), "e4")
+		if _, err := b.Resign(alice, at(time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		want := [2]time.Duration{10*time.Minute - 5*time.Second, 10 * time.Minute}
+		if got := [2]time.Duration{b.Seats[0].Clock, b.Seats[1].Clock}; got != want {
+			t.Errorf("clocks %v, want %v", got, want)
+		}
+	})
+}

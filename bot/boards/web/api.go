@@ -418,17 +418,22 @@ func (s *Server) variants(w http.ResponseWriter, r *http.Request, c *caller) err
 	return nil
 }
 
-// gameInfo is a game of a list.
+// gameInfo is a game of a list. ControlTitle names its clock in the caller's language, and
+// LeftMS is what the side to move has left until its deadline as of the answer, in
+// milliseconds (absent without a running clock), so that a page shows it whatever its own
+// clock says.
 type gameInfo struct {
-	ID       int64      `json:"id"`
-	Variant  string     `json:"variant"`
-	Title    string     `json:"title"`
-	Control  string     `json:"control"`
-	Status   string     `json:"status"`
-	MyTurn   bool       `json:"my_turn"`
-	Opponent string     `json:"opponent"`
-	Ply      int        `json:"ply"`
-	Deadline *time.Time `json:"deadline"`
+	ID           int64      `json:"id"`
+	Variant      string     `json:"variant"`
+	Title        string     `json:"title"`
+	Control      string     `json:"control"`
+	ControlTitle string     `json:"control_title"`
+	Status       string     `json:"status"`
+	MyTurn       bool       `json:"my_turn"`
+	Opponent     string     `json:"opponent"`
+	Ply          int        `json:"ply"`
+	Deadline     *time.Time `json:"deadline"`
+	LeftMS       *int64     `json:"left_ms,omitempty"`
 }
 
 // info makes a list's entry.
@@ -437,11 +442,14 @@ func (s *Server) info(ctx context.Context, db pgxTx, lang string, bi board.Info)
 	if err != nil {
 		return gameInfo{}, err
 	}
-	gi := gameInfo{ID: bi.ID, Variant: bi.Variant, Title: texts.For(lang).Game(bi.Variant), Control: bi.Control,
-		Status: bi.Status.String(), MyTurn: bi.MyTurn, Opponent: name, Ply: bi.Ply}
+	c := texts.For(lang)
+	gi := gameInfo{ID: bi.ID, Variant: bi.Variant, Title: c.Game(bi.Variant), Control: bi.Control,
+		ControlTitle: c.Control(bi.Control), Status: bi.Status.String(), MyTurn: bi.MyTurn, Opponent: name, Ply: bi.Ply}
 	if !bi.Deadline.IsZero() {
 		d := bi.Deadline
 		gi.Deadline = &d
+		left := max(d.Sub(s.cfg.Boards.Now()), 0).Milliseconds()
+		gi.LeftMS = &left
 	}
 	return gi, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/questbot/questbot/bot/boards/telegram"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/texts"
 )
 
 // menu sends a command and presses the labels of the menus that follow, in turn.
@@ -104,12 +105,15 @@ func TestTelegramAndWeb(t *testing.T) {
 	e.WaitText(t, 1, 0, "Waiting for an opponent")
 	boris := e.login(t, 2, "Boris")
 	var waiting []struct {
-		ID       int64  `json:"id"`
-		Opponent string `json:"opponent"`
-		Status   string `json:"status"`
+		ID           int64  `json:"id"`
+		Opponent     string `json:"opponent"`
+		Status       string `json:"status"`
+		ControlTitle string `json:"control_title"`
+		LeftMS       *int64 `json:"left_ms"`
 	}
 	boris.must(t, "GET", "/api/v1/games/waiting", nil, http.StatusOK, &waiting)
-	if len(waiting) != 1 || waiting[0].Opponent != "Ann" || waiting[0].Status != "waiting" {
+	if len(waiting) != 1 || waiting[0].Opponent != "Ann" || waiting[0].Status != "waiting" ||
+		waiting[0].ControlTitle != texts.For("en").Control("corr1d") || waiting[0].LeftMS != nil {
 		t.Fatalf("waiting games: %+v", waiting)
 	}
 	var created struct{ ID int64 }
@@ -132,12 +136,19 @@ func TestTelegramAndWeb(t *testing.T) {
 		t.Errorf("the picture: %d %v", code, hdr)
 	}
 	var games []struct {
-		ID     int64 `json:"id"`
-		MyTurn bool  `json:"my_turn"`
+		ID           int64  `json:"id"`
+		MyTurn       bool   `json:"my_turn"`
+		ControlTitle string `json:"control_title"`
+		LeftMS       *int64 `json:"left_ms"`
 	}
 	boris.must(t, "GET", "/api/v1/games", nil, http.StatusOK, &games)
 	if len(games) != 1 || games[0].ID != id || games[0].MyTurn != (st.ToMove == st.Seat) {
 		t.Fatalf("Boris's games: %+v, state %+v", games, st)
+	}
+	// The list gives the clock and what the side to move has left of its day.
+	if g := games[0]; g.ControlTitle != texts.For("en").Control("corr1d") || g.LeftMS == nil ||
+		*g.LeftMS > (24*time.Hour).Milliseconds() || *g.LeftMS < (23*time.Hour).Milliseconds() {
+		t.Errorf("Boris's game in the list: %+v (left %v)", g, g.LeftMS)
 	}
 
 	// Carol plays no seat: refused, and she sees the game only once it may be watched.

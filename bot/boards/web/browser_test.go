@@ -68,6 +68,7 @@ type pagesAPI struct {
 	canUndo    bool
 	result     map[string]any
 	clockMS    int64 // each side's clock; 0: no clock
+	mainMS     int64 // the control's main time (main_ms)
 	loggedOut  bool
 	refuse     *pagesRefusal
 	posts      []pagesPost
@@ -171,12 +172,14 @@ func (a *pagesAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case path == "/games":
 		// Not in the API's order: the page puts my turn first itself.
 		pagesJSON(w, 200, []map[string]any{
-			{"id": 3, "variant": "chess", "title": "Chess", "status": "active", "my_turn": false, "opponent": "Bob", "ply": 4, "deadline": nil},
+			{"id": 3, "variant": "chess", "title": "Chess", "control": "blitz", "control_title": "5 minutes", "status": "active",
+				"my_turn": false, "opponent": "Bob", "ply": 4, "deadline": time.Now().Add(time.Minute), "left_ms": 154000},
 			{"id": pagesGameID, "variant": "russian", "title": "Russian draughts", "status": "active", "my_turn": true, "opponent": "Bot", "ply": 0, "deadline": nil},
 		})
 	case path == "/games/waiting":
 		pagesJSON(w, 200, []map[string]any{
-			{"id": 9, "variant": "russian", "title": "Russian draughts", "status": "waiting", "my_turn": false, "opponent": "Carol", "ply": 0, "deadline": nil},
+			{"id": 9, "variant": "russian", "title": "Russian draughts", "control": "corr1d", "control_title": "1 day a move",
+				"status": "waiting", "my_turn": false, "opponent": "Carol", "ply": 0, "deadline": nil},
 		})
 	case path == game:
 		a.mu.Lock()
@@ -379,7 +382,7 @@ func (a *pagesAPI) stateLocked() map[string]any {
 		offer = map[string]any{"seat": *a.offer}
 	}
 	return map[string]any{
-		"id": pagesGameID, "variant": g.Variant(), "title": g.Title(), "control": "no clock",
+		"id": pagesGameID, "variant": g.Variant(), "title": g.Title(), "control": "no clock", "main_ms": a.mainMS,
 		"status": a.status, "revision": a.revision, "seat": 0,
 		"seats": []map[string]any{
 			{"name": "Ann", "bot": "", "clock_ms": a.clockMS},
@@ -894,6 +897,16 @@ func TestLobbyPage(t *testing.T) {
 	if got := pagesText(ctx, t, "#who"); got != "Ann" {
 		t.Errorf("who: %q", got)
 	}
+	// Each entry names its clock, and a running game the time left of the side to move.
+	if got := pagesText(ctx, t, `#my-games li[data-id="3"] .control`); got != "5 minutes" {
+		t.Errorf("the clock of game 3: %q", got)
+	}
+	if got := pagesText(ctx, t, `#my-games li[data-id="3"] .left`); got != "they have 2:34" {
+		t.Errorf("the time left in game 3: %q", got)
+	}
+	if got := pagesText(ctx, t, `#waiting-games li[data-id="9"] .control`); got != "1 day a move" {
+		t.Errorf("the clock of the waiting game: %q", got)
+	}
 
 	// A chess game against the strong bot with the second time control.
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { const v = document.getElementById("variant");
@@ -1182,4 +1195,89 @@ func TestPlayPageServer(t *testing.T) {
 func hasPly(body map[string]any) bool {
 	_, ok := body["ply"].(float64)
 	return ok
+}
+
+// Ensure the clocks show tenths under ten seconds, the running one with the low-time cue, and
+// a clock of minutes as m:ss without it.
+func TestPlayPageClocks(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "russian", "", "en")
+	a.clockMS, a.mainMS = 8000, 300000
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady); err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	mine, theirs := "#players .player[data-seat='0'] .clock", "#players .player[data-seat='1'] .clock"
+	// Ann's clock runs and shows tenths; they change within a second.
+	if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`/^0:0[0-8]\.\d$/.test(document.querySelector(%q).textContent)`, mine))); err != nil {
+		t.Fatalf("Ann's clock: %v", err)
+	}
+	shown := pagesText(ctx, t, mine)
+	if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`(() => { const v = document.querySelector(%q).textContent;
+		return /^0:0\d\.\d$/.test(v) && v !== %q; })()`, mine, shown))); err != nil {
+		t.Fatalf("the tenths do not run: %v", err)
+	}
+	low, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](fmt.Sprintf(`[document.querySelector(%q).classList.contains("low"),
+		document.querySelector(%q).classList.contains("low")]`, mine, theirs)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !low[0] || low[1] {
+		t.Errorf("low-time cue on Ann's running clock %v, on the waiting one %v", low[0], low[1])
+	}
+	if got := pagesText(ctx, t, theirs); got != "0:08.0" {
+		t.Errorf("the waiting clock shows %q", got)
+	}
+	// The cue does not rest on the colour alone: the low clock is outlined.
+	outline, err := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`getComputedStyle(document.querySelector(%q)).outlineStyle`, mine)))
+	if err != nil || outline != "solid" {
+		t.Errorf("the low clock's outline %q (%v)", outline, err)
+	}
+}
+
+// Ensure a move arriving on a phone scrolls the move list, not the page: the window stays where
+// the player left it.
+func TestPlayPagePhoneScroll(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "chess", "", "en")
+	// A long game (each side's middle legal move, which repeats no position, 39 plies): the
+	// list of moves scrolls within its box.
+	for a.game.Ply() < 39 {
+		ms := a.game.LegalMoves()
+		if len(ms) == 0 {
+			t.Fatalf("the game ended at ply %d", a.game.Ply())
+		}
+		if err := a.playLocked(ms[len(ms)/2].String()); err != nil {
+			t.Fatalf("ply %d: %v", a.game.Ply()+1, err)
+		}
+	}
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(390, 844, chromedp.EmulatePortrait, chromedp.EmulateMobile, chromedp.EmulateTouch),
+		chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady,
+		pagesUntil(`document.querySelectorAll("#moves li").length === 39`))
+	if err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	if y, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`window.scrollY`)); err != nil || y != 0 {
+		t.Fatalf("the page opened scrolled to %v (%v)", y, err)
+	}
+	a.opponentMoves()
+	err = chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#moves li").length === 40 && document.querySelector("#moves li.fresh") !== null`))
+	if err != nil {
+		t.Fatalf("the opponent's move: %v", err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => { const l = document.getElementById("moves");
+		return [window.scrollY, l.scrollTop, l.scrollHeight - l.clientHeight]; })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 0 {
+		t.Errorf("the page scrolled to %v on a move", got[0])
+	}
+	if got[2] <= 0 || got[1] < got[2]-1 {
+		t.Errorf("the move list is scrolled to %v of %v: the new move is not in view", got[1], got[2])
+	}
 }

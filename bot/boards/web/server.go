@@ -208,11 +208,11 @@ func New(cfg Config) *Server {
 }
 
 // Handler serves /login/, /logout, /logout/all, /api/v1/, /tournaments/ and the pages: the
-// patterns of Patterns, registered once (route).
+// patterns of Patterns, registered once (route), their text answers compressed (compress.go).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	s.route(mux)
-	return mux
+	return compress(mux)
 }
 
 // router is where route registers the web view's patterns: the handler's own ServeMux, or the

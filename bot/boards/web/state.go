@@ -59,6 +59,9 @@ type GameState struct {
 	// Events are the events of the board's record the operation answered with recorded (a
 	// POST's answer only), in order: their numbers go on from where the event stream is.
 	Events []boards.Event `json:"events,omitempty"`
+	// MainMS is each side's initial time of the control in milliseconds (0 without one), by
+	// which a page tells when a clock runs low.
+	MainMS int64 `json:"main_ms"`
 }
 
 // GameTournament is the tournament of a game: its id, system, the game's round and the rounds
@@ -214,6 +217,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	st := &GameState{ID: bd.ID, Variant: bd.Variant, Title: c.Game(bd.Variant), Control: bd.Control.Name,
 		ControlTitle: c.Control(bd.Control.Name), Status: bd.Status.String(), Revision: bd.Revision(), Seat: seat,
 		ToMove: bd.ToMove, Ply: bd.Ply(), Moves: []MoveState{}, Unseen: []int{}, Legal: []LegalMove{}}
+	st.MainMS = bd.Control.Main.Milliseconds()
 	if tg := sc.Tournament; tg != nil {
 		st.Tournament = &GameTournament{ID: tg.ID, System: string(tg.System), Round: tg.Round, Rounds: tg.Rounds,
 			Title: c.Tournament().Heading(tg.ID, tg.System == tournament.Arena, tg.Round, tg.Rounds)}

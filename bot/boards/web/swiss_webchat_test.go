@@ -182,7 +182,7 @@ func TestSwissInWebChat(t *testing.T) {
 	// would not be drawn).
 	page := bottest.Browser(t, 8*time.Minute, 1200, 900)
 	err = chromedp.Do(page, chromedp.Navigate(fmt.Sprintf("%s/tournaments/%d", e.srv.URL, id)),
-		pagesUntil(`document.getElementById("summary").textContent.startsWith("created")`))
+		pagesUntil(fmt.Sprintf(`document.getElementById("summary").textContent.startsWith(%q)`, texts.For("en").Web.Page["tn.state.created"])))
 	if err != nil {
 		t.Fatalf("the tournament's page: %v", err)
 	}

@@ -46,7 +46,9 @@ import (
 //     token ends with it (revoke.go), as a game's does.
 //
 // The page /tournaments/{id} shows the live standings and pairings: static/tournament.html, whose
-// script fetches the state and refetches on each event. The live updates come from a
+// script fetches the state and refetches on each event. It speaks the viewer's language as the
+// other pages do (words.js); the state names the system, game and clock in the language the
+// request asks, and the pairings name the players. The live updates come from a
 // TournamentHub: migration 029 NOTIFYs tournament_changed with the tournament's id at every
 // change, and each process's hub LISTENs for it and fans it out, as the boards' Hub does.
 
@@ -73,6 +75,22 @@ type TournamentState struct {
 	Standings []StandingState  `json:"standings,omitempty"`
 	Pairings  []PairingState   `json:"pairings,omitempty"`
 	Arena     *ArenaClockState `json:"arena,omitempty"`
+
+	// SystemTitle, VariantTitle and ControlTitle name the system, the game and the clock in
+	// the language the request asks (Accept-Language), as Telegram names them.
+	SystemTitle  string `json:"system_title"`
+	VariantTitle string `json:"variant_title"`
+	ControlTitle string `json:"control_title"`
+}
+
+// worded fills in the titles of ts in c's language.
+func (ts *TournamentState) worded(c *texts.Catalog) *TournamentState {
+	ts.SystemTitle = ts.System
+	if n, ok := c.Tournament().Systems[ts.System]; ok {
+		ts.SystemTitle = n
+	}
+	ts.VariantTitle, ts.ControlTitle = c.Game(ts.Variant), c.Control(ts.Control)
+	return ts
 }
 
 // ArenaClockState is how long an arena has left, as of the answer.
@@ -114,6 +132,11 @@ type PairingState struct {
 	Bye    bool   `json:"bye,omitempty"`
 	Result string `json:"result"`
 	Game   int64  `json:"game,omitempty"`
+
+	// WhiteName and BlackName are the players' public names, as the standings give them
+	// (BlackName empty for a bye).
+	WhiteName string `json:"white_name"`
+	BlackName string `json:"black_name,omitempty"`
 }
 
 // resultNames are the results as the API writes them.
@@ -180,7 +203,7 @@ func (s *Server) tournaments(w http.ResponseWriter, r *http.Request, c *caller) 
 				return err
 			}
 			ts := s.tournamentState(&boards.TournamentTable{Tournament: &list[i], Entrants: es}, c)
-			out = append(out, ts)
+			out = append(out, *ts.worded(texts.For(requestLang(r))))
 		}
 		return nil
 	})
@@ -225,7 +248,7 @@ func (s *Server) tournament(w http.ResponseWriter, r *http.Request, c *caller) e
 	if err != nil {
 		return s.tournamentRefusal(err, c)
 	}
-	writeJSON(w, http.StatusOK, ts)
+	writeJSON(w, http.StatusOK, ts.worded(texts.For(requestLang(r))))
 	return nil
 }
 
@@ -259,6 +282,7 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 		for i, e := range tab.Entrants {
 			number[e.User] = i + 1
 		}
+		names := map[int64]string{} // the public names by user, for the pairings
 		for _, row := range tab.Rows {
 			p, err := s.cfg.Boards.Profile(ctx, db, row.User)
 			if err != nil {
@@ -273,11 +297,33 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 				line.Score, line.Buchholz = float64(row.Score)/2, float64(row.Buchholz)/2
 				line.SB = float64(row.SonnebornBerger) / 4
 			}
+			names[row.User] = line.Name
 			ts.Standings = append(ts.Standings, line)
 		}
+		name := func(user int64) (string, error) {
+			if n, ok := names[user]; ok || user == 0 {
+				return n, nil
+			}
+			p, err := s.cfg.Boards.Profile(ctx, db, user)
+			if err != nil {
+				return "", err
+			}
+			names[user] = publicName(p, number[user])
+			return names[user], nil
+		}
 		for _, p := range tab.Pairings {
+			white, err := name(p.White)
+			if err != nil {
+				return err
+			}
+			black := ""
+			if !p.Bye() {
+				if black, err = name(p.Black); err != nil {
+					return err
+				}
+			}
 			ts.Pairings = append(ts.Pairings, PairingState{Round: p.Round, White: number[p.White], Black: number[p.Black], Bye: p.Bye(),
-				Result: resultNames[p.Result], Game: p.Board})
+				Result: resultNames[p.Result], Game: p.Board, WhiteName: white, BlackName: black})
 		}
 		return nil
 	})
@@ -319,7 +365,7 @@ func (s *Server) tournamentEntry(join bool) apiFunc {
 		if err != nil {
 			return s.tournamentRefusal(err, c)
 		}
-		writeJSON(w, http.StatusOK, ts)
+		writeJSON(w, http.StatusOK, ts.worded(texts.For(requestLang(r))))
 		return nil
 	}
 }

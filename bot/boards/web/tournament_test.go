@@ -19,6 +19,7 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
+	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions/tournament"
 )
 
@@ -129,6 +130,21 @@ func TestTournamentAPI(t *testing.T) {
 	if ts.State != "running" || len(ts.Pairings) != 1 || ts.Pairings[0].Game == 0 || len(ts.Standings) != 2 {
 		t.Fatalf("after the start: %+v", ts)
 	}
+	// The pairings name the players as the standings do, and the tournament's system, game
+	// and clock are named in the language asked.
+	if pr := ts.Pairings[0]; !(pr.WhiteName == "Petra" && pr.BlackName == "Robo" || pr.WhiteName == "Robo" && pr.BlackName == "Petra") {
+		t.Errorf("the pairing's names: %+v", pr)
+	}
+	en := texts.For("en")
+	if ts.SystemTitle != "Round robin" || ts.VariantTitle != en.Game("russian") || ts.ControlTitle != en.Control("5+3") {
+		t.Errorf("the titles in English: %q %q %q", ts.SystemTitle, ts.VariantTitle, ts.ControlTitle)
+	}
+	var ru web.TournamentState
+	(&client{e: e, header: http.Header{"Accept-Language": {"ru-RU,ru;q=0.9"}}}).must(t, "GET", path, nil, http.StatusOK, &ru)
+	if ru.SystemTitle != texts.For("ru").Tournament().Systems["roundrobin"] || ru.VariantTitle != texts.For("ru").Game("russian") ||
+		ru.ControlTitle != texts.For("ru").Control("5+3") || ru.VariantTitle == ts.VariantTitle {
+		t.Errorf("the titles in Russian: %q %q %q", ru.SystemTitle, ru.VariantTitle, ru.ControlTitle)
+	}
 	game := ts.Pairings[0].Game
 	for _, s := range ts.Standings {
 		if s.Game != game || s.Program != s.Me {
@@ -174,7 +190,8 @@ func TestTournamentAPI(t *testing.T) {
 
 	// The page.
 	code, h, body := (&client{e: e}).call(t, "GET", fmt.Sprintf("/tournaments/%d", tt.ID), nil)
-	if code != http.StatusOK || !strings.Contains(string(body), "/static/tournament.js?v=") || h.Get("Content-Security-Policy") == "" {
+	if code != http.StatusOK || !strings.Contains(string(body), "/static/tournament.js?v=") || !strings.Contains(string(body), "/static/words.js?v=") ||
+		h.Get("Content-Security-Policy") == "" {
 		t.Fatalf("page: %d %v %s", code, h, body)
 	}
 }

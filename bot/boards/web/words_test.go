@@ -47,6 +47,9 @@ func pagesWordKeys(t *testing.T) map[string]bool {
 	for _, s := range []string{"waiting", "active", "finished", "aborted"} {
 		keys["status."+s] = true
 	}
+	for _, s := range []string{"created", "running", "finished"} {
+		keys["tn.state."+s] = true
+	}
 	for _, c := range []string{"invalid", "forged", "stale", "replayed", "unknown_user"} {
 		keys["err.miniapp_"+c] = true
 	}

@@ -6,12 +6,26 @@
   const $ = (sel) => document.getElementById(sel);
   let variants = [];
 
+  // leftText writes the time left on a clock: days and hours, hours and minutes, or m:ss.
+  function leftText(ms) {
+    const s = Math.max(0, Math.floor(ms / 1000));
+    const d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
+    if (d) return t("time.days", { d, h });
+    if (h) return t("time.hours", { h, m });
+    return `${m}:${String(s % 60).padStart(2, "0")}`;
+  }
+
   function gameItem(g, joinable) {
     const who = g.opponent ? t("lobby.vs", { name: g.opponent }) : t("lobby.nobody");
     const li = el("li", { class: "game" + (g.my_turn ? " my-turn" : ""), "data-id": g.id },
       el("a", { href: "/play/" + g.id }, `${g.title} #${g.id}`),
       el("span", { class: "who" }, who),
       el("span", { class: "state" }, t("status." + g.status)));
+    // The clock of the game, and the time the side to move has left, as of the answer.
+    if (g.control_title || g.control) li.append(el("span", { class: "control" }, g.control_title || g.control));
+    if (typeof g.left_ms === "number" && g.status === "active") {
+      li.append(el("span", { class: "left" }, t(g.my_turn ? "lobby.leftYou" : "lobby.leftThem", { time: leftText(g.left_ms) })));
+    }
     if (g.my_turn) li.append(el("span", { class: "badge" }, t("lobby.yourTurn")));
     if (joinable) {
       const b = el("button", { type: "button", class: "join primary", "data-id": g.id }, t("act.join"));

@@ -178,8 +178,9 @@
       if (opens) attrs["data-number"] = m.seat === 0 ? `${m.number}.` : `${m.number}…`;
       return el("li", attrs, m.text);
     }));
-    const last = list.lastElementChild;
-    if (last && fresh.length) last.scrollIntoView({ block: "nearest" });
+    // The newest move is brought into view by scrolling the list alone: scrollIntoView would
+    // scroll the window too, and on a phone the page would jump at every move.
+    if (fresh.length) list.scrollTop = list.scrollHeight;
 
     drawPicture();
   }
@@ -198,12 +199,21 @@
     }));
   }
 
+  // perMove reports a clock of a time per move (correspondence): a deadline, but no main time.
+  const perMove = () => !state.main_ms && state.seats.every((x) => !x || !x.clock_ms);
+
   // clockMs is what is left on a seat's clock now: the side to move counts down from the
-  // state's clock_ms since it arrived, never past its deadline.
+  // state's clock_ms since it arrived, never past its deadline; with a time per move, the side
+  // to move has what is left until its deadline, and the other side no clock (null).
   function clockMs(i) {
     const s = state;
+    const running = s.status === "active" && s.to_move === i && s.deadline;
+    if (perMove()) {
+      const left = running ? Date.parse(s.deadline) - Date.now() : NaN;
+      return Number.isNaN(left) ? null : Math.max(0, left);
+    }
     let ms = (s.seats[i] && s.seats[i].clock_ms) || 0;
-    if (s.status === "active" && s.to_move === i && s.deadline) {
+    if (running) {
       ms -= performance.now() - fetchedAt;
       const left = Date.parse(s.deadline) - Date.now();
       if (!Number.isNaN(left)) ms = Math.min(ms, left);
@@ -211,20 +221,58 @@
     return Math.max(0, ms);
   }
 
+  // formatClock writes a clock as players read it: h:mm:ss, m:ss, and under ten seconds the
+  // tenths too (0:07.3), rounded down so that the clock never shows time that is not there.
   function formatClock(ms) {
+    const pad = (n) => String(n).padStart(2, "0");
+    if (ms < 10000) {
+      const tenths = Math.floor(ms / 100);
+      return `0:${pad(Math.floor(tenths / 10))}.${tenths % 10}`;
+    }
     const total = Math.ceil(ms / 1000);
     const h = Math.floor(total / 3600), m = Math.floor(total / 60) % 60, sec = total % 60;
-    const pad = (n) => String(n).padStart(2, "0");
     return h ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
   }
+
+  // lowTimeMs is when a running clock turns to the low-time cue: under a fifth of each side's
+  // main time (main_ms), but at least ten seconds and at most a minute; a clock with no main
+  // time (a day a move) warns in its last minute.
+  function lowTimeMs() {
+    return Math.min(60000, Math.max(10000, (state.main_ms || Infinity) / 5));
+  }
+
+  // The clocks tick every tenth of a second while one of them shows tenths, else twice a second.
+  let clockTimer = 0;
+  let clockEvery = 0;
 
   function drawClocks() {
     if (!state) return;
     const timed = !!state.deadline || state.seats.some((x) => x && x.clock_ms > 0);
+    const low = timed ? lowTimeMs() : 0;
+    let fine = false;
     for (const p of document.querySelectorAll("#players .player")) {
+      const seat = Number(p.dataset.seat);
       const clock = p.querySelector(".clock");
       clock.hidden = !timed;
-      if (timed) clock.textContent = formatClock(clockMs(Number(p.dataset.seat)));
+      if (!timed) continue;
+      const ms = clockMs(seat);
+      const running = state.status === "active" && state.to_move === seat && !!state.deadline;
+      if (ms === null) {
+        clock.textContent = "";
+        clock.classList.remove("running", "low");
+        continue;
+      }
+      clock.textContent = formatClock(ms);
+      clock.classList.toggle("running", running);
+      // The cue is for the clock that runs (and for one left low at the end of a game).
+      clock.classList.toggle("low", ms < low && (running || state.status !== "active"));
+      fine = fine || (running && ms < 10000 && ms > 0);
+    }
+    const every = fine ? 100 : 500;
+    if (every !== clockEvery) {
+      clearInterval(clockTimer);
+      clockEvery = every;
+      clockTimer = setInterval(drawClocks, every);
     }
   }
 
@@ -413,7 +461,6 @@
     me = await QB.loadMe();
     wire();
     listen();
-    setInterval(drawClocks, 500);
     await refresh();
   })();
 })();

@@ -1,7 +1,11 @@
 "use strict";
 // The live standings of a tournament: the state from /api/v1/tournaments/{id}, fetched again on
-// each event of its stream. Everything is written with textContent: no data becomes markup.
+// each event of its stream. Its words are the catalogue's (words.js, in the viewer's language:
+// their profile's, or the browser's for a visitor), the system, game and clock named by the
+// server in that language, the players by their public names. Everything is written with
+// textContent: no data becomes markup.
 (() => {
+  const { t, api } = QB;
   const id = location.pathname.split("/").pop();
   const $ = (sel) => document.getElementById(sel);
   const el = (tag, text) => {
@@ -15,25 +19,27 @@
     a.href = "/play/" + game;
     return a;
   };
-  const names = {};
-  const render = (t) => {
-    document.title = "Tournament #" + t.id;
-    $("title").textContent = "Tournament #" + t.id + " · " + t.system + " · " + t.variant + " · " + t.control;
-    let summary = t.state + " · " + t.players + "/" + t.max_players + " players";
-    if (t.state === "created") summary += " · starts " + new Date(t.starts_at).toLocaleString();
-    if (t.rounds) summary += " · round " + t.round + " of " + t.rounds;
-    if (t.arena) summary += " · " + Math.ceil(t.arena.seconds_left / 60) + " min left";
-    if (t.cancelled) summary += " · called off";
-    $("summary").textContent = summary;
-    const arena = t.system === "arena";
-    $("score-head").textContent = arena ? "Points" : "Score";
-    $("tb-head").textContent = arena ? "Streak" : "Buchholz / SB";
+  const render = (tn) => {
+    const heading = t("tn.title", { id: tn.id });
+    document.title = heading;
+    $("title").textContent = [heading, tn.system_title || tn.system, tn.variant_title || tn.variant,
+      tn.control_title || tn.control].join(" · ");
+    const parts = [t("tn.state." + tn.state), t("tn.players", { n: tn.players, max: tn.max_players })];
+    if (tn.state === "created") parts.push(t("tn.starts", { time: new Date(tn.starts_at).toLocaleString(QB.lang) }));
+    if (tn.rounds) parts.push(t("tn.round", { round: tn.round, rounds: tn.rounds }));
+    if (tn.arena) parts.push(t("tn.left", { min: Math.ceil(tn.arena.seconds_left / 60) }));
+    if (tn.cancelled) parts.push(t("tn.cancelled"));
+    $("summary").textContent = parts.join(" · ");
+    const arena = tn.system === "arena";
+    $("score-head").textContent = t(arena ? "tn.points" : "tn.score");
+    $("tb-head").textContent = t(arena ? "tn.streak" : "tn.tb");
     const body = $("standings").tBodies[0];
     body.replaceChildren();
-    for (const s of t.standings || []) {
+    const names = {};
+    for (const s of tn.standings || []) {
       names[s.player] = s.name;
       const tr = el("tr");
-      tr.append(el("td", s.rank), el("td", s.name + (s.program ? " (program)" : "")),
+      tr.append(el("td", s.rank), el("td", s.name + (s.program ? " " + t("tn.program") : "")),
         el("td", arena ? s.points : s.score),
         el("td", arena ? (s.fire ? "🔥" : "") : s.buchholz + " / " + s.sonneborn_berger));
       const g = el("td");
@@ -44,17 +50,17 @@
     const rounds = $("rounds");
     rounds.replaceChildren();
     const byRound = new Map();
-    for (const p of t.pairings || []) {
+    for (const p of tn.pairings || []) {
       if (!byRound.has(p.round)) byRound.set(p.round, []);
       byRound.get(p.round).push(p);
     }
     for (const [round, ps] of [...byRound.entries()].sort((a, b) => a[0] - b[0])) {
-      const h = el("h3", (arena ? "Wave " : "Round ") + round);
+      const h = el("h3", t(arena ? "tn.wave" : "tn.roundN", { n: round }));
       const ul = el("ul");
       for (const p of ps) {
         const li = el("li");
-        const who = (u) => names[u] || ("#" + u);
-        li.append(el("span", p.bye ? who(p.white) + " — bye" : who(p.white) + " – " + who(p.black) + " " + (p.result || "…") + " "));
+        const white = p.white_name || names[p.white] || "", black = p.black_name || names[p.black] || "";
+        li.append(el("span", p.bye ? t("tn.bye", { name: white }) : white + " – " + black + " " + (p.result || "…") + " "));
         if (p.game) li.append(gameLink(p.game));
         ul.append(li);
       }
@@ -62,22 +68,20 @@
     }
   };
   const load = async () => {
-    try {
-      const r = await fetch("/api/v1/tournaments/" + id, { credentials: "same-origin" });
-      if (!r.ok) {
-        const e = await r.json().catch(() => ({}));
-        $("status").textContent = (e.error && e.error.message) || ("Error " + r.status);
-        return;
-      }
-      $("status").textContent = "";
-      render(await r.json());
-    } catch (err) {
-      $("status").textContent = "The server cannot be reached.";
+    const r = await api("GET", "/api/v1/tournaments/" + id);
+    if (!r.ok) {
+      QB.status(QB.errorText(r), "error");
+      return;
     }
+    QB.status("");
+    render(r.data);
   };
+  // The viewer's language comes with the login (a visitor's from the browser) before the first
+  // words are drawn.
+  const ready = QB.loadMe();
   const es = new EventSource("/api/v1/tournaments/" + id + "/events");
   es.addEventListener("board", load);
-  es.onopen = () => { $("live").textContent = "live"; };
-  es.onerror = () => { $("live").textContent = "offline"; };
-  load();
+  es.onopen = () => { $("live").textContent = t("live.on"); };
+  es.onerror = () => { $("live").textContent = t("live.off"); };
+  ready.then(load);
 })();
