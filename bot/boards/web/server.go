@@ -224,6 +224,8 @@ func (s *Server) route(mux router) {
 	s.routeAPI(mux)
 	s.routeRatings(mux)
 	s.routeTournaments(mux)
+	s.routeArchive(mux)
+	s.routeRematch(mux)
 	pages := s.cfg.Pages
 	if pages == nil {
 		pages = http.NotFoundHandler()

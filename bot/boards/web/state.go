@@ -59,6 +59,8 @@ type GameState struct {
 	Picture    PictureState   `json:"picture"`
 	// Tournament is the tournament the game is played in; absent for a game of none.
 	Tournament *GameTournament `json:"tournament,omitempty"`
+	// After is what follows the game once it is over (rematch.go); nil before.
+	After *AfterState `json:"after"`
 }
 
 // GameTournament is the tournament of a game: its id, system, the game's round and the rounds
@@ -200,6 +202,9 @@ func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user
 		return nil, nil, err
 	}
 	st.Spectators = spect
+	if st.After, err = afterGame(ctx, db, svc, bd, seat); err != nil {
+		return nil, nil, err
+	}
 	return st, bd, nil
 }
 
