@@ -4,9 +4,10 @@
 
 -- A player's games, newest first: the archive walks a user's seats backwards by board id from
 -- this index (the cursor is the last id of a page) and stops after a page; each board's row
--- comes by its primary key. board_seat_user_idx (user_id alone) leaves the order to a sort of
+-- comes by its primary key (the seat is in the index, so the walk reads the index alone).
+-- board_seat_user_idx (user_id alone) leaves the order to a sort of
 -- every game the user ever played.
-CREATE INDEX board_seat_user_board_idx ON board_seat (user_id, board_id) WHERE user_id IS NOT NULL;
+CREATE INDEX board_seat_user_board_idx ON board_seat (user_id, board_id) INCLUDE (seat) WHERE user_id IS NOT NULL;
 
 -- The rematch of a finished board: a new board of the same game and clock with the colours
 -- swapped, opened by one of the old board's players (offered_by, their seat in it). Its state is
