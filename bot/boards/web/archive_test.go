@@ -36,6 +36,19 @@ func mate(t *testing.T, id int64, white, black *client) {
 	}
 }
 
+// resignToBot resigns a game against the bot at the player's turn (the bot may move first), and
+// returns the state it was resigned in.
+func resignToBot(t *testing.T, c *client, id int64) web.GameState {
+	t.Helper()
+	var st web.GameState
+	c.e.WaitFor(t, "the player's turn", func() bool {
+		st = c.state(t, id)
+		return st.ToMove == st.Seat
+	})
+	c.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", id), map[string]int{"ply": st.Ply}, http.StatusOK, nil)
+	return st
+}
+
 // archive reads a page of an archive.
 func (c *client) archive(t *testing.T, path string) web.ArchivePage {
 	t.Helper()
@@ -77,7 +90,7 @@ func TestArchive(t *testing.T) {
 	// A game against the bot, resigned.
 	var g struct{ ID int64 }
 	ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "bot": "easy"}, http.StatusCreated, &g)
-	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", g.ID), map[string]int{"ply": ann.state(t, g.ID).Ply}, http.StatusOK, nil)
+	resignToBot(t, ann, g.ID)
 	// A game still being played is no part of the archive.
 	var live struct{ ID int64 }
 	ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "chess", "bot": "easy"}, http.StatusCreated, &live)

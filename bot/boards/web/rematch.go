@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/questbot/questbot/bot"
@@ -29,6 +30,8 @@ type AfterState struct {
 	Rematch *RematchState `json:"rematch"`
 	// CanRematch says that the viewer, a player, may offer a rematch (or accept the offer).
 	CanRematch bool `json:"can_rematch"`
+	// Archives are the addresses of the pages of each seat's archive ("" for the bot's).
+	Archives [2]string `json:"archives"`
 	// NewOpponent is the seek of the same game and clock against a person, the body of POST
 	// /api/v1/games; nil for a spectator.
 	NewOpponent *Seek `json:"new_opponent"`
@@ -72,8 +75,11 @@ func afterGame(ctx context.Context, db pgxTx, svc *boards.Boards, bd *board.Boar
 		return nil, nil
 	}
 	a := &AfterState{}
-	for i := range bd.Seats {
+	for i, s := range bd.Seats {
 		a.Ratings[i] = ratingChange(bd, i)
+		if s.Human() {
+			a.Archives[i] = fmt.Sprintf("/players/%d/games", s.User)
+		}
 	}
 	r, err := svc.RematchOf(ctx, db, bd.ID)
 	if err != nil {

@@ -4,13 +4,17 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/bot/testkit/bottest"
+	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/sessions/board"
 )
 
 // Ensure the rematch between two logged-in players: offered after the game by one (not before
-// it ends, nor by a spectator), seen by the other, who accepts it: a new board of the same game
+// it ends, nor by a spectator), seen by the other (on the game's page, by its events), who
+// accepts it (which the offerer's page hears of): a new board of the same game
 // and clock with the colours swapped starts; the rematch of that one declined ends it, and is
 // not offered again. The new opponent is the same game and clock.
 func TestRematchBetweenPlayers(t *testing.T) {
@@ -36,7 +40,10 @@ func TestRematchBetweenPlayers(t *testing.T) {
 	carol.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch", id), map[string]any{}, http.StatusNotFound, "not_found")
 	black.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch/accept", id), map[string]any{}, http.StatusConflict, "conflict")
 
-	// White offers; Black sees the offer and accepts it.
+	// White offers; Black sees the offer, told by the game's events, and accepts it, which
+	// White's page hears of too.
+	wait.For(t, bottest.Timeout, "the hub to listen", e.hub.Listening)
+	blackSees := black.watch(t, e.srv.URL, id)
 	var offered web.GameState
 	white.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch", id), map[string]any{}, http.StatusOK, &offered)
 	rm := offered.After.Rematch
@@ -49,6 +56,8 @@ func TestRematchBetweenPlayers(t *testing.T) {
 	// Offering again gives the same offer; the opponent may not join it as a public game.
 	white.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch", id), map[string]any{}, http.StatusOK, nil)
 	black.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/join", rm.ID), map[string]any{}, http.StatusNotFound, "not_found")
+	heard(t, "the offer", blackSees)
+	whiteSees := white.watch(t, e.srv.URL, id)
 	st := black.state(t, id)
 	if st.After.Rematch == nil || st.After.Rematch.ID != rm.ID || st.After.Rematch.State != "offered" || !st.After.CanRematch {
 		t.Fatalf("the offer as Black sees it: %+v", st.After)
@@ -58,6 +67,7 @@ func TestRematchBetweenPlayers(t *testing.T) {
 	if accepted.After.Rematch.State != "accepted" {
 		t.Fatalf("accepted: %+v", accepted.After.Rematch)
 	}
+	heard(t, "the acceptance", whiteSees)
 	next := black.state(t, rm.ID)
 	if next.Status != "active" || next.Seat != 0 || next.Control != "corr1d" || next.Variant != "chess" ||
 		white.state(t, rm.ID).Seat != 1 {
@@ -81,6 +91,18 @@ func TestRematchBetweenPlayers(t *testing.T) {
 	white.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch/decline", rm.ID), map[string]any{}, http.StatusConflict, "conflict")
 }
 
+// heard waits for an event of a stream.
+func heard(t *testing.T, what string, w *watched) {
+	t.Helper()
+	select {
+	case <-w.events:
+	case <-w.ended:
+		t.Fatalf("%s: the stream ended", what)
+	case <-time.After(bottest.Timeout):
+		t.Fatalf("%s: no event", what)
+	}
+}
+
 // Ensure the rematch against the bot starts at once, the player on the other side, at the same
 // level; a spectator is offered none.
 func TestRematchAgainstTheBot(t *testing.T) {
@@ -89,8 +111,7 @@ func TestRematchAgainstTheBot(t *testing.T) {
 	ann := e.login(t, 1, "Ann")
 	var g struct{ ID int64 }
 	ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "russian", "bot": "normal"}, http.StatusCreated, &g)
-	st := ann.state(t, g.ID)
-	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", g.ID), map[string]int{"ply": st.Ply}, http.StatusOK, nil)
+	st := resignToBot(t, ann, g.ID)
 	var after web.GameState
 	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch", g.ID), map[string]any{}, http.StatusOK, &after)
 	rm := after.After.Rematch

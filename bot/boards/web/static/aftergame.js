@@ -1,7 +1,7 @@
 "use strict";
 // After the game, on a game's page (/play/<id>): each player's rating change, the rematch (offer,
-// accept, decline or withdraw, go to it) and a new opponent (the same game and clock sought
-// anew, then the lobby). It reads the game's state itself when the page's state changes, and
+// accept, decline or withdraw, go to it), a new opponent (the same game and clock sought anew,
+// then the lobby) and the players' archives. It reads the game's state itself when the page's state changes, and
 // draws into a panel of its own below the result.
 (() => {
   const { api, el, status, t } = QB;
@@ -54,11 +54,16 @@
       }));
     }
     if (acts.length) parts.push(el("div", { class: "actions" }, ...acts));
+    a.archives.forEach((href, seat) => {
+      if (href) parts.push(el("p", {}, el("a", { href }, t("archive.of", { name: st.seats[seat].name }))));
+    });
     panel.replaceChildren(...parts);
     panel.hidden = parts.length === 0;
   }
 
   async function refresh() {
+    // Only a finished game shows its result, and has what follows it.
+    if (document.getElementById("result").hidden) return;
     const r = await api("GET", "/api/v1/games/" + id);
     if (!r.ok || !r.data.after) return;
     const key = JSON.stringify(r.data.after);
