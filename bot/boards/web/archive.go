@@ -20,16 +20,16 @@ import (
 // # The archive
 //
 // A player's finished games (boards.Boards.Archive), newest first, with filters: GET
-// /api/v1/players/{user}/games (JSON, a page at a time: "next" is the cursor of the next page,
-// passed back as ?cursor=) and GET /api/v1/players/{user}/games/export (the games selected, all
-// in one file, each as the export of one game writes it: export.go), {user} being a user's id
+// /api/v1/players/{id}/games (JSON, a page at a time: "next" is the cursor of the next page,
+// passed back as ?cursor=) and GET /api/v1/players/{id}/games/export (the games selected, all
+// in one file, each as the export of one game writes it: export.go), {id} being a user's id
 // or "me". The filters are the query's: variant, control, result (win, loss or draw, for the
 // archive's player), opponent (a user's id, or "bot"), from and to (the days the games ended,
 // YYYY-MM-DD, both included), and limit (the page's size, at most boards.MaxArchivePage).
 //
 // A caller sees their own games, and a game of someone else's only when they may watch it
 // (viewable, the rule of every call on a game: for a finished game, its players let spectators
-// in). The page /players/{user}/games shows the same with the filters as a form (archive.html,
+// in). The page /players/{id}/games shows the same with the filters as a form (archive.html,
 // archive.js); the lobby links to the caller's, and a game's page to each player's.
 
 // archiveLimit is the size of a page when the query names none.
@@ -69,7 +69,7 @@ type ArchivePlayer struct {
 	Bot  string `json:"bot"`
 }
 
-// ArchivePage is an answer of GET /api/v1/players/{user}/games: whose games, a page of them, and
+// ArchivePage is an answer of GET /api/v1/players/{id}/games: whose games, a page of them, and
 // the cursor of the next page ("" after the last); Opponents are the users the player finished
 // games against (the latest first), for the choice of an opponent.
 type ArchivePage struct {
@@ -84,9 +84,9 @@ const maxOpponents = 50
 
 // routeArchive adds the archive's calls and page to mux.
 func (s *Server) routeArchive(mux router) {
-	mux.HandleFunc("GET /api/v1/players/{user}/games", s.api(0, s.archive))
-	mux.HandleFunc("GET /api/v1/players/{user}/games/export", s.api(0, s.archiveExport))
-	mux.HandleFunc("GET /players/{user}/games", s.archivePage)
+	mux.HandleFunc("GET /api/v1/players/{id}/games", s.api(0, s.archive))
+	mux.HandleFunc("GET /api/v1/players/{id}/games/export", s.api(0, s.archiveExport))
+	mux.HandleFunc("GET /players/{id}/games", s.archivePage)
 }
 
 // badFilter is the answer to a filter the archive does not know.
@@ -100,7 +100,7 @@ func badFilter(detail string) *apiError {
 // archiveFilter reads the player and the filters of an archive's request.
 func archiveFilter(r *http.Request, c *caller) (boardpg.ArchiveFilter, error) {
 	f := boardpg.ArchiveFilter{Service: c.service, Viewer: c.user, Limit: archiveLimit}
-	if who := r.PathValue("user"); who == "me" {
+	if who := r.PathValue("id"); who == "me" {
 		f.User = c.user
 	} else if id, err := strconv.ParseInt(who, 10, 64); err == nil && id > 0 {
 		f.User = id
@@ -165,7 +165,7 @@ func archiveFilter(r *http.Request, c *caller) (boardpg.ArchiveFilter, error) {
 	return f, nil
 }
 
-// archive is GET /api/v1/players/{user}/games.
+// archive is GET /api/v1/players/{id}/games.
 func (s *Server) archive(w http.ResponseWriter, r *http.Request, c *caller) error {
 	f, err := archiveFilter(r, c)
 	if err != nil {
@@ -262,7 +262,7 @@ func (s *Server) archiveEntry(ctx context.Context, db pgxTx, c *texts.Catalog, g
 	return e, nil
 }
 
-// archiveExport is GET /api/v1/players/{user}/games/export: the games the filters select, at most
+// archiveExport is GET /api/v1/players/{id}/games/export: the games the filters select, at most
 // maxExportGames, newest first, in one file; PGN or PDN when every game is of that kind, text
 // otherwise.
 func (s *Server) archiveExport(w http.ResponseWriter, r *http.Request, c *caller) error {
@@ -344,7 +344,7 @@ var loadArchivePage = sync.OnceValues(func() (*pageFile, error) {
 	return newPageFile(body, pageTypes[".html"]), nil
 })
 
-// archivePage serves the archive's page, GET /players/{user}/games, with the headers of every
+// archivePage serves the archive's page, GET /players/{id}/games, with the headers of every
 // page (pagesCSP); the script reads the user and the filters from the address.
 func (s *Server) archivePage(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
@@ -352,7 +352,7 @@ func (s *Server) archivePage(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "same-origin")
 	h.Set("X-Frame-Options", "SAMEORIGIN")
-	if who := r.PathValue("user"); who != "me" {
+	if who := r.PathValue("id"); who != "me" {
 		if id, err := strconv.ParseInt(who, 10, 64); err != nil || id <= 0 || strconv.FormatInt(id, 10) != who {
 			http.NotFound(w, r)
 			return
