@@ -1,17 +1,20 @@
 "use strict";
 // After the game, on a game's page (/play/<id>): each player's rating change, the rematch (offer,
 // accept, decline or withdraw, go to it), a new opponent (the same game and clock sought anew,
-// then the lobby) and the players' archives. It reads the game's state itself when the page's state changes, and
-// draws into a panel of its own below the result.
+// then the lobby) and the players' archives, drawn into a panel of its own below the result.
 (() => {
   const { api, el, status, t } = QB;
   const id = location.pathname.split("/")[2];
   let panel = null;
   let shown = "";
+  // asked: the player pressed a button of the rematch on this page.
+  let asked = false;
 
+  // post makes a call of the rematch, whose answer is the game's state, drawn at once.
   async function post(path, body) {
     const r = await api("POST", path, body);
     if (!r.ok) status(QB.errorText(r), "error");
+    else if (r.data && r.data.after) show(r.data, true);
     return r;
   }
 
@@ -38,14 +41,14 @@
     } else if (rm && rm.state === "offered" && st.seat >= 0) {
       if (rm.offered_by === st.seat) {
         parts.push(el("p", {}, t("after.rematchWaiting")));
-        acts.push(button("after.withdraw", () => post(`/api/v1/games/${id}/rematch/decline`).then(refresh)));
+        acts.push(button("after.withdraw", () => post(`/api/v1/games/${id}/rematch/decline`)));
       } else {
         parts.push(el("p", {}, t("after.rematchOffer", { name: st.seats[rm.offered_by].name })));
-        acts.push(button("after.accept", () => post(`/api/v1/games/${id}/rematch/accept`).then(refresh), "primary"));
-        acts.push(button("after.decline", () => post(`/api/v1/games/${id}/rematch/decline`).then(refresh)));
+        acts.push(button("after.accept", () => post(`/api/v1/games/${id}/rematch/accept`), "primary"));
+        acts.push(button("after.decline", () => post(`/api/v1/games/${id}/rematch/decline`)));
       }
     } else if (a.can_rematch) {
-      acts.push(button("after.rematch", () => post(`/api/v1/games/${id}/rematch`).then(refresh), "primary"));
+      acts.push(button("after.rematch", () => post(`/api/v1/games/${id}/rematch`), "primary"));
     }
     if (a.new_opponent) {
       acts.push(button("after.newOpponent", async () => {
@@ -61,21 +64,20 @@
     panel.hidden = parts.length === 0;
   }
 
-  async function refresh() {
-    // Only a finished game shows its result, and has what follows it.
-    if (document.getElementById("result").hidden) return;
-    const r = await api("GET", "/api/v1/games/" + id);
-    if (!r.ok || !r.data.after) return;
-    const key = JSON.stringify(r.data.after);
-    if (key === shown) return;
-    shown = key;
-    // The rematch against the bot, or one just accepted: go on to it.
-    const rm = r.data.after.rematch;
-    if (rm && rm.state === "accepted" && panel.dataset.asked === "1") {
+  // show draws the state of a finished game; a rematch accepted after the player's own press
+  // (theirs, or the opponent's answer to their offer) goes on to the new game.
+  function show(st, answered) {
+    if (!st.after) return;
+    if (answered) asked = true;
+    const rm = st.after.rematch;
+    if (rm && rm.state === "accepted" && asked) {
       location.href = "/play/" + rm.id;
       return;
     }
-    draw(r.data);
+    const key = JSON.stringify(st.after);
+    if (key === shown) return;
+    shown = key;
+    draw(st);
   }
 
   function main() {
@@ -83,15 +85,10 @@
     if (!result || !/^\d+$/.test(id || "")) return;
     panel = el("section", { id: "after", class: "after", hidden: true });
     result.after(panel);
-    panel.addEventListener("click", (ev) => {
-      if (ev.target.tagName === "BUTTON") panel.dataset.asked = "1";
-    });
-    // The page shows the result when the game ends: look again then, and at each change of
-    // the page's state (a rematch offered or answered reaches the page as an event of the game).
-    new MutationObserver(refresh).observe(result, { attributes: true, childList: true, characterData: true, subtree: true });
-    const moves = document.getElementById("moves");
-    if (moves) new MutationObserver(refresh).observe(moves, { childList: true });
-    setTimeout(refresh, 0);
+    // The page's script hands over every state it draws (play.js): the first load and each
+    // event of the game, a rematch offered or answered among them (its events reach this
+    // game's stream), so this panel costs no fetch of its own.
+    document.addEventListener("qb:state", (ev) => show(ev.detail, false));
   }
   main();
 })();
