@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -138,18 +137,6 @@ func (s *Store) Archive(ctx context.Context, f ArchiveFilter) ([]ArchiveGame, er
 		return nil, fmt.Errorf("archive of user %d: %w", f.User, err)
 	}
 	return list, nil
-}
-
-// ExplainArchive returns the plan PostgreSQL chooses for a page of the archive (EXPLAIN, in its
-// text form), for the checks that the query stays a walk of the index.
-func (s *Store) ExplainArchive(ctx context.Context, f ArchiveFilter) (string, error) {
-	q, args := archiveQuery(f)
-	rows, _ := s.tx.Query(ctx, "EXPLAIN "+q, args...)
-	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return "", fmt.Errorf("explain the archive: %w", err)
-	}
-	return strings.Join(lines, "\n"), nil
 }
 
 // Opponents returns the users a player has finished games against in a bot, at most limit,
