@@ -15,7 +15,9 @@
 // bucket per user, limit.go's; the throttle of failed logins throttle.go's, per client address
 // as clientip.go finds it behind trusted proxies; the end of the event streams with their
 // credentials revoke.go's; the answers while the database is down outage.go's; the export of a
-// game's moves (PGN, PDN, a list) export.go's.
+// game's moves (PGN, PDN, a list) export.go's; the archive of a player's finished games (the
+// API and the page /players/<id>/games) archive.go's; what follows a finished game (the rating
+// changes, the rematch, a new opponent) rematch.go's.
 //
 // The server trusts no client: every call is checked against the caller's seat, and every move
 // goes through the engine on the server. Reads use a read-only transaction of the pool (the
@@ -234,6 +236,8 @@ func (s *Server) route(mux router) {
 	s.routeAPI(mux)
 	s.routeRatings(mux)
 	s.routeTournaments(mux)
+	s.routeArchive(mux)
+	s.routeRematch(mux)
 	pages := s.cfg.Pages
 	if pages == nil {
 		pages = http.NotFoundHandler()

@@ -62,6 +62,8 @@ type GameState struct {
 	// MainMS is each side's initial time of the control in milliseconds (0 without one), by
 	// which a page tells when a clock runs low.
 	MainMS int64 `json:"main_ms"`
+	// After is what follows the game once it is over (rematch.go); nil before.
+	After *AfterState `json:"after"`
 }
 
 // GameTournament is the tournament of a game: its id, system, the game's round and the rounds
@@ -203,6 +205,9 @@ func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user
 		return nil, nil, err
 	}
 	st.Spectators = spect
+	if st.After, err = afterGame(ctx, db, svc, bd, seat); err != nil {
+		return nil, nil, err
+	}
 	return st, bd, nil
 }
 

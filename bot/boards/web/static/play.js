@@ -50,6 +50,7 @@
     if (state && s.revision < state.revision) return;
     const moved = !state || s.ply !== state.ply || s.status !== state.status;
     state = s;
+    document.dispatchEvent(new CustomEvent("qb:state", { detail: s })); // for aftergame.js
     fetchedAt = performance.now();
     if (moved || !legal().some((m) => startsWith(m.path, tapped))) {
       tapped = [];
