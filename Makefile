@@ -5,7 +5,7 @@ MODULE  := github.com/questbot/questbot
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 GO      ?= go
 
-.PHONY: run build test check fuzz deep bench loadtest boardload questload clean chromium
+.PHONY: run build test fuzz-short check fuzz deep bench loadtest boardload questload clean chromium
 
 run: build
 	@echo "Starting bin/questbot serve (Ctrl-C stops it; its log follows)"
@@ -17,8 +17,10 @@ build:
 	@echo "Compiling questbot into bin/ (the first build takes minutes; the packages follow as they compile)"
 	$(GO) build -v -ldflags "-X main.version=$(VERSION)" -o bin/ ./cmd/...
 
-# Short fuzzing runs ride along with the tests; `make fuzz` runs the same fuzzers longer.
+# Short fuzzing runs ride along with the tests, the three at once (each for FUZZ_SHORT, their
+# output kept together per fuzzer); `make fuzz` runs the same fuzzers longer.
 FUZZ_SHORT ?= 10s
+SHORT_FUZZERS := formula/FuzzParse qmm/FuzzDecode qms/FuzzCompile
 # A package's tests may take long on a busy machine (bot/boards took over 9 minutes under load):
 # their time limit is set here rather than left at go test's default of 10 minutes.
 TEST_TIMEOUT ?= 30m
@@ -26,12 +28,24 @@ TEST_TIMEOUT ?= 30m
 # package, the output of the tests that fail) and ends with a line per reason that tests were
 # skipped, with their count, and the counts of the tests passed, failed and skipped; it exits
 # with go test's status.
+#
+# make test covers every behaviour the tests check, each at a small size: the engine's perft
+# tables to the depth each table names as quick, its random playouts and its comparisons with
+# the reference generators over a few dozen games each, and one game a side of the AI against
+# random moves; boardload with two pairs of players for a few moves, webload with a dozen
+# streams for half a second. Left to other targets: make deep runs the engine's perft tables to
+# their end and thousands of games; make questload the quest load test (skipped here, as its
+# skip line says); make loadtest and make boardload the load at full size.
 test: chromium
 	$(GO) build -o bin/testsum ./internal/tools/testsum
 	./bin/testsum $(GO) test -json -race -count=1 -timeout $(TEST_TIMEOUT) ./...
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./formula/
-	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./qmm/
-	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./qms/
+	@$(MAKE) --no-print-directory -j3 -O fuzz-short
+
+fuzz-short: $(SHORT_FUZZERS:%=fuzz-short/%)
+
+# fuzz-short/<package>/<fuzzer>: one short fuzzing run.
+fuzz-short/%:
+	$(GO) test -run '^$$' -fuzz '^$(notdir $*)$$' -fuzztime $(FUZZ_SHORT) -fuzzminimizetime 5s ./$(dir $*)
 
 # Code checks: formatting, vet, staticcheck, and the dependency rules (see the README's layout
 # section): the pure packages import only what they are built on, a feature of the bot
@@ -100,8 +114,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./qms/
 	$(GO) test -run '^$$' -fuzz '^FuzzRoundTrip$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s ./qms/
 
-# The engine's deep perft tables and long random playouts (about a minute on an idle machine;
-# the time limit is the tests', as a busy machine takes many times longer).
+# The engine's deep perft tables, long random playouts and reference comparisons over thousands
+# of games, and 20 games a side of the AI against random moves, where make test plays a few dozen
+# and a couple (a few minutes on an idle machine; the time limit is the tests', as a busy machine
+# takes many times longer).
 deep:
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./engine -args -deep
 

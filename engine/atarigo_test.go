@@ -160,13 +160,14 @@ func (g refGo) String() string {
 	return sb.String()
 }
 
-// TestAtariGoAgreesWithReference plays random games and checks at every
+// TestAtariGoAgreesWithReference plays random games (50, 2000 with -deep)
+// and checks at every
 // position that the engine's legal moves, the stones each one captures
 // and the positions they lead to are those of the reference generator;
 // and that a game ends exactly when a move captured.
 func TestAtariGoAgreesWithReference(t *testing.T) {
 	t.Parallel()
-	games := 200
+	games := 50
 	if *deep {
 		games = 2000
 	}

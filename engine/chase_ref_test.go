@@ -279,7 +279,8 @@ func (g *refChase) restore(sign int8, pips int) {
 	}
 }
 
-// TestChaseAgreesWithReference plays random games of Chase (200, to the
+// TestChaseAgreesWithReference plays random games of Chase (50, 2000 with
+// -deep; to the
 // end or 160 plies; Red first and White first) and checks at every
 // position that the engine's legal moves, by the die moved, the cell it
 // stops on and the position they lead to, are
@@ -287,7 +288,7 @@ func (g *refChase) restore(sign int8, pips int) {
 // the game ends by the rules.
 func TestChaseAgreesWithReference(t *testing.T) {
 	t.Parallel()
-	games := 200
+	games := 50
 	if *deep {
 		games = 2000
 	}

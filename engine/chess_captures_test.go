@@ -58,7 +58,7 @@ func wantTactical(all []move) []move {
 // board does; and that standing knows when a side not in check has no
 // legal move at all.
 func TestChessTacticalMatchesGenerate(t *testing.T) {
-	games := 120
+	games := 40
 	if *deep {
 		games = 1200
 	}

@@ -76,7 +76,7 @@ func TestChessCountMatchesGenerate(t *testing.T) {
 		t.Errorf("a side without its king: no moves counted")
 	}
 
-	games := 300
+	games := 100
 	if *deep {
 		games = 3000
 	}

@@ -790,7 +790,7 @@ func deepRun() bool {
 
 // TestDraughtsAgreeWithRulebook plays random games of every draughts
 // variant with the engine and checks every position against the rulebook
-// generator (rulebookCheck). By default: 200 games a variant (40 for the
+// generator (rulebookCheck). By default: 60 games a variant (15 for the
 // four whose published perft tables run to depth 5 or more by default),
 // one in twenty played to the platform's ply limit and the others to 80
 // plies, the positions every move leads to compared wherever a capture
@@ -806,12 +806,12 @@ func TestDraughtsAgreeWithRulebook(t *testing.T) {
 		rb := &rulebooks[vi]
 		t.Run(rb.variant, func(t *testing.T) {
 			t.Parallel()
-			games := 200
+			games := 60
 			switch {
 			case deepRun():
 				games = 1000
 			case rb.tabled:
-				games = 40
+				games = 15
 			}
 			rng := rand.New(rand.NewPCG(uint64(vi)+1, 43))
 			start := rb.start()

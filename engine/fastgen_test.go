@@ -35,7 +35,7 @@ var fastGenStarts = map[string][]string{
 // keeps the AI's move ordering and the notation of merged captures as
 // they were.
 func TestFastGenMatchesReference(t *testing.T) {
-	games := 200
+	games := 60
 	if *deep {
 		games = 1500
 	}

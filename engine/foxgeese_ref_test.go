@@ -237,8 +237,8 @@ func refFoxStrings(ms []refFoxMove) []string {
 }
 
 // TestFoxGeeseAgreesWithReference plays random games of each Fox and
-// Geese variant (200 each with the default rules, 20 with each option
-// the bot offers) and checks at every position that the engine's legal
+// Geese variant (60 each with the default rules, 20 with each option
+// the bot offers; ten times as many with -deep) and checks at every position that the engine's legal
 // moves have exactly the effects the reference generator finds, each
 // once; and that the game ends by the rules (too few geese, or the side
 // to move blocked).
@@ -251,7 +251,7 @@ func TestFoxGeeseAgreesWithReference(t *testing.T) {
 	}
 	var configs []config
 	for _, v := range []string{"foxgeese13", "foxgeese15", "foxgeese17"} {
-		configs = append(configs, config{v, refFoxOptions{}, 200})
+		configs = append(configs, config{v, refFoxOptions{}, 60})
 	}
 	for _, o := range []refFoxOptions{{diagonals: true}, {longest: true}, {mustCapture: true}, {backward: true},
 		{diagonals: true, longest: true, mustCapture: true, backward: true}} {

@@ -345,10 +345,11 @@ var newGames = []string{"othello", "breakthrough", "canadian", "pool", "czech", 
 
 // TestAIBeatsRandom plays the AI at the bot's easy level (2,000 nodes)
 // against random moves, on both sides: the AI must win nearly every game
-// and never play an illegal move. With -deep, 20 games per game; the
-// figures are logged (go test ./engine -run AIBeatsRandom -deep -v).
+// (all but one in four) and never play an illegal move. By default one
+// game a side, both to be won; with -deep, 20 games per game; the figures
+// are logged (go test ./engine -run AIBeatsRandom -deep -v).
 func TestAIBeatsRandom(t *testing.T) {
-	games := 4
+	games := 2
 	if *deep {
 		games = 20
 	}
@@ -384,7 +385,7 @@ func TestAIBeatsRandom(t *testing.T) {
 				}
 			}
 			t.Logf("%s: the AI won %d of %d games against random play, %d draws", v, wins, games, draws)
-			if wins < games*3/4 {
+			if wins < games-games/4 {
 				t.Errorf("the AI won only %d of %d games", wins, games)
 			}
 		})

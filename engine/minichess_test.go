@@ -104,11 +104,12 @@ func refMini(b [5][5]int, side int) []string {
 }
 
 // TestGardnerAgreesWithReference compares the engine's legal moves with
-// the reference generator at every position of random games, and their
+// the reference generator at every position of random games (50, 1000
+// with -deep), and their
 // ends by mate or stalemate with the positions where it has no move.
 func TestGardnerAgreesWithReference(t *testing.T) {
 	t.Parallel()
-	games := 200
+	games := 50
 	if *deep {
 		games = 1000
 	}

@@ -43,10 +43,10 @@ var playoutConfigs = []struct {
 // incremental hash equals a recomputed one, the position string and every
 // legal move's notation round-trip, undo restores the position, pieces
 // are never created (draughts) and Chase's pip invariants hold; every game
-// ends within the ply limit. By default a dozen short games per
+// ends within the ply limit. By default six short games per
 // configuration; with -deep 250 full-length games each (3,000 in all).
 func TestRandomPlayouts(t *testing.T) {
-	games, plies := 12, 120
+	games, plies := 6, 120
 	if *deep {
 		games, plies = 250, DefaultPlyLimit
 	}

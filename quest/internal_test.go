@@ -133,6 +133,7 @@ func TestSubstituteReference(t *testing.T) {
 // Ensure compiled texts render exactly as the staged substitution on texts made of the
 // fragments that matter to it.
 func TestCompiledTextMatchesStaged(t *testing.T) {
+	t.Parallel()
 	frags := []string{"{", "}", "{[p1]+1}", "{[1..3]}", "[p1]", "[p2]", "[p3]", "[p4]", "[p01]",
 		"[p", "]", "<", ">", "<>", "<Ranger>", "<Day>", "<Date>", "<CurDate>", "<Money>",
 		"<Ranger", "x", "Ж", " ", "\n", "[d1]", "[d2:{[p1]}]", "[d", "1", "0"}
@@ -318,6 +319,7 @@ func chainQuest(n int, loop bool) *qmm.Quest {
 
 // Ensure a chain of 200,000 automatic jumps runs in one action without a stack overflow.
 func TestLongAutoJumpChain(t *testing.T) {
+	t.Parallel()
 	const n = 200_000
 	q, err := Compile(chainQuest(n, false))
 	if err != nil {
@@ -339,6 +341,7 @@ func TestLongAutoJumpChain(t *testing.T) {
 // Ensure an endless chain of automatic jumps ends with ErrAutoJumpLimit, leaving the state as
 // it was.
 func TestEndlessAutoJumpChain(t *testing.T) {
+	t.Parallel()
 	q, err := Compile(chainQuest(3, true))
 	if err != nil {
 		t.Fatal(err)
@@ -508,6 +511,7 @@ func (t *substituter) naiveDisplayTags(str string, diamond, depth int) (string, 
 // Ensure displayTags agrees with the step-by-step port of the reference on texts made of the
 // fragments that matter to it, including malformed tags and non-ASCII text around them.
 func TestDisplayTagsMatchesNaive(t *testing.T) {
+	t.Parallel()
 	frags := []string{"[d1]", "[d2]", "[d3]", "[d4]", "[d", "[d1:", "[d2:{[p1]+4}]", "[d2:25]",
 		"[d1:[1..3]]", "[d2: { 6 - 3 } ]", "[d0]", "[d99x", "[d2x", "]", "[", "{", "}", "x", "Жж",
 		"😀", " ", "[d1:{", "[d3:30]", "[d2:1+1]", "[d1:{[p1] + [p2] - [p2] + 0 + 0 + 0 + 0}]"}

@@ -26,6 +26,7 @@ func stateJSON(t *testing.T, s quest.State) string {
 // of the original bot's corpus give the same states, step for step, with and without them, and
 // the views differ from the reference's only in their text.
 func TestOptionsObserveOnly(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob(corpus.Path(t, "quests", "dagazbot", "*.qm*"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no quests (err %v): the shared test data is missing", err)

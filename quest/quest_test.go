@@ -119,6 +119,7 @@ func TestNotAChoice(t *testing.T) {
 // Ensure a state survives JSON exactly, the PRNG state to the bit, and that a game continued
 // from restored states matches the golden trace.
 func TestStateJSONRoundTrip(t *testing.T) {
+	t.Parallel()
 	files := traceFiles(t, "dagazbot")
 	for _, file := range files[:min(len(files), 40)] {
 		tr, err := questtrace.ReadFile(file)

@@ -28,6 +28,7 @@ func traceFiles(t testing.TB, set string) []string {
 // TestGoldenTraces replays every golden trace of the reference player and requires every step
 // to match on every field.
 func TestGoldenTraces(t *testing.T) {
+	t.Parallel()
 	for _, set := range traceSets {
 		quests := make(map[string]*quest.Quest)
 		for _, file := range traceFiles(t, set) {

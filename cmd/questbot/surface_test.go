@@ -66,6 +66,8 @@ func TestServeSurfaces(t *testing.T) {
 	t.Parallel()
 	for _, mode := range []string{"public-url-empty", "public-url-loopback"} {
 		t.Run(mode, func(t *testing.T) {
+			// Each walk has a server, a database and an emulator of its own.
+			t.Parallel()
 			cfg := testConfig(t)
 			cfg.DatabaseURL = pgtest.ConnString(t)
 			cfg.Admins = []int64{surfAnn}
