@@ -9,6 +9,16 @@ import (
 	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
+// ArchiveFilter is what a page of an archive asks for (boardpg.ArchiveFilter), for the views.
+type ArchiveFilter = boardpg.ArchiveFilter
+
+// The results an archive filters by, from its player's side.
+const (
+	ResultWin  = boardpg.ResultWin
+	ResultLoss = boardpg.ResultLoss
+	ResultDraw = boardpg.ResultDraw
+)
+
 // # The archive
 //
 // A player's finished games, a page at a time, newest first, with the filters of

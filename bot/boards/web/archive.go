@@ -14,7 +14,6 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions/board"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // # The archive
@@ -98,8 +97,8 @@ func badFilter(detail string) *apiError {
 }
 
 // archiveFilter reads the player and the filters of an archive's request.
-func archiveFilter(r *http.Request, c *caller) (boardpg.ArchiveFilter, error) {
-	f := boardpg.ArchiveFilter{Service: c.service, Viewer: c.user, Limit: archiveLimit}
+func archiveFilter(r *http.Request, c *caller) (boards.ArchiveFilter, error) {
+	f := boards.ArchiveFilter{Service: c.service, Viewer: c.user, Limit: archiveLimit}
 	if who := r.PathValue("id"); who == "me" {
 		f.User = c.user
 	} else if id, err := strconv.ParseInt(who, 10, 64); err == nil && id > 0 {
@@ -113,7 +112,7 @@ func archiveFilter(r *http.Request, c *caller) (boardpg.ArchiveFilter, error) {
 		return f, badFilter("variant")
 	}
 	switch res := q.Get("result"); res {
-	case "", boardpg.ResultWin, boardpg.ResultLoss, boardpg.ResultDraw:
+	case "", boards.ResultWin, boards.ResultLoss, boards.ResultDraw:
 		f.Result = res
 	default:
 		return f, badFilter("result")
@@ -249,11 +248,11 @@ func (s *Server) archiveEntry(ctx context.Context, db pgxTx, c *texts.Catalog, g
 	o := bd.Outcome
 	switch {
 	case o == nil || o.Draw:
-		e.Result = boardpg.ResultDraw
+		e.Result = boards.ResultDraw
 	case o.Winner == seat:
-		e.Result = boardpg.ResultWin
+		e.Result = boards.ResultWin
 	default:
-		e.Result = boardpg.ResultLoss
+		e.Result = boards.ResultLoss
 	}
 	if o != nil {
 		e.ResultText = webResult(c, sc, seat).Text
