@@ -2,6 +2,7 @@ package boards
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -258,4 +259,24 @@ func GameClock(bd *board.Board) bool {
 		return true
 	}
 	return false
+}
+
+// Spectator is the seat of a user who watches a board they do not play (Watcher).
+const Spectator = -1
+
+// Watcher returns the seat a user sees a board from: their own, or Spectator when they may watch
+// it. Who may watch is the service's rule, the same for every view: the board's players; anyone
+// once the board is running or over, when its players let spectators in (spectators:
+// Held.SetSpectators, Store.Spectators); anyone on a board that waits for an opponent and is not
+// private. Returns board.ErrNotSeated otherwise.
+func Watcher(bd *board.Board, user int64, spectators bool) (int, error) {
+	if user != board.BotUser {
+		if seat, err := bd.SeatOf(user); err == nil {
+			return seat, nil
+		}
+	}
+	if (spectators && bd.Status != board.Waiting) || (bd.Status == board.Waiting && !bd.Private) {
+		return Spectator, nil
+	}
+	return 0, fmt.Errorf("board %d: user %d: %w", bd.ID, user, board.ErrNotSeated)
 }

@@ -27,7 +27,7 @@ import (
 // YYYY-MM-DD, both included), and limit (the page's size, at most boards.MaxArchivePage).
 //
 // A caller sees their own games, and a game of someone else's only when they may watch it
-// (viewable, the rule of every call on a game: for a finished game, its players let spectators
+// (boards.Watcher, the service's rule of every call on a game: for a finished game, its players let spectators
 // in). The page /players/{id}/games shows the same with the filters as a form (archive.html,
 // archive.js); the lobby links to the caller's, and a game's page to each player's.
 
@@ -185,7 +185,7 @@ func (s *Server) archive(w http.ResponseWriter, r *http.Request, c *caller) erro
 			return err
 		}
 		for _, g := range page.Games {
-			if _, err := viewable(g.Board, c.user, g.Spectators); err != nil {
+			if _, err := boards.Watcher(g.Board, c.user, g.Spectators); err != nil {
 				continue // the store's filter is the same rule; this is its check
 			}
 			entry, err := s.archiveEntry(ctx, db, cat, g)
@@ -285,7 +285,7 @@ func (s *Server) archiveExport(w http.ResponseWriter, r *http.Request, c *caller
 				return err
 			}
 			for _, g := range page.Games {
-				seat, err := viewable(g.Board, c.user, g.Spectators)
+				seat, err := boards.Watcher(g.Board, c.user, g.Spectators)
 				if err != nil || n == maxExportGames {
 					continue
 				}

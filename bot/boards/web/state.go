@@ -149,21 +149,6 @@ type SquareState struct {
 	R    int    `json:"r"`
 }
 
-// viewable reports the seat a user sees a board from: theirs, or -1 for anyone else when the
-// board may be watched (its players allow it, or it waits for an opponent to join it). Returns
-// board.ErrNotSeated otherwise.
-func viewable(bd *board.Board, user int64, spectators bool) (int, error) {
-	if user != board.BotUser {
-		if seat, err := bd.SeatOf(user); err == nil {
-			return seat, nil
-		}
-	}
-	if (spectators && bd.Status != board.Waiting) || (bd.Status == board.Waiting && !bd.Private) {
-		return -1, nil
-	}
-	return 0, fmt.Errorf("board %d: user %d: %w", bd.ID, user, board.ErrNotSeated)
-}
-
 // gameState reads a board as a user sees it (State).
 func (s *Server) gameState(ctx context.Context, db pgx.Tx, service int, user, id int64) (*GameState, *board.Board, error) {
 	return State(ctx, db, s.cfg.Boards, service, user, id)
@@ -172,7 +157,7 @@ func (s *Server) gameState(ctx context.Context, db pgx.Tx, service int, user, id
 // State returns a board of a bot (service 0: of any bot) as a user sees it (user 0: someone
 // not logged in). Returns
 // board.ErrNotFound for a board of another bot or none, board.ErrNotSeated when the user
-// may not see it (see viewable).
+// may not see it (see boards.Watcher).
 func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user, id int64) (*GameState, *board.Board, error) {
 	store := svc.Store(db)
 	bd, err := store.Get(ctx, id)
@@ -186,7 +171,7 @@ func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user
 	if err != nil {
 		return nil, nil, err
 	}
-	seat, err := viewable(bd, user, spect)
+	seat, err := boards.Watcher(bd, user, spect)
 	if err != nil {
 		return nil, nil, err
 	}
