@@ -26,7 +26,11 @@
 // transport's root package (bot) nor the transport's stores, which do. The game is kept by the
 // domain store, sessions/board/boardpg, which the views reach through the service only
 // (Boards.Store, Revisions, Spectators); a view's own records are its own store's (the Telegram
-// view's shared messages: bot/boards/telegram/tgstore). make check enforces both rules.
+// view's: when each seat's board message was last sent and the shared messages,
+// bot/boards/telegram/tgstore). What the service's own policies read stays in the domain store,
+// when each seat's player was last on the web (Scene.Web, which the notifications read) among
+// them; what the service must learn of a view's records it asks the view through a function the
+// view gives it (SetSharedInvites), never by the view's tables. make check enforces both rules.
 //
 // # Authority
 //

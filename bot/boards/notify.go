@@ -54,7 +54,7 @@ import (
 // none.
 
 // A player on the web: while a player acts on the game on the web (a move, an answer, the moves
-// seen on the page or through the API; board_message.web_at, within webPresence), news of it
+// seen on the page or through the API; Scene.Web, within webPresence), news of it
 // does not ring in Telegram at once, whatever the delay: their Telegram board is changed in place
 // silently, and the notification waits at least webGrace, which the web page's "seen" (or their
 // next move) drops. A player who left the page hears of the news webGrace late.

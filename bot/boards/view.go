@@ -39,17 +39,17 @@ type Player struct {
 }
 
 // Scene is a board as its views show it: the board, its replayed game, the profiles of its
-// players and what the service keeps of their views. It is read once per change, after the
-// rules have run.
+// players and when they were last on the web (what the notification policy reads). It is read
+// once per change, after the rules have run. A view's own records of a board (the Telegram
+// view's messages) are the view's to read.
 type Scene struct {
 	Board *board.Board
 	Game  *engine.Game
 	// Players are the profiles of the human seats (nil for the bot, an empty seat, or a user
 	// row removed by hand: nobody to show the board to).
 	Players [2]*Profile
-	// Sent is when each seat's board message was last sent in Telegram (zero: never).
-	Sent [2]time.Time
-	// Web is when each seat's player last acted on the game on the web (zero: never).
+	// Web is when each seat's player last acted on the game on the web (zero: never, or not
+	// since they acted in Telegram).
 	Web [2]time.Time
 	// Tournament is the tournament the board is a game of (nil: none), which the views name
 	// above the game.
@@ -134,23 +134,19 @@ type Warning struct {
 // before any change.
 func (b *Boards) AddView(v View) { b.views = append(b.views, v) }
 
-// Scene reads the players of a board and what is kept of their views, in db.
+// Scene reads the players of a board and when they were last on the web, in db.
 func (b *Boards) Scene(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene, error) {
 	sc, err := b.Players(ctx, db, bd)
 	if err != nil {
 		return nil, err
 	}
-	marks, err := b.store(db).SeatMarks(ctx, bd.ID)
-	if err != nil {
+	if sc.Web, err = b.store(db).WebMarks(ctx, bd.ID); err != nil {
 		return nil, err
-	}
-	for i, m := range marks {
-		sc.Sent[i], sc.Web[i] = m.Sent, m.Web
 	}
 	return sc, nil
 }
 
-// Players reads the scene of a board without what is kept of its views (Sent, Web): its game,
+// Players reads the scene of a board without when its players were on the web (Web): its game,
 // its players and its tournament, all a page of the web needs.
 func (b *Boards) Players(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene, error) {
 	g, err := bd.Game()

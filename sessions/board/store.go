@@ -138,17 +138,16 @@ type Reminder struct {
 	Deadline time.Time
 }
 
-// Views is what the views of the boards (the Telegram board, the web) keep of a board
-// beside its rules, bound to the caller's transaction: when each seat's board message was last
-// sent and when its player was last on the web, the pending notifications of news and the
-// users' notification settings (the policy is the Telegram view's), the clock reminders sent,
-// and whether spectators may watch. boardpg implements it.
+// Views is what the service keeps of a board for its views beside its rules, bound to the
+// caller's transaction: when each seat's player was last on the web, the pending notifications
+// of news and the users' notification settings (the policy is the service's, bot/boards
+// notify.go), the clock reminders sent, and whether spectators may watch. boardpg implements it.
+// What a view keeps for itself alone is its own store's (the Telegram view's messages:
+// bot/boards/telegram/tgstore).
 type Views interface {
-	// SeatMarks returns, per seat, when its board message was last sent and when its player
-	// last acted on the game on the web (zero: never).
-	SeatMarks(ctx context.Context, board int64) ([2]SeatMarks, error)
-	// MarkSent records that a seat's board message was sent at.
-	MarkSent(ctx context.Context, board int64, seat int, at time.Time) error
+	// WebMarks returns, per seat, when its player last acted on the game on the web (zero:
+	// never, or not since they acted in Telegram).
+	WebMarks(ctx context.Context, board int64) ([2]time.Time, error)
 	// MarkWeb records that a seat's player acted on the game on the web at.
 	MarkWeb(ctx context.Context, board int64, seat int, at time.Time) error
 	// LeaveWeb forgets that a seat's player was on the web.
@@ -184,13 +183,6 @@ type Views interface {
 	// Spectators reports whether anyone may watch a board; SetSpectators switches it.
 	Spectators(ctx context.Context, board int64) (bool, error)
 	SetSpectators(ctx context.Context, board int64, allow bool, by int64, at time.Time) error
-}
-
-// SeatMarks is what the views recorded of a seat of a board (Views.SeatMarks).
-type SeatMarks struct {
-	// Sent is when the seat's board message was last sent; Web when its player last acted on
-	// the game on the web. Zero: never.
-	Sent, Web time.Time
 }
 
 // NotifySetting is a user's notification setting.

@@ -130,8 +130,8 @@ func (v *View) Refresh(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat in
 	if shared, err := v.sharedShown(ctx, tx, sc); shared || err != nil {
 		return err
 	}
-	if at := sc.Sent[seat]; at.IsZero() || v.svc.Now().Sub(at) > refreshAfter {
-		return nil
+	if old, err := v.stale(ctx, tx, sc.Board.ID, seat); old || err != nil {
+		return err
 	}
 	return v.show(ctx, tx, sc, seat, look{})
 }

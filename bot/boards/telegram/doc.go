@@ -45,9 +45,11 @@
 // A game may also be played in one message a whole chat sees: posted from the bot's inline
 // results in any chat, or by /games in a group; that message is its board, for both players
 // (inline.go). Those messages are this view's records, kept by its own store
-// (bot/boards/telegram/tgstore), which no other view reads: the web's picture of such a board
-// asks the service whether a key opens it (boards.Boards.SharedPictureOpens), which asks this
-// view.
+// (bot/boards/telegram/tgstore), which no other view reads, with when each seat's board message
+// was last sent in its player's chat (show.go): the web's picture of such a board asks the
+// service whether a key opens it (boards.Boards.SharedPictureOpens), which asks this view. When a
+// player was last on the web, which the service's notification policy reads, is the service's
+// (boards.Scene.Web).
 //
 // # Layers
 //

@@ -148,7 +148,7 @@ func TestNotifyAfterDelay(t *testing.T) {
 	if n := e.notes(y); n != 1 {
 		t.Errorf("%d notifications, want 1", n)
 	}
-	if n := e.QueryInt(t, `SELECT count(*) FROM board_message WHERE board_id = $1`, id); n != 2 {
+	if n := e.QueryInt(t, `SELECT count(*) FROM board_telegram_message WHERE board_id = $1`, id); n != 2 {
 		t.Errorf("%d board messages recorded, want 2", n)
 	}
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/telegram/tgstore"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/engine"
 )
@@ -33,7 +34,7 @@ import (
 // The transport forgets the messages of a ref two days after they were sent (Telegram lets a
 // bot delete its messages for that long), while a correspondence player may think for three: a
 // board last sent more than refreshAfter ago is therefore sent anew rather than edited. When it
-// was sent is recorded per seat (board.Views.MarkSent).
+// was sent is recorded per seat, in the view's store (tgstore.Store.MarkSent).
 
 // refreshAfter is how old a board message may be and still be edited in place.
 const refreshAfter = 40 * time.Hour
@@ -84,7 +85,11 @@ func (v *View) show(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, 
 		mode = showPicture
 	}
 	if mode != showNew && msgID == 0 {
-		if at := sc.Sent[seat]; at.IsZero() || v.svc.Now().Sub(at) > refreshAfter {
+		old, err := v.stale(ctx, tx, sc.Board.ID, seat)
+		if err != nil {
+			return err
+		}
+		if old {
 			mode = showNew
 		}
 	}
@@ -136,7 +141,6 @@ func (v *View) show(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, 
 	if err := v.markSent(ctx, tx, sc.Board.ID, seat); err != nil {
 		return err
 	}
-	sc.Sent[seat] = v.svc.Now()
 	return tx.Send(ctx, bot.WithState(r, bot.DeleteRef(p.Chat, r), send)...)
 }
 
@@ -155,7 +159,17 @@ func (v *View) picture(sc *boards.Scene, seat int, ent *entry) (string, *bot.Dra
 	return path, &bot.Drawing{Drawer: boards.PictureDrawer, Key: key}, nil
 }
 
-// markSent records that a seat's board message was sent now.
+// markSent records that a seat's board message was sent now, in the view's store.
 func (v *View) markSent(ctx context.Context, tx bot.Tx, id int64, seat int) error {
-	return v.svc.Store(tx.DB()).MarkSent(ctx, id, seat, v.svc.Now())
+	return tgstore.New(tx.DB()).MarkSent(ctx, id, seat, v.svc.Now())
+}
+
+// stale reports whether a seat's board message is too old to edit (refreshAfter) or was never
+// sent, by the view's store: the board is then sent anew.
+func (v *View) stale(ctx context.Context, tx bot.Tx, id int64, seat int) (bool, error) {
+	at, err := tgstore.New(tx.DB()).SentAt(ctx, id, seat)
+	if err != nil {
+		return false, err
+	}
+	return at.IsZero() || v.svc.Now().Sub(at) > refreshAfter, nil
 }

@@ -27,4 +27,11 @@
 // are locked in user order, so two games of the same players ending at once do not deadlock.
 //
 // Users are rows of the users table and bots of service; this package never writes to them.
+//
+// Beside the game, it keeps what the service keeps of a board for its views (board.Views,
+// views.go): when each seat's player was last on the web (board_web_presence, migration 041),
+// the pending notifications, the users' notification settings, the clock reminders sent and
+// whether spectators may watch. A view's records of its own are its store's, not this
+// package's: the Telegram view's board messages and shared messages are
+// bot/boards/telegram/tgstore's.
 package boardpg

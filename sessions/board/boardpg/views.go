@@ -13,54 +13,41 @@ import (
 
 var _ board.Views = (*Store)(nil)
 
-// SeatMarks implements board.Views.
-func (s *Store) SeatMarks(ctx context.Context, id int64) ([2]board.SeatMarks, error) {
-	var out [2]board.SeatMarks
-	rows, err := s.tx.Query(ctx, `SELECT seat, sent_at, web_at FROM board_message WHERE board_id = $1`, id)
+// WebMarks implements board.Views: the rows of board_web_presence (migration 041).
+func (s *Store) WebMarks(ctx context.Context, id int64) ([2]time.Time, error) {
+	var out [2]time.Time
+	rows, err := s.tx.Query(ctx, `SELECT seat, acted_at FROM board_web_presence WHERE board_id = $1`, id)
 	if err != nil {
-		return out, fmt.Errorf("board %d: its messages: %w", id, err)
+		return out, fmt.Errorf("board %d: its players on the web: %w", id, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var seat int
-		var sent, web *time.Time
-		if err := rows.Scan(&seat, &sent, &web); err != nil {
-			return out, fmt.Errorf("board %d: its messages: %w", id, err)
+		var at time.Time
+		if err := rows.Scan(&seat, &at); err != nil {
+			return out, fmt.Errorf("board %d: its players on the web: %w", id, err)
 		}
-		if seat != 0 && seat != 1 {
-			continue
-		}
-		if sent != nil {
-			out[seat].Sent = *sent
-		}
-		if web != nil {
-			out[seat].Web = *web
+		if seat == 0 || seat == 1 {
+			out[seat] = at
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return out, fmt.Errorf("board %d: its messages: %w", id, err)
+		return out, fmt.Errorf("board %d: its players on the web: %w", id, err)
 	}
 	return out, nil
-}
-
-// MarkSent implements board.Views.
-func (s *Store) MarkSent(ctx context.Context, id int64, seat int, at time.Time) error {
-	return s.exec(ctx, "record its message", id, `
-		INSERT INTO board_message (board_id, seat, sent_at) VALUES ($1, $2, $3)
-		ON CONFLICT (board_id, seat) DO UPDATE SET sent_at = EXCLUDED.sent_at`, id, seat, at)
 }
 
 // MarkWeb implements board.Views.
 func (s *Store) MarkWeb(ctx context.Context, id int64, seat int, at time.Time) error {
 	return s.exec(ctx, "record its player on the web", id, `
-		INSERT INTO board_message (board_id, seat, web_at) VALUES ($1, $2, $3)
-		ON CONFLICT (board_id, seat) DO UPDATE SET web_at = EXCLUDED.web_at`, id, seat, at)
+		INSERT INTO board_web_presence (board_id, seat, acted_at) VALUES ($1, $2, $3)
+		ON CONFLICT (board_id, seat) DO UPDATE SET acted_at = EXCLUDED.acted_at`, id, seat, at)
 }
 
 // LeaveWeb implements board.Views.
 func (s *Store) LeaveWeb(ctx context.Context, id int64, seat int) error {
 	return s.exec(ctx, "record its player in Telegram", id, `
-		UPDATE board_message SET web_at = NULL WHERE board_id = $1 AND seat = $2 AND web_at IS NOT NULL`, id, seat)
+		DELETE FROM board_web_presence WHERE board_id = $1 AND seat = $2`, id, seat)
 }
 
 // exec runs a statement about a board, saying what failed.

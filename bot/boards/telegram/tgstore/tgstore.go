@@ -1,8 +1,11 @@
 // Package tgstore keeps the records of the Telegram view of the board service
-// (bot/boards/telegram) that no other view reads: the messages a board is played in when a whole
-// chat sees it (board_shared, migrations 027, 030 and 035), an inline message or the bot's
-// message in a group. The game itself is the domain store's (sessions/board/boardpg), which the
-// view reaches through the service. Every method takes the caller's transaction.
+// (bot/boards/telegram) that no other view reads: when each seat's board message was last sent
+// in its player's chat (board_telegram_message, migration 041: sent.go), and the messages a board
+// is played in when a whole chat sees it (board_shared, migrations 027, 030 and 035), an inline
+// message or the bot's message in a group. The game itself is the domain store's
+// (sessions/board/boardpg), which the view reaches through the service, and so is what the
+// service's notification policy reads (when a player was last on the web). Every method takes
+// the caller's transaction.
 package tgstore
 
 import (

@@ -135,3 +135,30 @@ func TestShared(t *testing.T) {
 		return nil
 	})
 }
+
+// Ensure a seat's board message was never sent until it is marked, is read back by its seat
+// alone when it is, and a later mark replaces the time.
+func TestSentAt(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t)
+	ctx := context.Background()
+	b := f.open(t, 0)
+	f.must(t, func(s *tgstore.Store) error {
+		if at, err := s.SentAt(ctx, b.ID, 0); err != nil || !at.IsZero() {
+			t.Errorf("SentAt before any message = %v, %v; want zero", at, err)
+		}
+		if err := s.MarkSent(ctx, b.ID, 0, t0); err != nil {
+			return err
+		}
+		return s.MarkSent(ctx, b.ID, 0, t0.Add(time.Hour))
+	})
+	f.must(t, func(s *tgstore.Store) error {
+		if at, err := s.SentAt(ctx, b.ID, 0); err != nil || !at.Equal(t0.Add(time.Hour)) {
+			t.Errorf("SentAt of seat 0 = %v, %v; want %v", at, err, t0.Add(time.Hour))
+		}
+		if at, err := s.SentAt(ctx, b.ID, 1); err != nil || !at.IsZero() {
+			t.Errorf("SentAt of seat 1 = %v, %v; want zero", at, err)
+		}
+		return nil
+	})
+}
