@@ -79,11 +79,14 @@ func (e *env) playScript(t *testing.T, v scriptView, steps []step, timeout bool)
 		p.refusals = append(p.refusals, fmt.Sprintf("%d %s:%s", i, s.op, v.do(t, id, users, s)))
 	}
 	if timeout {
+		// The clock stays moved on: the bot's own scheduler runs the deadlines job too, and may
+		// claim the board first; it must find the deadline past when it settles the board. The
+		// game is over once either run has committed.
 		e.clock.advance(25 * time.Hour)
 		if err := e.app.Boards.Deadlines(context.Background(), boards.DoerOf(e.proc.Transport.Do)); err != nil {
 			t.Fatal(err)
 		}
-		e.clock.advance(-25 * time.Hour)
+		e.WaitFor(t, "the game to end on time", func() bool { return e.board(t, id).Status == board.Finished })
 	}
 	bd := e.board(t, id)
 	for _, ev := range e.recorded(t, id, 0) {
