@@ -108,6 +108,10 @@ const boardloadPendingBound = 6
 // target is 1.2 at most, and the pictures drawn inside web requests:
 //
 //	questbot boardload -compare -pairs 4 -rate 2 -duration 30s -bots 0
+//
+// With -cpuprofile F a CPU profile of the process is written over each play (with -compare, to
+// F-off and F-live), for go tool pprof: where the live run's extra time goes (the sender's
+// drawing, the emulator's copies of every photo, the Telegram view's work in the request).
 func boardload(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	return boardloadWith(ctx, boardloadOptions{}, args, getenv, stdout, stderr)
 }
