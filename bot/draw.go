@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 )
 
@@ -48,6 +49,12 @@ func RegisterDrawer(name string, d Drawer) error {
 	return nil
 }
 
+// drawing holds a place for each file being drawn: at most GOMAXPROCS-1 (at least one) at
+// once, so that however many senders draw, a processor is left for the process's other work
+// (the web requests, the handlers of updates), which would otherwise wait behind the drawings
+// for the scheduler to preempt one.
+var drawing = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
+
 // drawFile draws the file of req (Request.Draw) at its FilePath.
 func drawFile(ctx context.Context, req Request) error {
 	if req.FilePath == "" {
@@ -57,7 +64,14 @@ func drawFile(ctx context.Context, req Request) error {
 	if !ok {
 		return fmt.Errorf("%w %q", ErrNoDrawer, req.Draw.Drawer)
 	}
-	if err := d.(Drawer)(ctx, req.Draw.Key, req.FilePath); err != nil {
+	select {
+	case drawing <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("bot: drawer %q: %w", req.Draw.Drawer, ctx.Err())
+	}
+	err := d.(Drawer)(ctx, req.Draw.Key, req.FilePath)
+	<-drawing
+	if err != nil {
 		return fmt.Errorf("bot: drawer %q: %w", req.Draw.Drawer, err)
 	}
 	return nil

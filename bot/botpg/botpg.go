@@ -34,6 +34,7 @@ import (
 
 	tgbotapi "github.com/go-telegram-bot-api/telegram-bot-api/v5"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
@@ -536,32 +537,50 @@ func (t *jobTx) Send(ctx context.Context, reqs ...bot.Request) error {
 	return nil
 }
 
-// Run implements bot.Store.
+// Run implements bot.Store. The requests fn sends are written with the transaction's COMMIT, in
+// one pipeline (see pipeTx): a job's or a web request's messages cost no round trip to the
+// database of their own.
 func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, bot.Tx) error) ([]bot.ChatKey, error) {
-	var touched []bot.ChatKey
-	var post []func()
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		jt := &jobTx{tx: tx, service: service}
-		defer func() { post = jt.post }()
-		if err := fn(ctx, jt); err != nil {
-			return err
-		}
-		if len(jt.reqs) == 0 {
-			return nil
-		}
-		b := &pgx.Batch{}
-		reqs := s.seal.seal(jt.reqs, jt.secrets)
-		touched = s.queueOutbox(b, service, reqs, 0)
-		queueSecrets(b, service, reqs, nil)
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return fmt.Errorf("enqueue: %w", err)
-		}
-		return nil
-	})
+	pc, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
-	for _, fn := range post {
+	// A connection released inside a transaction is closed by the pool, which rolls it back.
+	defer pc.Release()
+	tx := &pipeTx{conn: pc.Conn()}
+	defer func() {
+		if !tx.closed {
+			tx.Rollback(context.WithoutCancel(ctx))
+		}
+	}()
+	if _, err := tx.conn.Exec(ctx, "BEGIN"); err != nil {
+		return nil, err
+	}
+	jt := &jobTx{tx: tx, service: service}
+	if err := fn(ctx, jt); err != nil {
+		return nil, err
+	}
+	var touched []bot.ChatKey
+	final := &pgx.Batch{}
+	if len(jt.reqs) > 0 {
+		reqs := s.seal.seal(jt.reqs, jt.secrets)
+		touched = s.queueOutbox(final, service, reqs, 0)
+		queueSecrets(final, service, reqs, nil)
+	}
+	final.Queue("COMMIT").Exec(func(ct pgconn.CommandTag) error {
+		if ct.String() == "ROLLBACK" {
+			return pgx.ErrTxCommitRollback // a statement failed in a savepoint not rolled back to
+		}
+		return nil
+	})
+	if err := tx.SendBatch(ctx, final).Close(); err != nil {
+		if len(jt.reqs) > 0 {
+			return nil, fmt.Errorf("enqueue: %w", err)
+		}
+		return nil, err
+	}
+	tx.closed = true
+	for _, fn := range jt.post {
 		fn()
 	}
 	return touched, nil

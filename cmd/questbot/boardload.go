@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -55,6 +56,9 @@ type boardloadOptions struct {
 	// games are played on the web alone (the bot learns they blocked it and sends them no
 	// board), no command written, no board checked.
 	noTelegram bool
+	// cpuProfile, when set, is the file a CPU profile of the play is written to (with compare,
+	// the file with "-off" and "-live" added, one for each run).
+	cpuProfile string
 }
 
 // boardloadMinimum is the play a test waits for: moves of the pairs, moves of the players
@@ -104,6 +108,10 @@ const boardloadPendingBound = 6
 // target is 1.2 at most, and the pictures drawn inside web requests:
 //
 //	questbot boardload -compare -pairs 4 -rate 2 -duration 30s -bots 0
+//
+// With -cpuprofile F a CPU profile of the process is written over each play (with -compare, to
+// F-off and F-live), for go tool pprof: where the live run's extra time goes (the sender's
+// drawing, the emulator's copies of every photo, the Telegram view's work in the request).
 func boardload(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	return boardloadWith(ctx, boardloadOptions{}, args, getenv, stdout, stderr)
 }
@@ -123,8 +131,9 @@ func boardloadWith(ctx context.Context, o boardloadOptions, args []string, geten
 	fs.DurationVar(&o.settle, "settle", 2*time.Minute, "how long the outbox may take to drain after the play")
 	fs.Uint64Var(&o.seed, "seed", 1, "the seed of the players' choices (moves, games, when they write)")
 	fs.BoolVar(&o.compare, "compare", false, "play twice, without the players' Telegram copies and with them, and compare the web moves' request times")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the play to this file (with -compare, this name with -off and -live added); go tool pprof reads it")
 	help := func(w io.Writer) {
-		fmt.Fprintln(w, "usage: questbot boardload [-pairs N] [-rate M] [-duration D] [-bots K] [-hog H] [-games G,...] [-commands D] [-settle D] [-seed S] [-compare]")
+		fmt.Fprintln(w, "usage: questbot boardload [-pairs N] [-rate M] [-duration D] [-bots K] [-hog H] [-games G,...] [-commands D] [-settle D] [-seed S] [-compare] [-cpuprofile F]")
 		fmt.Fprintln(w, "Runs the whole bot in this process (the Bot API emulator and the transport with Telegram's limits,")
 		fmt.Fprintln(w, "the web game server), plays N games between API players at M moves a second each (and K against")
 		fmt.Fprintln(w, "the bot), has every player send /web and /mygames in Telegram meanwhile, and reports the rows")
@@ -196,6 +205,9 @@ func boardloadCompare(ctx context.Context, o boardloadOptions, cfg Config, geten
 	for i, off := range []bool{true, false} {
 		run := o
 		run.noTelegram = off
+		if o.cpuProfile != "" {
+			run.cpuProfile = o.cpuProfile + map[bool]string{true: "-off", false: "-live"}[off]
+		}
 		fmt.Fprintf(stdout, "run %d of 2: %s\n", i+1, map[bool]string{true: "the players' Telegram copies off (they blocked the bot)",
 			false: "both players' Telegram copies live"}[off])
 		rep, err := boardloadRun(ctx, run, cfg, getenv, stdout, stderr)
@@ -238,6 +250,25 @@ func compareLine(off, on *boardloadReport) string {
 		"pictures drawn inside web requests: %d; target (ratio at most %.1f, no picture drawn in a web request): %s\n",
 		fmtMS(percentile(b, .5)), fmtMS(percentile(a, .5)), r50, fmtMS(percentile(b, .99)), fmtMS(percentile(a, .99)), r99,
 		on.drawnInRequests+off.drawnInRequests, boardloadRatioTarget, verdict)
+}
+
+// profiled runs fn, with a CPU profile of this process written to file meanwhile when file is
+// not empty.
+func profiled(file string, fn func() error) error {
+	if file == "" {
+		return fn()
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	err = fn()
+	pprof.StopCPUProfile()
+	return err
 }
 
 // boardloadRun starts the bot, plays, drains, checks and reports.
@@ -325,7 +356,7 @@ func boardloadRun(ctx context.Context, o boardloadOptions, cfg Config, getenv fu
 
 	fmt.Fprintf(stdout, "playing %d games between API players at %g moves/s each and %d against the bot, for %v...\n",
 		o.pairs, o.rate, o.bots, o.duration)
-	if err := l.play(ctx); err != nil {
+	if err := profiled(o.cpuProfile, func() error { return l.play(ctx) }); err != nil {
 		return nil, err
 	}
 	drainStart := time.Now()
