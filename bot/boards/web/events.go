@@ -457,10 +457,41 @@ func lastEventID(r *http.Request) (int64, bool, error) {
 	return n, true, nil
 }
 
+// ResetEvent is the SSE event name that tells a client its Last-Event-ID cannot be resumed: it
+// names no event of the board's record, or more than MaxReplay events came after it. The client
+// reads the state again once; the stream goes on from the board's last event, whose number the
+// reset event carries as its id.
+const ResetEvent = "reset"
+
+// MaxReplay is the most events a reconnection replays; one that missed more is sent ResetEvent
+// (reading the state once costs less than rendering a long replay).
+const MaxReplay = 64
+
+// resumable reports whether a stream can go on after the event numbered after of board: after
+// is 0 (the whole record) or an event of the board, followed by at most MaxReplay events.
+func resumable(ctx context.Context, db boards.DB, board, after int64) (bool, error) {
+	if after == 0 {
+		return true, nil
+	}
+	evs, err := boards.EventsAfter(ctx, db, board, after-1, MaxReplay+2)
+	if err != nil {
+		return false, err
+	}
+	return len(evs) > 0 && evs[0].ID == after && len(evs) <= MaxReplay+1, nil
+}
+
 // serveEvents is ServeEvents with the interval of its pings, ending too when revoked is closed.
 func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64, ping time.Duration, revoked <-chan struct{}) {
 	var sub *boards.Subscription
 	var records boards.DB
+	// reset is the number a stream that cannot resume goes on from (ResetEvent), -1 for none.
+	reset := int64(-1)
+	// sent is the number of the last event of the record written, and covered the newest
+	// revision those events name: a revision the stream already rendered needs no "board" event.
+	var sent, covered int64
+	ch, unsubscribe := ev.Subscribe(board)
+	defer unsubscribe()
+	first := BoardChanged{Board: board}
 	if f, ok := ev.(recordFollower); ok {
 		after, resumed, err := lastEventID(r)
 		if err != nil {
@@ -468,18 +499,39 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 			return
 		}
 		records = f.Records()
-		if !resumed {
-			// A new stream renders from now on: the page reads the state itself.
-			if after, err = boards.LastEvent(r.Context(), records, board); err != nil {
+		if resumed {
+			ok, err := resumable(r.Context(), records, board, after)
+			if err != nil {
 				http.Error(w, "the board's events cannot be read now", http.StatusServiceUnavailable)
 				return
 			}
+			resumed = ok
 		}
+		if !resumed {
+			// A new stream, or one that cannot resume, renders from now on: the page reads
+			// the state itself.
+			last, err := boards.LastEvent(r.Context(), records, board)
+			if err != nil {
+				http.Error(w, "the board's events cannot be read now", http.StatusServiceUnavailable)
+				return
+			}
+			if after != 0 || r.Header.Get("Last-Event-ID") != "" || r.URL.Query().Get(LastEventParam) != "" {
+				reset = last
+			}
+			after = last
+		}
+		sent = after
 		sub = f.Follow(board, after)
 		defer sub.Close()
+		// The revision as the stream opens, read after the subscriptions began: a client that
+		// shows an older one reads the state, and one that shows it has missed nothing.
+		revs, err := boards.Revisions(r.Context(), records, []int64{board})
+		if err != nil {
+			http.Error(w, "the board's events cannot be read now", http.StatusServiceUnavailable)
+			return
+		}
+		first.Revision = revs[board]
 	}
-	ch, unsubscribe := ev.Subscribe(board)
-	defer unsubscribe()
 	obs, _ := ev.(streamObserver)
 	if obs != nil {
 		obs.streamOpened()
@@ -501,8 +553,46 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 		}
 		return rc.Flush() == nil
 	}
-	if !write(fmt.Sprintf("retry: %d\n%s", RetryMillis, eventText(BoardChanged{Board: board}))) {
+	// writeRecords writes the events of the record not written yet, and notes the revisions
+	// they cover.
+	writeRecords := func(evs []boards.Event) bool {
+		out := evs[:0:0]
+		for _, e := range evs {
+			if e.ID > sent {
+				out = append(out, e)
+				sent = e.ID
+				covered = max(covered, e.Data.Revision)
+			}
+		}
+		return len(out) == 0 || write(recordText(out))
+	}
+	// catchUp reads the record's events the stream has not written from the database, for a
+	// revision announced before the feed handed out the events of its change (the save's
+	// notification comes before the record's in the same commit).
+	catchUp := func() bool {
+		evs, err := boards.EventsAfter(r.Context(), records, board, sent, MaxReplay)
+		if err != nil {
+			return true // the feed's own delivery follows; the revision is sent meanwhile
+		}
+		return writeRecords(evs)
+	}
+	head := fmt.Sprintf("retry: %d\n", RetryMillis)
+	if reset >= 0 {
+		head += fmt.Sprintf("id: %d\nevent: %s\ndata: {\"id\":%d,\"last\":%d}\n\n", reset, ResetEvent, board, reset)
+	}
+	if !write(head) {
 		return
+	}
+	if sub != nil {
+		// What a resumed stream missed comes first, so that the revision after it is known.
+		if evs, err := sub.Next(r.Context(), records); err == nil && !writeRecords(evs) {
+			return
+		}
+	}
+	if sub == nil || first.Revision > covered {
+		if !write(eventText(first)) {
+			return
+		}
 	}
 	var records0 <-chan struct{}
 	if sub != nil {
@@ -523,10 +613,17 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 				// reconnects with the last number it got if the stream ends.
 				continue
 			}
-			if len(evs) > 0 && !write(recordText(evs)) {
+			if !writeRecords(evs) {
 				return
 			}
 		case bc := <-ch:
+			if sub != nil && bc.Revision > covered && !catchUp() {
+				return
+			}
+			if sub != nil && bc.Revision <= covered {
+				// The record's events of the change said it already.
+				continue
+			}
 			if !write(eventText(bc)) {
 				return
 			}
