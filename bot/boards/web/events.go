@@ -15,7 +15,9 @@
 // subscribers of each board, coalesced (a subscriber's channel holds one value: a new change
 // replaces an unread one, so a slow page never blocks the hub or the other pages, and memory
 // stays one value per subscriber whatever the rate of moves). It covers what no event says (a
-// board changed by hand) and measures the delay of the live updates. PostgreSQL delivers a
+// board changed by hand, a reminder) and measures the delay of the live updates; a stream sends
+// no "board" event for a revision that the record's events it sent name already (EventData's
+// Revision), so that a change is signalled once. PostgreSQL delivers a
 // notification when its transaction commits, so an event never announces a move that is not
 // there to read, and a rolled back move announces nothing. Notifications of boards nobody
 // watches are dropped at once.
@@ -24,8 +26,9 @@
 // and hands it to the subscribers (every page refetches once), and the feed reads the record's
 // events numbered above the last it handed out.
 //
-// ServeEvents turns a subscription into an SSE stream. Its first event carries revision 0,
-// meaning "fetch the state now": it covers whatever changed before the stream began.
+// ServeEvents turns a subscription into an SSE stream. Its first "board" event names the board's
+// revision as the stream opens: a client showing an older one reads the state, and one showing
+// it has missed nothing.
 
 package web
 
@@ -408,24 +411,29 @@ func (h *Hub) delivered(bc BoardChanged) {
 //
 //	retry: 2000
 //	event: board
-//	data: {"id":7,"revision":0}
+//	data: {"id":7,"revision":41}
 //
 //	id: 130
 //	event: record
 //	data: {"id":130,"board":7,"kind":"moved","seat":0,"actor":0,"by":"web","ply":13,...}
 //
 //	event: board
-//	data: {"id":7,"revision":13}
+//	data: {"id":7,"revision":44}
 //
 //	: ping
 //
-// The first event, sent at once, has revision 0: "fetch the state now", since the page may have
-// missed changes before the stream began (the subscription is made before it is sent, so none is
-// missed after). Then, when ev follows the boards' record (the Hub), each event of the record
-// numbered above the request's Last-Event-ID (or LastEventParam; for a new stream, the board's
-// last event when it opens), in order, once; and one "board" event per saved revision, coalesced:
-// a client that reads slowly gets the latest revision, not every one. A comment line every 25 s
-// keeps an idle stream alive. The caller checks the client's right to watch the board first.
+// When ev follows the boards' record (the Hub): a stream resumed with the request's
+// Last-Event-ID (or LastEventParam) first replays the record's events numbered above it, in
+// order; a number that is no event of the board, or that more than MaxReplay events followed, is
+// answered first with a ResetEvent ("id: <last>", "event: reset", data {"id":7,"last":<last>}):
+// the client reads the state once and the stream goes on from the board's last event, as a new
+// stream does. Then the "board" event of the board's revision as the stream opens (read after the
+// subscriptions began, so nothing is missed after it), left out when the replay named it already.
+// Then each new event of the record, once, in order, and one "board" event per saved revision
+// that no event sent names (EventData.Revision), coalesced: a client that reads slowly gets the
+// latest revision, not every one. An Events that does not follow the record (no Hub) sends
+// revision 0 first, "fetch the state now", and the "board" events alone. A comment line every
+// 25 s keeps an idle stream alive. The caller checks the client's right to watch the board first.
 func ServeEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64) {
 	serveEvents(w, r, ev, board, PingInterval, nil)
 }

@@ -27,6 +27,7 @@
   let fetching = false; // a GET of the state is under way
   let again = false;    // another GET is wanted when it ends
   let wanted = 0;       // the newest revision of the game the events named
+  let operating = 0;    // POSTs under way, whose answers are states
 
   // refresh fetches the state; calls during a fetch coalesce into one more fetch.
   async function refresh() {
@@ -80,9 +81,27 @@
     if (!s || s.seat < 0 || !s.unseen || !s.unseen.length || document.visibilityState !== "visible") return;
     if (s.ply <= seenSent) return;
     seenSent = s.ply;
-    const r = await api("POST", base + "/seen", { ply: s.ply });
+    const r = await operate(base + "/seen", { ply: s.ply });
     if (r.ok) show(r.data);
     else failed(r);
+    caughtUp();
+  }
+
+  // operate POSTs an operation; while it is under way, the revisions the events name wait for
+  // its answer (caughtUp), which shows the operation's own change.
+  async function operate(path, body) {
+    operating++;
+    try {
+      return await api("POST", path, body);
+    } finally {
+      operating--;
+    }
+  }
+
+  // caughtUp reads the state when an event named a revision newer than the one shown while
+  // operations were under way.
+  function caughtUp() {
+    if (!operating && state && wanted > state.revision) refresh();
   }
 
   // failed reports a failed call in the status line and recovers what can be recovered.
@@ -109,7 +128,7 @@
     if (busy) return false;
     busy = true;
     status(t("sending"));
-    const r = await api("POST", base + path, body);
+    const r = await operate(base + path, body);
     busy = false;
     let ok = false;
     if (r.ok) {
@@ -119,7 +138,7 @@
     } else failed(r);
     // A revision announced while the operation was under way (its own change, or another's)
     // that its answer does not show is read now.
-    if (state && wanted > state.revision) refresh();
+    caughtUp();
     return ok;
   }
 
@@ -415,7 +434,7 @@
   function want(rev) {
     wanted = Math.max(wanted, rev);
     // A fetch or an operation under way checks it when it ends.
-    if (fetching || busy) return;
+    if (fetching || operating) return;
     if (!state || rev > state.revision) refresh();
   }
 
@@ -459,7 +478,7 @@
     try { e = JSON.parse(ev.data); } catch (err) { need(); return; }
     const d = e.data || {};
     const rev = d.revision || 0;
-    if (!state || fetching || busy) {
+    if (!state || fetching || operating) {
       // The state under way (a fetch, or the answer of an operation) may or may not hold the
       // event: its revision says.
       if (rev) want(rev);
