@@ -73,8 +73,8 @@ const (
 type Metrics struct {
 	// Streams is the number of SSE streams open.
 	Streams prometheus.Gauge
-	// Delivered counts the events written to streams (the initial one of each stream not
-	// included).
+	// Delivered counts the events written to streams, the record's and the "board" ones (the
+	// initial one of each stream not included).
 	Delivered prometheus.Counter
 	// Coalesced counts the changes that replaced an unread one in a subscriber's channel.
 	Coalesced prometheus.Counter
@@ -97,7 +97,7 @@ func NewMetrics() *Metrics {
 			Name: "questbot_web_event_streams", Help: "Server-Sent Events streams of boards open.",
 		}),
 		Delivered: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "questbot_web_events_delivered_total", Help: "Board change events written to SSE streams.",
+			Name: "questbot_web_events_delivered_total", Help: "Board events (of the record, and revisions) written to SSE streams.",
 		}),
 		Coalesced: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "questbot_web_events_coalesced_total",
@@ -383,10 +383,14 @@ type streamObserver interface {
 	streamOpened()
 	streamClosed()
 	delivered(BoardChanged)
+	deliveredRecords(n int)
 }
 
 func (h *Hub) streamOpened() { h.metrics.Streams.Inc() }
 func (h *Hub) streamClosed() { h.metrics.Streams.Dec() }
+
+// deliveredRecords counts n events of the record written to a stream.
+func (h *Hub) deliveredRecords(n int) { h.metrics.Delivered.Add(float64(n)) }
 
 // delivered counts an event written to a stream and, when the time of its change is known, its
 // delay.
@@ -430,7 +434,9 @@ func (h *Hub) delivered(bc BoardChanged) {
 // stream does. Then the "board" event of the board's revision as the stream opens (read after the
 // subscriptions began, so nothing is missed after it), left out when the replay named it already.
 // Then each new event of the record, once, in order, and one "board" event per saved revision
-// that no event sent names (EventData.Revision), coalesced: a client that reads slowly gets the
+// that no event sent names (EventData.Revision), or per notification of a revision already
+// signalled (a change that made no new revision: a rematch offered or answered, on the old
+// board; a client reads the state for it), coalesced: a client that reads slowly gets the
 // latest revision, not every one. An Events that does not follow the record (no Hub) sends
 // revision 0 first, "fetch the state now", and the "board" events alone. A comment line every
 // 25 s keeps an idle stream alive. The caller checks the client's right to watch the board first.
@@ -495,8 +501,11 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 	// reset is the number a stream that cannot resume goes on from (ResetEvent), -1 for none.
 	reset := int64(-1)
 	// sent is the number of the last event of the record written, and covered the newest
-	// revision those events name: a revision the stream already rendered needs no "board" event.
-	var sent, covered int64
+	// revision those events name: the first notification of a revision they name is the save's
+	// own, which needs no "board" event. lastBoard is the newest revision a "board" event was
+	// sent or left out for: a notification of a revision already signalled is another change
+	// that made no new revision (a rematch offered or answered, on the old board), sent.
+	var sent, covered, lastBoard int64
 	ch, unsubscribe := ev.Subscribe(board)
 	defer unsubscribe()
 	first := BoardChanged{Board: board}
@@ -572,7 +581,16 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 				covered = max(covered, e.Data.Revision)
 			}
 		}
-		return len(out) == 0 || write(recordText(out))
+		if len(out) == 0 {
+			return true
+		}
+		if !write(recordText(out)) {
+			return false
+		}
+		if obs != nil {
+			obs.deliveredRecords(len(out))
+		}
+		return true
 	}
 	// catchUp reads the record's events the stream has not written from the database, for a
 	// revision announced before the feed handed out the events of its change (the save's
@@ -602,6 +620,7 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 			return
 		}
 	}
+	lastBoard = first.Revision
 	var records0 <-chan struct{}
 	if sub != nil {
 		records0 = sub.C
@@ -625,12 +644,16 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 				return
 			}
 		case bc := <-ch:
-			if sub != nil && bc.Revision > covered && !catchUp() {
-				return
-			}
-			if sub != nil && bc.Revision <= covered {
-				// The record's events of the change said it already.
-				continue
+			if sub != nil {
+				if bc.Revision > covered && !catchUp() {
+					return
+				}
+				if bc.Revision <= covered && bc.Revision > lastBoard {
+					// The save of a change whose events of the record said it already.
+					lastBoard = bc.Revision
+					continue
+				}
+				lastBoard = max(lastBoard, bc.Revision)
 			}
 			if !write(eventText(bc)) {
 				return

@@ -4,10 +4,10 @@
 // their clocks, the moves. A move is entered by tapping squares: a piece, then each landing
 // square, until the tapped squares are the whole path of one legal move. The page reads the state
 // once when it loads; the server then pushes every change of the game (Server-Sent Events, see
-// listen): the page draws what an event of the board's record says when it can (a move seen by
-// a spectator, a seen move, a draw offer, the spectators' switch) and reads the state again only
-// when the event does not say enough (the legal moves of the player to move, a result) or names
-// a revision newer than the one shown. The clocks count down locally; the page never polls.
+// listen): the page draws what an event of the board's record says when it can (a move on a
+// spectator's page, the opponent having seen a move, a draw offer, the spectators' switch) and
+// reads the state again only when the event does not say enough (the legal moves of the player
+// to move, a result, an undo) or names a revision newer than the one shown. The clocks count down locally; the page never polls.
 (() => {
   const { t, api, el, status } = QB;
   const match = location.pathname.match(/^\/play\/(\d+)$/);
@@ -28,6 +28,8 @@
   let again = false;    // another GET is wanted when it ends
   let wanted = 0;       // the newest revision of the game the events named
   let operating = 0;    // POSTs under way, whose answers are states
+  let signalled = 0;    // the newest revision the stream's events named
+  let opening = false;  // the stream (re)opened and has sent no event since
 
   // refresh fetches the state; calls during a fetch coalesce into one more fetch.
   async function refresh() {
@@ -474,10 +476,12 @@
   // record handles an event of the board's record: drawn from the event when it says enough,
   // else the state is fetched.
   function record(ev) {
+    opening = false;
     let e;
     try { e = JSON.parse(ev.data); } catch (err) { need(); return; }
     const d = e.data || {};
     const rev = d.revision || 0;
+    signalled = Math.max(signalled, rev);
     if (!state || fetching || operating) {
       // The state under way (a fetch, or the answer of an operation) may or may not hold the
       // event: its revision says.
@@ -515,9 +519,11 @@
   }
 
   // listen follows the game's events (docs/web-api.md): "record", an event of the board's
-  // record, numbered (its id); "board", a revision of the game no record's event has said
-  // (the first one, as the stream opens, names the revision then); "reset", the stream could not
-  // go on from the page's last event, the page reads the state once. EventSource reconnects by
+  // record, numbered (its id); "board", a revision of the game no record's event has said (the
+  // first one, as the stream opens, names the revision then), or, naming a revision already
+  // signalled, a change that made no new revision (a rematch offered or answered): the page
+  // reads the state for it; "reset", the stream could not go on from the page's last event, the
+  // page reads the state once. EventSource reconnects by
   // itself after a lost stream, sending the number of the last event it got (Last-Event-ID), so
   // the server sends what the page missed and the page reads nothing again; a refused stream
   // (the server has no live updates) is tried again later.
@@ -526,13 +532,17 @@
     es.addEventListener("board", (ev) => {
       let rev = 0;
       try { rev = JSON.parse(ev.data).revision || 0; } catch (err) { rev = 0; }
+      const repeated = !opening && rev <= signalled;
+      opening = false;
+      signalled = Math.max(signalled, rev);
       // Revision 0 names none: a server without the record asks for a fetch.
-      if (rev) want(rev);
-      else need();
+      if (!rev || repeated) need();
+      else want(rev);
     });
     es.addEventListener("record", record);
-    es.addEventListener("reset", need);
+    es.addEventListener("reset", () => { opening = false; need(); });
     es.onopen = () => {
+      opening = true;
       $("live").textContent = t("live.on");
       $("live").classList.add("on");
     };
