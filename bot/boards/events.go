@@ -110,6 +110,13 @@ type EventData struct {
 	Deadline *time.Time `json:"deadline,omitempty"`
 	// Spectators is whether anyone may watch the board (EventKindSpectators).
 	Spectators *bool `json:"spectators,omitempty"`
+	// Revision is the board's stored revision after the change (what the board_changed
+	// notification of its save names), so that a view that renders the event knows which
+	// revision it shows; 0 in events recorded before it was kept.
+	Revision int64 `json:"revision,omitempty"`
+	// Picture is the version of the board's picture after a move or an undo (PictureVersion),
+	// with which a page asks for the new picture without reading the game.
+	Picture string `json:"picture,omitempty"`
 }
 
 // EventOutcome is the result of a finished game: a draw, or the winning seat; how it ended
@@ -152,6 +159,10 @@ func (b *Boards) record(ctx context.Context, tx Tx, ch *Change) error {
 		}
 		d := boardData(bd)
 		d.Move, d.Undone = ev.Move, ev.Undone
+		d.Revision = bd.Revision()
+		if (ev.Kind == board.EventMoved || ev.Kind == board.EventUndone) && ch.Scene != nil && ch.Game != nil {
+			d.Picture = PictureVersion(ch.Game)
+		}
 		if ev.Kind == board.EventMoved && ch.Scene != nil && ch.Game != nil {
 			// The scene's game is the board after the change: a move later in the same change
 			// (none today) would still be numbered by its own ply.
@@ -174,6 +185,7 @@ func (b *Boards) record(ctx context.Context, tx Tx, ch *Change) error {
 
 // recordOne writes one event that is no event of package board (seen, spectators).
 func (b *Boards) recordOne(ctx context.Context, tx Tx, bd *board.Board, kind string, seat, actor int, by Source, d EventData) error {
+	d.Revision = bd.Revision()
 	row := b.eventRow(bd.ID, kind, seat, actor, by, bd.Ply(), [2]string{Unheard.String(), Unheard.String()}, d, b.now())
 	_, err := b.appendEvents(ctx, tx, []boardpg.EventRow{row})
 	return err

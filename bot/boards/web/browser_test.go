@@ -17,6 +17,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
@@ -51,10 +52,12 @@ type pagesRefusal struct {
 	legal  []string
 }
 
-// pagesAPI is the JSON API of one game for the user Ann, who holds seat 0.
+// pagesAPI is the JSON API of one game for the user Ann, who holds seat 0 (or watches it, seat
+// -1).
 type pagesAPI struct {
 	t    *testing.T
 	lang string
+	seat int
 
 	mu         sync.Mutex
 	game       *engine.Game
@@ -73,8 +76,12 @@ type pagesAPI struct {
 	refuse     *pagesRefusal
 	posts      []pagesPost
 	gets       int // GETs of the state
-	subs       map[chan int64]bool
+	subs       map[chan string]bool
 	sent       int // events sent
+	recordID   int64
+	// bytes are the bytes of the answers the page received, by kind: "state" (GETs of the
+	// state), "events" (the SSE stream) and "picture".
+	bytes map[string]int
 }
 
 // newPagesAPI starts the game of variant (from position when not empty) for Ann.
@@ -88,7 +95,8 @@ func newPagesAPI(t *testing.T, variant, position, lang string) *pagesAPI {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &pagesAPI{t: t, lang: lang, game: g, status: "active", revision: 1, subs: map[chan int64]bool{}}
+	return &pagesAPI{t: t, lang: lang, game: g, status: "active", revision: 1, subs: map[chan string]bool{},
+		bytes: map[string]int{}}
 }
 
 // serve runs the pages and pagesAPI on one test server and returns its address.
@@ -185,8 +193,14 @@ func (a *pagesAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.mu.Lock()
 		a.gets++
 		st := a.stateLocked()
+		data, err := json.Marshal(st)
+		if err != nil {
+			a.t.Error(err)
+		}
+		a.bytes["state"] += len(data)
 		a.mu.Unlock()
-		pagesJSON(w, 200, st)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(data)
 	case path == game+"/picture.png":
 		seat, err := strconv.Atoi(r.URL.Query().Get("seat"))
 		if err != nil || seat < 0 || seat > 1 {
@@ -196,6 +210,7 @@ func (a *pagesAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		var buf bytes.Buffer
 		a.mu.Lock()
 		err = a.game.WritePNG(&buf, engine.Player(seat))
+		a.bytes["picture"] += buf.Len()
 		a.mu.Unlock()
 		if err != nil {
 			a.t.Errorf("picture: %v", err)
@@ -301,12 +316,48 @@ func (a *pagesAPI) opponentMoves() string {
 // changedLocked counts a change of the game and sends its event to every stream.
 func (a *pagesAPI) changedLocked() {
 	a.revision++
+	a.sendLocked(fmt.Sprintf("event: board\ndata: {\"id\":%d,\"revision\":%d}\n\n", pagesGameID, a.revision))
+}
+
+// sendLocked sends an SSE event to every stream.
+func (a *pagesAPI) sendLocked(text string) {
 	for ch := range a.subs {
 		select {
-		case ch <- a.revision:
-		default: // the stream is behind: it has an event to send already
+		case ch <- text:
+		default:
+			a.t.Error("a stream of the page is 64 events behind")
 		}
 	}
+}
+
+// spectatedMove plays the first legal move of the side to move, as another player would, and
+// announces it as the web server does: the record's event of the move, which carries what a
+// spectator's page draws, and no "board" event (the record's event says the revision).
+func (a *pagesAPI) spectatedMove() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	seat := int(a.game.ToMove())
+	mv := a.game.LegalMoves()[0]
+	if err := a.playLocked(mv.String()); err != nil {
+		a.t.Fatal(err)
+	}
+	a.revision++
+	a.recordID++
+	ply := a.game.Ply()
+	sep := ". "
+	if (ply-1)%2 == 1 {
+		sep = "… "
+	}
+	ev := boards.Event{ID: a.recordID, Board: pagesGameID, Kind: boards.EventKindMoved, Seat: seat, Actor: seat, By: "web",
+		Ply: ply, Heard: [2]string{"now", "now"}, At: time.Now(), Data: boards.EventData{
+			Move: mv.String(), Written: fmt.Sprintf("%d%s%s", (ply-1)/2+1, sep, a.game.Record()[ply-1]),
+			Status: a.status, ToMove: int(a.game.ToMove()), Revision: a.revision, Picture: fmt.Sprint(ply)}}
+	data, err := json.Marshal(ev)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	a.sendLocked(fmt.Sprintf("id: %d\nevent: record\ndata: %s\n\n", ev.ID, data))
+	return a.game.Record()[ply-1]
 }
 
 // events serves the SSE stream of the game.
@@ -318,7 +369,7 @@ func (a *pagesAPI) events(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
-	ch := make(chan int64, 1)
+	ch := make(chan string, 64)
 	a.mu.Lock()
 	a.subs[ch] = true
 	a.mu.Unlock()
@@ -329,15 +380,19 @@ func (a *pagesAPI) events(w http.ResponseWriter, r *http.Request) {
 	}()
 	fmt.Fprint(w, "retry: 2000\n\n")
 	flusher.Flush()
+	a.mu.Lock()
+	a.bytes["events"] += len("retry: 2000\n\n")
+	a.mu.Unlock()
 	for {
 		select {
 		case <-r.Context().Done():
 			return
-		case rev := <-ch:
-			fmt.Fprintf(w, "event: board\ndata: {\"id\":%d,\"revision\":%d}\n\n", pagesGameID, rev)
+		case text := <-ch:
+			fmt.Fprint(w, text)
 			flusher.Flush()
 			a.mu.Lock()
 			a.sent++
+			a.bytes["events"] += len(text)
 			a.mu.Unlock()
 		}
 	}
@@ -362,13 +417,13 @@ func (a *pagesAPI) stateLocked() map[string]any {
 			"text": g.Record()[i], "move": mv.String()})
 	}
 	legal := []map[string]any{}
-	if a.status == "active" && toMove == 0 {
+	if a.status == "active" && a.seat >= 0 && toMove == a.seat {
 		for _, mv := range g.LegalMoves() {
 			path, _ := g.Describe(mv)
 			legal = append(legal, map[string]any{"text": mv.String(), "shown": g.Display(mv), "path": path})
 		}
 	}
-	im := g.ImageMap(engine.First)
+	im := g.ImageMap(engine.Player(max(a.seat, 0)))
 	var squares []map[string]any
 	for _, s := range im.Squares {
 		squares = append(squares, map[string]any{"name": s.Name, "x": s.X, "y": s.Y, "r": s.Radius})
@@ -383,7 +438,7 @@ func (a *pagesAPI) stateLocked() map[string]any {
 	}
 	return map[string]any{
 		"id": pagesGameID, "variant": g.Variant(), "title": g.Title(), "control": "no clock", "main_ms": a.mainMS,
-		"status": a.status, "revision": a.revision, "seat": 0,
+		"status": a.status, "revision": a.revision, "seat": a.seat,
 		"seats": []map[string]any{
 			{"name": "Ann", "bot": "", "clock_ms": a.clockMS},
 			{"name": fmt.Sprintf(texts.For(a.lang).Board.Bot, texts.For(a.lang).Board.Levels["strong"]), "bot": "strong",
@@ -393,7 +448,7 @@ func (a *pagesAPI) stateLocked() map[string]any {
 		"moves": moves, "unseen": append([]int{}, a.unseen...), "legal": legal,
 		"offer": offer, "declined": a.declined, "can_undo": a.canUndo, "spectators": a.spectators, "result": a.result,
 		"picture": map[string]any{
-			"url":   fmt.Sprintf("/api/v1/games/%d/picture.png?seat=0&ply=%d", pagesGameID, g.Ply()),
+			"url":   fmt.Sprintf("/api/v1/games/%d/picture.png?seat=%d&ply=%d&v=%d", pagesGameID, max(a.seat, 0), g.Ply(), g.Ply()),
 			"width": im.Width, "height": im.Height, "squares": squares,
 		},
 	}
@@ -579,7 +634,8 @@ func pagesWantMove(t *testing.T, a *pagesAPI, i int, text string, ply int) {
 
 // Ensure a player moves by clicking a piece and its target, sees the legal targets after the
 // first click, gets the opponent's move through an event and reports it seen, and resigns only
-// after confirming; the page refetches the state only on events, never by polling.
+// after confirming; the page reads the state once when it loads and again only for an event that
+// does not say enough (the opponent's move, whose legal answers the page needs), never by polling.
 func TestPlayPageMoves(t *testing.T) {
 	t.Parallel()
 	a := newPagesAPI(t, "russian", "", "en")
@@ -591,10 +647,9 @@ func TestPlayPageMoves(t *testing.T) {
 		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
 		t.Fatalf("open the game: %v", err)
 	}
-	// The page listens to the events and has fetched the state (once, and again when the
-	// stream opened) before anything moves.
+	// The page listens to the events and has fetched the state once before anything moves.
 	wait.For(t, wait.Hang, "the event stream", func() bool {
-		return a.count(func() int { return len(a.subs) }) == 1 && a.count(func() int { return a.gets }) >= 2
+		return a.count(func() int { return len(a.subs) }) == 1 && a.count(func() int { return a.gets }) >= 1
 	})
 	if got := pagesText(ctx, t, "#turn"); got != "Your move." {
 		t.Errorf("turn: %q", got)
@@ -656,9 +711,13 @@ func TestPlayPageMoves(t *testing.T) {
 		t.Fatalf("the move is not shown: %v", err)
 	}
 
-	// The opponent answers; the event makes the page fetch the state, show the new move, and
-	// report it seen.
+	// The page's own move is drawn from the answer of its POST: its event fetches nothing.
 	gets := a.count(func() int { return a.gets })
+	if gets != 1 {
+		t.Errorf("%d fetches of the state after the load and a move, want 1", gets)
+	}
+	// The opponent answers; the event makes the page fetch the state (the legal moves of its
+	// turn), show the new move, and report it seen.
 	reply := a.opponentMoves()
 	err = chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === 2 &&
 		document.querySelector("#moves li.fresh").textContent === %q &&
@@ -702,12 +761,12 @@ func TestPlayPageMoves(t *testing.T) {
 		t.Fatalf("resignations posted: %+v", p)
 	}
 
-	// Every fetch of the state was the first load, the stream's opening or an event.
-	wait.For(t, wait.Hang, "the last event's fetch", func() bool {
-		return a.count(func() int { return a.gets }) >= 2 && a.count(func() int { return a.sent }) >= 4
-	})
-	if gets, events := a.count(func() int { return a.gets }), a.count(func() int { return a.sent }); gets > events+2 {
-		t.Errorf("%d fetches of the state for %d events: the page polls", gets, events)
+	// The state was fetched at the load and for the opponent's move alone: the events of the
+	// page's own operations (the move, seen, the resignation) name revisions their answers
+	// showed.
+	wait.For(t, wait.Hang, "the four events", func() bool { return a.count(func() int { return a.sent }) >= 4 })
+	if gets, events := a.count(func() int { return a.gets }), a.count(func() int { return a.sent }); gets != 2 {
+		t.Errorf("%d fetches of the state for %d events, want 2 (the load, the opponent's move)", gets, events)
 	}
 }
 

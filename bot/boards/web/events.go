@@ -15,7 +15,9 @@
 // subscribers of each board, coalesced (a subscriber's channel holds one value: a new change
 // replaces an unread one, so a slow page never blocks the hub or the other pages, and memory
 // stays one value per subscriber whatever the rate of moves). It covers what no event says (a
-// board changed by hand) and measures the delay of the live updates. PostgreSQL delivers a
+// board changed by hand, a reminder) and measures the delay of the live updates; a stream sends
+// no "board" event for a revision that the record's events it sent name already (EventData's
+// Revision), so that a change is signalled once. PostgreSQL delivers a
 // notification when its transaction commits, so an event never announces a move that is not
 // there to read, and a rolled back move announces nothing. Notifications of boards nobody
 // watches are dropped at once.
@@ -24,8 +26,9 @@
 // and hands it to the subscribers (every page refetches once), and the feed reads the record's
 // events numbered above the last it handed out.
 //
-// ServeEvents turns a subscription into an SSE stream. Its first event carries revision 0,
-// meaning "fetch the state now": it covers whatever changed before the stream began.
+// ServeEvents turns a subscription into an SSE stream. Its first "board" event names the board's
+// revision as the stream opens: a client showing an older one reads the state, and one showing
+// it has missed nothing.
 
 package web
 
@@ -70,8 +73,8 @@ const (
 type Metrics struct {
 	// Streams is the number of SSE streams open.
 	Streams prometheus.Gauge
-	// Delivered counts the events written to streams (the initial one of each stream not
-	// included).
+	// Delivered counts the events written to streams, the record's and the "board" ones (the
+	// initial one of each stream not included).
 	Delivered prometheus.Counter
 	// Coalesced counts the changes that replaced an unread one in a subscriber's channel.
 	Coalesced prometheus.Counter
@@ -94,7 +97,7 @@ func NewMetrics() *Metrics {
 			Name: "questbot_web_event_streams", Help: "Server-Sent Events streams of boards open.",
 		}),
 		Delivered: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "questbot_web_events_delivered_total", Help: "Board change events written to SSE streams.",
+			Name: "questbot_web_events_delivered_total", Help: "Board events (of the record, and revisions) written to SSE streams.",
 		}),
 		Coalesced: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "questbot_web_events_coalesced_total",
@@ -380,10 +383,14 @@ type streamObserver interface {
 	streamOpened()
 	streamClosed()
 	delivered(BoardChanged)
+	deliveredRecords(n int)
 }
 
 func (h *Hub) streamOpened() { h.metrics.Streams.Inc() }
 func (h *Hub) streamClosed() { h.metrics.Streams.Dec() }
+
+// deliveredRecords counts n events of the record written to a stream.
+func (h *Hub) deliveredRecords(n int) { h.metrics.Delivered.Add(float64(n)) }
 
 // delivered counts an event written to a stream and, when the time of its change is known, its
 // delay.
@@ -408,24 +415,31 @@ func (h *Hub) delivered(bc BoardChanged) {
 //
 //	retry: 2000
 //	event: board
-//	data: {"id":7,"revision":0}
+//	data: {"id":7,"revision":41}
 //
 //	id: 130
 //	event: record
 //	data: {"id":130,"board":7,"kind":"moved","seat":0,"actor":0,"by":"web","ply":13,...}
 //
 //	event: board
-//	data: {"id":7,"revision":13}
+//	data: {"id":7,"revision":44}
 //
 //	: ping
 //
-// The first event, sent at once, has revision 0: "fetch the state now", since the page may have
-// missed changes before the stream began (the subscription is made before it is sent, so none is
-// missed after). Then, when ev follows the boards' record (the Hub), each event of the record
-// numbered above the request's Last-Event-ID (or LastEventParam; for a new stream, the board's
-// last event when it opens), in order, once; and one "board" event per saved revision, coalesced:
-// a client that reads slowly gets the latest revision, not every one. A comment line every 25 s
-// keeps an idle stream alive. The caller checks the client's right to watch the board first.
+// When ev follows the boards' record (the Hub): a stream resumed with the request's
+// Last-Event-ID (or LastEventParam) first replays the record's events numbered above it, in
+// order; a number that is no event of the board, or that more than MaxReplay events followed, is
+// answered first with a ResetEvent ("id: <last>", "event: reset", data {"id":7,"last":<last>}):
+// the client reads the state once and the stream goes on from the board's last event, as a new
+// stream does. Then the "board" event of the board's revision as the stream opens (read after the
+// subscriptions began, so nothing is missed after it), left out when the replay named it already.
+// Then each new event of the record, once, in order, and one "board" event per saved revision
+// that no event sent names (EventData.Revision), or per notification of a revision already
+// signalled (a change that made no new revision: a rematch offered or answered, on the old
+// board; a client reads the state for it), coalesced: a client that reads slowly gets the
+// latest revision, not every one. An Events that does not follow the record (no Hub) sends
+// revision 0 first, "fetch the state now", and the "board" events alone. A comment line every
+// 25 s keeps an idle stream alive. The caller checks the client's right to watch the board first.
 func ServeEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64) {
 	serveEvents(w, r, ev, board, PingInterval, nil)
 }
@@ -457,10 +471,44 @@ func lastEventID(r *http.Request) (int64, bool, error) {
 	return n, true, nil
 }
 
+// ResetEvent is the SSE event name that tells a client its Last-Event-ID cannot be resumed: it
+// names no event of the board's record, or more than MaxReplay events came after it. The client
+// reads the state again once; the stream goes on from the board's last event, whose number the
+// reset event carries as its id.
+const ResetEvent = "reset"
+
+// MaxReplay is the most events a reconnection replays; one that missed more is sent ResetEvent
+// (reading the state once costs less than rendering a long replay).
+const MaxReplay = 64
+
+// resumable reports whether a stream can go on after the event numbered after of board: after
+// is 0 (the whole record) or an event of the board, followed by at most MaxReplay events.
+func resumable(ctx context.Context, db boards.DB, board, after int64) (bool, error) {
+	if after == 0 {
+		return true, nil
+	}
+	evs, err := boards.EventsAfter(ctx, db, board, after-1, MaxReplay+2)
+	if err != nil {
+		return false, err
+	}
+	return len(evs) > 0 && evs[0].ID == after && len(evs) <= MaxReplay+1, nil
+}
+
 // serveEvents is ServeEvents with the interval of its pings, ending too when revoked is closed.
 func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64, ping time.Duration, revoked <-chan struct{}) {
 	var sub *boards.Subscription
 	var records boards.DB
+	// reset is the number a stream that cannot resume goes on from (ResetEvent), -1 for none.
+	reset := int64(-1)
+	// sent is the number of the last event of the record written, and covered the newest
+	// revision those events name: the first notification of a revision they name is the save's
+	// own, which needs no "board" event. lastBoard is the newest revision a "board" event was
+	// sent or left out for: a notification of a revision already signalled is another change
+	// that made no new revision (a rematch offered or answered, on the old board), sent.
+	var sent, covered, lastBoard int64
+	ch, unsubscribe := ev.Subscribe(board)
+	defer unsubscribe()
+	first := BoardChanged{Board: board}
 	if f, ok := ev.(recordFollower); ok {
 		after, resumed, err := lastEventID(r)
 		if err != nil {
@@ -468,18 +516,39 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 			return
 		}
 		records = f.Records()
-		if !resumed {
-			// A new stream renders from now on: the page reads the state itself.
-			if after, err = boards.LastEvent(r.Context(), records, board); err != nil {
+		if resumed {
+			ok, err := resumable(r.Context(), records, board, after)
+			if err != nil {
 				http.Error(w, "the board's events cannot be read now", http.StatusServiceUnavailable)
 				return
 			}
+			resumed = ok
 		}
+		if !resumed {
+			// A new stream, or one that cannot resume, renders from now on: the page reads
+			// the state itself.
+			last, err := boards.LastEvent(r.Context(), records, board)
+			if err != nil {
+				http.Error(w, "the board's events cannot be read now", http.StatusServiceUnavailable)
+				return
+			}
+			if after != 0 || r.Header.Get("Last-Event-ID") != "" || r.URL.Query().Get(LastEventParam) != "" {
+				reset = last
+			}
+			after = last
+		}
+		sent = after
 		sub = f.Follow(board, after)
 		defer sub.Close()
+		// The revision as the stream opens, read after the subscriptions began: a client that
+		// shows an older one reads the state, and one that shows it has missed nothing.
+		revs, err := boards.Revisions(r.Context(), records, []int64{board})
+		if err != nil {
+			http.Error(w, "the board's events cannot be read now", http.StatusServiceUnavailable)
+			return
+		}
+		first.Revision = revs[board]
 	}
-	ch, unsubscribe := ev.Subscribe(board)
-	defer unsubscribe()
 	obs, _ := ev.(streamObserver)
 	if obs != nil {
 		obs.streamOpened()
@@ -501,9 +570,57 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 		}
 		return rc.Flush() == nil
 	}
-	if !write(fmt.Sprintf("retry: %d\n%s", RetryMillis, eventText(BoardChanged{Board: board}))) {
+	// writeRecords writes the events of the record not written yet, and notes the revisions
+	// they cover.
+	writeRecords := func(evs []boards.Event) bool {
+		out := evs[:0:0]
+		for _, e := range evs {
+			if e.ID > sent {
+				out = append(out, e)
+				sent = e.ID
+				covered = max(covered, e.Data.Revision)
+			}
+		}
+		if len(out) == 0 {
+			return true
+		}
+		if !write(recordText(out)) {
+			return false
+		}
+		if obs != nil {
+			obs.deliveredRecords(len(out))
+		}
+		return true
+	}
+	// catchUp reads the record's events the stream has not written from the database, for a
+	// revision announced before the feed handed out the events of its change (the save's
+	// notification comes before the record's in the same commit).
+	catchUp := func() bool {
+		evs, err := boards.EventsAfter(r.Context(), records, board, sent, MaxReplay)
+		if err != nil {
+			return true // the feed's own delivery follows; the revision is sent meanwhile
+		}
+		return writeRecords(evs)
+	}
+	head := fmt.Sprintf("retry: %d\n", RetryMillis)
+	if reset >= 0 {
+		head += fmt.Sprintf("id: %d\nevent: %s\ndata: {\"id\":%d,\"last\":%d}\n\n", reset, ResetEvent, board, reset)
+	}
+	if !write(head) {
 		return
 	}
+	if sub != nil {
+		// What a resumed stream missed comes first, so that the revision after it is known.
+		if evs, err := sub.Next(r.Context(), records); err == nil && !writeRecords(evs) {
+			return
+		}
+	}
+	if sub == nil || first.Revision > covered {
+		if !write(eventText(first)) {
+			return
+		}
+	}
+	lastBoard = first.Revision
 	var records0 <-chan struct{}
 	if sub != nil {
 		records0 = sub.C
@@ -523,10 +640,21 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 				// reconnects with the last number it got if the stream ends.
 				continue
 			}
-			if len(evs) > 0 && !write(recordText(evs)) {
+			if !writeRecords(evs) {
 				return
 			}
 		case bc := <-ch:
+			if sub != nil {
+				if bc.Revision > covered && !catchUp() {
+					return
+				}
+				if bc.Revision <= covered && bc.Revision > lastBoard {
+					// The save of a change whose events of the record said it already.
+					lastBoard = bc.Revision
+					continue
+				}
+				lastBoard = max(lastBoard, bc.Revision)
+			}
 			if !write(eventText(bc)) {
 				return
 			}

@@ -464,7 +464,12 @@ func TestServeEventsStream(t *testing.T) {
 			t.Errorf("%s: %q, want %q", k, got, want)
 		}
 	}
-	want := []string{"retry: 2000", "event: board", fmt.Sprintf(`data: {"id":%d,"revision":0}`, id), ""}
+	// The first event names the board's revision as the stream opens.
+	var rev0 int64
+	if err := d.pool.QueryRow(context.Background(), `SELECT revision FROM board_session WHERE id = $1`, id).Scan(&rev0); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"retry: 2000", "event: board", fmt.Sprintf(`data: {"id":%d,"revision":%d}`, id, rev0), ""}
 	if got := readLines(t, sc, 4); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("the stream began with %q, want %q", got, want)
 	}

@@ -2,9 +2,12 @@
 // The page of one game. It draws the state from GET /api/v1/games/{id}: the engine's picture
 // with marks laid over it in percent of its size (so it scales with the screen), the players and
 // their clocks, the moves. A move is entered by tapping squares: a piece, then each landing
-// square, until the tapped squares are the whole path of one legal move. The server pushes an
-// event on every change of the game (Server-Sent Events); the page then fetches the state again.
-// The clocks count down locally between two states; the page never polls.
+// square, until the tapped squares are the whole path of one legal move. The page reads the state
+// once when it loads; the server then pushes every change of the game (Server-Sent Events, see
+// listen): the page draws what an event of the board's record says when it can (a move on a
+// spectator's page, the opponent having seen a move, a draw offer, the spectators' switch) and
+// reads the state again only when the event does not say enough (the legal moves of the player
+// to move, a result, an undo) or names a revision newer than the one shown. The clocks count down locally; the page never polls.
 (() => {
   const { t, api, el, status } = QB;
   const match = location.pathname.match(/^\/play\/(\d+)$/);
@@ -23,6 +26,10 @@
   let busy = false;     // a POST is under way: taps wait for its answer
   let fetching = false; // a GET of the state is under way
   let again = false;    // another GET is wanted when it ends
+  let wanted = 0;       // the newest revision of the game the events named
+  let operating = 0;    // POSTs under way, whose answers are states
+  let signalled = 0;    // the newest revision the stream's events named
+  let opening = false;  // the stream (re)opened and has sent no event since
 
   // refresh fetches the state; calls during a fetch coalesce into one more fetch.
   async function refresh() {
@@ -31,9 +38,12 @@
     try {
       do {
         again = false;
+        const before = wanted;
         const r = await api("GET", base);
         if (r.ok) show(r.data);
         else failed(r);
+        // A revision announced while the GET was under way may be newer than its answer.
+        if (r.ok && wanted > before && wanted > state.revision) again = true;
       } while (again);
     } finally {
       fetching = false;
@@ -73,9 +83,27 @@
     if (!s || s.seat < 0 || !s.unseen || !s.unseen.length || document.visibilityState !== "visible") return;
     if (s.ply <= seenSent) return;
     seenSent = s.ply;
-    const r = await api("POST", base + "/seen", { ply: s.ply });
+    const r = await operate(base + "/seen", { ply: s.ply });
     if (r.ok) show(r.data);
     else failed(r);
+    caughtUp();
+  }
+
+  // operate POSTs an operation; while it is under way, the revisions the events name wait for
+  // its answer (caughtUp), which shows the operation's own change.
+  async function operate(path, body) {
+    operating++;
+    try {
+      return await api("POST", path, body);
+    } finally {
+      operating--;
+    }
+  }
+
+  // caughtUp reads the state when an event named a revision newer than the one shown while
+  // operations were under way.
+  function caughtUp() {
+    if (!operating && state && wanted > state.revision) refresh();
   }
 
   // failed reports a failed call in the status line and recovers what can be recovered.
@@ -102,15 +130,18 @@
     if (busy) return false;
     busy = true;
     status(t("sending"));
-    const r = await api("POST", base + path, body);
+    const r = await operate(base + path, body);
     busy = false;
+    let ok = false;
     if (r.ok) {
       status("");
       show(r.data);
-      return true;
-    }
-    failed(r);
-    return false;
+      ok = true;
+    } else failed(r);
+    // A revision announced while the operation was under way (its own change, or another's)
+    // that its answer does not show is read now.
+    caughtUp();
+    return ok;
   }
 
   function seatName(i) {
@@ -400,24 +431,120 @@
     }
   }
 
-  // listen follows the game's events; EventSource reconnects by itself after a lost stream
-  // (sending the number of the last event of the record it got, Last-Event-ID, so the server
-  // sends what it missed), and a refused stream (the server has no live updates) is tried again
-  // later. The events of one read arrive together: they are answered by one fetch of the state.
-  let soon = false;
-  function changed() {
-    if (soon) return;
-    soon = true;
-    setTimeout(() => { soon = false; refresh(); }, 0);
+  // want notes a revision of the game the server announced and fetches the state when it is
+  // newer than the one shown (a fetch under way checks it when it ends).
+  function want(rev) {
+    wanted = Math.max(wanted, rev);
+    // A fetch or an operation under way checks it when it ends.
+    if (fetching || operating) return;
+    if (!state || rev > state.revision) refresh();
   }
+
+  // need fetches the state, for an event the page cannot draw by itself.
+  function need() {
+    if (fetching) again = true;
+    else refresh();
+  }
+
+  // moveText is a move as the list writes it: the event's numbered text ("3. Nf3", "3… Nc6")
+  // without its number.
+  const moveText = (written) => written.replace(/^\d+(\.|…) /, "");
+
+  // applyMoved draws a move from its event: the list, the side to move, the clocks and the new
+  // picture. It reports false when the event does not say enough for this page: a player needs
+  // the state's legal moves, undo button and news; a result needs its words.
+  function applyMoved(e) {
+    const s = state, d = e.data;
+    if (s.seat >= 0 || e.ply !== s.ply + 1 || d.status !== "active" || s.status !== "active" || !d.picture || !d.written) return false;
+    s.moves = (s.moves || []).concat([{ ply: e.ply, seat: e.seat, number: Math.floor((e.ply - 1) / 2) + 1, text: moveText(d.written), move: d.move }]);
+    s.ply = e.ply;
+    s.to_move = d.to_move;
+    s.offer = d.offer === null || d.offer === undefined ? null : { seat: d.offer };
+    s.declined = null;
+    s.legal = [];
+    s.deadline = d.deadline || null;
+    if (d.clocks_ms) d.clocks_ms.forEach((ms, i) => { if (s.seats[i]) s.seats[i].clock_ms = ms; });
+    // The picture's address names the ply and the picture's version; the viewer's seat stays.
+    const u = new URL(s.picture.url, location.origin);
+    u.searchParams.set("ply", String(e.ply));
+    u.searchParams.set("v", d.picture);
+    s.picture.url = u.pathname + u.search;
+    fetchedAt = performance.now();
+    return true;
+  }
+
+  // record handles an event of the board's record: drawn from the event when it says enough,
+  // else the state is fetched.
+  function record(ev) {
+    opening = false;
+    let e;
+    try { e = JSON.parse(ev.data); } catch (err) { need(); return; }
+    const d = e.data || {};
+    const rev = d.revision || 0;
+    signalled = Math.max(signalled, rev);
+    if (!state || fetching || operating) {
+      // The state under way (a fetch, or the answer of an operation) may or may not hold the
+      // event: its revision says.
+      if (rev) want(rev);
+      else need();
+      return;
+    }
+    const s = state;
+    let drawn = false;
+    switch (e.kind) {
+      case "moved":
+        drawn = e.ply <= s.ply || applyMoved(e);
+        break;
+      case "seen":
+        if (e.ply === s.ply) {
+          if (e.seat === s.seat) s.can_undo = false;
+          drawn = true;
+        }
+        break;
+      case "spectators":
+        s.spectators = !!d.spectators;
+        drawn = true;
+        break;
+      case "draw_offered":
+        if (e.ply === s.ply && s.status === "active") {
+          s.offer = d.offer === null || d.offer === undefined ? null : { seat: d.offer };
+          drawn = true;
+        }
+        break;
+    }
+    if (!drawn || !rev) { need(); return; }
+    s.revision = Math.max(s.revision, rev);
+    wanted = Math.max(wanted, rev);
+    draw();
+  }
+
+  // listen follows the game's events (docs/web-api.md): "record", an event of the board's
+  // record, numbered (its id); "board", a revision of the game no record's event has said (the
+  // first one, as the stream opens, names the revision then), or, naming a revision already
+  // signalled, a change that made no new revision (a rematch offered or answered): the page
+  // reads the state for it; "reset", the stream could not go on from the page's last event, the
+  // page reads the state once. EventSource reconnects by
+  // itself after a lost stream, sending the number of the last event it got (Last-Event-ID), so
+  // the server sends what the page missed and the page reads nothing again; a refused stream
+  // (the server has no live updates) is tried again later.
   function listen() {
     const es = new EventSource(base + "/events");
-    es.addEventListener("board", changed);
-    es.addEventListener("record", changed);
+    es.addEventListener("board", (ev) => {
+      let rev = 0;
+      try { rev = JSON.parse(ev.data).revision || 0; } catch (err) { rev = 0; }
+      const repeated = !opening && rev <= signalled;
+      opening = false;
+      signalled = Math.max(signalled, rev);
+      // Revision 0 names none: a server without the record asks for a fetch.
+      if (!rev || repeated) need();
+      else want(rev);
+    });
+    es.addEventListener("record", record);
+    es.addEventListener("reset", () => { opening = false; need(); });
     es.onopen = () => {
+      opening = true;
       $("live").textContent = t("live.on");
       $("live").classList.add("on");
-      refresh();
     };
     es.onerror = () => {
       $("live").textContent = t("live.off");

@@ -1,0 +1,145 @@
+package web_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/web"
+	"github.com/questbot/questbot/bot/testkit/bottest"
+)
+
+// sseEvent is one event of a stream: its id, name and data.
+type sseEvent struct {
+	id, name, data string
+}
+
+// rawStream opens the event stream of a game with the client's credentials, with lastID as
+// its Last-Event-ID header when not empty, and returns its events as they come.
+func (c *client) rawStream(t *testing.T, id int64, lastID string) <-chan sseEvent {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/api/v1/games/%d/events", c.e.srv.URL, id), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.AddCookie(&http.Cookie{Name: web.CookieName, Value: c.cookie})
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		t.Fatalf("events of game %d: %s", id, resp.Status)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	out := make(chan sseEvent, 1000)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		var ev sseEvent
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.HasPrefix(line, "id: "):
+				ev.id = strings.TrimPrefix(line, "id: ")
+			case strings.HasPrefix(line, "event: "):
+				ev.name = strings.TrimPrefix(line, "event: ")
+			case strings.HasPrefix(line, "data: "):
+				ev.data = strings.TrimPrefix(line, "data: ")
+			case line == "" && ev.name != "":
+				out <- ev
+				ev = sseEvent{}
+			}
+		}
+	}()
+	return out
+}
+
+// next reads a stream's next event.
+func next(t *testing.T, ch <-chan sseEvent, what string) sseEvent {
+	t.Helper()
+	select {
+	case ev := <-ch:
+		return ev
+	case <-time.After(bottest.Timeout):
+		t.Fatalf("timed out waiting for %s", what)
+		return sseEvent{}
+	}
+}
+
+// revisionOf reads the revision of a "board" event.
+func revisionOf(t *testing.T, ev sseEvent) int64 {
+	t.Helper()
+	var b struct{ Revision int64 }
+	if ev.name != "board" || json.Unmarshal([]byte(ev.data), &b) != nil {
+		t.Fatalf("want a board event, got %+v", ev)
+	}
+	return b.Revision
+}
+
+// Ensure the stream signals each change once: it opens with the board's revision, then a move
+// comes as its event of the record alone (which names the revision after it and the new
+// picture's version), with no "board" event for it; the move's event is a few hundred bytes
+// where the state is kilobytes (both logged). A Last-Event-ID the board's record does not hold
+// is answered with a "reset" event numbered with the board's last event, and the stream goes on.
+func TestStreamSignalsEachChangeOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	ann, boris := e.login(t, 1, "Ann"), e.login(t, 2, "Boris")
+	id, by := e.gameOf(t, ann, boris)
+	st := ann.state(t, id)
+	s := ann.rawStream(t, id, "")
+	if rev := revisionOf(t, next(t, s, "the first event")); rev != st.Revision {
+		t.Fatalf("the stream opened with revision %d, the state has %d", rev, st.Revision)
+	}
+	var eventBytes int
+	for ply := 1; ply <= 4; ply++ {
+		playFirst(t, id, by)
+		ev := next(t, s, fmt.Sprintf("the event of ply %d", ply))
+		if ev.name != web.RecordEvent {
+			t.Fatalf("ply %d: got %+v, want the record's event of the move alone", ply, ev)
+		}
+		var rec boards.Event
+		if err := json.Unmarshal([]byte(ev.data), &rec); err != nil {
+			t.Fatal(err)
+		}
+		st := ann.state(t, id)
+		if rec.Kind != boards.EventKindMoved || rec.Ply != ply || rec.Data.Revision != st.Revision || rec.Data.Picture == "" ||
+			!strings.Contains(st.Picture.URL, "v="+rec.Data.Picture) {
+			t.Fatalf("ply %d: the event %+v, the state at revision %d with the picture %s", ply, rec, st.Revision, st.Picture.URL)
+		}
+		eventBytes += len(ev.data) + len(ev.id) + len(ev.name) + 20
+	}
+	_, _, state := ann.call(t, "GET", fmt.Sprintf("/api/v1/games/%d", id), nil)
+	t.Logf("a move's event: %d bytes; the state at ply 4: %d bytes", eventBytes/4, len(state))
+
+	// A number the record does not hold: a reset, numbered with the board's last event.
+	last, err := boards.LastEvent(context.Background(), e.Pool, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := ann.rawStream(t, id, fmt.Sprint(last+1000))
+	if ev := next(t, r, "the reset"); ev.name != web.ResetEvent || ev.id != fmt.Sprint(last) {
+		t.Fatalf("the stream of an unknown Last-Event-ID began with %+v, want a reset with the id %d", ev, last)
+	}
+	revisionOf(t, next(t, r, "the revision after the reset"))
+	playFirst(t, id, by)
+	if ev := next(t, r, "a move after the reset"); ev.name != web.RecordEvent {
+		t.Fatalf("after the reset: %+v", ev)
+	}
+	// A known number resumes: what was missed, and no "board" event for it.
+	k := ann.rawStream(t, id, fmt.Sprint(last))
+	if ev := next(t, k, "the missed move"); ev.name != web.RecordEvent {
+		t.Fatalf("a resumed stream began with %+v, want the missed move", ev)
+	}
+}
