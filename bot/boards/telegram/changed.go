@@ -9,6 +9,7 @@ import (
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/boards/telegram/tgstore"
 	"github.com/questbot/questbot/bot/texts"
 	"github.com/questbot/questbot/sessions"
 	"github.com/questbot/questbot/sessions/board"
@@ -20,8 +21,17 @@ import (
 // seat hears of it now (boards.HearNow: Telegram rings for a new message, not for an edit), or
 // changes it silently when its notification waits (boards.HearLater).
 func (v *View) Changed(ctx context.Context, tx bot.Tx, ch *boards.Change) error {
-	if shared, err := v.sharedChanged(ctx, tx, ch); shared || err != nil {
-		return err // a board a whole chat sees is its message (inline.go)
+	if strings.HasPrefix(ch.Invite, sharedInvite) {
+		return nil // a board opened for a shared message is shown when the message is (inline.go)
+	}
+	// What the view keeps of the board's messages, read once: its shared message, and when each
+	// seat's message was sent.
+	sh, shared, sent, err := tgstore.New(tx.DB()).Messages(ctx, ch.Board.ID)
+	if err != nil {
+		return err
+	}
+	if shared {
+		return v.sharedChanged(ctx, tx, ch, sh) // a board a whole chat sees is its message (inline.go)
 	}
 	sc := ch.Scene
 	for _, ev := range ch.Events {
@@ -38,7 +48,7 @@ func (v *View) Changed(ctx context.Context, tx bot.Tx, ch *boards.Change) error 
 			continue
 		}
 		mode, note := effect(texts.For(p.Lang), sc, seat, ch)
-		if err := v.show(ctx, tx, sc, seat, look{mode: mode, note: note}); err != nil {
+		if err := v.show(ctx, tx, sc, seat, look{mode: mode, note: note, sent: &sent[seat]}); err != nil {
 			return err
 		}
 	}

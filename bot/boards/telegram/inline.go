@@ -647,14 +647,7 @@ type sharedLook struct {
 // sharedChanged shows a change of a shared board in its message, and reports whether the board
 // is shared (so the players' chats show nothing of it). A board being opened for a shared
 // message is shown by its opener, once the message is recorded.
-func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) (bool, error) {
-	if strings.HasPrefix(ch.Invite, sharedInvite) {
-		return true, nil
-	}
-	sh, ok, err := tgstore.New(tx.DB()).SharedOf(ctx, ch.Board.ID)
-	if !ok || err != nil {
-		return false, err
-	}
+func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change, sh tgstore.Shared) error {
 	var notes []string
 	c := v.sharedCatalog(ch.Scene)
 	for _, ev := range ch.Events {
@@ -666,7 +659,7 @@ func (v *View) sharedChanged(ctx context.Context, tx bot.Tx, ch *boards.Change) 
 			notes = append(notes, fmt.Sprintf(c.Shared.DeclinedBy, htmlName(c, ch.Scene, ev.Seat)))
 		}
 	}
-	return true, v.showShared(ctx, tx, ch.Scene, sh, sharedLook{note: strings.Join(notes, "\n")})
+	return v.showShared(ctx, tx, ch.Scene, sh, sharedLook{note: strings.Join(notes, "\n")})
 }
 
 // isShared reports whether a board is played in a shared message. Its news need no notification

@@ -69,6 +69,9 @@ type look struct {
 	// msgID, when not 0, is the message whose button was pressed: an edit edits it rather than
 	// the ref's.
 	msgID int
+	// sent, when not nil, is when the seat's board message was last sent, read already for
+	// every seat of the change (Changed); nil: show reads it.
+	sent *time.Time
 }
 
 // show queues the board message of a human seat, changed as l says. A seat without a player
@@ -85,9 +88,12 @@ func (v *View) show(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, 
 		mode = showPicture
 	}
 	if mode != showNew && msgID == 0 {
-		old, err := v.stale(ctx, tx, sc.Board.ID, seat)
-		if err != nil {
-			return err
+		old := l.sent != nil && v.tooOld(*l.sent)
+		if l.sent == nil {
+			var err error
+			if old, err = v.stale(ctx, tx, sc.Board.ID, seat); err != nil {
+				return err
+			}
 		}
 		if old {
 			mode = showNew
@@ -171,5 +177,8 @@ func (v *View) stale(ctx context.Context, tx bot.Tx, id int64, seat int) (bool, 
 	if err != nil {
 		return false, err
 	}
-	return at.IsZero() || v.svc.Now().Sub(at) > refreshAfter, nil
+	return v.tooOld(at), nil
 }
+
+// tooOld reports whether a board message sent at is too old to edit, or was never sent (zero).
+func (v *View) tooOld(at time.Time) bool { return at.IsZero() || v.svc.Now().Sub(at) > refreshAfter }

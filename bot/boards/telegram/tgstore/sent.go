@@ -23,6 +23,41 @@ func (s *Store) SentAt(ctx context.Context, id int64, seat int) (time.Time, erro
 	return at, nil
 }
 
+// Messages returns, in one round trip, what the view keeps of a board's messages: its shared
+// message (false when it has none: it is played in its players' chats) and when each seat's
+// board message was last sent (zero: never).
+func (s *Store) Messages(ctx context.Context, id int64) (Shared, bool, [2]time.Time, error) {
+	var b pgx.Batch
+	var sh Shared
+	shared := false
+	b.Queue(sharedSQL+`board_id = $1`, id).QueryRow(func(row pgx.Row) error {
+		err := row.Scan(&sh.Board, &sh.InlineMessageID, &sh.Chat, &sh.MessageID, &sh.Invite, &sh.Picture, &sh.Opened)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		shared = err == nil
+		return err
+	})
+	var at [2]time.Time
+	b.Queue(`SELECT seat, sent_at FROM board_telegram_message WHERE board_id = $1`, id).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var seat int
+			var t time.Time
+			if err := rows.Scan(&seat, &t); err != nil {
+				return err
+			}
+			if seat == 0 || seat == 1 {
+				at[seat] = t
+			}
+		}
+		return rows.Err()
+	})
+	if err := s.tx.SendBatch(ctx, &b).Close(); err != nil {
+		return Shared{}, false, at, fmt.Errorf("board %d: its messages: %w", id, err)
+	}
+	return sh, shared, at, nil
+}
+
 // MarkSent records that a seat's board message of a board was sent at.
 func (s *Store) MarkSent(ctx context.Context, id int64, seat int, at time.Time) error {
 	_, err := s.tx.Exec(ctx, `
