@@ -157,7 +157,7 @@ chromium:
 	  echo "chromium is missing and make does not run as root to install it: the browser tests are skipped (apt-get install chromium as root runs them)"; \
 	fi
 
-# Quest steps under load: 500 simulated players pressing buttons with think time (see
+# Quest steps under load: 40 simulated players (QUESTPLAY_LOAD_USERS) pressing buttons with think time (see
 # bot/questplay/load_test.go for the knobs).
 questload:
 	QUESTPLAY_LOAD_USERS=$${QUESTPLAY_LOAD_USERS:-40} $(GO) test -count=1 -run '^TestLoad$$' -v ./bot/questplay
