@@ -82,6 +82,8 @@ const (
 	fetchChannel = "questbot_dev_fetch"
 	// claimMargin is how long a claim outlives the download's time limit: the check after it.
 	claimMargin = time.Minute
+	// claimTimeout bounds the statement that claims a file, which the stop does not cut off.
+	claimTimeout = 10 * time.Second
 	// quarantineAge is how long a quarantined job stays for the operator to look at.
 	quarantineAge = 30 * 24 * time.Hour
 )
@@ -195,11 +197,26 @@ func (r *fetchRun) listen(ctx context.Context) {
 
 // claim claims the next file to fetch (the oldest recorded file of a chat whose turn it is, see
 // devpg.Store.Claim) for the time a download may take plus claimMargin; nil when there is none.
+//
+// The claim is not cut off by the process's stop: PostgreSQL may make a claim whose answer a
+// cancellation loses, and the row would then stay held until its claim ran out, minutes after
+// the next process started. A claim answered once the stop began is let go at once instead, its
+// attempt not counted.
 func (r *fetchRun) claim(ctx context.Context) (*fetchJob, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	var token [16]byte
 	rand.Read(token[:])
 	job := &fetchJob{claim: hex.EncodeToString(token[:])}
-	f, err := r.fetches.Claim(ctx, r.pool, job.claim, r.fetchTimeout+claimMargin)
+	qctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), claimTimeout)
+	defer cancel()
+	f, err := r.fetches.Claim(qctx, r.pool, job.claim, r.fetchTimeout+claimMargin)
+	if err == nil && f != nil && ctx.Err() != nil {
+		job.id = f.ID
+		r.release(ctx, job, 0, "", false)
+		return nil, ctx.Err()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("devtools: claim upload: %w", err)
 	}
