@@ -25,6 +25,7 @@ import (
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
 	"github.com/questbot/questbot/bot/texts"
+	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // The players of a board load check are Telegram users from boardloadFirstUser on; a check
@@ -821,7 +822,9 @@ func (l *boardloadPlay) ask(ctx context.Context, p *loadPlayer, cmd string) {
 	}
 }
 
-// drain waits until no bot's move is pending in the games against the bot and the outbox is
+// drain waits until no bot's move is pending in the games against the bot, no notification of a
+// board is due before the deadline (a player's board raised anew once they left the web, see
+// bot/boards/notify.go: it comes after the moves, from the notifications job) and the outbox is
 // empty, or until the deadline (false).
 func (l *boardloadPlay) drain(ctx context.Context, store *botpg.Store, deadline time.Time) (bool, error) {
 	l.mu.Lock()
@@ -848,11 +851,15 @@ func (l *boardloadPlay) drain(ctx context.Context, store *botpg.Store, deadline 
 				}
 			}
 		}
+		due, err := l.noticesDue(ctx, deadline)
+		if err != nil {
+			return false, err
+		}
 		rows, err := store.PendingRows(ctx)
 		if err != nil {
 			return false, err
 		}
-		if !thinking && len(rows) == 0 {
+		if !thinking && !due && len(rows) == 0 {
 			return true, nil
 		}
 		if time.Now().After(deadline) {
@@ -862,6 +869,21 @@ func (l *boardloadPlay) drain(ctx context.Context, store *botpg.Store, deadline 
 			return false, ctx.Err()
 		}
 	}
+}
+
+// noticesDue reports whether a notification of a board is due by deadline (the board store's
+// own query, in a read-only transaction of its own).
+func (l *boardloadPlay) noticesDue(ctx context.Context, deadline time.Time) (bool, error) {
+	tx, err := l.pool.Begin(ctx)
+	if err != nil {
+		return false, fmt.Errorf("pending notifications: %w", err)
+	}
+	defer tx.Rollback(context.WithoutCancel(ctx))
+	due, err := boardpg.New(tx).DueNoticeBoards(ctx, deadline, 1)
+	if err != nil {
+		return false, fmt.Errorf("pending notifications: %w", err)
+	}
+	return len(due) > 0, nil
 }
 
 // boardCheck is the comparison of one player's Telegram board with their game: wrong says how
