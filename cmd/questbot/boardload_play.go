@@ -872,7 +872,7 @@ func (l *boardloadPlay) drain(ctx context.Context, store *botpg.Store, deadline 
 }
 
 // noticesDue reports whether a notification of a board is due by deadline (the board store's
-// own query, in a read-only transaction of its own).
+// own query, in a transaction of its own that only reads and is rolled back).
 func (l *boardloadPlay) noticesDue(ctx context.Context, deadline time.Time) (bool, error) {
 	tx, err := l.pool.Begin(ctx)
 	if err != nil {
