@@ -118,6 +118,8 @@ func boardload(ctx context.Context, args []string, getenv func(string) string, s
 
 // boardloadWith is boardload with the settings no flag gives (o.beforeCheck).
 func boardloadWith(ctx context.Context, o boardloadOptions, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	// The players and the server it runs write stderr from goroutines of their own.
+	stdout, stderr = lockWriter(stdout), lockWriter(stderr)
 	fs := flag.NewFlagSet("boardload", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var games string

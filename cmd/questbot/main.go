@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -54,7 +55,11 @@ func runMain(args []string, stdout, stderr io.Writer) int {
 	return dispatch(ctx, args, stdout, stderr)
 }
 
+// dispatch runs the command that args name. The commands write from several goroutines (a
+// server's logs, a load check's players), so stdout and stderr are each written under a lock of
+// their own: a writer that is not safe for concurrent use (a test's buffer) is safe here.
 func dispatch(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	stdout, stderr = lockWriter(stdout), lockWriter(stderr)
 	name := "serve"
 	if len(args) > 0 && (helpArgs[args[0]] || versionArgs[args[0]] || !isFlag(args[0])) {
 		name, args = args[0], args[1:]
@@ -102,4 +107,24 @@ func runVersion(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	fmt.Fprintln(stdout, "questbot", version)
 	return 0
+}
+
+// lockedWriter serializes the writes to w, each one whole.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+// lockWriter returns w written under a lock (w itself when it is one already).
+func lockWriter(w io.Writer) io.Writer {
+	if l, ok := w.(*lockedWriter); ok {
+		return l
+	}
+	return &lockedWriter{w: w}
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
