@@ -48,6 +48,9 @@ import (
 //
 // At the end the standings are final, and every player is told their place and score (the
 // views: TournamentView).
+//
+// Every change is written, in its transaction, into the tournament's numbered record of events
+// (tournament_events.go), which the web's tournament page follows.
 
 // TournamentStore keeps tournaments, inside the caller's transaction
 // (sessions/tournament/tournamentpg implements it).
