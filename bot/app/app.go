@@ -334,7 +334,7 @@ func (b *Bot) Web(pool *pgxpool.Pool, tr *bot.Transport, cfg WebConfig) (h http.
 	b.feed = boards.NewFeed(listen, "", b.log)
 	b.Boards.FollowAI(b.feed)
 	b.hub = web.NewHubOn(b.feed, pool, b.log)
-	tournaments := web.NewTournamentHubOn(b.feed, b.log)
+	tournaments := web.NewTournamentHubOn(b.feed, pool)
 	h = web.New(web.Config{Pool: pool, Doer: tr, Boards: b.Boards, PublicURL: b.publicURL, Events: b.hub, MiniApps: tr,
 		Pages: web.Pages(), Log: b.log, Streams: cfg.Streams, TrustedProxies: cfg.TrustedProxies,
 		Tournaments: b.Tournaments, TournamentEvents: tournaments}).Handler()

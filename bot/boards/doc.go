@@ -71,6 +71,15 @@
 // of changes records a finished board's result and pairs what follows at once; the Tournaments
 // job starts them at their time and is the fallback of the rest.
 //
+// What happened in a tournament is made once too, by the service (tell, the one place every
+// change of a tournament passes: a player joined or left, the start, a round paired, a game's
+// result, the end, the call-off), stored once, in the transaction of the change, as the
+// tournament's numbered record (tournament_events.go: the table tournament_event of
+// sessions/tournament/tournamentpg, migration 042), and rendered by each view: the Telegram view
+// (the standings messages) from the TournamentChange it is handed in the transaction, the web's
+// tournament page from the record, which its stream sends with the events' numbers, resumable
+// with Last-Event-ID as a board's.
+//
 // # Events: made, stored, rendered
 //
 // What happened on a board is made once, by the operation (the events of package board in a
@@ -86,12 +95,12 @@
 //
 // Each process listens on one connection: the Feed (feed.go), a Listener (listen.go: a
 // connection of its own named by its application_name, with TCP keep-alive, connected again
-// after a loss with a pause that doubles from 50 ms to 5 s). It reads the record's new events of
-// the boards somebody follows, once per announcement, and hands them to its subscribers (bounded:
-// a slow one is told it lost events and reads them from the record itself); after every
-// (re)connection it reads, board by board, the events numbered above the last it handed out. The
-// other channels of the service and its views (the bots' turns, FollowAI; the tournaments'
-// changes, the web's board revisions and revoked grants) are handled on the same connection.
+// after a loss with a pause that doubles from 50 ms to 5 s). It reads the records' new events of
+// the boards and the tournaments somebody follows, once per announcement, and hands them to its
+// subscribers (bounded: a slow one is told it lost events and reads them from the record itself);
+// after every (re)connection it reads, one by one, the events numbered above the last it handed
+// out. The other channels of the service and its views (the bots' turns, FollowAI; the web's
+// board revisions and revoked grants) are handled on the same connection.
 //
 // # Metrics
 //

@@ -48,6 +48,9 @@ import (
 //
 // At the end the standings are final, and every player is told their place and score (the
 // views: TournamentView).
+//
+// Every change is written, in its transaction, into the tournament's numbered record of events
+// (tournament_events.go), which the web's tournament page follows.
 
 // TournamentStore keeps tournaments, inside the caller's transaction
 // (sessions/tournament/tournamentpg implements it).
@@ -72,6 +75,8 @@ type TournamentStore interface {
 	ClaimDue(ctx context.Context, now time.Time, limit int) ([]board.Ref, error)
 	Setting(ctx context.Context, service int) (tournament.Setting, error)
 	SaveSetting(ctx context.Context, service int, s tournament.Setting) error
+	// AppendEvents appends events to the tournaments' record (tournament_events.go).
+	AppendEvents(ctx context.Context, evs []tournamentpg.EventRow) error
 }
 
 var _ TournamentStore = (*tournamentpg.Store)(nil)
@@ -198,12 +203,16 @@ func (t *TournamentTable) Rounds() int {
 }
 
 // TournamentChange is what happened to a tournament, for its views: the kind (Tournament*), the
-// player it concerns (joined, left), the games just paired, and the table after it.
+// player it concerns (joined, left), the games just paired, the game whose result led to the
+// change (nil: none), and the table after it.
 type TournamentChange struct {
 	*TournamentTable
-	Kind   string
-	User   int64
-	Paired []tournament.Pairing
+	Kind     string
+	User     int64
+	Paired   []tournament.Pairing
+	Finished *tournament.Pairing
+	// number is the number in the tournament the player who left had.
+	number int
 }
 
 // TournamentView shows tournaments in a medium (the Telegram view: the standings messages and
@@ -389,6 +398,11 @@ func (t *Tournaments) Leave(ctx context.Context, tx Tx, p Player, id int64) erro
 	if tt.State != tournament.Created {
 		return fmt.Errorf("tournament %d: %w", id, ErrTournamentStarted)
 	}
+	es, err := st.Entrants(ctx, id)
+	if err != nil {
+		return err
+	}
+	number := slices.IndexFunc(es, func(e tournament.Entrant) bool { return e.User == p.User }) + 1
 	left, err := st.Leave(ctx, id, p.User)
 	if err != nil {
 		return err
@@ -396,7 +410,7 @@ func (t *Tournaments) Leave(ctx context.Context, tx Tx, p Player, id int64) erro
 	if !left {
 		return fmt.Errorf("tournament %d: %w", id, ErrNotEntered)
 	}
-	return t.tell(ctx, tx, st, tt, TournamentChange{Kind: TournamentLeft, User: p.User})
+	return t.tell(ctx, tx, st, tt, TournamentChange{Kind: TournamentLeft, User: p.User, number: number})
 }
 
 // Table reads a tournament of a bot as its views show it (ErrNoTournament when there is none).
@@ -495,16 +509,17 @@ func (t *Tournaments) seedRating(ctx context.Context, db pgx.Tx, tt *tournament.
 	return board.GlickoStart, nil
 }
 
-// tell hands a change of a tournament to the views, with the table after it.
+// tell is the one place every change of a tournament passes: it writes the change into the
+// tournament's record (tournament_events.go) and hands it to the views, with the table after it.
 func (t *Tournaments) tell(ctx context.Context, tx Tx, st TournamentStore, tt *tournament.Tournament, ch TournamentChange) error {
-	if len(t.views) == 0 {
-		return nil
-	}
 	tab, err := t.table(ctx, st, tt)
 	if err != nil {
 		return err
 	}
 	ch.TournamentTable = tab
+	if err := t.recordTournament(ctx, tx, st, &ch); err != nil {
+		return err
+	}
 	for _, v := range t.views {
 		if err := v.TournamentChanged(ctx, tx, &ch); err != nil {
 			return err
@@ -541,6 +556,7 @@ func (t *Tournaments) boardChanged(ctx context.Context, tx Tx, bd *board.Board, 
 	if err != nil || !done {
 		return err
 	}
+	p.Result, p.Finished = r, now
 	if tt.System == tournament.Arena && tt.State == tournament.Running {
 		for _, u := range []int64{p.White, p.Black} {
 			if err := st.SetFree(ctx, tt.ID, u, now); err != nil {
@@ -548,7 +564,7 @@ func (t *Tournaments) boardChanged(ctx context.Context, tx Tx, bd *board.Board, 
 			}
 		}
 	}
-	return t.advance(ctx, tx, st, tt, true)
+	return t.advance(ctx, tx, st, tt, &p)
 }
 
 // Tournaments is the tournaments' job (TournamentsSpec): it starts the tournaments whose time
@@ -582,7 +598,7 @@ func (t *Tournaments) Tournaments(ctx context.Context, do Doer) error {
 				}
 				return t.start(ctx, tx, st, tt)
 			case tournament.Running:
-				return t.advance(ctx, tx, st, tt, false)
+				return t.advance(ctx, tx, st, tt, nil)
 			}
 			return nil
 		})
@@ -638,15 +654,16 @@ func (t *Tournaments) start(ctx context.Context, tx Tx, st TournamentStore, tt *
 	if err := t.tell(ctx, tx, st, tt, TournamentChange{Kind: TournamentStarted}); err != nil {
 		return err
 	}
-	return t.advance(ctx, tx, st, tt, false)
+	return t.advance(ctx, tx, st, tt, nil)
 }
 
-// advance goes on with a running tournament locked in tx after a result (result set) or on the
-// job's call: a round robin or a Swiss pairs its next round once every game of the round has
-// finished, or finishes after the last; an arena pairs its free players until its end, and
-// finishes once it is over and no game is left. A result that leads to nothing more is told
-// to the views as such.
-func (t *Tournaments) advance(ctx context.Context, tx Tx, st TournamentStore, tt *tournament.Tournament, result bool) error {
+// advance goes on with a running tournament locked in tx after the result of the game finished
+// (nil: none) or on the job's call: a round robin or a Swiss pairs its next round once every
+// game of the round has finished, or finishes after the last; an arena pairs its free players
+// until its end, and finishes once it is over and no game is left. What follows a result names
+// it (TournamentChange.Finished); a result that leads to nothing more is told to the views as
+// such.
+func (t *Tournaments) advance(ctx context.Context, tx Tx, st TournamentStore, tt *tournament.Tournament, finished *tournament.Pairing) error {
 	if tt.State != tournament.Running {
 		return nil
 	}
@@ -708,15 +725,15 @@ func (t *Tournaments) advance(ctx context.Context, tx Tx, st TournamentStore, tt
 		if err := st.Save(ctx, tt); err != nil {
 			return err
 		}
-		return t.tell(ctx, tx, st, tt, TournamentChange{Kind: TournamentFinished})
+		return t.tell(ctx, tx, st, tt, TournamentChange{Kind: TournamentFinished, Finished: finished})
 	case len(games) > 0:
 		paired, err := t.pair(ctx, tx, st, tt, games)
 		if err != nil {
 			return err
 		}
-		return t.tell(ctx, tx, st, tt, TournamentChange{Kind: TournamentPaired, Paired: paired})
-	case result:
-		return t.tell(ctx, tx, st, tt, TournamentChange{Kind: TournamentResult})
+		return t.tell(ctx, tx, st, tt, TournamentChange{Kind: TournamentPaired, Paired: paired, Finished: finished})
+	case finished != nil:
+		return t.tell(ctx, tx, st, tt, TournamentChange{Kind: TournamentResult, Finished: finished})
 	}
 	return nil
 }

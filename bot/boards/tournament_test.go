@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -170,6 +171,73 @@ func TestTournamentRoundRobin(t *testing.T) {
 	e.job(0)
 	if n := len(e.table(tt.ID).Pairings); n != 15 {
 		t.Fatalf("%d pairings after the end, want 15", n)
+	}
+	checkRoundRobinRecord(t, e, tt.ID, games)
+}
+
+// checkRoundRobinRecord checks the record of a round robin of 6 played to the end: each change
+// once, in order (the creation, the joins, the start, each round's pairing and the results of
+// its games, the end), the players by their numbers in the order they joined, and every result
+// as it was played.
+func checkRoundRobinRecord(t *testing.T, e *tenv, id int64, games []played) {
+	t.Helper()
+	evs, err := boards.TournamentEventsAfter(context.Background(), e.pool, id, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{boards.TournamentCreated}
+	for range e.players {
+		want = append(want, boards.TournamentJoined)
+	}
+	want = append(want, boards.TournamentStarted)
+	for range 5 {
+		want = append(want, boards.TournamentPaired, boards.TournamentResult, boards.TournamentResult, boards.TournamentResult)
+	}
+	want = append(want, boards.TournamentFinished)
+	var kinds []string
+	for i, ev := range evs {
+		kinds = append(kinds, ev.Kind)
+		if ev.Tournament != id || i > 0 && ev.ID <= evs[i-1].ID {
+			t.Fatalf("event %d: %+v after %d", i, ev, evs[max(i-1, 0)].ID)
+		}
+	}
+	if fmt.Sprint(kinds) != fmt.Sprint(want) {
+		t.Fatalf("the record: %v, want %v", kinds, want)
+	}
+	number := map[int64]int{}
+	for i, u := range e.players {
+		number[u] = i + 1
+	}
+	names := map[tournament.Result]string{tournament.WhiteWins: "white", tournament.Draw: "draw", tournament.BlackWins: "black"}
+	var results []string
+	for _, ev := range evs {
+		switch ev.Kind {
+		case boards.TournamentJoined:
+			if ev.Data.Name != fmt.Sprintf("P%d", ev.Data.Player-1) || ev.Data.Players != ev.Data.Player {
+				t.Fatalf("a join: %+v", ev.Data)
+			}
+		case boards.TournamentPaired:
+			if len(ev.Data.Games) != 3 || ev.Data.Round != ev.Data.Games[0].Round || ev.Data.State != "running" {
+				t.Fatalf("a pairing: %+v", ev.Data)
+			}
+		case boards.TournamentResult:
+			g := ev.Data.Games
+			if len(g) != 1 || g[0].Board == 0 {
+				t.Fatalf("a result: %+v", ev.Data)
+			}
+			results = append(results, fmt.Sprintf("%d-%d:%s", g[0].White, g[0].Black, g[0].Result))
+		case boards.TournamentFinished:
+			if ev.Data.State != "finished" || ev.Data.Cancelled {
+				t.Fatalf("the end: %+v", ev.Data)
+			}
+		}
+	}
+	var played []string
+	for _, g := range games {
+		played = append(played, fmt.Sprintf("%d-%d:%s", number[g.white], number[g.black], names[g.r]))
+	}
+	if fmt.Sprint(results) != fmt.Sprint(played) {
+		t.Fatalf("the results recorded: %v, want those played: %v", results, played)
 	}
 }
 
@@ -493,6 +561,16 @@ func TestTournamentRefusals(t *testing.T) {
 	}
 	if tab := e.table(lonely.ID); tab.Tournament.State != tournament.Finished || !tab.Tournament.Cancelled || len(tab.Pairings) != 0 {
 		t.Fatalf("the lonely arena: %+v", tab.Tournament)
+	}
+	// Its record ends with the leaves, each naming the number the player had, and the call-off.
+	evs, err := boards.TournamentEventsAfter(context.Background(), e.pool, lonely.ID, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(evs); n < 3 || evs[n-1].Kind != boards.TournamentCancelled || !evs[n-1].Data.Cancelled ||
+		evs[n-1].Data.State != "finished" || evs[n-1].Data.Players != 1 || evs[n-2].Kind != boards.TournamentLeft ||
+		evs[n-2].Data.Player != 2 || evs[n-2].Data.Players != 1 || evs[n-2].Data.Name == "" {
+		t.Fatalf("the lonely arena's record: %+v", evs)
 	}
 	if tab := e.table(tt.ID); tab.Tournament.State != tournament.Running || len(pending(tab)) != 1 {
 		t.Fatalf("the Swiss: %+v, %d games", tab.Tournament, len(pending(tab)))

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -220,13 +219,28 @@ func TestTournamentStreamsEndWithCredentials(t *testing.T) {
 		t.Fatal(err)
 	}
 	address := fmt.Sprintf("%s/api/v1/tournaments/%d/events", e.srv.URL, tt.ID)
+	// change changes the tournament: its creator joins it, or leaves it again.
+	joined := false
+	change := func() {
+		t.Helper()
+		if err := e.proc.Transport.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+			p := boards.Player{Service: e.service, User: 2}
+			if joined {
+				return e.app.Tournaments.Leave(ctx, tx, p, tt.ID)
+			}
+			return e.app.Tournaments.Join(ctx, tx, p, tt.ID, false)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		joined = !joined
+	}
 	// lives checks that a stream still delivers: a change of the tournament reaches it.
 	lives := func(what string, w *watched) {
 		t.Helper()
 		for len(w.events) > 0 {
 			<-w.events
 		}
-		e.Exec(t, `SELECT pg_notify('`+web.TournamentChannel+`', $1)`, strconv.FormatInt(tt.ID, 10))
+		change()
 		select {
 		case <-w.events:
 		case <-w.ended:

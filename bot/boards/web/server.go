@@ -81,7 +81,7 @@ type Config struct {
 	// 404. TournamentEvents are their live updates (a TournamentHub); nil: their streams
 	// answer 503.
 	Tournaments      *boards.Tournaments
-	TournamentEvents Events
+	TournamentEvents TournamentEvents
 	// Pages serves the HTML pages and their static files (GET /games, /play/<id>, /static/...);
 	// nil: they answer 404.
 	Pages http.Handler

@@ -5,15 +5,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"log/slog"
 	"net/http"
 	"strconv"
 	"sync"
-	"sync/atomic"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
@@ -40,20 +35,23 @@ import (
 //     409 conflict when the tournament has started, is full, or the caller is in already (not
 //     yet). A program sees its pairings in the tournament's state and plays its boards with the
 //     games' calls (/api/v1/games/{id}/moves, ...).
-//   - GET /api/v1/tournaments/{id}/events: Server-Sent Events, an event (named "board", as the
-//     games' streams, its id the tournament's) each time the tournament, its players or its
-//     pairings change; the first asks for a fetch at once. A stream opened with a session or a
-//     token ends with it (revoke.go), as a game's does.
+//   - GET /api/v1/tournaments/{id}/events: Server-Sent Events, the tournament's numbered record
+//     of events (serveTournamentEvents, tournamentevents.go): each change of the tournament,
+//     its players or its pairings, once, in order, with its number as the SSE id, resumable
+//     with Last-Event-ID (or LastEventParam) as a game's stream is. The state's last_event is
+//     the number of the last event the state shows, from which a client opens the stream. A
+//     stream opened with a session or a token ends with it (revoke.go), as a game's does.
 //
 // The page /tournaments/{id} shows the live standings and pairings: static/tournament.html, whose
-// script fetches the state and refetches on each event. It speaks the viewer's language as the
-// other pages do (words.js); the state names the system, game and clock in the language the
-// request asks, and the pairings name the players. The live updates come from a
-// TournamentHub: migration 029 NOTIFYs tournament_changed with the tournament's id at every
-// change, and each process's hub LISTENs for it and fans it out, as the boards' Hub does.
-
-// TournamentChannel is the PostgreSQL notification channel of tournament changes.
-const TournamentChannel = "tournament_changed"
+// script fetches the state, opens the stream after the state's last event and refetches on each
+// event. It speaks the viewer's language as the other pages do (words.js); the state names the
+// system, game and clock in the language the request asks, and the pairings name the players.
+//
+// Where the tournaments' events are made, stored and rendered: the tournament service makes
+// them, one per change, in the transaction of the change (bot/boards, tournament_events.go);
+// sessions/tournament/tournamentpg stores them (tournament_event, migration 042) and announces
+// them at the commit; each process's Feed (bot/boards, feed.go) hands them to its TournamentHub,
+// whose streams render them here, and the page's script (static/tournament.js) shows them.
 
 // TournamentState is a tournament as the API gives it.
 type TournamentState struct {
@@ -71,7 +69,10 @@ type TournamentState struct {
 	MaxPlayers int        `json:"max_players"`
 	Players    int        `json:"players"`
 	// Joined says the caller is in the tournament.
-	Joined    bool             `json:"joined"`
+	Joined bool `json:"joined"`
+	// LastEvent, in the state of one tournament, is the number of the last event of its record
+	// the state shows (0: none): the stream opened after it (LastEventParam) misses nothing.
+	LastEvent int64            `json:"last_event,omitempty"`
 	Standings []StandingState  `json:"standings,omitempty"`
 	Pairings  []PairingState   `json:"pairings,omitempty"`
 	Arena     *ArenaClockState `json:"arena,omitempty"`
@@ -261,6 +262,10 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 	}
 	var ts TournamentState
 	err := s.read(ctx, func(ctx context.Context, db pgxTx) error {
+		last, err := boards.TournamentLastEvent(ctx, db, id)
+		if err != nil {
+			return err
+		}
 		service := c.service
 		if c.anonymous() {
 			tt, err := tn.Store(db).Get(ctx, id)
@@ -277,6 +282,7 @@ func (s *Server) readTournament(ctx context.Context, c *caller, id int64) (*Tour
 			return err
 		}
 		ts = s.tournamentState(tab, c)
+		ts.LastEvent = last
 		arena := tab.Tournament.System == tournament.Arena
 		number := map[int64]int{}
 		for i, e := range tab.Entrants {
@@ -395,7 +401,7 @@ func (s *Server) tournamentEvents(w http.ResponseWriter, r *http.Request, c *cal
 		return apiErr(http.StatusTooManyRequests, "too_many_streams", "Too many live updates are open for you at once; close some pages.")
 	}
 	defer s.streams.release(key)
-	serveEvents(w, r, s.cfg.TournamentEvents, id, PingInterval, revoked)
+	serveTournamentEvents(w, r, s.cfg.TournamentEvents, id, PingInterval, revoked)
 	return nil
 }
 
@@ -436,113 +442,3 @@ var loadTournamentPage = sync.OnceValues(func() (*pageFile, error) {
 	}
 	return newPageFile(body, pageTypes[".html"]), nil
 })
-
-// TournamentHub follows the tournaments' changes (TournamentChannel, on the process's feed) and
-// fans them out to the subscribers of each tournament: the Events of the tournaments' streams.
-// Like the boards' Hub, a subscriber's channel holds one value (a newer change replaces an
-// unread one), and after each new LISTEN every subscriber is told to fetch again, for what
-// changed while it was away.
-type TournamentHub struct {
-	feed *boards.Feed
-	own  bool
-	seq  atomic.Int64
-
-	mu   sync.Mutex
-	subs map[int64]map[chan BoardChanged]struct{}
-}
-
-var _ Events = (*TournamentHub)(nil)
-
-// NewTournamentHub returns a hub that listens on a feed of its own (named
-// TournamentListenerName), made with pool's settings, which Run runs.
-func NewTournamentHub(pool *pgxpool.Pool, log *slog.Logger) *TournamentHub {
-	h := NewTournamentHubOn(boards.NewFeed(pool, TournamentListenerName, log), log)
-	h.own = true
-	return h
-}
-
-// NewTournamentHubOn returns a hub that follows feed, the process's one LISTEN connection, run
-// by its owner.
-func NewTournamentHubOn(feed *boards.Feed, log *slog.Logger) *TournamentHub {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
-	h := &TournamentHub{feed: feed, subs: map[int64]map[chan BoardChanged]struct{}{}}
-	feed.Handle(TournamentChannel, func(payload string) {
-		id, err := strconv.ParseInt(payload, 10, 64)
-		if err != nil {
-			log.Warn("Tournament events: an unreadable notification", slog.String("payload", payload))
-			return
-		}
-		h.publish(id)
-	})
-	feed.OnListen(func(context.Context, *pgx.Conn) error {
-		h.publish(0)
-		return nil
-	})
-	return h
-}
-
-// Subscribe returns a channel of a tournament's changes, coalesced, and the end of the
-// subscription (BoardChanged.Board is the tournament's id).
-func (h *TournamentHub) Subscribe(id int64) (<-chan BoardChanged, func()) {
-	ch := make(chan BoardChanged, 1)
-	h.mu.Lock()
-	if h.subs[id] == nil {
-		h.subs[id] = map[chan BoardChanged]struct{}{}
-	}
-	h.subs[id][ch] = struct{}{}
-	h.mu.Unlock()
-	var once sync.Once
-	return ch, func() {
-		once.Do(func() {
-			h.mu.Lock()
-			defer h.mu.Unlock()
-			delete(h.subs[id], ch)
-			if len(h.subs[id]) == 0 {
-				delete(h.subs, id)
-			}
-		})
-	}
-}
-
-// publish hands a change of a tournament (every watched one for id 0) to its subscribers.
-func (h *TournamentHub) publish(id int64) {
-	rev := h.seq.Add(1)
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for t, subs := range h.subs {
-		if id != 0 && t != id {
-			continue
-		}
-		for ch := range subs {
-			bc := BoardChanged{Board: t, Revision: rev}
-			select {
-			case ch <- bc:
-			default:
-				select {
-				case <-ch:
-				default:
-				}
-				select {
-				case ch <- bc:
-				default:
-				}
-			}
-		}
-	}
-}
-
-// TournamentListenerName is the application_name of the tournament hub's own feed.
-const TournamentListenerName = "questbot tournament events"
-
-// Run runs the hub's own feed (NewTournamentHub) until ctx ends; a hub on a shared feed
-// (NewTournamentHubOn) just waits for ctx. It returns nil when ctx ends.
-func (h *TournamentHub) Run(ctx context.Context) error {
-	if h.own {
-		h.feed.Run(ctx)
-		return nil
-	}
-	<-ctx.Done()
-	return nil
-}

@@ -87,7 +87,8 @@ func TestTournamentAPI(t *testing.T) {
 	p.refused(t, "POST", path+"/join", nil, http.StatusConflict, "conflict")
 	p.refused(t, "POST", "/api/v1/tournaments/999999/join", nil, http.StatusNotFound, "not_found")
 
-	// The live updates: the first event asks for a fetch; the start sends more.
+	// The live updates: the first event asks for a fetch (a reset); the start is an event of the
+	// record.
 	req, err := http.NewRequest("GET", e.srv.URL+path+"/events", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +121,7 @@ func TestTournamentAPI(t *testing.T) {
 	e.WaitFor(t, "an event of the start", func() bool {
 		select {
 		case ev := <-events:
-			return strings.Contains(ev, fmt.Sprintf(`"id":%d`, tt.ID))
+			return strings.Contains(ev, fmt.Sprintf(`"tournament":%d,"kind":"started"`, tt.ID))
 		default:
 			return false
 		}

@@ -1,7 +1,9 @@
 // Package tournamentpg stores tournaments (sessions/tournament's records) in PostgreSQL, within
 // the caller's transaction: a round is paired in the transaction that creates its boards, and a
 // result is recorded in the one that finishes the board. It is the only code on the tables of
-// migration 029_tournaments.sql.
+// migration 029_tournaments.sql, and on the tournaments' record of events (tournament_event,
+// migration 042, events.go), which the tournament service writes in the transaction of each
+// change and the web's tournament streams read.
 package tournamentpg
 
 import (

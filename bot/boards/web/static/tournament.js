@@ -1,6 +1,6 @@
 "use strict";
 // The live standings of a tournament: the state from /api/v1/tournaments/{id}, fetched again on
-// each event of its stream. Its words are the catalogue's (words.js, in the viewer's language:
+// each event of its stream (the tournament's numbered record of events). Its words are the catalogue's (words.js, in the viewer's language:
 // their profile's, or the browser's for a visitor), the system, game and clock named by the
 // server in that language, the players by their public names. Everything is written with
 // textContent: no data becomes markup.
@@ -67,21 +67,49 @@
       rounds.append(h, ul);
     }
   };
-  const load = async () => {
-    const r = await api("GET", "/api/v1/tournaments/" + id);
-    if (!r.ok) {
-      QB.status(QB.errorText(r), "error");
-      return;
-    }
-    QB.status("");
-    render(r.data);
+  // The stream of the tournament's record, opened once, after the last event the first state
+  // shows (its last_event): it misses nothing after it, and EventSource resumes it after the
+  // last event it got (Last-Event-ID) when the connection breaks.
+  let es = null;
+  // Without a state (its read failed) it opens without a number: its first event, a reset, reads
+  // the state again.
+  const listen = (last) => {
+    es = new EventSource("/api/v1/tournaments/" + id + "/events" + (last === null ? "" : "?last_event_id=" + last));
+    // Each event of the record (a player joined or left, a round paired, a result, the end)
+    // and a reset (the stream could not resume) read the state again.
+    es.addEventListener("record", load);
+    es.addEventListener("reset", load);
+    es.onopen = () => { $("live").textContent = t("live.on"); };
+    es.onerror = () => { $("live").textContent = t("live.off"); };
   };
+  let loading = null, again = false;
+  // load reads the state and draws it; a load asked for while one runs runs once after it.
+  async function load() {
+    if (loading) {
+      again = true;
+      return loading;
+    }
+    loading = (async () => {
+      do {
+        again = false;
+        const r = await api("GET", "/api/v1/tournaments/" + id);
+        if (!r.ok) {
+          QB.status(QB.errorText(r), "error");
+          if (!es) listen(null);
+          continue;
+        }
+        QB.status("");
+        render(r.data);
+        if (!es) listen(r.data.last_event || 0);
+      } while (again);
+    })();
+    try {
+      await loading;
+    } finally {
+      loading = null;
+    }
+  }
   // The viewer's language comes with the login (a visitor's from the browser) before the first
   // words are drawn.
-  const ready = QB.loadMe();
-  const es = new EventSource("/api/v1/tournaments/" + id + "/events");
-  es.addEventListener("board", load);
-  es.onopen = () => { $("live").textContent = t("live.on"); };
-  es.onerror = () => { $("live").textContent = t("live.off"); };
-  ready.then(load);
+  QB.loadMe().then(load);
 })();
