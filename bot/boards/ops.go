@@ -334,9 +334,14 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 			return err
 		}
 	}
+	// The seat's own move says it has seen the board; anything else seen is recorded apart.
+	seen = seen && a.Op != OpMove
 	if len(ev) > 0 {
 		// The change shows every seat's board anew, the opponent's button gone with it.
-		return h.commit(ctx, ev)
+		if err := h.commit(ctx, ev); err != nil || !seen {
+			return err
+		}
+		return b.recordSeen(ctx, h.tx, bd, h.Seat, h.p.By)
 	}
 	if !seen {
 		return nil
@@ -344,10 +349,10 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 	if err := h.st.Save(ctx, bd); err != nil {
 		return err
 	}
-	if !refresh {
-		return nil
+	if err := b.recordSeen(ctx, h.tx, bd, h.Seat, h.p.By); err != nil || !refresh {
+		return err
 	}
-	return b.refresh(ctx, h.tx, bd, 1-h.Seat, h.p.By)
+	return b.refresh(ctx, h.tx, bd, 1-h.Seat)
 }
 
 // InPlay is the one rule every view applies before an operation a player made on the board as
@@ -410,10 +415,13 @@ func (h *Held) SeenUpTo(ctx context.Context, ply int) error {
 	if err := h.st.Save(ctx, bd); err != nil {
 		return err
 	}
+	if err := b.recordSeen(ctx, h.tx, bd, h.Seat, h.p.By); err != nil {
+		return err
+	}
 	if !could || CanUndo(bd, other) || !bd.Seats[other].Human() {
 		return nil
 	}
-	return b.refresh(ctx, h.tx, bd, other, h.p.By)
+	return b.refresh(ctx, h.tx, bd, other)
 }
 
 // Cancel withdraws a waiting board for its creator.
@@ -446,10 +454,10 @@ func (b *Boards) seen(ctx context.Context, tx Tx, st Store, bd *board.Board, sea
 	if err := st.Save(ctx, bd); err != nil {
 		return err
 	}
-	if !refresh {
-		return nil
+	if err := b.recordSeen(ctx, tx, bd, seat, by); err != nil || !refresh {
+		return err
 	}
-	return b.refresh(ctx, tx, bd, 1-seat, by)
+	return b.refresh(ctx, tx, bd, 1-seat)
 }
 
 // markSeen marks that a seat has seen its board at the current ply, when the opponent is a
@@ -475,12 +483,17 @@ func (b *Boards) markSeen(ctx context.Context, tx Tx, st Store, bd *board.Board,
 	return changed, changed && could, err
 }
 
-// refresh has the views show a seat its board again in place, and records it (EventKindSeen:
-// the seat's undo button went, its opponent having seen the move).
-func (b *Boards) refresh(ctx context.Context, tx Tx, bd *board.Board, seat int, by Source) error {
-	if err := b.recordOne(ctx, tx, bd, EventKindSeen, seat, 1-seat, by, boardData(bd)); err != nil {
-		return err
-	}
+// recordSeen records that a seat has seen the board up to its mark (EventKindSeen), after the
+// mark moved on.
+func (b *Boards) recordSeen(ctx context.Context, tx Tx, bd *board.Board, seat int, by Source) error {
+	d := boardData(bd)
+	d.Seen = bd.Seats[seat].Seen
+	return b.recordOne(ctx, tx, bd, EventKindSeen, 1-seat, seat, by, d)
+}
+
+// refresh has the views show a seat its board again in place: its undo button went, its
+// opponent having seen the move (recorded by recordSeen).
+func (b *Boards) refresh(ctx context.Context, tx Tx, bd *board.Board, seat int) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err
