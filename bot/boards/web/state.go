@@ -18,7 +18,8 @@ import (
 //
 // The web game server is a view of the board service (bot/boards): its writes are the service's
 // operations, its reads build a board as one viewer sees it (gameState: the position, the legal
-// moves with the squares to tap, the clocks, the moves the viewer has not seen) and serve the
+// moves with the squares to tap, the clocks; the moves the viewer has not seen and the answer to
+// their draw offer as the board's record of events says them, boards.NewsOf) and serve the
 // engine's picture (the same file Telegram is sent).
 //
 // A player may let anyone watch their game: a per-board switch (board_spectators, migration
