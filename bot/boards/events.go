@@ -234,12 +234,12 @@ func (b *Boards) record(ctx context.Context, tx Tx, ch *Change) error {
 	return err
 }
 
-// recordOne writes one event that is no event of package board (seen, spectators).
-func (b *Boards) recordOne(ctx context.Context, tx Tx, bd *board.Board, kind string, seat, actor int, by Source, d EventData) error {
+// recordOne writes one event that is no event of package board (seen, spectators) and returns
+// it, numbered.
+func (b *Boards) recordOne(ctx context.Context, tx Tx, bd *board.Board, kind string, seat, actor int, by Source, d EventData) ([]Event, error) {
 	d.Revision = bd.Revision()
 	row := b.eventRow(bd.ID, kind, seat, actor, by, bd.Ply(), [2]string{Unheard.String(), Unheard.String()}, d, b.now())
-	_, err := b.appendEvents(ctx, tx, []boardpg.EventRow{row})
-	return err
+	return b.appendEvents(ctx, tx, []boardpg.EventRow{row})
 }
 
 // eventRow is an event as the record stores it.
