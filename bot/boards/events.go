@@ -325,7 +325,7 @@ type SeatNews struct {
 }
 
 // newsKinds are the kinds of events NewsOf reads the last of.
-var newsKinds = []string{EventKindOpened, EventKindMoved, EventKindUndone, EventKindSeen, EventKindDrawOffered,
+var newsKinds = []string{EventKindOpened, EventKindStarted, EventKindMoved, EventKindUndone, EventKindSeen, EventKindDrawOffered,
 	EventKindDrawDeclined}
 
 // NewsOf reads, in one query of db, the last events of the record that say what a seat of bd
@@ -333,8 +333,9 @@ var newsKinds = []string{EventKindOpened, EventKindMoved, EventKindUndone, Event
 // seen the board up to the ply of its last own move or of its last seen event, whichever came
 // last; an undo after both takes the mark back to the ply it left (as board.Board.Undo does).
 // Its offer of this move was declined when it is newer than the last move and undo and a
-// decline by the opponent came after it. ok is false for a board whose record has no opening
-// (one opened before the record was kept), which only the board itself can tell of.
+// decline by the opponent came after it. ok is false for a board whose record has neither its
+// opening nor its start (one begun before the record was kept), which only the board itself can
+// tell of.
 func NewsOf(ctx context.Context, db boardpg.DB, bd *board.Board, seat int) (news SeatNews, ok bool, err error) {
 	rows, err := boardpg.LastEvents(ctx, db, bd.ID, newsKinds)
 	if err != nil {
@@ -349,7 +350,7 @@ func NewsOf(ctx context.Context, db boardpg.DB, bd *board.Board, seat int) (news
 	last := map[string]*[3]*Event{}
 	for i := range evs {
 		e := &evs[i]
-		if e.Kind == EventKindOpened {
+		if e.Kind == EventKindOpened || e.Kind == EventKindStarted {
 			opened = true
 		}
 		if last[e.Kind] == nil {

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -172,8 +173,8 @@ func (e *env) storedNews(t *testing.T, id int64, seat int) stateNews {
 	return n
 }
 
-// wantNews checks that each seat's state says of its news what the board as stored says, and
-// what want says.
+// wantNews checks that each seat's state says of its news what the board's record says
+// (boards.NewsOf), what the board as stored says, and what want says.
 func wantNews(t *testing.T, e *env, what string, id int64, by [2]*client, want [2]stateNews) {
 	t.Helper()
 	for seat, c := range by {
@@ -182,6 +183,13 @@ func wantNews(t *testing.T, e *env, what string, id int64, by [2]*client, want [
 		}
 		st := c.state(t, id)
 		got := stateNews{Unseen: st.Unseen, Declined: st.Declined != nil}
+		recorded, ok, err := boards.NewsOf(context.Background(), e.Pool, e.board(t, id), seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok || !reflect.DeepEqual(got, stateNews{Unseen: recorded.Unseen, Declined: recorded.Declined}) {
+			t.Errorf("%s, seat %d: the state says %+v, the record %+v (kept: %v)", what, seat, got, recorded, ok)
+		}
 		if stored := e.storedNews(t, id, seat); !reflect.DeepEqual(got, stored) {
 			t.Errorf("%s, seat %d: the state says %+v, the board as stored %+v", what, seat, got, stored)
 		}
@@ -269,4 +277,16 @@ func TestStateNewsFromRecord(t *testing.T) {
 	ann2.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", g.ID), map[string]any{"move": st.Legal[0].Text, "ply": ply}, http.StatusOK, nil)
 	e.WaitFor(t, "the bot's reply", func() bool { st = ann2.state(t, g.ID); return st.Ply == ply+2 })
 	wantNews(t, e, "the bot's reply", g.ID, solo, botNews([]int{ply + 2}, false))
+
+	// A board begun before the record was kept: the state says what the board as stored says.
+	e.Exec(t, `DELETE FROM board_event WHERE board_id = $1`, id)
+	if _, ok, err := boards.NewsOf(context.Background(), e.Pool, e.board(t, id), 0); err != nil || ok {
+		t.Fatalf("a board without its record: kept %v, %v", ok, err)
+	}
+	for seat, c := range by {
+		st := c.state(t, id)
+		if got, stored := (stateNews{Unseen: st.Unseen, Declined: st.Declined != nil}), e.storedNews(t, id, seat); !reflect.DeepEqual(got, stored) {
+			t.Errorf("without the record, seat %d: the state says %+v, the board as stored %+v", seat, got, stored)
+		}
+	}
 }

@@ -257,7 +257,7 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 }
 
 // seatNews is what the board's record says a seat has not seen and whether its draw offer of
-// this move was declined (boards.NewsOf), read in db; for a board opened before the record was
+// this move was declined (boards.NewsOf), read in db; for a board begun before the record was
 // kept, what the board itself says: the seat's mark of what it has seen, and its offer of this
 // move (a seat offers a draw once a move) no longer standing in a game that goes on.
 func seatNews(ctx context.Context, db pgx.Tx, bd *board.Board, seat int) (boards.SeatNews, error) {
