@@ -17,8 +17,9 @@ import (
 // every event of a Change into the board's record (the table board_event, kept by boardpg), in
 // the transaction of the change, numbered, with who made it, from where, the ply after it, how
 // each seat hears of it and the data a view needs to render it without reading the game again
-// (EventData). The refresh of a seat's board (its undo button went) and a switch of spectators
-// are recorded too, so that a view that follows the record misses nothing its board shows. The
+// (EventData). A seat's mark of what it has seen moving on (the opponent's undo button going
+// with it) and a switch of spectators are recorded too, so that a view that follows the record
+// misses nothing its board shows. The
 // transaction announces the record's new events on boardpg.EventChannel at its commit; the Feed
 // (feed.go) follows the announcements of every process and hands the events to the views of
 // this one. The events of a board are kept as long as the board: they are its game record.
@@ -38,7 +39,7 @@ const (
 	// the moves of the other seat (Seat) up to it are no longer news to it and can no longer be
 	// taken back (a player's undo button went with it). Recorded whenever a seat's mark of what
 	// it has seen moves on but by its own move (the move's event says it): the record says
-	// what each seat has not seen (LastEvents).
+	// what each seat has not seen (NewsOf).
 	EventKindSeen = "seen"
 	// EventKindSpectators: a player (Actor) switched whether anyone may watch the board.
 	EventKindSpectators = "spectators"
