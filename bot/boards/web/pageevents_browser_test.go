@@ -221,3 +221,87 @@ func TestPlayPageDrawsOpponentMovesFromEvents(t *testing.T) {
 		t.Fatalf("the opponent's move of an old record is not drawn: %v", err)
 	}
 }
+
+// recordedLocked sends an event of the record of kind by seat 1, Ann's opponent, at the game's
+// ply, with d filled with the board after it (its status, side to move, offer, revision, who
+// may undo), as the web server sends it, and no "board" event.
+func (a *pagesAPI) recordedLocked(kind string, d boards.EventData) {
+	a.revision++
+	a.recordID++
+	d.Status, d.ToMove, d.Revision = a.status, int(a.game.ToMove()), a.revision
+	d.Offer = a.offer
+	d.CanUndo = &[2]bool{a.canUndo, false}
+	ev := boards.Event{ID: a.recordID, Board: pagesGameID, Kind: kind, Seat: 1, Actor: 1, By: "web", Ply: a.game.Ply(),
+		Heard: [2]string{"now", "now"}, At: time.Now(), Data: d}
+	data, err := json.Marshal(ev)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	a.sendLocked(fmt.Sprintf("id: %d\nevent: record\ndata: %s\n\n", ev.ID, data))
+}
+
+// Ensure a player's page draws the opponent's answer to the player's draw offer and the
+// opponent's undo from their events alone: the offer's answer in the words of the board, the
+// move taken back off the list and the board, with no fetch of the state.
+func TestPlayPageDrawsDeclineAndUndoFromEvents(t *testing.T) {
+	t.Parallel()
+	a := newPagesAPI(t, "russian", "", "en")
+	url := a.serve(t)
+	ctx := pagesBrowser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(fmt.Sprintf("%s/play/%d", url, pagesGameID)), pagesBoardReady,
+		pagesUntil(`document.querySelectorAll("#marks .mark.piece").length > 0`)); err != nil {
+		t.Fatalf("open the game: %v", err)
+	}
+	wait.For(t, wait.Hang, "the event stream", func() bool {
+		return a.count(func() int { return len(a.subs) }) == 1 && a.count(func() int { return a.gets }) >= 1
+	})
+	// Ann offers a draw; the opponent declines it.
+	if err := chromedp.Do(ctx, chromedp.Click("#draw-offer"), pagesUntil(`document.getElementById("offer").textContent === "You offered a draw."`)); err != nil {
+		t.Fatalf("the offer: %v", err)
+	}
+	a.mu.Lock()
+	a.offer = nil
+	a.declined = map[string]any{"seat": 1, "text": "The bot declines the draw."}
+	a.recordedLocked(boards.EventKindDrawDeclined, boards.EventData{})
+	a.mu.Unlock()
+	if err := chromedp.Do(ctx, pagesUntil(`document.getElementById("offer").textContent === "The bot declines the draw." &&
+		document.getElementById("draw-offer").hidden`)); err != nil {
+		t.Fatalf("the decline is not drawn: %v (offer %q)", err, pagesText(ctx, t, "#offer"))
+	}
+
+	// Ann moves, the opponent answers and takes its answer back.
+	a.mu.Lock()
+	mv := a.game.LegalMoves()[0]
+	path, _ := a.game.Describe(mv)
+	a.mu.Unlock()
+	pagesTapUntil(ctx, t, "the target of Ann's move", func() { pagesTap(ctx, t, a, path[0], false) },
+		fmt.Sprintf(`document.querySelector('#marks .mark.target[data-square=%q]') !== null`, path[len(path)-1]))
+	for _, sq := range path[1:] {
+		pagesTap(ctx, t, a, sq, false)
+	}
+	if err := chromedp.Do(ctx, pagesUntil(`document.querySelectorAll("#moves li").length === 1`)); err != nil {
+		t.Fatalf("Ann's move is not shown: %v", err)
+	}
+	reply := a.recordedMove(true)
+	if err := chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === 2 &&
+		document.querySelector("#moves li:last-child").textContent === %q &&
+		document.getElementById("turn").textContent === "Your move."`, reply))); err != nil {
+		t.Fatalf("the opponent's move is not drawn: %v", err)
+	}
+	a.mu.Lock()
+	if err := a.game.Undo(); err != nil {
+		a.t.Fatal(err)
+	}
+	a.movers = a.movers[:len(a.movers)-1]
+	a.unseen = nil
+	a.recordedLocked(boards.EventKindUndone, boards.EventData{Undone: 1, Picture: fmt.Sprint(a.game.Ply())})
+	a.mu.Unlock()
+	if err := chromedp.Do(ctx, pagesUntil(`(() => { const i = document.getElementById("picture");
+		return document.querySelectorAll("#moves li").length === 1 && document.getElementById("turn").textContent !== "Your move." &&
+			document.querySelectorAll("#marks .mark.piece").length === 0 && i.getAttribute("src").endsWith("ply=1&v=1"); })()`)); err != nil {
+		t.Fatalf("the undo is not drawn: %v (turn %q)", err, pagesText(ctx, t, "#turn"))
+	}
+	if gets := a.count(func() int { return a.gets }); gets != 1 {
+		t.Fatalf("%d fetches of the state, want 1 (the load)", gets)
+	}
+}
