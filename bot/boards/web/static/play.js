@@ -10,7 +10,9 @@
 // cannot: an event that does not follow the ply shown (one the page missed), the end of the game
 // (its result and what follows it are worded for the viewer), the start (the opponent's name), an
 // event recorded before it carried the position, a reset of the stream, or a "board" event of a
-// change no event of the record said. The clocks count down locally; the page never polls.
+// change no event of the record said. Events that come while a state is under way (a fetch, the
+// answer of the page's own operation) wait for it and are drawn after it, but those it holds.
+// The clocks count down locally; the page never polls.
 (() => {
   const { t, api, el, status } = QB;
   const match = location.pathname.match(/^\/play\/(\d+)$/);
@@ -33,6 +35,7 @@
   let operating = 0;    // POSTs under way, whose answers are states
   let signalled = 0;    // the newest revision the stream's events named
   let opening = false;  // the stream (re)opened and has sent no event since
+  let pending = [];     // the events of the record that came while a state was under way
 
   // refresh fetches the state; calls during a fetch coalesce into one more fetch.
   async function refresh() {
@@ -51,6 +54,7 @@
     } finally {
       fetching = false;
     }
+    drain();
   }
 
   const samePath = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
@@ -115,6 +119,7 @@
   // operations were under way.
   function caughtUp() {
     if (!operating && state && wanted > state.revision) refresh();
+    else drain();
   }
 
   // failed reports a failed call in the status line and recovers what can be recovered.
@@ -547,33 +552,39 @@
     return true;
   }
 
-  // record handles an event of the board's record: drawn from the event when it says enough,
-  // else the state is fetched.
+  // record takes an event of the board's record: drawn at once, or, while a state is under way
+  // (a fetch, or the answer of an operation), once that state is shown (drain).
   function record(ev) {
     opening = false;
     let e;
     try { e = JSON.parse(ev.data); } catch (err) { need(); return; }
-    const d = e.data || {};
-    e.data = d;
+    e.data = e.data || {};
+    signalled = Math.max(signalled, e.data.revision || 0);
+    pending.push(e);
+    drain();
+  }
+
+  // drain draws the events of the record that came while a state was under way, in order, as
+  // long as no state is under way (an event the page cannot draw fetches one).
+  function drain() {
+    while (pending.length && state && !fetching && !operating) apply(pending.shift());
+  }
+
+  // apply draws an event of the record from what it says when it says enough, else the state
+  // is fetched. An event the state shown holds already (its revision says: the state of the
+  // event's change or a later one) is passed over, but a switch of the spectators, which makes
+  // no new revision.
+  function apply(e) {
+    const s = state, d = e.data;
     const rev = d.revision || 0;
-    signalled = Math.max(signalled, rev);
-    if (!state || fetching || operating) {
-      // The state under way (a fetch, or the answer of an operation) may or may not hold the
-      // event: its revision says.
-      if (rev) want(rev);
-      else need();
-      return;
-    }
-    const s = state;
-    // A move or an undo the state shown holds already (its ply and revision say) is drawn.
-    const held = !rev || rev <= s.revision;
+    if (rev && rev <= s.revision && e.kind !== "spectators") return;
     let drawn = false, moved = false;
     switch (e.kind) {
       case "moved":
-        drawn = (e.ply <= s.ply && held) || (moved = applyMoved(e));
+        drawn = moved = applyMoved(e);
         break;
       case "undone":
-        drawn = held || (moved = applyUndone(e));
+        drawn = moved = applyUndone(e);
         break;
       case "seen":
         drawn = applySeen(e);
