@@ -88,8 +88,12 @@
 // stay with it as its game record), and rendered by each view: the Telegram view from the Change
 // it is handed in the transaction, the web view from the record, which its event stream sends
 // with the events' numbers (a reconnection with Last-Event-ID reads what it missed from the
-// record, across a restart too). The refresh of a seat's board (its undo button went) and a
-// switch of spectators are recorded too.
+// record, across a restart too). A seat's mark of what it has seen moving on (its opponent's
+// undo button going with it) and a switch of spectators are recorded too. A move's or an undo's
+// event carries the position as the web shows it (the legal moves of the player to move, who may
+// take a move back, the picture's version), so that a page draws the opponent's move from it
+// alone; the web's state of a board takes what a seat has not seen and the answer to its draw
+// offer from the record (NewsOf).
 //
 // # Listening
 //

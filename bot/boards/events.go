@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/questbot/questbot/engine"
 	"github.com/questbot/questbot/sessions/board"
 	"github.com/questbot/questbot/sessions/board/boardpg"
 )
@@ -16,8 +17,9 @@ import (
 // every event of a Change into the board's record (the table board_event, kept by boardpg), in
 // the transaction of the change, numbered, with who made it, from where, the ply after it, how
 // each seat hears of it and the data a view needs to render it without reading the game again
-// (EventData). The refresh of a seat's board (its undo button went) and a switch of spectators
-// are recorded too, so that a view that follows the record misses nothing its board shows. The
+// (EventData). A seat's mark of what it has seen moving on (the opponent's undo button going
+// with it) and a switch of spectators are recorded too, so that a view that follows the record
+// misses nothing its board shows. The
 // transaction announces the record's new events on boardpg.EventChannel at its commit; the Feed
 // (feed.go) follows the announcements of every process and hands the events to the views of
 // this one. The events of a board are kept as long as the board: they are its game record.
@@ -33,8 +35,11 @@ const (
 	EventKindDrawDeclined = "draw_declined"
 	EventKindFinished     = "finished"
 	EventKindAborted      = "aborted"
-	// EventKindSeen: a seat's board lost its undo button (Seat), the opponent (Actor) having
-	// seen the move.
+	// EventKindSeen: a seat (Actor) has seen the board up to a ply (EventData.Seen), so that
+	// the moves of the other seat (Seat) up to it are no longer news to it and can no longer be
+	// taken back (a player's undo button went with it). Recorded whenever a seat's mark of what
+	// it has seen moves on but by its own move (the move's event says it): the record says
+	// what each seat has not seen (NewsOf).
 	EventKindSeen = "seen"
 	// EventKindSpectators: a player (Actor) switched whether anyone may watch the board.
 	EventKindSpectators = "spectators"
@@ -89,7 +94,15 @@ type Event struct {
 }
 
 // EventData is what a view needs to render an event without reading the game again: the board
-// as the change left it, and what the event itself carries.
+// as the change left it, and what the event itself carries. A move's or an undo's event carries
+// the position as the web's state of the board gives it (the picture's version, the legal moves
+// of the player to move with their paths, who may take a move back), so that a page draws the
+// opponent's move from it alone.
+//
+// Its size, an event as the stream sends it (measured in the web's tests): some 350 bytes for a
+// move with no legal moves in it (the bot to move), and about 50 bytes more per legal move of
+// the player to move: 1.3 KB for a chess move in the opening (20 answers), some 2 KB in a
+// middle game of 35.
 type EventData struct {
 	// Move is a move's notation as the engine writes it (what the API reads back), Written
 	// as people read it, numbered ("3. Nf3", "3… Nc6").
@@ -110,6 +123,16 @@ type EventData struct {
 	Deadline *time.Time `json:"deadline,omitempty"`
 	// Spectators is whether anyone may watch the board (EventKindSpectators).
 	Spectators *bool `json:"spectators,omitempty"`
+	// Legal are the legal moves of the seat to move after a move, an undo or the start, when
+	// it is a player's (none for the bot's turn, or in a game that ended), as the web's state
+	// gives them (LegalMoves).
+	Legal []LegalMove `json:"legal,omitempty"`
+	// CanUndo is whether each seat may take a move back after the change (CanUndo), in a game
+	// in play; nil otherwise.
+	CanUndo *[2]bool `json:"can_undo,omitempty"`
+	// Seen is the ply up to which the seat that made a seen event (EventKindSeen) has seen the
+	// board; 0 in seen events recorded before it was kept, whose Ply says it.
+	Seen int `json:"seen,omitempty"`
 	// Revision is the board's stored revision after the change (what the board_changed
 	// notification of its save names), so that a view that renders the event knows which
 	// revision it shows; 0 in events recorded before it was kept.
@@ -128,9 +151,32 @@ type EventOutcome struct {
 	Detail string `json:"detail,omitempty"`
 }
 
+// LegalMove is a legal move and the squares a player taps to make it: the origin, then each
+// landing square (engine.Game.Describe). Text is the engine's notation, what a client posts;
+// Shown is the move as people read it (engine.Game.Display: "e8=Q+" in chess).
+type LegalMove struct {
+	Text  string   `json:"text"`
+	Shown string   `json:"shown"`
+	Path  []string `json:"path"`
+}
+
+// LegalMoves lists the legal moves of the side to move of g, as a view shows them to the player
+// to move (the web's state and the events of the record both).
+func LegalMoves(g *engine.Game) []LegalMove {
+	out := []LegalMove{}
+	for _, mv := range g.LegalMoves() {
+		path, _ := g.Describe(mv)
+		out = append(out, LegalMove{Text: mv.String(), Shown: g.Display(mv), Path: path})
+	}
+	return out
+}
+
 // boardData is the part of EventData the board after the change gives.
 func boardData(bd *board.Board) EventData {
 	d := EventData{Status: bd.Status.String(), ToMove: bd.ToMove}
+	if bd.Status == board.Active {
+		d.CanUndo = &[2]bool{CanUndo(bd, 0), CanUndo(bd, 1)}
+	}
 	if bd.Offer != nil {
 		s := bd.Offer.Seat
 		d.Offer = &s
@@ -160,8 +206,14 @@ func (b *Boards) record(ctx context.Context, tx Tx, ch *Change) error {
 		d := boardData(bd)
 		d.Move, d.Undone = ev.Move, ev.Undone
 		d.Revision = bd.Revision()
-		if (ev.Kind == board.EventMoved || ev.Kind == board.EventUndone) && ch.Scene != nil && ch.Game != nil {
-			d.Picture = PictureVersion(ch.Game)
+		position := ev.Kind == board.EventMoved || ev.Kind == board.EventUndone || ev.Kind == board.EventStarted
+		if position && ch.Scene != nil && ch.Game != nil {
+			if ev.Kind != board.EventStarted {
+				d.Picture = PictureVersion(ch.Game)
+			}
+			if bd.Status == board.Active && bd.Seats[bd.ToMove].Human() {
+				d.Legal = LegalMoves(ch.Game)
+			}
 		}
 		if ev.Kind == board.EventMoved && ch.Scene != nil && ch.Game != nil {
 			// The scene's game is the board after the change: a move later in the same change
@@ -183,12 +235,12 @@ func (b *Boards) record(ctx context.Context, tx Tx, ch *Change) error {
 	return err
 }
 
-// recordOne writes one event that is no event of package board (seen, spectators).
-func (b *Boards) recordOne(ctx context.Context, tx Tx, bd *board.Board, kind string, seat, actor int, by Source, d EventData) error {
+// recordOne writes one event that is no event of package board (seen, spectators) and returns
+// it, numbered.
+func (b *Boards) recordOne(ctx context.Context, tx Tx, bd *board.Board, kind string, seat, actor int, by Source, d EventData) ([]Event, error) {
 	d.Revision = bd.Revision()
 	row := b.eventRow(bd.ID, kind, seat, actor, by, bd.Ply(), [2]string{Unheard.String(), Unheard.String()}, d, b.now())
-	_, err := b.appendEvents(ctx, tx, []boardpg.EventRow{row})
-	return err
+	return b.appendEvents(ctx, tx, []boardpg.EventRow{row})
 }
 
 // eventRow is an event as the record stores it.
@@ -261,4 +313,112 @@ func eventsOf(rows []boardpg.EventRow) ([]Event, error) {
 // LastEvent returns the number of a board's last event (0: none), read in db.
 func LastEvent(ctx context.Context, db boardpg.DB, board int64) (int64, error) {
 	return boardpg.LastEvent(ctx, db, board)
+}
+
+// SeatNews is what the record says of a seat of a board beyond the board's own state: the
+// opponent's moves it has not seen, and whether its draw offer of this move was declined.
+type SeatNews struct {
+	// Unseen are the plies of the opponent's moves the seat has not seen, in order.
+	Unseen []int
+	// Declined is whether the seat's draw offer of this move was declined (by the opponent, or
+	// by the bot at once) in a game that goes on.
+	Declined bool
+}
+
+// newsKinds are the kinds of events NewsOf reads the last of.
+var newsKinds = []string{EventKindOpened, EventKindStarted, EventKindMoved, EventKindUndone, EventKindSeen, EventKindDrawOffered,
+	EventKindDrawDeclined}
+
+// NewsOf reads, in one query of db, the last events of the record that say what a seat of bd
+// has not seen and whether its draw offer was declined, and tells them (SeatNews). A seat has
+// seen the board up to the ply of its last own move or of its last seen event, whichever came
+// last; an undo after both takes the mark back to the ply it left (as board.Board.Undo does).
+// Its offer of this move was declined when it is newer than the last move and undo and a
+// decline by the opponent came after it. ok is false for a board whose record has neither its
+// opening nor its start (one begun before the record was kept), which only the board itself can
+// tell of.
+func NewsOf(ctx context.Context, db boardpg.DB, bd *board.Board, seat int) (news SeatNews, ok bool, err error) {
+	rows, err := boardpg.LastEvents(ctx, db, bd.ID, newsKinds)
+	if err != nil {
+		return SeatNews{}, false, err
+	}
+	evs, err := eventsOf(rows)
+	if err != nil {
+		return SeatNews{}, false, err
+	}
+	var opened bool
+	// The last event of a kind by seat: last[kind][seat+1], seat -1 for none.
+	last := map[string]*[3]*Event{}
+	for i := range evs {
+		e := &evs[i]
+		if e.Kind == EventKindOpened || e.Kind == EventKindStarted {
+			opened = true
+		}
+		if last[e.Kind] == nil {
+			last[e.Kind] = &[3]*Event{}
+		}
+		if e.Seat >= NoSeat && e.Seat <= 1 {
+			last[e.Kind][e.Seat+1] = e
+		}
+	}
+	if !opened {
+		return SeatNews{}, false, nil
+	}
+	of := func(kind string, s int) *Event {
+		if l := last[kind]; l != nil {
+			return l[s+1]
+		}
+		return nil
+	}
+	newest := func(evs ...*Event) *Event {
+		var n *Event
+		for _, e := range evs {
+			if e != nil && (n == nil || e.ID > n.ID) {
+				n = e
+			}
+		}
+		return n
+	}
+	undone := newest(of(EventKindUndone, 0), of(EventKindUndone, 1))
+	moved := of(EventKindMoved, seat)
+	seen := of(EventKindSeen, 1-seat)
+	if seen != nil && seen.Actor != seat {
+		seen = nil
+	}
+	// mark is the ply the seat has seen the board up to.
+	mark, after := 0, false
+	for _, e := range []*Event{moved, seen} {
+		if e == nil {
+			continue
+		}
+		ply := e.Ply
+		if e.Kind == EventKindSeen && e.Data.Seen > 0 {
+			ply = e.Data.Seen
+		}
+		if undone != nil && e.ID > undone.ID {
+			if !after {
+				mark, after = 0, true
+			}
+			mark = max(mark, ply)
+		} else if !after {
+			mark = max(mark, ply)
+		}
+	}
+	if undone != nil && !after {
+		mark = min(mark, undone.Ply)
+	}
+	news.Unseen = []int{}
+	for _, m := range bd.Moves {
+		if m.Seat != seat && m.Ply > mark {
+			news.Unseen = append(news.Unseen, m.Ply)
+		}
+	}
+	if bd.Status == board.Active && bd.Offer == nil {
+		offered := of(EventKindDrawOffered, seat)
+		declined := of(EventKindDrawDeclined, 1-seat)
+		change := newest(undone, of(EventKindMoved, 0), of(EventKindMoved, 1))
+		news.Declined = offered != nil && declined != nil && declined.ID > offered.ID &&
+			(change == nil || offered.ID > change.ID)
+	}
+	return news, true, nil
 }

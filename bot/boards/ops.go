@@ -334,9 +334,14 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 			return err
 		}
 	}
+	// The seat's own move says it has seen the board; anything else seen is recorded apart.
+	seen = seen && a.Op != OpMove
 	if len(ev) > 0 {
 		// The change shows every seat's board anew, the opponent's button gone with it.
-		return h.commit(ctx, ev)
+		if err := h.commit(ctx, ev); err != nil || !seen {
+			return err
+		}
+		return h.recordSeen(ctx)
 	}
 	if !seen {
 		return nil
@@ -344,10 +349,10 @@ func (h *Held) Act(ctx context.Context, a Action) error {
 	if err := h.st.Save(ctx, bd); err != nil {
 		return err
 	}
-	if !refresh {
-		return nil
+	if err := h.recordSeen(ctx); err != nil || !refresh {
+		return err
 	}
-	return b.refresh(ctx, h.tx, bd, 1-h.Seat, h.p.By)
+	return b.refresh(ctx, h.tx, bd, 1-h.Seat)
 }
 
 // InPlay is the one rule every view applies before an operation a player made on the board as
@@ -388,9 +393,21 @@ func (h *Held) Expire(ctx context.Context) (bool, error) {
 	return true, h.commit(ctx, ev)
 }
 
-// Seen records that the player has seen the board at its ply, as an action does.
+// Seen records that the player has seen the board at its ply, as an action does (markSeen),
+// and saves it: the opponent's board is shown again when it lost its button.
 func (h *Held) Seen(ctx context.Context) error {
-	return h.b.seen(ctx, h.tx, h.st, h.Board, h.Seat, h.p.By)
+	b, bd := h.b, h.Board
+	changed, refresh, err := b.markSeen(ctx, h.tx, h.st, bd, h.Seat, h.p.By)
+	if err != nil || !changed {
+		return err
+	}
+	if err := h.st.Save(ctx, bd); err != nil {
+		return err
+	}
+	if err := h.recordSeen(ctx); err != nil || !refresh {
+		return err
+	}
+	return b.refresh(ctx, h.tx, bd, 1-h.Seat)
 }
 
 // SeenUpTo records that the player has seen the board up to ply (the web page shows the moves,
@@ -410,10 +427,13 @@ func (h *Held) SeenUpTo(ctx context.Context, ply int) error {
 	if err := h.st.Save(ctx, bd); err != nil {
 		return err
 	}
+	if err := h.recordSeen(ctx); err != nil {
+		return err
+	}
 	if !could || CanUndo(bd, other) || !bd.Seats[other].Human() {
 		return nil
 	}
-	return b.refresh(ctx, h.tx, bd, other, h.p.By)
+	return b.refresh(ctx, h.tx, bd, other)
 }
 
 // Cancel withdraws a waiting board for its creator.
@@ -433,23 +453,9 @@ func (h *Held) SetSpectators(ctx context.Context, allow bool) error {
 	}
 	d := boardData(h.Board)
 	d.Spectators = &allow
-	return h.b.recordOne(ctx, h.tx, h.Board, EventKindSpectators, h.Seat, h.Seat, h.p.By, d)
-}
-
-// seen records that a seat has seen its board at the current ply, as an action does (markSeen),
-// and saves it: the opponent's board is shown again when it lost its button.
-func (b *Boards) seen(ctx context.Context, tx Tx, st Store, bd *board.Board, seat int, by Source) error {
-	changed, refresh, err := b.markSeen(ctx, tx, st, bd, seat, by)
-	if err != nil || !changed {
-		return err
-	}
-	if err := st.Save(ctx, bd); err != nil {
-		return err
-	}
-	if !refresh {
-		return nil
-	}
-	return b.refresh(ctx, tx, bd, 1-seat, by)
+	evs, err := h.b.recordOne(ctx, h.tx, h.Board, EventKindSpectators, h.Seat, h.Seat, h.p.By, d)
+	h.Recorded = append(h.Recorded, evs...)
+	return err
 }
 
 // markSeen marks that a seat has seen its board at the current ply, when the opponent is a
@@ -475,12 +481,20 @@ func (b *Boards) markSeen(ctx context.Context, tx Tx, st Store, bd *board.Board,
 	return changed, changed && could, err
 }
 
-// refresh has the views show a seat its board again in place, and records it (EventKindSeen:
-// the seat's undo button went, its opponent having seen the move).
-func (b *Boards) refresh(ctx context.Context, tx Tx, bd *board.Board, seat int, by Source) error {
-	if err := b.recordOne(ctx, tx, bd, EventKindSeen, seat, 1-seat, by, boardData(bd)); err != nil {
-		return err
-	}
+// recordSeen records that the player has seen the board up to their mark (EventKindSeen),
+// after the mark moved on, and keeps the event with the operations' (Recorded).
+func (h *Held) recordSeen(ctx context.Context) error {
+	bd := h.Board
+	d := boardData(bd)
+	d.Seen = bd.Seats[h.Seat].Seen
+	evs, err := h.b.recordOne(ctx, h.tx, bd, EventKindSeen, 1-h.Seat, h.Seat, h.p.By, d)
+	h.Recorded = append(h.Recorded, evs...)
+	return err
+}
+
+// refresh has the views show a seat its board again in place: its undo button went, its
+// opponent having seen the move (recorded by recordSeen).
+func (b *Boards) refresh(ctx context.Context, tx Tx, bd *board.Board, seat int) error {
 	sc, err := b.Scene(ctx, tx.DB(), bd)
 	if err != nil {
 		return err

@@ -188,3 +188,15 @@ var pageRU = map[string]string{
 	"tn.wave":                  "Волна {n}",
 	"tn.bye":                   "{name} — без пары",
 }
+
+// The page words the answer to the player's draw offer as the board does (Board.Declined,
+// Board.BotDeclines), when the page draws it from the event of the record.
+func init() {
+	for _, l := range []struct {
+		page  map[string]string
+		board *Board
+	}{{pageEN, &boardEN}, {pageRU, &boardRU}} {
+		l.page["offer.declined"] = Plain(l.board.Declined)
+		l.page["offer.botDeclines"] = Plain(l.board.BotDeclines)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -635,7 +636,8 @@ func pagesWantMove(t *testing.T, a *pagesAPI, i int, text string, ply int) {
 // Ensure a player moves by clicking a piece and its target, sees the legal targets after the
 // first click, gets the opponent's move through an event and reports it seen, and resigns only
 // after confirming; the page reads the state once when it loads and again only for an event that
-// does not say enough (the opponent's move, whose legal answers the page needs), never by polling.
+// does not say enough (here the opponent's move comes as a "board" event alone, as a change no
+// event of the record says), never by polling.
 func TestPlayPageMoves(t *testing.T) {
 	t.Parallel()
 	a := newPagesAPI(t, "russian", "", "en")
@@ -716,8 +718,8 @@ func TestPlayPageMoves(t *testing.T) {
 	if gets != 1 {
 		t.Errorf("%d fetches of the state after the load and a move, want 1", gets)
 	}
-	// The opponent answers; the event makes the page fetch the state (the legal moves of its
-	// turn), show the new move, and report it seen.
+	// The opponent answers; the "board" event makes the page fetch the state, show the new
+	// move, and report it seen.
 	reply := a.opponentMoves()
 	err = chromedp.Do(ctx, pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === 2 &&
 		document.querySelector("#moves li.fresh").textContent === %q &&
@@ -1127,6 +1129,17 @@ func TestPlayPageServer(t *testing.T) {
 	e.User(1, "Ann", "en")
 	link := e.link(t, 1)
 	bob := e.login(t, 2, "Bob")
+	// The browser's reads of a game's state, counted (the test's own client is not a browser).
+	var pageReads atomic.Int64
+	inner, stateURL := *e.handler.Load(), regexp.MustCompile(`^/api/v1/games/\d+$`)
+	var counting http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && stateURL.MatchString(r.URL.Path) &&
+			strings.Contains(r.UserAgent(), "Chrome") {
+			pageReads.Add(1)
+		}
+		inner.ServeHTTP(w, r)
+	})
+	e.handler.Store(&counting)
 	ctx := pagesBrowser(t)
 	lobby := e.srv.URL + "/games"
 	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
@@ -1242,12 +1255,22 @@ func TestPlayPageServer(t *testing.T) {
 	}
 
 	reload(0)
+	// From now on Ann's page draws Bob's moves from their events and her own from the answers
+	// of her moves: it reads the state no more.
+	reads := pageReads.Load()
+	if reads == 0 {
+		t.Fatal("the page's reads of the state are not counted")
+	}
 	if int(g.ToMove()) != annSeat {
 		bobMoves()
 	}
 	annMoves()
 	bobMoves()
 	annMoves()
+	bobMoves()
+	if n := pageReads.Load() - reads; n != 0 {
+		t.Errorf("Ann's page read the state %d times for Bob's moves and hers, want none", n)
+	}
 }
 
 // hasPly says that a posted body carries the ply the operation was made on.

@@ -227,10 +227,14 @@ func TestPostAnswersWithEvents(t *testing.T) {
 		got.Events[0].Data.Move != st.Legal[0].Text {
 		t.Fatalf("the move's answer: ply %d, events %s, want %s", got.Ply, describe(got.Events), describe(want))
 	}
+	// The offer, an action, also marks the move seen, which is recorded after it.
 	by[1].must(t, "POST", fmt.Sprintf("/api/v1/games/%d/draw", id), map[string]any{"action": "offer", "ply": 1}, http.StatusOK, &got)
-	if len(got.Events) != 1 || got.Events[0].Kind != boards.EventKindDrawOffered || got.Offer == nil {
-		t.Fatalf("the offer's answer: events %s, offer %+v", describe(got.Events), got.Offer)
+	want = e.recorded(t, id, want[0].ID)
+	if len(got.Events) != 2 || describe(got.Events) != describe(want) || got.Events[0].Kind != boards.EventKindDrawOffered ||
+		got.Events[1].Kind != boards.EventKindSeen || got.Offer == nil {
+		t.Fatalf("the offer's answer: events %s, want %s, offer %+v", describe(got.Events), describe(want), got.Offer)
 	}
+	got.Events = got.Events[1:]
 	by[0].refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/undo", id), map[string]any{"ply": 0}, http.StatusConflict, "stale")
 	if after := e.recorded(t, id, got.Events[0].ID); len(after) != 0 {
 		t.Fatalf("the refused undo recorded %s", describe(after))

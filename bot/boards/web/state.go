@@ -18,7 +18,8 @@ import (
 //
 // The web game server is a view of the board service (bot/boards): its writes are the service's
 // operations, its reads build a board as one viewer sees it (gameState: the position, the legal
-// moves with the squares to tap, the clocks, the moves the viewer has not seen) and serve the
+// moves with the squares to tap, the clocks; the moves the viewer has not seen and the answer to
+// their draw offer as the board's record of events says them, boards.NewsOf) and serve the
 // engine's picture (the same file Telegram is sent).
 //
 // A player may let anyone watch their game: a per-board switch (board_spectators, migration
@@ -102,14 +103,9 @@ type MoveState struct {
 	Move   string `json:"move"`
 }
 
-// LegalMove is a legal move and the squares a player taps to make it: the origin, then each
-// landing square (engine.Game.Describe). Text is the engine's notation, what a client posts;
-// Shown is the move as people read it (engine.Game.Display: "e8=Q+" in chess).
-type LegalMove struct {
-	Text  string   `json:"text"`
-	Shown string   `json:"shown"`
-	Path  []string `json:"path"`
-}
+// LegalMove is a legal move and the squares a player taps to make it, as the events of the
+// record carry them too (boards.LegalMove).
+type LegalMove = boards.LegalMove
 
 // OfferState is a pending draw offer.
 type OfferState struct {
@@ -226,22 +222,21 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	record := sc.Record()
 	for i, m := range bd.Moves {
 		st.Moves = append(st.Moves, MoveState{Ply: m.Ply, Seat: m.Seat, Number: sc.MoveNumber(m.Ply), Text: record[i], Move: m.Text})
-		if seat >= 0 && m.Seat != seat && m.Ply > bd.Seats[seat].Seen {
-			st.Unseen = append(st.Unseen, m.Ply)
-		}
 	}
 	if seat >= 0 && bd.Status == board.Active && bd.ToMove == seat {
-		for _, mv := range g.LegalMoves() {
-			path, _ := g.Describe(mv)
-			st.Legal = append(st.Legal, LegalMove{Text: mv.String(), Shown: g.Display(mv), Path: path})
-		}
+		st.Legal = boards.LegalMoves(g)
 	}
 	if o := bd.Offer; o != nil {
 		st.Offer = &OfferState{Seat: o.Seat}
 	}
-	// A seat offers a draw once a move; an offer of this move no longer standing in a game
-	// that goes on was declined.
-	if seat >= 0 && bd.Status == board.Active && bd.Offer == nil && bd.Seats[seat].Offered {
+	var news boards.SeatNews
+	if seat >= 0 {
+		if news, err = seatNews(ctx, db, bd, seat); err != nil {
+			return nil, err
+		}
+		st.Unseen = news.Unseen
+	}
+	if news.Declined {
 		text := c.Board.Declined
 		if bd.Seats[1-seat].Bot != board.NoBot {
 			text = c.Board.BotDeclines
@@ -259,6 +254,25 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 		st.Picture.Squares = append(st.Picture.Squares, SquareState{Name: s.Name, X: s.X, Y: s.Y, R: s.Radius})
 	}
 	return st, nil
+}
+
+// seatNews is what the board's record says a seat has not seen and whether its draw offer of
+// this move was declined (boards.NewsOf), read in db; for a board begun before the record was
+// kept, what the board itself says: the seat's mark of what it has seen, and its offer of this
+// move (a seat offers a draw once a move) no longer standing in a game that goes on.
+func seatNews(ctx context.Context, db pgx.Tx, bd *board.Board, seat int) (boards.SeatNews, error) {
+	news, ok, err := boards.NewsOf(ctx, db, bd, seat)
+	if err != nil || ok {
+		return news, err
+	}
+	news = boards.SeatNews{Unseen: []int{}}
+	for _, m := range bd.Moves {
+		if m.Seat != seat && m.Ply > bd.Seats[seat].Seen {
+			news.Unseen = append(news.Unseen, m.Ply)
+		}
+	}
+	news.Declined = bd.Status == board.Active && bd.Offer == nil && bd.Seats[seat].Offered
+	return news, nil
 }
 
 // webResult words the result of a finished game for a seat (-1: a spectator), in plain text.

@@ -157,3 +157,39 @@ func LastEvent(ctx context.Context, db DB, board int64) (int64, error) {
 	}
 	return n, nil
 }
+
+const lastEventsSQL = `
+	SELECT DISTINCT ON (e.kind, e.seat) e.id, e.board_id, e.kind, coalesce(e.seat, -1), coalesce(e.actor, -1),
+		e.source, e.ply, e.heard, e.data, e.at
+	FROM board_event e
+	WHERE e.board_id = $1 AND e.kind = ANY ($2::text[])
+	ORDER BY e.kind, e.seat, e.id DESC`
+
+// LastEvents returns the last event of a board of each of kinds for each seat (and for none),
+// in no order: what a reader that only needs the newest of some kinds reads in one query.
+func LastEvents(ctx context.Context, db DB, board int64, kinds []string) ([]EventRow, error) {
+	if len(kinds) == 0 {
+		return nil, nil
+	}
+	rows, err := db.Query(ctx, lastEventsSQL, board, kinds)
+	if err != nil {
+		return nil, fmt.Errorf("board %d: last events: %w", board, err)
+	}
+	defer rows.Close()
+	var out []EventRow
+	for rows.Next() {
+		var e EventRow
+		var seat, actor int16
+		var heard []string
+		if err := rows.Scan(&e.ID, &e.Board, &e.Kind, &seat, &actor, &e.Source, &e.Ply, &heard, &e.Data, &e.At); err != nil {
+			return nil, fmt.Errorf("board %d: last events: %w", board, err)
+		}
+		e.Seat, e.Actor = int(seat), int(actor)
+		copy(e.Heard[:], heard)
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("board %d: last events: %w", board, err)
+	}
+	return out, nil
+}

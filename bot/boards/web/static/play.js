@@ -4,10 +4,15 @@
 // their clocks, the moves. A move is entered by tapping squares: a piece, then each landing
 // square, until the tapped squares are the whole path of one legal move. The page reads the state
 // once when it loads; the server then pushes every change of the game (Server-Sent Events, see
-// listen): the page draws what an event of the board's record says when it can (a move on a
-// spectator's page, the opponent having seen a move, a draw offer, the spectators' switch) and
-// reads the state again only when the event does not say enough (the legal moves of the player
-// to move, a result, an undo) or names a revision newer than the one shown. The clocks count down locally; the page never polls.
+// listen): the page draws what an event of the board's record says (a move or an undo with the
+// new picture, the legal moves of the player to move and who may take a move back, a move seen,
+// a draw offered or declined, the spectators' switch) and reads the state again only when it
+// cannot: an event that does not follow the ply shown (one the page missed), the end of the game
+// (its result and what follows it are worded for the viewer), the start (the opponent's name), an
+// event recorded before it carried the position, a reset of the stream, or a "board" event of a
+// change no event of the record said. Events that come while a state is under way (a fetch, the
+// answer of the page's own operation) wait for it and are drawn after it, but those it holds.
+// The clocks count down locally; the page never polls.
 (() => {
   const { t, api, el, status } = QB;
   const match = location.pathname.match(/^\/play\/(\d+)$/);
@@ -30,6 +35,7 @@
   let operating = 0;    // POSTs under way, whose answers are states
   let signalled = 0;    // the newest revision the stream's events named
   let opening = false;  // the stream (re)opened and has sent no event since
+  let pending = [];     // the events of the record that came while a state was under way
 
   // refresh fetches the state; calls during a fetch coalesce into one more fetch.
   async function refresh() {
@@ -48,6 +54,7 @@
     } finally {
       fetching = false;
     }
+    drain();
   }
 
   const samePath = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
@@ -62,6 +69,14 @@
     state = s;
     document.dispatchEvent(new CustomEvent("qb:state", { detail: s })); // for aftergame.js
     fetchedAt = performance.now();
+    shown(moved);
+  }
+
+  // shown draws the state after it changed (moved: to another ply or status): the move being
+  // entered is dropped when the board moved or it leads to no legal move, the opponent's new
+  // moves are marked, and reported seen.
+  function shown(moved) {
+    const s = state;
     if (moved || !legal().some((m) => startsWith(m.path, tapped))) {
       tapped = [];
       hideChoices();
@@ -104,6 +119,7 @@
   // operations were under way.
   function caughtUp() {
     if (!operating && state && wanted > state.revision) refresh();
+    else drain();
   }
 
   // failed reports a failed call in the status line and recovers what can be recovered.
@@ -447,21 +463,33 @@
   }
 
   // moveText is a move as the list writes it: the event's numbered text ("3. Nf3", "3… Nc6")
-  // without its number.
+  // without its number; moveNumber is that number.
   const moveText = (written) => written.replace(/^\d+(\.|…) /, "");
+  const moveNumber = (written, ply) => {
+    const m = written.match(/^(\d+)(\.|…) /);
+    return m ? Number(m[1]) : Math.floor((ply - 1) / 2) + 1;
+  };
 
-  // applyMoved draws a move from its event: the list, the side to move, the clocks and the new
-  // picture. It reports false when the event does not say enough for this page: a player needs
-  // the state's legal moves, undo button and news; a result needs its words.
-  function applyMoved(e) {
+  // position reports whether an event that leaves the game in play carries what this page
+  // draws of its position: the picture's version, who may take a move back, and for the player
+  // to move the legal moves (events recorded before they carried it do not).
+  function position(d) {
+    if (d.status !== "active" || !d.picture) return false;
+    if (state.seat < 0) return true;
+    return !!d.can_undo && (d.to_move !== state.seat || Array.isArray(d.legal));
+  }
+
+  // turned takes what an event that moved the game on (a move, an undo) says of the board after
+  // it: the side to move, the offer, the legal moves, the undo button, the clocks and the
+  // picture at the event's ply.
+  function turned(e) {
     const s = state, d = e.data;
-    if (s.seat >= 0 || e.ply !== s.ply + 1 || d.status !== "active" || s.status !== "active" || !d.picture || !d.written) return false;
-    s.moves = (s.moves || []).concat([{ ply: e.ply, seat: e.seat, number: Math.floor((e.ply - 1) / 2) + 1, text: moveText(d.written), move: d.move }]);
     s.ply = e.ply;
     s.to_move = d.to_move;
     s.offer = d.offer === null || d.offer === undefined ? null : { seat: d.offer };
     s.declined = null;
-    s.legal = [];
+    s.legal = s.seat >= 0 && d.to_move === s.seat ? d.legal : [];
+    s.can_undo = s.seat >= 0 && !!d.can_undo[s.seat];
     s.deadline = d.deadline || null;
     if (d.clocks_ms) d.clocks_ms.forEach((ms, i) => { if (s.seats[i]) s.seats[i].clock_ms = ms; });
     // The picture's address names the ply and the picture's version; the viewer's seat stays.
@@ -470,36 +498,96 @@
     u.searchParams.set("v", d.picture);
     s.picture.url = u.pathname + u.search;
     fetchedAt = performance.now();
+  }
+
+  // applyMoved draws a move from its event: the list, the opponent's move as news, and the
+  // board after it (turned). It reports false when the event does not follow the ply shown or
+  // does not say enough (a move that ends the game: its result is worded for the viewer).
+  function applyMoved(e) {
+    const s = state, d = e.data;
+    if (e.ply !== s.ply + 1 || s.status !== "active" || !d.written || !position(d)) return false;
+    s.moves = (s.moves || []).concat([{ ply: e.ply, seat: e.seat, number: moveNumber(d.written, e.ply), text: moveText(d.written), move: d.move }]);
+    if (s.seat >= 0) {
+      // The player's own move says they have seen the board; the opponent's is news.
+      s.unseen = e.seat === s.seat ? [] : (s.unseen || []).concat([e.ply]);
+    }
+    turned(e);
     return true;
   }
 
-  // record handles an event of the board's record: drawn from the event when it says enough,
-  // else the state is fetched.
+  // applyUndone draws an undo from its event: the moves taken back leave the list.
+  function applyUndone(e) {
+    const s = state, d = e.data;
+    if (!d.undone || e.ply !== s.ply - d.undone || s.status !== "active" || !position(d)) return false;
+    s.moves = (s.moves || []).filter((m) => m.ply <= e.ply);
+    s.unseen = (s.unseen || []).filter((p) => p <= e.ply);
+    turned(e);
+    return true;
+  }
+
+  // applyDeclined draws a draw offer declined: by the opponent, the player's offer has its
+  // answer (the bot's words for the bot's); by the player, the opponent's offer goes. The
+  // decline of a move (the mover passing over the offer) changes nothing the move did not.
+  function applyDeclined(e) {
+    const s = state;
+    if (e.ply !== s.ply || s.status !== "active") return false;
+    if (s.offer && s.seat >= 0 && s.offer.seat === s.seat && e.seat !== s.seat) {
+      const bot = s.seats[e.seat] && s.seats[e.seat].bot;
+      s.declined = { seat: e.seat, text: t(bot ? "offer.botDeclines" : "offer.declined") };
+    }
+    s.offer = null;
+    return true;
+  }
+
+  // applySeen draws a seat having seen the board: the player's own news are no longer unseen,
+  // and the player whose move was seen may no longer take it back.
+  function applySeen(e) {
+    const s = state, d = e.data;
+    if (e.ply !== s.ply) return false;
+    if (s.seat >= 0 && e.actor === s.seat) {
+      const upTo = d.seen || e.ply;
+      s.unseen = (s.unseen || []).filter((p) => p > upTo);
+    }
+    if (s.seat >= 0 && e.seat === s.seat) s.can_undo = d.can_undo ? !!d.can_undo[s.seat] : false;
+    return true;
+  }
+
+  // record takes an event of the board's record: drawn at once, or, while a state is under way
+  // (a fetch, or the answer of an operation), once that state is shown (drain).
   function record(ev) {
     opening = false;
     let e;
     try { e = JSON.parse(ev.data); } catch (err) { need(); return; }
-    const d = e.data || {};
+    e.data = e.data || {};
+    signalled = Math.max(signalled, e.data.revision || 0);
+    pending.push(e);
+    drain();
+  }
+
+  // drain draws the events of the record that came while a state was under way, in order, as
+  // long as no state is under way (an event the page cannot draw fetches one).
+  function drain() {
+    while (pending.length && state && !fetching && !operating) apply(pending.shift());
+  }
+
+  // apply draws an event of the record from what it says when it says enough, else the state
+  // is fetched. An event the state shown holds already (its revision says: the state of the
+  // event's change or a later one) is passed over, but a switch of the spectators, which makes
+  // no new revision.
+  function apply(e) {
+    const s = state, d = e.data;
     const rev = d.revision || 0;
-    signalled = Math.max(signalled, rev);
-    if (!state || fetching || operating) {
-      // The state under way (a fetch, or the answer of an operation) may or may not hold the
-      // event: its revision says.
-      if (rev) want(rev);
-      else need();
-      return;
-    }
-    const s = state;
-    let drawn = false;
+    if (rev && rev <= s.revision && e.kind !== "spectators") return;
+    let drawn = false, moved = false;
     switch (e.kind) {
       case "moved":
-        drawn = e.ply <= s.ply || applyMoved(e);
+        drawn = moved = applyMoved(e);
+        break;
+      case "undone":
+        drawn = moved = applyUndone(e);
         break;
       case "seen":
-        if (e.ply === s.ply) {
-          if (e.seat === s.seat) s.can_undo = false;
-          drawn = true;
-        }
+        drawn = applySeen(e);
         break;
       case "spectators":
         s.spectators = !!d.spectators;
@@ -511,11 +599,14 @@
           drawn = true;
         }
         break;
+      case "draw_declined":
+        drawn = applyDeclined(e);
+        break;
     }
     if (!drawn || !rev) { need(); return; }
     s.revision = Math.max(s.revision, rev);
     wanted = Math.max(wanted, rev);
-    draw();
+    shown(moved);
   }
 
   // listen follows the game's events (docs/web-api.md): "record", an event of the board's
