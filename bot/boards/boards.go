@@ -26,8 +26,10 @@ type Store interface {
 	board.Jobs
 	board.Views
 	board.Ratings
-	// AppendEvents appends events to the boards' record (events.go), numbering them.
-	AppendEvents(ctx context.Context, evs []boardpg.EventRow) error
+	// AppendEvents appends events to the boards' record (events.go), numbering them, and carries
+	// out the notification policy's writes of the change they are of (notify.go), in one round
+	// trip to the database.
+	AppendEvents(ctx context.Context, evs []boardpg.EventRow, notices []board.NoticeWrite) error
 }
 
 // Users gives the players as others see them (bot/boards/botusers gives the bot's users): their

@@ -192,8 +192,9 @@ func boardData(bd *board.Board) EventData {
 }
 
 // record writes the events of a change into the board's record, in tx, and keeps them in the
-// change (Recorded).
-func (b *Boards) record(ctx context.Context, tx Tx, ch *Change) error {
+// change (Recorded); the seats' pending notifications the change decided (notices) are written
+// with them, in the same round trip.
+func (b *Boards) record(ctx context.Context, tx Tx, ch *Change, notices []board.NoticeWrite) error {
 	bd := ch.Board
 	rows := make([]boardpg.EventRow, 0, len(ch.Events))
 	heard := [2]string{ch.Heard[0].String(), ch.Heard[1].String()}
@@ -230,7 +231,7 @@ func (b *Boards) record(ctx context.Context, tx Tx, ch *Change) error {
 		}
 		rows = append(rows, b.eventRow(bd.ID, kind, ev.Seat, ch.Actor, ch.By, ev.Ply, heard, d, now))
 	}
-	evs, err := b.appendEvents(ctx, tx, rows)
+	evs, err := b.appendEvents(ctx, tx, rows, notices)
 	ch.Recorded = evs
 	return err
 }
@@ -240,7 +241,7 @@ func (b *Boards) record(ctx context.Context, tx Tx, ch *Change) error {
 func (b *Boards) recordOne(ctx context.Context, tx Tx, bd *board.Board, kind string, seat, actor int, by Source, d EventData) ([]Event, error) {
 	d.Revision = bd.Revision()
 	row := b.eventRow(bd.ID, kind, seat, actor, by, bd.Ply(), [2]string{Unheard.String(), Unheard.String()}, d, b.now())
-	return b.appendEvents(ctx, tx, []boardpg.EventRow{row})
+	return b.appendEvents(ctx, tx, []boardpg.EventRow{row}, nil)
 }
 
 // eventRow is an event as the record stores it.
@@ -256,12 +257,13 @@ func (b *Boards) eventRow(id int64, kind string, seat, actor int, by Source, ply
 		Heard: heard, Data: data, At: at}
 }
 
-// appendEvents appends rows to the record in tx and returns them as events, numbered.
-func (b *Boards) appendEvents(ctx context.Context, tx Tx, rows []boardpg.EventRow) ([]Event, error) {
-	if len(rows) == 0 {
+// appendEvents appends rows to the record in tx, with the notification policy's writes, and
+// returns them as events, numbered.
+func (b *Boards) appendEvents(ctx context.Context, tx Tx, rows []boardpg.EventRow, notices []board.NoticeWrite) ([]Event, error) {
+	if len(rows) == 0 && len(notices) == 0 {
 		return nil, nil
 	}
-	if err := b.store(tx.DB()).AppendEvents(ctx, rows); err != nil {
+	if err := b.store(tx.DB()).AppendEvents(ctx, rows, notices); err != nil {
 		return nil, err
 	}
 	out := make([]Event, 0, len(rows))

@@ -49,7 +49,7 @@ func appendEvents(t *testing.T, pool *pgxpool.Pool, board int64, n int) []int64 
 			evs := []boardpg.EventRow{{Board: board, Kind: boards.EventKindMoved, Seat: i % 2, Actor: i % 2, Source: "web",
 				Ply: i + 1, Heard: [2]string{"unheard", "now"}, Data: []byte(fmt.Sprintf(`{"move":"m%d","status":"active"}`, i)),
 				At: time.Now()}}
-			if err := boardpg.New(tx).AppendEvents(context.Background(), evs); err != nil {
+			if err := boardpg.New(tx).AppendEvents(context.Background(), evs, nil); err != nil {
 				return err
 			}
 			ids = append(ids, evs[0].ID)

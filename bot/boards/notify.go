@@ -116,14 +116,12 @@ func quietUntil(s board.NotifySetting, t time.Time) time.Time {
 }
 
 // notice decides how news reaches a human seat (see the top of this file): at once, or later
-// (a notification pending) or never, the board shown silently meanwhile.
-func (b *Boards) notice(ctx context.Context, tx Tx, sc *Scene, seat int, n News) (Hearing, error) {
+// (a notification pending) or never, the board shown silently meanwhile. It reads the scene
+// only (the seat's setting and time on the web are in it) and returns the write of the seat's
+// pending notification the decision makes, which the change's record carries out (record).
+func (b *Boards) notice(sc *Scene, seat int, n News) (Hearing, board.NoticeWrite) {
 	bd := sc.Board
-	st := b.store(tx.DB())
-	set, err := st.NotifySetting(ctx, bd.Seats[seat].User)
-	if err != nil {
-		return 0, err
-	}
+	set := sc.Notify[seat]
 	now := b.now()
 	wait, never := after(set, bd.Control)
 	if at := sc.Web[seat]; !never && wait < webGrace && !at.IsZero() && now.Sub(at) < webPresence {
@@ -131,21 +129,15 @@ func (b *Boards) notice(ctx context.Context, tx Tx, sc *Scene, seat int, n News)
 		wait = webGrace
 	}
 	due := quietUntil(set, now.Add(wait))
-	if never || !due.After(now) {
-		if _, err := st.DropNotice(ctx, bd.ID, seat); err != nil {
-			return 0, err
-		}
-		if never {
-			return HearLater, nil
-		}
-		b.metrics.Notifications.WithLabelValues("at_once").Inc()
-		return HearNow, nil
+	drop := board.NoticeWrite{Board: bd.ID, Notice: board.Notice{Seat: seat}, Drop: true}
+	if never {
+		return HearLater, drop
+	}
+	if !due.After(now) {
+		return HearNow, drop
 	}
 	notice := board.Notice{Seat: seat, Ply: n.Ply, Kind: n.Kind, Actor: n.Actor, Due: due}
-	if err := st.PendNotice(ctx, bd.ID, notice, now); err != nil {
-		return 0, err
-	}
-	return HearLater, nil
+	return HearLater, board.NoticeWrite{Board: bd.ID, Notice: notice, Now: now}
 }
 
 // cancelNotice drops a seat's pending notification of a board: the player has seen the board.
@@ -300,11 +292,7 @@ func (b *Boards) remind(ctx context.Context, tx Tx, bd *board.Board, now time.Ti
 		return nil
 	}
 	st := b.store(tx.DB())
-	set, err := st.NotifySetting(ctx, p.ID)
-	if err != nil {
-		return err
-	}
-	_, never := after(set, bd.Control)
+	_, never := after(sc.Notify[seat], bd.Control)
 	var pending *News
 	if !never {
 		// The reminder brings the board anew: a notification still pending for the seat goes

@@ -26,8 +26,8 @@ func (b *Boards) commitChange(ctx context.Context, tx Tx, st Store, bd *board.Bo
 
 // changed is the one path of every change of bd after it is stored: the board's scene is read,
 // once, the bot is woken when it is its turn, the change is counted, each human seat's hearing
-// of it is decided (notice), its events are written into the board's record (events.go), and
-// the views show it.
+// of it is decided (notice), its events are written into the board's record (events.go) with
+// the seats' pending notifications as decided, in one round trip, and the views show it.
 func (b *Boards) changed(ctx context.Context, tx Tx, bd *board.Board, c Change) error {
 	return b.change(ctx, tx, bd, &c)
 }
@@ -43,19 +43,25 @@ func (b *Boards) change(ctx context.Context, tx Tx, bd *board.Board, ch *Change)
 		return err
 	}
 	b.count(bd, ch.Events)
+	var notices []board.NoticeWrite
 	for seat := range bd.Seats {
 		p := sc.Players[seat]
 		if p == nil || p.Blocked {
 			continue
 		}
 		if n := newsFor(bd, seat, ch); n != nil {
-			if ch.Heard[seat], err = b.notice(ctx, tx, sc, seat, *n); err != nil {
-				return err
-			}
+			var w board.NoticeWrite
+			ch.Heard[seat], w = b.notice(sc, seat, *n)
+			notices = append(notices, w)
 		}
 	}
-	if err := b.record(ctx, tx, ch); err != nil {
+	if err := b.record(ctx, tx, ch, notices); err != nil {
 		return err
+	}
+	for _, h := range ch.Heard {
+		if h == HearNow {
+			b.metrics.Notifications.WithLabelValues("at_once").Inc()
+		}
 	}
 	for _, v := range b.views {
 		if err := v.Changed(ctx, tx, ch); err != nil {

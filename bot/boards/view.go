@@ -39,9 +39,9 @@ type Player struct {
 }
 
 // Scene is a board as its views show it: the board, its replayed game, the profiles of its
-// players and when they were last on the web (what the notification policy reads). It is read
-// once per change, after the rules have run. A view's own records of a board (the Telegram
-// view's messages) are the view's to read.
+// players, when they were last on the web and their notification settings (what the
+// notification policy reads). It is read once per change, after the rules have run. A view's
+// own records of a board (the Telegram view's messages) are the view's to read.
 type Scene struct {
 	Board *board.Board
 	Game  *engine.Game
@@ -51,6 +51,8 @@ type Scene struct {
 	// Web is when each seat's player last acted on the game on the web (zero: never, or not
 	// since they acted in Telegram).
 	Web [2]time.Time
+	// Notify is each seat's player's notification setting (the zero one for none).
+	Notify [2]board.NotifySetting
 	// Tournament is the tournament the board is a game of (nil: none), which the views name
 	// above the game.
 	Tournament *TournamentGame
@@ -134,14 +136,20 @@ type Warning struct {
 // before any change.
 func (b *Boards) AddView(v View) { b.views = append(b.views, v) }
 
-// Scene reads the players of a board and when they were last on the web, in db.
+// Scene reads the players of a board, when they were last on the web and their notification
+// settings, in db: the last two in one read (board.Views.Attention), so that the policy costs
+// a change no round trip to the database of its own.
 func (b *Boards) Scene(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene, error) {
 	sc, err := b.Players(ctx, db, bd)
 	if err != nil {
 		return nil, err
 	}
-	if sc.Web, err = b.store(db).WebMarks(ctx, bd.ID); err != nil {
+	at, err := b.store(db).Attention(ctx, bd.ID, [2]int64{bd.Seats[0].User, bd.Seats[1].User})
+	if err != nil {
 		return nil, err
+	}
+	for i, a := range at {
+		sc.Web[i], sc.Notify[i] = a.Web, a.Notify
 	}
 	return sc, nil
 }

@@ -145,9 +145,10 @@ type Reminder struct {
 // What a view keeps for itself alone is its own store's (the Telegram view's messages:
 // bot/boards/telegram/tgstore).
 type Views interface {
-	// WebMarks returns, per seat, when its player last acted on the game on the web (zero:
-	// never, or not since they acted in Telegram).
-	WebMarks(ctx context.Context, board int64) ([2]time.Time, error)
+	// Attention returns, per seat, what the notification policy reads of its player: when they
+	// last acted on the game on the web, and the notification setting of users[seat], the
+	// seat's user (0 or board.BotUser for none: the zero setting), in one read.
+	Attention(ctx context.Context, board int64, users [2]int64) ([2]Attention, error)
 	// MarkWeb records that a seat's player acted on the game on the web at.
 	MarkWeb(ctx context.Context, board int64, seat int, at time.Time) error
 	// LeaveWeb forgets that a seat's player was on the web.
@@ -183,6 +184,26 @@ type Views interface {
 	// Spectators reports whether anyone may watch a board; SetSpectators switches it.
 	Spectators(ctx context.Context, board int64) (bool, error)
 	SetSpectators(ctx context.Context, board int64, allow bool, by int64, at time.Time) error
+}
+
+// Attention is what the notification policy reads of a seat's player (Views.Attention).
+type Attention struct {
+	// Web is when the player last acted on the game on the web (zero: never, or not since they
+	// acted in Telegram).
+	Web time.Time
+	// Notify is the player's notification setting (the zero one when they never chose).
+	Notify NotifySetting
+}
+
+// NoticeWrite is what the notification policy does to a seat's pending notification of a board
+// (Notice.Seat's) as a change is recorded: Drop removes it (as Views.DropNotice), else it
+// becomes Notice, created at Now (as Views.PendNotice). boardpg writes them with the change's
+// events, in the same round trip.
+type NoticeWrite struct {
+	Board  int64
+	Notice Notice
+	Drop   bool
+	Now    time.Time
 }
 
 // NotifySetting is a user's notification setting.

@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/questbot/questbot/sessions/board"
 )
 
 // # The record of events
@@ -45,36 +49,46 @@ const appendEventSQL = `
 	VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 	RETURNING id`
 
+// appendAnnouncedSQL is appendEventSQL for the last event of a board in its transaction: it
+// announces the event on EventChannel ($10) too.
+const appendAnnouncedSQL = `
+	WITH e AS (
+		INSERT INTO board_event (board_id, kind, seat, actor, source, ply, heard, data, at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		RETURNING id, board_id)
+	SELECT id, pg_notify($10, board_id::text || ':' || id::text) FROM e`
+
 // AppendEvents appends events to the record in the store's transaction, numbering them in order
 // (their IDs are set), and announces each board's last one on EventChannel at the commit. The
 // caller holds the boards' row locks, so the events of a board commit in the order of their
-// numbers.
-func (s *Store) AppendEvents(ctx context.Context, evs []EventRow) error {
-	last := map[int64]int64{}
-	var order []int64
+// numbers. It carries out the notification policy's writes of the change the events are of
+// (notices) too: all of it in one round trip to the database.
+func (s *Store) AppendEvents(ctx context.Context, evs []EventRow, notices []board.NoticeWrite) error {
+	last := map[int64]int{}
+	for i, e := range evs {
+		last[e.Board] = i
+	}
+	b := &pgx.Batch{}
+	queueNotices(b, notices)
 	for i := range evs {
 		e := &evs[i]
 		data := e.Data
 		if len(data) == 0 {
 			data = json.RawMessage("{}")
 		}
-		err := s.tx.QueryRow(ctx, appendEventSQL, e.Board, e.Kind, seatArg(e.Seat), seatArg(e.Actor), e.Source,
-			e.Ply, e.Heard[:], data, e.At).Scan(&e.ID)
-		if err != nil {
-			return fmt.Errorf("board %d: record the event %s: %w", e.Board, e.Kind, err)
+		args := []any{e.Board, e.Kind, seatArg(e.Seat), seatArg(e.Actor), e.Source, e.Ply, e.Heard[:], data, e.At}
+		sql, scan := appendEventSQL, []any{&e.ID}
+		if last[e.Board] == i {
+			sql, args, scan = appendAnnouncedSQL, append(args, EventChannel), []any{&e.ID, nil}
 		}
-		if _, ok := last[e.Board]; !ok {
-			order = append(order, e.Board)
-		}
-		last[e.Board] = e.ID
+		b.Queue(sql, args...).QueryRow(func(row pgx.Row) error {
+			if err := row.Scan(scan...); err != nil {
+				return fmt.Errorf("board %d: record the event %s: %w", e.Board, e.Kind, err)
+			}
+			return nil
+		})
 	}
-	for _, b := range order {
-		payload := strconv.FormatInt(b, 10) + ":" + strconv.FormatInt(last[b], 10)
-		if _, err := s.tx.Exec(ctx, `SELECT pg_notify($1, $2)`, EventChannel, payload); err != nil {
-			return fmt.Errorf("board %d: announce its events: %w", b, err)
-		}
-	}
-	return nil
+	return s.tx.SendBatch(ctx, b).Close()
 }
 
 // seatArg is a seat as stored: NULL for none.

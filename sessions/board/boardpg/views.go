@@ -13,26 +13,46 @@ import (
 
 var _ board.Views = (*Store)(nil)
 
-// WebMarks implements board.Views: the rows of board_web_presence (migration 041).
-func (s *Store) WebMarks(ctx context.Context, id int64) ([2]time.Time, error) {
-	var out [2]time.Time
-	rows, err := s.tx.Query(ctx, `SELECT seat, acted_at FROM board_web_presence WHERE board_id = $1`, id)
+// attentionSQL reads, for each seat of a board and the user given for it, the seat's row of
+// board_web_presence (migration 041) and the user's of board_notify_setting.
+const attentionSQL = `
+	SELECT v.seat, w.acted_at, n.user_id IS NOT NULL, coalesce(n.delay, ''), n.quiet_from, n.quiet_to,
+		coalesce(n.utc_offset, 0)
+	FROM (VALUES (0, $2::bigint), (1, $3::bigint)) AS v (seat, user_id)
+	LEFT JOIN board_web_presence w ON w.board_id = $1 AND w.seat = v.seat
+	LEFT JOIN board_notify_setting n ON n.user_id = v.user_id`
+
+// Attention implements board.Views: the rows of board_web_presence and board_notify_setting,
+// in one query.
+func (s *Store) Attention(ctx context.Context, id int64, users [2]int64) ([2]board.Attention, error) {
+	var out [2]board.Attention
+	rows, err := s.tx.Query(ctx, attentionSQL, id, users[0], users[1])
 	if err != nil {
-		return out, fmt.Errorf("board %d: its players on the web: %w", id, err)
+		return out, fmt.Errorf("board %d: its players' attention: %w", id, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var seat int
-		var at time.Time
-		if err := rows.Scan(&seat, &at); err != nil {
-			return out, fmt.Errorf("board %d: its players on the web: %w", id, err)
+		var at *time.Time
+		var chose bool
+		var set board.NotifySetting
+		var from, to *int16
+		var off int16
+		if err := rows.Scan(&seat, &at, &chose, &set.Delay, &from, &to, &off); err != nil {
+			return out, fmt.Errorf("board %d: its players' attention: %w", id, err)
 		}
-		if seat == 0 || seat == 1 {
-			out[seat] = at
+		if seat != 0 && seat != 1 {
+			continue
+		}
+		if at != nil {
+			out[seat].Web = *at
+		}
+		if chose {
+			out[seat].Notify = notifySetting(set.Delay, from, to, off)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return out, fmt.Errorf("board %d: its players on the web: %w", id, err)
+		return out, fmt.Errorf("board %d: its players' attention: %w", id, err)
 	}
 	return out, nil
 }
@@ -72,11 +92,17 @@ func (s *Store) NotifySetting(ctx context.Context, user int64) (board.NotifySett
 	if err != nil {
 		return set, fmt.Errorf("user %d: notification setting: %w", user, err)
 	}
-	set.Offset = int(off)
+	return notifySetting(set.Delay, from, to, off), nil
+}
+
+// notifySetting is a setting as board_notify_setting keeps it: quiet hours when both ends are
+// set.
+func notifySetting(delay string, from, to *int16, off int16) board.NotifySetting {
+	set := board.NotifySetting{Delay: delay, Offset: int(off)}
 	if from != nil && to != nil {
 		set.Quiet, set.From, set.To = true, int(*from), int(*to)
 	}
-	return set, nil
+	return set
 }
 
 // SaveNotifySetting implements board.Views.
@@ -96,23 +122,52 @@ func (s *Store) SaveNotifySetting(ctx context.Context, user int64, set board.Not
 	return nil
 }
 
-// PendNotice implements board.Views.
-func (s *Store) PendNotice(ctx context.Context, id int64, n board.Notice, now time.Time) error {
+const pendNoticeSQL = `
+	INSERT INTO board_notification (board_id, seat, ply, kind, actor, due_at, created_at)
+	VALUES ($1, $2, $3, $4, $5, $6, $7)
+	ON CONFLICT (board_id, seat) DO UPDATE SET ply = EXCLUDED.ply, kind = EXCLUDED.kind,
+		actor = EXCLUDED.actor, due_at = EXCLUDED.due_at, created_at = EXCLUDED.created_at`
+
+const dropNoticeSQL = `DELETE FROM board_notification WHERE board_id = $1 AND seat = $2`
+
+// pendNoticeArgs are the arguments of pendNoticeSQL.
+func pendNoticeArgs(id int64, n board.Notice, now time.Time) []any {
 	var actor any
 	if n.Actor >= 0 {
 		actor = n.Actor
 	}
-	return s.exec(ctx, "pend its notification", id, `
-		INSERT INTO board_notification (board_id, seat, ply, kind, actor, due_at, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7)
-		ON CONFLICT (board_id, seat) DO UPDATE SET ply = EXCLUDED.ply, kind = EXCLUDED.kind,
-			actor = EXCLUDED.actor, due_at = EXCLUDED.due_at, created_at = EXCLUDED.created_at`,
-		id, n.Seat, n.Ply, n.Kind, actor, n.Due, now)
+	return []any{id, n.Seat, n.Ply, n.Kind, actor, n.Due, now}
+}
+
+// PendNotice implements board.Views.
+func (s *Store) PendNotice(ctx context.Context, id int64, n board.Notice, now time.Time) error {
+	return s.exec(ctx, "pend its notification", id, pendNoticeSQL, pendNoticeArgs(id, n, now)...)
+}
+
+// queueNotices adds the notification policy's writes to a batch.
+func queueNotices(b *pgx.Batch, ws []board.NoticeWrite) {
+	for _, w := range ws {
+		what, sql, args := "pend its notification", pendNoticeSQL, pendNoticeArgs(w.Board, w.Notice, w.Now)
+		if w.Drop {
+			what, sql, args = "drop its notification", dropNoticeSQL, []any{w.Board, w.Notice.Seat}
+		}
+		queueExec(b, what, w.Board, sql, args...)
+	}
+}
+
+// queueExec adds a statement about a board to a batch, its failure saying what failed.
+func queueExec(b *pgx.Batch, what string, id int64, sql string, args ...any) {
+	b.Queue(sql, args...).Fn = func(br pgx.BatchResults) error {
+		if _, err := br.Exec(); err != nil {
+			return fmt.Errorf("board %d: %s: %w", id, what, err)
+		}
+		return nil
+	}
 }
 
 // DropNotice implements board.Views.
 func (s *Store) DropNotice(ctx context.Context, id int64, seat int) (bool, error) {
-	tag, err := s.tx.Exec(ctx, `DELETE FROM board_notification WHERE board_id = $1 AND seat = $2`, id, seat)
+	tag, err := s.tx.Exec(ctx, dropNoticeSQL, id, seat)
 	if err != nil {
 		return false, fmt.Errorf("board %d: drop its notification: %w", id, err)
 	}
