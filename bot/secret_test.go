@@ -182,3 +182,4 @@ type plainTx struct{}
 func (plainTx) DB() pgx.Tx                                 { return nil }
 func (plainTx) Send(context.Context, ...bot.Request) error { return nil }
 func (plainTx) AfterCommit(func())                         {}
+func (plainTx) AtCommit(string, ...any)                    {}

@@ -147,6 +147,12 @@ type Tx interface {
 	DB() pgx.Tx
 	// Send adds requests to the outbox. They are sent after the transaction commits, in order.
 	Send(ctx context.Context, reqs ...Request) error
+	// AtCommit queues a write to go with the transaction's COMMIT, in its round trip to the
+	// database, as the outbox's requests do: for a record that nothing later in the transaction
+	// reads (its statements do not see it) and that fails only with the database. Like a
+	// request, it is dropped when the handler's part of the transaction is rolled back; when it
+	// fails, the whole transaction does.
+	AtCommit(sql string, args ...any)
 	// AfterCommit calls fn once the transaction has committed, never when it (or the handler's
 	// part of it) is rolled back: for work in this process that must find the commit, such as
 	// waking a worker for what the transaction queued.

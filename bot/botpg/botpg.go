@@ -135,6 +135,21 @@ type handleTx struct {
 	post []func() // AfterCommit
 	// secrets are the secrets the handler keeps (bot.KeepSecret, secret.go).
 	secrets []bot.Secret
+	// final are the writes the handler queued for the COMMIT (AtCommit).
+	final []finalWrite
+}
+
+// finalWrite is a statement queued for a transaction's COMMIT (bot.Tx.AtCommit).
+type finalWrite struct {
+	sql  string
+	args []any
+}
+
+// queueFinal adds the writes queued for the COMMIT to its batch.
+func queueFinal(b *pgx.Batch, ws []finalWrite) {
+	for _, w := range ws {
+		b.Queue(w.sql, w.args...)
+	}
 }
 
 func (t *handleTx) DB() pgx.Tx {
@@ -154,6 +169,10 @@ func (t *handleTx) Send(ctx context.Context, reqs ...bot.Request) error {
 }
 
 func (t *handleTx) AfterCommit(fn func()) { t.post = append(t.post, fn) }
+
+func (t *handleTx) AtCommit(sql string, args ...any) {
+	t.final = append(t.final, finalWrite{sql, args})
+}
 
 // claimSQL claims the first unhandled update of each of a set of chats (arrays $1 of service ids
 // and $2 of chat ids) and records their senders, in one statement: a new user gets Telegram's
@@ -390,12 +409,14 @@ func (s *Store) HandleBatch(ctx context.Context, chats []bot.ChatKey, fn bot.Han
 }
 
 // batchHandling gathers what the handlers of the updates of one transaction leave for its end:
-// their requests (written in as few statements as their order allows, see outboxWriter), the
-// marks of their secrets after them (queueSecrets), and the functions to call once it commits.
+// the writes they queued for the COMMIT (bot.Tx.AtCommit), their requests (written in as few
+// statements as their order allows, see outboxWriter), the marks of their secrets after them
+// (queueSecrets), and the functions to call once it commits.
 type batchHandling struct {
 	ctx     context.Context
 	tx      *pipeTx
 	final   *pgx.Batch
+	writes  []finalWrite
 	outbox  *outboxWriter
 	secrets []func()
 	post    []func()
@@ -436,6 +457,7 @@ func (b *batchHandling) run(u *bot.Update, fn bot.Handler) ([]bot.ChatKey, error
 		return nil, err
 	}
 	b.post = append(b.post, ht.post...)
+	b.writes = append(b.writes, ht.final...)
 	reqs := ht.reqs
 	if hasSecrets(reqs, ht.secrets) {
 		reqs = b.seal.seal(reqs, ht.secrets)
@@ -448,6 +470,7 @@ func (b *batchHandling) run(u *bot.Update, fn bot.Handler) ([]bot.ChatKey, error
 // finish queues the handled updates' writes and returns the batch the transaction's last
 // statements and its COMMIT are to be added to.
 func (b *batchHandling) finish() *pgx.Batch {
+	queueFinal(b.final, b.writes)
 	b.outbox.flush()
 	for _, q := range b.secrets {
 		q()
@@ -523,11 +546,16 @@ type jobTx struct {
 	reqs    []bot.Request
 	post    []func() // AfterCommit
 	secrets []bot.Secret
+	final   []finalWrite // AtCommit
 }
 
 func (t *jobTx) DB() pgx.Tx { return t.tx }
 
 func (t *jobTx) AfterCommit(fn func()) { t.post = append(t.post, fn) }
+
+func (t *jobTx) AtCommit(sql string, args ...any) {
+	t.final = append(t.final, finalWrite{sql, args})
+}
 
 func (t *jobTx) Send(ctx context.Context, reqs ...bot.Request) error {
 	if t.service == 0 && len(reqs) > 0 {
@@ -537,9 +565,9 @@ func (t *jobTx) Send(ctx context.Context, reqs ...bot.Request) error {
 	return nil
 }
 
-// Run implements bot.Store. The requests fn sends are written with the transaction's COMMIT, in
-// one pipeline (see pipeTx): a job's or a web request's messages cost no round trip to the
-// database of their own.
+// Run implements bot.Store. The requests fn sends and the writes it queues for the COMMIT
+// (bot.Tx.AtCommit) are written with the transaction's COMMIT, in one pipeline (see pipeTx): a
+// job's or a web request's messages cost no round trip to the database of their own.
 func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, bot.Tx) error) ([]bot.ChatKey, error) {
 	pc, err := s.pool.Acquire(ctx)
 	if err != nil {
@@ -562,6 +590,7 @@ func (s *Store) Run(ctx context.Context, service int, fn func(context.Context, b
 	}
 	var touched []bot.ChatKey
 	final := &pgx.Batch{}
+	queueFinal(final, jt.final)
 	if len(jt.reqs) > 0 {
 		reqs := s.seal.seal(jt.reqs, jt.secrets)
 		touched = s.queueOutbox(final, service, reqs, 0)

@@ -28,6 +28,8 @@ import (
 type directTx struct {
 	tx   pgx.Tx
 	reqs []bot.Request
+	// final are the writes queued for the COMMIT (AtCommit), run just before it.
+	final []func(context.Context) error
 }
 
 // countingTx counts the round trips to the database: each statement and each batch is one.
@@ -65,6 +67,9 @@ func (d *directTx) DB() pgx.Tx { return d.tx }
 
 // AfterCommit is never called back: the quest player queues no work for after the commit.
 func (d *directTx) AfterCommit(func()) {}
+func (d *directTx) AtCommit(sql string, args ...any) {
+	d.final = append(d.final, func(ctx context.Context) error { _, err := d.tx.Exec(ctx, sql, args...); return err })
+}
 func (d *directTx) Send(_ context.Context, reqs ...bot.Request) error {
 	d.reqs = append(d.reqs, reqs...)
 	return nil
@@ -117,6 +122,11 @@ func (d *direct) run(fn func(ctx context.Context, tx bot.Tx, u *bot.Update) erro
 	}
 	if d.rollback {
 		return dt.reqs // the deferred Rollback undoes it
+	}
+	for _, w := range dt.final {
+		if err := w(ctx); err != nil {
+			d.t.Fatal(err)
+		}
 	}
 	if err := tx.Commit(ctx); err != nil {
 		d.t.Fatal(err)

@@ -34,7 +34,9 @@ import (
 // The transport forgets the messages of a ref two days after they were sent (Telegram lets a
 // bot delete its messages for that long), while a correspondence player may think for three: a
 // board last sent more than refreshAfter ago is therefore sent anew rather than edited. When it
-// was sent is recorded per seat, in the view's store (tgstore.Store.MarkSent).
+// was sent is recorded per seat, in the view's store, with the transaction's COMMIT
+// (tgstore.MarkSentAtCommit), as the requests are: a board sent anew costs no round trip to the
+// database of its own.
 
 // refreshAfter is how old a board message may be and still be edited in place.
 const refreshAfter = 40 * time.Hour
@@ -144,9 +146,7 @@ func (v *View) show(ctx context.Context, tx bot.Tx, sc *boards.Scene, seat int, 
 	if silent {
 		send.Params["disable_notification"] = "true"
 	}
-	if err := v.markSent(ctx, tx, sc.Board.ID, seat); err != nil {
-		return err
-	}
+	v.markSent(tx, sc.Board.ID, seat)
 	return tx.Send(ctx, bot.WithState(r, bot.DeleteRef(p.Chat, r), send)...)
 }
 
@@ -165,9 +165,10 @@ func (v *View) picture(sc *boards.Scene, seat int, ent *entry) (string, *bot.Dra
 	return path, &bot.Drawing{Drawer: boards.PictureDrawer, Key: key}, nil
 }
 
-// markSent records that a seat's board message was sent now, in the view's store.
-func (v *View) markSent(ctx context.Context, tx bot.Tx, id int64, seat int) error {
-	return tgstore.New(tx.DB()).MarkSent(ctx, id, seat, v.svc.Now())
+// markSent records that a seat's board message was sent now, in the view's store, with the
+// transaction's COMMIT: like the message's requests, it costs no round trip of its own.
+func (v *View) markSent(tx bot.Tx, id int64, seat int) {
+	tgstore.MarkSentAtCommit(tx, id, seat, v.svc.Now())
 }
 
 // stale reports whether a seat's board message is too old to edit (refreshAfter) or was never

@@ -58,13 +58,25 @@ func (s *Store) Messages(ctx context.Context, id int64) (Shared, bool, [2]time.T
 	return sh, shared, at, nil
 }
 
+const markSentSQL = `
+	INSERT INTO board_telegram_message (board_id, seat, sent_at) VALUES ($1, $2, $3)
+	ON CONFLICT (board_id, seat) DO UPDATE SET sent_at = EXCLUDED.sent_at`
+
 // MarkSent records that a seat's board message of a board was sent at.
 func (s *Store) MarkSent(ctx context.Context, id int64, seat int, at time.Time) error {
-	_, err := s.tx.Exec(ctx, `
-		INSERT INTO board_telegram_message (board_id, seat, sent_at) VALUES ($1, $2, $3)
-		ON CONFLICT (board_id, seat) DO UPDATE SET sent_at = EXCLUDED.sent_at`, id, seat, at)
-	if err != nil {
+	if _, err := s.tx.Exec(ctx, markSentSQL, id, seat, at); err != nil {
 		return fmt.Errorf("board %d: record its message: %w", id, err)
 	}
 	return nil
+}
+
+// Committer queues writes for its transaction's COMMIT (the bot's transactions do: bot.Tx).
+type Committer interface {
+	AtCommit(sql string, args ...any)
+}
+
+// MarkSentAtCommit is MarkSent written with the COMMIT of c's transaction, in its round trip:
+// the transaction's later statements (SentAt, Messages) do not see it.
+func MarkSentAtCommit(c Committer, id int64, seat int, at time.Time) {
+	c.AtCommit(markSentSQL, id, seat, at)
 }
