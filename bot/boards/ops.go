@@ -243,16 +243,25 @@ type Held struct {
 	// Recorded are the events the operations on the held board recorded (events.go), in order:
 	// what a view answers the player with, without reading the game again.
 	Recorded []Event
+	// scene is the scene of the last change of the held board (nil: none yet).
+	scene *Scene
 }
 
-// commit commits what an operation on the held board did, keeping its recorded events.
+// commit commits what an operation on the held board did, keeping its recorded events and its
+// scene.
 func (h *Held) commit(ctx context.Context, ev []board.Event) error {
 	ch, err := h.b.commitChange(ctx, h.tx, h.st, h.Board, ev, h.Seat, h.p.By)
 	if ch != nil {
 		h.Recorded = append(h.Recorded, ch.Recorded...)
+		h.scene = ch.Scene
 	}
 	return err
 }
+
+// Scene returns the scene of the held board as its last change left it, read for the change
+// (its players, its game and its record): what a view answers the player with, without reading
+// the players or replaying the game again. nil when no operation changed the board.
+func (h *Held) Scene() *Scene { return h.scene }
 
 // Take locks a board of the player's bot for one of its players. Returns board.ErrNotFound
 // for a board of another bot or none, board.ErrNotSeated for anyone but its players.

@@ -632,15 +632,19 @@ func (s *Server) heldState(ctx context.Context, tx bot.Tx, h *boards.Held) (*Gam
 	if err != nil {
 		return nil, err
 	}
-	lang := "en"
-	p, err := s.cfg.Boards.Profile(ctx, db, h.Board.Seats[h.Seat].User)
-	if err != nil {
-		return nil, err
+	// The scene of the operation's change, when there was one: its players are read and its
+	// record written already.
+	sc := h.Scene()
+	if sc == nil {
+		if sc, err = s.cfg.Boards.Players(ctx, db, h.Board); err != nil {
+			return nil, err
+		}
 	}
-	if p != nil {
+	lang := "en"
+	if p := sc.Players[h.Seat]; p != nil {
 		lang = p.Lang
 	}
-	st, err := boardState(ctx, db, s.cfg.Boards, h.Board, h.Seat, texts.For(lang))
+	st, err := sceneState(ctx, db, sc, s.cfg.Boards, h.Seat, texts.For(lang))
 	if err != nil {
 		return nil, err
 	}

@@ -198,7 +198,13 @@ func boardState(ctx context.Context, db pgx.Tx, svc *boards.Boards, bd *board.Bo
 	if err != nil {
 		return nil, err
 	}
-	g := sc.Game
+	return sceneState(ctx, db, sc, svc, seat, c)
+}
+
+// sceneState is boardState from the board's scene, read already.
+func sceneState(ctx context.Context, db pgx.Tx, sc *boards.Scene, svc *boards.Boards, seat int, c *texts.Catalog) (*GameState, error) {
+	bd, g := sc.Board, sc.Game
+	var err error
 	now := svc.Now()
 	st := &GameState{ID: bd.ID, Variant: bd.Variant, Title: c.Game(bd.Variant), Control: bd.Control.Name,
 		ControlTitle: c.Control(bd.Control.Name), Status: bd.Status.String(), Revision: bd.Revision(), Seat: seat,
