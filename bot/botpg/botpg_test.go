@@ -235,3 +235,67 @@ func TestHandleBatchPutsBackFailures(t *testing.T) {
 		t.Errorf("second claim: %+v, %v, handled %q; want first, with more to come", out, err, seen)
 	}
 }
+
+// Ensure the writes a handler queues for the COMMIT (bot.Tx.AtCommit) are made with it, after
+// the handler's own statements (which do not see them), and are dropped with the work of a
+// handler that fails, the other updates of the batch keeping theirs; and that a job's are made
+// when it commits, never when it fails.
+func TestAtCommit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, pool, service := newStore(t)
+	other := json.RawMessage(`{"update_id":3,"message":{"message_id":1,"date":1,` +
+		`"from":{"id":8,"is_bot":false,"first_name":"Bob"},"chat":{"id":8,"type":"private"},"text":"bob"}}`)
+	if _, err := s.SaveUpdates(ctx, service, []json.RawMessage{text("1", "first", ""), other}, 4); err != nil {
+		t.Fatal(err)
+	}
+	fail := errors.New("refused")
+	var seenInside string
+	out, err := s.HandleBatch(ctx, []bot.ChatKey{{Service: service, Chat: 7}, {Service: service, Chat: 8}},
+		func(ctx context.Context, tx bot.Tx, u *bot.Update) error {
+			tx.AtCommit(`UPDATE users SET first_name = $2 WHERE id = $1`, u.Chat, "renamed")
+			if u.Chat == 7 {
+				return fail
+			}
+			return tx.DB().QueryRow(ctx, `SELECT first_name FROM users WHERE id = $1`, u.Chat).Scan(&seenInside)
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !errors.Is(out[0].Err, fail) || out[1].Err != nil {
+		t.Fatalf("results %+v, want chat 7 failed and chat 8 handled", out)
+	}
+	if seenInside != "Bob" {
+		t.Errorf("the handler read %q; want Bob, the write at the COMMIT not made yet", seenInside)
+	}
+	names := func() [2]string {
+		t.Helper()
+		var n [2]string
+		if err := pool.QueryRow(ctx, `SELECT (SELECT first_name FROM users WHERE id = 7), (SELECT first_name FROM users WHERE id = 8)`).
+			Scan(&n[0], &n[1]); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if got := names(); got != [2]string{"Ann", "renamed"} {
+		t.Errorf("after the batch, users 7 and 8 are %q; want Ann and renamed", got)
+	}
+	if _, err := s.Run(ctx, service, func(ctx context.Context, tx bot.Tx) error {
+		tx.AtCommit(`UPDATE users SET first_name = 'job' WHERE id = 7`)
+		return fail
+	}); !errors.Is(err, fail) {
+		t.Fatalf("a failing job: %v", err)
+	}
+	if got := names(); got[0] != "Ann" {
+		t.Errorf("after a failed job, user 7 is %q; want Ann", got[0])
+	}
+	if _, err := s.Run(ctx, service, func(ctx context.Context, tx bot.Tx) error {
+		tx.AtCommit(`UPDATE users SET first_name = 'job' WHERE id = 7`)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := names(); got[0] != "job" {
+		t.Errorf("after a job, user 7 is %q; want job", got[0])
+	}
+}
