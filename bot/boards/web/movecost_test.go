@@ -124,8 +124,8 @@ func (tr *txTrace) moveTx(from int) *tracedTx {
 // transaction: the notification policy reads the opponent's setting with their time on the web,
 // in the read of the scene (board.Views.Attention), and writes their pending notification with
 // the board's events, in one batch (boardpg AppendEvents); the boards' requests are written
-// with the COMMIT, in its round trip, and so is the record of a board sent anew (tgstore
-// MarkSent, through the transaction's final writes). Two games are played: by correspondence
+// with the COMMIT, in its round trip, and so is the record of a board sent anew
+// (tgstore.MarkSentAtCommit, bot.Tx.AtCommit). Two games are played: by correspondence
 // with both players on the web (the opponent's notification waits: a pending row), and without
 // a clock with the opponent away from the web for longer than webPresence before each move
 // (they hear at once: the row dropped, their board sent anew). Each move's transaction is
@@ -140,21 +140,25 @@ func TestWebMoveRoundTrips(t *testing.T) {
 		// away is how long the clock moves on before each move: the opponent's last action on
 		// the web is older than webPresence when it is longer.
 		away time.Duration
+		// live is the start of a statement every live move's transaction makes: the write of
+		// the path the game takes.
+		live string
 	}{
-		{"correspondence on the web", "corr1d", 0},
-		{"no clock, away from the web", "none", 11 * time.Minute},
+		{"correspondence on the web", "corr1d", 0, "INSERT INTO board_notification"},
+		{"no clock, away from the web", "none", 11 * time.Minute, "INSERT INTO board_telegram_message"},
 	}
 	for _, g := range games {
 		t.Run(g.name, func(t *testing.T) {
 			t.Parallel()
-			moveRoundTrips(t, g.control, g.away)
+			moveRoundTrips(t, g.control, g.away, g.live)
 		})
 	}
 }
 
 // moveRoundTrips plays the moves of TestWebMoveRoundTrips in a game of a time control, the
-// clock moving on by away before each move.
-func moveRoundTrips(t *testing.T, control string, away time.Duration) {
+// clock moving on by away before each move; each live move's transaction must make a statement
+// starting with want.
+func moveRoundTrips(t *testing.T, control string, away time.Duration, want string) {
 	trips := map[bool][]int{}
 	// The times of the moves' transactions (their round trips), and of their last round trip
 	// (the COMMIT, with the boards' requests when live).
@@ -208,6 +212,9 @@ func moveRoundTrips(t *testing.T, control string, away time.Duration) {
 			tx := tr.moveTx(from)
 			if tx == nil {
 				t.Fatalf("live %v, ply %d: no transaction of the move traced", live, ply)
+			}
+			if live && !slices.ContainsFunc(tx.stmts, func(s string) bool { return strings.HasPrefix(s, want) }) {
+				t.Errorf("ply %d: the live move's transaction made no %s", ply, want)
 			}
 			trips[live] = append(trips[live], tx.trips)
 			elapsed[live] = append(elapsed[live], tx.elapsed)
