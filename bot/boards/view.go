@@ -154,8 +154,8 @@ func (b *Boards) Scene(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene,
 	return sc, nil
 }
 
-// Players reads the scene of a board without when its players were on the web (Web): its game,
-// its players and its tournament, all a page of the web needs.
+// Players reads the scene of a board without what the notification policy reads (Web and
+// Notify): its game, its players and its tournament, all a page of the web needs.
 func (b *Boards) Players(ctx context.Context, db pgx.Tx, bd *board.Board) (*Scene, error) {
 	g, err := bd.Game()
 	if err != nil {
