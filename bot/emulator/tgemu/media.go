@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"image"
+	"image/color"
 	_ "image/gif" // photos may be GIF, PNG or JPEG
 	"image/jpeg"
 	_ "image/png"
@@ -82,13 +83,40 @@ func preparePhoto(up upload) (*prepared, *apiError) {
 }
 
 // scale resizes img to w×h by taking the nearest pixel: enough for the small copies a viewer shows
-// while the photo loads.
+// while the photo loads. The pixels of the kinds the image decoders make most (paletted, RGBA,
+// NRGBA, as PNGs decode) are read directly; any other kind goes through its color model.
 func scale(img image.Image, w, h int) image.Image {
 	b := img.Bounds()
 	out := image.NewRGBA(image.Rect(0, 0, w, h))
+	var pixel func(x, y int) color.RGBA
+	switch src := img.(type) {
+	case *image.Paletted:
+		pal := make([]color.RGBA, 256)
+		for i, c := range src.Palette {
+			pal[i] = color.RGBAModel.Convert(c).(color.RGBA)
+		}
+		pixel = func(x, y int) color.RGBA { return pal[src.Pix[src.PixOffset(x, y)]] }
+	case *image.RGBA:
+		pixel = func(x, y int) color.RGBA {
+			p := src.Pix[src.PixOffset(x, y):]
+			return color.RGBA{p[0], p[1], p[2], p[3]}
+		}
+	case *image.NRGBA:
+		// As color.NRGBA premultiplies, in 16 bits, and RGBAModel keeps the high byte.
+		pre := func(v, a uint8) uint8 { return uint8(uint32(v) * 0x101 * uint32(a) / 0xff >> 8) }
+		pixel = func(x, y int) color.RGBA {
+			p := src.Pix[src.PixOffset(x, y):]
+			return color.RGBA{pre(p[0], p[3]), pre(p[1], p[3]), pre(p[2], p[3]), p[3]}
+		}
+	default:
+		pixel = func(x, y int) color.RGBA { return color.RGBAModel.Convert(img.At(x, y)).(color.RGBA) }
+	}
 	for y := range h {
+		sy := b.Min.Y + y*b.Dy()/h
+		row := out.Pix[y*out.Stride:]
 		for x := range w {
-			out.Set(x, y, img.At(b.Min.X+x*b.Dx()/w, b.Min.Y+y*b.Dy()/h))
+			c := pixel(b.Min.X+x*b.Dx()/w, sy)
+			row[4*x], row[4*x+1], row[4*x+2], row[4*x+3] = c.R, c.G, c.B, c.A
 		}
 	}
 	return out
