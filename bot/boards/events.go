@@ -18,8 +18,9 @@ import (
 // the transaction of the change, numbered, with who made it, from where, the ply after it, how
 // each seat hears of it and the data a view needs to render it without reading the game again
 // (EventData). A seat's mark of what it has seen moving on (the opponent's undo button going
-// with it) and a switch of spectators are recorded too, so that a view that follows the record
-// misses nothing its board shows. The
+// with it), a switch of spectators and, on a finished board, its rematch offered or answered are
+// recorded too, so that a view that follows the record misses nothing its board shows: the
+// record is all the web's streams send. The
 // transaction announces the record's new events on boardpg.EventChannel at its commit; the Feed
 // (feed.go) follows the announcements of every process and hands the events to the views of
 // this one. The events of a board are kept as long as the board: they are its game record.
@@ -252,7 +253,9 @@ func (b *Boards) recordOne(ctx context.Context, tx Tx, bd *board.Board, kind str
 
 // recordRematch records on the finished board whose rematch bd is that the rematch was offered
 // (bd opened) or answered (bd started, or aborted), so that the finished board's views read its
-// state again; a board that is no rematch records nothing.
+// state again: the finished board is locked and saved (its state, which shows the rematch, is at
+// a new revision, which the event names) and the event appended. A board that is no rematch
+// records nothing.
 func (b *Boards) recordRematch(ctx context.Context, tx Tx, bd *board.Board, ch *Change) error {
 	answers := false
 	for _, ev := range ch.Events {
@@ -268,8 +271,12 @@ func (b *Boards) recordRematch(ctx context.Context, tx Tx, bd *board.Board, ch *
 	if err != nil || !ok {
 		return err
 	}
-	ob, err := b.store(tx.DB()).Get(ctx, old)
+	st := b.store(tx.DB())
+	ob, err := st.Lock(ctx, old)
 	if err != nil {
+		return err
+	}
+	if err := st.Save(ctx, ob); err != nil {
 		return err
 	}
 	// The player who acted, by their seat in the finished board (the colours are swapped).

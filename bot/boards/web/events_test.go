@@ -94,7 +94,7 @@ func (d *eventsDB) moveIn(t *testing.T, tx pgx.Tx, board int64) boards.Event {
 	}
 	rows := []boardpg.EventRow{{Board: board, Kind: boards.EventKindMoved, Seat: 1 - toMove, Actor: 1 - toMove, Source: "web",
 		Ply: ply, Heard: [2]string{"unheard", "unheard"}, Data: data, At: time.Now()}}
-	if err := boardpg.New(tx).AppendEvents(ctx, rows); err != nil {
+	if err := boardpg.New(tx).AppendEvents(ctx, rows, nil); err != nil {
 		t.Fatal(err)
 	}
 	r := rows[0]

@@ -294,7 +294,7 @@ func (e *env) recordEvent(t *testing.T, board int64) {
 	}
 	row := boardpg.EventRow{Board: board, Kind: boards.EventKindSeen, Seat: 0, Actor: 1, Source: "web", Ply: ply,
 		Heard: [2]string{"unheard", "unheard"}, Data: []byte(`{"status":"active","to_move":0}`), At: time.Now()}
-	if err := boardpg.New(tx).AppendEvents(ctx, []boardpg.EventRow{row}); err != nil {
+	if err := boardpg.New(tx).AppendEvents(ctx, []boardpg.EventRow{row}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := tx.Commit(ctx); err != nil {

@@ -177,12 +177,10 @@ func (s *Store) RematchOf(ctx context.Context, id int64) (r Rematch, ok bool, er
 	return r, true, nil
 }
 
-// RematchFrom returns the finished board whose rematch is board id, locked (its row) so that
-// its events are numbered in the order they commit; ok is false when id is no rematch.
+// RematchFrom returns the finished board whose rematch is board id; ok is false when id is no
+// rematch.
 func (s *Store) RematchFrom(ctx context.Context, id int64) (old int64, ok bool, err error) {
-	err = s.tx.QueryRow(ctx, `
-		SELECT b.id FROM board_rematch r JOIN board_session b ON b.id = r.board_id
-		WHERE r.rematch_id = $1 FOR UPDATE OF b`, id).Scan(&old)
+	err = s.tx.QueryRow(ctx, `SELECT board_id FROM board_rematch WHERE rematch_id = $1`, id).Scan(&old)
 	switch {
 	case errors.Is(err, pgx.ErrNoRows):
 		return 0, false, nil
