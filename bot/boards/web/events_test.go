@@ -22,7 +22,6 @@ import (
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 )
 
 // eventsDB is a fresh database with a bot and a user to create boards for.
@@ -88,18 +87,8 @@ func (d *eventsDB) moveIn(t *testing.T, tx pgx.Tx, board int64) boards.Event {
 		WHERE id = $1 RETURNING revision, ply, to_move`, board).Scan(&rev, &ply, &toMove); err != nil {
 		t.Fatal(err)
 	}
-	data, err := json.Marshal(boards.EventData{Status: "active", ToMove: toMove, Revision: rev})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows := []boardpg.EventRow{{Board: board, Kind: boards.EventKindMoved, Seat: 1 - toMove, Actor: 1 - toMove, Source: "web",
-		Ply: ply, Heard: [2]string{"unheard", "unheard"}, Data: data, At: time.Now()}}
-	if err := boardpg.New(tx).AppendEvents(ctx, rows, nil); err != nil {
-		t.Fatal(err)
-	}
-	r := rows[0]
-	return boards.Event{ID: r.ID, Board: board, Kind: r.Kind, Seat: r.Seat, Actor: r.Actor, By: r.Source, Ply: ply,
-		Heard: r.Heard, Data: boards.EventData{Status: "active", ToMove: toMove, Revision: rev}}
+	return AppendEvent(t, tx, board, boards.EventKindMoved, 1-toMove, 1-toMove, ply,
+		boards.EventData{Status: "active", ToMove: toMove, Revision: rev})
 }
 
 // startHub runs a hub on pool until the test ends and waits until it listens.

@@ -16,7 +16,6 @@ import (
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
-	"github.com/questbot/questbot/sessions/board/boardpg"
 	"github.com/questbot/questbot/sessions/tournament"
 )
 
@@ -278,8 +277,8 @@ func TestTournamentStreamsEndWithCredentials(t *testing.T) {
 	ann.refused(t, "GET", fmt.Sprintf("/api/v1/tournaments/%d/events", tt.ID), nil, http.StatusUnauthorized, "unauthorized")
 }
 
-// recordEvent appends an event to a board's record, as the service does in a change (the
-// board's row locked), and announces it at the commit.
+// recordEvent appends an event (a seat's board seen) to a board's record, as the service does in
+// a change (the board's row locked), and announces it at the commit.
 func (e *env) recordEvent(t *testing.T, board int64) {
 	t.Helper()
 	ctx := context.Background()
@@ -292,11 +291,7 @@ func (e *env) recordEvent(t *testing.T, board int64) {
 	if err := tx.QueryRow(ctx, `SELECT ply FROM board_session WHERE id = $1 FOR UPDATE`, board).Scan(&ply); err != nil {
 		t.Fatal(err)
 	}
-	row := boardpg.EventRow{Board: board, Kind: boards.EventKindSeen, Seat: 0, Actor: 1, Source: "web", Ply: ply,
-		Heard: [2]string{"unheard", "unheard"}, Data: []byte(`{"status":"active","to_move":0}`), At: time.Now()}
-	if err := boardpg.New(tx).AppendEvents(ctx, []boardpg.EventRow{row}, nil); err != nil {
-		t.Fatal(err)
-	}
+	web.AppendEvent(t, tx, board, boards.EventKindSeen, 0, 1, ply, boards.EventData{Status: "active"})
 	if err := tx.Commit(ctx); err != nil {
 		t.Fatal(err)
 	}
