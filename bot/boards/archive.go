@@ -34,6 +34,7 @@ type archiveStore interface {
 	Opponents(ctx context.Context, service int, user int64, limit int) ([]int64, error)
 	RematchOf(ctx context.Context, id int64) (boardpg.Rematch, bool, error)
 	AddRematch(ctx context.Context, id int64, r boardpg.Rematch) (bool, error)
+	RematchFrom(ctx context.Context, id int64) (old int64, ok bool, err error)
 }
 
 // archives is the store of the archive and the rematches in db: the service's store when it

@@ -88,12 +88,13 @@
 // stay with it as its game record), and rendered by each view: the Telegram view from the Change
 // it is handed in the transaction, the web view from the record, which its event stream sends
 // with the events' numbers (a reconnection with Last-Event-ID reads what it missed from the
-// record, across a restart too). A seat's mark of what it has seen moving on (its opponent's
-// undo button going with it) and a switch of spectators are recorded too. A move's or an undo's
-// event carries the position as the web shows it (the legal moves of the player to move, who may
-// take a move back, the picture's version), so that a page draws the opponent's move from it
-// alone; the web's state of a board takes what a seat has not seen and the answer to its draw
-// offer from the record (NewsOf).
+// record, across a restart too), and nothing else: every change a page shows is an event of the
+// record. A seat's mark of what it has seen moving on (its opponent's undo button going with it),
+// a switch of spectators and, on a finished board, its rematch offered or answered are recorded
+// too. A move's or an undo's event carries the position as the web shows it (the legal moves of
+// the player to move, who may take a move back, the picture's version), so that a page draws the
+// opponent's move from it alone; the web's state of a board takes what a seat has not seen and
+// the answer to its draw offer from the record (NewsOf).
 //
 // # Listening
 //
@@ -104,7 +105,7 @@
 // subscribers (bounded: a slow one is told it lost events and reads them from the record itself);
 // after every (re)connection it reads, one by one, the events numbered above the last it handed
 // out. The other channels of the service and its views (the bots' turns, FollowAI; the web's
-// board revisions and revoked grants) are handled on the same connection.
+// revoked grants) are handled on the same connection.
 //
 // # Metrics
 //

@@ -18,13 +18,14 @@ import (
 // the transaction of the change, numbered, with who made it, from where, the ply after it, how
 // each seat hears of it and the data a view needs to render it without reading the game again
 // (EventData). A seat's mark of what it has seen moving on (the opponent's undo button going
-// with it) and a switch of spectators are recorded too, so that a view that follows the record
-// misses nothing its board shows. The
+// with it), a switch of spectators and, on a finished board, its rematch offered or answered are
+// recorded too, so that a view that follows the record misses nothing its board shows: the
+// record is all the web's streams send. The
 // transaction announces the record's new events on boardpg.EventChannel at its commit; the Feed
 // (feed.go) follows the announcements of every process and hands the events to the views of
 // this one. The events of a board are kept as long as the board: they are its game record.
 
-// The kinds of events of the record: the events of package board, by stable names, and the two
+// The kinds of events of the record: the events of package board, by stable names, and the
 // changes of what a board shows that are no event of the game.
 const (
 	EventKindOpened       = "opened"
@@ -43,6 +44,10 @@ const (
 	EventKindSeen = "seen"
 	// EventKindSpectators: a player (Actor) switched whether anyone may watch the board.
 	EventKindSpectators = "spectators"
+	// EventKindRematch: on a finished board, its rematch (Data.Rematch) was offered or answered
+	// (accepted, declined, withdrawn or dropped unanswered), by its player Actor (NoSeat: the
+	// clock); the rematch's state is the new board's, which the finished board's state shows.
+	EventKindRematch = "rematch"
 )
 
 // eventKinds names the events of package board.
@@ -133,10 +138,12 @@ type EventData struct {
 	// Seen is the ply up to which the seat that made a seen event (EventKindSeen) has seen the
 	// board; 0 in seen events recorded before it was kept, whose Ply says it.
 	Seen int `json:"seen,omitempty"`
-	// Revision is the board's stored revision after the change (what the board_changed
-	// notification of its save names), so that a view that renders the event knows which
-	// revision it shows; 0 in events recorded before it was kept.
+	// Revision is the board's stored revision after the change (the state's revision), so that
+	// a view that renders the event knows which revision it shows; 0 in events recorded before
+	// it was kept.
 	Revision int64 `json:"revision,omitempty"`
+	// Rematch is the new board of a finished board's rematch (EventKindRematch).
+	Rematch int64 `json:"rematch,omitempty"`
 	// Picture is the version of the board's picture after a move or an undo (PictureVersion),
 	// with which a page asks for the new picture without reading the game.
 	Picture string `json:"picture,omitempty"`
@@ -242,6 +249,47 @@ func (b *Boards) recordOne(ctx context.Context, tx Tx, bd *board.Board, kind str
 	d.Revision = bd.Revision()
 	row := b.eventRow(bd.ID, kind, seat, actor, by, bd.Ply(), [2]string{Unheard.String(), Unheard.String()}, d, b.now())
 	return b.appendEvents(ctx, tx, []boardpg.EventRow{row}, nil)
+}
+
+// recordRematch records on the finished board whose rematch bd is that the rematch was offered
+// (bd opened) or answered (bd started, or aborted), so that the finished board's views read its
+// state again: the finished board is locked and saved (its state, which shows the rematch, is at
+// a new revision, which the event names) and the event appended. A board that is no rematch
+// records nothing.
+func (b *Boards) recordRematch(ctx context.Context, tx Tx, bd *board.Board, ch *Change) error {
+	answers := false
+	for _, ev := range ch.Events {
+		switch ev.Kind {
+		case board.EventOpened, board.EventStarted, board.EventAborted:
+			answers = true
+		}
+	}
+	if !answers {
+		return nil
+	}
+	old, ok, err := b.archives(tx.DB()).RematchFrom(ctx, bd.ID)
+	if err != nil || !ok {
+		return err
+	}
+	st := b.store(tx.DB())
+	ob, err := st.Lock(ctx, old)
+	if err != nil {
+		return err
+	}
+	if err := st.Save(ctx, ob); err != nil {
+		return err
+	}
+	// The player who acted, by their seat in the finished board (the colours are swapped).
+	actor := NoSeat
+	if ch.Actor >= 0 && ch.Actor < len(bd.Seats) {
+		if s, err := ob.SeatOf(bd.Seats[ch.Actor].User); err == nil {
+			actor = s
+		}
+	}
+	d := boardData(ob)
+	d.Rematch = bd.ID
+	_, err = b.recordOne(ctx, tx, ob, EventKindRematch, actor, actor, ch.By, d)
+	return err
 }
 
 // eventRow is an event as the record stores it.

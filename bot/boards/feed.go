@@ -35,7 +35,7 @@ const (
 // the numbered records, the boards' (events.go) to the subscribers of each board and the
 // tournaments' (tournament_events.go) to the subscribers of each tournament, and the
 // notifications of the other channels the service and its views listen on (the bots' turns,
-// the web's boards and revoked grants) to the handlers of those channels.
+// the web's revoked grants) to the handlers of those channels.
 //
 // The events of a board or a tournament are read from its record once per announcement, on the
 // feed's connection, and only for those somebody follows; after every (re)connection the feed

@@ -58,6 +58,9 @@ func (b *Boards) change(ctx context.Context, tx Tx, bd *board.Board, ch *Change)
 	if err := b.record(ctx, tx, ch, notices); err != nil {
 		return err
 	}
+	if err := b.recordRematch(ctx, tx, bd, ch); err != nil {
+		return err
+	}
 	for _, h := range ch.Heard {
 		if h == HearNow {
 			b.metrics.Notifications.WithLabelValues("at_once").Inc()

@@ -18,7 +18,11 @@ import (
 // it is a game joined by invitation only, which waits for the opponent: they accept it
 // (AcceptRematch, or by offering a rematch themselves) and it starts, or decline it
 // (DeclineRematch, which also lets its offerer withdraw it) and it is aborted. A game has one
-// rematch; its state is the new board's (migration 039_board_archive_rematch.sql).
+// rematch; its state is the new board's (migration 039_board_archive_rematch.sql). The offer and
+// its answer, however it comes (an accept, a decline, a join or an abort of the new board), are
+// an event of the finished board's record (EventKindRematch, written by the one path of changes
+// when the new board opens, starts or is aborted: events.go's recordRematch), by which the views
+// of the finished game learn of them.
 
 // Refusals of the rematches.
 var (

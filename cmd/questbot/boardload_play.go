@@ -21,6 +21,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/emulator/tgemu"
@@ -534,7 +535,8 @@ func (l *boardloadPlay) playAgainstBot(ctx context.Context, g *loadGame, st *web
 	if err != nil {
 		return err
 	}
-	// The stream's first event stands for what changed before it: the state is read after it.
+	// The stream follows the game's record from its answer on: the state read after it holds
+	// what changed before.
 	if st, err = l.state(ctx, p, g.id); err != nil {
 		return err
 	}
@@ -671,9 +673,10 @@ func (l *boardloadPlay) botSilent(err error) error {
 	return err
 }
 
-// events opens the event stream of a game as p and returns a channel of its revisions, which
-// holds the latest one unread; it returns once the stream's first event (revision 0) is read,
-// so that no change after that is missed. The stream ends with ctx.
+// events opens the event stream of a game as p and returns a channel of the revisions its
+// events of the record name (their data's revision), which holds the latest one unread; it
+// returns once the stream answers, when it follows the game's record, so that no change after
+// that is missed. The stream ends with ctx.
 func (l *boardloadPlay) events(ctx context.Context, p *loadPlayer, game int64) (<-chan int64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/api/v1/games/%d/events", l.base, game), nil)
 	if err != nil {
@@ -693,52 +696,43 @@ func (l *boardloadPlay) events(ctx context.Context, p *loadPlayer, game int64) (
 		return nil, fmt.Errorf("game %d: events: %s: %s", game, resp.Status, strings.TrimSpace(string(body)))
 	}
 	revs := make(chan int64, 1)
-	first := make(chan error, 1)
 	go func() {
 		defer resp.Body.Close()
 		defer close(revs)
 		r := bufio.NewReader(resp.Body)
-		started := false
+		name := ""
 		for {
 			line, err := r.ReadString('\n')
 			if err != nil {
-				if !started {
-					first <- fmt.Errorf("game %d: events: %w", game, err)
-				}
 				return
 			}
-			data, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "data: ")
-			if !ok {
+			line = strings.TrimRight(line, "\r\n")
+			if n, ok := strings.CutPrefix(line, "event: "); ok {
+				name = n
 				continue
 			}
-			var ev struct {
-				Revision int64 `json:"revision"`
+			if line == "" {
+				name = ""
+				continue
 			}
+			data, ok := strings.CutPrefix(line, "data: ")
+			if !ok || name != web.RecordEvent {
+				continue
+			}
+			var ev boards.Event
 			if err := json.Unmarshal([]byte(data), &ev); err != nil {
-				if !started {
-					first <- fmt.Errorf("game %d: event %q: %w", game, data, err)
-				}
+				fmt.Fprintf(l.stderr, "questbot boardload: game %d: event %q: %v\n", game, data, err)
 				return
-			}
-			if !started {
-				started = true
-				first <- nil
-				continue
 			}
 			// The newest revision replaces one not read yet.
 			select {
 			case <-revs:
 			default:
 			}
-			revs <- ev.Revision
+			revs <- ev.Data.Revision
 		}
 	}()
-	select {
-	case err := <-first:
-		return revs, err
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
+	return revs, nil
 }
 
 // sendCommands has p send /web and /mygames in turn, at random times about -commands apart,

@@ -22,8 +22,10 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/engine"
@@ -72,12 +74,16 @@ const (
 // its database and -token an API token of the user whose boards they are: the boards are made
 // in the token's bot, the streams go through the server's authentication and its checks of the
 // seat, and the server's memory is read from its /metrics; the boards are deleted at the end).
-// Moves are UPDATEs of board_session that move the revision on, as a save of
-// sessions/board/boardpg does, each in a transaction of its own: the trigger's path, without the
-// rules of a game. They leave the position as it is, so the boards stay ones a server can read
-// (it replays and checks a board's moves when a stream opens). A move's delay is measured from the moment its UPDATE is sent (it commits as
-// it ends, so the commit's flush to disk is inside the figure) to the moment a client has read its
-// event: an upper bound of the time from the commit.
+// A move is a change as the board service commits one, without the rules of a game, each in a
+// transaction of its own: the board's revision moves on (boardpg.TouchBoard, as a save does) and
+// an event of its record says so (boardpg's AppendEvents, announced on boardpg.EventChannel at
+// the commit), the path every change takes to the streams. A move leaves the position as it is,
+// so the boards stay ones a server can read (it replays and checks a board's moves when a stream
+// opens); its event is a seat's board seen (boards.EventKindSeen) at the new revision. A move's
+// delay is measured from the moment its transaction begins (the commit's flush to disk is inside
+// the figure) to the moment a client has read its event: an upper bound of the time from the
+// commit. A client reads the record's events by their numbers and revisions: a revision it never
+// got is skipped, an event it got twice repeated.
 func webload(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("webload", flag.ContinueOnError)
 	var o webloadOptions
@@ -169,19 +175,20 @@ func raiseFileLimit(need uint64) (string, error) {
 
 // webloadReport is what a load check measured.
 type webloadReport struct {
-	opts    webloadOptions
-	files   string
-	opened  int
-	moves   int
-	elapsed time.Duration
-	events  int64
-	skipped int64
-	lost    int
-	delays  []time.Duration
-	commits []time.Duration
-	memIdle memFigures
-	memOpen memFigures
-	memEnd  memFigures
+	opts     webloadOptions
+	files    string
+	opened   int
+	moves    int
+	elapsed  time.Duration
+	events   int64
+	skipped  int64
+	repeated int64
+	lost     int
+	delays   []time.Duration
+	commits  []time.Duration
+	memIdle  memFigures
+	memOpen  memFigures
+	memEnd   memFigures
 	// srvIdle, srvOpen and srvEnd are the running server's figures (with -url).
 	srvIdle, srvOpen, srvEnd serverFigures
 	openTime                 time.Duration
@@ -236,11 +243,11 @@ func (r *webloadReport) String() string {
 	fmt.Fprintf(&b, "streams: %d of %d open in %v, watching %d boards\n", r.opened, r.opts.streams, r.openTime.Round(time.Millisecond), r.opts.boards)
 	fmt.Fprintf(&b, "moves: %d in %v (%.1f/s, asked %d/s)\n", r.moves, r.elapsed.Round(time.Millisecond),
 		float64(r.moves)/r.elapsed.Seconds(), r.opts.rate)
-	fmt.Fprintf(&b, "events read by the clients: %d; revisions coalesced away: %d\n", r.events, r.skipped)
-	fmt.Fprintf(&b, "move (UPDATE + commit) to event at the client, %d samples: p50 %s, p90 %s, p99 %s, max %s\n",
+	fmt.Fprintf(&b, "events read by the clients: %d; revisions skipped: %d; events repeated: %d\n", r.events, r.skipped, r.repeated)
+	fmt.Fprintf(&b, "move (its transaction) to event at the client, %d samples: p50 %s, p90 %s, p99 %s, max %s\n",
 		len(r.delays), ms(percentile(r.delays, .5)), ms(percentile(r.delays, .9)), ms(percentile(r.delays, .99)),
 		ms(percentile(r.delays, 1)))
-	fmt.Fprintf(&b, "the move's UPDATE + commit alone: p50 %s, p99 %s, max %s\n",
+	fmt.Fprintf(&b, "the move's transaction alone: p50 %s, p99 %s, max %s\n",
 		ms(percentile(r.commits, .5)), ms(percentile(r.commits, .99)), ms(percentile(r.commits, 1)))
 	fmt.Fprintf(&b, "clients not at their board's last revision at the end (lost events): %d\n", r.lost)
 	per := int64(r.memOpen.heap) - int64(r.memIdle.heap)
@@ -264,16 +271,19 @@ func (r *webloadReport) String() string {
 	return b.String()
 }
 
-// webloadClient is one SSE stream: the last revision it read, and the delays it measured.
+// webloadClient is one SSE stream: the last revision it read, the number of the last event, and
+// the delays it measured.
 type webloadClient struct {
-	board  int64
-	last   atomic.Int64
-	events atomic.Int64
-	skip   atomic.Int64
-	delays []time.Duration // written by the client's goroutine only, read after it ends
+	board    int64
+	last     atomic.Int64
+	events   atomic.Int64
+	skip     atomic.Int64
+	repeated atomic.Int64
+	lastID   int64           // written and read by the client's goroutine only
+	delays   []time.Duration // written by the client's goroutine only, read after it ends
 }
 
-// moveTimes remembers when each move's UPDATE was sent, by board and revision.
+// moveTimes remembers when each move's transaction began, by board and revision.
 type moveTimes struct {
 	mu sync.RWMutex
 	at map[[2]int64]time.Time
@@ -473,6 +483,7 @@ func webloadRun(ctx context.Context, o webloadOptions, cfg Config, stdout, stder
 	for _, c := range clients {
 		rep.events += c.events.Load()
 		rep.skipped += c.skip.Load()
+		rep.repeated += c.repeated.Load()
 		rep.delays = append(rep.delays, c.delays...)
 	}
 	return rep, nil
@@ -591,8 +602,9 @@ func (c *webloadClient) read(ctx context.Context, client *http.Client, base, tok
 		return fmt.Errorf("board %d: %s, %s: %s", c.board, resp.Status, resp.Header.Get("Content-Type"),
 			strings.TrimSpace(string(body)))
 	}
+	// The stream follows the board's record once it answers: it is open.
+	opened.Add(1)
 	r := bufio.NewReader(resp.Body)
-	first := true
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
@@ -606,32 +618,31 @@ func (c *webloadClient) read(ctx context.Context, client *http.Client, base, tok
 			continue
 		}
 		now := time.Now()
-		var ev struct {
-			ID       int64 `json:"id"`
-			Revision int64 `json:"revision"`
-		}
+		var ev boards.Event
 		if err := json.Unmarshal([]byte(data), &ev); err != nil {
 			return fmt.Errorf("board %d: event %q: %w", c.board, data, err)
 		}
-		if ev.ID != c.board {
-			return fmt.Errorf("board %d: an event of board %d", c.board, ev.ID)
+		if ev.Board != c.board {
+			return fmt.Errorf("board %d: an event of board %d", c.board, ev.Board)
 		}
-		if first {
-			first = false
-			opened.Add(1)
-		}
-		last := c.last.Load()
-		if ev.Revision <= last {
+		if ev.ID <= c.lastID {
+			c.repeated.Add(1)
 			continue
 		}
-		if ev.Revision > last+1 {
-			c.skip.Add(ev.Revision - last - 1)
+		c.lastID = ev.ID
+		rev := ev.Data.Revision
+		last := c.last.Load()
+		if rev <= last {
+			continue
+		}
+		if rev > last+1 {
+			c.skip.Add(rev - last - 1)
 		}
 		c.events.Add(1)
-		if at, ok := times.get(c.board, ev.Revision); ok {
+		if at, ok := times.get(c.board, rev); ok {
 			c.delays = append(c.delays, now.Sub(at))
 		}
-		c.last.Store(ev.Revision)
+		c.last.Store(rev)
 	}
 }
 
@@ -665,7 +676,7 @@ func webloadMoves(ctx context.Context, pool *pgxpool.Pool, o webloadOptions, boa
 				rev := mine[id] + 1
 				t0 := time.Now()
 				times.set(id, rev, t0)
-				moved, err := boardpg.TouchBoard(ctx, pool, id, rev)
+				moved, err := webloadMove(ctx, pool, id, rev)
 				spent := time.Since(t0)
 				mu.Lock()
 				if err == nil && !moved {
@@ -723,4 +734,29 @@ func webloadMoves(ctx context.Context, pool *pgxpool.Pool, o webloadOptions, boa
 		}
 	}
 	return final, commits, moves, elapsed, nil
+}
+
+// webloadMove makes a move of the load check in a transaction of its own: board id goes to
+// revision rev, and an event of its record (a seat's board seen, at the new revision) says so,
+// announced at the commit. It reports false when the board was not at rev-1.
+func webloadMove(ctx context.Context, pool *pgxpool.Pool, id, rev int64) (bool, error) {
+	var moved bool
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		ply, toMove, ok, err := boardpg.TouchBoard(ctx, tx, id, rev)
+		if err != nil || !ok {
+			return err
+		}
+		data, err := json.Marshal(boards.EventData{Status: "active", ToMove: toMove, Revision: rev})
+		if err != nil {
+			return err
+		}
+		row := boardpg.EventRow{Board: id, Kind: boards.EventKindSeen, Seat: 0, Actor: 1, Source: boards.ByWeb.String(), Ply: ply,
+			Heard: [2]string{boards.Unheard.String(), boards.Unheard.String()}, Data: data, At: time.Now()}
+		if err := boardpg.New(tx).AppendEvents(ctx, []boardpg.EventRow{row}, nil); err != nil {
+			return err
+		}
+		moved = true
+		return nil
+	})
+	return moved, err
 }

@@ -29,12 +29,14 @@ func runWebloadTest(t *testing.T, url string, want int, args ...string) string {
 }
 
 // checkWebloadReport checks the figures of a small run: every stream open, moves made, every
-// client at its board's last revision, a delay measured for events.
+// client at its board's last revision, each move's event read once by every client watching
+// its board (no revision skipped, no event repeated), a delay measured for events.
 func checkWebloadReport(t *testing.T, out string, streams int) {
 	t.Helper()
 	for _, want := range []string{
 		"streams: " + strconv.Itoa(streams) + " of " + strconv.Itoa(streams) + " open",
 		"(lost events): 0\n",
+		"revisions skipped: 0; events repeated: 0\n",
 		"target p99 under 100 ms:",
 	} {
 		if !strings.Contains(out, want) {

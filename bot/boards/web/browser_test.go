@@ -314,10 +314,19 @@ func (a *pagesAPI) opponentMoves() string {
 	return mv.String()
 }
 
-// changedLocked counts a change of the game and sends its event to every stream.
+// changedLocked counts a change of the game and sends every stream an event of the record for
+// it, one the page cannot draw by itself (an undo's), so that it reads the state.
 func (a *pagesAPI) changedLocked() {
 	a.revision++
-	a.sendLocked(fmt.Sprintf("event: board\ndata: {\"id\":%d,\"revision\":%d}\n\n", pagesGameID, a.revision))
+	a.recordID++
+	ev := boards.Event{ID: a.recordID, Board: pagesGameID, Kind: boards.EventKindUndone, Seat: 0, Actor: 0, By: "web",
+		Ply: a.game.Ply(), Heard: [2]string{"now", "now"}, At: time.Now(), Data: boards.EventData{
+			Status: a.status, ToMove: int(a.game.ToMove()), Revision: a.revision}}
+	data, err := json.Marshal(ev)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	a.sendLocked(fmt.Sprintf("id: %d\nevent: record\ndata: %s\n\n", ev.ID, data))
 }
 
 // sendLocked sends an SSE event to every stream.
@@ -333,7 +342,7 @@ func (a *pagesAPI) sendLocked(text string) {
 
 // spectatedMove plays the first legal move of the side to move, as another player would, and
 // announces it as the web server does: the record's event of the move, which carries what a
-// spectator's page draws, and no "board" event (the record's event says the revision).
+// spectator's page draws (it says the revision too).
 func (a *pagesAPI) spectatedMove() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()

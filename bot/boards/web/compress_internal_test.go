@@ -144,7 +144,7 @@ func TestCompressLeavesStreams(t *testing.T) {
 			case <-r.Context().Done():
 				return
 			case ev := <-next:
-				io.WriteString(w, "event: board\ndata: "+ev+"\n\n")
+				io.WriteString(w, "event: record\ndata: "+ev+"\n\n")
 				if err := rc.Flush(); err != nil {
 					t.Errorf("flush: %v", err)
 					return

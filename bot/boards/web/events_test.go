@@ -3,6 +3,7 @@ package web
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -11,10 +12,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/questbot/questbot/bot/boards"
+	"github.com/questbot/questbot/bot/botpg"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
 	"github.com/questbot/questbot/migrations/pgtest"
@@ -55,18 +59,36 @@ func (d *eventsDB) board(t *testing.T) int64 {
 	return id
 }
 
-// moveSQL saves a board as boardpg does: the ply and the revision move on.
-const moveSQL = `UPDATE board_session SET ply = ply + 1, to_move = 1 - to_move, revision = revision + 1
-	WHERE id = $1 RETURNING revision`
-
-// move saves a move of board in a transaction of its own and returns the new revision.
-func (d *eventsDB) move(t *testing.T, board int64) int64 {
+// move records a move of board in a transaction of its own as the service does: the board is
+// saved (its revision moves on) and an event of its record says so, announced at the commit.
+// It returns the event.
+func (d *eventsDB) move(t *testing.T, board int64) boards.Event {
 	t.Helper()
-	var rev int64
-	if err := d.pool.QueryRow(context.Background(), moveSQL, board).Scan(&rev); err != nil {
+	ctx := context.Background()
+	tx, err := d.pool.Begin(ctx)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return rev
+	defer tx.Rollback(ctx)
+	e := d.moveIn(t, tx, board)
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// moveIn records a move of board in tx (see move).
+func (d *eventsDB) moveIn(t *testing.T, tx pgx.Tx, board int64) boards.Event {
+	t.Helper()
+	ctx := context.Background()
+	var rev int64
+	var ply, toMove int
+	if err := tx.QueryRow(ctx, `UPDATE board_session SET ply = ply + 1, to_move = 1 - to_move, revision = revision + 1
+		WHERE id = $1 RETURNING revision, ply, to_move`, board).Scan(&rev, &ply, &toMove); err != nil {
+		t.Fatal(err)
+	}
+	return AppendEvent(t, tx, board, boards.EventKindMoved, 1-toMove, 1-toMove, ply,
+		boards.EventData{Status: "active", ToMove: toMove, Revision: rev})
 }
 
 // startHub runs a hub on pool until the test ends and waits until it listens.
@@ -93,251 +115,163 @@ func (l testLog) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// receive waits for a value on ch.
-func receive(t *testing.T, ch <-chan BoardChanged, what string) BoardChanged {
-	t.Helper()
-	select {
-	case bc := <-ch:
-		return bc
-	case <-time.After(bottest.Timeout):
-		t.Fatalf("timed out waiting for %s", what)
-		return BoardChanged{}
-	}
+// stream is an open SSE stream of a board, read event by event.
+type stream struct {
+	t      *testing.T
+	srv    *httptest.Server
+	sc     *bufio.Scanner
+	hangUp context.CancelFunc
 }
 
-// expectNothing checks that ch holds no value.
-func expectNothing(t *testing.T, ch <-chan BoardChanged, why string) {
-	t.Helper()
-	select {
-	case bc := <-ch:
-		t.Fatalf("%s, yet the subscriber got %+v", why, bc)
-	default:
-	}
+// sseEvent is one event of a stream (a comment line is one with the name ":").
+type sseEvent struct {
+	id, name, data string
 }
 
-// marker commits a move of a board of its own and waits until its subscriber gets it. The hub
-// reads notifications in commit order and hands each out before reading the next, so anything
-// committed before the marker (the creation of boards too) has been handed out by then.
-func marker(t *testing.T, h *Hub, d *eventsDB) {
-	t.Helper()
-	id := d.board(t)
-	ch, stop := h.Subscribe(id)
-	defer stop()
-	rev := d.move(t, id)
-	for {
-		// The board's creation may be announced first, if the hub read it after Subscribe.
-		got := receive(t, ch, "the marker")
-		if got == (BoardChanged{Board: id, Revision: rev}) {
-			return
-		}
-		if got != (BoardChanged{Board: id, Revision: 1}) {
-			t.Fatalf("marker: got %+v, want revision %d of board %d", got, rev, id)
+// next reads the stream's next event or comment.
+func (s *stream) next() sseEvent {
+	s.t.Helper()
+	var ev sseEvent
+	for s.sc.Scan() {
+		line := s.sc.Text()
+		switch {
+		case strings.HasPrefix(line, ": "):
+			ev.name = ":"
+		case strings.HasPrefix(line, "id: "):
+			ev.id = strings.TrimPrefix(line, "id: ")
+		case strings.HasPrefix(line, "event: "):
+			ev.name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			ev.data = strings.TrimPrefix(line, "data: ")
+		case line == "" && ev.name != "":
+			return ev
 		}
 	}
+	s.t.Fatalf("the stream ended: %v", s.sc.Err())
+	return ev
 }
 
-// boards creates n boards and waits until the hubs have read their creation, so that a later
-// subscriber hears only later changes.
-func (d *eventsDB) boards(t *testing.T, n int, hubs ...*Hub) []int64 {
-	t.Helper()
-	ids := make([]int64, n)
-	for i := range ids {
-		ids[i] = d.board(t)
+// record reads the stream's next event, which must be one of the record, and returns it.
+func (s *stream) record(what string) boards.Event {
+	s.t.Helper()
+	ev := s.next()
+	var e boards.Event
+	if ev.name != RecordEvent || json.Unmarshal([]byte(ev.data), &e) != nil || ev.id != fmt.Sprint(e.ID) {
+		s.t.Fatalf("%s: got %+v, want an event of the record", what, ev)
 	}
-	for _, h := range hubs {
-		marker(t, h, d)
-	}
-	return ids
+	return e
 }
 
-// A committed move reaches the board's subscriber with its revision, and only that board's;
-// a change of status does too; an update that changes neither announces nothing.
+// expect reads the stream's next event and checks that it is the record's event want (its
+// time aside).
+func (s *stream) expect(what string, want boards.Event) {
+	s.t.Helper()
+	got := s.record(what)
+	got.At = time.Time{}
+	if fmt.Sprintf("%+v", got) != fmt.Sprintf("%+v", want) {
+		s.t.Fatalf("%s: got %+v, want %+v", what, got, want)
+	}
+}
+
+// A committed move reaches the streams of its board, as its event of the record with its
+// number, and no other board's.
 func TestEventsCommittedChange(t *testing.T) {
 	t.Parallel()
 	d := newEventsDB(t)
 	h := startHub(t, d.pool)
-	ids := d.boards(t, 2, h)
-	a, b := ids[0], ids[1]
-	chA, stopA := h.Subscribe(a)
-	defer stopA()
-	chB, stopB := h.Subscribe(b)
-	defer stopB()
-
-	rev := d.move(t, a)
-	if got := receive(t, chA, "the move"); got != (BoardChanged{Board: a, Revision: rev}) || rev != 2 {
-		t.Fatalf("got %+v, want board %d at revision 2 (saved %d)", got, a, rev)
+	a, b := d.board(t), d.board(t)
+	srv := eventsServer(t, h, time.Hour)
+	sa, sb := open(t, srv, a, ""), open(t, srv, b, "")
+	for i := range 3 {
+		sa.expect(fmt.Sprintf("move %d", i+1), d.move(t, a))
 	}
-	if _, err := d.pool.Exec(context.Background(), `UPDATE board_session SET status = 'aborted' WHERE id = $1`, a); err != nil {
-		t.Fatal(err)
-	}
-	if got := receive(t, chA, "the change of status"); got != (BoardChanged{Board: a, Revision: 2}) {
-		t.Fatalf("status change: got %+v", got)
-	}
-	if _, err := d.pool.Exec(context.Background(),
-		`UPDATE board_session SET bot_claim_rev = revision, bot_claim_until = now() WHERE id = $1`, a); err != nil {
-		t.Fatal(err)
-	}
-	marker(t, h, d)
-	expectNothing(t, chA, "a lease changes neither revision nor status")
-	expectNothing(t, chB, "board b never changed")
-	if n := testutil.ToFloat64(h.Metrics().Malformed); n != 0 {
-		t.Errorf("%v malformed notifications", n)
-	}
-
-	// A new board is announced when its transaction commits.
-	ctx := context.Background()
-	tx, err := d.pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback(ctx)
-	var c int64
-	if err := tx.QueryRow(ctx, `
-		INSERT INTO board_session (service_id, variant, seed, clock_mode, status, created_by, created_at,
-			start_position, position, to_move)
-		VALUES ($1, 'russian', 1, 'none', 'waiting', $2, now(), 'start', 'start', 0)
-		RETURNING id`, d.service, d.user).Scan(&c); err != nil {
-		t.Fatal(err)
-	}
-	chC, stopC := h.Subscribe(c)
-	defer stopC()
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if got := receive(t, chC, "the new board"); got != (BoardChanged{Board: c, Revision: 1}) {
-		t.Fatalf("new board: got %+v, want board %d at revision 1", got, c)
-	}
+	// b's first event is the first its stream receives: nothing of a came before it.
+	sb.expect("b's move", d.move(t, b))
 }
 
-// A move in a transaction still open is not announced; its commit announces it.
+// A move in a transaction still open is not announced; its commit announces it. A move rolled
+// back is never announced.
 func TestEventsUncommittedChange(t *testing.T) {
 	t.Parallel()
 	d := newEventsDB(t)
 	h := startHub(t, d.pool)
-	id := d.boards(t, 1, h)[0]
-	ch, stop := h.Subscribe(id)
-	defer stop()
-
+	id := d.board(t)
+	s := open(t, eventsServer(t, h, time.Hour), id, "")
 	ctx := context.Background()
+
+	rolled, err := d.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.moveIn(t, rolled, id)
+	if err := rolled.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	uncommitted, err := d.pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer uncommitted.Rollback(ctx)
+	pending := d.moveIn(t, uncommitted, id)
+	// Another board's move, committed after both, reaches its stream: the feed read the
+	// announcements in commit order, so the rolled back and the open move would have come first.
+	other := d.board(t)
+	so := openOn(t, s, other)
+	so.expect("the other board's move", d.move(t, other))
+	if err := uncommitted.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// The first event the stream receives is the committed move: the rolled back one's number
+	// was never committed.
+	s.expect("the committed move", pending)
+}
+
+// Two hubs, as in two processes, each hand a committed move once to their streams.
+func TestEventsTwoHubs(t *testing.T) {
+	t.Parallel()
+	d := newEventsDB(t)
+	h1, h2 := startHub(t, d.pool), startHub(t, d.pool)
+	id := d.board(t)
+	s1, s2 := open(t, eventsServer(t, h1, time.Hour), id, ""), open(t, eventsServer(t, h2, time.Hour), id, "")
+	e1, e2 := d.move(t, id), d.move(t, id)
+	for _, s := range []*stream{s1, s2} {
+		s.expect("the first move", e1)
+		s.expect("the second move", e2)
+	}
+}
+
+// After its connection is killed the hub listens again, and a stream receives exactly the
+// events committed meanwhile, once and in order, then the live ones: no refetch, nothing again.
+// The revocations not heard meanwhile are checked again (a revoked grant's stream ends).
+func TestEventsReconnect(t *testing.T) {
+	t.Parallel()
+	d := newEventsDB(t)
+	h := startHub(t, d.pool)
+	id := d.board(t)
+	srv := eventsServer(t, h, time.Hour)
+	s := open(t, srv, id, "")
+	s.expect("the first move", d.move(t, id))
+
+	// A stream whose grant is revoked while the hub is not listening.
+	ctx := context.Background()
+	var token int64
+	if err := d.pool.QueryRow(ctx, `INSERT INTO web_api_token (hash, service_id, user_id, created_by, created_at)
+		VALUES ($1, $2, $3, $3, now()) RETURNING id`, botpg.SecretHash(botpg.TokenPrefix+"reconnect"), d.service, d.user).Scan(&token); err != nil {
+		t.Fatal(err)
+	}
+	revoked, release := h.Guard(Grant{Token: token, Board: id})
+	defer release()
+
+	// The listening connection is killed in a transaction that then records two moves and
+	// revokes the token: the killed connection never hears their announcements. Whether the next
+	// connection hears them or reads them after its LISTEN, the stream gets each event once.
 	tx, err := d.pool.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tx.Rollback(ctx)
-	var rev int64
-	if err := tx.QueryRow(ctx, moveSQL, id).Scan(&rev); err != nil {
-		t.Fatal(err)
-	}
-	marker(t, h, d)
-	expectNothing(t, ch, "the move is not committed")
-	if err := tx.Commit(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if got := receive(t, ch, "the committed move"); got != (BoardChanged{Board: id, Revision: rev}) {
-		t.Fatalf("got %+v, want revision %d", got, rev)
-	}
-}
-
-// A move rolled back is never announced.
-func TestEventsRolledBackChange(t *testing.T) {
-	t.Parallel()
-	d := newEventsDB(t)
-	h := startHub(t, d.pool)
-	id := d.boards(t, 1, h)[0]
-	ch, stop := h.Subscribe(id)
-	defer stop()
-
-	ctx := context.Background()
-	tx, err := d.pool.Begin(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := tx.Exec(ctx, moveSQL, id); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Rollback(ctx); err != nil {
-		t.Fatal(err)
-	}
-	marker(t, h, d)
-	expectNothing(t, ch, "the move was rolled back")
-	// The next committed move is announced with the revision the rollback left untouched.
-	rev := d.move(t, id)
-	if got := receive(t, ch, "a later move"); got != (BoardChanged{Board: id, Revision: 2}) || rev != 2 {
-		t.Fatalf("got %+v (saved %d), want revision 2", got, rev)
-	}
-}
-
-// Two hubs, as in two processes, each hear a move committed once.
-func TestEventsTwoHubs(t *testing.T) {
-	t.Parallel()
-	d := newEventsDB(t)
-	h1, h2 := startHub(t, d.pool), startHub(t, d.pool)
-	id := d.boards(t, 1, h1, h2)[0]
-	ch1, stop1 := h1.Subscribe(id)
-	defer stop1()
-	ch2, stop2 := h2.Subscribe(id)
-	defer stop2()
-	rev := d.move(t, id)
-	for i, ch := range []<-chan BoardChanged{ch1, ch2} {
-		if got := receive(t, ch, fmt.Sprintf("hub %d", i+1)); got != (BoardChanged{Board: id, Revision: rev}) {
-			t.Errorf("hub %d: got %+v, want revision %d", i+1, got, rev)
-		}
-	}
-}
-
-// A subscriber that does not read blocks neither the hub nor the others, and holds the latest
-// revision when it reads at last.
-func TestEventsSlowSubscriber(t *testing.T) {
-	t.Parallel()
-	d := newEventsDB(t)
-	h := startHub(t, d.pool)
-	ids := d.boards(t, 2, h)
-	id, flush := ids[0], ids[1]
-	slow, stopSlow := h.Subscribe(id)
-	defer stopSlow()
-	fast, stopFast := h.Subscribe(id)
-	defer stopFast()
-
-	// The markers' own events may have been coalesced already.
-	before := testutil.ToFloat64(h.Metrics().Coalesced)
-	var rev int64
-	for i := 0; i < 5; i++ {
-		rev = d.move(t, id)
-		if got := receive(t, fast, "the fast subscriber's event"); got.Revision != rev {
-			t.Fatalf("move %d: the fast subscriber got %+v, want revision %d", i+1, got, rev)
-		}
-	}
-	// The move's hand-out to every subscriber is over once a later change has reached its own.
-	ch, stop := h.Subscribe(flush)
-	defer stop()
-	if rev := d.move(t, flush); receive(t, ch, "the later change").Revision != rev {
-		t.Fatal("the later change came with another revision")
-	}
-	if n := len(slow); n != 1 {
-		t.Fatalf("the slow subscriber holds %d values, want 1", n)
-	}
-	if got := receive(t, slow, "the slow subscriber's event"); got != (BoardChanged{Board: id, Revision: rev}) {
-		t.Fatalf("the slow subscriber got %+v, want the latest revision %d", got, rev)
-	}
-	if n := testutil.ToFloat64(h.Metrics().Coalesced) - before; n != 4 {
-		t.Errorf("coalesced %v changes, want 4", n)
-	}
-}
-
-// After its connection is killed the hub reconnects, tells every subscriber to refetch (with
-// the board's current revision), and goes on announcing moves.
-func TestEventsReconnect(t *testing.T) {
-	t.Parallel()
-	d := newEventsDB(t)
-	h := startHub(t, d.pool)
-	id := d.boards(t, 1, h)[0]
-	ch, stop := h.Subscribe(id)
-	defer stop()
-	rev := d.move(t, id)
-	receive(t, ch, "the first move")
-
 	var killed int
-	if err := d.pool.QueryRow(context.Background(), `
+	if err := tx.QueryRow(ctx, `
 		SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
 		WHERE application_name = $1 AND datname = current_database()`, ListenerName).Scan(&killed); err != nil {
 		t.Fatal(err)
@@ -345,66 +279,71 @@ func TestEventsReconnect(t *testing.T) {
 	if killed != 1 {
 		t.Fatalf("terminated %d listening connections, want 1", killed)
 	}
-	wait.For(t, bottest.Timeout, "the hub to listen again", func() bool { return h.connects.Load() == 2 && h.Listening() })
-	if got := receive(t, ch, "the refetch after the reconnect"); got != (BoardChanged{Board: id, Revision: rev}) {
-		t.Fatalf("refetch: got %+v, want the current revision %d", got, rev)
+	missed := []boards.Event{d.moveIn(t, tx, id), d.moveIn(t, tx, id)}
+	if _, err := tx.Exec(ctx, `UPDATE web_api_token SET revoked_at = now() WHERE id = $1`, token); err != nil {
+		t.Fatal(err)
 	}
-	rev = d.move(t, id)
-	if got := receive(t, ch, "a move after the reconnect"); got != (BoardChanged{Board: id, Revision: rev}) {
-		t.Fatalf("got %+v, want revision %d", got, rev)
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wait.For(t, bottest.Timeout, "the hub to listen again", func() bool { return h.connects.Load() == 2 && h.Listening() })
+	for i, e := range missed {
+		s.expect(fmt.Sprintf("missed move %d", i+1), e)
+	}
+	s.expect("a move after the reconnect", d.move(t, id))
+	select {
+	case <-revoked:
+	case <-time.After(bottest.Timeout):
+		t.Fatal("the grant revoked while the hub did not listen still holds")
 	}
 	if n := testutil.ToFloat64(h.Metrics().Reconnects); n != 1 {
 		t.Errorf("%v reconnects counted, want 1", n)
 	}
 }
 
-// Unsubscribing removes the board from the hub once its last subscriber is gone; calling the
-// function twice is harmless.
-func TestEventsUnsubscribe(t *testing.T) {
-	t.Parallel()
-	d := newEventsDB(t)
-	h := startHub(t, d.pool)
-	id := d.boards(t, 1, h)[0]
-	_, stop1 := h.Subscribe(id)
-	ch2, stop2 := h.Subscribe(id)
-	stop1()
-	stop1()
-	rev := d.move(t, id)
-	if got := receive(t, ch2, "the move"); got.Revision != rev {
-		t.Fatalf("got %+v, want revision %d", got, rev)
-	}
-	stop2()
-	h.mu.Lock()
-	n := len(h.boards)
-	h.mu.Unlock()
-	if n != 0 {
-		t.Fatalf("%d boards still watched after every subscriber left", n)
-	}
-}
-
-// Unreadable payloads are counted and logged, never handed out, and do not stop the hub.
+// Unreadable revocations are counted and logged, and do not stop the hub.
 func TestEventsMalformedPayload(t *testing.T) {
 	t.Parallel()
 	d := newEventsDB(t)
 	h := startHub(t, d.pool)
-	id := d.boards(t, 1, h)[0]
-	ch, stop := h.Subscribe(id)
-	defer stop()
-	for _, p := range []string{"", "x", fmt.Sprintf("%d", id), fmt.Sprintf("%d:x", id), fmt.Sprintf("%d:2:x", id), "1:2:3:4",
-		fmt.Sprintf("%d:-9", id), fmt.Sprintf("-%d:2", id)} {
-		if _, err := d.pool.Exec(context.Background(), `SELECT pg_notify($1, $2)`, Channel, p); err != nil {
+	id := d.board(t)
+	s := open(t, eventsServer(t, h, time.Hour), id, "")
+	for _, p := range []string{"", "x", "s:zz", "t:x", "b:", "q:1"} {
+		if _, err := d.pool.Exec(context.Background(), `SELECT pg_notify($1, $2)`, RevokedChannel, p); err != nil {
 			t.Fatal(err)
 		}
 	}
-	marker(t, h, d)
-	expectNothing(t, ch, "every payload was malformed")
-	if n := testutil.ToFloat64(h.Metrics().Malformed); n != 8 {
-		t.Errorf("%v malformed notifications counted, want 8", n)
+	// The feed reads the notifications in commit order: the move comes after them.
+	s.expect("a move after the unreadable revocations", d.move(t, id))
+	if n := testutil.ToFloat64(h.Metrics().Malformed); n != 6 {
+		t.Errorf("%v malformed notifications counted, want 6", n)
 	}
 }
 
-// sseClient opens a board's stream on srv and returns its lines and a function that hangs up.
-func sseClient(t *testing.T, srv *httptest.Server, board int64) (*http.Response, *bufio.Scanner, context.CancelFunc) {
+// open opens a board's stream on srv, with lastID as its Last-Event-ID when not empty, and
+// reads its head (the retry delay); the stream follows the board's record once it answers.
+func open(t *testing.T, srv *httptest.Server, board int64, lastID string) *stream {
+	t.Helper()
+	s, resp := dial(t, srv, board, lastID)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("the stream of board %d: %s", board, resp.Status)
+	}
+	if lastID == "" {
+		if got := readLines(t, s.sc, 2); strings.Join(got, "\n") != "retry: 2000\n" {
+			t.Fatalf("the stream began with %q", got)
+		}
+	}
+	return s
+}
+
+// openOn opens the stream of another board on the server of s.
+func openOn(t *testing.T, s *stream, board int64) *stream {
+	t.Helper()
+	return open(t, s.srv, board, "")
+}
+
+// dial opens a board's stream on srv and returns it with its response.
+func dial(t *testing.T, srv *httptest.Server, board int64, lastID string) (*stream, *http.Response) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -412,12 +351,15 @@ func sseClient(t *testing.T, srv *httptest.Server, board int64) (*http.Response,
 	if err != nil {
 		t.Fatal(err)
 	}
+	if lastID != "" {
+		req.Header.Set("Last-Event-ID", lastID)
+	}
 	resp, err := srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { resp.Body.Close() })
-	return resp, bufio.NewScanner(resp.Body), cancel
+	return &stream{t: t, srv: srv, sc: bufio.NewScanner(resp.Body), hangUp: cancel}, resp
 }
 
 // eventsServer serves streams of h at /events/{id}, pinging every ping.
@@ -450,49 +392,45 @@ func readLines(t *testing.T, sc *bufio.Scanner, n int) []string {
 	return lines
 }
 
-// The stream: its headers, the retry delay and the first event at once, then an event per
-// move; it ends, and its subscription with it, when the client goes away.
+// The stream: its headers and the retry delay at once, then an event of the record per move,
+// counted with its delay; a resumed stream replays what it missed (counted, its delay not); a
+// stream ends when the client goes away.
 func TestServeEventsStream(t *testing.T) {
 	t.Parallel()
 	d := newEventsDB(t)
 	h := startHub(t, d.pool)
-	id := d.boards(t, 1, h)[0]
+	id := d.board(t)
 	srv := eventsServer(t, h, time.Hour)
-	resp, sc, hangUp := sseClient(t, srv, id)
+	s, resp := dial(t, srv, id, "")
 	for k, want := range map[string]string{"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"} {
 		if got := resp.Header.Get(k); got != want {
 			t.Errorf("%s: %q, want %q", k, got, want)
 		}
 	}
-	// The first event names the board's revision as the stream opens.
-	var rev0 int64
-	if err := d.pool.QueryRow(context.Background(), `SELECT revision FROM board_session WHERE id = $1`, id).Scan(&rev0); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"retry: 2000", "event: board", fmt.Sprintf(`data: {"id":%d,"revision":%d}`, id, rev0), ""}
-	if got := readLines(t, sc, 4); strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Fatalf("the stream began with %q, want %q", got, want)
+	if got := readLines(t, s.sc, 2); strings.Join(got, "\n") != "retry: 2000\n" {
+		t.Fatalf("the stream began with %q", got)
 	}
 	if n := testutil.ToFloat64(h.Metrics().Streams); n != 1 {
 		t.Errorf("%v streams open, want 1", n)
 	}
-	for i := 0; i < 3; i++ {
-		rev := d.move(t, id)
-		want := []string{"event: board", fmt.Sprintf(`data: {"id":%d,"revision":%d}`, id, rev), ""}
-		if got := readLines(t, sc, 3); strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Fatalf("move %d: got %q, want %q", i+1, got, want)
-		}
+	var evs []boards.Event
+	for i := range 3 {
+		e := d.move(t, id)
+		s.expect(fmt.Sprintf("move %d", i+1), e)
+		evs = append(evs, e)
 	}
 	// The events are counted right after their write, which the client may see first.
 	wait.For(t, bottest.Timeout, "3 events counted, with their delays", func() bool {
 		return testutil.ToFloat64(h.Metrics().Delivered) == 3 && delaySamples(t, h) == 3
 	})
+	s.hangUp()
+	wait.For(t, bottest.Timeout, "the stream to end", func() bool { return testutil.ToFloat64(h.Metrics().Streams) == 0 })
 
-	hangUp()
-	wait.For(t, bottest.Timeout, "the stream to end", func() bool {
-		h.mu.Lock()
-		defer h.mu.Unlock()
-		return len(h.boards) == 0 && testutil.ToFloat64(h.Metrics().Streams) == 0
+	r := open(t, srv, id, fmt.Sprint(evs[0].ID))
+	r.expect("the second move again", evs[1])
+	r.expect("the third move again", evs[2])
+	wait.For(t, bottest.Timeout, "the replay counted, without delays", func() bool {
+		return testutil.ToFloat64(h.Metrics().Delivered) == 5 && delaySamples(t, h) == 3
 	})
 }
 
@@ -521,11 +459,10 @@ func TestServeEventsPing(t *testing.T) {
 	t.Parallel()
 	d := newEventsDB(t)
 	h := startHub(t, d.pool)
-	id := d.boards(t, 1, h)[0]
+	id := d.board(t)
 	srv := eventsServer(t, h, 5*time.Millisecond)
-	_, sc, _ := sseClient(t, srv, id)
-	readLines(t, sc, 4)
-	if got := readLines(t, sc, 6); strings.Join(got, "\n") != ": ping\n\n: ping\n\n: ping\n" {
+	s := open(t, srv, id, "")
+	if got := readLines(t, s.sc, 6); strings.Join(got, "\n") != ": ping\n\n: ping\n\n: ping\n" {
 		t.Fatalf("got %q, want three pings", got)
 	}
 }

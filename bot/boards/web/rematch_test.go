@@ -1,11 +1,14 @@
 package web_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
@@ -56,7 +59,7 @@ func TestRematchBetweenPlayers(t *testing.T) {
 	// Offering again gives the same offer; the opponent may not join it as a public game.
 	white.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch", id), map[string]any{}, http.StatusOK, nil)
 	black.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/join", rm.ID), map[string]any{}, http.StatusNotFound, "not_found")
-	heard(t, "the offer", blackSees)
+	heardRematch(t, "the offer", blackSees, rm.ID, 0)
 	whiteSees := white.watch(t, e.srv.URL, id)
 	st := black.state(t, id)
 	if st.After.Rematch == nil || st.After.Rematch.ID != rm.ID || st.After.Rematch.State != "offered" || !st.After.CanRematch {
@@ -67,7 +70,7 @@ func TestRematchBetweenPlayers(t *testing.T) {
 	if accepted.After.Rematch.State != "accepted" {
 		t.Fatalf("accepted: %+v", accepted.After.Rematch)
 	}
-	heard(t, "the acceptance", whiteSees)
+	heardRematch(t, "the acceptance", whiteSees, rm.ID, 1)
 	next := black.state(t, rm.ID)
 	if next.Status != "active" || next.Seat != 0 || next.Control != "corr1d" || next.Variant != "chess" ||
 		white.state(t, rm.ID).Seat != 1 {
@@ -91,11 +94,17 @@ func TestRematchBetweenPlayers(t *testing.T) {
 	white.refused(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch/decline", rm.ID), map[string]any{}, http.StatusConflict, "conflict")
 }
 
-// heard waits for an event of a stream.
-func heard(t *testing.T, what string, w *watched) {
+// heardRematch waits for the event of a game's stream that says its rematch was offered or
+// answered: an event of its record, of the rematch's board, by the player of seat actor.
+func heardRematch(t *testing.T, what string, w *watched, rematch int64, actor int) {
 	t.Helper()
 	select {
-	case <-w.events:
+	case line := <-w.events:
+		var ev boards.Event
+		if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev); err != nil || ev.Kind != boards.EventKindRematch ||
+			ev.Data.Rematch != rematch || ev.Actor != actor {
+			t.Fatalf("%s: the stream sent %s, want the rematch %d's event by seat %d", what, line, rematch, actor)
+		}
 	case <-w.ended:
 		t.Fatalf("%s: the stream ended", what)
 	case <-time.After(bottest.Timeout):

@@ -28,8 +28,8 @@ import (
 //
 //   - Triggers of migration 025_secrets.sql NOTIFY web_revoked at the commit of each end:
 //     "s:<session hash>", "t:<token id>", "b:<board id>".
-//   - Each process's Hub LISTENs on web_revoked beside board_changed, on the same connection,
-//     and closes the streams whose grant a notification names.
+//   - Each process's Hub LISTENs on web_revoked on the feed's connection (beside the boards'
+//     records), and closes the streams whose grant a notification names.
 //   - A stream registers its grant (Guard) before it checks, in a read of its own, that the
 //     grant still holds: an end committed before the check is seen by it, one committed after
 //     is announced to a registered stream.

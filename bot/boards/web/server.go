@@ -43,17 +43,13 @@ import (
 	"github.com/questbot/questbot/bot/boards"
 )
 
-// Events are the live updates of boards.
+// Events are the live updates of boards: their numbered records, followed (a Hub, which also
+// counts the streams in its metrics and ends them with their grants, revoke.go).
 type Events interface {
-	// Subscribe returns a channel that receives a value each time board changes (a move, an
-	// undo, a draw offer, the end...), coalesced, and a function that ends the subscription.
-	Subscribe(board int64) (<-chan BoardChanged, func())
-}
-
-// BoardChanged says that a board changed, and its revision since.
-type BoardChanged struct {
-	Board    int64
-	Revision int64
+	// Follow follows a board's events numbered above after, for a stream.
+	Follow(board, after int64) *boards.Subscription
+	// Records is the database of the boards' records, where a stream reads what it missed.
+	Records() boards.DB
 }
 
 // Doer runs work in a transaction of a bot (bot.Transport.Do), so that what the Telegram view

@@ -177,6 +177,19 @@ func (s *Store) RematchOf(ctx context.Context, id int64) (r Rematch, ok bool, er
 	return r, true, nil
 }
 
+// RematchFrom returns the finished board whose rematch is board id; ok is false when id is no
+// rematch.
+func (s *Store) RematchFrom(ctx context.Context, id int64) (old int64, ok bool, err error) {
+	err = s.tx.QueryRow(ctx, `SELECT board_id FROM board_rematch WHERE rematch_id = $1`, id).Scan(&old)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, false, nil
+	case err != nil:
+		return 0, false, fmt.Errorf("board %d: the game it is the rematch of: %w", id, err)
+	}
+	return old, true, nil
+}
+
 // AddRematch records the rematch of board id, and reports whether it did: false when the board
 // has one already.
 func (s *Store) AddRematch(ctx context.Context, id int64, r Rematch) (bool, error) {

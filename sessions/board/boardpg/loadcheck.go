@@ -2,6 +2,7 @@ package boardpg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -69,15 +70,19 @@ func Revisions(ctx context.Context, db DB, ids []int64) (map[int64]int64, error)
 }
 
 // TouchBoard moves a board to revision rev, from rev-1, as a save does, without changing its
-// game: the change the board's trigger announces to the live updates. It reports false when the
-// board was not at rev-1.
-func TouchBoard(ctx context.Context, db DB, id, rev int64) (bool, error) {
-	tag, err := db.Exec(ctx, `UPDATE board_session SET turn_started_at = now(), revision = $2
-		WHERE id = $1 AND revision = $2 - 1`, id, rev)
-	if err != nil {
-		return false, fmt.Errorf("board %d: %w", id, err)
+// game, and returns its ply and the seat to move: the load check then records the change's event
+// (AppendEvents) in the same transaction, which the live updates follow. It reports false when
+// the board was not at rev-1.
+func TouchBoard(ctx context.Context, db DB, id, rev int64) (ply, toMove int, moved bool, err error) {
+	err = db.QueryRow(ctx, `UPDATE board_session SET turn_started_at = now(), revision = $2
+		WHERE id = $1 AND revision = $2 - 1 RETURNING ply, to_move`, id, rev).Scan(&ply, &toMove)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, 0, false, nil
+	case err != nil:
+		return 0, 0, false, fmt.Errorf("board %d: %w", id, err)
 	}
-	return tag.RowsAffected() == 1, nil
+	return ply, toMove, true, nil
 }
 
 // DeleteBoards deletes boards, their seats, moves and records with them.

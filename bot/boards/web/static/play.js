@@ -9,8 +9,8 @@
 // a draw offered or declined, the spectators' switch) and reads the state again only when it
 // cannot: an event that does not follow the ply shown (one the page missed), the end of the game
 // (its result and what follows it are worded for the viewer), the start (the opponent's name), an
-// event recorded before it carried the position, a reset of the stream, or a "board" event of a
-// change no event of the record said. Events that come while a state is under way (a fetch, the
+// event recorded before it carried the position, a rematch offered or answered, or a reset of the
+// stream. Events that come while a state is under way (a fetch, the
 // answer of the page's own operation) wait for it and are drawn after it, but those it holds.
 // The clocks count down locally; the page never polls.
 (() => {
@@ -33,8 +33,6 @@
   let again = false;    // another GET is wanted when it ends
   let wanted = 0;       // the newest revision of the game the events named
   let operating = 0;    // POSTs under way, whose answers are states
-  let signalled = 0;    // the newest revision the stream's events named
-  let opening = false;  // the stream (re)opened and has sent no event since
   let pending = [];     // the events of the record that came while a state was under way
 
   // refresh fetches the state; calls during a fetch coalesce into one more fetch.
@@ -447,15 +445,6 @@
     }
   }
 
-  // want notes a revision of the game the server announced and fetches the state when it is
-  // newer than the one shown (a fetch under way checks it when it ends).
-  function want(rev) {
-    wanted = Math.max(wanted, rev);
-    // A fetch or an operation under way checks it when it ends.
-    if (fetching || operating) return;
-    if (!state || rev > state.revision) refresh();
-  }
-
   // need fetches the state, for an event the page cannot draw by itself.
   function need() {
     if (fetching) again = true;
@@ -555,11 +544,9 @@
   // record takes an event of the board's record: drawn at once, or, while a state is under way
   // (a fetch, or the answer of an operation), once that state is shown (drain).
   function record(ev) {
-    opening = false;
     let e;
     try { e = JSON.parse(ev.data); } catch (err) { need(); return; }
     e.data = e.data || {};
-    signalled = Math.max(signalled, e.data.revision || 0);
     pending.push(e);
     drain();
   }
@@ -610,30 +597,16 @@
   }
 
   // listen follows the game's events (docs/web-api.md): "record", an event of the board's
-  // record, numbered (its id); "board", a revision of the game no record's event has said (the
-  // first one, as the stream opens, names the revision then), or, naming a revision already
-  // signalled, a change that made no new revision (a rematch offered or answered): the page
-  // reads the state for it; "reset", the stream could not go on from the page's last event, the
-  // page reads the state once. EventSource reconnects by
+  // record, numbered (its id); "reset", the stream could not go on from the page's last event,
+  // the page reads the state once. EventSource reconnects by
   // itself after a lost stream, sending the number of the last event it got (Last-Event-ID), so
   // the server sends what the page missed and the page reads nothing again; a refused stream
   // (the server has no live updates) is tried again later.
   function listen() {
     const es = new EventSource(base + "/events");
-    es.addEventListener("board", (ev) => {
-      let rev = 0;
-      try { rev = JSON.parse(ev.data).revision || 0; } catch (err) { rev = 0; }
-      const repeated = !opening && rev <= signalled;
-      opening = false;
-      signalled = Math.max(signalled, rev);
-      // Revision 0 names none: a server without the record asks for a fetch.
-      if (!rev || repeated) need();
-      else want(rev);
-    });
     es.addEventListener("record", record);
-    es.addEventListener("reset", () => { opening = false; need(); });
+    es.addEventListener("reset", () => need());
     es.onopen = () => {
-      opening = true;
       $("live").textContent = t("live.on");
       $("live").classList.add("on");
     };
