@@ -35,6 +35,13 @@ type GameState struct {
 	ControlTitle string `json:"control_title"`
 	Status       string `json:"status"`
 	Revision     int64  `json:"revision"`
+	// LastEvent is the number of the board's last event of the record as the state was read (0:
+	// none), from which a page opens the event stream (LastEventParam) so that it misses no
+	// change made after the state: it is read before the board, and a board's events are
+	// numbered in the order its changes commit, so every change the state lacks has an event
+	// numbered above it (the stream may also send events the state holds already; their
+	// revision tells them).
+	LastEvent int64 `json:"last_event"`
 	// Seat is the viewer's seat, -1 for a spectator.
 	Seat     int          `json:"seat"`
 	Seats    [2]SeatState `json:"seats"`
@@ -155,6 +162,10 @@ func (s *Server) gameState(ctx context.Context, db pgx.Tx, service int, user, id
 // board.ErrNotFound for a board of another bot or none, board.ErrNotSeated when the user
 // may not see it (see boards.Watcher).
 func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user, id int64) (*GameState, *board.Board, error) {
+	last, err := boards.LastEvent(ctx, db, id)
+	if err != nil {
+		return nil, nil, err
+	}
 	store := svc.Store(db)
 	bd, err := store.Get(ctx, id)
 	if err != nil {
@@ -185,7 +196,7 @@ func State(ctx context.Context, db pgx.Tx, svc *boards.Boards, service int, user
 	if err != nil {
 		return nil, nil, err
 	}
-	st.Spectators = spect
+	st.Spectators, st.LastEvent = spect, last
 	if st.After, err = afterGame(ctx, db, svc, bd, seat); err != nil {
 		return nil, nil, err
 	}

@@ -24,9 +24,22 @@ type sseEvent struct {
 // its Last-Event-ID header when not empty, and returns its events as they come.
 func (c *client) rawStream(t *testing.T, id int64, lastID string) <-chan sseEvent {
 	t.Helper()
+	return c.openStream(t, fmt.Sprintf("%s/api/v1/games/%d/events", c.e.srv.URL, id), lastID)
+}
+
+// rawStreamFrom opens the event stream of a game from the event numbered after, given as the
+// query parameter LastEventParam (as the game page opens it).
+func (c *client) rawStreamFrom(t *testing.T, id, after int64) <-chan sseEvent {
+	t.Helper()
+	return c.openStream(t, fmt.Sprintf("%s/api/v1/games/%d/events?%s=%d", c.e.srv.URL, id, web.LastEventParam, after), "")
+}
+
+// openStream opens an event stream at url (see rawStream).
+func (c *client) openStream(t *testing.T, url, lastID string) <-chan sseEvent {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/api/v1/games/%d/events", c.e.srv.URL, id), nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +53,7 @@ func (c *client) rawStream(t *testing.T, id int64, lastID string) <-chan sseEven
 	}
 	if resp.StatusCode != http.StatusOK {
 		resp.Body.Close()
-		t.Fatalf("events of game %d: %s", id, resp.Status)
+		t.Fatalf("%s: %s", url, resp.Status)
 	}
 	t.Cleanup(func() { resp.Body.Close() })
 	out := make(chan sseEvent, 1000)
@@ -125,5 +138,41 @@ func TestStreamSignalsEachChangeOnce(t *testing.T) {
 	k := ann.rawStream(t, id, fmt.Sprint(last))
 	if ev := next(t, k, "the missed move"); ev.name != web.RecordEvent {
 		t.Fatalf("a resumed stream began with %+v, want the missed move", ev)
+	}
+}
+
+// Ensure a stream opened from the state's last event misses no change made after the state was
+// read: the state names the board's last event; two moves are made before the stream opens; the
+// stream opened with that number (the query parameter, as the game page opens it) sends both,
+// in order, and then goes on live.
+func TestStreamFromTheStateMissesNothing(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	ann, boris := e.login(t, 1, "Ann"), e.login(t, 2, "Boris")
+	id, by := e.gameOf(t, ann, boris)
+	playFirst(t, id, by)
+	st := ann.state(t, id)
+	last, err := boards.LastEvent(context.Background(), e.Pool, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.LastEvent != last || last == 0 {
+		t.Fatalf("the state names the last event %d, the record's is %d", st.LastEvent, last)
+	}
+	playFirst(t, id, by)
+	playFirst(t, id, by)
+	s := ann.rawStreamFrom(t, id, st.LastEvent)
+	for ply := st.Ply + 1; ply <= st.Ply+3; ply++ {
+		if ply == st.Ply+3 {
+			playFirst(t, id, by)
+		}
+		ev := next(t, s, fmt.Sprintf("the move of ply %d", ply))
+		var rec boards.Event
+		if err := json.Unmarshal([]byte(ev.data), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if ev.name != web.RecordEvent || rec.Kind != boards.EventKindMoved || rec.Ply != ply {
+			t.Fatalf("ply %d: got %s %+v, want its move's event", ply, ev.name, rec)
+		}
 	}
 }

@@ -34,6 +34,7 @@
   let wanted = 0;       // the newest revision of the game the events named
   let operating = 0;    // POSTs under way, whose answers are states
   let pending = [];     // the events of the record that came while a state was under way
+  let lastEvent = 0;    // the number of the newest event of the record the stream brought
 
   // refresh fetches the state; calls during a fetch coalesce into one more fetch.
   async function refresh() {
@@ -547,6 +548,7 @@
     let e;
     try { e = JSON.parse(ev.data); } catch (err) { need(); return; }
     e.data = e.data || {};
+    lastEvent = Math.max(lastEvent, e.id || 0);
     pending.push(e);
     drain();
   }
@@ -598,12 +600,16 @@
 
   // listen follows the game's events (docs/web-api.md): "record", an event of the board's
   // record, numbered (its id); "reset", the stream could not go on from the page's last event,
-  // the page reads the state once. EventSource reconnects by
-  // itself after a lost stream, sending the number of the last event it got (Last-Event-ID), so
-  // the server sends what the page missed and the page reads nothing again; a refused stream
-  // (the server has no live updates) is tried again later.
+  // the page reads the state once. The stream opens after the state the page shows, from the
+  // board's last event that state names (last_event_id), so a change made between the two
+  // comes as its event. EventSource reconnects by itself after a lost stream, sending the
+  // number of the last event it got (Last-Event-ID), so the server sends what the page missed
+  // and the page reads nothing again; a refused stream (the server has no live updates) is
+  // tried again later, from the state shown then.
   function listen() {
-    const es = new EventSource(base + "/events");
+    const n = Math.max(lastEvent, (state && state.last_event) || 0);
+    const from = n ? "?last_event_id=" + n : "";
+    const es = new EventSource(base + "/events" + from);
     es.addEventListener("record", record);
     es.addEventListener("reset", () => need());
     es.onopen = () => {
@@ -652,7 +658,7 @@
     }
     me = await QB.loadMe();
     wire();
-    listen();
     await refresh();
+    listen();
   })();
 })();
