@@ -128,23 +128,9 @@ func (b *Boards) AcceptRematch(ctx context.Context, tx Tx, p Player, id int64) (
 // the player's own offer: the new board is aborted. Returns ErrNoRematch when none waits.
 func (b *Boards) DeclineRematch(ctx context.Context, tx Tx, p Player, id int64) error {
 	st := b.store(tx.DB())
-	old, seat, err := b.finished(ctx, st, p, id)
+	old, seat, r, nb, err := b.rematchLocked(ctx, tx, st, p, id)
 	if err != nil {
 		return err
-	}
-	r, ok, err := b.archives(tx.DB()).RematchOf(ctx, id)
-	if err != nil {
-		return err
-	}
-	if !ok {
-		return fmt.Errorf("board %d: %w", id, ErrNoRematch)
-	}
-	nb, err := lockOf(ctx, st, p, r.Board)
-	if err != nil {
-		return err
-	}
-	if nb.Status != board.Waiting {
-		return fmt.Errorf("board %d: %w", id, ErrNoRematch)
 	}
 	ev, err := nb.Cancel(nb.Creator, b.now())
 	if err != nil {
@@ -159,25 +145,40 @@ func (b *Boards) DeclineRematch(ctx context.Context, tx Tx, p Player, id int64) 
 
 // offered locks the rematch of a finished game that waits for the player's answer.
 func (b *Boards) offered(ctx context.Context, tx Tx, st Store, p Player, id int64) (*board.Board, error) {
-	_, seat, err := b.finished(ctx, st, p, id)
+	_, seat, r, nb, err := b.rematchLocked(ctx, tx, st, p, id)
 	if err != nil {
 		return nil, err
 	}
-	r, ok, err := b.archives(tx.DB()).RematchOf(ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	if !ok || r.OfferedBy == seat {
-		return nil, fmt.Errorf("board %d: %w", id, ErrNoRematch)
-	}
-	nb, err := lockOf(ctx, st, p, r.Board)
-	if err != nil {
-		return nil, err
-	}
-	if nb.Status != board.Waiting {
+	if r.OfferedBy == seat {
 		return nil, fmt.Errorf("board %d: %w", id, ErrNoRematch)
 	}
 	return nb, nil
+}
+
+// rematchLocked locks the rematch of a finished game that still waits, then the finished game
+// for one of its players, and returns both with the player's seat in the finished game and the
+// rematch's record. The two are locked in the order every change of a rematch takes them (the
+// change locks its board; the finished board's record of it is written after, recordRematch),
+// so that an answer racing a join or a call-off of the rematch waits rather than deadlocks. The
+// rematch of a board is read before any lock: once offered it never changes. Returns
+// ErrNoRematch when none waits, and finished's refusals before that one.
+func (b *Boards) rematchLocked(ctx context.Context, tx Tx, st Store, p Player, id int64) (old *board.Board, seat int, r boardpg.Rematch, nb *board.Board, err error) {
+	r, ok, err := b.archives(tx.DB()).RematchOf(ctx, id)
+	if err != nil {
+		return nil, 0, r, nil, err
+	}
+	if ok {
+		if nb, err = lockOf(ctx, st, p, r.Board); err != nil {
+			return nil, 0, r, nil, err
+		}
+	}
+	if old, seat, err = b.finished(ctx, st, p, id); err != nil {
+		return nil, 0, r, nil, err
+	}
+	if !ok || nb.Status != board.Waiting {
+		return nil, 0, r, nil, fmt.Errorf("board %d: %w", id, ErrNoRematch)
+	}
+	return old, seat, r, nb, nil
 }
 
 // finished locks a finished game of the player's bot for one of its players, and returns it

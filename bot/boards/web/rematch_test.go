@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -133,5 +134,58 @@ func TestRematchAgainstTheBot(t *testing.T) {
 	}
 	if *after.After.NewOpponent != (web.Seek{Variant: "russian", Control: "none"}) {
 		t.Errorf("the new opponent: %+v", after.After.NewOpponent)
+	}
+}
+
+// Ensure an answer to a rematch offer takes the two boards' locks in the order a change of the
+// rematch takes them, its own board first: while another transaction holds the rematch's board
+// (a join, a call-off under way) and then takes the finished game's, as such a change records
+// its event there, the answer waits for it instead of holding the finished game, and both go
+// through; no deadlock aborts either.
+func TestRematchAnswerLocksInOrder(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	ann, boris := e.login(t, 1, "Ann"), e.login(t, 2, "Boris")
+	var open struct{ ID int64 }
+	ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "chess", "control": "corr1d"}, http.StatusCreated, &open)
+	boris.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/join", open.ID), map[string]any{}, http.StatusOK, nil)
+	white, black := ann, boris
+	if ann.state(t, open.ID).Seat == 1 {
+		white, black = boris, ann
+	}
+	mate(t, open.ID, white, black)
+	var offered web.GameState
+	white.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch", open.ID), map[string]any{}, http.StatusOK, &offered)
+	rm := offered.After.Rematch.ID
+
+	ctx := context.Background()
+	other, err := e.Pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Rollback(ctx)
+	if _, err := other.Exec(ctx, `SELECT 1 FROM board_session WHERE id = $1 FOR UPDATE`, rm); err != nil {
+		t.Fatal(err)
+	}
+	answered := make(chan int, 1)
+	go func() {
+		code := -1 // a failed call ends the goroutine: the deferred send still says so
+		defer func() { answered <- code }()
+		code, _, _ = black.call(t, "POST", fmt.Sprintf("/api/v1/games/%d/rematch/accept", open.ID), map[string]any{})
+	}()
+	wait.For(t, wait.Hang, "the answer to wait for a lock", func() bool {
+		var n int
+		err := e.Pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&n)
+		return err == nil && n > 0
+	})
+	if _, err := other.Exec(ctx, `SELECT 1 FROM board_session WHERE id = $1 FOR UPDATE`, open.ID); err != nil {
+		t.Fatalf("the finished game's lock, taken after the rematch's: %v", err)
+	}
+	if err := other.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if code := <-answered; code != http.StatusOK {
+		t.Fatalf("the answer: %d", code)
 	}
 }
