@@ -1279,5 +1279,15 @@ func (b *Bot) getFile(p params) (any, *apiError) {
 	if f == nil {
 		return nil, badRequest("invalid file_id")
 	}
-	return tgbotapi.File{FileID: f.id, FileUniqueID: f.uniqueID, FileSize: f.size, FilePath: f.path}, nil
+	size := f.size
+	if f.parent != "" {
+		// A smaller copy of a photo is made when first asked for; its size is known then.
+		data, err := b.srv.content(f)
+		if err != nil {
+			b.srv.log.Error("Emulated file unreadable", slog.String("file_id", f.id), slog.Any("error", err))
+			return nil, &apiError{code: 500, description: "Internal Server Error: the file cannot be read"}
+		}
+		size = len(data)
+	}
+	return tgbotapi.File{FileID: f.id, FileUniqueID: f.uniqueID, FileSize: size, FilePath: f.path}, nil
 }

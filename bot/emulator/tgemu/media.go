@@ -3,6 +3,7 @@ package tgemu
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	_ "image/gif" // photos may be GIF, PNG or JPEG
@@ -37,15 +38,17 @@ type prepared struct {
 	thumbs        []thumb // smallest first
 }
 
+// thumb is the pixel size of a smaller copy of a photo. The copy itself is made when it is first
+// read (smallCopy): Telegram makes its copies on its own servers, while the emulator shares the
+// bot's cores in the load checks, so it makes them only for a viewer that asks.
 type thumb struct {
-	data          []byte
 	width, height int
 }
 
 // preparePhoto checks an uploaded photo as Telegram does (a GIF, PNG or JPEG image, at most
-// 10 MB, sides adding up to at most 10000, a ratio of at most 20) and makes its smaller copies.
-// The pixels are only decoded to make the copies, so a photo too small to have any is taken on
-// the strength of its header.
+// 10 MB, sides adding up to at most 10000, a ratio of at most 20) and sizes its smaller copies.
+// A photo large enough to have copies is decoded whole, as they will be made from its pixels; a
+// photo too small to have any is taken on the strength of its header.
 func preparePhoto(up upload) (*prepared, *apiError) {
 	if len(up.data) == 0 {
 		return nil, badRequest("file must be non-empty")
@@ -62,24 +65,52 @@ func preparePhoto(up upload) (*prepared, *apiError) {
 		return nil, badRequest("PHOTO_INVALID_DIMENSIONS")
 	}
 	pr := &prepared{name: up.name, mime: http.DetectContentType(up.data), data: up.data, kind: "photo", width: w, height: h}
-	var img image.Image
+	decoded := false
 	for _, box := range photoBoxes {
 		if max(w, h) <= box {
 			break
 		}
-		if img == nil {
-			if img, _, err = image.Decode(bytes.NewReader(up.data)); err != nil {
+		if !decoded {
+			if _, _, err = image.Decode(bytes.NewReader(up.data)); err != nil {
 				return nil, badRequest("IMAGE_PROCESS_FAILED")
 			}
+			decoded = true
 		}
-		tw, th := max(1, w*box/max(w, h)), max(1, h*box/max(w, h))
-		var buf bytes.Buffer
-		if err := jpeg.Encode(&buf, scale(img, tw, th), &jpeg.Options{Quality: 80}); err != nil {
-			return nil, badRequest("IMAGE_PROCESS_FAILED")
-		}
-		pr.thumbs = append(pr.thumbs, thumb{data: buf.Bytes(), width: tw, height: th})
+		pr.thumbs = append(pr.thumbs, thumb{width: max(1, w*box/max(w, h)), height: max(1, h*box/max(w, h))})
 	}
 	return pr, nil
+}
+
+// smallCopy returns the content of a smaller copy of a photo (a file with a parent), made from
+// the photo the first time it is read and kept. Its size is not told in the photo's sizes
+// (file_size is optional in the Bot API): it is known only once the copy is made.
+func (s *Server) smallCopy(f *file) ([]byte, error) {
+	f.copyOnce.Do(func() {
+		s.mu.Lock()
+		parent := s.files[f.parent]
+		s.mu.Unlock()
+		if parent == nil {
+			f.copyErr = fmt.Errorf("tgemu: file %s: its photo %s is gone", f.id, f.parent)
+			return
+		}
+		data, err := s.content(parent)
+		if err != nil {
+			f.copyErr = err
+			return
+		}
+		img, _, err := image.Decode(bytes.NewReader(data))
+		if err != nil {
+			f.copyErr = fmt.Errorf("tgemu: file %s: decode its photo: %w", f.id, err)
+			return
+		}
+		var buf bytes.Buffer
+		if err := jpeg.Encode(&buf, scale(img, f.width, f.height), &jpeg.Options{Quality: 80}); err != nil {
+			f.copyErr = fmt.Errorf("tgemu: file %s: %w", f.id, err)
+			return
+		}
+		f.copyData = buf.Bytes()
+	})
+	return f.copyData, f.copyErr
 }
 
 // scale resizes img to w×h by taking the nearest pixel: enough for the small copies a viewer shows
@@ -178,7 +209,7 @@ func (b *Bot) storeLocked(pr *prepared) (*file, *apiError) {
 	id := s.seq + len(pr.thumbs) + 1
 	var sizes []string
 	for _, t := range pr.thumbs {
-		f, err := s.addPhotoLocked(b, "", "image/jpeg", t.data, t.width, t.height, nil, photoID(s, id))
+		f, err := s.addPhotoLocked(b, "", "image/jpeg", nil, t.width, t.height, nil, photoID(s, id))
 		if err != nil {
 			return nil, s.stateError(err)
 		}

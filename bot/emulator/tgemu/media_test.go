@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"image"
 	"image/color"
+	"image/jpeg"
 	"image/png"
 	"io"
 	"mime/multipart"
@@ -140,6 +141,28 @@ func TestSendPhoto(t *testing.T) {
 	got.Body.Close()
 	if !bytes.Equal(data, board) {
 		t.Errorf("downloaded %d bytes, want the %d sent", len(data), len(board))
+	}
+
+	// A smaller copy, made when it is first asked for: a JPEG of its size, of the photo's pixels,
+	// whose size getFile tells.
+	_, resp = call(t, srv, "1:T", "getFile", url.Values{"file_id": {m.Photo[1].FileID}})
+	var small tgbotapi.File
+	json.Unmarshal(resp.Result, &small)
+	got, err = http.Get(srv.URL + "/file/bot1:T/" + small.FilePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ = io.ReadAll(got.Body)
+	got.Body.Close()
+	img, err := jpeg.Decode(bytes.NewReader(data))
+	if err != nil || len(data) != small.FileSize {
+		t.Fatalf("the 320 copy: %d bytes (getFile says %d): %v", len(data), small.FileSize, err)
+	}
+	if b := img.Bounds(); b.Dx() != 320 || b.Dy() != 240 {
+		t.Errorf("the 320 copy is %v", b)
+	}
+	if r, g, bl, _ := img.At(160, 120).RGBA(); r>>8 < 180 || g>>8 > 30 || bl>>8 > 30 {
+		t.Errorf("the 320 copy's middle is %d,%d,%d, not the photo's red", r>>8, g>>8, bl>>8)
 	}
 
 	// Again by file_id, of the largest size or of a smaller one: the same photo.

@@ -237,8 +237,11 @@ func (s *Server) saveFileLocked(f *file) error {
 	if s.state == nil {
 		return nil
 	}
-	if err := writeSynced(filepath.Join(s.state.dir, filesDir, f.id), f.data); err != nil {
-		return fmt.Errorf("tgemu: save file: %w", err)
+	// A smaller copy of a photo has no content of its own to keep: it is made from the photo.
+	if f.parent == "" {
+		if err := writeSynced(filepath.Join(s.state.dir, filesDir, f.id), f.data); err != nil {
+			return fmt.Errorf("tgemu: save file: %w", err)
+		}
 	}
 	if err := s.save(record{File: fileRecordOf(f, s.seq)}); err != nil {
 		return err
@@ -252,8 +255,12 @@ func fileRecordOf(f *file, seq int) *fileRecord {
 		Kind: f.kind, Width: f.width, Height: f.height, Sizes: f.sizes, Parent: f.parent, Seq: seq}
 }
 
-// content returns a file's content, from memory or from the state's folder.
+// content returns a file's content, from memory or from the state's folder; a smaller copy of a
+// photo is made from the photo (smallCopy).
 func (s *Server) content(f *file) ([]byte, error) {
+	if f.parent != "" {
+		return s.smallCopy(f)
+	}
 	if f.data != nil || s.state == nil {
 		return f.data, nil
 	}

@@ -306,6 +306,10 @@ type file struct {
 	width, height int
 	sizes         []string
 	parent        string
+	// A smaller copy of a photo is made from it when first read (smallCopy), once.
+	copyOnce sync.Once
+	copyData []byte
+	copyErr  error
 }
 
 func (s *Server) addFile(b *Bot, name, mimeType string, data []byte, kind string) (*file, error) {
