@@ -111,6 +111,12 @@ type Config struct {
 	// with Retry-After; the fetches without a key are counted by the rate limit (Rate).
 	PictureRate  float64
 	PictureBurst int
+	// AnalysisRate and AnalysisBurst limit each caller's analyses (POST /api/v1/analysis,
+	// analysis.go), keyed as the rate limit: analyses a second, and how many at once;
+	// DefaultAnalysisRate and DefaultAnalysisBurst when 0. One over it is answered 429
+	// rate_limited with Retry-After.
+	AnalysisRate  float64
+	AnalysisBurst int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For or Forwarded header names
 	// the client (clientip.go); nobody else's is believed. Empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -160,6 +166,10 @@ type Server struct {
 	// fetches of each client address.
 	pics         *pictureCache
 	pictureLimit *limiter
+	// analysisLimit limits each caller's analyses, and searches holds a token for each
+	// analysis searching (AnalysisSearches).
+	analysisLimit *limiter
+	searches      chan struct{}
 }
 
 // New returns a server.
@@ -202,6 +212,15 @@ func New(cfg Config) *Server {
 		pburst = DefaultPictureBurst
 	}
 	s.pictureLimit = newLimiter(prate, pburst, s.now)
+	arate, aburst := cfg.AnalysisRate, cfg.AnalysisBurst
+	if arate <= 0 {
+		arate = DefaultAnalysisRate
+	}
+	if aburst <= 0 {
+		aburst = DefaultAnalysisBurst
+	}
+	s.analysisLimit = newLimiter(arate, aburst, s.now)
+	s.searches = make(chan struct{}, AnalysisSearches)
 	return s
 }
 
