@@ -64,55 +64,55 @@ func TestAnalysisRateLimit(t *testing.T) {
 }
 
 // Ensure a game's position is analysed for who may watch it: a player of the game going on is
-// refused (409), once it is over they get it, at any ply; someone who may not watch it finds no
-// game, and a ply the game has not reached is refused.
+// refused (409), a spectator may (once the players let them watch; before, they find no game),
+// and once it is over the players get it at any ply: the mate to come, and the game's end. A ply
+// the game has not reached is refused.
 func TestAnalysisOfAGame(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, web.Config{})
 	ann := e.login(t, 1, "Ann")
+	bob := e.login(t, 2, "Bob")
 	carol := e.login(t, 3, "Carol")
-	var created struct {
-		ID int64 `json:"id"`
+	var x, y struct{ ID int64 }
+	ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "chess", "control": "corr1d"}, http.StatusCreated, &x)
+	bob.must(t, "POST", "/api/v1/games", map[string]string{"variant": "chess", "control": "corr1d"}, http.StatusCreated, &y)
+	if x.ID != y.ID {
+		t.Fatalf("not paired: %d and %d", x.ID, y.ID)
 	}
-	ann.must(t, "POST", "/api/v1/games", map[string]string{"variant": "chess", "bot": "easy"}, http.StatusCreated, &created)
-	id := created.ID
-	st := ann.state(t, id)
-	if st.Seat != 0 {
-		// Ann plays White against the bot; a game where the bot opens waits for its move.
-		st = waitState(t, ann, id, func(s web.GameState) bool { return len(s.Legal) > 0 })
+	id := x.ID
+	players := [2]*client{ann, bob}
+	if ann.state(t, id).Seat == 1 {
+		players = [2]*client{bob, ann}
 	}
-	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", id), map[string]any{"move": st.Legal[0].Text, "ply": st.Ply}, http.StatusOK, &st)
-	ann.refused(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 0}, http.StatusConflict, "conflict")
+	moves := []string{"f2f3", "e7e5", "g2g4", "d8h4"}
+	play := func(ply int) {
+		players[ply%2].must(t, "POST", fmt.Sprintf("/api/v1/games/%d/moves", id), map[string]any{"move": moves[ply], "ply": ply}, http.StatusOK, nil)
+	}
+	play(0)
+	for _, c := range players {
+		c.refused(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 0}, http.StatusConflict, "conflict")
+	}
 	carol.refused(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 0}, http.StatusNotFound, "not_found")
-
-	st = ann.state(t, id)
-	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/resign", id), map[string]any{"ply": st.Ply}, http.StatusOK, &st)
+	ann.must(t, "POST", fmt.Sprintf("/api/v1/games/%d/spectators", id), map[string]any{"allow": true}, http.StatusOK, nil)
 	var a web.Analysis
-	ann.must(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 0}, http.StatusOK, &a)
-	if a.Variant != "chess" || a.FEN != "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1" || a.Best == nil || a.ToMove != 0 {
-		t.Errorf("the start of the game: %+v", a)
+	carol.must(t, "POST", "/api/v1/analysis", map[string]any{"game": id}, http.StatusOK, &a)
+	if a.Variant != "chess" || a.ToMove != 1 || a.Best == nil || !strings.HasPrefix(a.FEN, "rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b") {
+		t.Errorf("a spectator's analysis of the game now: %+v", a)
+	}
+	for ply := 1; ply < len(moves); ply++ {
+		play(ply)
+	}
+
+	a = web.Analysis{}
+	ann.must(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 3}, http.StatusOK, &a)
+	if a.Best == nil || a.Best.Text != "Qh4#" || a.Best.Move != "d8h4" || a.Mate != 1 || a.ToMove != 1 {
+		t.Errorf("before the mate: %+v best %+v", a, a.Best)
 	}
 	a = web.Analysis{}
-	ann.must(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 1}, http.StatusOK, &a)
-	if a.ToMove != 1 || a.Best == nil {
-		t.Errorf("after the first move: %+v", a)
+	bob.must(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 4}, http.StatusOK, &a)
+	if a.Over == "" || a.Best != nil || len(a.Line) != 0 {
+		t.Errorf("the end of the game: %+v", a)
 	}
-	ann.refused(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": st.Ply + 1}, http.StatusBadRequest, "bad_request")
-	carol.refused(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 0}, http.StatusNotFound, "not_found")
-}
-
-// waitState reads a game until ok holds of it (the bot's move lands meanwhile).
-func waitState(t *testing.T, c *client, id int64, ok func(web.GameState) bool) web.GameState {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		st := c.state(t, id)
-		if ok(st) {
-			return st
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("game %d never came to the state awaited: %+v", id, st)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	ann.refused(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 5}, http.StatusBadRequest, "bad_request")
+	ann.refused(t, "POST", "/api/v1/analysis", map[string]any{"game": id, "ply": 1, "variant": "chess"}, http.StatusBadRequest, "bad_request")
 }
