@@ -17,7 +17,12 @@
 // credentials revoke.go's; the answers while the database is down outage.go's; the export of a
 // game's moves (PGN, PDN, a list) export.go's; the archive of a player's finished games (the
 // API and the page /players/<id>/games) archive.go's; what follows a finished game (the rating
-// changes, the rematch, a new opponent) rematch.go's.
+// changes, the rematch, a new opponent) rematch.go's; the engine's analysis of a position
+// (POST /api/v1/analysis, refused to a player of a game in play) analysis.go's. The game page
+// (static/play.js) steps through a game's moves with its buttons and the arrow keys, showing
+// the picture of each ply (the picture's ply), flips the board, and shows the analysis of the
+// position shown; looking back, a move of the opponent joins the list but leaves the position
+// shown, until the page goes back to the game.
 //
 // The server trusts no client: every call is checked against the caller's seat, and every move
 // goes through the engine on the server. Reads use a read-only transaction of the pool (the
