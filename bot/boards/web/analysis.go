@@ -22,8 +22,8 @@ import (
 // would play it for them. A search is the bot's strongest kind (board.BotStrong's limits)
 // capped at AnalysisTime, and at most AnalysisSearches run at once in a process (the others
 // wait, or give up with their request); each caller has a rate limit of their own
-// (Config.AnalysisRate, AnalysisBurst), beside the requests' (429 rate_limited), since one
-// search costs the server a core for up to a second.
+// (Config.AnalysisRate, AnalysisBurst), beside the requests' (429 rate_limited), counting the
+// requests that come to a search, since one costs the server a core for up to a second.
 
 // AnalysisTime caps one analysis's search.
 const AnalysisTime = time.Second
@@ -49,14 +49,14 @@ type AnalysisMove struct {
 // and of a man in draughts, the engine's own units elsewhere; with "mcts", the side's win rate
 // in per mille. Mate, when set, is a forced end the search found: the plies to it, positive when
 // the side to move wins. Best is the move the engine chooses, and Line the moves it expects
-// from there, Best first. Over is the engine's reason for the end (in English) when the
+// from there, Best first; the only legal move is answered unsearched, with no Score. Over is the engine's reason for the end (in English) when the
 // position is a game's end: then there is no evaluation.
 type Analysis struct {
 	Variant   string         `json:"variant"`
 	FEN       string         `json:"fen"`
 	ToMove    int            `json:"to_move"`
 	Algorithm string         `json:"algorithm,omitempty"`
-	Score     int            `json:"score"`
+	Score     *int           `json:"score"`
 	Mate      int            `json:"mate,omitempty"`
 	Depth     int            `json:"depth,omitempty"`
 	Nodes     int64          `json:"nodes,omitempty"`
@@ -76,11 +76,6 @@ func (s *Server) analysis(w http.ResponseWriter, r *http.Request, c *caller) err
 	if err := decode(r, &req); err != nil {
 		return err
 	}
-	if ok, wait := s.analysisLimit.allow(s.key(c, r)); !ok {
-		e := apiWords(http.StatusTooManyRequests, "rate_limited", func(c *texts.Catalog) string { return c.Web.RateLimited })
-		e.retry = wait
-		return e
-	}
 	var g *engine.Game
 	var err error
 	switch {
@@ -94,6 +89,12 @@ func (s *Server) analysis(w http.ResponseWriter, r *http.Request, c *caller) err
 		if g, err = position(req.Variant, req.FEN); err != nil {
 			return err
 		}
+	}
+	// A request refused before it searches costs no analysis.
+	if ok, wait := s.analysisLimit.allow(s.key(c, r)); !ok {
+		e := apiWords(http.StatusTooManyRequests, "rate_limited", func(c *texts.Catalog) string { return c.Web.RateLimited })
+		e.retry = wait
+		return e
 	}
 	a, err := s.analyse(r.Context(), g)
 	if err != nil {
@@ -165,7 +166,11 @@ func (s *Server) analyse(ctx context.Context, g *engine.Game) (*Analysis, error)
 	if err != nil {
 		return nil, err
 	}
-	a.Algorithm, a.Score, a.Mate, a.Depth, a.Nodes = info.Algorithm.String(), info.Score, info.MateIn(), info.Depth, info.Nodes
+	a.Algorithm, a.Depth, a.Nodes = info.Algorithm.String(), info.Depth, info.Nodes
+	if info.Nodes > 0 {
+		score := info.Score
+		a.Score, a.Mate = &score, info.MateIn()
+	}
 	// The line as the move list writes it: each move in the position it is played in.
 	for _, mv := range info.PV {
 		m, err := g.Play(mv)

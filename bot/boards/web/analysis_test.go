@@ -30,6 +30,13 @@ func TestAnalysisPositions(t *testing.T) {
 		t.Errorf("the draughts position: %+v best %+v", a, a.Best)
 	}
 
+	// Black has one move, and is mated after it: the move, unscored.
+	a = web.Analysis{}
+	ann.must(t, "POST", "/api/v1/analysis", map[string]string{"variant": "chess", "fen": "k7/8/1K6/8/8/8/8/7R b - - 0 1"}, http.StatusOK, &a)
+	if a.Best == nil || a.Best.Text != "Kb8" || a.Score != nil || a.Mate != 0 || a.ToMove != 1 {
+		t.Errorf("the only move: %+v best %+v", a, a.Best)
+	}
+
 	ae := ann.refused(t, "POST", "/api/v1/analysis", map[string]string{"variant": "chess", "fen": "8/8/8 w"}, http.StatusBadRequest, "bad_request")
 	if !strings.Contains(ae.Error.Message, "position") {
 		t.Errorf("a bad FEN: %q", ae.Error.Message)
@@ -42,7 +49,8 @@ func TestAnalysisPositions(t *testing.T) {
 }
 
 // Ensure each caller's analyses are limited: past the burst one is refused 429 with
-// Retry-After, whoever else may go on, and a token is back once its time has passed.
+// Retry-After (but a bad request is answered as such), whoever else may go on, and a token is
+// back once its time has passed.
 func TestAnalysisRateLimit(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, web.Config{AnalysisRate: 0.5, AnalysisBurst: 2})
@@ -57,6 +65,8 @@ func TestAnalysisRateLimit(t *testing.T) {
 	if code != http.StatusTooManyRequests || hdr.Get("Retry-After") != "2" || !strings.Contains(string(data), "rate_limited") {
 		t.Fatalf("over the limit: %d %q %s", code, hdr.Get("Retry-After"), data)
 	}
+	// A request refused for what it asks searches nothing, and is not counted.
+	ann.refused(t, "POST", "/api/v1/analysis", map[string]string{"variant": "chess", "fen": "x"}, http.StatusBadRequest, "bad_request")
 	boris.must(t, "POST", "/api/v1/analysis", body, http.StatusOK, nil)
 	e.clock.frozen.Add(int64(2 * time.Second))
 	ann.must(t, "POST", "/api/v1/analysis", body, http.StatusOK, nil)

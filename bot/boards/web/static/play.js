@@ -294,6 +294,7 @@
   // scoreText words an analysis' score for the side to move: a mate in moves, a win rate in
   // percent (MCTS), or pawns (hundredths of the engine's units).
   function scoreText(a) {
+    if (a.score === null || a.score === undefined) return t("analysis.only");
     if (a.mate) return t(a.mate > 0 ? "analysis.mate" : "analysis.mated", { n: Math.ceil(Math.abs(a.mate) / 2) });
     if (a.algorithm === "mcts") return `${(a.score / 10).toFixed(1)}%`;
     return (a.score >= 0 ? "+" : "") + (a.score / 100).toFixed(2);
