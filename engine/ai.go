@@ -74,6 +74,22 @@ type SearchInfo struct {
 	PV        []string
 }
 
+// MateIn reports a forced end of the game that an alpha-beta search found: the plies to it,
+// positive when the side to move wins and negative when it loses; 0 when the search saw none
+// (or the search was MCTS, whose Score is a win rate).
+func (i SearchInfo) MateIn() int {
+	if i.Algorithm == MCTS {
+		return 0
+	}
+	switch {
+	case i.Score > scoreMate/2:
+		return scoreMate - i.Score
+	case i.Score < -scoreMate/2:
+		return -(scoreMate + i.Score)
+	}
+	return 0
+}
+
 // BestMove searches the current position and returns the move the AI
 // chooses. The search stops at the first limit reached or when ctx is
 // cancelled, and then returns the best move found so far: the result is

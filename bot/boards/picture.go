@@ -301,6 +301,21 @@ func (b *Boards) PictureFile(ctx context.Context, bd *board.Board, seat int) (pa
 	return path, PictureVersion(g), err
 }
 
+// PictureFileAt is PictureFile of the position after ply (0: the start), as the web's review of
+// a game's moves shows it: the board's own game at its last ply, a replay before it. A ply the
+// board has not reached is board.ErrInvalid.
+func (b *Boards) PictureFileAt(ctx context.Context, bd *board.Board, seat, ply int) (path, version string, err error) {
+	if ply == bd.Ply() {
+		return b.PictureFile(ctx, bd, seat)
+	}
+	g, err := bd.GameAt(ply)
+	if err != nil {
+		return "", "", err
+	}
+	path, err = b.picture(ctx, g, engine.ImageOptions{Viewer: engine.Player(seat)})
+	return path, PictureVersion(g), err
+}
+
 // # Pictures drawn as they are sent
 //
 // A board's picture in a Telegram chat is not drawn by the change that shows it (a move, made

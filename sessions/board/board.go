@@ -284,6 +284,29 @@ func (b *Board) Rebuild() (*engine.Game, error) {
 	return g, nil
 }
 
+// GameAt returns a new engine game of the board at ply (0: the start position, Ply: the
+// position now), built from the variant, options and seed with the move list replayed up to it;
+// the caller owns it (for the pictures and the analysis of a past position). A ply the board
+// has not reached is ErrInvalid.
+func (b *Board) GameAt(ply int) (*engine.Game, error) {
+	if ply < 0 || ply > len(b.Moves) {
+		return nil, fmt.Errorf("board %d: %w: no ply %d, the game has %d", b.ID, ErrInvalid, ply, len(b.Moves))
+	}
+	if ply == len(b.Moves) {
+		return b.Rebuild()
+	}
+	g, err := b.Options.newGame(b.Variant, b.Seed)
+	if err != nil {
+		return nil, fmt.Errorf("board %d: rebuild: %w", b.ID, err)
+	}
+	for _, m := range b.Moves[:ply] {
+		if _, err := g.Play(m.Text); err != nil {
+			return nil, fmt.Errorf("board %d: %w: move %d: %w", b.ID, ErrCorrupt, m.Ply, err)
+		}
+	}
+	return g, nil
+}
+
 // Game returns the board's own engine game, replayed (and checked, as by Rebuild) on first
 // use and kept in step by the operations, for reading: legal moves, Steps, pictures, BestMove.
 // Playing or taking back moves on it does not change the board; the board notices and replays

@@ -277,6 +277,7 @@ func (s *Server) routeAPI(mux router) {
 	mux.HandleFunc("GET /api/v1/games/{id}/events", s.api(public|unlimited, s.events))
 	mux.HandleFunc("GET /api/v1/games/{id}/picture.png", s.api(public|unlimited, s.picture))
 	mux.HandleFunc("GET /api/v1/games/{id}/picture.jpg", s.api(public|unlimited, s.picture))
+	mux.HandleFunc("POST /api/v1/analysis", s.api(public, s.analysis))
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.png", s.api(public, s.startPicture))
 	mux.HandleFunc("GET /api/v1/variants/{variant}/picture.jpg", s.api(public, s.startPicture))
 	mux.HandleFunc("/api/v1/", s.api(public, func(w http.ResponseWriter, r *http.Request, c *caller) error {
@@ -902,7 +903,8 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	return nil
 }
 
-// picture is GET /api/v1/games/{id}/picture.png?seat=0|1: the engine's picture. An address
+// picture is GET /api/v1/games/{id}/picture.png?seat=0|1&ply=P: the engine's picture of the
+// position after ply P (the position now without it). An address
 // whose v names the picture shown now may be cached for good. With k, the key of a board played
 // in a shared message, it is that board's picture for anyone (sharedpicture.go).
 func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) error {
@@ -926,7 +928,17 @@ func (s *Server) picture(w http.ResponseWriter, r *http.Request, c *caller) erro
 			return apiErr(http.StatusBadRequest, "bad_request", "seat is 0 or 1.")
 		}
 	}
-	path, version, err := s.cfg.Boards.PictureFile(boards.DrawnIn(r.Context(), boards.DrawnWebPicture), bd, seat)
+	// ply names the position shown (the review of the moves steps through them); one the board
+	// has not reached (a page that has not yet heard of an undo) is the position now.
+	ply := bd.Ply()
+	if q := r.URL.Query().Get("ply"); q != "" {
+		n, err := strconv.Atoi(q)
+		if err != nil || n < 0 {
+			return apiErr(http.StatusBadRequest, "bad_request", "ply is a number of plies, 0 or more.")
+		}
+		ply = min(n, ply)
+	}
+	path, version, err := s.cfg.Boards.PictureFileAt(boards.DrawnIn(r.Context(), boards.DrawnWebPicture), bd, seat, ply)
 	if err != nil {
 		return err
 	}

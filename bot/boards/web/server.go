@@ -17,7 +17,12 @@
 // credentials revoke.go's; the answers while the database is down outage.go's; the export of a
 // game's moves (PGN, PDN, a list) export.go's; the archive of a player's finished games (the
 // API and the page /players/<id>/games) archive.go's; what follows a finished game (the rating
-// changes, the rematch, a new opponent) rematch.go's.
+// changes, the rematch, a new opponent) rematch.go's; the engine's analysis of a position
+// (POST /api/v1/analysis, refused to a player of a game in play) analysis.go's. The game page
+// (static/play.js) steps through a game's moves with its buttons and the arrow keys, showing
+// the picture of each ply (the picture's ply), flips the board, and shows the analysis of the
+// position shown; looking back, a move of the opponent joins the list but leaves the position
+// shown, until the page goes back to the game.
 //
 // The server trusts no client: every call is checked against the caller's seat, and every move
 // goes through the engine on the server. Reads use a read-only transaction of the pool (the
@@ -111,6 +116,12 @@ type Config struct {
 	// with Retry-After; the fetches without a key are counted by the rate limit (Rate).
 	PictureRate  float64
 	PictureBurst int
+	// AnalysisRate and AnalysisBurst limit each caller's analyses (POST /api/v1/analysis,
+	// analysis.go), keyed as the rate limit: analyses a second, and how many at once;
+	// DefaultAnalysisRate and DefaultAnalysisBurst when 0. One over it is answered 429
+	// rate_limited with Retry-After.
+	AnalysisRate  float64
+	AnalysisBurst int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For or Forwarded header names
 	// the client (clientip.go); nobody else's is believed. Empty: the TCP peer is the client.
 	TrustedProxies []netip.Prefix
@@ -160,6 +171,10 @@ type Server struct {
 	// fetches of each client address.
 	pics         *pictureCache
 	pictureLimit *limiter
+	// analysisLimit limits each caller's analyses, and searches holds a token for each
+	// analysis searching (AnalysisSearches).
+	analysisLimit *limiter
+	searches      chan struct{}
 }
 
 // New returns a server.
@@ -202,6 +217,15 @@ func New(cfg Config) *Server {
 		pburst = DefaultPictureBurst
 	}
 	s.pictureLimit = newLimiter(prate, pburst, s.now)
+	arate, aburst := cfg.AnalysisRate, cfg.AnalysisBurst
+	if arate <= 0 {
+		arate = DefaultAnalysisRate
+	}
+	if aburst <= 0 {
+		aburst = DefaultAnalysisBurst
+	}
+	s.analysisLimit = newLimiter(arate, aburst, s.now)
+	s.searches = make(chan struct{}, AnalysisSearches)
 	return s
 }
 

@@ -13,6 +13,19 @@
 // stream. Events that come while a state is under way (a fetch, the
 // answer of the page's own operation) wait for it and are drawn after it, but those it holds.
 // The clocks count down locally; the page never polls.
+//
+// The review: the buttons under the board (first, back, forward, last) and the arrow keys (←, →,
+// Home, End) step the position shown through the game's plies, and a tap on a move of the list
+// shows the position after it; the picture is the server's of that ply, and the list marks the
+// ply shown. Looking back is a state of its own (view: the ply shown, null when following the
+// game): a move that comes meanwhile goes into the list and the clocks but leaves the position
+// shown, the line above the list says the page looks back, and "Back to the game" (or stepping
+// forward past the last ply, or End) follows the game again. The flip shows the board the
+// other way up (the other seat's picture). Moves are entered on the game's own position only,
+// as the player sees it: looking back or flipped, the board takes no taps and shows no marks.
+// "Analyse" asks the server (POST /api/v1/analysis) for the engine's evaluation and best line
+// of the position shown; it is offered to spectators and once the game is over, as the server
+// refuses a player the analysis of their own game in play.
 (() => {
   const { t, api, el, status } = QB;
   const match = location.pathname.match(/^\/play\/(\d+)$/);
@@ -35,6 +48,9 @@
   let operating = 0;    // POSTs under way, whose answers are states
   let pending = [];     // the events of the record that came while a state was under way
   let lastEvent = 0;    // the number of the newest event of the record the stream brought
+  let view = null;      // the ply shown while looking back; null: the game as it goes on
+  let flipped = false;  // the board is shown the other way up
+  let analysed = -1;    // the ply whose analysis is shown (-1: none)
 
   // refresh fetches the state; calls during a fetch coalesce into one more fetch.
   async function refresh() {
@@ -60,6 +76,10 @@
   const startsWith = (path, prefix) => prefix.length <= path.length && prefix.every((s, i) => s === path[i]);
   const legal = () => (state && state.legal) || [];
   const myTurn = () => state && state.status === "active" && state.seat >= 0 && state.seat === state.to_move && legal().length > 0;
+  // shownPly is the ply of the position shown; live, whether it is the game's own position as
+  // the player sees it (where moves are entered).
+  const shownPly = () => (view === null ? state.ply : view);
+  const live = () => view === null && !flipped;
 
   // show takes a new state and draws it; an answer overtaken by a newer one is dropped.
   function show(s) {
@@ -221,15 +241,87 @@
     // number, and so does a second side's ply that opens the list (1… e5).
     list.replaceChildren(...s.moves.map((m, i) => {
       const opens = i === 0 || s.moves[i - 1].number !== m.number;
-      const attrs = { class: `move seat-${m.seat}` + (fresh.includes(m.ply) ? " fresh" : ""), "data-ply": m.ply };
+      const current = view !== null && m.ply === view;
+      const attrs = { class: `move seat-${m.seat}` + (fresh.includes(m.ply) ? " fresh" : "") + (current ? " current" : ""), "data-ply": m.ply };
       if (opens) attrs["data-number"] = m.seat === 0 ? `${m.number}.` : `${m.number}…`;
       return el("li", attrs, m.text);
     }));
     // The newest move is brought into view by scrolling the list alone: scrollIntoView would
     // scroll the window too, and on a phone the page would jump at every move.
-    if (fresh.length) list.scrollTop = list.scrollHeight;
+    if (fresh.length && view === null) list.scrollTop = list.scrollHeight;
 
+    drawReview();
     drawPicture();
+  }
+
+  // drawReview draws the review's buttons, the line that says the page looks back, and the
+  // analysis' button.
+  function drawReview() {
+    const s = state;
+    if (view !== null && view >= s.ply) view = null; // caught up (or moves were taken back)
+    const at = shownPly();
+    $("first").disabled = $("back").disabled = at <= 0;
+    $("forward").disabled = $("last").disabled = view === null;
+    const mv = s.moves.find((m) => m.ply === view);
+    $("reviewing").hidden = view === null;
+    $("reviewing-text").textContent = view === null ? "" : view === 0 ? t("review.start") :
+      t("review.at", { move: mv ? `${mv.number}${mv.seat === 0 ? "." : "…"} ${mv.text}` : "", ply: view, plies: s.ply });
+    const playing = s.seat >= 0 && (s.status === "active" || s.status === "waiting");
+    $("analyse").hidden = playing;
+    if (analysed !== at || playing) {
+      analysed = -1;
+      $("analysis").hidden = true;
+      $("analysis").textContent = "";
+    }
+    const cur = $("moves").querySelector(".move.current");
+    if (cur) {
+      const list = $("moves");
+      if (cur.offsetTop < list.scrollTop || cur.offsetTop + cur.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = cur.offsetTop - list.clientHeight / 2;
+    }
+  }
+
+  // step shows the position after ply n (clamped to the game's), looking back unless it is the
+  // last.
+  function step(n) {
+    if (!state) return;
+    n = Math.max(0, Math.min(state.ply, n));
+    view = n >= state.ply ? null : n;
+    tapped = [];
+    hideChoices();
+    draw();
+  }
+
+  // scoreText words an analysis' score for the side to move: a mate in moves, a win rate in
+  // percent (MCTS), or pawns (hundredths of the engine's units).
+  function scoreText(a) {
+    if (a.score === null || a.score === undefined) return t("analysis.only");
+    if (a.mate) return t(a.mate > 0 ? "analysis.mate" : "analysis.mated", { n: Math.ceil(Math.abs(a.mate) / 2) });
+    if (a.algorithm === "mcts") return `${(a.score / 10).toFixed(1)}%`;
+    return (a.score >= 0 ? "+" : "") + (a.score / 100).toFixed(2);
+  }
+
+  // analyse asks for the analysis of the position shown and shows it, unless the page has moved
+  // to another position meanwhile.
+  async function analyse() {
+    const ply = shownPly();
+    const box = $("analysis");
+    box.hidden = false;
+    box.textContent = t("analysis.busy");
+    analysed = ply;
+    const r = await api("POST", "/api/v1/analysis", { game: Number(id), ply });
+    if (analysed !== ply || shownPly() !== ply) return;
+    if (!r.ok) {
+      box.textContent = QB.errorText(r);
+      return;
+    }
+    const a = r.data;
+    if (a.over) {
+      box.textContent = t("analysis.over");
+      return;
+    }
+    const line = (a.line || []).map((m) => m.text).join(" ");
+    box.replaceChildren(el("span", { class: "score" }, t("analysis.score", { score: scoreText(a), name: seatName(a.to_move) })),
+      el("br", {}), el("span", { class: "line" }, t("analysis.line", { line })));
   }
 
   function drawPlayers() {
@@ -330,12 +422,27 @@
     if (!pic || !pic.url) { board.hidden = true; return; }
     board.hidden = false;
     const img = $("picture");
-    if (img.getAttribute("src") !== pic.url) img.src = pic.url;
+    const url = pictureURL();
+    if (img.getAttribute("src") !== url) img.src = url;
     img.alt = state.title;
     board.style.aspectRatio = `${pic.width} / ${pic.height}`;
     // The whole board fits the screen's height as well as its width.
     board.style.maxWidth = `calc(78vh * ${pic.width / pic.height})`;
     drawMarks();
+  }
+
+  // pictureURL is the address of the picture of the position shown: the state's, or, looking
+  // back or flipped, the picture of that ply from that side (whose version the page does not
+  // know, so the address names none).
+  function pictureURL() {
+    const url = state.picture.url;
+    if (live()) return url;
+    const u = new URL(url, location.origin);
+    const seat = Number(u.searchParams.get("seat")) || 0;
+    u.searchParams.set("seat", String(flipped ? 1 - seat : seat));
+    u.searchParams.set("ply", String(shownPly()));
+    if (view !== null) u.searchParams.delete("v");
+    return u.pathname + u.search;
   }
 
   // lastSquares are the squares named in the notation of the new moves, marked on the board.
@@ -367,6 +474,7 @@
       m.style.height = `${((2 * q.r) / pic.height) * 100}%`;
       box.append(m);
     };
+    if (!live()) return;
     const lower = new Map(pic.squares.map((q) => [q.name.toLowerCase(), q.name]));
     for (const name of lastSquares(lower)) mark(name, "last");
     if (!myTurn()) return;
@@ -397,7 +505,7 @@
 
   // tap adds a square to the move being entered and plays the move once it is complete.
   function tap(sq) {
-    if (!myTurn() || busy || !sq) return;
+    if (!myTurn() || !live() || busy || !sq) return;
     const moves = legal();
     const next = tapped.concat([sq]);
     if (moves.some((m) => startsWith(m.path, next))) tapped = next;
@@ -648,6 +756,29 @@
       if (!(await post("/spectators", { allow: want })) && state) $("spectators").checked = !!state.spectators;
     });
     document.addEventListener("visibilitychange", () => reportSeen());
+    $("first").addEventListener("click", () => step(0));
+    $("back").addEventListener("click", () => step(shownPly() - 1));
+    $("forward").addEventListener("click", () => step(shownPly() + 1));
+    $("last").addEventListener("click", () => step(Infinity));
+    $("live-view").addEventListener("click", () => step(Infinity));
+    $("flip").addEventListener("click", () => {
+      flipped = !flipped;
+      tapped = [];
+      hideChoices();
+      if (state) draw();
+    });
+    $("analyse").addEventListener("click", () => analyse());
+    $("moves").addEventListener("click", (ev) => {
+      const li = ev.target.closest(".move");
+      if (li) step(Number(li.dataset.ply));
+    });
+    document.addEventListener("keydown", (ev) => {
+      if (!state || !ev.target.closest || ev.altKey || ev.ctrlKey || ev.metaKey || ev.target.closest("input, textarea, select")) return;
+      const to = { ArrowLeft: shownPly() - 1, ArrowRight: shownPly() + 1, Home: 0, End: Infinity }[ev.key];
+      if (to === undefined) return;
+      ev.preventDefault();
+      step(to);
+    });
   }
 
   (async () => {
