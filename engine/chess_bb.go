@@ -7,8 +7,9 @@ import (
 
 // Bitboard move generation for chess (the standard game; Chess960 keeps
 // the move rules). The position is read into bitboards (a1 = bit 0, rank
-// by rank, the engine's square order), sliding attacks are ray scans (the
-// ray beyond the first blocker is cut off with the blocker's own ray), and
+// by rank, the engine's square order), sliding attacks are read from
+// magic tables (chess_magic.go; the generator's slides scan each ray, the
+// ray beyond the first blocker cut off with the blocker's own ray), and
 // moves are legal as they are generated: the checking pieces give the
 // squares a move must reach, the pinned pieces the line they must stay
 // on, and the king's squares are tested for attacks with the king off the
@@ -173,6 +174,20 @@ func (cb *chessBits) load(b *[maxSquares]Piece) {
 	cb.kind[kindRook] = k2 &^ k0 &^ k1
 	cb.kind[kindQueen] = k2 & k0 &^ k1
 	cb.kind[kindChessKing] = k2 & k1 &^ k0
+}
+
+// toggle puts the piece pc on square sq of the bitboards, or takes it
+// off when it stands there (no change for an empty square).
+func (cb *chessBits) toggle(sq int, pc Piece) {
+	if pc == 0 {
+		return
+	}
+	bit := uint64(1) << (sq & 63)
+	cb.occ ^= bit
+	cb.side[pc>>4&1] ^= bit
+	if k := int(pc & 7); k < len(cb.kind) {
+		cb.kind[k] ^= bit
+	}
 }
 
 // attacked reports whether the pieces in by (a subset of one side)
