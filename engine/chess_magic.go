@@ -59,7 +59,7 @@ func initMagics(magics *[64]magicSquare, rays func(sq int, occ uint64) uint64) {
 		rng := magicRand(magicSeeds[sq>>3])
 		for done := false; !done; {
 			for {
-				m.magic = rng.next() & rng.next() & rng.next()
+				m.magic = rng.sparse()
 				if bits.OnesCount64((m.magic*m.mask)>>56) >= 6 {
 					break
 				}
@@ -90,4 +90,12 @@ func (r *magicRand) next() uint64 {
 	s ^= s >> 27
 	*r = magicRand(s)
 	return s * 2685821657736338717
+}
+
+// sparse returns a random number with about an eighth of its bits set:
+// magics are among those.
+func (r *magicRand) sparse() uint64 {
+	a := r.next()
+	b := r.next()
+	return a & b & r.next()
 }
