@@ -125,7 +125,7 @@ func chessRules() *rules {
 	r.byKind[kindChessKing] = []moveRule{{modeQuiet, cd.kingRule}}
 	r.filters = []filter{cd.legal}
 	gen := &chessGen{cd: cd, ct: chessTablesOnce()}
-	r.fast, r.count = gen.generate, gen.count
+	r.fast, r.count, r.countBelow = gen.generate, gen.count, gen.countBelow
 	r.standing, r.tactical = gen.standing, gen.tactical
 	r.encode = encodeFEN
 	r.decode = decodeFEN

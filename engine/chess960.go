@@ -51,7 +51,7 @@ func chess960Rules(cfg *config) (*rules, error) {
 	}
 	r := chessRules()
 	r.name, r.title = "chess960", "Chess960"
-	r.fast, r.count = nil, nil // castling from other files: the move rules generate
+	r.fast, r.count, r.countBelow = nil, nil, nil // castling from other files: the move rules generate
 	t := r.topo
 	x.cd = newChessData(t)
 	cd := x.cd

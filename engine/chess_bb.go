@@ -7,8 +7,9 @@ import (
 
 // Bitboard move generation for chess (the standard game; Chess960 keeps
 // the move rules). The position is read into bitboards (a1 = bit 0, rank
-// by rank, the engine's square order), sliding attacks are ray scans (the
-// ray beyond the first blocker is cut off with the blocker's own ray), and
+// by rank, the engine's square order), sliding attacks are read from
+// magic tables (chess_magic.go; the generator's slides scan each ray, the
+// ray beyond the first blocker cut off with the blocker's own ray), and
 // moves are legal as they are generated: the checking pieces give the
 // squares a move must reach, the pinned pieces the line they must stay
 // on, and the king's squares are tested for attacks with the king off the
@@ -33,6 +34,8 @@ type chessTables struct {
 	// between[a][b]: the squares strictly between two aligned squares;
 	// line[a][b]: the whole line through them (0 if not aligned).
 	between, line [64][64]uint64
+	// rookMagic and bishopMagic are the sliders' magic tables.
+	rookMagic, bishopMagic [64]magicSquare
 }
 
 // rayUp tells whether direction d runs up the square order (north,
@@ -85,6 +88,8 @@ func newChessTables() *chessTables {
 			}
 		}
 	}
+	initMagics(&ct.rookMagic, ct.rookRays)
+	initMagics(&ct.bishopMagic, ct.bishopRays)
 	return ct
 }
 
@@ -101,15 +106,22 @@ func (ct *chessTables) rayAttack(d, sq int, occ uint64) uint64 {
 
 // rookAttacks and bishopAttacks return the squares a rook or a bishop on
 // sq attacks with the squares of occ occupied: each ray up to and
-// including its first occupied square. The rays that run up the square
-// order (north, east; north-east, north-west) find their blocker with the
+// including its first occupied square. They are read from the magic
+// tables (chess_magic.go).
+func (ct *chessTables) rookAttacks(sq int, occ uint64) uint64 { return ct.rookMagic[sq&63].at(occ) }
+
+func (ct *chessTables) bishopAttacks(sq int, occ uint64) uint64 { return ct.bishopMagic[sq&63].at(occ) }
+
+// rookRays and bishopRays return the same attacks by scanning the rays,
+// to fill the magic tables. The rays that run up the square order
+// (north, east; north-east, north-west) find their blocker with the
 // lowest set bit, the others with the highest.
-func (ct *chessTables) rookAttacks(sq int, occ uint64) uint64 {
+func (ct *chessTables) rookRays(sq int, occ uint64) uint64 {
 	sq &= 63
 	return ct.upRay(dirN, sq, occ) | ct.upRay(dirE, sq, occ) | ct.downRay(dirS, sq, occ) | ct.downRay(dirW, sq, occ)
 }
 
-func (ct *chessTables) bishopAttacks(sq int, occ uint64) uint64 {
+func (ct *chessTables) bishopRays(sq int, occ uint64) uint64 {
 	sq &= 63
 	return ct.upRay(dirNE, sq, occ) | ct.upRay(dirNW, sq, occ) | ct.downRay(dirSE, sq, occ) | ct.downRay(dirSW, sq, occ)
 }
@@ -164,6 +176,20 @@ func (cb *chessBits) load(b *[maxSquares]Piece) {
 	cb.kind[kindChessKing] = k2 & k1 &^ k0
 }
 
+// toggle puts the piece pc on square sq of the bitboards, or takes it
+// off when it stands there (no change for an empty square).
+func (cb *chessBits) toggle(sq int, pc Piece) {
+	if pc == 0 {
+		return
+	}
+	bit := uint64(1) << (sq & 63)
+	cb.occ ^= bit
+	cb.side[pc>>4&1] ^= bit
+	if k := int(pc & 7); k < len(cb.kind) {
+		cb.kind[k] ^= bit
+	}
+}
+
 // attacked reports whether the pieces in by (a subset of one side)
 // attack sq, with the squares in occ occupied. mover is the other side.
 func (ct *chessTables) attacked(cb *chessBits, sq int, occ, by uint64, mover Player) bool {
@@ -173,21 +199,11 @@ func (ct *chessTables) attacked(cb *chessBits, sq int, occ, by uint64, mover Pla
 		return true
 	}
 	queens := cb.kind[kindQueen]
-	if rq := (cb.kind[kindRook] | queens) & by; rq != 0 {
-		for _, d := range rookDirs {
-			if ct.ray[d][sq]&rq != 0 && ct.rayAttack(d, sq, occ)&rq != 0 {
-				return true
-			}
-		}
+	if rq := (cb.kind[kindRook] | queens) & by; rq != 0 && ct.rookAttacks(sq, occ)&rq != 0 {
+		return true
 	}
-	if bq := (cb.kind[kindBishop] | queens) & by; bq != 0 {
-		for _, d := range bishopDirs {
-			if ct.ray[d][sq]&bq != 0 && ct.rayAttack(d, sq, occ)&bq != 0 {
-				return true
-			}
-		}
-	}
-	return false
+	bq := (cb.kind[kindBishop] | queens) & by
+	return bq != 0 && ct.bishopAttacks(sq, occ)&bq != 0
 }
 
 // checkers returns the pieces of by that attack the king on k.
@@ -196,16 +212,7 @@ func (ct *chessTables) checkers(cb *chessBits, k int, by uint64, mover Player) u
 	queens := cb.kind[kindQueen]
 	rq := (cb.kind[kindRook] | queens) & by
 	bq := (cb.kind[kindBishop] | queens) & by
-	for d := 0; d < 8; d++ {
-		sl := rq
-		if d%2 == 1 {
-			sl = bq
-		}
-		if ct.ray[d][k]&sl != 0 {
-			c |= ct.rayAttack(d, k, cb.occ) & sl
-		}
-	}
-	return c
+	return c | ct.rookAttacks(k, cb.occ)&rq | ct.bishopAttacks(k, cb.occ)&bq
 }
 
 // pinned returns the pieces of own that stand alone between the king on k
@@ -213,22 +220,14 @@ func (ct *chessTables) checkers(cb *chessBits, k int, by uint64, mover Player) u
 func (ct *chessTables) pinned(cb *chessBits, k int, own, by uint64) uint64 {
 	var pins uint64
 	queens := cb.kind[kindQueen]
-	rq := (cb.kind[kindRook] | queens) & by
-	bq := (cb.kind[kindBishop] | queens) & by
-	for d := 0; d < 8; d++ {
-		sl := rq
-		if d%2 == 1 {
-			sl = bq
-		}
-		if ct.ray[d][k]&sl == 0 {
-			continue
-		}
-		first := firstOnRay(ct.ray[d][k]&cb.occ, rayUp[d])
-		if own>>first&1 == 0 {
-			continue
-		}
-		if second := firstOnRay(ct.ray[d][first]&cb.occ, rayUp[d]); second != none && sl>>second&1 != 0 {
-			pins |= 1 << first
+	// The sliders on the king's lines, as if the board were empty: each
+	// pins the one piece between it and the king when that is one of own.
+	snipers := ct.rookAttacks(k, 0)&(cb.kind[kindRook]|queens)&by |
+		ct.bishopAttacks(k, 0)&(cb.kind[kindBishop]|queens)&by
+	for ; snipers != 0; snipers &= snipers - 1 {
+		b := ct.between[k&63][bits.TrailingZeros64(snipers)&63] & cb.occ
+		if b != 0 && b&(b-1) == 0 && b&own != 0 {
+			pins |= b
 		}
 	}
 	return pins

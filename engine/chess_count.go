@@ -15,6 +15,41 @@ import "math/bits"
 func (x *chessGen) count(r *rules, s *State, c *ctx) int {
 	var cb chessBits
 	cb.load(&s.Board)
+	return x.countBits(r, s, c, &cb)
+}
+
+// countBelow returns perft(2) of s, whose legal moves are ms: the rules'
+// countBelow hook. Each move is played on child, and the bitboards of
+// the position after it are those of s with the squares the move changed
+// updated, which costs less than reading the board again (perft reads
+// the board at every position of the last ply but one, and bulk
+// counting leaves little else to do there).
+func (x *chessGen) countBelow(r *rules, s *State, c *ctx, ms []move, child *State) int64 {
+	var cb chessBits
+	cb.load(&s.Board)
+	var n int64
+	for i := range ms {
+		m := &ms[i]
+		*child = *s
+		r.apply(child, m)
+		after := cb
+		var done uint64
+		for j := 0; j < int(m.nchg); j++ {
+			sq := int(m.sq[j])
+			if sq >= 64 || done>>sq&1 != 0 {
+				continue
+			}
+			done |= 1 << sq
+			after.toggle(sq, s.Board[sq])
+			after.toggle(sq, child.Board[sq])
+		}
+		n += int64(x.countBits(r, child, c, &after))
+	}
+	return n
+}
+
+// countBits is count with the bitboards of s given.
+func (x *chessGen) countBits(r *rules, s *State, c *ctx, cb *chessBits) int {
 	me := s.Turn
 	own, enemy := cb.side[me], cb.side[me.other()]
 	kings := cb.kind[kindChessKing] & own
@@ -23,8 +58,8 @@ func (x *chessGen) count(r *rules, s *State, c *ctx) int {
 	}
 	ct := x.ct
 	k := bits.TrailingZeros64(kings) & 63
-	checks := ct.checkers(&cb, k, enemy, me)
-	n := x.countKing(&cb, k, me, s.Aux[auxCastle], checks != 0)
+	checks := ct.checkers(cb, k, enemy, me)
+	n := x.countKing(cb, k, me, s.Aux[auxCastle], checks != 0)
 	pawns := cb.kind[kindPawn] & own
 	// En passant is tested by the occupancy after the capture, in check
 	// or not, as the generator does.
@@ -36,7 +71,7 @@ func (x *chessGen) count(r *rules, s *State, c *ctx) int {
 		}
 		lg := chessLegal{k: k}
 		for p := ct.pawnFrom[me.other()][epSq] & pawns; p != 0; p &= p - 1 {
-			if x.epLegal(&cb, &lg, me, bits.TrailingZeros64(p), epSq, capSq) {
+			if x.epLegal(cb, &lg, me, bits.TrailingZeros64(p), epSq, capSq) {
 				n++
 			}
 		}
@@ -50,7 +85,7 @@ func (x *chessGen) count(r *rules, s *State, c *ctx) int {
 	default:
 		return n // double check: only the king moves
 	}
-	pinned := ct.pinned(&cb, k, own, enemy)
+	pinned := ct.pinned(cb, k, own, enemy)
 	line := &ct.line[k]
 	for p := cb.kind[kindKnight] & own &^ pinned; p != 0; p &= p - 1 {
 		n += bits.OnesCount64(ct.knight[bits.TrailingZeros64(p)&63] & target)
@@ -67,7 +102,7 @@ func (x *chessGen) count(r *rules, s *State, c *ctx) int {
 		from := bits.TrailingZeros64(p) & 63
 		n += bits.OnesCount64(ct.rookAttacks(from, cb.occ) & pinnedTo(target, pinned, line, from))
 	}
-	return n + countPawns(&cb, me, pawns&^pinned, target) + x.countPinnedPawns(&cb, me, k, pawns&pinned, target)
+	return n + countPawns(cb, me, pawns&^pinned, target) + x.countPinnedPawns(cb, me, k, pawns&pinned, target)
 }
 
 // countPawns counts the steps, double steps and captures of the pawns in

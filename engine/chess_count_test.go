@@ -33,14 +33,16 @@ var chessCountPositions = []struct {
 }
 
 // Ensure the count of legal moves (perft's bulk counting) equals the
-// length of the generated list, and the reference's, in the special
+// length of the generated list, and the reference's, and the count below
+// a position (perft(2), with the bitboards updated by each move) the sum
+// of the counts after each of its moves, in the special
 // positions, in every position of random games from them and from the
 // perft positions (more games with -deep), and in a position the fast
 // generator leaves to the move rules (a side without its king).
 func TestChessCountMatchesGenerate(t *testing.T) {
 	r := mustGame(t, "chess").r
-	if r.count == nil {
-		t.Fatal("chess has no count hook")
+	if r.count == nil || r.countBelow == nil {
+		t.Fatal("chess has no count hooks")
 	}
 	cc, cg, cr := r.newCtx(), r.newCtx(), r.newCtx()
 	check := func(t *testing.T, s *State) int {
@@ -51,6 +53,16 @@ func TestChessCountMatchesGenerate(t *testing.T) {
 		}
 		if ref := len(r.generateRef(s, cr, nil)); n != ref {
 			t.Fatalf("%s: count %d, reference %d", r.encode(r, s), n, ref)
+		}
+		ms := r.generate(s, cg, nil)
+		var below int64
+		for i := range ms {
+			child := *s
+			r.apply(&child, &ms[i])
+			below += int64(r.count(r, &child, cc))
+		}
+		if got := r.countBelow(r, s, cc, ms, new(State)); got != below {
+			t.Fatalf("%s: count below %d, the counts after each move %d", r.encode(r, s), got, below)
 		}
 		return n
 	}

@@ -18,7 +18,8 @@ func newPerfter(r *rules) *perfter {
 // count returns perft(depth) of s. At depth 1 it counts the legal moves
 // without playing them (bulk counting): with the rules' count hook where
 // there is one and it counts the position, without building the moves,
-// else as the length of the generated list.
+// else as the length of the generated list. At depth 2 the rules'
+// countBelow hook, where there is one, counts the moves below each move.
 func (p *perfter) count(s *State, depth int) uint64 {
 	if depth <= 0 {
 		return 1
@@ -37,8 +38,13 @@ func (p *perfter) count(s *State, depth int) uint64 {
 	if depth == 1 {
 		return uint64(len(ms))
 	}
-	var n uint64
 	child := &p.states[depth]
+	if depth == 2 && p.r.countBelow != nil {
+		if n := p.r.countBelow(p.r, s, p.c, ms, child); n >= 0 {
+			return uint64(n)
+		}
+	}
+	var n uint64
 	for i := range ms {
 		*child = *s
 		p.r.apply(child, &ms[i])
@@ -60,6 +66,12 @@ type divideEntry struct {
 func (g *Game) perft(depth int) uint64 {
 	return newPerfter(g.r).count(g.cur(), depth)
 }
+
+// Perft returns the number of leaf nodes of the legal-move tree of the
+// current position to the given depth, as perft does. It runs on the
+// calling goroutine alone and does not allocate after its first ply, so
+// the caller can time it by the CPU time of its thread.
+func (g *Game) Perft(depth int) uint64 { return g.perft(depth) }
 
 // divide returns perft(depth-1) below each legal move of the current
 // position, in the order of LegalMoves; it is the standard tool to find

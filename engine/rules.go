@@ -84,10 +84,16 @@ type rules struct {
 	// moves (perft's bulk counting; chess and the draughts of draughtsBB),
 	// or -1 for a position it leaves to generate. It must agree with
 	// generate in every position, which the differential tests check.
-	count  func(r *rules, s *State, c *ctx) int
-	encode func(r *rules, s *State) string // position string
-	decode func(r *rules, s string) (State, error)
-	status func(g *Game, nLegal int) Status // game end; nil: default rules
+	count func(r *rules, s *State, c *ctx) int
+	// countBelow, when set, returns perft(2) of s given its legal moves
+	// ms: the sum of count over the positions after them, each played on
+	// child (for chess: with the bitboards of s updated by each move
+	// instead of read again from the board). It must agree with count
+	// wherever count answers, and returns -1 where count would not.
+	countBelow func(r *rules, s *State, c *ctx, ms []move, child *State) int64
+	encode     func(r *rules, s *State) string // position string
+	decode     func(r *rules, s string) (State, error)
+	status     func(g *Game, nLegal int) Status // game end; nil: default rules
 
 	// standing and tactical, when set (chess and Chess960), serve the
 	// chess quiescence search. standing reports whether the side to move

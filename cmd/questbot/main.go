@@ -30,6 +30,7 @@ var commands = map[string]command{
 	"calc":      {"evaluate a quest formula", runCalc},
 	"loadtest":  {"measure the Telegram transport with simulated users", runLoadtest},
 	"inspect":   {"summarise .qm/.qmm files (--json for the whole model)", runInspect},
+	"perftcmp":  {"compare the chess perft's speed with Stockfish's, per CPU-second", runPerftcmp},
 	"play":      {"play a quest file in the terminal", runPlay},
 	"qms":       {"compile quest sources (qms compile FILE.qms [-o OUT.qmm] [-f]) and decompile quests (qms decompile FILE.qm[m] [-o OUT.qms] [-f])", runQms},
 	"quests":    {"add quest files to the catalogue (quests add [--listed] [--dialect D] FILE|DIR…)", runQuests},

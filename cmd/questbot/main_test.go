@@ -14,7 +14,7 @@ func TestMain(m *testing.M) {
 	if args := os.Getenv(asQuestbotEnv); args != "" {
 		os.Exit(runMain(strings.Fields(args), os.Stdout, os.Stderr))
 	}
-	// The strength command's test runs this binary as a UCI chess engine.
+	// The strength and perftcmp commands' tests run this binary as a UCI chess engine.
 	if os.Getenv(asUCIEnv) != "" {
 		os.Exit(fakeUCI(os.Stdin, os.Stdout))
 	}

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -20,7 +21,8 @@ import (
 const asUCIEnv = "QUESTBOT_TEST_RUN_AS_UCI"
 
 // fakeUCI is a UCI engine that answers the commands the strength command sends and plays the
-// first legal move of each position. It records the options it was given on stderr.
+// first legal move of each position, and counts perft as Stockfish does (the perftcmp command's
+// test), with the engine's own perft. It records the options it was given on stderr.
 func fakeUCI(in io.Reader, out io.Writer) int {
 	sc := bufio.NewScanner(in)
 	var g *engine.Game
@@ -41,6 +43,19 @@ func fakeUCI(in io.Reader, out io.Writer) int {
 					return 1
 				}
 			}
+		case len(f) >= 3 && f[0] == "position" && f[1] == "fen":
+			fen, _, _ := strings.Cut(strings.Join(f[2:], " "), " moves ")
+			var err error
+			if g, err = engine.NewGame("chess", engine.WithPosition(fen)); err != nil {
+				fmt.Fprintln(out, "info string", err)
+				return 1
+			}
+		case len(f) == 3 && f[0] == "go" && f[1] == "perft":
+			d, err := strconv.Atoi(f[2])
+			if err != nil {
+				return 1
+			}
+			fmt.Fprintf(out, "\nNodes searched: %d\n\n", g.Perft(d))
 		case len(f) >= 1 && f[0] == "go":
 			legal := g.LegalMoves()
 			if len(legal) == 0 {
