@@ -723,6 +723,7 @@ var promisedRoutes = []string{
 	"POST /api/v1/games/{id}/spectators",
 	"GET /api/v1/games/{id}/export",
 	"GET /api/v1/games/{id}/events",
+	"GET /api/v1/events",
 	"GET /api/v1/games/{id}/picture.png",
 	"GET /api/v1/games/{id}/picture.jpg",
 	"GET /api/v1/variants/{variant}/picture.png",

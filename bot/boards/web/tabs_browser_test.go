@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
@@ -25,6 +27,19 @@ import (
 // one stream open for that browser (its hub's gauge of open streams).
 func TestOneConnectionForEightTabs(t *testing.T) {
 	t.Parallel()
+	oneConnection(t, false)
+}
+
+// Ensure the same where the browser has no SharedWorker (Chrome on Android): the tab that
+// holds the leader's Web Lock holds the stream for the others.
+func TestOneConnectionTabsWithoutSharedWorker(t *testing.T) {
+	t.Parallel()
+	oneConnection(t, true)
+}
+
+// oneConnection opens the tabs of TestOneConnectionForEightTabs; noWorker takes SharedWorker
+// away from every page before its scripts run.
+func oneConnection(t *testing.T, noWorker bool) {
 	// Ann's own calls share her rate limit with her pages: it is out of the way here.
 	e := newEnv(t, web.Config{Pages: web.Pages(), Rate: 1000, Burst: 1000})
 	tournaments := web.NewTournamentHub(e.Pool, e.Log())
@@ -82,16 +97,36 @@ func TestOneConnectionForEightTabs(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// prepare readies a tab: without SharedWorker when noWorker says so.
+	prepare := func(ctx context.Context) {
+		t.Helper()
+		if !noWorker {
+			return
+		}
+		_, err := chromedp.Run(ctx, func(ctx context.Context, tg *chromedp.Target) (page.AddScriptToEvaluateOnNewDocumentResult, error) {
+			return cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: "delete window.SharedWorker;"})
+		})
+		if err != nil {
+			t.Fatalf("take SharedWorker away: %v", err)
+		}
+	}
 	ctx := pagesBrowser(t)
+	prepare(ctx)
 	if err := chromedp.Do(ctx, chromedp.Navigate(link)); err != nil {
 		t.Fatalf("open the login link: %v", err)
 	}
 	pagesWaitLocation(ctx, t, e.srv.URL+"/games")
+	if noWorker {
+		if has, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`typeof SharedWorker === "function"`)); err != nil || has {
+			t.Fatalf("SharedWorker is still there: %v %v", has, err)
+		}
+	}
 	// Each page in a tab of its own, in the same browser; the first is the login's.
 	pages := []context.Context{ctx}
 	for range tabs {
 		tab, closeTab := chromedp.NewContext(ctx)
 		t.Cleanup(closeTab)
+		prepare(tab)
 		pages = append(pages, tab)
 	}
 	for i, g := range games {
