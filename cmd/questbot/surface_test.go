@@ -785,6 +785,8 @@ func (s *surface) routes(t *testing.T, u *webUser, game, tournament int64) {
 			path += "chess"
 		case "/static/":
 			path += string(static[1])
+		case "/api/v1/events": // the stream of what it names: the game and the tournament
+			path += fmt.Sprintf("?game=%d&tournament=%d", game, tournament)
 		}
 		return method, path
 	}

@@ -122,12 +122,12 @@ func oneConnection(t *testing.T, noWorker bool) {
 		}
 	}
 	// Each page in a tab of its own, in the same browser; the first is the login's.
-	pages := []context.Context{ctx}
+	pages, closers := []context.Context{ctx}, []func(){func() {}}
 	for range tabs {
 		tab, closeTab := chromedp.NewContext(ctx)
 		t.Cleanup(closeTab)
 		prepare(tab)
-		pages = append(pages, tab)
+		pages, closers = append(pages, tab), append(closers, closeTab)
 	}
 	for i, g := range games {
 		if err := chromedp.Do(pages[i+1], chromedp.Navigate(fmt.Sprintf("%s/play/%d", e.srv.URL, g.id)), pagesBoardReady,
@@ -142,22 +142,28 @@ func oneConnection(t *testing.T, noWorker bool) {
 		t.Fatalf("the tournament's tab: %v", err)
 	}
 
-	// Each opponent moves (after Ann, where she has the first move).
-	for _, g := range games {
-		st := ann.state(t, g.id)
-		if st.ToMove == st.Seat {
+	// Each opponent moves (after Ann, where she has the first move), in the games from the
+	// first one on; every tab of those shows the move.
+	opponentsMove := func(from int) {
+		t.Helper()
+		for _, g := range games[from:] {
+			st := ann.state(t, g.id)
+			if st.ToMove == st.Seat {
+				playFirst(t, g.id, g.by)
+			}
 			playFirst(t, g.id, g.by)
 		}
-		playFirst(t, g.id, g.by)
-	}
-	for i, g := range games {
-		st := ann.state(t, g.id)
-		last := st.Moves[len(st.Moves)-1].Text
-		if err := chromedp.Do(pages[i+1], pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d &&
-			document.querySelector("#moves li:last-child").textContent === %q`, st.Ply, last))); err != nil {
-			t.Fatalf("tab %d: the opponent's move %s in game %d: %v", i+1, last, g.id, err)
+		for i, g := range games[from:] {
+			tab := pages[from+i+1]
+			st := ann.state(t, g.id)
+			last := st.Moves[len(st.Moves)-1].Text
+			if err := chromedp.Do(tab, pagesUntil(fmt.Sprintf(`document.querySelectorAll("#moves li").length === %d &&
+				document.querySelector("#moves li:last-child").textContent === %q`, st.Ply, last))); err != nil {
+				t.Fatalf("tab %d: the opponent's move %s in game %d: %v", from+i+1, last, g.id, err)
+			}
 		}
 	}
+	opponentsMove(0)
 	// A player joins the tournament: its tab shows them.
 	if err := e.proc.Transport.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
 		return e.app.Tournaments.Join(ctx, tx, boards.Player{Service: e.service, User: 2}, tt.ID, false)
@@ -174,5 +180,18 @@ func oneConnection(t *testing.T, noWorker bool) {
 	t.Logf("%d tabs: at most %d streams open at once, %v open now", tabs+1, n, streams)
 	if n > 2 || streams > 1 {
 		t.Errorf("%d tabs: at most %d streams open at once and %v now, want one (two while it is opened anew)", tabs+1, n, streams)
+	}
+
+	// The first game's tab, the first to follow (without SharedWorker, the one that holds the
+	// stream), is closed: the other tabs still show their opponents' moves, on one stream.
+	closers[1]()
+	opponentsMove(1)
+	mu.Lock()
+	n = most
+	mu.Unlock()
+	streams = testutil.ToFloat64(e.hub.Metrics().Streams)
+	t.Logf("a tab closed: at most %d streams open at once, %v open now", n, streams)
+	if n > 2 || streams > 1 {
+		t.Errorf("a tab closed: at most %d streams open at once and %v now, want one (two while it is opened anew)", n, streams)
 	}
 }
