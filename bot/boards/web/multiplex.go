@@ -97,13 +97,16 @@ func parseFollows(r *http.Request) ([]followSpec, error) {
 // follow is a game or tournament a multiplexed stream follows.
 type follow struct {
 	spec followSpec
-	// c is the subscription's signal, next reads what it has as SSE text (the count of a
-	// game's events delivered, and the events themselves for the metrics).
+	// c is the subscription's signal; next reads what it has, as the SSE text to write and,
+	// for a game, its events (which the hub's metrics count).
 	c    <-chan struct{}
 	next func(ctx context.Context) (text string, evs []boards.Event, err error)
 	// live says the events next reads were made while the stream was open (not a replay).
-	live    bool
-	head    string
+	live bool
+	// head is what the stream says of it first: where it goes on from, and a reset.
+	head string
+	// revoked is closed when the grant of a game's follow ends (nil for a tournament, which
+	// ends with the stream's credentials); close ends the subscription and the grant.
 	revoked <-chan struct{}
 	close   func()
 }
