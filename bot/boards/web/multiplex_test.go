@@ -13,10 +13,12 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"github.com/questbot/questbot/bot"
 	"github.com/questbot/questbot/bot/boards"
 	"github.com/questbot/questbot/bot/boards/web"
 	"github.com/questbot/questbot/bot/testkit/bottest"
 	"github.com/questbot/questbot/bot/testkit/wait"
+	"github.com/questbot/questbot/sessions/tournament"
 )
 
 // muxed is an open multiplexed stream (GET /api/v1/events): its events as they come, closed
@@ -294,4 +296,79 @@ func TestMultiplexStreamRevoked(t *testing.T) {
 	m.ends(t, "logout")
 	t.Logf("the stream ended %v after the logout", time.Since(at).Round(time.Millisecond))
 	wait.For(t, wait.Hang, "the stream counted closed", func() bool { return testutil.ToFloat64(e.hub.Metrics().Streams) == 0 })
+}
+
+// Ensure a multiplexed stream follows a tournament beside a game: named without a number it
+// opens with a tournament_reset numbered with the tournament's last event; each change comes as
+// a tournament event numbered as in the tournament's own stream; named with the number reached
+// after a cut, it sends exactly what was missed.
+func TestMultiplexTournament(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, web.Config{})
+	e.startTournamentHub(t)
+	ann, boris := e.login(t, 1, "Ann"), e.login(t, 2, "Boris")
+	game, _ := e.gameOf(t, ann, boris)
+	e.Exec(t, `UPDATE users SET is_admin = true WHERE id = 2`)
+	var tt *tournament.Tournament
+	if err := e.proc.Transport.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+		var err error
+		tt, err = e.app.Tournaments.Create(ctx, tx, boards.Player{Service: e.service, User: 2}, true,
+			boards.TournamentSpec{Variant: "russian", Control: "5+3", System: tournament.RoundRobinSystem,
+				StartsAt: e.clock.now().Add(time.Hour)})
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// change has a player join the tournament, or leave it again.
+	joined := false
+	change := func() {
+		t.Helper()
+		if err := e.proc.Transport.Do(context.Background(), e.service, func(ctx context.Context, tx bot.Tx) error {
+			p := boards.Player{Service: e.service, User: 2}
+			if joined {
+				return e.app.Tournaments.Leave(ctx, tx, p, tt.ID)
+			}
+			return e.app.Tournaments.Join(ctx, tx, p, tt.ID, false)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		joined = !joined
+	}
+	last, err := boards.TournamentLastEvent(context.Background(), e.Pool, tt.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := ann.mustMux(t, fmt.Sprintf("game=%d&tournament=%d", game, tt.ID))
+	m.want(t, "the game followed", web.MuxFollowing, map[string]int64{"game": game})
+	m.want(t, "the tournament followed", web.MuxFollowing, map[string]int64{"tournament": tt.ID, "last": last})
+	m.want(t, "the tournament's reset", web.MuxTournamentReset, map[string]int64{"id": tt.ID, "last": last})
+	change()
+	d := m.want(t, "the join", web.MuxTournament, map[string]int64{"tournament": tt.ID})
+	reached := int64(d["id"].(float64))
+	if reached <= last {
+		t.Fatalf("the join is numbered %d, after %d", reached, last)
+	}
+	m.hangUp()
+	change()
+	change()
+	m = ann.mustMux(t, fmt.Sprintf("tournament=%d:%d", tt.ID, reached))
+	m.want(t, "the tournament followed again", web.MuxFollowing, map[string]int64{"tournament": tt.ID, "last": reached})
+	var got []int64
+	for range 2 {
+		d := m.want(t, "a missed change", web.MuxTournament, map[string]int64{"tournament": tt.ID})
+		got = append(got, int64(d["id"].(float64)))
+	}
+	if want := tournamentIDs(t, e, tt.ID, reached); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the missed changes %v, want %v", got, want)
+	}
+}
+
+// tournamentIDs are the numbers of a tournament's events after after.
+func tournamentIDs(t *testing.T, e *env, id, after int64) []int64 {
+	t.Helper()
+	var out []int64
+	for _, ev := range e.tournamentRecord(t, id, after) {
+		out = append(out, ev.ID)
+	}
+	return out
 }

@@ -42,13 +42,7 @@ func TestOneConnectionTabsWithoutSharedWorker(t *testing.T) {
 func oneConnection(t *testing.T, noWorker bool) {
 	// Ann's own calls share her rate limit with her pages: it is out of the way here.
 	e := newEnv(t, web.Config{Pages: web.Pages(), Rate: 1000, Burst: 1000})
-	tournaments := web.NewTournamentHub(e.Pool, e.Log())
-	hctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); tournaments.Run(hctx) }()
-	t.Cleanup(func() { cancel(); <-done })
-	e.cfg.Tournaments, e.cfg.TournamentEvents = e.app.Tournaments, tournaments
-	e.serve()
+	e.startTournamentHub(t)
 	// The streams the browser opens, counted by the server as it serves them.
 	var mu sync.Mutex
 	open, most := 0, 0
