@@ -723,6 +723,7 @@ var promisedRoutes = []string{
 	"POST /api/v1/games/{id}/spectators",
 	"GET /api/v1/games/{id}/export",
 	"GET /api/v1/games/{id}/events",
+	"GET /api/v1/events",
 	"GET /api/v1/games/{id}/picture.png",
 	"GET /api/v1/games/{id}/picture.jpg",
 	"GET /api/v1/variants/{variant}/picture.png",
@@ -784,6 +785,8 @@ func (s *surface) routes(t *testing.T, u *webUser, game, tournament int64) {
 			path += "chess"
 		case "/static/":
 			path += string(static[1])
+		case "/api/v1/events": // the stream of what it names: the game and the tournament
+			path += fmt.Sprintf("?game=%d&tournament=%d", game, tournament)
 		}
 		return method, path
 	}

@@ -275,6 +275,7 @@ func (s *Server) routeAPI(mux router) {
 	mux.HandleFunc("POST /api/v1/games/{id}/spectators", s.api(0, s.op(s.spectators)))
 	mux.HandleFunc("GET /api/v1/games/{id}/export", s.api(public, s.export))
 	mux.HandleFunc("GET /api/v1/games/{id}/events", s.api(public|unlimited, s.events))
+	mux.HandleFunc("GET /api/v1/events", s.api(public|unlimited, s.muxEvents))
 	mux.HandleFunc("GET /api/v1/games/{id}/picture.png", s.api(public|unlimited, s.picture))
 	mux.HandleFunc("GET /api/v1/games/{id}/picture.jpg", s.api(public|unlimited, s.picture))
 	mux.HandleFunc("POST /api/v1/analysis", s.api(public, s.analysis))
@@ -866,33 +867,11 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	if s.cfg.Events == nil {
 		return apiErr(http.StatusServiceUnavailable, "unavailable", "Live updates are not available; reload the game instead.")
 	}
-	// The stream ends with what lets it watch (revoke.go): registered first, then checked.
-	var revoked <-chan struct{}
-	if guards, ok := s.cfg.Events.(Guards); ok {
-		g := Grant{Token: c.token, Board: id,
-			// A public game waiting for an opponent is open to all, whatever the switch says.
-			Spectator: st.Seat < 0 && bd.Status != board.Waiting}
-		if c.secret != "" {
-			g.Session = botpg.SecretHash(c.secret)
-		}
-		ch, release := guards.Guard(g)
-		defer release()
-		revoked = ch
-		var ok bool
-		err := s.read(r.Context(), func(ctx context.Context, db pgxTx) error {
-			var err error
-			ok, err = granted(ctx, db, g)
-			return err
-		})
-		switch {
-		case err != nil:
-			return err
-		case !ok && g.Spectator:
-			return missing()
-		case !ok:
-			return apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot.")
-		}
+	revoked, release, err := s.guardGame(r.Context(), c, id, st, bd)
+	if err != nil {
+		return err
 	}
+	defer release()
 	key := s.key(c, r)
 	if !s.streams.acquire(key) {
 		return apiErr(http.StatusTooManyRequests, "too_many_streams",
@@ -901,6 +880,41 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request, c *caller) error
 	defer s.streams.release(key)
 	serveEvents(w, r, s.cfg.Events, id, PingInterval, revoked)
 	return nil
+}
+
+// guardGame registers the grant of a stream of board id that c watches (st and bd are the board
+// as c sees it), and checks that it still holds (revoke.go): revoked is closed when it ends.
+// Without Guards (Config.Events is not a Hub) the stream is not guarded.
+func (s *Server) guardGame(ctx context.Context, c *caller, id int64, st *GameState, bd *board.Board) (revoked <-chan struct{}, release func(), err error) {
+	guards, ok := s.cfg.Events.(Guards)
+	if !ok {
+		return nil, func() {}, nil
+	}
+	g := Grant{Token: c.token, Board: id,
+		// A public game waiting for an opponent is open to all, whatever the switch says.
+		Spectator: st.Seat < 0 && bd.Status != board.Waiting}
+	if c.secret != "" {
+		g.Session = botpg.SecretHash(c.secret)
+	}
+	revoked, release = guards.Guard(g)
+	var live bool
+	err = s.read(ctx, func(ctx context.Context, db pgxTx) error {
+		var err error
+		live, err = granted(ctx, db, g)
+		return err
+	})
+	switch {
+	case err != nil:
+		release()
+		return nil, nil, err
+	case !live && g.Spectator:
+		release()
+		return nil, nil, missing()
+	case !live:
+		release()
+		return nil, nil, apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot.")
+	}
+	return revoked, release, nil
 }
 
 // picture is GET /api/v1/games/{id}/picture.png?seat=0|1&ply=P: the engine's picture of the

@@ -220,7 +220,7 @@ func (a *pagesAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		w.Header().Set("Content-Type", "image/png")
 		w.Write(buf.Bytes()) // a browser closing the page may not read it all
-	case path == game+"/events":
+	case path == game+"/events" || path == "/events":
 		a.events(w, r)
 	default:
 		pagesError(w, 404, "not_found", "no such thing", nil)

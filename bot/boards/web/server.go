@@ -18,11 +18,12 @@
 // game's moves (PGN, PDN, a list) export.go's; the archive of a player's finished games (the
 // API and the page /players/<id>/games) archive.go's; what follows a finished game (the rating
 // changes, the rematch, a new opponent) rematch.go's; the engine's analysis of a position
-// (POST /api/v1/analysis, refused to a player of a game in play) analysis.go's. The game page
-// (static/play.js) steps through a game's moves with its buttons and the arrow keys, showing
-// the picture of each ply (the picture's ply), flips the board, and shows the analysis of the
-// position shown; looking back, a move of the opponent joins the list but leaves the position
-// shown, until the page goes back to the game.
+// (POST /api/v1/analysis, refused to a player of a game in play) analysis.go's; the one stream
+// of several games and tournaments that the pages of a browser share (GET /api/v1/events)
+// multiplex.go's. The game page (static/play.js) steps through a game's moves with its buttons
+// and the arrow keys, showing the picture of each ply (the picture's ply), flips the board, and
+// shows the analysis of the position shown; looking back, a move of the opponent joins the list
+// but leaves the position shown, until the page goes back to the game.
 //
 // The server trusts no client: every call is checked against the caller's seat, and every move
 // goes through the engine on the server. Reads use a read-only transaction of the pool (the
@@ -98,10 +99,11 @@ type Config struct {
 	// at once; DefaultRate and DefaultBurst when 0.
 	Rate  float64
 	Burst int
-	// Streams is the most event streams (GET /api/v1/games/{id}/events) one caller holds open
-	// at once, counted as the rate limit counts requests: per API token, per user over all
-	// their sessions, per address for someone not logged in; DefaultStreams when 0. A stream
-	// over it is refused with 429 too_many_streams. Streams are not rate limited as requests.
+	// Streams is the most event streams (GET /api/v1/games/{id}/events, a tournament's, and
+	// GET /api/v1/events, which counts once whatever it follows) one caller holds open at
+	// once, counted as the rate limit counts requests: per API token, per user over all their
+	// sessions, per address for someone not logged in; DefaultStreams when 0. A stream over it
+	// is refused with 429 too_many_streams. Streams are not rate limited as requests.
 	Streams int
 	// AuthFailures and AuthFailureEvery throttle the failed logins of each client address (a
 	// forged or revoked token, a dead session cookie, a used or made-up login link): after

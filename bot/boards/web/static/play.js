@@ -706,29 +706,30 @@
     shown(moved);
   }
 
-  // listen follows the game's events (docs/web-api.md): "record", an event of the board's
-  // record, numbered (its id); "reset", the stream could not go on from the page's last event,
-  // the page reads the state once. The stream opens after the state the page shows, from the
-  // board's last event that state names (last_event_id), so a change made between the two
-  // comes as its event. EventSource reconnects by itself after a lost stream, sending the
-  // number of the last event it got (Last-Event-ID), so the server sends what the page missed
-  // and the page reads nothing again; a refused stream (the server has no live updates) is
-  // tried again later, from the state shown then.
+  // listen follows the game's events (docs/web-api.md) on the browser's one stream (live.js):
+  // "record", an event of the board's record, numbered; "reset", the stream could not go on
+  // from the page's last event, the page reads the state once. The follow starts after the
+  // state the page shows, from the board's last event that state names, so a change made
+  // between the two comes as its event. The stream is opened anew by itself after a loss, from
+  // the number of the last event it got, so the server sends what the page missed and the page
+  // reads nothing again; a refused follow (the server has no live updates, or the page may not
+  // watch the game any more) is tried again later, from the state shown then.
   function listen() {
     const n = Math.max(lastEvent, (state && state.last_event) || 0);
-    const from = n ? "?last_event_id=" + n : "";
-    const es = new EventSource(base + "/events" + from);
-    es.addEventListener("record", record);
-    es.addEventListener("reset", () => need());
-    es.onopen = () => {
-      $("live").textContent = t("live.on");
-      $("live").classList.add("on");
+    const live = (on) => {
+      $("live").textContent = t(on ? "live.on" : "live.off");
+      $("live").classList.toggle("on", on);
     };
-    es.onerror = () => {
-      $("live").textContent = t("live.off");
-      $("live").classList.remove("on");
-      if (es.readyState === EventSource.CLOSED) setTimeout(listen, 15000);
-    };
+    QBLive.follow("game", id, n || null, {
+      record: (text) => record({ data: text }),
+      reset: () => need(),
+      open: () => live(true),
+      error: () => live(false),
+      refused: () => {
+        live(false);
+        setTimeout(listen, 15000);
+      },
+    });
   }
 
   function wire() {

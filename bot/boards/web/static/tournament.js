@@ -67,20 +67,27 @@
       rounds.append(h, ul);
     }
   };
-  // The stream of the tournament's record, opened once, after the last event the first state
-  // shows (its last_event): it misses nothing after it, and EventSource resumes it after the
-  // last event it got (Last-Event-ID) when the connection breaks.
-  let es = null;
-  // Without a state (its read failed) it opens without a number: its first event, a reset, reads
-  // the state again.
+  // The follow of the tournament's record on the browser's one stream (live.js), started once,
+  // after the last event the first state shows (its last_event): it misses nothing after it, and
+  // goes on after the last event it got when the connection breaks.
+  let following = null;
+  // Without a state (its read failed) it starts without a number: its first event, a reset,
+  // reads the state again.
   const listen = (last) => {
-    es = new EventSource("/api/v1/tournaments/" + id + "/events" + (last === null ? "" : "?last_event_id=" + last));
     // Each event of the record (a player joined or left, a round paired, a result, the end)
-    // and a reset (the stream could not resume) read the state again.
-    es.addEventListener("record", load);
-    es.addEventListener("reset", load);
-    es.onopen = () => { $("live").textContent = t("live.on"); };
-    es.onerror = () => { $("live").textContent = t("live.off"); };
+    // and a reset (the stream could not resume) read the state again; a refused follow is
+    // started again with the next state read.
+    following = QBLive.follow("tournament", id, last, {
+      record: load,
+      reset: load,
+      open: () => { $("live").textContent = t("live.on"); },
+      error: () => { $("live").textContent = t("live.off"); },
+      refused: () => {
+        $("live").textContent = t("live.off");
+        following = null;
+        setTimeout(load, 15000);
+      },
+    });
   };
   let loading = null, again = false;
   // load reads the state and draws it; a load asked for while one runs runs once after it.
@@ -95,12 +102,12 @@
         const r = await api("GET", "/api/v1/tournaments/" + id);
         if (!r.ok) {
           QB.status(QB.errorText(r), "error");
-          if (!es) listen(null);
+          if (!following) listen(null);
           continue;
         }
         QB.status("");
         render(r.data);
-        if (!es) listen(r.data.last_event || 0);
+        if (!following) listen(r.data.last_event || 0);
       } while (again);
     })();
     try {
