@@ -286,14 +286,50 @@ const MaxReplay = 64
 // resumable reports whether a stream can go on after the event numbered after of board: after
 // is 0 (the whole record) or an event of the board, followed by at most MaxReplay events.
 func resumable(ctx context.Context, db boards.DB, board, after int64) (bool, error) {
+	return resumableBy(after, func(from int64, limit int) ([]int64, error) {
+		evs, err := boards.EventsAfter(ctx, db, board, from, limit)
+		ids := make([]int64, len(evs))
+		for i, e := range evs {
+			ids[i] = e.ID
+		}
+		return ids, err
+	})
+}
+
+// resumableBy is the rule of resumable for any numbered record, read by read (the numbers of
+// at most limit events above from, in order): after is 0, or the number of an event followed
+// by at most MaxReplay events.
+func resumableBy(after int64, read func(from int64, limit int) ([]int64, error)) (bool, error) {
 	if after == 0 {
 		return true, nil
 	}
-	evs, err := boards.EventsAfter(ctx, db, board, after-1, MaxReplay+2)
+	ids, err := read(after-1, MaxReplay+2)
 	if err != nil {
 		return false, err
 	}
-	return len(evs) > 0 && evs[0].ID == after && len(evs) <= MaxReplay+1, nil
+	return len(ids) > 0 && ids[0] == after && len(ids) <= MaxReplay+1, nil
+}
+
+// openStream answers a Server-Sent Events stream: it lifts the write deadline (a stream lives
+// longer than any the server has for ordinary answers), writes the headers (no caching, no
+// buffering by a proxy) and returns the function that writes and flushes a part of it, false
+// once the client is gone. ok is false when the deadline cannot be lifted.
+func openStream(w http.ResponseWriter) (write func(string) bool, ok bool) {
+	rc := http.NewResponseController(w)
+	if err := rc.SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+		return nil, false
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("X-Accel-Buffering", "no")
+	w.WriteHeader(http.StatusOK)
+	return func(s string) bool {
+		if _, err := io.WriteString(w, s); err != nil {
+			return false
+		}
+		return rc.Flush() == nil
+	}, true
 }
 
 // serveEvents is ServeEvents with the interval of its pings, ending too when revoked is closed.
@@ -334,21 +370,9 @@ func serveEvents(w http.ResponseWriter, r *http.Request, ev Events, board int64,
 		obs.streamOpened()
 		defer obs.streamClosed()
 	}
-	rc := http.NewResponseController(w)
-	// A stream lives longer than any write timeout the server has for ordinary answers.
-	if err := rc.SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+	write, ok := openStream(w)
+	if !ok {
 		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	write := func(s string) bool {
-		if _, err := io.WriteString(w, s); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
 	}
 	// writeRecords writes a batch of the record's events (Next returns each once); live says
 	// they were made while the stream was open.

@@ -3,9 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -167,21 +165,9 @@ func (s *Server) muxEvents(w http.ResponseWriter, r *http.Request, c *caller) er
 		obs.streamOpened()
 		defer obs.streamClosed()
 	}
-	rc := http.NewResponseController(w)
-	// A stream lives longer than any write timeout the server has for ordinary answers.
-	if err := rc.SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+	write, ok := openStream(w)
+	if !ok {
 		return nil
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	write := func(s string) bool {
-		if _, err := io.WriteString(w, s); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
 	}
 	if !write(head.String()) {
 		return nil

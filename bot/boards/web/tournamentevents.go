@@ -3,9 +3,7 @@ package web
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -90,14 +88,14 @@ func (h *TournamentHub) Run(ctx context.Context) error {
 // tournament: after is 0 (the whole record) or an event of the tournament, followed by at most
 // MaxReplay events.
 func tournamentResumable(ctx context.Context, db boards.DB, id, after int64) (bool, error) {
-	if after == 0 {
-		return true, nil
-	}
-	evs, err := boards.TournamentEventsAfter(ctx, db, id, after-1, MaxReplay+2)
-	if err != nil {
-		return false, err
-	}
-	return len(evs) > 0 && evs[0].ID == after && len(evs) <= MaxReplay+1, nil
+	return resumableBy(after, func(from int64, limit int) ([]int64, error) {
+		evs, err := boards.TournamentEventsAfter(ctx, db, id, from, limit)
+		ids := make([]int64, len(evs))
+		for i, e := range evs {
+			ids[i] = e.ID
+		}
+		return ids, err
+	})
 }
 
 // serveTournamentEvents serves the Server-Sent Events stream of a tournament's record until the
@@ -146,21 +144,9 @@ func serveTournamentEvents(w http.ResponseWriter, r *http.Request, ev Tournament
 	}
 	sub := ev.Follow(id, after)
 	defer sub.Close()
-	rc := http.NewResponseController(w)
-	// A stream lives longer than any write timeout the server has for ordinary answers.
-	if err := rc.SetWriteDeadline(time.Time{}); err != nil && !errors.Is(err, http.ErrNotSupported) {
+	write, ok := openStream(w)
+	if !ok {
 		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache")
-	h.Set("X-Accel-Buffering", "no")
-	w.WriteHeader(http.StatusOK)
-	write := func(s string) bool {
-		if _, err := io.WriteString(w, s); err != nil {
-			return false
-		}
-		return rc.Flush() == nil
 	}
 	head := fmt.Sprintf("retry: %d\n", RetryMillis)
 	if reset >= 0 {
