@@ -896,25 +896,7 @@ func (s *Server) guardGame(ctx context.Context, c *caller, id int64, st *GameSta
 	if c.secret != "" {
 		g.Session = botpg.SecretHash(c.secret)
 	}
-	revoked, release = guards.Guard(g)
-	var live bool
-	err = s.read(ctx, func(ctx context.Context, db pgxTx) error {
-		var err error
-		live, err = granted(ctx, db, g)
-		return err
-	})
-	switch {
-	case err != nil:
-		release()
-		return nil, nil, err
-	case !live && g.Spectator:
-		release()
-		return nil, nil, missing()
-	case !live:
-		release()
-		return nil, nil, apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot.")
-	}
-	return revoked, release, nil
+	return s.guard(ctx, guards, g)
 }
 
 // picture is GET /api/v1/games/{id}/picture.png?seat=0|1&ply=P: the engine's picture of the

@@ -184,6 +184,13 @@ func (s *Server) guardCredentials(ctx context.Context, c *caller) (revoked <-cha
 	if c.secret != "" {
 		g.Session = botpg.SecretHash(c.secret)
 	}
+	return s.guard(ctx, guards, g)
+}
+
+// guard registers g with guards and then checks that it still holds, so that no revocation
+// falls between the two unseen: revoked is closed when it ends. A grant that no longer holds is
+// refused: a spectator's as the board missing (its switch went off), any other as unauthorized.
+func (s *Server) guard(ctx context.Context, guards Guards, g Grant) (revoked <-chan struct{}, release func(), err error) {
 	revoked, release = guards.Guard(g)
 	var live bool
 	err = s.read(ctx, func(ctx context.Context, db pgxTx) error {
@@ -195,6 +202,9 @@ func (s *Server) guardCredentials(ctx context.Context, c *caller) (revoked <-cha
 	case err != nil:
 		release()
 		return nil, nil, err
+	case !live && g.Spectator:
+		release()
+		return nil, nil, missing()
 	case !live:
 		release()
 		return nil, nil, apiErr(http.StatusUnauthorized, "unauthorized", "The session or token is not valid; log in with a link from /web in the bot.")
