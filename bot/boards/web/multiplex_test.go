@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -62,22 +61,7 @@ func (c *client) mux(t *testing.T, query string) (*muxed, int, string) {
 	go func() {
 		defer close(m.ended)
 		defer resp.Body.Close()
-		sc := bufio.NewScanner(resp.Body)
-		var ev sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "id: "):
-				ev.id = strings.TrimPrefix(line, "id: ")
-			case strings.HasPrefix(line, "event: "):
-				ev.name = strings.TrimPrefix(line, "event: ")
-			case strings.HasPrefix(line, "data: "):
-				ev.data = strings.TrimPrefix(line, "data: ")
-			case line == "" && ev.name != "":
-				m.events <- ev
-				ev = sseEvent{}
-			}
-		}
+		readSSE(resp.Body, func(ev sseEvent) bool { m.events <- ev; return true })
 	}()
 	return m, http.StatusOK, ""
 }

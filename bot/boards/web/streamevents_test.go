@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -57,25 +58,33 @@ func (c *client) openStream(t *testing.T, url, lastID string) <-chan sseEvent {
 	}
 	t.Cleanup(func() { resp.Body.Close() })
 	out := make(chan sseEvent, 1000)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		var ev sseEvent
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "id: "):
-				ev.id = strings.TrimPrefix(line, "id: ")
-			case strings.HasPrefix(line, "event: "):
-				ev.name = strings.TrimPrefix(line, "event: ")
-			case strings.HasPrefix(line, "data: "):
-				ev.data = strings.TrimPrefix(line, "data: ")
-			case line == "" && ev.name != "":
-				out <- ev
-				ev = sseEvent{}
-			}
-		}
-	}()
+	go readSSE(resp.Body, func(ev sseEvent) bool { out <- ev; return true })
 	return out
+}
+
+// readSSE reads the named events of a stream, each whole, and hands them to each until it
+// returns false or the stream ends.
+func readSSE(r io.Reader, each func(sseEvent) bool) {
+	sc := bufio.NewScanner(r)
+	var ev sseEvent
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			ev.id = strings.TrimPrefix(line, "id: ")
+		case strings.HasPrefix(line, "event: "):
+			ev.name = strings.TrimPrefix(line, "event: ")
+		case strings.HasPrefix(line, "data: "):
+			ev.data = strings.TrimPrefix(line, "data: ")
+		case line == "" && ev.name != "":
+			if !each(ev) {
+				return
+			}
+			ev = sseEvent{}
+		case line == "":
+			ev = sseEvent{}
+		}
+	}
 }
 
 // next reads a stream's next event.

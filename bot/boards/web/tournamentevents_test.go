@@ -1,7 +1,6 @@
 package web_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -55,38 +54,28 @@ func (e *env) openTournament(t *testing.T, id, last int64, byQuery bool) *tourna
 	}
 	ts := &tournamentStream{events: make(chan boards.TournamentEvent, 1000), resets: make(chan int64, 10),
 		hangUp: func() { cancel(); resp.Body.Close() }}
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		var sseID, name string
-		for sc.Scan() {
-			line := sc.Text()
-			switch {
-			case strings.HasPrefix(line, "id: "):
-				sseID = strings.TrimPrefix(line, "id: ")
-			case strings.HasPrefix(line, "event: "):
-				name = strings.TrimPrefix(line, "event: ")
-			case strings.HasPrefix(line, "data: ") && name == web.ResetEvent:
-				n, err := strconv.ParseInt(sseID, 10, 64)
-				if err != nil {
-					t.Errorf("a reset with the id %q", sseID)
-					return
-				}
-				ts.resets <- n
-			case strings.HasPrefix(line, "data: ") && name == web.RecordEvent:
-				var ev boards.TournamentEvent
-				if err := json.Unmarshal([]byte(strings.TrimPrefix(line, "data: ")), &ev); err != nil {
-					t.Errorf("an event of the record %q: %v", line, err)
-					return
-				}
-				if strconv.FormatInt(ev.ID, 10) != sseID {
-					t.Errorf("event %d sent with the id %q", ev.ID, sseID)
-				}
-				ts.events <- ev
-			case line == "":
-				sseID, name = "", ""
+	go readSSE(resp.Body, func(ev sseEvent) bool {
+		switch ev.name {
+		case web.ResetEvent:
+			n, err := strconv.ParseInt(ev.id, 10, 64)
+			if err != nil {
+				t.Errorf("a reset with the id %q", ev.id)
+				return false
 			}
+			ts.resets <- n
+		case web.RecordEvent:
+			var rec boards.TournamentEvent
+			if err := json.Unmarshal([]byte(ev.data), &rec); err != nil {
+				t.Errorf("an event of the record %q: %v", ev.data, err)
+				return false
+			}
+			if strconv.FormatInt(rec.ID, 10) != ev.id {
+				t.Errorf("event %d sent with the id %q", rec.ID, ev.id)
+			}
+			ts.events <- rec
 		}
-	}()
+		return true
+	})
 	return ts
 }
 
