@@ -32,7 +32,8 @@ var boardloadShortPlay = boardloadMinimum{moves: 4, botMoves: 1, games: 3}
 // failing the test unless it exits with want.
 func runBoardloadTest(t *testing.T, o boardloadOptions, want int, args ...string) string {
 	t.Helper()
-	env := map[string]string{"DATABASE_URL": pgtest.ConnString(t)}
+	// The board pictures are drawn into UPLOADS_DIR: not into the source tree.
+	env := map[string]string{"DATABASE_URL": pgtest.ConnString(t), "UPLOADS_DIR": t.TempDir()}
 	var out, errs bytes.Buffer
 	// The play may go on for long on a loaded machine (o.atLeast): the limit bounds a hang only.
 	ctx, cancel := context.WithTimeout(context.Background(), wait.Hang)

@@ -107,6 +107,8 @@ func testConfig(t *testing.T) Config {
 	cfg.HTTPAddr = "127.0.0.1:0"
 	// The emulator keeps its chats in DATA_DIR: each test has its own.
 	cfg.DataDir = t.TempDir()
+	// The board pictures are drawn into UPLOADS_DIR: not into the source tree.
+	cfg.UploadsDir = t.TempDir()
 	return cfg
 }
 
