@@ -27,15 +27,41 @@ func (s *Store) queueOutbox(b *pgx.Batch, service int, reqs []bot.Request, reply
 }
 
 // outboxWriter queues the requests of several transactions' worth of work (the updates of a
-// batch) into one pgx.Batch with as few statements as their order allows: consecutive requests
-// without a state, whatever their bot, chat or update, go in one insertion; each run of one state
-// goes in a statement of its own (supersedeSQL), before which the requests added earlier are
-// inserted, so that the outbox's ids keep the order in which the requests were added.
+// batch, or the chats one change shows itself in) into one pgx.Batch in as few statements as
+// their order allows, most often one: the requests without a state, whatever their bot, chat or
+// update, and each run of one state with the supersession of the pending rows of that state it
+// makes useless go in one statement (insertSQL when there is no run of a state, supersedeSQL
+// otherwise), whose rows take the outbox's ids in the order in which they were added. A run of a
+// state that a run already in the statement has (same bot, chat and state) starts a new
+// statement: its supersession must see the rows of the earlier run, which a statement's own
+// insertions are not.
 type outboxWriter struct {
-	s        *Store
-	b        *pgx.Batch
+	s *Store
+	b *pgx.Batch
+	// rows are the requests of the statement being gathered; services, and states ("" for
+	// none), are theirs.
 	services []int32
+	states   []*string
 	rows     rows
+	// runs are the runs of a state among them, with what each supersedes.
+	runs runs
+	keys map[runKey]bool
+}
+
+// runKey names the pending rows one run of a state supersedes among.
+type runKey struct {
+	service int
+	chat    int64
+	state   string
+}
+
+// runs are the runs of a state of one statement as the columns supersedeSQL unnests.
+type runs struct {
+	services      []int32
+	chats         []int64
+	states, modes []string
+	methods       []string // the methods an edit covers, joined by commas
+	targets, msgs []*string
 }
 
 func (s *Store) outboxWriter(b *pgx.Batch) *outboxWriter { return &outboxWriter{s: s, b: b} }
@@ -59,50 +85,69 @@ func (w *outboxWriter) add(service int, reqs []bot.Request, replyTo int64) []bot
 		}
 		batch := reqs[:n]
 		reqs = reqs[n:]
-		st := batch[0].State
-		if st == "" {
-			from := len(w.rows.chats)
-			w.rows.append(batch, replyTo)
-			for range batch {
-				w.services = append(w.services, int32(service))
+		var state *string
+		if st := batch[0].State; st != "" {
+			key := runKey{service: service, chat: batch[0].ChatID, state: st}
+			if w.keys[key] {
+				w.flush()
 			}
-			for i, chat := range w.rows.chats[from:] {
-				note(chat, w.rows.lanes[from+i])
+			if w.keys == nil {
+				w.keys = map[runKey]bool{}
 			}
-			continue
+			w.keys[key] = true
+			var gone int
+			batch, gone = coveredInRun(batch)
+			w.s.superseded.Add(int64(gone))
+			mode, methods, ref, msg := supersedes(batch)
+			w.runs.add(service, key.chat, st, mode, methods, ref, msg)
+			state = &st
 		}
-		w.flush()
-		var gone int
-		batch, gone = coveredInRun(batch)
-		w.s.superseded.Add(int64(gone))
-		var run rows
-		run.append(batch, replyTo)
-		mode, methods, ref, msg := supersedes(batch)
-		w.b.Queue(supersedeSQL, service, batch[0].ChatID, st, mode, methods,
-			run.methods, run.params, run.files, run.refs, run.targets, run.lanes, run.fallbacks, ref, msg, run.draws).
-			QueryRow(func(r pgx.Row) error {
-				var gone int64
-				if err := r.Scan(&gone); err != nil {
-					return err
-				}
-				w.s.superseded.Add(gone)
-				return nil
-			})
-		for i, chat := range run.chats {
-			note(chat, run.lanes[i])
+		from := len(w.rows.chats)
+		w.rows.append(batch, replyTo)
+		for range batch {
+			w.services = append(w.services, int32(service))
+			w.states = append(w.states, state)
+		}
+		for i, chat := range w.rows.chats[from:] {
+			note(chat, w.rows.lanes[from+i])
 		}
 	}
 	return touched
 }
 
-// flush queues the insertion of the requests without a state added since the last flush.
+// add appends one run of a state.
+func (r *runs) add(service int, chat int64, state, mode string, methods []string, ref, msg *string) {
+	r.services = append(r.services, int32(service))
+	r.chats = append(r.chats, chat)
+	r.states = append(r.states, state)
+	r.modes = append(r.modes, mode)
+	r.methods = append(r.methods, strings.Join(methods, ","))
+	r.targets = append(r.targets, ref)
+	r.msgs = append(r.msgs, msg)
+}
+
+// flush queues the statement of the requests added since the last flush.
 func (w *outboxWriter) flush() {
 	if len(w.services) == 0 {
 		return
 	}
 	r := w.rows
-	w.b.Queue(insertSQL, w.services, r.chats, r.methods, r.params, r.files, r.refs, r.targets, r.lanes, r.fallbacks, r.draws)
-	w.services, w.rows = nil, rows{}
+	if len(w.runs.states) == 0 {
+		w.b.Queue(insertSQL, w.services, r.chats, r.methods, r.params, r.files, r.refs, r.targets, r.lanes, r.fallbacks, r.draws)
+	} else {
+		u := w.runs
+		w.b.Queue(supersedeSQL, u.services, u.chats, u.states, u.modes, u.methods, u.targets, u.msgs,
+			w.services, r.chats, w.states, r.methods, r.params, r.files, r.refs, r.targets, r.lanes, r.fallbacks, r.draws).
+			QueryRow(func(row pgx.Row) error {
+				var gone int64
+				if err := row.Scan(&gone); err != nil {
+					return err
+				}
+				w.s.superseded.Add(gone)
+				return nil
+			})
+	}
+	w.services, w.states, w.rows, w.runs, w.keys = nil, nil, rows{}, runs{}, nil
 }
 
 // coveredInRun drops the edits of a run of one state that a later edit of the same message in
@@ -206,34 +251,43 @@ const (
 	dropEdits = "edits"
 )
 
-// supersedeSQL queues the requests of one state ($3) in one chat ($2) of bot $1 and drops, in
-// the same statement, the pending rows of that state that they supersede ($4, the mode; for
-// dropEdits $5, the methods, and the message edited: $13, the ref it is edited by, or $14, its
-// message_id, or an inline message's inline_message_id): rows a sender holds (FOR UPDATE SKIP LOCKED) or whose send is under
-// way without its batch (in_flight) are left to be sent, since Telegram may have them. A copy
-// sent anew that replaces a copy never sent with a sound takes its sound (the notification the
-// user is owed). It returns how many rows were dropped.
+// supersedeSQL queues requests ($8 to $18: bot, chat, state or none, and the columns of rows)
+// in the order given, and drops, in the same statement, the pending rows that the runs of a
+// state among them supersede. A run ($1 to $7, one element each) names its bot, chat and state,
+// the mode ($4) and, for dropEdits, the methods its edits cover ($5, joined by commas) and the
+// message edited: $6, the ref it is edited by, or $7, its message_id, or an inline message's
+// inline_message_id. A statement holds at most one run of a state in a chat. Rows a sender holds
+// (FOR UPDATE SKIP LOCKED) or whose send is under way without its batch (in_flight) are left to
+// be sent, since Telegram may have them. A copy sent anew that replaces a copy never sent with
+// a sound takes its sound (the notification the user is owed). It returns how many rows were
+// dropped.
 const supersedeSQL = `
-	WITH gone AS (
+	WITH run AS (
+		SELECT * FROM unnest($1::int[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+			AS u (service, chat, state, mode, methods, target, msg)),
+	gone AS (
 		DELETE FROM outbox WHERE id IN (
-			SELECT id FROM outbox
-			WHERE service_id = $1 AND chat_id = $2 AND state = $3 AND status = 'pending' AND NOT in_flight
-				AND CASE $4::text WHEN 'all' THEN true WHEN 'shown' THEN method NOT LIKE 'delete%'
-					ELSE method = ANY($5::text[]) AND target_ref IS NOT DISTINCT FROM $13::text
-						AND coalesce(params->>'message_id', params->>'inline_message_id') IS NOT DISTINCT FROM $14::text END
-			FOR UPDATE SKIP LOCKED)
-		RETURNING method, params),
+			SELECT o.id FROM run u JOIN outbox o
+				ON o.service_id = u.service AND o.chat_id = u.chat AND o.state = u.state
+			WHERE o.status = 'pending' AND NOT o.in_flight
+				AND CASE u.mode WHEN 'all' THEN true WHEN 'shown' THEN o.method NOT LIKE 'delete%'
+					ELSE o.method = ANY(string_to_array(u.methods, ',')) AND o.target_ref IS NOT DISTINCT FROM u.target
+						AND coalesce(o.params->>'message_id', o.params->>'inline_message_id') IS NOT DISTINCT FROM u.msg END
+			FOR UPDATE OF o SKIP LOCKED)
+		RETURNING service_id, chat_id, state, method, params),
 	loud AS (
-		SELECT EXISTS (SELECT 1 FROM gone
-			WHERE method LIKE 'send%' AND coalesce(params->>'disable_notification', '') <> 'true') AS l),
+		SELECT DISTINCT service_id, chat_id, state FROM gone
+		WHERE method LIKE 'send%' AND coalesce(params->>'disable_notification', '') <> 'true'),
 	ins AS (
 		INSERT INTO outbox (service_id, chat_id, method, params, file_path, ref, target_ref, lane, on_failure, state, draw)
-		SELECT $1, $2, r.method,
-			CASE WHEN r.method LIKE 'send%' AND (SELECT l FROM loud) THEN r.params::jsonb - 'disable_notification'
-				ELSE r.params::jsonb END,
-			r.file, r.ref, r.target, r.lane, r.fallback::jsonb, $3, r.draw::jsonb
-		FROM unnest($6::text[], $7::text[], $8::text[], $9::text[], $10::text[], $11::smallint[], $12::text[], $15::text[])
-			WITH ORDINALITY AS r (method, params, file, ref, target, lane, fallback, draw, n)
+		SELECT r.service, r.chat, r.method,
+			CASE WHEN r.method LIKE 'send%' AND EXISTS (SELECT 1 FROM loud l
+					WHERE l.service_id = r.service AND l.chat_id = r.chat AND l.state = r.state)
+				THEN r.params::jsonb - 'disable_notification' ELSE r.params::jsonb END,
+			r.file, r.ref, r.target, r.lane, r.fallback::jsonb, r.state, r.draw::jsonb
+		FROM unnest($8::int[], $9::bigint[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[],
+			$16::smallint[], $17::text[], $18::text[])
+			WITH ORDINALITY AS r (service, chat, state, method, params, file, ref, target, lane, fallback, draw, n)
 		ORDER BY r.n
 		RETURNING 1)
 	SELECT count(*) FROM gone`

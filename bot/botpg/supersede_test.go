@@ -320,3 +320,57 @@ func TestSupersedeAsides(t *testing.T) {
 		t.Fatalf("pending %q, want %q", got, want)
 	}
 }
+
+// Ensure the runs of a state of several chats queued together each supersede their own chat's
+// rows and inherit their own chat's sound, that a second run of one chat's state in the same
+// transaction supersedes the first, and that the rows keep the order they were queued in.
+func TestSupersedeSeveralChatsAtOnce(t *testing.T) {
+	t.Parallel()
+	s, pool, service := newStore(t)
+	const a, b = 11, 12
+	u := bot.LaneUpdates
+	queue(t, s, service, boardAnew(t, a, "a1", true)...)
+	queue(t, s, service, boardAnew(t, b, "b1", false)...)
+	var reqs []bot.Request
+	reqs = append(reqs, boardAnew(t, a, "a2", false)...)
+	reqs = append(reqs, boardAnew(t, b, "b2", false)...)
+	reqs = append(reqs, msg(a, "words"), boardEdit(t, b, "b3"), boardEdit(t, a, "a3"), boardEdit(t, a, "a4"))
+	reqs = append(reqs, msg(b, "more"), boardEdit(t, a, "a5"))
+	queue(t, s, service, reqs...)
+	wantA := []pendingRow{{u, "deleteMessage", "", false}, {u, "sendPhoto", "a2", true},
+		{bot.LaneConversation, "sendMessage", "words", false}, {u, "editMessageMedia", "a5", false}}
+	if got := pending(t, pool, a); !slices.Equal(got, wantA) {
+		t.Fatalf("chat %d: %+v, want %+v", a, got, wantA)
+	}
+	wantB := []pendingRow{{u, "deleteMessage", "", false}, {u, "sendPhoto", "b2", false},
+		{u, "editMessageMedia", "b3", false}, {bot.LaneConversation, "sendMessage", "more", false}}
+	if got := pending(t, pool, b); !slices.Equal(got, wantB) {
+		t.Fatalf("chat %d: %+v, want %+v", b, got, wantB)
+	}
+	// The rows of both chats in id order are the order they were queued in.
+	rows, err := pool.Query(context.Background(), `
+		SELECT chat_id, method FROM outbox WHERE status = 'pending' ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		chat   int64
+		method string
+	}
+	var got []row
+	for rows.Next() {
+		var r row
+		if err := rows.Scan(&r.chat, &r.method); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := []row{{a, "deleteMessage"}, {a, "sendPhoto"}, {b, "deleteMessage"}, {b, "sendPhoto"},
+		{a, "sendMessage"}, {b, "editMessageMedia"}, {b, "sendMessage"}, {a, "editMessageMedia"}}
+	if !slices.Equal(got, want) {
+		t.Fatalf("rows in id order %+v, want %+v", got, want)
+	}
+}
