@@ -18,7 +18,8 @@ const (
 	Active
 	// Finished: over, with an Outcome.
 	Finished
-	// Aborted: withdrawn or expired before anyone joined; no outcome.
+	// Aborted: withdrawn or expired before anyone joined, or aborted by a player before both
+	// sides had moved (Board.Abort); no outcome.
 	Aborted
 )
 
@@ -394,7 +395,8 @@ const (
 	EventDrawDeclined
 	// EventFinished: the game is over; Outcome says how.
 	EventFinished
-	// EventAborted: the creator withdrew a waiting board (Seat: the creator's).
+	// EventAborted: the creator withdrew a waiting board, or a player aborted an active game
+	// before both sides had moved (Seat: the seat that withdrew or aborted).
 	EventAborted
 )
 

@@ -33,6 +33,8 @@ var (
 	ErrIllegalMove = sessions.Refusal(sessions.KindIllegal, "illegal move")
 	// ErrCannotUndo: the seat has no move it may take back now.
 	ErrCannotUndo = sessions.Refusal(sessions.KindConflict, "cannot undo")
+	// ErrCannotAbort: both sides have moved; the game can only be resigned now.
+	ErrCannotAbort = sessions.Refusal(sessions.KindConflict, "cannot abort")
 	// ErrNoOffer: there is no draw offer from the opponent to answer.
 	ErrNoOffer = sessions.Refusal(sessions.KindConflict, "no draw offer")
 	// ErrOffered: the seat has already offered a draw since the last move.

@@ -163,3 +163,43 @@ func (b *Board) setDeadline() {
 		b.Deadline = b.TurnStarted.Add(d)
 	}
 }
+
+// Abort calls off an active game in which a side has not yet made its first move, as a player
+// may on the common chess servers: the board ends Aborted, with no outcome, so no result and no
+// rating change (EventAborted, Seat: the seat that aborted). Either player may abort. Returns
+// ErrCannotAbort once both sides have moved, ErrNotStarted, ErrFinished or ErrNotSeated (the
+// bot never aborts); when the side to move has already run out of time, the game ends on time
+// instead.
+func (b *Board) Abort(user int64, now time.Time) ([]Event, error) {
+	now = instant(now)
+	seat, err := b.actor(user)
+	if err != nil || user == BotUser {
+		if err == nil {
+			err = ErrNotSeated
+		}
+		return nil, fmt.Errorf("board %d: abort: %w", b.ID, err)
+	}
+	if ev, err := b.settle(now); ev != nil || err != nil {
+		return ev, err
+	}
+	if b.bothMoved() {
+		return nil, fmt.Errorf("board %d: abort: %w: both sides have moved", b.ID, ErrCannotAbort)
+	}
+	b.Status = Aborted
+	b.Ended = now
+	b.Deadline = time.Time{}
+	b.Offer = nil
+	return []Event{{Kind: EventAborted, Seat: seat, Ply: b.Ply()}}, nil
+}
+
+// bothMoved reports whether each seat has played at least one move.
+func (b *Board) bothMoved() bool {
+	var moved [2]bool
+	for _, m := range b.Moves {
+		moved[m.Seat] = true
+		if moved[0] && moved[1] {
+			return true
+		}
+	}
+	return false
+}
