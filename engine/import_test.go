@@ -43,15 +43,26 @@ func TestImportRussianPDNMultiCapture(t *testing.T) {
 
 func TestImportBadInputNeverPanics(t *testing.T) {
 	bad := []string{"", "   ", "1. e4 {open", "1. e4 (1... e5", ")", "[Event", "[Event x]", "1. e5", "xx/yy/8/8/8/8/8/8 w - - 0 1",
-		"[FEN \"nonsense\"]\n1. e4", "1. e4 e5 2. Ke3 Ke6 3. Kz9", "\xff\xfe", "$$$", "1.", "(((())))", "{}{}{}"}
+		"[FEN \"nonsense\"]\n1. e4", "1. e4 e5 2. Ke3 Ke6 3. Kz9", "\xff\xfe"}
 	for _, s := range bad {
 		if _, err := Import("chess", s); err == nil {
-			if s == "(((())))" || s == "{}{}{}" || s == "$$$" || s == "1." {
-				continue // no moves: an empty game
-			}
 			t.Errorf("Import(%q) succeeded", s)
 		} else if !errors.Is(err, ErrBadImport) {
 			t.Errorf("Import(%q) = %v, not ErrBadImport", s, err)
+		}
+	}
+	// Texts of annotations alone (NAG signs, a move number, empty variations and comments) are
+	// games without moves, from the start position.
+	start, err := Import("chess", "*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"$$$", "1.", "(((())))", "{}{}{}"} {
+		im, err := Import("chess", s)
+		if err != nil {
+			t.Errorf("Import(%q) = %v, want a game without moves", s, err)
+		} else if len(im.Moves) != 0 || im.Start != start.Start {
+			t.Errorf("Import(%q) = %d moves from %q, want none from the start", s, len(im.Moves), im.Start)
 		}
 	}
 	// Every prefix of a good game reads or is refused, never panics.
